@@ -1,0 +1,137 @@
+/**
+ * Dictionary stage: every path of a SchemaIR gets an ID and its wire-relevant type facts. IDs are stable: a
+ * previous dictionary (read back from the committed file) fixes the IDs of the paths it knows; new paths get
+ * the next free IDs.
+ */
+import type { JsonValue, SchemaIR, Shape } from "../ir/types.ts";
+import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "./paths.ts";
+
+export type EntryType =
+  | "object"
+  | "map"
+  | "array"
+  | "tuple"
+  | "union"
+  | "ref"
+  | "string"
+  | "integer"
+  | "number"
+  | "boolean"
+  | "null"
+  | "any"
+  | "enum"
+  | "const";
+
+/** One path. Only facts that change the bytes on the wire are recorded (so harmless schema edits do not). */
+export interface DictionaryEntry {
+  id: number;
+  path: string;
+  type: EntryType;
+  /** Properties: whether the property is required (required fields are positional, optional ones use a bit). */
+  required?: boolean;
+  /** Only wire-relevant formats: `date-time`, `date`. */
+  format?: string;
+  /** 64-bit integers (bigint) or decimal-integer strings. */
+  int64?: boolean;
+  /** Objects: no additional properties. */
+  closed?: boolean;
+  /** Enums: the values, whose order is the wire index. */
+  values?: JsonValue[];
+  /** Consts: the value (never on the wire). */
+  value?: JsonValue;
+  /** Refs: the definition. */
+  ref?: string;
+}
+
+const WIRE_FORMATS = new Set(["date-time", "date"]);
+
+/** Entries of a schema in walk order (root first, then each definition), without IDs. */
+export function collectEntries(ir: SchemaIR): Omit<DictionaryEntry, "id">[] {
+  const out: Omit<DictionaryEntry, "id">[] = [];
+  walk(ir.root, "$", undefined, out);
+  for (const def of ir.definitions) walk(def.shape, definitionRoot(def.name), undefined, out);
+  return out;
+}
+
+function walk(s: Shape, path: string, required: boolean | undefined, out: Omit<DictionaryEntry, "id">[]): void {
+  const e: Omit<DictionaryEntry, "id"> = { path, type: entryType(s) };
+  if (required !== undefined) e.required = required;
+  out.push(e);
+  switch (s.kind) {
+    case "string":
+      if (s.format !== undefined && WIRE_FORMATS.has(s.format) && !s.int64) e.format = s.format;
+      if (s.int64) e.int64 = true;
+      return;
+    case "integer":
+      if (s.int64) e.int64 = true;
+      return;
+    case "enum":
+      e.values = s.values;
+      return;
+    case "const":
+      e.value = s.value;
+      return;
+    case "ref":
+      e.ref = s.name;
+      return;
+    case "object":
+      if (s.additional === false) e.closed = true;
+      for (const p of s.properties) walk(p.shape, propertySegment(path, p.name), p.required, out);
+      if (s.additional !== false) walk(s.additional, mapSegment(path), undefined, out);
+      return;
+    case "array":
+      walk(s.items, itemsSegment(path), undefined, out);
+      return;
+    case "tuple":
+      s.items.forEach((item, i) => walk(item, tupleSegment(path, i), i < s.minItems, out));
+      if (s.rest !== false) walk(s.rest, tupleSegment(path, "rest"), undefined, out);
+      return;
+    case "union":
+      s.branches.forEach((b, i) => walk(b, branchSegment(path, i), undefined, out));
+      return;
+    default:
+      return;
+  }
+}
+
+function entryType(s: Shape): EntryType {
+  if (s.kind === "object" && s.properties.length === 0 && s.additional !== false) return "map";
+  return s.kind;
+}
+
+/** Assign IDs: known paths keep theirs, new paths get fresh ones in walk order. */
+export function assignIds(entries: Omit<DictionaryEntry, "id">[], previous?: { entries: DictionaryEntry[]; retiredIds?: number[] }): DictionaryEntry[] {
+  const known = new Map<string, number>();
+  let next = 0;
+  for (const e of previous?.entries ?? []) {
+    known.set(e.path, e.id);
+    next = Math.max(next, e.id + 1);
+  }
+  for (const id of previous?.retiredIds ?? []) next = Math.max(next, id + 1);
+  const out = entries.map((e) => {
+    const id = known.get(e.path) ?? next++;
+    return { id, ...e };
+  });
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/** The canonical serialisation the fingerprint hashes (docs/FORMAT.md §5.3): one JSON array per entry, by ID. */
+export function canonicalForm(entries: DictionaryEntry[]): string {
+  return [...entries]
+    .sort((a, b) => a.id - b.id)
+    .map((e) =>
+      JSON.stringify([
+        e.id,
+        e.path,
+        e.type,
+        e.required ?? null,
+        e.format ?? null,
+        e.int64 ?? null,
+        e.closed ?? null,
+        e.values ?? null,
+        e.value === undefined ? null : [e.value],
+        e.ref ?? null,
+      ]),
+    )
+    .join("\n");
+}

@@ -1,0 +1,181 @@
+/**
+ * Union branch selection on encode. When branches differ in JSON type (string / number / object ...), a
+ * `typeof` test picks the branch and the branch's own checks report any deeper mismatch with a precise path.
+ * When several branches share a JSON type, generated structural predicates (`$isN`) decide, first match wins.
+ */
+import type { Shape } from "../ir/types.ts";
+import { Code, code, join, lit, name, raw } from "../../templates/code.ts";
+import { isPrimitive, type ModuleContext } from "./context.ts";
+import { objectLayout } from "./layout.ts";
+import { indentBy, readProp } from "./write.ts";
+
+type Category = "string" | "number" | "boolean" | "null" | "array" | "object" | "*";
+
+function categories(s: Shape, cx: ModuleContext, seen = new Set<string>()): Set<Category> {
+  switch (s.kind) {
+    case "string":
+      return new Set(["string"]);
+    case "integer":
+    case "number":
+      return new Set(["number"]);
+    case "boolean":
+      return new Set(["boolean"]);
+    case "null":
+      return new Set(["null"]);
+    case "any":
+      return new Set(["*"]);
+    case "const":
+      return new Set([valueCategory(s.value)]);
+    case "enum":
+      return new Set(s.values.map(valueCategory));
+    case "object":
+      return new Set(["object"]);
+    case "array":
+    case "tuple":
+      return new Set(["array"]);
+    case "union": {
+      const out = new Set<Category>();
+      for (const b of s.branches) for (const c of categories(b, cx, seen)) out.add(c);
+      return out;
+    }
+    case "ref": {
+      if (seen.has(s.name)) return new Set(["*"]);
+      seen.add(s.name);
+      return categories(cx.def(s.name).shape, cx, seen);
+    }
+  }
+}
+
+function valueCategory(v: unknown): Category {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v as Category;
+}
+
+function categoryTest(cats: Set<Category>, v: Code): Code {
+  const tests = [...cats].map((c) => {
+    switch (c) {
+      case "null":
+        return code`${v} === null`;
+      case "array":
+        return code`$isArray(${v})`;
+      case "object":
+        return code`(typeof ${v} === "object" && ${v} !== null && !$isArray(${v}))`;
+      case "number":
+        return code`typeof ${v} === "number"`;
+      default:
+        return code`typeof ${v} === ${c}`;
+    }
+  });
+  return tests.length === 1 ? tests[0]! : code`(${join(tests, " || ")})`;
+}
+
+export interface BranchChoice {
+  index: number;
+  /** Undefined: the arm is the final `else`. */
+  test?: Code;
+}
+
+export function chooseBranches(branches: Shape[], v: Code, cx: ModuleContext): BranchChoice[] {
+  const cats = branches.map((b) => categories(b, cx));
+  const overlaps = (i: number): boolean =>
+    cats[i]!.has("*") || cats.some((other, j) => j !== i && (other.has("*") || [...cats[i]!].some((c) => other.has(c))));
+  const cheap = branches.map((_, i) => !overlaps(i));
+  const choices: BranchChoice[] = branches.map((b, i) => ({ index: i, test: cheap[i] ? categoryTest(cats[i]!, v) : predicate(b, v, cx) }));
+  if (cheap.every(Boolean) && choices.length > 1) delete choices[choices.length - 1]!.test;
+  return choices;
+}
+
+/** A boolean expression: does `v` fit `s` exactly as the encoder will accept it? */
+export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
+  switch (s.kind) {
+    case "string":
+      return code`typeof ${v} === "string"`;
+    case "integer":
+      return s.int64
+        ? code`(typeof ${v} === "bigint" || (typeof ${v} === "number" && $isInteger(${v})))`
+        : code`(typeof ${v} === "number" && $isInteger(${v}))`;
+    case "number":
+      return code`(typeof ${v} === "number" && ${v} - ${v} === 0)`;
+    case "boolean":
+      return code`typeof ${v} === "boolean"`;
+    case "null":
+      return code`${v} === null`;
+    case "any":
+      return code`${v} !== undefined`;
+    case "const":
+      return isPrimitive(s.value) ? code`${v} === ${lit(s.value)}` : code`$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value)})`;
+    case "enum":
+      if (s.values.every(isPrimitive)) {
+        return code`${cx.constant("set", code`new Set<unknown>([${s.values.map((x) => lit(x as string))}])`)}.has(${v})`;
+      }
+      return code`${cx.jsonConstant(s.values)}.some((x: unknown) => $rt.jsonEquals(x, ${v}))`;
+    case "ref":
+      return code`${predicateFunction(s, cx, "def:" + s.name)}(${v})`;
+    default:
+      return code`${predicateFunction(s, cx)}(${v})`;
+  }
+}
+
+function predicateFunction(s: Shape, cx: ModuleContext, key?: string): Code {
+  const k = key ?? "shape:" + JSON.stringify(s);
+  const known = cx.predicates.get(k);
+  if (known) return known.fn;
+  const fn = name(s.kind === "ref" ? `$is${s.name}` : `$is${cx.predicates.size}`);
+  cx.predicates.set(k, { fn, shape: s.kind === "ref" ? cx.def(s.name).shape : s });
+  return fn;
+}
+
+/** The body of a structural predicate function over `v`. */
+export function emitPredicateFunction(fn: Code, s: Shape, cx: ModuleContext): Code {
+  const v = name("v");
+  let body: Code;
+  switch (s.kind) {
+    case "object": {
+      const lines: Code[] = [code`if (typeof v !== "object" || v === null || $isArray(v)) return false;`];
+      s.properties.forEach((p, i) => {
+        const f = name(`f${i}`);
+        lines.push(code`const ${f} = ${readProp(v, p.name)};`);
+        lines.push(p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) return false;` : code`if (${f} !== undefined && !(${predicate(p.shape, f, cx)})) return false;`);
+      });
+      const known = cx.knownKeys(s.properties.map((p) => p.name));
+      if (s.additional === false) lines.push(code`if ($rt.extraKeys(v, ${known}) !== undefined) return false;`);
+      else if (s.additional.kind !== "any") {
+        lines.push(code`for (const k of $rt.extraKeys(v, ${known}) ?? []) {
+  const e = v[k];
+  if (!(${predicate(s.additional, name("e"), cx)})) return false;
+}`);
+      }
+      void objectLayout;
+      lines.push(code`return true;`);
+      body = join(lines);
+      break;
+    }
+    case "array":
+      body = code`if (!$isArray(v)) return false;
+for (const e of v) if (!(${predicate(s.items, name("e"), cx)})) return false;
+return true;`;
+      break;
+    case "tuple": {
+      const lines: Code[] = [code`if (!$isArray(v) || v.length < ${s.minItems}${s.rest === false ? code` || v.length > ${s.items.length}` : raw("")}) return false;`];
+      s.items.forEach((item, i) => lines.push(code`if (v.length > ${i} && !(${predicate(item, code`v[${i}]`, cx)})) return false;`));
+      if (s.rest !== false) {
+        lines.push(code`for (let i = ${s.items.length}; i < v.length; i++) {
+  const e = v[i];
+  if (!(${predicate(s.rest, name("e"), cx)})) return false;
+}`);
+      }
+      lines.push(code`return true;`);
+      body = join(lines);
+      break;
+    }
+    case "union":
+      body = code`return ${join(s.branches.map((b) => code`(${predicate(b, v, cx)})`), " || ")};`;
+      break;
+    default:
+      body = code`return ${predicate(s, v, cx)};`;
+  }
+  return code`function ${fn}(v: any): boolean {
+${indentBy(body, "  ")}
+}`;
+}

@@ -1,0 +1,251 @@
+/**
+ * Decoder emission. Every value is read into a local in wire order (`stmts`), then objects are assembled
+ * from the locals in schema order, so keys come out in schema order and `__proto__` is always an own key.
+ * Before each read `r.at` is set to the static path (relative to the innermost loop or definition), so a
+ * failure anywhere names where it happened; loops and definition calls prefix their part while it bubbles.
+ */
+import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
+import { Code, code, join, lit, prop, propKey, raw } from "../../templates/code.ts";
+import { childPath, isPrimitive, Locals, type ModuleContext } from "./context.ts";
+import { byteMask, objectLayout } from "./layout.ts";
+import { readerName } from "./names.ts";
+import { indentBy } from "./write.ts";
+
+export interface ReadCode {
+  /** Statements to run first (may be empty). */
+  stmts: Code;
+  /** An expression of the value, valid right after `stmts`. */
+  expr: Code;
+}
+
+const EMPTY = raw("");
+
+function leaf(p: string, call: Code): ReadCode {
+  return { stmts: code`r.at = ${p};`, expr: call };
+}
+
+export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {
+  switch (s.kind) {
+    case "string":
+      return leaf(p, s.int64 ? code`r.decimalString()` : s.format === "date-time" ? code`r.dateTime()` : s.format === "date" ? code`r.date()` : code`r.string()`);
+    case "integer":
+      return leaf(p, s.int64 ? code`r.int64()` : code`r.int()`);
+    case "number":
+      return leaf(p, code`r.num()`);
+    case "boolean":
+      return leaf(p, code`r.bool()`);
+    case "null":
+      return { stmts: EMPTY, expr: code`null` };
+    case "any":
+      return leaf(p, code`$rt.readAny(r)`);
+    case "const":
+      return { stmts: EMPTY, expr: isPrimitive(s.value) ? lit(s.value) : code`$rt.cloneJson(${cx.jsonConstant(s.value)})` };
+    case "enum": {
+      if (s.values.length === 1) return { stmts: EMPTY, expr: constantValue(s.values[0], cx) };
+      const table = s.values.every(isPrimitive) ? cx.constant("enum", code`[${s.values.map((x) => lit(x as string))}] as const`) : cx.jsonConstant(s.values);
+      const pick = code`${table}[r.index(${s.values.length})]`;
+      return leaf(p, s.values.every(isPrimitive) ? pick : code`$rt.cloneJson(${pick})`);
+    }
+    case "ref": {
+      const x = L.fresh("r");
+      const call = code`${readerName(s.name)}(r)`;
+      if (p === "") return { stmts: code`const ${x} = ${call};`, expr: x };
+      return {
+        stmts: code`let ${x}: any;
+try {
+  ${x} = ${call};
+} catch (e) {
+  $rt.rethrowAt(e, ${p});
+}`,
+        expr: x,
+      };
+    }
+    case "array":
+      return emitArray(s.items, p, cx, L);
+    case "tuple":
+      return emitTuple(s, p, cx, L);
+    case "object":
+      return emitObject(s, p, cx, L);
+    case "union":
+      return emitUnion(s, p, cx, L);
+  }
+}
+
+function constantValue(v: unknown, cx: ModuleContext): Code {
+  return isPrimitive(v) ? lit(v) : code`$rt.cloneJson(${cx.jsonConstant(v)})`;
+}
+
+/** Bind a ReadCode to a fresh const. */
+function bind(rc: ReadCode, L: Locals, prefix = "f"): { stmts: Code; local: Code } {
+  const local = L.fresh(prefix);
+  return { stmts: code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}const ${local} = ${rc.expr};`, local };
+}
+
+function emitArray(items: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {
+  const n = L.fresh("n");
+  const a = L.fresh("a");
+  const i = L.fresh("i");
+  const item = emitRead(items, "", cx, L);
+  const push = item.stmts.text === "" ? code`${a}.push(${item.expr});` : code`${item.stmts}
+${a}.push(${item.expr});`;
+  return {
+    stmts: code`r.at = ${p};
+const ${n} = r.count(${cx.minWidth(items)});
+const ${a}: any[] = [];
+let ${i} = 0;
+try {
+  for (; ${i} < ${n}; ${i}++) {
+${indentBy(push, "    ")}
+  }
+} catch (e) {
+  $rt.rethrowAtIndex(e, ${p}, ${i});
+}`,
+    expr: a,
+  };
+}
+
+function emitTuple(s: TupleShape, p: string, cx: ModuleContext, L: Locals): ReadCode {
+  const n = L.fresh("n");
+  const a = L.fresh("a");
+  const max = s.rest === false ? s.items.length : -1;
+  const out: Code[] = [
+    code`r.at = ${p};
+const ${n} = r.count(1);
+if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : EMPTY}) throw r.fail("INVALID_ENCODING", "tuple length " + ${n} + " outside the schema's bounds");
+const ${a}: any[] = [];`,
+  ];
+  s.items.forEach((item, idx) => {
+    const rc = emitRead(item, childPath(p, idx), cx, L);
+    const body = rc.stmts.text === "" ? code`${a}.push(${rc.expr});` : code`${rc.stmts}
+${a}.push(${rc.expr});`;
+    out.push(idx < s.minItems ? code`{
+${indentBy(body, "  ")}
+}` : code`if (${n} > ${idx}) {
+${indentBy(body, "  ")}
+}`);
+  });
+  if (s.rest !== false) {
+    const i = L.fresh("i");
+    const rc = emitRead(s.rest, "", cx, L);
+    const body = rc.stmts.text === "" ? code`${a}.push(${rc.expr});` : code`${rc.stmts}
+${a}.push(${rc.expr});`;
+    out.push(code`let ${i} = ${s.items.length};
+try {
+  for (; ${i} < ${n}; ${i}++) {
+${indentBy(body, "    ")}
+  }
+} catch (e) {
+  $rt.rethrowAtIndex(e, ${p}, ${i});
+}`);
+  }
+  return { stmts: join(out), expr: a };
+}
+
+function assign(o: Code, key: string, value: Code): Code {
+  return key === "__proto__" ? code`$rt.setOwn(${o}, "__proto__", ${value});` : code`${prop(o, key)} = ${value};`;
+}
+
+function emitObject(s: ObjectShape, p: string, cx: ModuleContext, L: Locals): ReadCode {
+  const layout = objectLayout(s);
+  const out: Code[] = [];
+  const masks: Code[] = [];
+  for (let b = 0; b * 8 < layout.bits; b++) {
+    const m = L.fresh("m");
+    masks.push(m);
+    out.push(code`r.at = ${p};
+const ${m} = r.bits(${byteMask(layout.bits, b)});`);
+  }
+  const bitTest = (bit: number): Code => code`(${masks[bit >> 3]!} & ${1 << (bit & 7)})`;
+  const locals: Code[] = [];
+  s.properties.forEach((q, i) => {
+    const rc = emitRead(q.shape, childPath(p, q.name), cx, L);
+    const bit = layout.bitOf[i]!;
+    if (bit < 0) {
+      const b = bind(rc, L);
+      out.push(b.stmts);
+      locals.push(b.local);
+    } else {
+      const f = L.fresh("f");
+      locals.push(f);
+      out.push(code`let ${f}: any;
+if (${bitTest(bit)}) {
+${indentBy(rc.stmts.text === "" ? code`${f} = ${rc.expr};` : code`${rc.stmts}
+${f} = ${rc.expr};`, "  ")}
+}`);
+    }
+  });
+  // assemble: a literal up to the first optional property, then assignments in schema order
+  const o = L.fresh("o");
+  const firstOptional = layout.bitOf.findIndex((bit) => bit >= 0);
+  const literalCount = firstOptional < 0 ? s.properties.length : firstOptional;
+  const fields = s.properties.slice(0, literalCount).map((q, i) => (q.name === "__proto__" ? code`["__proto__"]: ${locals[i]!}` : code`${propKey(q.name)}: ${locals[i]!}`));
+  out.push(code`const ${o}: any = {${fields.length ? code` ${join(fields, ", ")} ` : EMPTY}};`);
+  for (let i = literalCount; i < s.properties.length; i++) {
+    const q = s.properties[i]!;
+    const bit = layout.bitOf[i]!;
+    const set = assign(o, q.name, locals[i]!);
+    out.push(bit < 0 ? set : code`if (${bitTest(bit)}) ${set}`);
+  }
+  if (s.additional !== false) {
+    const n = L.fresh("n");
+    const k = L.fresh("k");
+    const known = cx.knownKeys(s.properties.map((q) => q.name));
+    const val = emitRead(s.additional, "", cx, L);
+    const bound = bind(val, L, "e");
+    const loop = code`r.at = ${p};
+const ${n} = r.count(${1 + cx.minWidth(s.additional)});
+let ${k} = "";
+try {
+  for (let j = 0; j < ${n}; j++) {
+    r.at = "";
+    ${k} = r.string();
+    if (${known}.has(${k}) || $rt.hasOwn(${o}, ${k})) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(${k}));
+${indentBy(bound.stmts, "    ")}
+    $rt.setOwn(${o}, ${k}, ${bound.local});
+  }
+} catch (e) {
+  $rt.rethrowAtIndex(e, ${p}, ${k});
+}`;
+    out.push(layout.isMap ? loop : code`if (${bitTest(layout.extrasBit)}) {
+${indentBy(loop, "  ")}
+}`);
+  }
+  return { stmts: join(out), expr: o };
+}
+
+function emitUnion(s: UnionShape, p: string, cx: ModuleContext, L: Locals): ReadCode {
+  const u = L.fresh("u");
+  const cases = s.branches.map((b, i) => {
+    const rc = emitRead(b, p, cx, L);
+    const body = rc.stmts.text === "" ? code`${u} = ${rc.expr};` : code`${rc.stmts}
+${u} = ${rc.expr};`;
+    return code`  case ${i}: {
+${indentBy(body, "    ")}
+    break;
+  }`;
+  });
+  return {
+    stmts: code`r.at = ${p};
+let ${u}: any;
+switch (r.index(${s.branches.length})) {
+${join(cases)}
+}`,
+    expr: u,
+  };
+}
+
+export function emitReadFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
+  const L = new Locals();
+  const rc = emitRead(shape, "", cx, L);
+  const stmts = rc.stmts.text === "" ? EMPTY : code`${indentBy(rc.stmts, "  ")}\n`;
+  if (!recursive) {
+    return code`function ${fn}(r: $rt.Reader): any {
+${stmts}  return ${rc.expr};
+}`;
+  }
+  return code`function ${fn}(r: $rt.Reader): any {
+  r.enter();
+${stmts}  r.depth--;
+  return ${rc.expr};
+}`;
+}

@@ -1,0 +1,286 @@
+/**
+ * Encoder emission: straight-line statements that check and write one value of a shape. Static paths are
+ * baked into the `throw`s; loops and calls to definition writers add their dynamic part in a `catch`.
+ * The value variable is typed `any` inside (the codec's public signature carries the real type).
+ */
+import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
+import { Code, code, join, lit, name, prop, raw } from "../../templates/code.ts";
+import { childPath, isPrimitive, Locals, type ModuleContext } from "./context.ts";
+import { byteMask, objectLayout } from "./layout.ts";
+import { chooseBranches } from "./predicate.ts";
+import { writerName } from "./names.ts";
+
+const MAX_ZERO_WIDTH_ITEMS = 65536;
+
+export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+  switch (s.kind) {
+    case "string": {
+      const method = s.int64 ? "decimalString" : s.format === "date-time" ? "dateTime" : s.format === "date" ? "date" : "string";
+      return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
+if (!w.${raw(method)}(${v})) throw $rt.invalid(${p}, "a string without lone surrogates", ${v});`;
+    }
+    case "integer":
+      if (s.int64) return code`if (!$rt.writeInt64(w, ${v})) throw $rt.invalid(${p}, "a 64-bit integer (number or bigint)", ${v});`;
+      return code`if (!(typeof ${v} === "number" && $isInteger(${v}) && w.int(${v}))) throw $rt.invalid(${p}, "an integer within 64 bits", ${v});`;
+    case "number":
+      return code`if (!(typeof ${v} === "number" && w.num(${v}))) throw $rt.invalid(${p}, "a finite number", ${v});`;
+    case "boolean":
+      return code`if (${v} === true) w.byte(1);
+else if (${v} === false) w.byte(0);
+else throw $rt.invalid(${p}, "a boolean", ${v});`;
+    case "null":
+      return code`if (${v} !== null) throw $rt.invalid(${p}, "null", ${v});`;
+    case "any":
+      return p === "" ? code`$rt.writeAny(w, ${v});` : code`try {
+  $rt.writeAny(w, ${v});
+} catch (e) {
+  $rt.rethrowAt(e, ${p});
+}`;
+    case "const":
+      return isPrimitive(s.value)
+        ? code`if (${v} !== ${lit(s.value)}) throw $rt.invalid(${p}, ${"the constant " + JSON.stringify(s.value)}, ${v});`
+        : code`if (!$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value)})) throw $rt.invalid(${p}, "the schema's constant value", ${v});`;
+    case "enum":
+      return emitEnum(s.values, v, p, cx);
+    case "ref": {
+      const call = code`${writerName(s.name)}(w, ${v});`;
+      return p === "" ? call : code`try {
+  ${call}
+} catch (e) {
+  $rt.rethrowAt(e, ${p});
+}`;
+    }
+    case "array":
+      return emitArray(s.items, v, p, cx, L);
+    case "tuple":
+      return emitTuple(s, v, p, cx, L);
+    case "object":
+      return emitObject(s, v, p, cx, L);
+    case "union":
+      return emitUnion(s, v, p, cx, L);
+  }
+}
+
+function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext): Code {
+  const expected = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
+  const shortExpected = expected.length > 200 ? expected.slice(0, 197) + "..." : expected;
+  if (values.every(isPrimitive) && values.length <= 16) {
+    const cases = values.map((x, i) => code`  case ${lit(x as string)}: ${writeIndex(i)} break;`);
+    return code`switch (${v}) {
+${join(cases)}
+  default: throw $rt.invalid(${p}, ${shortExpected}, ${v});
+}`;
+  }
+  if (values.every(isPrimitive)) {
+    const table = cx.constant("enum", code`new Map<unknown, number>([${values.map((x, i) => code`[${lit(x as string)}, ${i}]`)}])`);
+    return code`{
+  const i = ${table}.get(${v});
+  if (i === undefined) throw $rt.invalid(${p}, ${shortExpected}, ${v});
+  w.varint(i);
+}`;
+  }
+  const table = cx.jsonConstant(values);
+  return code`{
+  const i = ${table}.findIndex((x: unknown) => $rt.jsonEquals(x, ${v}));
+  if (i < 0) throw $rt.invalid(${p}, ${shortExpected}, ${v});
+  w.varint(i);
+}`;
+}
+
+function writeIndex(i: number): Code {
+  return i < 128 ? code`w.byte(${i});` : code`w.varint(${i});`;
+}
+
+function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+  const n = L.fresh("n");
+  const i = L.fresh("i");
+  const e = L.fresh("e");
+  const zeroWidth = cx.minWidth(items) === 0;
+  const body = emitWrite(items, e, "", cx, L);
+  return code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
+const ${n} = ${v}.length;
+${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} items of a zero-width type", ${v});\n` : raw("")}w.varint(${n});
+let ${i} = 0;
+try {
+  for (; ${i} < ${n}; ${i}++) {
+    const ${e} = ${v}[${i}];
+${indentBy(body, "    ")}
+  }
+} catch (err) {
+  $rt.rethrowAtIndex(err, ${p}, ${i});
+}`;
+}
+
+function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+  const n = L.fresh("n");
+  const max = s.rest === false ? s.items.length : -1;
+  const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
+  const out: Code[] = [
+    code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
+const ${n} = ${v}.length;
+if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : raw("")}) throw $rt.invalid(${p}, ${"an array of " + range}, ${v});
+w.varint(${n});`,
+  ];
+  s.items.forEach((item, idx) => {
+    const t = L.fresh("t");
+    const body = code`const ${t} = ${v}[${idx}];
+${emitWrite(item, t, childPath(p, idx), cx, L)}`;
+    out.push(idx < s.minItems ? code`{
+${indentBy(body, "  ")}
+}` : code`if (${n} > ${idx}) {
+${indentBy(body, "  ")}
+}`);
+  });
+  if (s.rest !== false) {
+    const i = L.fresh("i");
+    const e = L.fresh("e");
+    out.push(code`let ${i} = ${s.items.length};
+try {
+  for (; ${i} < ${n}; ${i}++) {
+    const ${e} = ${v}[${i}];
+${indentBy(emitWrite(s.rest, e, "", cx, L), "    ")}
+  }
+} catch (err) {
+  $rt.rethrowAtIndex(err, ${p}, ${i});
+}`);
+  }
+  return join(out);
+}
+
+/** A local holding `obj[key]`, reading `__proto__` as an own property only. */
+export function readProp(obj: Code, key: string): Code {
+  return key === "__proto__" ? code`$rt.getOwn(${obj}, "__proto__")` : prop(obj, key);
+}
+
+function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+  const layout = objectLayout(s);
+  const out: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});`];
+  const locals = s.properties.map((prop) => {
+    const f = L.fresh("f");
+    out.push(code`const ${f} = ${readProp(v, prop.name)};`);
+    return f;
+  });
+  const known = s.properties.length > 0 ? cx.knownKeys(s.properties.map((q) => q.name)) : cx.knownKeys([]);
+  let extras: Code | undefined;
+  if (s.additional === false) {
+    // cheap unknown-key check: compare key counts; only a mismatch walks the keys
+    const terms = s.properties.map((q, i) => (q.required ? raw("1") : code`(${locals[i]!} !== undefined ? 1 : 0)`));
+    const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
+    out.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
+  } else {
+    extras = L.fresh("x");
+    out.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
+  }
+  // presence bitmap
+  for (let b = 0; b * 8 < layout.bits; b++) {
+    const m = L.fresh("m");
+    const sets: Code[] = [];
+    s.properties.forEach((_, i) => {
+      const bit = layout.bitOf[i]!;
+      if (bit >= 0 && bit >> 3 === b) sets.push(code`if (${locals[i]!} !== undefined) ${m} |= ${1 << (bit & 7)};`);
+    });
+    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) sets.push(code`if (${extras!} !== undefined) ${m} |= ${1 << (layout.extrasBit & 7)};`);
+    out.push(code`let ${m} = 0;
+${join(sets)}
+w.byte(${m});`);
+    void byteMask;
+  }
+  s.properties.forEach((q, i) => {
+    const f = locals[i]!;
+    const fp = childPath(p, q.name);
+    const body = emitWrite(q.shape, f, fp, cx, L);
+    if (q.required) {
+      out.push(code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+${body}`);
+    } else {
+      out.push(code`if (${f} !== undefined) {
+${indentBy(body, "  ")}
+}`);
+    }
+  });
+  if (s.additional !== false) {
+    const k = L.fresh("k");
+    const e = L.fresh("e");
+    const entries = code`let ${k} = "";
+try {
+  for (${k} of ${extras!}) {
+    if (!w.string(${k})) throw $rt.invalid("", "a key without lone surrogates", ${k});
+    const ${e} = ${v}[${k}];
+${indentBy(emitWrite(s.additional, e, "", cx, L), "    ")}
+  }
+} catch (err) {
+  $rt.rethrowAtIndex(err, ${p}, ${k});
+}`;
+    if (layout.isMap) {
+      out.push(code`if (${extras!} === undefined) w.byte(0);
+else {
+  w.varint(${extras!}.length);
+${indentBy(entries, "  ")}
+}`);
+    } else {
+      out.push(code`if (${extras!} !== undefined) {
+  w.varint(${extras!}.length);
+${indentBy(entries, "  ")}
+}`);
+    }
+  }
+  return join(out);
+}
+
+function emitUnion(s: UnionShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+  if (s.discriminator) {
+    const key = s.discriminator.property;
+    const d = L.fresh("d");
+    const cases = s.branches.map((b, i) => {
+      const body = emitWrite(b, v, p, cx, L);
+      return code`  case ${lit(s.discriminator!.values[i]!)}: {
+    ${writeIndex(i)}
+${indentBy(body, "    ")}
+    break;
+  }`;
+    });
+    const expected = "one of " + s.discriminator.values.map((x) => JSON.stringify(x)).join(", ");
+    return code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});
+const ${d} = ${readProp(v, key)};
+switch (${d}) {
+${join(cases)}
+  default: throw $rt.invalid(${childPath(p, key)}, ${expected}, ${d});
+}`;
+  }
+  const choices = chooseBranches(s.branches, v, cx);
+  const arms = choices.map((c, i) => {
+    const body = code`${writeIndex(c.index)}
+${emitWrite(s.branches[c.index]!, v, p, cx, L)}`;
+    if (c.test === undefined) return code`{
+${indentBy(body, "  ")}
+}`;
+    return code`${i === 0 ? raw("") : raw("else ")}if (${c.test}) {
+${indentBy(body, "  ")}
+}`;
+  });
+  const last = choices[choices.length - 1]!;
+  const tail = last.test === undefined ? raw("") : code`
+else throw $rt.invalid(${p}, ${`a value matching one of the ${s.branches.length} alternatives`}, ${v});`;
+  // an untested last arm is the else of the chain
+  const armsText = arms.map((a, i) => (i > 0 && choices[i]!.test === undefined ? code`else ${a}` : a));
+  return code`${join(armsText)}${tail}`;
+}
+
+export function indentBy(c: Code, by: string): Code {
+  return raw(c.text.replace(/^(?=.)/gm, by));
+}
+
+export function emitWriteFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
+  const L = new Locals();
+  const body = emitWrite(shape, name("v"), "", cx, L);
+  if (!recursive) {
+    return code`function ${fn}(w: $rt.Writer, v: any): void {
+${indentBy(body, "  ")}
+}`;
+  }
+  return code`function ${fn}(w: $rt.Writer, v: any): void {
+  if (++w.depth > $rt.DEFAULT_MAX_DEPTH) throw new $rt.ToonError("DEPTH_LIMIT", "value nested deeper than " + $rt.DEFAULT_MAX_DEPTH + " (a cycle?)");
+${indentBy(body, "  ")}
+  w.depth--;
+}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * State shared by one `schemaToIR` run: the documents loaded (main + referenced files), the `$ref` targets found,
+ * warnings, and the one way errors are raised (file name in the message, JSON pointer in `path`).
+ */
+import { ToonError, type ToonErrorCode } from "../../runtime/errors.ts";
+import type { Shape } from "../ir/types.ts";
+import type { Draft } from "./drafts.ts";
+
+export interface Doc {
+  /** Absolute file path: the cache key, and the base for relative `$ref`s. */
+  abs: string;
+  /** `""` for the main document, else its path relative to the main document's directory (`/` separators). */
+  label: string;
+  /** File name used in messages. */
+  display: string;
+  root: unknown;
+  draft: Draft;
+  /** The document's absolute `$id` (`id` in draft-04) without fragment, when it has one. */
+  id?: string;
+  /** `$anchor` (and draft-07 `$id: "#name"`) -> pointer tokens; built on first use. */
+  anchors?: Map<string, string[]>;
+}
+
+/** One `$ref` target (a schema node in some document). Becomes a named definition unless inlined. */
+export interface Target {
+  /** `abs#pointer`, canonical: equal keys are the same node. Also the provisional `RefShape.name`. */
+  key: string;
+  doc: Doc;
+  pointer: string;
+  node: unknown;
+  /** PascalCase name wanted for the definition (made unique at the end). */
+  hint: string;
+  state: "pending" | "active" | "done";
+  shape?: Shape;
+}
+
+export type ReadFile = (absPath: string) => unknown;
+
+export class LoadContext {
+  readonly docs = new Map<string, Doc>();
+  readonly targets = new Map<string, Target>();
+  /** Targets still to normalise, in discovery order. */
+  readonly queue: Target[] = [];
+  private readonly warningSet = new Set<string>();
+  readonly warnings: string[] = [];
+
+  constructor(
+    readonly codecName: string,
+    /** Directory of the main document (relative file refs in it resolve here). */
+    readonly mainDir: string,
+    readonly readFile: ReadFile,
+  ) {}
+
+  /** The `schemaPath` of a node: the bare pointer in the main document, `file#pointer` elsewhere. */
+  schemaPath(doc: Doc, ptr: string): string {
+    return doc.label === "" ? ptr : `${doc.label}#${ptr}`;
+  }
+
+  fail(code: ToonErrorCode, doc: Doc, ptr: string, reason: string, cause?: unknown): never {
+    throw new ToonError(code, `${doc.display}: ${reason}`, cause === undefined ? { path: ptr } : { path: ptr, cause });
+  }
+
+  /** Record a non-fatal finding once, named by `file#pointer` and keyword. */
+  warn(doc: Doc, ptr: string, keyword: string, message: string): void {
+    const text = `${doc.display}#${ptr}: ${keyword}: ${message}`;
+    if (this.warningSet.has(text)) return;
+    this.warningSet.add(text);
+    this.warnings.push(text);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * After every target is normalised: decide what each `$ref` becomes, name the definitions, and tidy the tree.
+ *
+ * - A target whose shape is itself a ref (an alias) stands for what that ref stands for.
+ * - A target whose shape is a plain scalar, enum, const or any is inlined at every use: no definition.
+ * - Every other target reachable from the root is a `Definition`, named (unique, never the codec name) in the
+ *   order it is first met walking from the root; the root target keeps the codec name when it is referenced.
+ * - Unions are rebuilt after inlining (branches may have become identical), then discriminators are detected,
+ *   looking through refs.
+ */
+import type { Definition, Shape, UnionShape } from "../ir/types.ts";
+import { uniqueName } from "../ir/names.ts";
+import type { LoadContext, Target } from "./context.ts";
+import { valueFits } from "./values.ts";
+import { detectDiscriminator, makeUnion } from "./union.ts";
+
+type Resolution = { kind: "keep"; target: Target } | { kind: "inline"; shape: Shape };
+
+const INLINE_KINDS = new Set<Shape["kind"]>(["string", "integer", "number", "boolean", "null", "any", "enum", "const"]);
+
+export interface Finalized {
+  root: Shape;
+  definitions: Definition[];
+}
+
+export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
+  const resolutions = new Map<Target, Resolution>();
+
+  function resolve(t: Target): Resolution {
+    const known = resolutions.get(t);
+    if (known !== undefined) return known;
+    // follow alias chains iteratively (they can be long), detecting cycles
+    const chain: Target[] = [];
+    let cur = t;
+    let r: Resolution | undefined;
+    for (;;) {
+      const k = resolutions.get(cur);
+      if (k !== undefined) {
+        r = k;
+        break;
+      }
+      if (chain.includes(cur)) ctx.fail("SCHEMA_ERROR", cur.doc, cur.pointer, "circular $ref (a chain of references that never reaches a schema)");
+      chain.push(cur);
+      const shape = cur.shape!;
+      if (shape.kind === "ref") {
+        cur = ctx.targets.get(shape.name)!;
+        continue;
+      }
+      r = INLINE_KINDS.has(shape.kind) ? { kind: "inline", shape } : { kind: "keep", target: cur };
+      break;
+    }
+    for (const c of chain) resolutions.set(c, r);
+    return r;
+  }
+
+  const used = new Set([ctx.codecName]);
+  const names = new Map<Target, string>();
+  const definitions: Definition[] = [];
+  const defOf = new Map<string, Definition>();
+  const pending: Target[] = [];
+
+  function nameOf(t: Target): string {
+    const known = names.get(t);
+    if (known !== undefined) return known;
+    const name = t === rootTarget ? ctx.codecName : uniqueName(t.hint, used);
+    names.set(t, name);
+    const def: Definition = { name, origin: `${t.doc.label}#${t.pointer}`, shape: t.shape! };
+    definitions.push(def);
+    defOf.set(name, def);
+    if (t !== rootTarget) pending.push(t);
+    return name;
+  }
+
+  const memo = new Map<Shape, Shape>();
+  const unions: UnionShape[] = [];
+
+  function visit(s: Shape): Shape {
+    const done = memo.get(s);
+    if (done !== undefined) return done;
+    let out: Shape = s;
+    switch (s.kind) {
+      case "ref": {
+        const r = resolve(ctx.targets.get(s.name)!);
+        if (r.kind === "inline") {
+          // the use site's annotations win over the definition's
+          out = { ...r.shape };
+          if (s.description !== undefined) out.description = s.description;
+          if (s.default !== undefined && valueFits(s.default, out)) out.default = s.default;
+        } else {
+          s.name = nameOf(r.target);
+        }
+        break;
+      }
+      case "object":
+        for (const p of s.properties) p.shape = visit(p.shape);
+        if (s.additional !== false) s.additional = visit(s.additional);
+        break;
+      case "array":
+        s.items = visit(s.items);
+        break;
+      case "tuple":
+        s.items = s.items.map(visit);
+        if (s.rest !== false) s.rest = visit(s.rest);
+        break;
+      case "union": {
+        const rebuilt = makeUnion(s.branches.map(visit), s.schemaPath);
+        if (rebuilt.kind === "union") {
+          for (const k of ["description", "default", "constraints"] as const) if (s[k] !== undefined) (rebuilt as unknown as Record<string, unknown>)[k] = s[k];
+          unions.push(rebuilt);
+        } else if (s.description !== undefined && rebuilt.description === undefined) {
+          out = { ...rebuilt, description: s.description };
+          break;
+        }
+        out = rebuilt;
+        break;
+      }
+      default:
+        break;
+    }
+    memo.set(s, out);
+    return out;
+  }
+
+  const rootShape = visit(rootTarget.shape!);
+  for (let i = 0; i < pending.length; i++) {
+    const t = pending[i]!;
+    defOf.get(names.get(t)!)!.shape = visit(t.shape!);
+  }
+  const rootDef = names.has(rootTarget) ? defOf.get(ctx.codecName) : undefined;
+  if (rootDef !== undefined) rootDef.shape = rootShape;
+
+  const deref = (s: Shape): Shape => {
+    let cur = s;
+    for (let hops = 0; cur.kind === "ref" && hops < 64; hops++) {
+      const def = defOf.get(cur.name);
+      if (def === undefined) break;
+      cur = def.shape;
+    }
+    return cur;
+  };
+  for (const u of unions) {
+    const d = detectDiscriminator(u, deref);
+    if (d !== undefined) u.discriminator = d;
+  }
+
+  const root: Shape = rootDef !== undefined ? { kind: "ref", schemaPath: rootShape.schemaPath, name: ctx.codecName } : rootShape;
+  if (rootDef !== undefined && rootShape.description !== undefined) root.description = rootShape.description;
+  return { root, definitions };
+}

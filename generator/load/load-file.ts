@@ -1,0 +1,35 @@
+/** Stage 1: read a JSON Schema file from disk and hand it to `schemaToIR`. */
+import { readFile } from "node:fs/promises";
+import * as path from "node:path";
+import { ToonError } from "../../runtime/errors.ts";
+import type { SchemaIR } from "../ir/types.ts";
+import { parseDocument, slash } from "./documents.ts";
+import { schemaToIR } from "./schema-to-ir.ts";
+
+export interface LoadSchemaFileOptions {
+  /** Working directory: `file` is resolved against it and `SchemaIR.source` is relative to it. */
+  cwd?: string;
+  /** Codec name (default: the root `title`, else the file name). */
+  name?: string;
+}
+
+export async function loadSchemaFile(file: string, options: LoadSchemaFileOptions = {}): Promise<SchemaIR> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const abs = path.resolve(cwd, file);
+  const source = slash(path.relative(cwd, abs)) || path.basename(abs);
+  let text: string;
+  try {
+    text = await readFile(abs, "utf8");
+  } catch (e) {
+    throw new ToonError("IO_ERROR", `cannot read schema file "${source}": ${(e as Error).message}`, { path: "", cause: e });
+  }
+  let doc: unknown;
+  try {
+    doc = parseDocument(text);
+  } catch (e) {
+    throw new ToonError("SCHEMA_ERROR", `${source}: not valid JSON: ${(e as Error).message}`, { path: "", cause: e });
+  }
+  const opts: Parameters<typeof schemaToIR>[1] = { source, baseDir: path.dirname(abs) };
+  if (options.name !== undefined) opts.name = options.name;
+  return schemaToIR(doc, opts);
+}

@@ -1,0 +1,105 @@
+/**
+ * Unions: building them (flatten nested unions, drop identical branches, a union of one branch is that branch),
+ * structural identity of shapes, and discriminator detection.
+ */
+import type { ObjectShape, Shape, UnionShape } from "../ir/types.ts";
+import { canonicalJson, toJson } from "./json.ts";
+
+/** Fields that do not change what a shape accepts or how it travels. */
+const COSMETIC = new Set(["schemaPath", "description", "default"]);
+
+/**
+ * A string equal for two shapes exactly when they accept and encode the same values (ignoring paths,
+ * descriptions and defaults). `keys` memoises per shape within one pass.
+ */
+export function shapeKey(s: Shape, keys: Map<Shape, string> = new Map()): string {
+  const cached = keys.get(s);
+  if (cached !== undefined) return cached;
+  const parts: string[] = [];
+  const fields = s as unknown as Record<string, unknown>;
+  for (const f of Object.keys(fields).sort()) {
+    const v = fields[f];
+    if (v === undefined || COSMETIC.has(f)) continue;
+    let text: string;
+    if (f === "properties") {
+      text = (v as ObjectShape["properties"]).map((p) => JSON.stringify(p.name) + (p.required ? "!" : "?") + shapeKey(p.shape, keys)).join(",");
+    } else if (f === "branches" || (f === "items" && Array.isArray(v))) {
+      text = (v as Shape[]).map((b) => shapeKey(b, keys)).join(",");
+    } else if (f === "items" || f === "additional" || f === "rest") {
+      text = v === false ? "false" : shapeKey(v as Shape, keys);
+    } else {
+      text = canonicalJson(toJson(v) ?? null);
+    }
+    parts.push(`${f}:[${text}]`);
+  }
+  const key = "{" + parts.join(";") + "}";
+  keys.set(s, key);
+  return key;
+}
+
+/**
+ * A union of `branches` in order: nested unions are flattened into it, identical branches kept once, and a
+ * single remaining branch returned as is.
+ */
+export function makeUnion(branches: readonly Shape[], schemaPath: string): Shape {
+  const flat: Shape[] = [];
+  for (const b of branches) {
+    if (b.kind === "union") flat.push(...b.branches);
+    else flat.push(b);
+  }
+  const keys = new Map<Shape, string>();
+  const seen = new Set<string>();
+  const distinct: Shape[] = [];
+  for (const b of flat) {
+    const k = shapeKey(b, keys);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    distinct.push(b);
+  }
+  if (distinct.length === 1) return distinct[0]!;
+  return { kind: "union", schemaPath, branches: distinct };
+}
+
+type Scalar = string | number | boolean | null;
+
+/**
+ * The discriminator of a union, if any: the first property (in the first branch's order) that every branch,
+ * seen through `deref` (refs to definitions), declares as a required `const` with a scalar value, all distinct.
+ */
+export function detectDiscriminator(u: UnionShape, deref: (s: Shape) => Shape): UnionShape["discriminator"] {
+  const objects: ObjectShape[] = [];
+  for (const b of u.branches) {
+    const s = deref(b);
+    if (s.kind !== "object") return undefined;
+    objects.push(s);
+  }
+  const first = objects[0];
+  if (first === undefined) return undefined;
+  for (const candidate of first.properties) {
+    const values: Scalar[] = [];
+    const seen = new Set<string>();
+    let ok = true;
+    for (const o of objects) {
+      const p = o.properties.find((q) => q.name === candidate.name);
+      const shape = p === undefined ? undefined : deref(p.shape);
+      if (p === undefined || !p.required || shape === undefined || shape.kind !== "const") {
+        ok = false;
+        break;
+      }
+      const v = shape.value;
+      if (v !== null && typeof v === "object") {
+        ok = false;
+        break;
+      }
+      const k = canonicalJson(v);
+      if (seen.has(k)) {
+        ok = false;
+        break;
+      }
+      seen.add(k);
+      values.push(v);
+    }
+    if (ok) return { property: candidate.name, values };
+  }
+  return undefined;
+}

@@ -1,0 +1,158 @@
+/**
+ * The generate pipeline: config -> input files -> IR -> dictionary (IDs read back from the committed file)
+ * -> module text -> files, written only when their content changed.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { ToonError } from "../runtime/errors.ts";
+import { buildDictionary, formatDictionary, parseDictionary, type Dictionary } from "./dictionary/file.ts";
+import { initHash } from "./dictionary/hash.ts";
+import { emitModule } from "./emit/module.ts";
+import { glob, hasMagic, toPosix } from "./fs/glob.ts";
+import type { SchemaIR } from "./ir/types.ts";
+import { loadSchemaFile } from "./load/index.ts";
+import { GENERATOR_VERSION } from "./version.ts";
+import { lineComment, name as safeName, quote } from "../templates/code.ts";
+
+export interface GenerateConfig {
+  /** Globs (relative to `cwd`) of schema files. */
+  inputs: string[];
+  /** Where generated modules go. */
+  outDir: string;
+  /** Where dictionary files go (commit them). */
+  dictionaryDir: string;
+  /** Runtime module specifier generated code imports (default `toon-gen/runtime`). */
+  runtimeImport?: string;
+}
+
+export interface GenerateOptions {
+  cwd?: string;
+  /** Compute everything but write nothing (used by `check`). */
+  dryRun?: boolean;
+  onProgress?: (done: number, total: number, file: string) => void;
+}
+
+export interface GeneratedFile {
+  path: string;
+  content: string;
+  changed: boolean;
+}
+
+export interface GeneratedSchema {
+  input: string;
+  ir: SchemaIR;
+  dictionary: Dictionary;
+  modulePath: string;
+  dictionaryPath: string;
+}
+
+export interface GenerateResult {
+  schemas: GeneratedSchema[];
+  files: GeneratedFile[];
+  written: number;
+  unchanged: number;
+  warnings: string[];
+  ms: number;
+}
+
+/** `order-list.schema.json` -> `order-list`. */
+export function baseName(file: string): string {
+  return path.basename(file).replace(/(\.schema)?\.json$/i, "");
+}
+
+export function resolveInputs(config: GenerateConfig, cwd: string): string[] {
+  const files = new Set<string>();
+  for (const pattern of config.inputs) {
+    const matches = glob(pattern, cwd);
+    if (matches.length === 0 && !hasMagic(pattern)) {
+      throw new ToonError("IO_ERROR", `input ${JSON.stringify(pattern)} does not exist`);
+    }
+    for (const m of matches) files.add(m);
+  }
+  return [...files];
+}
+
+export async function generate(config: GenerateConfig, options: GenerateOptions = {}): Promise<GenerateResult> {
+  const started = performance.now();
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  await initHash();
+  const inputs = resolveInputs(config, cwd);
+  const outDir = path.resolve(cwd, config.outDir);
+  const dictDir = path.resolve(cwd, config.dictionaryDir);
+  const files: GeneratedFile[] = [];
+  const schemas: GeneratedSchema[] = [];
+  const warnings: string[] = [];
+  const seenBase = new Map<string, string>();
+
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i]!;
+    options.onProgress?.(i, inputs.length, input);
+    const base = baseName(input);
+    const clash = seenBase.get(base);
+    if (clash !== undefined) {
+      throw new ToonError("CONFIG_ERROR", `${toPosix(path.relative(cwd, input))} and ${toPosix(path.relative(cwd, clash))} would both generate ${base}.ts: rename one`);
+    }
+    seenBase.set(base, input);
+    const ir = await loadSchemaFile(input, { cwd });
+    for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
+    const dictionaryPath = path.join(dictDir, `${base}.dictionary.json`);
+    const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : undefined;
+    const dictionary = buildDictionary(ir, previous);
+    const modulePath = path.join(outDir, `${base}.ts`);
+    const emitOptions: Parameters<typeof emitModule>[2] = { fileName: `${base}.ts` };
+    if (config.runtimeImport !== undefined) emitOptions.runtimeImport = config.runtimeImport;
+    files.push(fileOf(modulePath, emitModule(ir, dictionary, emitOptions)));
+    files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
+    schemas.push({ input, ir, dictionary, modulePath, dictionaryPath });
+  }
+  options.onProgress?.(inputs.length, inputs.length, "");
+
+  // fingerprints are 16 bits: different dictionaries can collide, and then only the name tells them apart
+  const byFp = new Map<number, GeneratedSchema>();
+  for (const s of schemas) {
+    const other = byFp.get(s.dictionary.base.fingerprint);
+    if (other && other.dictionary.base.hash64 !== s.dictionary.base.hash64) {
+      warnings.push(`${s.ir.name} and ${other.ir.name} have the same 16-bit fingerprint 0x${s.dictionary.base.fingerprint.toString(16).padStart(4, "0")}: a message of one would pass the other's fingerprint check`);
+    }
+    byFp.set(s.dictionary.base.fingerprint, s);
+  }
+
+  const byName = new Map<string, GeneratedSchema>();
+  for (const s of schemas) {
+    const other = byName.get(s.ir.name);
+    if (other) throw new ToonError("CONFIG_ERROR", `${s.ir.source} and ${other.ir.source} both generate a codec named ${s.ir.name}: give one a different "title"`);
+    byName.set(s.ir.name, s);
+  }
+  if (schemas.length > 0) files.push(fileOf(path.join(outDir, "index.ts"), indexModule(schemas)));
+
+  let written = 0;
+  for (const f of files) {
+    if (!f.changed) continue;
+    if (!options.dryRun) {
+      mkdirSync(path.dirname(f.path), { recursive: true });
+      writeFileSync(f.path, f.content);
+    }
+    written++;
+  }
+  return { schemas, files, written, unchanged: files.length - written, warnings, ms: performance.now() - started };
+}
+
+function fileOf(p: string, content: string): GeneratedFile {
+  let changed = true;
+  try {
+    changed = readFileSync(p, "utf8") !== content;
+  } catch {
+    /* new file */
+  }
+  return { path: p, content, changed };
+}
+
+function indexModule(schemas: GeneratedSchema[]): string {
+  const lines = [
+    lineComment(`@generated by toon-gen ${GENERATOR_VERSION}. DO NOT EDIT.`).text,
+    ...[...schemas]
+      .sort((a, b) => (a.modulePath < b.modulePath ? -1 : 1))
+      .map((s) => `export { ${safeName(s.ir.name).text} } from ${quote("./" + path.basename(s.modulePath, ".ts") + ".js")};`),
+  ];
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,111 @@
+/**
+ * The one error type of toon-gen. Every failure a user can cause (bad bytes, bad text, bad values, bad schemas)
+ * surfaces as a `ToonError` with a stable `code` and a JSON-pointer `path` to where it happened.
+ */
+
+export type ToonErrorCode =
+  // binary decoding
+  | "TRUNCATED" // the input ended before the value did
+  | "TRAILING_BYTES" // bytes left after a complete value
+  | "BAD_MAGIC" // not a TOON message
+  | "UNSUPPORTED_VERSION" // a format version this runtime does not read
+  | "UNSUPPORTED_FLAGS" // a header flag this decoder does not implement
+  | "FINGERPRINT_MISMATCH" // written with another dictionary
+  | "INVALID_ENCODING" // a tag, index or count that no encoder writes
+  | "INVALID_UTF8" // a string that is not well-formed UTF-8
+  | "DEPTH_LIMIT" // nesting deeper than the recursion limit
+  // encoding and validation
+  | "INVALID_VALUE" // a value that does not fit the schema
+  // text TOON
+  | "TEXT_SYNTAX" // malformed TOON text (line and column in the message)
+  | "NO_PAYLOAD" // model output with no TOON or JSON payload in it
+  // streams
+  | "INCOMPLETE" // a stream or tool call that ended before its value was complete
+  // generator
+  | "SCHEMA_ERROR" // a schema the generator cannot compile
+  | "UNSUPPORTED_SCHEMA" // a construct the generator does not support (named in the message)
+  | "CONFIG_ERROR" // bad configuration or CLI arguments
+  | "IO_ERROR"; // a file that cannot be read or written
+
+const BRAND = Symbol.for("toon-gen.ToonError");
+
+export interface ToonErrorOptions {
+  /** JSON pointer (RFC 6901) into the value, text or schema: `""` is the root, `/items/3/price` a field. */
+  path?: string;
+  cause?: unknown;
+  /** Byte offset (binary) where decoding failed. */
+  offset?: number;
+  /** 1-based line and column (text TOON). */
+  line?: number;
+  column?: number;
+  /** Further findings, when one error stands for several (validation lists every violation). */
+  details?: ToonErrorDetail[];
+}
+
+export interface ToonErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ToonError extends Error {
+  declare readonly [BRAND]: true;
+  override readonly name = "ToonError" as const;
+  readonly code: ToonErrorCode;
+  /** Mutable while the error bubbles up through generated code, which prefixes the enclosing path. */
+  path: string;
+  readonly offset?: number;
+  readonly line?: number;
+  readonly column?: number;
+  readonly details?: ToonErrorDetail[];
+  /** The message without the path suffix (the `message` is rebuilt as the path grows). */
+  readonly reason: string;
+
+  constructor(code: ToonErrorCode, reason: string, options: ToonErrorOptions = {}) {
+    super(formatMessage(code, reason, options.path ?? ""), options.cause === undefined ? undefined : { cause: options.cause });
+    Object.defineProperty(this, BRAND, { value: true });
+    this.code = code;
+    this.reason = reason;
+    this.path = options.path ?? "";
+    if (options.offset !== undefined) this.offset = options.offset;
+    if (options.line !== undefined) this.line = options.line;
+    if (options.column !== undefined) this.column = options.column;
+    if (options.details !== undefined) this.details = options.details;
+  }
+
+  /** Works across duplicated copies of the runtime (two bundles, dev and dist builds). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  }
+
+  /** Prefix the path with an enclosing segment (already escaped, starting with `/`). */
+  prefixPath(prefix: string): this {
+    this.path = prefix + this.path;
+    this.message = formatMessage(this.code, this.reason, this.path);
+    return this;
+  }
+}
+
+function formatMessage(code: ToonErrorCode, reason: string, path: string): string {
+  return `${code}: ${reason}${path === "" ? "" : ` at ${path}`}`;
+}
+
+/** Escape one JSON-pointer reference token (RFC 6901). */
+export function pointerSegment(key: string | number): string {
+  if (typeof key === "number") return "/" + key;
+  return "/" + (key.indexOf("~") === -1 && key.indexOf("/") === -1 ? key : key.replace(/~/g, "~0").replace(/\//g, "~1"));
+}
+
+/**
+ * Rethrow `e` with `prefix` in front of its path. Non-ToonErrors (a bug, or a RangeError from a hostile input
+ * we did not foresee) are wrapped so callers only ever see ToonError.
+ */
+export function rethrowAt(e: unknown, prefix: string): never {
+  if (e instanceof ToonError) throw e.prefixPath(prefix);
+  if (e instanceof RangeError) throw new ToonError("INVALID_ENCODING", "malformed input (" + e.message + ")", { path: prefix, cause: e });
+  throw e;
+}
+
+/** Rethrow with an array index (or map key) prepended. */
+export function rethrowAtIndex(e: unknown, prefix: string, index: number | string): never {
+  return rethrowAt(e, prefix + pointerSegment(index));
+}

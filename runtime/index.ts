@@ -1,0 +1,31 @@
+/**
+ * toon-gen/runtime: the one entry generated code imports. Its exports are a versioned contract: generated
+ * modules call `requireContract(N)` at load, so a runtime too old or too new for them fails at import time
+ * with a clear message instead of misreading bytes.
+ */
+import { ToonError } from "./errors.ts";
+
+/** Bumped when generated code needs runtime exports that older runtimes lack, or their meaning changes. */
+export const RUNTIME_CONTRACT = 1;
+
+export function requireContract(version: number, module: string): void {
+  if (version !== RUNTIME_CONTRACT) {
+    throw new ToonError(
+      "CONFIG_ERROR",
+      `${module} was generated for runtime contract ${version}, but the installed toon-gen/runtime implements contract ${RUNTIME_CONTRACT}: regenerate it with the installed toon-gen`,
+    );
+  }
+}
+
+export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "./errors.ts";
+export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions } from "./errors.ts";
+export { Writer, invalid, describe, isCanonicalInteger, writeInt64 } from "./writer.ts";
+export { validateWith } from "./validate.ts";
+export type { ValidationResult } from "./validate.ts";
+export { Reader } from "./reader.ts";
+export { writeHeader, readHeader, peekHeader, hex16 } from "./header.ts";
+export type { Header } from "./header.ts";
+export { writeAny, readAny } from "./any.ts";
+export { hasOwn, setOwn, getOwn, isPlainObject, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./objects.ts";
+export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
+export { parseDate, parseDateTime, formatDate, formatDateTime } from "./dates.ts";

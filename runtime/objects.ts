@@ -1,0 +1,90 @@
+/**
+ * Object helpers for generated code, written once so that keys from schemas and data (which may be
+ * `__proto__`, `constructor`, anything) are always own data properties, as in `JSON.parse` output.
+ */
+import { ToonError, pointerSegment } from "./errors.ts";
+import { describe } from "./writer.ts";
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+export function hasOwn(o: object, key: string): boolean {
+  return hasOwnProperty.call(o, key);
+}
+
+/** `o[key] = value`, except that `__proto__` becomes an own property instead of replacing the prototype. */
+export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+  else o[key] = value;
+}
+
+/** Read an own property only (for keys like `__proto__` where `o[key]` would find the prototype). */
+export function getOwn(o: object, key: string): unknown {
+  return hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+}
+
+/** True for a non-null, non-array object: what a JSON object decodes to. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Own enumerable keys of `o` outside `known` whose value is not undefined; `undefined` when there are none. */
+export function extraKeys(o: object, known: ReadonlySet<string>): string[] | undefined {
+  let out: string[] | undefined;
+  for (const k in o) {
+    if (known.has(k) || !hasOwnProperty.call(o, k) || (o as Record<string, unknown>)[k] === undefined) continue;
+    (out ??= []).push(k);
+  }
+  return out;
+}
+
+/** Count of own enumerable keys: compared against the declared keys present to spot unknown ones cheaply. */
+export function keyCount(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+/** Slow path of the closed-object check: throw for the first unknown key with a defined value. */
+export function checkClosed(o: object, known: ReadonlySet<string>, path: string): void {
+  const extra = extraKeys(o, known);
+  if (extra !== undefined) {
+    throw new ToonError("INVALID_VALUE", `unknown property ${JSON.stringify(extra[0])} (the schema allows no additional properties)`, {
+      path: path + pointerSegment(extra[0]!),
+    });
+  }
+}
+
+/** Structural equality of JSON values (enum and const matching). */
+export function jsonEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!hasOwnProperty.call(b, k) || !jsonEquals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+/** A fresh deep copy of a JSON constant, so decoded values never share structure with the codec's tables. */
+export function cloneJson<T>(v: T): T {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return v.map(cloneJson) as T;
+  const o: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k]));
+  return o as T;
+}
+
+/** Error for a required property that is missing. */
+export function missing(path: string, key: string): ToonError {
+  return new ToonError("INVALID_VALUE", `required property ${JSON.stringify(key)} is missing`, { path: path + pointerSegment(key) });
+}
+
+export { describe };

@@ -1,0 +1,247 @@
+/**
+ * The bounds-checked byte reader generated decoders call. Every read checks the end; every failure is a
+ * ToonError carrying the byte offset and `at`, the path (relative to the innermost enclosing loop or named
+ * definition) that generated code keeps current. Enclosing loops prefix their part of the path as the error
+ * bubbles up.
+ */
+import { ToonError, type ToonErrorCode } from "./errors.ts";
+import { formatDate, formatDateTime } from "./dates.ts";
+import { readUtf8 } from "./utf8.ts";
+import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64 } from "./wire.ts";
+import { POW10 } from "./writer.ts";
+
+export class Reader {
+  readonly buf: Uint8Array;
+  readonly view: DataView;
+  pos: number;
+  end: number;
+  /** Path of the value being read, relative to the innermost loop or definition (kept by generated code). */
+  at = "";
+  depth = 0;
+  maxDepth = DEFAULT_MAX_DEPTH;
+  private strings: string[] = [];
+
+  constructor(buf: Uint8Array, pos = 0, end = buf.length) {
+    if (!(buf instanceof Uint8Array)) {
+      throw new ToonError("INVALID_ENCODING", "expected a Uint8Array of TOON bytes, got " + typeof buf);
+    }
+    this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.pos = pos;
+    this.end = end;
+  }
+
+  fail(code: ToonErrorCode, reason: string): ToonError {
+    return new ToonError(code, `${reason} (byte ${this.pos})`, { path: this.at, offset: this.pos });
+  }
+
+  truncated(): ToonError {
+    return this.fail("TRUNCATED", "input ended in the middle of a value");
+  }
+
+  remaining(): number {
+    return this.end - this.pos;
+  }
+
+  byte(): number {
+    if (this.pos >= this.end) throw this.truncated();
+    return this.buf[this.pos++]!;
+  }
+
+  /** An unsigned varint that must fit in a safe integer. */
+  varint(): number {
+    const buf = this.buf;
+    let pos = this.pos;
+    if (pos < this.end) {
+      const b = buf[pos]!;
+      if (b < 0x80) {
+        this.pos = pos + 1;
+        return b;
+      }
+    }
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      if (pos >= this.end) throw this.truncated();
+      const b = buf[pos++]!;
+      if (shift < 28) result |= (b & 0x7f) << shift;
+      else if (shift < 49 || (shift === 49 && b < 0x10)) result += (b & 0x7f) * 2 ** shift;
+      else {
+        this.pos = pos;
+        throw this.fail("INVALID_ENCODING", "varint beyond 2^53");
+      }
+      if (b < 0x80) break;
+      shift += 7;
+    }
+    this.pos = pos;
+    return result;
+  }
+
+  /** An unsigned varint of up to 70 bits, as bigint. */
+  private bigVarint(): bigint {
+    let result = 0n;
+    let shift = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw this.truncated();
+      const b = this.buf[this.pos++]!;
+      result |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return result;
+      shift += 7n;
+    }
+    throw this.fail("INVALID_ENCODING", "varint longer than 10 bytes");
+  }
+
+  private zigzagBig(): bigint {
+    const u = this.bigVarint();
+    return u & 1n ? -(u >> 1n) - 1n : u >> 1n;
+  }
+
+  /** A JSON integer (zigzag varint); beyond 2^53 the exact bigint is rounded once, to the double it came from. */
+  int(): number {
+    const start = this.pos;
+    if (this.pos < this.end && this.buf[this.pos]! < 0x80) {
+      const u = this.buf[this.pos++]!;
+      return u & 1 ? -(u >> 1) - 1 : u >> 1;
+    }
+    let u: number;
+    try {
+      u = this.varint();
+    } catch (e) {
+      if (!(e instanceof ToonError) || e.code !== "INVALID_ENCODING") throw e;
+      this.pos = start;
+      return Number(this.zigzagBig());
+    }
+    return u % 2 === 1 ? -(u - 1) / 2 - 1 : u / 2;
+  }
+
+  /** An int64 field: a number when safe, else the exact bigint. */
+  int64(): number | bigint {
+    const start = this.pos;
+    const n = this.int();
+    if (Number.isSafeInteger(n)) return n;
+    this.pos = start;
+    return this.zigzagBig();
+  }
+
+  /** A JSON number (see wire.ts). */
+  num(): number {
+    const v = this.varint();
+    const s = v % 16;
+    const q = (v - s) / 16;
+    if (s === 0) return q % 2 === 1 ? -(q - 1) / 2 - 1 : q / 2;
+    if (s < NUM_FLOAT64) {
+      const m = q % 2 === 1 ? -(q - 1) / 2 - 1 : q / 2;
+      return m / POW10[s]!;
+    }
+    if (q !== 0) throw this.fail("INVALID_ENCODING", "unknown number tag");
+    return this.f64();
+  }
+
+  f64(): number {
+    if (this.pos + 8 > this.end) throw this.truncated();
+    const x = this.view.getFloat64(this.pos, true);
+    this.pos += 8;
+    return x;
+  }
+
+  bool(): boolean {
+    const b = this.byte();
+    if (b > 1) {
+      this.pos--;
+      throw this.fail("INVALID_ENCODING", `boolean byte ${b}`);
+    }
+    return b === 1;
+  }
+
+  string(): string {
+    const h = this.varint();
+    if (h % 2 === 1) {
+      const s = this.strings[(h - 1) / 2];
+      if (s === undefined) throw this.fail("INVALID_ENCODING", "string reference to an unknown entry");
+      return s;
+    }
+    const n = h / 2;
+    if (n === 0) return "";
+    if (n > this.end - this.pos) throw this.truncated();
+    const s = readUtf8(this.buf, this.pos, n);
+    if (s === undefined) throw this.fail("INVALID_UTF8", "string is not well-formed UTF-8");
+    this.pos += n;
+    if (n <= INTERN_MAX_BYTES) this.strings.push(s);
+    return s;
+  }
+
+  dateTime(): string {
+    const v = this.varint();
+    const kind = v % 4;
+    if (kind === 0) {
+      if (v !== 0) throw this.fail("INVALID_ENCODING", "unknown date-time tag");
+      return this.string();
+    }
+    if (kind === 3) throw this.fail("INVALID_ENCODING", "unknown date-time tag");
+    const q = (v - kind) / 4;
+    const t = q % 2 === 1 ? -(q - 1) / 2 - 1 : q / 2;
+    const s = kind === 1 ? formatDateTime(t * 1000, false) : formatDateTime(t, true);
+    if (s === undefined) throw this.fail("INVALID_ENCODING", "date-time out of range");
+    return s;
+  }
+
+  date(): string {
+    const v = this.varint();
+    if (v === 0) return this.string();
+    if (v % 2 === 0) throw this.fail("INVALID_ENCODING", "unknown date tag");
+    const q = (v - 1) / 2;
+    const s = formatDate(q % 2 === 1 ? -(q - 1) / 2 - 1 : q / 2);
+    if (s === undefined) throw this.fail("INVALID_ENCODING", "date out of range");
+    return s;
+  }
+
+  decimalString(): string {
+    const tag = this.byte();
+    if (tag === 0) return this.string();
+    if (tag !== 1) throw this.fail("INVALID_ENCODING", "unknown decimal tag");
+    const u = this.bigVarint();
+    // inverse of Writer.bigInt, uint64 values above 2^63 included
+    return String(u & 1n ? -(u >> 1n) - 1n : u >> 1n);
+  }
+
+  /**
+   * A count of items that take at least `minWidth` bytes each: refuses counts the remaining input cannot hold,
+   * so a corrupt count never makes the decoder allocate or loop beyond what the input describes.
+   */
+  count(minWidth: number): number {
+    const n = this.varint();
+    if (minWidth > 0 ? n * minWidth > this.end - this.pos : n > MAX_ZERO_WIDTH_ITEMS) {
+      throw this.fail(minWidth > 0 ? "TRUNCATED" : "INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
+    }
+    return n;
+  }
+
+  /** An index into a table of `size` entries (enum values, union branches). */
+  index(size: number): number {
+    const i = this.varint();
+    if (i >= size) throw this.fail("INVALID_ENCODING", `index ${i} out of range 0..${size - 1}`);
+    return i;
+  }
+
+  /** A presence bitmap byte whose bits above `mask` must be zero. */
+  bits(mask: number): number {
+    const b = this.byte();
+    if ((b & ~mask) !== 0) {
+      this.pos--;
+      throw this.fail("INVALID_ENCODING", "presence bitmap has bits set for no field");
+    }
+    return b;
+  }
+
+  enter(): void {
+    if (++this.depth > this.maxDepth) throw this.fail("DEPTH_LIMIT", `nesting deeper than ${this.maxDepth}`);
+  }
+
+  /** Fail unless every byte was consumed. */
+  done(): void {
+    if (this.pos !== this.end) {
+      this.at = "";
+      throw this.fail("TRAILING_BYTES", `${this.end - this.pos} bytes left after the value`);
+    }
+  }
+}

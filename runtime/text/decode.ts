@@ -1,0 +1,1037 @@
+/**
+ * Schemaless TOON text decoder (TOON spec v4.0).
+ *
+ * Design: one lexical pre-pass turns the text into a flat line table (content bounds, depth, line number,
+ * blank-line marker), dropping comment lines (§5.1) and blank lines (§12), then a recursive-descent parser
+ * walks the table. Tokens are scanned by character code against the original string; only keys and string
+ * values are ever sliced out.
+ *
+ * Documented implementation choices (the spec leaves these to implementations):
+ * - Numbers: tokens of the §4 grammar decode to JS numbers (IEEE-754 double). Integers beyond 2^53 lose
+ *   precision; a token whose value overflows to ±Infinity (e.g. `1e999`) stays a string (lossless), one that
+ *   underflows decodes to 0. `-0` decodes to `0`.
+ * - A leading U+FEFF (byte-order mark) at the very start of the text is ignored.
+ * - Blank lines: a line made only of spaces and tabs is blank.
+ * - Non-strict mode: indentation depth is floor(spaces / indentSize) plus one level per tab character;
+ *   blank lines inside arrays are ignored; count checks are skipped; duplicate keys resolve last-write-wins;
+ *   malformed headers (bad lengths, content between `]` and `:`, bad field lists, keyless headers outside their
+ *   positions) fall through to key-value lines with a literal key; content after a complete root array or
+ *   keyed root object is ignored. Row/entry width mismatches and over-indented lines are errors in both modes.
+ * - Strict mode additionally rejects raw control characters (other than tab) inside quoted strings, which the
+ *   §7.1 `unescaped-char` grammar excludes.
+ * - Columns in errors are 1-based UTF-16 code-unit offsets into the original line.
+ * - `__proto__`, `constructor` and `prototype` become ordinary own properties (§15).
+ */
+
+import { ToonError, pointerSegment } from "../errors.ts";
+
+/** Options of {@link decodeText}. */
+export interface TextDecodeOptions {
+  /** Spaces per indentation level (default 2). */
+  indentSize?: number;
+  /** Strict validation per spec §14 (default true). */
+  strict?: boolean;
+  /** Maximum container nesting depth before a `DEPTH_LIMIT` error (default 1000). */
+  maxDepth?: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Line table layout: STRIDE int32 slots per content line.
+const S = 6;
+const L_START = 0; // offset of the first content character (after indentation)
+const L_END = 1; // offset after the last content character (trailing spaces and CR removed)
+const L_DEPTH = 2; // indentation depth
+const L_LINE = 3; // 1-based line number in the original text
+const L_BLANK = 4; // line number of the first blank line since the previous content line, 0 if none
+const L_OFF = 5; // offset of the start of the physical line (for columns)
+
+const K_NONE = 0; // no unquoted colon: a scalar line
+const K_KV = 1; // key-value line: D.key / D.vs set
+const K_HDR = 2; // array or keyed header: D.hdr set
+
+const CH_TAB = 9;
+const CH_SPACE = 32;
+const CH_QUOTE = 34;
+const CH_HASH = 35;
+const CH_COMMA = 44;
+const CH_MINUS = 45;
+const CH_DOT = 46;
+const CH_COLON = 58;
+const CH_LBRACKET = 91;
+const CH_BACKSLASH = 92;
+const CH_RBRACKET = 93;
+const CH_LBRACE = 123;
+const CH_PIPE = 124;
+const CH_RBRACE = 125;
+
+const POW10: number[] = [];
+for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
+
+/** A parsed `{…}` field list, possibly with nested groups. */
+class FieldGroup {
+  names: string[] = [];
+  kids: (FieldGroup | null)[] = [];
+  leaves = 0;
+  nested = false;
+  proto = false;
+  dup: string | null = null;
+}
+
+/** A parsed array / keyed header. */
+class Header {
+  constructor(
+    readonly key: string | null,
+    readonly len: number,
+    readonly keyed: boolean,
+    readonly delim: number,
+    readonly fields: FieldGroup | null,
+    /** Inline values range (empty when vs === ve). */
+    readonly vs: number,
+    readonly ve: number,
+    /** Line index and offset of the `[`. */
+    readonly li: number,
+    readonly pos: number,
+  ) {}
+}
+
+/** Decoder state. */
+class D {
+  L: Int32Array = new Int32Array(S * 64);
+  n = 0;
+  /** Next unconsumed line index. */
+  p = 0;
+  /** Scratch results of classify / parseQuoted. */
+  key = "";
+  vs = 0;
+  q = 0;
+  hdr: Header | null = null;
+  /** Scratch cell buffer for tabular rows and keyed entries, and the cell cursor. */
+  cells: unknown[] = [];
+  ck = 0;
+  constructor(
+    readonly t: string,
+    readonly strict: boolean,
+    readonly indent: number,
+    readonly maxDepth: number,
+  ) {}
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Errors
+
+function errAt(d: D, reason: string, pos: number, li: number): ToonError {
+  const o = li * S;
+  return new ToonError("TEXT_SYNTAX", reason, { line: d.L[o + L_LINE], column: pos - d.L[o + L_OFF] + 1 });
+}
+
+function errLine(reason: string, line: number, column: number): ToonError {
+  return new ToonError("TEXT_SYNTAX", reason, { line, column });
+}
+
+function depthErr(d: D, li: number): ToonError {
+  const o = li * S;
+  return new ToonError("DEPTH_LIMIT", `nesting deeper than ${d.maxDepth} levels`, {
+    line: d.L[o + L_LINE],
+    column: d.L[o + L_START] - d.L[o + L_OFF] + 1,
+  });
+}
+
+function overIndentErr(d: D, li: number, expected: number): ToonError {
+  const o = li * S;
+  return errAt(d, `unexpected indentation: line is at depth ${d.L[o + L_DEPTH]} but its scope expects depth ${expected}`, d.L[o + L_START], li);
+}
+
+function blankErr(d: D, li: number): ToonError {
+  return errLine("blank line inside an array (not allowed in strict mode)", d.L[li * S + L_BLANK], 1);
+}
+
+function prefix(e: unknown, seg: string | number): unknown {
+  if (e instanceof ToonError) e.prefixPath(pointerSegment(seg));
+  return e;
+}
+
+function showDelim(c: number): string {
+  return c === CH_TAB ? "tab" : c === CH_PIPE ? "'|'" : "','";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pre-pass
+
+function scanLines(d: D): void {
+  const t = d.t;
+  const len = t.length;
+  const strict = d.strict;
+  const ind = d.indent;
+  let L = d.L;
+  let n = 0;
+  let pos = len > 0 && t.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let lineNo = 0;
+  let blank = 0;
+  for (;;) {
+    lineNo++;
+    let nl = t.indexOf("\n", pos);
+    if (nl < 0) nl = len;
+    let end = nl;
+    if (end > pos && t.charCodeAt(end - 1) === 13) end--;
+    let p = pos;
+    while (p < end && t.charCodeAt(p) === CH_SPACE) p++;
+    if (p < end && t.charCodeAt(p) === CH_HASH) {
+      // comment line (§5.1): dropped without interpretation
+    } else {
+      let q = p;
+      let tabs = 0;
+      while (q < end) {
+        const c = t.charCodeAt(q);
+        if (c === CH_TAB) tabs++;
+        else if (c !== CH_SPACE) break;
+        q++;
+      }
+      let e = end;
+      while (e > q && t.charCodeAt(e - 1) === CH_SPACE) e--;
+      if (q === e) {
+        if (blank === 0) blank = lineNo;
+      } else {
+        let depth: number;
+        if (tabs > 0) {
+          if (strict) {
+            let c = pos;
+            while (t.charCodeAt(c) !== CH_TAB) c++;
+            throw errLine("tab character used for indentation (not allowed in strict mode)", lineNo, c - pos + 1);
+          }
+          depth = Math.floor((q - pos - tabs) / ind) + tabs;
+        } else {
+          const sp = p - pos;
+          if (strict && sp % ind !== 0) {
+            throw errLine(`indentation of ${sp} spaces is not a multiple of the indent size ${ind}`, lineNo, sp + 1);
+          }
+          depth = Math.floor(sp / ind);
+        }
+        const o = n * S;
+        if (o + S > L.length) {
+          const bigger = new Int32Array(L.length * 2);
+          bigger.set(L);
+          L = bigger;
+        }
+        L[o + L_START] = q;
+        L[o + L_END] = e;
+        L[o + L_DEPTH] = depth;
+        L[o + L_LINE] = lineNo;
+        L[o + L_BLANK] = blank;
+        L[o + L_OFF] = pos;
+        n++;
+        blank = 0;
+      }
+    }
+    if (nl >= len) break;
+    pos = nl + 1;
+  }
+  d.L = L;
+  d.n = n;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tokens
+
+/** Index after the closing quote of the quoted run starting at `i` (or `end` when unterminated). */
+function skipQuoted(t: string, i: number, end: number): number {
+  i++;
+  while (i < end) {
+    const c = t.charCodeAt(i);
+    if (c === CH_BACKSLASH) i += 2;
+    else if (c === CH_QUOTE) return i + 1;
+    else i++;
+  }
+  return end;
+}
+
+/** First unquoted colon in [i, end), or -1. */
+function findColon(t: string, i: number, end: number): number {
+  while (i < end) {
+    const c = t.charCodeAt(i);
+    if (c === CH_COLON) return i;
+    if (c === CH_QUOTE) i = skipQuoted(t, i, end);
+    else i++;
+  }
+  return -1;
+}
+
+function hexVal(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  c |= 0x20;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/**
+ * Parse the quoted string starting at `pos` (a `"`) within [pos, end); returns the unescaped value and sets
+ * `d.q` to the index after the closing quote.
+ */
+function parseQuoted(d: D, pos: number, end: number, li: number): string {
+  const t = d.t;
+  let i = pos + 1;
+  for (;;) {
+    if (i >= end) throw errAt(d, "unterminated string", pos, li);
+    const c = t.charCodeAt(i);
+    if (c === CH_QUOTE) {
+      d.q = i + 1;
+      return t.slice(pos + 1, i);
+    }
+    if (c === CH_BACKSLASH) break;
+    if (c < CH_SPACE && c !== CH_TAB && d.strict) throw errAt(d, "raw control character in quoted string (use an escape)", i, li);
+    i++;
+  }
+  let out = t.slice(pos + 1, i);
+  let s = i;
+  while (i < end) {
+    const c = t.charCodeAt(i);
+    if (c === CH_QUOTE) {
+      d.q = i + 1;
+      return s === i ? out : out + t.slice(s, i);
+    }
+    if (c === CH_BACKSLASH) {
+      if (s !== i) out += t.slice(s, i);
+      if (i + 1 >= end) throw errAt(d, "unterminated string", pos, li);
+      const x = t.charCodeAt(i + 1);
+      if (x === 110) out += "\n";
+      else if (x === CH_QUOTE) out += '"';
+      else if (x === CH_BACKSLASH) out += "\\";
+      else if (x === 116) out += "\t";
+      else if (x === 114) out += "\r";
+      else if (x === 117) {
+        if (i + 6 > end) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
+        const h0 = hexVal(t.charCodeAt(i + 2));
+        const h1 = hexVal(t.charCodeAt(i + 3));
+        const h2 = hexVal(t.charCodeAt(i + 4));
+        const h3 = hexVal(t.charCodeAt(i + 5));
+        if ((h0 | h1 | h2 | h3) < 0) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
+        const cp = (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
+        if (cp >= 0xd800 && cp <= 0xdfff) throw errAt(d, `invalid escape: \\u${t.slice(i + 2, i + 6)} is a surrogate code point`, i, li);
+        out += String.fromCharCode(cp);
+        i += 6;
+        s = i;
+        continue;
+      } else {
+        throw errAt(d, `invalid escape sequence \\${String.fromCharCode(x)}`, i, li);
+      }
+      i += 2;
+      s = i;
+      continue;
+    }
+    if (c < CH_SPACE && c !== CH_TAB && d.strict) throw errAt(d, "raw control character in quoted string (use an escape)", i, li);
+    i++;
+  }
+  throw errAt(d, "unterminated string", pos, li);
+}
+
+/** The number a token of the §4 grammar denotes, or NaN when [a, b) is not such a token. */
+function parseNum(t: string, a: number, b: number): number {
+  let i = a;
+  let neg = false;
+  let c = t.charCodeAt(i);
+  if (c === CH_MINUS) {
+    neg = true;
+    if (++i >= b) return NaN;
+    c = t.charCodeAt(i);
+  }
+  if (c < 48 || c > 57) return NaN;
+  const intStart = i;
+  let m = 0;
+  while (i < b) {
+    c = t.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    m = m * 10 + (c - 48);
+    i++;
+  }
+  let digits = i - intStart;
+  if (digits > 1 && t.charCodeAt(intStart) === 48) return NaN; // forbidden leading zero
+  let frac = 0;
+  if (i < b && c === CH_DOT) {
+    const fs = ++i;
+    while (i < b) {
+      c = t.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      m = m * 10 + (c - 48);
+      i++;
+    }
+    frac = i - fs;
+    if (frac === 0) return NaN;
+    digits += frac;
+  }
+  if (i < b) {
+    if (c !== 101 && c !== 69) return NaN;
+    if (++i < b) {
+      c = t.charCodeAt(i);
+      if (c === 43 || c === CH_MINUS) i++;
+    }
+    if (i >= b) return NaN;
+    while (i < b) {
+      c = t.charCodeAt(i);
+      if (c < 48 || c > 57) return NaN;
+      i++;
+    }
+    const x = Number(t.slice(a, b));
+    return x - x === 0 ? (x === 0 ? 0 : x) : NaN;
+  }
+  if (digits <= 15) {
+    // Exact mantissa and power of ten: one correctly rounded division (Clinger's fast path).
+    const x = frac === 0 ? m : m / POW10[frac];
+    return neg ? (x === 0 ? 0 : -x) : x;
+  }
+  const x = Number(t.slice(a, b));
+  return x - x === 0 ? (x === 0 ? 0 : x) : NaN;
+}
+
+/** Value of the unquoted token [a, b) (already trimmed): literal, number or string. */
+function unquotedValue(t: string, a: number, b: number): unknown {
+  const n = b - a;
+  if (n === 0) return "";
+  const c = t.charCodeAt(a);
+  if (c <= 57) {
+    if (c === CH_MINUS || c >= 48) {
+      const x = parseNum(t, a, b);
+      if (x === x) return x;
+    }
+  } else if (c === 116) {
+    if (n === 4 && t.charCodeAt(a + 1) === 114 && t.charCodeAt(a + 2) === 117 && t.charCodeAt(a + 3) === 101) return true;
+  } else if (c === 102) {
+    if (n === 5 && t.charCodeAt(a + 1) === 97 && t.charCodeAt(a + 2) === 108 && t.charCodeAt(a + 3) === 115 && t.charCodeAt(a + 4) === 101) return false;
+  } else if (c === 110) {
+    if (n === 4 && t.charCodeAt(a + 1) === 117 && t.charCodeAt(a + 2) === 108 && t.charCodeAt(a + 3) === 108) return null;
+  }
+  return t.slice(a, b);
+}
+
+/** Value of the token [a, b) (trimmed, non-empty): quoted string or unquoted primitive. */
+function tokenValue(d: D, a: number, b: number, li: number): unknown {
+  if (d.t.charCodeAt(a) === CH_QUOTE) {
+    const s = parseQuoted(d, a, b, li);
+    if (d.q !== b) throw errAt(d, "unexpected characters after closing quote", d.q, li);
+    return s;
+  }
+  return unquotedValue(d.t, a, b);
+}
+
+/**
+ * Split [a, b) on the unquoted delimiter `delim` into primitive values stored in `out` from index 0; returns the
+ * count. With `colonCheck`, returns -1 when an unquoted colon comes before the first delimiter (§9.3: the line is a
+ * key-value line, not a row). Sets `d.ck` to the index of the cell being parsed (for error paths).
+ */
+function splitCells(d: D, a: number, b: number, li: number, delim: number, colonCheck: boolean, out: unknown[]): number {
+  const t = d.t;
+  let i = a;
+  let k = 0;
+  for (;;) {
+    d.ck = k;
+    while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+    if (i < b && t.charCodeAt(i) === CH_QUOTE) {
+      const qs = i;
+      const v = parseQuoted(d, i, b, li);
+      i = d.q;
+      while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+      if (i < b && t.charCodeAt(i) !== delim) {
+        if (colonCheck && k === 0) {
+          // Which comes first on this line: an unquoted colon or the delimiter?
+          let j = qs;
+          while (j < b) {
+            const c = t.charCodeAt(j);
+            if (c === delim) break;
+            if (c === CH_COLON) return -1;
+            if (c === CH_QUOTE) j = skipQuoted(t, j, b);
+            else j++;
+          }
+        }
+        throw errAt(d, "unexpected characters after closing quote", i, li);
+      }
+      out[k++] = v;
+    } else {
+      const s = i;
+      while (i < b) {
+        const c = t.charCodeAt(i);
+        if (c === delim) break;
+        if (c === CH_QUOTE) {
+          i = skipQuoted(t, i, b);
+          continue;
+        }
+        if (c === CH_COLON && colonCheck && k === 0) return -1;
+        i++;
+      }
+      let e = i;
+      while (e > s && t.charCodeAt(e - 1) === CH_SPACE) e--;
+      out[k++] = unquotedValue(t, s, e);
+    }
+    if (i >= b) return k;
+    i++; // the delimiter
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Line classification and headers
+
+/** Malformed header: an error in strict mode, key-value fall-through (returns false) otherwise. */
+function bad(d: D, reason: string, pos: number, li: number): false {
+  if (d.strict) throw errAt(d, reason, pos, li);
+  return false;
+}
+
+/** Parse a `{…}` field list starting at `p` (a `{`); sets d.q after the `}`; null on non-strict failure. */
+function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl: number): FieldGroup | null {
+  if (lvl > d.maxDepth) throw depthErr(d, li);
+  const t = d.t;
+  const g = new FieldGroup();
+  p++;
+  for (;;) {
+    while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+    if (p >= b) return bad(d, "unmatched '{' in field list", p, li) || null;
+    let c = t.charCodeAt(p);
+    let name: string;
+    if (c === CH_QUOTE) {
+      name = parseQuoted(d, p, b, li);
+      p = d.q;
+    } else {
+      const s = p;
+      while (p < b) {
+        c = t.charCodeAt(p);
+        if (c === delim || c === CH_LBRACE || c === CH_RBRACE) break;
+        if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
+          return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li) || null;
+        }
+        if (c === CH_COLON || c === CH_LBRACKET || c === CH_RBRACKET || c === CH_QUOTE) {
+          return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li) || null;
+        }
+        p++;
+      }
+      let e = p;
+      while (e > s && t.charCodeAt(e - 1) === CH_SPACE) e--;
+      if (e === s) return bad(d, g.names.length === 0 && c === CH_RBRACE ? "empty field list" : "empty field name", s, li) || null;
+      name = t.slice(s, e);
+    }
+    let kid: FieldGroup | null = null;
+    if (p < b && t.charCodeAt(p) === CH_LBRACE) {
+      kid = parseFields(d, p, b, li, delim, lvl + 1);
+      if (kid === null) return null;
+      p = d.q;
+      g.nested = true;
+      g.leaves += kid.leaves;
+      if (kid.dup !== null && g.dup === null) g.dup = kid.dup;
+    } else {
+      g.leaves++;
+    }
+    if (g.dup === null && g.names.indexOf(name) >= 0) g.dup = name;
+    if (name === "__proto__") g.proto = true;
+    g.names.push(name);
+    g.kids.push(kid);
+    while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+    if (p >= b) return bad(d, "unmatched '{' in field list", p, li) || null;
+    c = t.charCodeAt(p);
+    if (c === delim) {
+      p++;
+      continue;
+    }
+    if (c === CH_RBRACE) {
+      d.q = p + 1;
+      return g;
+    }
+    if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
+      return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li) || null;
+    }
+    return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li) || null;
+  }
+}
+
+/**
+ * Parse the header whose `[` is at `i` (key already parsed). Sets d.hdr and returns true; on a malformed header
+ * throws in strict mode and returns false otherwise.
+ */
+function parseHeader(d: D, key: string | null, i: number, b: number, li: number): boolean {
+  const t = d.t;
+  let p = i + 1;
+  let c = p < b ? t.charCodeAt(p) : -1;
+  let len = 0;
+  if (c === 48) {
+    p++;
+    c = p < b ? t.charCodeAt(p) : -1;
+    if (c >= 48 && c <= 57) return bad(d, "array length must not have leading zeros", i + 1, li);
+  } else if (c >= 49 && c <= 57) {
+    while (c >= 48 && c <= 57) {
+      len = len * 10 + (c - 48);
+      p++;
+      c = p < b ? t.charCodeAt(p) : -1;
+    }
+  } else {
+    return bad(d, c === CH_RBRACKET ? "array length missing in brackets" : "array length must be a non-negative integer", p, li);
+  }
+  let keyed = false;
+  if (c === CH_COLON) {
+    keyed = true;
+    p++;
+    c = p < b ? t.charCodeAt(p) : -1;
+  }
+  let delim = CH_COMMA;
+  if (c === CH_TAB || c === CH_PIPE) {
+    delim = c;
+    p++;
+    c = p < b ? t.charCodeAt(p) : -1;
+  }
+  if (c !== CH_RBRACKET) {
+    return bad(d, keyed ? "malformed keyed header marker (expected [N:], [N:<tab>] or [N:|])" : "malformed array length segment", p, li);
+  }
+  p++;
+  let fields: FieldGroup | null = null;
+  if (p < b && t.charCodeAt(p) === CH_LBRACE) {
+    fields = parseFields(d, p, b, li, delim, 1);
+    if (fields === null) return false;
+    p = d.q;
+  }
+  if (p >= b) return bad(d, "missing ':' after array header", p, li);
+  if (t.charCodeAt(p) !== CH_COLON) return bad(d, "unexpected content between array header and ':'", p, li);
+  p++;
+  while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+  if (fields !== null) {
+    if (p < b) return bad(d, "a header with a field list cannot carry inline values", p, li);
+    if (fields.dup !== null && d.strict) throw errAt(d, `duplicate field name "${fields.dup}" in header`, i, li);
+  } else if (keyed) {
+    return bad(d, "keyed header requires a field list", i, li);
+  }
+  d.hdr = new Header(key, len, keyed, delim, fields, p, b, li, i);
+  return true;
+}
+
+/** Key-value fall-through with a literal key (everything before the first unquoted colon). */
+function literalKV(d: D, a: number, b: number): number {
+  const t = d.t;
+  const colon = findColon(t, a, b);
+  if (colon < 0) return K_NONE;
+  let e = colon;
+  while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
+  d.key = t.slice(a, e);
+  d.vs = colon + 1;
+  return K_KV;
+}
+
+/** Classify the content [a, b) of line `li` (§5.2): K_NONE, K_KV (d.key, d.vs) or K_HDR (d.hdr). */
+function classify(d: D, a: number, b: number, li: number): number {
+  const t = d.t;
+  if (t.charCodeAt(a) === CH_QUOTE) {
+    const key = parseQuoted(d, a, b, li);
+    let i = d.q;
+    if (i < b && t.charCodeAt(i) === CH_LBRACKET) {
+      if (findColon(t, i, b) < 0) return K_NONE;
+      if (parseHeader(d, key, i, b, li)) return K_HDR;
+      return literalKV(d, a, b);
+    }
+    while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+    if (i < b && t.charCodeAt(i) === CH_COLON) {
+      d.key = key;
+      d.vs = i + 1;
+      return K_KV;
+    }
+    if (findColon(t, i, b) < 0) return K_NONE;
+    throw errAt(d, "expected ':' after quoted key", i, li);
+  }
+  let i = a;
+  while (i < b) {
+    const c = t.charCodeAt(i);
+    if (c === CH_COLON) {
+      let e = i;
+      while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
+      d.key = t.slice(a, e);
+      d.vs = i + 1;
+      return K_KV;
+    }
+    if (c === CH_LBRACKET) {
+      if (findColon(t, i, b) < 0) return K_NONE;
+      const pc = i > a ? t.charCodeAt(i - 1) : 0;
+      // `foo [2]: x` fails the header grammar (§5.2) and is a key-value line in both modes.
+      if (pc === CH_SPACE || pc === CH_TAB) return literalKV(d, a, b);
+      if (parseHeader(d, i === a ? null : t.slice(a, i), i, b, li)) return K_HDR;
+      return literalKV(d, a, b);
+    }
+    if (c === CH_QUOTE) i = skipQuoted(t, i, b);
+    else i++;
+  }
+  return K_NONE;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Values
+
+function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Content depth of the scope opened by a line at `depth` (§8, strict: exactly one deeper). */
+function scopeDepth(d: D, depth: number): number {
+  if (d.p < d.n) {
+    const nd = d.L[d.p * S + L_DEPTH];
+    if (nd > depth + 1) {
+      if (d.strict) {
+        const o = d.p * S;
+        throw errAt(d, `indentation jumps from depth ${depth} to ${nd} (expected ${depth + 1})`, d.L[o + L_START], d.p);
+      }
+      return nd;
+    }
+  }
+  return depth + 1;
+}
+
+/** Build one row object from d.cells according to a field group (nested groups consume cells depth-first). */
+function buildRow(d: D, g: FieldGroup, cells: unknown[]): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  const names = g.names;
+  const m = names.length;
+  if (!g.nested) {
+    if (g.proto) for (let j = 0; j < m; j++) setKey(o, names[j], cells[d.ck++]);
+    else for (let j = 0; j < m; j++) o[names[j]] = cells[d.ck++];
+    return o;
+  }
+  const kids = g.kids;
+  for (let j = 0; j < m; j++) {
+    const kid = kids[j];
+    setKey(o, names[j], kid === null ? cells[d.ck++] : buildRow(d, kid, cells));
+  }
+  return o;
+}
+
+/** JSON pointer (relative to a row) of leaf cell `k` of a field group. */
+function leafPath(g: FieldGroup, k: number): string {
+  let seen = 0;
+  const walk = (h: FieldGroup, base: string): string | null => {
+    for (let j = 0; j < h.names.length; j++) {
+      const kid = h.kids[j];
+      const p = base + pointerSegment(h.names[j]);
+      if (kid === null) {
+        if (seen++ === k) return p;
+      } else {
+        const r = walk(kid, p);
+        if (r !== null) return r;
+      }
+    }
+    return null;
+  };
+  return walk(g, "") ?? "";
+}
+
+/** Decode the value introduced by header `h` standing at depth `hd`. */
+function decodeHeaderValue(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown {
+  if (lvl > d.maxDepth) throw depthErr(d, h.li);
+  if (h.keyed) return decodeKeyed(d, h, hd, span);
+  if (h.vs < h.ve) {
+    const arr: unknown[] = [];
+    const cnt = splitCells(d, h.vs, h.ve, h.li, h.delim, false, arr);
+    if (cnt !== h.len && d.strict) throw errAt(d, `array declares ${h.len} values but has ${cnt}`, h.pos, h.li);
+    return arr;
+  }
+  if (h.fields !== null) return decodeTabular(d, h, hd, span);
+  return decodeList(d, h, hd, lvl, span);
+}
+
+function decodeTabular(d: D, h: Header, hd: number, span: boolean): unknown[] {
+  const L = d.L;
+  const n = d.n;
+  const g = h.fields as FieldGroup;
+  const leaves = g.leaves;
+  const delim = h.delim;
+  const strict = d.strict;
+  const cells = d.cells;
+  const rowDepth = scopeDepth(d, hd);
+  const arr: unknown[] = [];
+  let extra = -1;
+  let r = 0;
+  let inCells = false;
+  try {
+    for (; d.p < n; r++) {
+      const li = d.p;
+      const o = li * S;
+      const dep = L[o + L_DEPTH];
+      if (dep <= hd) break;
+      if (dep !== rowDepth) throw overIndentErr(d, li, rowDepth);
+      const a = L[o + L_START];
+      const b = L[o + L_END];
+      inCells = true;
+      const cnt = splitCells(d, a, b, li, delim, true, cells);
+      inCells = false;
+      if (cnt < 0) break; // key-value line: the rows are over
+      if (strict && L[o + L_BLANK] !== 0 && (span || r > 0)) throw blankErr(d, li);
+      d.p = li + 1;
+      if (cnt !== leaves) throw errAt(d, `row has ${cnt} values but the header declares ${leaves} fields`, a, li);
+      if (r === h.len && extra < 0) extra = li;
+      d.ck = 0;
+      arr.push(buildRow(d, g, cells));
+    }
+  } catch (e) {
+    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
+    throw prefix(e, r);
+  }
+  if (strict && arr.length !== h.len) {
+    if (extra >= 0) throw errAt(d, `array declares ${h.len} rows but has ${arr.length}`, L[extra * S + L_START], extra);
+    throw errAt(d, `array declares ${h.len} rows but has ${arr.length}`, h.pos, h.li);
+  }
+  return arr;
+}
+
+function decodeKeyed(d: D, h: Header, hd: number, span: boolean): Record<string, unknown> {
+  const t = d.t;
+  const L = d.L;
+  const n = d.n;
+  const g = h.fields as FieldGroup;
+  const leaves = g.leaves;
+  const strict = d.strict;
+  const cells = d.cells;
+  const entryDepth = scopeDepth(d, hd);
+  const obj: Record<string, unknown> = {};
+  let count = 0;
+  let extra = -1;
+  let key: string | undefined;
+  let inCells = false;
+  try {
+    while (d.p < n) {
+      const li = d.p;
+      const o = li * S;
+      const dep = L[o + L_DEPTH];
+      if (dep <= hd) break;
+      key = undefined;
+      if (dep !== entryDepth) throw overIndentErr(d, li, entryDepth);
+      if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+      d.p = li + 1;
+      const a = L[o + L_START];
+      const b = L[o + L_END];
+      let i: number;
+      let k: string;
+      if (t.charCodeAt(a) === CH_QUOTE) {
+        k = parseQuoted(d, a, b, li);
+        i = d.q;
+        while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+        if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
+      } else {
+        i = findColon(t, a, b);
+        if (i < 0) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
+        let e = i;
+        while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
+        k = t.slice(a, e);
+      }
+      i++;
+      while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+      if (strict && hasOwn.call(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
+      key = k;
+      inCells = true;
+      const cnt = i < b ? splitCells(d, i, b, li, h.delim, false, cells) : 0;
+      inCells = false;
+      if (cnt !== leaves) throw errAt(d, `entry has ${cnt} values but the header declares ${leaves} fields`, i, li);
+      if (count === h.len && extra < 0) extra = li;
+      d.ck = 0;
+      setKey(obj, k, buildRow(d, g, cells));
+      count++;
+    }
+  } catch (e) {
+    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
+    throw key === undefined ? e : prefix(e, key);
+  }
+  if (strict && count !== h.len) {
+    if (extra >= 0) throw errAt(d, `keyed table declares ${h.len} entries but has ${count}`, L[extra * S + L_START], extra);
+    throw errAt(d, `keyed table declares ${h.len} entries but has ${count}`, h.pos, h.li);
+  }
+  return obj;
+}
+
+function decodeList(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown[] {
+  const t = d.t;
+  const L = d.L;
+  const n = d.n;
+  const strict = d.strict;
+  const itemDepth = scopeDepth(d, hd);
+  const arr: unknown[] = [];
+  let extra = -1;
+  try {
+    while (d.p < n) {
+      const li = d.p;
+      const o = li * S;
+      const dep = L[o + L_DEPTH];
+      if (dep <= hd) break;
+      if (dep !== itemDepth) throw overIndentErr(d, li, itemDepth);
+      const a = L[o + L_START];
+      const b = L[o + L_END];
+      if (t.charCodeAt(a) !== CH_MINUS || (b - a > 1 && t.charCodeAt(a + 1) !== CH_SPACE)) {
+        throw errAt(d, "expected a list item ('- …')", a, li);
+      }
+      if (strict && L[o + L_BLANK] !== 0 && (span || arr.length > 0)) throw blankErr(d, li);
+      d.p = li + 1;
+      if (arr.length === h.len && extra < 0) extra = li;
+      arr.push(decodeListItem(d, li, a, b, itemDepth, lvl + 1));
+    }
+  } catch (e) {
+    throw prefix(e, arr.length);
+  }
+  if (strict && arr.length !== h.len) {
+    if (extra >= 0) throw errAt(d, `array declares ${h.len} items but has ${arr.length}`, L[extra * S + L_START], extra);
+    throw errAt(d, `array declares ${h.len} items but has ${arr.length}`, h.pos, h.li);
+  }
+  return arr;
+}
+
+/** Decode list item line `li` ([a, b) starts with "-") at depth `itemDepth`. */
+function decodeListItem(d: D, li: number, a: number, b: number, itemDepth: number, lvl: number): unknown {
+  const t = d.t;
+  let i = a + 1;
+  while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+  if (i >= b) {
+    if (lvl > d.maxDepth) throw depthErr(d, li);
+    return {};
+  }
+  if (b - i === 2 && t.charCodeAt(i) === CH_LBRACKET && t.charCodeAt(i + 1) === CH_RBRACKET) return [];
+  let kind = classify(d, i, b, li);
+  if (kind === K_NONE) return tokenValue(d, i, b, li);
+  if (kind === K_HDR) {
+    const h = d.hdr as Header;
+    if (h.key === null) {
+      if (!h.keyed && h.fields === null) return decodeHeaderValue(d, h, itemDepth, lvl, true);
+      if (d.strict) {
+        throw errAt(d, h.keyed ? "a keyless keyed header is only valid at the document root" : "a keyless header with a field list is only valid at the document root", h.pos, li);
+      }
+      kind = literalKV(d, i, b);
+    }
+  }
+  if (lvl > d.maxDepth) throw depthErr(d, li);
+  const obj: Record<string, unknown> = {};
+  decodeField(d, obj, li, i, b, kind, itemDepth + 1, lvl, true);
+  decodeObjectBody(d, obj, itemDepth + 1, lvl, true);
+  return obj;
+}
+
+/**
+ * Decode one field of `obj` from line `li` (content [a, b), already classified as `kind`), standing at depth
+ * `fd` (for a first field on a hyphen line, the item depth + 1).
+ */
+function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, b: number, kind: number, fd: number, lvl: number, span: boolean): void {
+  if (kind === K_HDR) {
+    const h = d.hdr as Header;
+    if (h.key !== null) {
+      const key = h.key;
+      if (d.strict && hasOwn.call(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
+      let v: unknown;
+      try {
+        v = decodeHeaderValue(d, h, fd, lvl + 1, span);
+      } catch (e) {
+        throw prefix(e, key);
+      }
+      setKey(obj, key, v);
+      return;
+    }
+    if (d.strict) {
+      throw errAt(d, h.keyed ? "a keyless keyed header is only valid at the document root" : "a keyless array header is only valid at the document root or as a list item", h.pos, li);
+    }
+    kind = literalKV(d, a, b);
+  }
+  if (kind === K_NONE) throw errAt(d, "missing ':' after key", b, li);
+  const t = d.t;
+  const key = d.key;
+  let p = d.vs;
+  while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+  if (d.strict && hasOwn.call(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
+  let v: unknown;
+  if (p >= b) {
+    const child: Record<string, unknown> = {};
+    if (d.p < d.n && d.L[d.p * S + L_DEPTH] > fd) {
+      if (lvl + 1 > d.maxDepth) throw depthErr(d, li);
+      try {
+        decodeObjectBody(d, child, scopeDepth(d, fd), lvl + 1, span);
+      } catch (e) {
+        throw prefix(e, key);
+      }
+    }
+    v = child;
+  } else if (b - p === 2 && t.charCodeAt(p) === CH_LBRACKET && t.charCodeAt(p + 1) === CH_RBRACKET) {
+    v = [];
+  } else {
+    try {
+      v = tokenValue(d, p, b, li);
+    } catch (e) {
+      throw prefix(e, key);
+    }
+  }
+  setKey(obj, key, v);
+}
+
+/** Decode the fields of `obj` at content depth `depth` until the scope ends. */
+function decodeObjectBody(d: D, obj: Record<string, unknown>, depth: number, lvl: number, span: boolean): void {
+  const L = d.L;
+  const n = d.n;
+  const strict = d.strict;
+  while (d.p < n) {
+    const li = d.p;
+    const o = li * S;
+    const dep = L[o + L_DEPTH];
+    if (dep < depth) return;
+    if (dep !== depth) throw overIndentErr(d, li, depth);
+    if (span && strict && L[o + L_BLANK] !== 0) throw blankErr(d, li);
+    d.p = li + 1;
+    const a = L[o + L_START];
+    const b = L[o + L_END];
+    decodeField(d, obj, li, a, b, classify(d, a, b, li), depth, lvl, span);
+  }
+}
+
+function decodeRoot(d: D): unknown {
+  const n = d.n;
+  if (n === 0) return {};
+  const t = d.t;
+  const L = d.L;
+  if (L[L_DEPTH] !== 0) throw overIndentErr(d, 0, 0);
+  const a = L[L_START];
+  const b = L[L_END];
+  if (b - a === 2 && t.charCodeAt(a) === CH_LBRACKET && t.charCodeAt(a + 1) === CH_RBRACKET) {
+    d.p = 1;
+    checkRootEnd(d, "an empty root array");
+    return [];
+  }
+  const kind = classify(d, a, b, 0);
+  if (kind === K_HDR) {
+    const h = d.hdr as Header;
+    if (h.key === null) {
+      d.p = 1;
+      const v = decodeHeaderValue(d, h, 0, 1, false);
+      checkRootEnd(d, h.keyed ? "a keyed root object" : "a root array");
+      return v;
+    }
+  } else if (kind === K_NONE && n === 1) {
+    return tokenValue(d, a, b, 0);
+  }
+  const obj: Record<string, unknown> = {};
+  d.p = 0;
+  decodeObjectBody(d, obj, 0, 1, false);
+  return obj;
+}
+
+function checkRootEnd(d: D, what: string): void {
+  if (d.p < d.n && d.strict) {
+    const o = d.p * S;
+    throw errAt(d, `unexpected content after ${what}`, d.L[o + L_START], d.p);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Decode TOON text (spec v4.0) into a JSON value (plain objects and arrays, like `JSON.parse` output).
+ * Throws `ToonError` with code `TEXT_SYNTAX` (with `line`/`column`, and `path` when inside a value) on malformed
+ * text, or `DEPTH_LIMIT` beyond `maxDepth` nesting levels.
+ */
+export function decodeText(text: string, options?: TextDecodeOptions): unknown {
+  if (typeof text !== "string") throw new ToonError("INVALID_VALUE", "decodeText expects a string");
+  const indentSize = options?.indentSize ?? 2;
+  const strict = options?.strict ?? true;
+  const maxDepth = options?.maxDepth ?? 1000;
+  if (!Number.isInteger(indentSize) || indentSize < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(indentSize)}`);
+  if (!(maxDepth >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(maxDepth)}`);
+  const d = new D(text, strict !== false, indentSize, maxDepth);
+  try {
+    scanLines(d);
+    return decodeRoot(d);
+  } catch (e) {
+    if (e instanceof ToonError) throw e;
+    if (e instanceof RangeError) throw new ToonError("DEPTH_LIMIT", "input too deeply nested (" + e.message + ")", { cause: e });
+    throw e;
+  }
+}

@@ -1,0 +1,751 @@
+/**
+ * Schemaless TOON text encoder (TOON spec v4.0).
+ *
+ * The encoder walks the value once, appending lines to one string (every line is emitted as "\n" + indentation
+ * + content and the leading "\n" is dropped at the end). The building blocks (key and string quoting, numbers,
+ * headers, field lists, tabular detection) are exported so that schema-specialised generated encoders can
+ * produce byte-identical output.
+ *
+ * Host-type normalization (§3, documented as the spec requires):
+ * - numbers: finite → canonical decimal (`String(n)`: no exponent for 1e-6 ≤ |n| < 1e21, otherwise JSON
+ *   exponent form with lowercase `e` and explicit sign, e.g. `1e-7`, `1e+21`); -0 → 0; NaN, ±Infinity → null.
+ * - bigint: within ±(2^53 - 1) → number; otherwise its decimal digits as a (necessarily quoted) string.
+ * - undefined, functions, symbols → null (also as object property values and array elements; array holes → null).
+ * - objects with a `toJSON()` method (Date included) → the normalized result of `toJSON()` (called once).
+ * - Date without toJSON → ISO 8601 string via toISOString() (invalid dates → null).
+ * - Set → array; Map → object with `String(key)` keys; boxed String/Number/Boolean/BigInt → their primitive.
+ * - other objects (plain or class instances) → own enumerable string-keyed properties in `Object.keys` order.
+ * - strings containing a lone surrogate cannot be represented (§7.1) → ToonError `INVALID_VALUE`.
+ * - nesting deeper than `maxDepth` (default 1000; catches circular references) → ToonError `DEPTH_LIMIT`.
+ * - a root string starting with U+FEFF is quoted, so that decoders that strip a byte-order mark keep it.
+ */
+
+import { ToonError, pointerSegment } from "../errors.ts";
+
+/** A delimiter of TOON arrays and tables: comma (default), tab or pipe. */
+export type TextDelimiter = "," | "\t" | "|";
+
+/** Options of {@link encodeText}. */
+export interface TextEncodeOptions {
+  /** Spaces per indentation level (default 2). */
+  indentSize?: number;
+  /** Document delimiter, used for every array and table header (default ","). */
+  delimiter?: TextDelimiter;
+  /** Maximum container nesting depth before a `DEPTH_LIMIT` error (default 1000). */
+  maxDepth?: number;
+}
+
+/**
+ * A tabular header field: a leaf column name, or a nested field group `name{…}` for a column of uniform
+ * objects (§9.3).
+ */
+export type TextField = string | { readonly name: string; readonly fields: readonly TextField[] };
+
+/** The text of an empty array in field position (`key: []`) and at the root. */
+export const EMPTY_ARRAY = "[]";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Strings, keys, numbers
+
+/** 1 for ASCII characters that force quoting of a string value (§7.2), delimiters excepted. */
+const UNSAFE = new Uint8Array(128);
+for (let c = 0; c < 32; c++) UNSAFE[c] = 1;
+for (const ch of ':"\\[]{}') UNSAFE[ch.charCodeAt(0)] = 1;
+
+/** 1 for ASCII characters allowed after the first character of an unquoted key (§7.3). */
+const KEY_CHAR = new Uint8Array(128);
+for (let c = 48; c <= 57; c++) KEY_CHAR[c] = 1;
+for (let c = 65; c <= 90; c++) KEY_CHAR[c] = KEY_CHAR[c + 32] = 1;
+KEY_CHAR[95] = KEY_CHAR[46] = 1;
+
+const HEX = "0123456789abcdef";
+
+function loneSurrogate(s: string, i: number): never {
+  throw new ToonError(
+    "INVALID_VALUE",
+    `string contains a lone surrogate U+${s.charCodeAt(i).toString(16).toUpperCase()} at index ${i}, which TOON cannot represent`,
+  );
+}
+
+/**
+ * Quote and escape `s` per §7.1: `\\`, `\"`, `\n`, `\r`, `\t`, other controls as lowercase `\u00xx`; everything
+ * else literal. Throws ToonError `INVALID_VALUE` on a lone surrogate.
+ */
+export function quoteString(s: string): string {
+  const n = s.length;
+  let out = "";
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92) {
+      if (start !== i) out += s.slice(start, i);
+      start = i + 1;
+      if (c === 34) out += '\\"';
+      else if (c === 92) out += "\\\\";
+      else if (c === 10) out += "\\n";
+      else if (c === 13) out += "\\r";
+      else if (c === 9) out += "\\t";
+      else out += "\\u00" + HEX[c >> 4] + HEX[c & 15];
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      if (c <= 0xdbff && i + 1 < n) {
+        const c2 = s.charCodeAt(i + 1);
+        if (c2 >= 0xdc00 && c2 <= 0xdfff) {
+          i++;
+          continue;
+        }
+      }
+      loneSurrogate(s, i);
+    }
+  }
+  if (start === 0) return '"' + s + '"';
+  return '"' + out + s.slice(start) + '"';
+}
+
+/** Whether `s` matches `/^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i` (§7.2 "numeric-like"). */
+export function isNumericLike(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  let c = s.charCodeAt(0);
+  if (c === 43 || c === 45) c = s.charCodeAt(++i);
+  if (!(c >= 48 && c <= 57)) return false;
+  while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+  if (i < n && c === 46) {
+    const fs = ++i;
+    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+    if (i === fs) return false;
+  }
+  if (i < n && (c === 101 || c === 69)) {
+    c = s.charCodeAt(++i);
+    if (c === 43 || c === 45) i++;
+    const es = i;
+    while (i < n && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
+    if (i === es) return false;
+  }
+  return i === n;
+}
+
+/** Encode a string value with code of the relevant delimiter `dc` (44, 9 or 124). */
+function encStr(s: string, dc: number): string {
+  const n = s.length;
+  if (n === 0) return '""';
+  const c0 = s.charCodeAt(0);
+  if (c0 === 32 || c0 === 9 || c0 === 45 || c0 === 35) return quoteString(s);
+  const cl = s.charCodeAt(n - 1);
+  if (cl === 32 || cl === 9) return quoteString(s);
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128) {
+      if (UNSAFE[c] === 1 || c === dc) return quoteString(s);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      if (c <= 0xdbff && i + 1 < n) {
+        const c2 = s.charCodeAt(i + 1);
+        if (c2 >= 0xdc00 && c2 <= 0xdfff) {
+          i++;
+          continue;
+        }
+      }
+      loneSurrogate(s, i);
+    }
+  }
+  if (c0 <= 57) {
+    if ((c0 >= 48 || c0 === 43) && isNumericLike(s)) return quoteString(s);
+  } else if (c0 === 116) {
+    if (s === "true") return '"true"';
+  } else if (c0 === 102) {
+    if (s === "false") return '"false"';
+  } else if (c0 === 110) {
+    if (s === "null") return '"null"';
+  }
+  return s;
+}
+
+function delimCode(delimiter: TextDelimiter | undefined): number {
+  if (delimiter === undefined || delimiter === ",") return 44;
+  if (delimiter === "\t") return 9;
+  if (delimiter === "|") return 124;
+  throw new ToonError("CONFIG_ERROR", `invalid delimiter ${JSON.stringify(delimiter)} (expected ",", "\\t" or "|")`);
+}
+
+/**
+ * Encode a string value (§7.2): returned as is when safe, else quoted and escaped. `delimiter` is the relevant
+ * delimiter: the active one for inline array values and table cells, the document one for `key: value` fields.
+ */
+export function encodeStringValue(value: string, delimiter: TextDelimiter = ","): string {
+  return encStr(value, delimiterCode(delimiter));
+}
+
+function delimiterCode(delimiter: TextDelimiter): number {
+  return delimiter === "," ? 44 : delimiter === "\t" ? 9 : delimiter === "|" ? 124 : delimCode(delimiter);
+}
+
+/** Encode an object key or tabular field name (§7.3): bare when it matches `^[A-Za-z_][A-Za-z0-9_.]*$`, else quoted. */
+export function encodeKey(key: string): string {
+  const n = key.length;
+  if (n === 0) return '""';
+  const c0 = key.charCodeAt(0);
+  if (!(c0 === 95 || (c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return quoteString(key);
+  for (let i = 1; i < n; i++) {
+    const c = key.charCodeAt(i);
+    if (c >= 128 || KEY_CHAR[c] === 0) return quoteString(key);
+  }
+  return key;
+}
+
+/** Encode a number (§2, §3): canonical decimal form, -0 → `0`, NaN and ±Infinity → `null`. */
+export function encodeNumber(n: number): string {
+  return n - n === 0 ? "" + n : "null";
+}
+
+/** Encode a bigint (§3 policy above): safe integers as numbers, larger values as quoted decimal strings. */
+export function encodeBigInt(n: bigint): string {
+  const s = n.toString();
+  return n >= -9007199254740991n && n <= 9007199254740991n ? s : '"' + s + '"';
+}
+
+/**
+ * Encode a primitive (string, number, boolean, null; undefined/function/symbol → `null`, bigint per policy) with
+ * delimiter-aware string quoting.
+ */
+export function encodePrimitive(value: unknown, delimiter: TextDelimiter = ","): string {
+  return prim(value, delimiterCode(delimiter));
+}
+
+function prim(v: unknown, dc: number): string {
+  switch (typeof v) {
+    case "string":
+      return encStr(v, dc);
+    case "number":
+      return v - v === 0 ? "" + v : "null";
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return encodeBigInt(v);
+    default:
+      return "null";
+  }
+}
+
+/** Join primitive values with the delimiter, each encoded with quoting for that delimiter (inline arrays, rows). */
+export function joinPrimitives(values: readonly unknown[], delimiter: TextDelimiter = ","): string {
+  const dc = delimiterCode(delimiter);
+  let s = "";
+  for (let i = 0; i < values.length; i++) s += (i === 0 ? "" : delimiter) + prim(values[i], dc);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Headers
+
+/** The delimiter mark written inside brackets: "" for comma, else the delimiter itself. */
+function mark(delimiter: TextDelimiter): string {
+  return delimiter === "," ? "" : delimiter;
+}
+
+/** The field list `{f1<d>f2{s1<d>s2}}` of a tabular or keyed header, names encoded per §7.3. */
+export function fieldList(fields: readonly TextField[], delimiter: TextDelimiter = ","): string {
+  let s = "{";
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (i > 0) s += delimiter;
+    s += typeof f === "string" ? encodeKey(f) : encodeKey(f.name) + fieldList(f.fields, delimiter);
+  }
+  return s + "}";
+}
+
+/** `key[N<d>]:` (key null: keyless, for the root and list items). Inline values follow after one space. */
+export function arrayHeader(key: string | null, length: number, delimiter: TextDelimiter = ","): string {
+  return (key === null ? "" : encodeKey(key)) + "[" + length + mark(delimiter) + "]:";
+}
+
+/** `key[N<d>]{fields}:` – the header of a tabular array (§9.3); rows follow at depth + 1. */
+export function tableHeader(key: string | null, length: number, fields: readonly TextField[], delimiter: TextDelimiter = ","): string {
+  return (key === null ? "" : encodeKey(key)) + "[" + length + mark(delimiter) + "]" + fieldList(fields, delimiter) + ":";
+}
+
+/** `key[N:<d>]{fields}:` – the header of a keyed tabular object (§9.5); entry rows follow at depth + 1. */
+export function keyedHeader(key: string | null, count: number, fields: readonly TextField[], delimiter: TextDelimiter = ","): string {
+  return (key === null ? "" : encodeKey(key)) + "[" + count + ":" + mark(delimiter) + "]" + fieldList(fields, delimiter) + ":";
+}
+
+/** Indentation for `depth` levels of `indentSize` spaces. */
+export function indentation(depth: number, indentSize = 2): string {
+  return " ".repeat(depth * indentSize);
+}
+
+/**
+ * The cells of one table row or keyed entry: the leaf values of `row` in depth-first order of `fields`, encoded
+ * and joined by the delimiter.
+ */
+export function tableRow(row: unknown, fields: readonly TextField[], delimiter: TextDelimiter = ","): string {
+  return rowCells(row as Record<string, unknown>, fields, delimiter, delimiterCode(delimiter), true);
+}
+
+function rowCells(row: Record<string, unknown>, fields: readonly TextField[], d: string, dc: number, first: boolean): string {
+  let s = "";
+  for (let j = 0; j < fields.length; j++) {
+    const f = fields[j];
+    if (typeof f === "string") s += (first ? "" : d) + prim(row[f], dc);
+    else s += (first ? "" : d) + rowCells(row[f.name] as Record<string, unknown>, f.fields, d, dc, true);
+    first = false;
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Encoder state and structure
+
+/** Thrown (never escapes) when the value holds non-JSON objects: encoding restarts on a normalized copy. */
+const RESTART = new (class Restart {})();
+
+class E {
+  out = "";
+  nl: string[] = [];
+  constructor(
+    readonly d: TextDelimiter,
+    readonly dc: number,
+    readonly mk: string,
+    readonly size: number,
+    readonly max: number,
+  ) {}
+}
+
+function makeE(options: TextEncodeOptions | undefined): E {
+  const d = options?.delimiter ?? ",";
+  const dc = delimCode(d);
+  const size = options?.indentSize ?? 2;
+  const max = options?.maxDepth ?? 1000;
+  if (!Number.isInteger(size) || size < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(size)}`);
+  if (!(max >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(max)}`);
+  return new E(d, dc, mark(d), size, max);
+}
+
+/** "\n" + indentation of `depth`. */
+function nl(e: E, depth: number): string {
+  let s = e.nl[depth];
+  if (s === undefined) {
+    for (let i = e.nl.length; i <= depth; i++) e.nl.push("\n" + " ".repeat(i * e.size));
+    s = e.nl[depth];
+  }
+  return s;
+}
+
+function depthError(max: number): ToonError {
+  return new ToonError("DEPTH_LIMIT", `value nested deeper than ${max} levels (circular reference?)`);
+}
+
+/** Plain-JSON check of a non-array object; anything else restarts encoding on a normalized copy. */
+function checkPlain(o: object): void {
+  const p = Object.getPrototypeOf(o);
+  if ((p !== Object.prototype && p !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw RESTART;
+}
+
+function prefix(e: unknown, seg: string | number): unknown {
+  if (e instanceof ToonError) e.prefixPath(pointerSegment(seg));
+  return e;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * Tabular field list of `rows` (§9.3), or null when they are not all non-empty objects with the same key set whose
+ * columns are all uniform-primitive or nested-uniform.
+ */
+function detect(rows: readonly unknown[], lvl: number, max: number): TextField[] | null {
+  if (lvl > max) throw depthError(max);
+  const n = rows.length;
+  if (n === 0) return null;
+  const r0 = rows[0];
+  if (!isObj(r0)) return null;
+  checkPlain(r0);
+  const keys = Object.keys(r0);
+  const m = keys.length;
+  if (m === 0) return null;
+  const kinds: number[] = new Array<number>(m).fill(0);
+  for (let r = 0; r < n; r++) {
+    const row = rows[r] as Record<string, unknown>;
+    if (r > 0) {
+      if (!isObj(row)) return null;
+      checkPlain(row);
+      const rk = Object.keys(row);
+      if (rk.length !== m) return null;
+      for (let j = 0; j < m; j++) {
+        if (rk[j] !== keys[j]) {
+          for (let jj = 0; jj < m; jj++) if (!Object.prototype.hasOwnProperty.call(row, keys[jj])) return null;
+          break;
+        }
+      }
+    }
+    for (let j = 0; j < m; j++) {
+      const v = row[keys[j]];
+      if (v === null || typeof v !== "object") {
+        if (kinds[j] === 2) return null;
+        kinds[j] = 1;
+      } else {
+        if (kinds[j] === 1 || Array.isArray(v)) return null;
+        checkPlain(v);
+        kinds[j] = 2;
+      }
+    }
+  }
+  const fields: TextField[] = new Array<TextField>(m);
+  for (let j = 0; j < m; j++) {
+    const k = keys[j];
+    if (kinds[j] === 1) {
+      fields[j] = k;
+    } else {
+      const col: unknown[] = new Array<unknown>(n);
+      for (let r = 0; r < n; r++) col[r] = (rows[r] as Record<string, unknown>)[k];
+      const sub = detect(col, lvl + 1, max);
+      if (sub === null) return null;
+      fields[j] = { name: k, fields: sub };
+    }
+  }
+  return fields;
+}
+
+/** Keyed tabular field list of an object with keys `keys` (§9.5), or null. */
+function detectKeyed(obj: Record<string, unknown>, keys: string[], lvl: number, max: number): TextField[] | null {
+  const m = keys.length;
+  if (m < 2) return null;
+  const v0 = obj[keys[0]];
+  if (!isObj(v0)) return null;
+  const vals: unknown[] = new Array<unknown>(m);
+  for (let i = 0; i < m; i++) {
+    const v = obj[keys[i]];
+    if (!isObj(v)) return null;
+    vals[i] = v;
+  }
+  return detect(vals, lvl, max);
+}
+
+/**
+ * Tabular field list for an array of JSON-model objects (§9.3), or null when the array must use the expanded list
+ * form. Input must already be normalized (see {@link normalizeValue}).
+ */
+export function detectTabularFields(rows: readonly unknown[]): TextField[] | null {
+  return plainOnly(() => detect(rows, 1, 1000));
+}
+
+/**
+ * Keyed tabular field list for a JSON-model object (§9.5: at least two entries, all uniform non-empty objects),
+ * or null when it encodes as a nested object. Input must already be normalized.
+ */
+export function detectKeyedFields(obj: Readonly<Record<string, unknown>>): TextField[] | null {
+  return plainOnly(() => detectKeyed(obj as Record<string, unknown>, Object.keys(obj), 1, 1000));
+}
+
+function plainOnly<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e === RESTART) throw new ToonError("INVALID_VALUE", "value is not normalized to the JSON data model (use normalizeValue first)");
+    throw e;
+  }
+}
+
+/** Emit table rows (cells of `fields`) at `depth`. */
+function emitRows(e: E, rows: readonly unknown[], fields: TextField[], depth: number): void {
+  const ind = nl(e, depth);
+  const d = e.d;
+  const dc = e.dc;
+  const m = fields.length;
+  let flat = true;
+  for (let j = 0; j < m; j++) if (typeof fields[j] !== "string") flat = false;
+  let i = 0;
+  try {
+    if (flat) {
+      const names = fields as string[];
+      for (; i < rows.length; i++) {
+        const row = rows[i] as Record<string, unknown>;
+        let s = prim(row[names[0]], dc);
+        for (let j = 1; j < m; j++) s += d + prim(row[names[j]], dc);
+        e.out += ind + s;
+      }
+    } else {
+      for (; i < rows.length; i++) e.out += ind + rowCells(rows[i] as Record<string, unknown>, fields, d, dc, true);
+    }
+  } catch (err) {
+    throw prefix(err, i);
+  }
+}
+
+/** Emit keyed entry rows of `obj` at `depth`. */
+function emitEntries(e: E, obj: Record<string, unknown>, keys: string[], fields: TextField[], depth: number): void {
+  const ind = nl(e, depth);
+  let i = 0;
+  try {
+    for (; i < keys.length; i++) {
+      const k = keys[i];
+      e.out += ind + encodeKey(k) + ": " + rowCells(obj[k] as Record<string, unknown>, fields, e.d, e.dc, true);
+    }
+  } catch (err) {
+    throw prefix(err, keys[i]);
+  }
+}
+
+/** 0: every element primitive; 1: every element a (plain) object; 2: mixed / arrays. */
+function arrayShape(arr: readonly unknown[]): number {
+  let objs = 0;
+  const n = arr.length;
+  for (let i = 0; i < n; i++) {
+    const v = arr[i];
+    if (v !== null && typeof v === "object") {
+      if (Array.isArray(v)) return 2;
+      objs++;
+    } else if (objs > 0) {
+      return 2;
+    }
+  }
+  return objs === 0 ? 0 : objs === n ? 1 : 2;
+}
+
+/** Inline primitive values joined by the active delimiter. */
+function inline(e: E, arr: readonly unknown[]): string {
+  const dc = e.dc;
+  const d = e.d;
+  let s = prim(arr[0], dc);
+  for (let i = 1; i < arr.length; i++) s += d + prim(arr[i], dc);
+  return s;
+}
+
+/**
+ * Emit a non-empty array whose header line starts with `pre` ("\n" + indentation + optional "- " + encoded key);
+ * items or rows go to `cd`. `tab`: whether the tabular form is allowed (not for keyless list-item arrays).
+ */
+function emitArray(e: E, pre: string, arr: readonly unknown[], cd: number, lvl: number, tab: boolean): void {
+  if (lvl > e.max) throw depthError(e.max);
+  const n = arr.length;
+  const shape = arrayShape(arr);
+  if (shape === 0) {
+    e.out += pre + "[" + n + e.mk + "]: " + inline(e, arr);
+    return;
+  }
+  if (shape === 1 && tab) {
+    const fields = detect(arr, lvl + 1, e.max);
+    if (fields !== null) {
+      e.out += pre + "[" + n + e.mk + "]" + fieldList(fields, e.d) + ":";
+      emitRows(e, arr, fields, cd);
+      return;
+    }
+  }
+  e.out += pre + "[" + n + e.mk + "]:";
+  let i = 0;
+  try {
+    for (; i < n; i++) emitItem(e, arr[i], cd, lvl + 1);
+  } catch (err) {
+    throw prefix(err, i);
+  }
+}
+
+/** Emit one list item at `depth` (§9.4, §10). */
+function emitItem(e: E, v: unknown, depth: number, lvl: number): void {
+  if (v === null || typeof v !== "object") {
+    e.out += nl(e, depth) + "- " + prim(v, e.dc);
+    return;
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) e.out += nl(e, depth) + "- [0" + e.mk + "]:";
+    else emitArray(e, nl(e, depth) + "- ", v, depth + 1, lvl, false);
+    return;
+  }
+  checkPlain(v);
+  if (lvl > e.max) throw depthError(e.max);
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (keys.length === 0) {
+    e.out += nl(e, depth) + "-";
+    return;
+  }
+  const k0 = keys[0];
+  try {
+    emitField(e, obj[k0], nl(e, depth) + "- ", k0, depth + 1, lvl);
+  } catch (err) {
+    throw prefix(err, k0);
+  }
+  if (keys.length > 1) emitFields(e, obj, keys, 1, depth + 1, lvl);
+}
+
+/**
+ * Emit field `key: v` whose line starts with `lead` ("\n" + indentation, plus "- " for a first field on a hyphen
+ * line); the field stands at depth `fd`, its content goes to `fd + 1`.
+ */
+function emitField(e: E, v: unknown, lead: string, key: string, fd: number, lvl: number): void {
+  if (v === null || typeof v !== "object") {
+    e.out += lead + encodeKey(key) + ": " + prim(v, e.dc);
+    return;
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) e.out += lead + encodeKey(key) + ": []";
+    else emitArray(e, lead + encodeKey(key), v, fd + 1, lvl + 1, true);
+    return;
+  }
+  checkPlain(v);
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (keys.length === 0) {
+    e.out += lead + encodeKey(key) + ":";
+    return;
+  }
+  if (lvl + 1 > e.max) throw depthError(e.max);
+  const fields = detectKeyed(obj, keys, lvl + 2, e.max);
+  if (fields !== null) {
+    e.out += lead + encodeKey(key) + "[" + keys.length + ":" + e.mk + "]" + fieldList(fields, e.d) + ":";
+    emitEntries(e, obj, keys, fields, fd + 1);
+    return;
+  }
+  e.out += lead + encodeKey(key) + ":";
+  emitFields(e, obj, keys, 0, fd + 1, lvl + 1);
+}
+
+/** Emit the fields keys[from..] of `obj` at `depth`. */
+function emitFields(e: E, obj: Record<string, unknown>, keys: string[], from: number, depth: number, lvl: number): void {
+  const ind = nl(e, depth);
+  const dc = e.dc;
+  let i = from;
+  try {
+    for (; i < keys.length; i++) {
+      const k = keys[i];
+      const v = obj[k];
+      if (v === null || typeof v !== "object") e.out += ind + encodeKey(k) + ": " + prim(v, dc);
+      else emitField(e, v, ind, k, depth, lvl);
+    }
+  } catch (err) {
+    throw prefix(err, keys[i]);
+  }
+}
+
+function encodeRoot(e: E, v: unknown): string {
+  if (v === null || typeof v !== "object") {
+    if (typeof v === "string" && v.charCodeAt(0) === 0xfeff) return quoteString(v);
+    return prim(v, e.dc);
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) return EMPTY_ARRAY;
+    emitArray(e, "\n", v, 1, 1, true);
+  } else {
+    checkPlain(v);
+    const obj = v as Record<string, unknown>;
+    const keys = Object.keys(obj);
+    if (keys.length === 0) return "";
+    const fields = detectKeyed(obj, keys, 2, e.max);
+    if (fields !== null) {
+      e.out += "\n[" + keys.length + ":" + e.mk + "]" + fieldList(fields, e.d) + ":";
+      emitEntries(e, obj, keys, fields, 1);
+    } else {
+      emitFields(e, obj, keys, 0, 0, 1);
+    }
+  }
+  return e.out.slice(1);
+}
+
+function withRestart(options: TextEncodeOptions | undefined, value: unknown, run: (e: E, v: unknown) => string): string {
+  const e = makeE(options);
+  try {
+    return run(e, value);
+  } catch (err) {
+    if (err !== RESTART) throw err;
+  }
+  const e2 = makeE(options);
+  return run(e2, normalize(value, 1, e2.max));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Normalization
+
+function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+function normalize(v: unknown, lvl: number, max: number): unknown {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return v;
+    case "number":
+      return v - v === 0 ? (v === 0 ? 0 : v) : null;
+    case "bigint":
+      return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v.toString();
+    case "object":
+      break;
+    default:
+      return null;
+  }
+  if (v === null) return null;
+  if (lvl > max) throw depthError(max);
+  try {
+    if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
+      const r = (v as { toJSON(key?: string): unknown }).toJSON();
+      if (r !== v) return normalize(r, lvl + 1, max);
+    }
+    if (Array.isArray(v)) {
+      const n = v.length;
+      const out: unknown[] = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = normalize(v[i], lvl + 1, max);
+      return out;
+    }
+    if (v instanceof Date) {
+      const t = v.getTime();
+      return t - t === 0 ? v.toISOString() : null;
+    }
+    if (v instanceof Set) {
+      const out: unknown[] = [];
+      for (const x of v) out.push(normalize(x, lvl + 1, max));
+      return out;
+    }
+    if (v instanceof Map) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of v) setKey(out, String(k), normalize(x, lvl + 1, max));
+      return out;
+    }
+    if (v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof BigInt) {
+      return normalize(v.valueOf(), lvl + 1, max);
+    }
+    const obj = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    const keys = Object.keys(obj);
+    for (let i = 0; i < keys.length; i++) setKey(out, keys[i], normalize(obj[keys[i]], lvl + 1, max));
+    return out;
+  } catch (err) {
+    if (err instanceof ToonError && err.code === "DEPTH_LIMIT") throw err;
+    throw err;
+  }
+}
+
+/**
+ * Normalize any host value to the JSON data model per the §3 policy documented at the top of this module
+ * (a deep copy; plain JSON input is copied too).
+ */
+export function normalizeValue(value: unknown, maxDepth = 1000): unknown {
+  return normalize(value, 1, maxDepth);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Public entry points
+
+/** Encode any value as TOON text (spec v4.0). No trailing newline; an empty object encodes as "". */
+export function encodeText(value: unknown, options?: TextEncodeOptions): string {
+  return withRestart(options, value, encodeRoot);
+}
+
+/**
+ * The lines of the object field `key: value` standing at `depth`, exactly as {@link encodeText} writes them inside
+ * an object (joined by "\n", no leading or trailing newline). For generated encoders that hand a schemaless
+ * sub-value to the runtime.
+ */
+export function encodeFieldLines(key: string, value: unknown, depth: number, options?: TextEncodeOptions): string {
+  return withRestart(options, value, (e, v) => {
+    emitField(e, v, nl(e, depth), key, depth, 1);
+    return e.out.slice(1);
+  });
+}
+
+/** The lines of `value` as a list item (`- …`) at `depth`, exactly as {@link encodeText} writes them. */
+export function encodeListItemLines(value: unknown, depth: number, options?: TextEncodeOptions): string {
+  return withRestart(options, value, (e, v) => {
+    emitItem(e, v, depth, 1);
+    return e.out.slice(1);
+  });
+}
