@@ -11,6 +11,7 @@ import { emitModule } from "./emit/module.ts";
 import { glob, hasMagic, toPosix } from "./fs/glob.ts";
 import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
+import { produceInput, splitExport, type CodecUnit } from "./inputs/index.ts";
 import { GENERATOR_VERSION } from "./version.ts";
 import { lineComment, name as safeName, quote } from "../templates/code.ts";
 
@@ -44,6 +45,8 @@ export interface GeneratedSchema {
   dictionary: Dictionary;
   modulePath: string;
   dictionaryPath: string;
+  /** What outDir/index.ts re-exports from the module (default `[ir.name]`; `[]` for a tool set's inner codecs). */
+  exports?: string[];
 }
 
 export interface GenerateResult {
@@ -63,11 +66,13 @@ export function baseName(file: string): string {
 export function resolveInputs(config: GenerateConfig, cwd: string): string[] {
   const files = new Set<string>();
   for (const pattern of config.inputs) {
-    const matches = glob(pattern, cwd);
-    if (matches.length === 0 && !hasMagic(pattern)) {
+    // `src/schemas.ts#Name`: one export of a module (docs/inputs.md)
+    const { file, exportName } = splitExport(pattern);
+    const matches = glob(file, cwd);
+    if (matches.length === 0 && !hasMagic(file)) {
       throw new ToonError("IO_ERROR", `input ${JSON.stringify(pattern)} does not exist`);
     }
-    for (const m of matches) files.add(m);
+    for (const m of matches) files.add(exportName === undefined ? m : `${m}#${exportName}`);
   }
   return [...files];
 }
@@ -82,28 +87,53 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   const files: GeneratedFile[] = [];
   const schemas: GeneratedSchema[] = [];
   const warnings: string[] = [];
-  const seenBase = new Map<string, string>();
+  const seenModule = new Map<string, string>();
+  /** Modules written as they are (a tool set's main module), for outDir/index.ts. */
+  const extraExports: { modulePath: string; exports: string[]; source: string }[] = [];
+  const claim = (module: string, input: string): void => {
+    const clash = seenModule.get(module);
+    if (clash !== undefined) {
+      throw new ToonError("CONFIG_ERROR", `${toPosix(path.relative(cwd, input))} and ${toPosix(path.relative(cwd, clash))} would both generate ${module}: rename one`);
+    }
+    seenModule.set(module, input);
+  };
+  const addCodec = (input: string, unit: CodecUnit): void => {
+    const { ir } = unit;
+    for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
+    const dictionaryPath = path.join(dictDir, unit.dictionary);
+    const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : undefined;
+    const dictionary = buildDictionary(ir, previous);
+    const modulePath = path.join(outDir, unit.module);
+    const emitOptions: Parameters<typeof emitModule>[2] = { fileName: unit.module };
+    if (config.runtimeImport !== undefined) emitOptions.runtimeImport = config.runtimeImport;
+    files.push(fileOf(modulePath, emitModule(ir, dictionary, emitOptions)));
+    files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
+    schemas.push({ input, ir, dictionary, modulePath, dictionaryPath, exports: unit.exports });
+  };
 
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i]!;
     options.onProgress?.(i, inputs.length, input);
-    const base = baseName(input);
-    const clash = seenBase.get(base);
-    if (clash !== undefined) {
-      throw new ToonError("CONFIG_ERROR", `${toPosix(path.relative(cwd, input))} and ${toPosix(path.relative(cwd, clash))} would both generate ${base}.ts: rename one`);
+    // tool-definition files and Zod modules (generator/inputs/); null for a JSON Schema
+    const produced = await produceInput(input, config.runtimeImport === undefined ? { cwd } : { cwd, runtimeImport: config.runtimeImport });
+    if (produced === null) {
+      const base = baseName(input);
+      claim(`${base}.ts`, input);
+      const ir = await loadSchemaFile(input, { cwd });
+      addCodec(input, { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] });
+      continue;
     }
-    seenBase.set(base, input);
-    const ir = await loadSchemaFile(input, { cwd });
-    for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
-    const dictionaryPath = path.join(dictDir, `${base}.dictionary.json`);
-    const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : undefined;
-    const dictionary = buildDictionary(ir, previous);
-    const modulePath = path.join(outDir, `${base}.ts`);
-    const emitOptions: Parameters<typeof emitModule>[2] = { fileName: `${base}.ts` };
-    if (config.runtimeImport !== undefined) emitOptions.runtimeImport = config.runtimeImport;
-    files.push(fileOf(modulePath, emitModule(ir, dictionary, emitOptions)));
-    files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
-    schemas.push({ input, ir, dictionary, modulePath, dictionaryPath });
+    for (const w of produced.warnings) warnings.push(w);
+    for (const unit of produced.codecs) {
+      claim(unit.module, input);
+      addCodec(input, unit);
+    }
+    for (const m of produced.modules) {
+      claim(m.module, input);
+      const modulePath = path.join(outDir, m.module);
+      files.push(fileOf(modulePath, m.content));
+      extraExports.push({ modulePath, exports: m.exports, source: toPosix(path.relative(cwd, input)) });
+    }
   }
   options.onProgress?.(inputs.length, inputs.length, "");
 
@@ -117,13 +147,19 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     byFp.set(s.dictionary.base.fingerprint, s);
   }
 
-  const byName = new Map<string, GeneratedSchema>();
-  for (const s of schemas) {
-    const other = byName.get(s.ir.name);
-    if (other) throw new ToonError("CONFIG_ERROR", `${s.ir.source} and ${other.ir.source} both generate a codec named ${s.ir.name}: give one a different "title"`);
-    byName.set(s.ir.name, s);
+  const entries: IndexEntry[] = [
+    ...schemas.map((s) => ({ modulePath: s.modulePath, exports: s.exports ?? [s.ir.name], source: s.ir.source })),
+    ...extraExports,
+  ];
+  const byName = new Map<string, IndexEntry>();
+  for (const e of entries) {
+    for (const n of e.exports) {
+      const other = byName.get(n);
+      if (other) throw new ToonError("CONFIG_ERROR", `${e.source} and ${other.source} both generate a codec named ${n}: give one a different "title"`);
+      byName.set(n, e);
+    }
   }
-  if (schemas.length > 0) files.push(fileOf(path.join(outDir, "index.ts"), indexModule(schemas)));
+  if (schemas.length > 0) files.push(fileOf(path.join(outDir, "index.ts"), indexModule(entries)));
 
   let written = 0;
   for (const f of files) {
@@ -147,12 +183,19 @@ function fileOf(p: string, content: string): GeneratedFile {
   return { path: p, content, changed };
 }
 
-function indexModule(schemas: GeneratedSchema[]): string {
+interface IndexEntry {
+  modulePath: string;
+  exports: string[];
+  source: string;
+}
+
+function indexModule(entries: IndexEntry[]): string {
   const lines = [
     lineComment(`@generated by toon-gen ${GENERATOR_VERSION}. DO NOT EDIT.`).text,
-    ...[...schemas]
+    ...entries
+      .filter((e) => e.exports.length > 0)
       .sort((a, b) => (a.modulePath < b.modulePath ? -1 : 1))
-      .map((s) => `export { ${safeName(s.ir.name).text} } from ${quote("./" + path.basename(s.modulePath, ".ts") + ".js")};`),
+      .map((e) => `export { ${e.exports.map((n) => safeName(n).text).join(", ")} } from ${quote("./" + path.basename(e.modulePath, ".ts") + ".js")};`),
   ];
   return lines.join("\n") + "\n";
 }

@@ -101,7 +101,9 @@ export function pointerSegment(key: string | number): string {
  */
 export function rethrowAt(e: unknown, prefix: string): never {
   if (e instanceof ToonError) throw e.prefixPath(prefix);
-  if (e instanceof RangeError) throw new ToonError("INVALID_ENCODING", "malformed input (" + e.message + ")", { path: prefix, cause: e });
+  // the only RangeError generated code and the runtime can meet is a stack overflow (a cyclic value, or nesting
+  // deeper than the stack allows): report it as such, never as a bare RangeError
+  if (e instanceof RangeError) throw new ToonError("DEPTH_LIMIT", "nesting too deep for the call stack (a cyclic value?)", { path: prefix, cause: e });
   throw e;
 }
 

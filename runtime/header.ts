@@ -72,6 +72,9 @@ export function readHeader(r: Reader, fingerprint: number, name: string): number
   if (h.version !== FORMAT_VERSION) {
     throw new ToonError("UNSUPPORTED_VERSION", `format version ${h.version}; this runtime reads version ${FORMAT_VERSION}`, { offset: 4 });
   }
+  if (h.fingerprint === undefined && (h.flags & ~KNOWN_FLAGS) !== 0) {
+    throw new ToonError("UNSUPPORTED_FLAGS", `header flags ${hex16(h.flags & ~KNOWN_FLAGS)} are not supported by this decoder`, { offset: 5 });
+  }
   if (h.fingerprint === undefined) {
     throw new ToonError("FINGERPRINT_MISMATCH", `message has no dictionary fingerprint; ${name} expects ${hex16(fingerprint)}`, { offset: 5 });
   }

@@ -29,3 +29,5 @@ export { writeAny, readAny } from "./any.ts";
 export { hasOwn, setOwn, getOwn, isPlainObject, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./objects.ts";
 export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { parseDate, parseDateTime, formatDate, formatDateTime } from "./dates.ts";
+export { parseToolCall, parseToolCalls, parseArgumentsJson, checkToolArguments, checkToolCall, checkShape, toolSet, ToolCallAccumulator, JsonScanner } from "./tools.ts";
+export type { CheckShape, CheckDefs, CheckConstraints, ToolSpec, ToolSetSpec, ToolCall, PendingToolCall } from "./tools.ts";

@@ -84,6 +84,8 @@ export class Reader {
     for (let i = 0; i < 10; i++) {
       if (this.pos >= this.end) throw this.truncated();
       const b = this.buf[this.pos++]!;
+      // the 10th byte holds bits 63..69; encoders write at most 65 bits (uint64 above 2^63 as 2n)
+      if (i === 9 && b > 0x03) throw this.fail("INVALID_ENCODING", "varint beyond 65 bits");
       result |= BigInt(b & 0x7f) << shift;
       if (b < 0x80) return result;
       shift += 7n;
@@ -134,7 +136,12 @@ export class Reader {
       return m / POW10[s]!;
     }
     if (q !== 0) throw this.fail("INVALID_ENCODING", "unknown number tag");
-    return this.f64();
+    const x = this.f64();
+    if (x - x !== 0) {
+      this.pos -= 8;
+      throw this.fail("INVALID_ENCODING", `${x} is not a JSON number`);
+    }
+    return x;
   }
 
   f64(): number {
@@ -212,6 +219,22 @@ export class Reader {
     const n = this.varint();
     if (minWidth > 0 ? n * minWidth > this.end - this.pos : n > MAX_ZERO_WIDTH_ITEMS) {
       throw this.fail(minWidth > 0 ? "TRUNCATED" : "INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
+    }
+    return n;
+  }
+
+  /**
+   * A tuple's item count: at most `positional` when there are no rest items (`restWidth` -1); otherwise the
+   * rest items (each at least `restWidth` bytes) must fit in what is left, as for `count`.
+   */
+  tupleCount(positional: number, restWidth: number): number {
+    const n = this.varint();
+    const rest = n - positional;
+    if (rest > 0) {
+      if (restWidth < 0) throw this.fail("INVALID_ENCODING", `tuple of ${n} items where the schema allows ${positional}`);
+      if (restWidth > 0 ? rest * restWidth > this.end - this.pos : rest > MAX_ZERO_WIDTH_ITEMS) {
+        throw this.fail(restWidth > 0 ? "TRUNCATED" : "INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
+      }
     }
     return n;
   }

@@ -122,7 +122,8 @@ export class Writer {
       this.varint(n >= 0 ? n * 2 : -n * 2 - 1);
       return true;
     }
-    if (Number.isSafeInteger(n)) {
+    if (Number.isSafeInteger(n) && n >= -0x10000000000000) {
+      // below -2^52 the zigzag value 2|n|-1 is odd and above 2^53: not a double; such values take the bigint path
       this.varint(n >= 0 ? n * 2 : -n * 2 - 1);
       return true;
     }
@@ -156,7 +157,7 @@ export class Writer {
         const p = POW10[s]!;
         const m = Math.round(x * p);
         if (m / p === x) {
-          if (a * p < NUM_MANTISSA_LIMIT) {
+          if (m > -NUM_MANTISSA_LIMIT && m < NUM_MANTISSA_LIMIT) {
             this.varint((m >= 0 ? m * 2 : -m * 2 - 1) * 16 + s);
             return true;
           }

@@ -108,17 +108,27 @@ export function assignIds(entries: Omit<DictionaryEntry, "id">[], previous?: { e
     next = Math.max(next, e.id + 1);
   }
   for (const id of previous?.retiredIds ?? []) next = Math.max(next, id + 1);
-  const out = entries.map((e) => {
+  return entries.map((e) => {
     const id = known.get(e.path) ?? next++;
     return { id, ...e };
   });
-  return out.sort((a, b) => a.id - b.id);
 }
 
-/** The canonical serialisation the fingerprint hashes (docs/FORMAT.md §5.3): one JSON array per entry, by ID. */
+function sortKeys(v: JsonValue): JsonValue {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(sortKeys);
+  const out: { [k: string]: JsonValue } = {};
+  for (const k of Object.keys(v).sort()) Object.defineProperty(out, k, { value: sortKeys(v[k]!), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
+ * The canonical serialisation the fingerprint hashes (docs/FORMAT.md §5.3): one JSON array per entry, in walk
+ * order (root, then each definition, depth first in schema order), which is the order fields take on the wire,
+ * so any layout change changes the fingerprint. Constants are hashed with sorted keys.
+ */
 export function canonicalForm(entries: DictionaryEntry[]): string {
-  return [...entries]
-    .sort((a, b) => a.id - b.id)
+  return entries
     .map((e) =>
       JSON.stringify([
         e.id,
@@ -128,8 +138,8 @@ export function canonicalForm(entries: DictionaryEntry[]): string {
         e.format ?? null,
         e.int64 ?? null,
         e.closed ?? null,
-        e.values ?? null,
-        e.value === undefined ? null : [e.value],
+        e.values === undefined ? null : e.values.map(sortKeys),
+        e.value === undefined ? null : [sortKeys(e.value)],
         e.ref ?? null,
       ]),
     )

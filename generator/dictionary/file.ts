@@ -42,7 +42,7 @@ export function buildDictionary(ir: SchemaIR, previous?: Dictionary): Dictionary
     format: DICTIONARY_FORMAT,
     name: ir.name,
     source: ir.source,
-    base: { level: 0, fingerprint: fp.fingerprint, hash64: fp.hash64, entries },
+    base: { level: 0, fingerprint: fp.fingerprint, hash64: fp.hash64, entries: [...entries].sort((a, b) => a.id - b.id) },
     extensions: [],
     retired: previous?.retired ?? [],
   };

@@ -102,7 +102,11 @@ export const ${codec} = {
   encode(value: ${codec}): Uint8Array {
     const w = $rt.Writer.shared();
     $rt.writeHeader(w, $FLAGS, $FINGERPRINT);
-    ${writerName(ir.name)}(w, value);
+    try {
+      ${writerName(ir.name)}(w, value);
+    } catch (e) {
+      $rt.rethrowAt(e, "");
+    }
     return w.finish();
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */

@@ -9,9 +9,14 @@ import { isPrimitive, type ModuleContext } from "./context.ts";
 import { objectLayout } from "./layout.ts";
 import { indentBy, readProp } from "./write.ts";
 
-type Category = "string" | "number" | "boolean" | "null" | "array" | "object" | "*";
+export type Category = "string" | "number" | "boolean" | "null" | "array" | "object" | "*";
 
-function categories(s: Shape, cx: ModuleContext, seen = new Set<string>()): Set<Category> {
+/** The definitions lookup the decision logic needs (a ModuleContext, or the interpreter's equivalent). */
+export interface DefinitionLookup {
+  def(name: string): { shape: Shape };
+}
+
+function categories(s: Shape, cx: DefinitionLookup, seen = new Set<string>()): Set<Category> {
   switch (s.kind) {
     case "string":
       return new Set(["string"]);
@@ -76,14 +81,31 @@ export interface BranchChoice {
   test?: Code;
 }
 
-export function chooseBranches(branches: Shape[], v: Code, cx: ModuleContext): BranchChoice[] {
+/**
+ * How the encoder picks a union branch, as data (shared by the emitter and the interpreter): arms are tried in
+ * order; `categories` is a cheap JSON-type test, `predicate` a full structural check of the branch, and
+ * `else` (only ever the last arm) takes whatever is left.
+ */
+export type BranchPlan =
+  | { index: number; test: "categories"; categories: Category[] }
+  | { index: number; test: "predicate" }
+  | { index: number; test: "else" };
+
+export function planBranches(branches: Shape[], cx: DefinitionLookup): BranchPlan[] {
   const cats = branches.map((b) => categories(b, cx));
   const overlaps = (i: number): boolean =>
     cats[i]!.has("*") || cats.some((other, j) => j !== i && (other.has("*") || [...cats[i]!].some((c) => other.has(c))));
   const cheap = branches.map((_, i) => !overlaps(i));
-  const choices: BranchChoice[] = branches.map((b, i) => ({ index: i, test: cheap[i] ? categoryTest(cats[i]!, v) : predicate(b, v, cx) }));
-  if (cheap.every(Boolean) && choices.length > 1) delete choices[choices.length - 1]!.test;
-  return choices;
+  const plan: BranchPlan[] = branches.map((_, i) => (cheap[i] ? { index: i, test: "categories", categories: [...cats[i]!] } : { index: i, test: "predicate" }));
+  if (cheap.every(Boolean) && plan.length > 1) plan[plan.length - 1] = { index: plan.length - 1, test: "else" };
+  return plan;
+}
+
+export function chooseBranches(branches: Shape[], v: Code, cx: ModuleContext): BranchChoice[] {
+  return planBranches(branches, cx).map((b) => {
+    if (b.test === "else") return { index: b.index };
+    return { index: b.index, test: b.test === "categories" ? categoryTest(new Set(b.categories), v) : predicate(branches[b.index]!, v, cx) };
+  });
 }
 
 /** A boolean expression: does `v` fit `s` exactly as the encoder will accept it? */
@@ -94,7 +116,7 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
     case "integer":
       return s.int64
         ? code`(typeof ${v} === "bigint" || (typeof ${v} === "number" && $isInteger(${v})))`
-        : code`(typeof ${v} === "number" && $isInteger(${v}))`;
+        : code`(typeof ${v} === "number" && $isInteger(${v}) && ${v} >= -0x8000000000000000 && ${v} < 0x10000000000000000)`;
     case "number":
       return code`(typeof ${v} === "number" && ${v} - ${v} === 0)`;
     case "boolean":

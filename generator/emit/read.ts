@@ -110,8 +110,8 @@ function emitTuple(s: TupleShape, p: string, cx: ModuleContext, L: Locals): Read
   const max = s.rest === false ? s.items.length : -1;
   const out: Code[] = [
     code`r.at = ${p};
-const ${n} = r.count(1);
-if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : EMPTY}) throw r.fail("INVALID_ENCODING", "tuple length " + ${n} + " outside the schema's bounds");
+const ${n} = r.tupleCount(${s.items.length}, ${s.rest === false ? -1 : cx.minWidth(s.rest)});
+if (${n} < ${s.minItems}) throw r.fail("INVALID_ENCODING", "tuple length " + ${n} + " below the schema's minimum");
 const ${a}: any[] = [];`,
   ];
   s.items.forEach((item, idx) => {

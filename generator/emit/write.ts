@@ -9,8 +9,8 @@ import { childPath, isPrimitive, Locals, type ModuleContext } from "./context.ts
 import { byteMask, objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
+import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 
-const MAX_ZERO_WIDTH_ITEMS = 65536;
 
 export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
   switch (s.kind) {
@@ -62,6 +62,7 @@ else throw $rt.invalid(${p}, "a boolean", ${v});`;
 }
 
 function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext): Code {
+  if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: "" }, v, p, cx, new Locals());
   const expected = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
   const shortExpected = expected.length > 200 ? expected.slice(0, 197) + "..." : expected;
   if (values.every(isPrimitive) && values.length <= 16) {
@@ -118,7 +119,12 @@ function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Loca
   const out: Code[] = [
     code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
 const ${n} = ${v}.length;
-if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : raw("")}) throw $rt.invalid(${p}, ${"an array of " + range}, ${v});
+if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : raw("")}) throw $rt.invalid(${p}, ${"an array of " + range}, ${v});${
+      s.rest !== false && cx.minWidth(s.rest) === 0
+        ? code`
+if (${n} - ${s.items.length} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} rest items of a zero-width type", ${v});`
+        : raw("")
+    }
 w.varint(${n});`,
   ];
   s.items.forEach((item, idx) => {

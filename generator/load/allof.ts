@@ -15,6 +15,8 @@ export interface MergeEnv {
   deref(ref: RefShape): Shape;
   /** Report an impossible combination at the `allOf` node. */
   conflict(reason: string): never;
+  /** Count one merge step against the work budget. */
+  tick(): void;
 }
 
 /** Thrown inside a merge; caught by union distribution (drop the branch) or turned into `env.conflict`. */
@@ -44,6 +46,7 @@ function annotate<S extends Shape>(s: S, from: Shape): S {
 
 function merge(a: Shape, b: Shape, env: MergeEnv, depth: number): Shape {
   if (depth > MAX_DEPTH) throw new Conflict("allOf merge nested too deeply");
+  env.tick();
   if (b.kind === "any") return annotate(a, b);
   if (a.kind === "any") return annotate(b, a);
   if (a.kind === "ref" && b.kind === "ref" && a.name === b.name) return annotate(a, b);
@@ -105,9 +108,11 @@ function mergeUnion(a: Shape, b: Shape, env: MergeEnv, depth: number): Shape {
     }
   }
   if (out.length === 0) throw lastConflict ?? new Conflict("allOf leaves no union branch");
+  // constraints of either side are already in every merged branch; only the description is the union's own
   const union = makeUnion(out, a.schemaPath);
-  const outer = a.kind === "union" ? a : b;
-  return union.kind === "union" ? annotate(union, outer === a ? b : a) : union;
+  const description = a.description ?? b.description;
+  if (union.kind === "union" && union.description === undefined && description !== undefined) union.description = description;
+  return union;
 }
 
 /** enum/const with anything: the values both sides accept, in the first side's order. */

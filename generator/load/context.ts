@@ -30,9 +30,14 @@ export interface Target {
   node: unknown;
   /** PascalCase name wanted for the definition (made unique at the end). */
   hint: string;
-  state: "pending" | "active" | "done";
+  state: "pending" | "active" | "done" | "failed";
   shape?: Shape;
+  /** Why normalising it failed; raised only if the target turns out to be used. */
+  error?: unknown;
 }
+
+/** The work budget of one run: far beyond any real schema (the largest corpus schema needs ~1% of it). */
+export const MAX_WORK = 2_000_000;
 
 export type ReadFile = (absPath: string) => unknown;
 
@@ -41,7 +46,14 @@ export class LoadContext {
   readonly targets = new Map<string, Target>();
   /** Targets still to normalise, in discovery order. */
   readonly queue: Target[] = [];
+  /**
+   * Shape of each schema node object already normalised. Parsed JSON never shares nodes, but an in-memory schema
+   * may reuse one object at many places (even exponentially many paths): each is normalised once.
+   */
+  readonly nodeShapes = new WeakMap<object, Shape>();
   private readonly warningSet = new Set<string>();
+  /** Errors meaning "this schema accepts no value" (see `never`). */
+  private readonly neverErrors = new WeakSet<object>();
   readonly warnings: string[] = [];
 
   constructor(
@@ -58,6 +70,29 @@ export class LoadContext {
 
   fail(code: ToonErrorCode, doc: Doc, ptr: string, reason: string, cause?: unknown): never {
     throw new ToonError(code, `${doc.display}: ${reason}`, cause === undefined ? { path: ptr } : { path: ptr, cause });
+  }
+
+  /** Work left before the schema is declared too large (an in-memory schema can share subtrees exponentially). */
+  private budget = MAX_WORK;
+
+  /** Count one unit of work (a node normalised, a pair of shapes merged). */
+  tick(doc: Doc, ptr: string): void {
+    if (--this.budget < 0) this.fail("SCHEMA_ERROR", doc, ptr, `schema too large to compile (more than ${MAX_WORK} schema nodes and merges)`);
+  }
+
+  /**
+   * Fail because the schema at `ptr` accepts no value (`false`, `const` of the wrong type, an `allOf` conflict).
+   * Where `false` is meaningful (a union branch, additional properties or items, an optional property) the
+   * caller catches this and treats the schema as `false`; anywhere else it stands as the error.
+   */
+  never(doc: Doc, ptr: string, reason: string, code: ToonErrorCode = "SCHEMA_ERROR"): never {
+    const e = new ToonError(code, `${doc.display}: ${reason}`, { path: ptr });
+    this.neverErrors.add(e);
+    throw e;
+  }
+
+  isNever(e: unknown): e is ToonError {
+    return typeof e === "object" && e !== null && this.neverErrors.has(e);
   }
 
   /** Record a non-fatal finding once, named by `file#pointer` and keyword. */

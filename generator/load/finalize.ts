@@ -41,6 +41,7 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
       }
       if (chain.includes(cur)) ctx.fail("SCHEMA_ERROR", cur.doc, cur.pointer, "circular $ref (a chain of references that never reaches a schema)");
       chain.push(cur);
+      if (cur.state === "failed") throw cur.error;
       const shape = cur.shape!;
       if (shape.kind === "ref") {
         cur = ctx.targets.get(shape.name)!;

@@ -11,6 +11,8 @@ export interface LoadSchemaFileOptions {
   cwd?: string;
   /** Codec name (default: the root `title`, else the file name). */
   name?: string;
+  /** JSON pointer of the node to compile instead of the document root (see `SchemaToIROptions.pointer`). */
+  pointer?: string;
 }
 
 export async function loadSchemaFile(file: string, options: LoadSchemaFileOptions = {}): Promise<SchemaIR> {
@@ -31,5 +33,6 @@ export async function loadSchemaFile(file: string, options: LoadSchemaFileOption
   }
   const opts: Parameters<typeof schemaToIR>[1] = { source, baseDir: path.dirname(abs) };
   if (options.name !== undefined) opts.name = options.name;
+  if (options.pointer !== undefined) opts.pointer = options.pointer;
   return schemaToIR(doc, opts);
 }

@@ -27,22 +27,34 @@ class RecursiveMerge extends Error {}
 /** Normalise a target's node (its state guards against re-entry). */
 export function normalizeTarget(ctx: LoadContext, t: Target, depth: number): Shape {
   if (t.state === "done") return t.shape!;
+  if (t.state === "failed") throw t.error;
   if (t.state === "active") throw new RecursiveMerge(t.key);
   t.state = "active";
-  t.shape = normalizeNode(ctx, t.doc, t.node, t.pointer, depth);
+  try {
+    t.shape = normalizeNode(ctx, t.doc, t.node, t.pointer, depth);
+  } catch (e) {
+    t.state = "failed";
+    t.error = e;
+    throw e;
+  }
   t.state = "done";
   return t.shape;
 }
 
 export function normalizeNode(ctx: LoadContext, doc: Doc, node: unknown, ptr: string, depth: number): Shape {
   if (depth > MAX_DEPTH) ctx.fail("SCHEMA_ERROR", doc, ptr, `schema nested deeper than ${MAX_DEPTH} levels`);
+  ctx.tick(doc, ptr);
   const schemaPath = ctx.schemaPath(doc, ptr);
   if (node === true) return { kind: "any", schemaPath };
-  if (node === false) ctx.fail("UNSUPPORTED_SCHEMA", doc, ptr, "the schema `false` accepts no value");
+  if (node === false) ctx.never(doc, ptr, "the schema `false` accepts no value", "UNSUPPORTED_SCHEMA");
   if (!isObject(node)) ctx.fail("SCHEMA_ERROR", doc, ptr, `a schema must be an object or a boolean, not ${jsonTypeOf(node)}`);
+  const known = ctx.nodeShapes.get(node);
+  if (known !== undefined) return known;
   const at: Ctx = { ctx, doc, ptr, depth, schemaPath };
   const shape = has(node, "$ref") || has(node, "$recursiveRef") || has(node, "$dynamicRef") ? refNode(at, node) : localNode(at, node);
-  return annotate(at, node, shape);
+  const out = annotate(at, node, shape);
+  ctx.nodeShapes.set(node, out);
+  return out;
 }
 
 interface Ctx extends NodeRef {
@@ -58,6 +70,21 @@ function child(at: Ctx, ...keys: (string | number)[]): string {
 
 function sub(at: Ctx, node: unknown, ...keys: (string | number)[]): Shape {
   return normalizeNode(at.ctx, at.doc, node, child(at, ...keys), at.depth + 1);
+}
+
+/**
+ * A subschema where `false` has a meaning to the caller (closed, absent, no branch): `false` for the `false`
+ * schema and for one that accepts no value (with a warning naming why), else its shape.
+ */
+function subOrFalse(at: Ctx, node: unknown, ...keys: (string | number)[]): Shape | false {
+  if (node === false) return false;
+  try {
+    return sub(at, node, ...keys);
+  } catch (e) {
+    if (!at.ctx.isNever(e)) throw e;
+    at.ctx.warn(at.doc, child(at, ...keys), String(keys[0]), `accepts no value, treated as \`false\` (${e.reason})`);
+    return false;
+  }
 }
 
 function any(schemaPath: string): Shape {
@@ -113,7 +140,10 @@ function mergeAt(at: Ctx, a: Shape, b: Shape, keyword: string): Shape {
       return shape;
     },
     conflict(reason) {
-      return ctx.fail("SCHEMA_ERROR", doc, ptr, reason);
+      return ctx.never(doc, ptr, reason);
+    },
+    tick() {
+      ctx.tick(doc, ptr);
     },
   };
   try {
@@ -141,7 +171,6 @@ function localNode(at: Ctx, s: JsonObject): Shape {
   if (all !== undefined) {
     if (!Array.isArray(all) || all.length === 0) at.ctx.fail("SCHEMA_ERROR", at.doc, child(at, "allOf"), "allOf must be a non-empty array");
     all.forEach((member, i) => {
-      if (member === false) at.ctx.fail("UNSUPPORTED_SCHEMA", at.doc, child(at, "allOf", i), "allOf member `false` accepts no value");
       shape = mergeAt(at, shape, sub(at, member, "allOf", i), "allOf");
     });
   }
@@ -153,10 +182,11 @@ function unionOf(at: Ctx, list: unknown, kw: string): Shape {
   if (!Array.isArray(list) || list.length === 0) at.ctx.fail("SCHEMA_ERROR", at.doc, child(at, kw), `${kw} must be a non-empty array`);
   const branches: Shape[] = [];
   list.forEach((b, i) => {
-    // a `false` branch contributes no value
-    if (b !== false) branches.push(sub(at, b, kw, i));
+    // a branch that accepts no value contributes nothing
+    const shape = subOrFalse(at, b, kw, i);
+    if (shape !== false) branches.push(shape);
   });
-  if (branches.length === 0) at.ctx.fail("UNSUPPORTED_SCHEMA", at.doc, child(at, kw), `every ${kw} branch is \`false\``);
+  if (branches.length === 0) at.ctx.never(at.doc, child(at, kw), `no ${kw} branch accepts any value`);
   return makeUnion(branches, at.schemaPath);
 }
 
@@ -221,11 +251,11 @@ function jsonOf(at: Ctx, s: JsonObject, kw: string, value: unknown, where: strin
 function constShape(at: Ctx, s: JsonObject, types: string[] | undefined): Shape {
   const value = jsonOf(at, s, "const", own(s, "const"), child(at, "const"));
   if (types !== undefined && types.length > 0 && !types.some((t) => valueHasType(value, t))) {
-    at.ctx.fail("SCHEMA_ERROR", at.doc, child(at, "const"), `const ${JSON.stringify(value)} is not of type ${types.join(" or ")}`);
+    at.ctx.never(at.doc, child(at, "const"), `const ${truncate(JSON.stringify(value))} is not of type ${types.join(" or ")}`);
   }
   const en = own(s, "enum");
   if (Array.isArray(en) && !en.some((e) => canonicalJson(toJson(e) ?? null) === canonicalJson(value))) {
-    at.ctx.fail("SCHEMA_ERROR", at.doc, child(at, "const"), "const is not one of the enum values");
+    at.ctx.never(at.doc, child(at, "const"), "const is not one of the enum values");
   }
   return { kind: "const", schemaPath: at.schemaPath, value };
 }
@@ -248,7 +278,7 @@ function enumShape(at: Ctx, s: JsonObject, types: string[] | undefined): Shape {
   if (dropped.length > 0) {
     at.ctx.warn(at.doc, at.ptr, "enum", `values not of type ${types!.join(" or ")} dropped: ${dropped.map((d) => JSON.stringify(d)).join(", ")}`);
   }
-  if (values.length === 0) at.ctx.fail("SCHEMA_ERROR", at.doc, where, `no enum value is of type ${types!.join(" or ")}`);
+  if (values.length === 0) at.ctx.never(at.doc, where, `no enum value is of type ${types!.join(" or ")}`);
   if (values.length === 1) return { kind: "const", schemaPath: at.schemaPath, value: values[0]! };
   return { kind: "enum", schemaPath: at.schemaPath, values };
 }
@@ -311,13 +341,14 @@ function objectShape(at: Ctx, s: JsonObject): Shape {
   for (const name of props === undefined ? [] : Object.keys(props)) {
     const value = own(props!, name);
     declared.add(name);
-    if (value === false) {
-      // a property that must not appear: not part of the shape
-      if (required.includes(name)) ctx.fail("UNSUPPORTED_SCHEMA", doc, child(at, "properties", name), `required property ${JSON.stringify(name)} has the schema \`false\``);
-      ctx.warn(doc, child(at, "properties", name), "properties", "forbidden property (schema `false`) left out of the shape");
+    const isRequired = required.includes(name);
+    // `false` on an optional property means "never present"; any other impossible property schema (an allOf
+    // conflict) is more likely a mistake, so it stays an error
+    if (value === false && !isRequired) {
+      ctx.warn(doc, child(at, "properties", name), "properties", "property with the schema `false` left out of the shape");
       continue;
     }
-    properties.push({ name, required: required.includes(name), shape: sub(at, value, "properties", name) });
+    properties.push({ name, required: isRequired, shape: sub(at, value, "properties", name) });
   }
   required.forEach((name, i) => {
     if (!declared.has(name)) properties.push({ name, required: true, shape: any(ctx.schemaPath(doc, child(at, "required", i))) });
@@ -353,27 +384,24 @@ function additionalOf(at: Ctx, s: JsonObject): Shape | false {
   const doc = at.doc;
   const ap = own(s, "additionalProperties");
   const up = own(s, "unevaluatedProperties");
-  let closed = false;
-  let extra: Shape | undefined; // a schema given for other keys
-  if (ap === false) closed = true;
-  else if (ap === true || ap === undefined) {
-    if (up === false && ap === undefined) closed = true;
-    else if (up !== undefined && up !== true && ap === undefined) extra = sub(at, up, "unevaluatedProperties");
-  } else extra = sub(at, ap, "additionalProperties");
+  let extra: Shape | false | undefined; // the schema for other keys, `false` when closed
+  if (ap !== undefined && ap !== true) extra = subOrFalse(at, ap, "additionalProperties");
+  else if (ap === undefined && up !== undefined && up !== true) extra = subOrFalse(at, up, "unevaluatedProperties");
+  const closed = extra === false;
 
   const pp = own(s, "patternProperties");
   if (pp !== undefined && !isObject(pp)) ctx.fail("SCHEMA_ERROR", doc, child(at, "patternProperties"), "patternProperties must be an object");
   const patterns = pp === undefined ? [] : Object.keys(pp);
-  if (patterns.length === 0) return closed ? false : (extra ?? any(at.schemaPath));
+  if (patterns.length === 0) return extra ?? any(at.schemaPath);
 
   const values: Shape[] = [];
   for (const p of patterns) {
-    const v = own(pp!, p);
-    if (v !== false) values.push(sub(at, v, "patternProperties", p));
+    const v = subOrFalse(at, own(pp!, p), "patternProperties", p);
+    if (v !== false) values.push(v);
   }
   const matchAll = patterns.some((p) => MATCH_ALL.has(p));
   if (closed || extra !== undefined || matchAll) {
-    if (extra !== undefined && !matchAll) values.push(extra);
+    if (extra !== undefined && extra !== false && !matchAll) values.push(extra);
     ctx.warn(doc, at.ptr, "patternProperties", "approximated: pattern-matched property values are typed as additional properties");
     if (values.length === 0) return false;
     return makeUnion(values, ctx.schemaPath(doc, child(at, "patternProperties")));
@@ -406,15 +434,16 @@ function arrayShape(at: Ctx, s: JsonObject): Shape {
     positionalKw = "items";
     [rest, restKw] = [own(s, "additionalItems"), "additionalItems"];
   } else {
-    if (items === false) return withConstraints({ kind: "tuple", schemaPath, items: [], minItems: 0, rest: false }, arrayConstraints(at, s));
-    const itemShape = items === undefined || items === true ? any(schemaPath) : sub(at, items, "items");
+    const itemShape = items === undefined || items === true ? any(schemaPath) : subOrFalse(at, items, "items");
+    // items that accept nothing: only the empty array
+    if (itemShape === false) return withConstraints({ kind: "tuple", schemaPath, items: [], minItems: 0, rest: false }, arrayConstraints(at, s));
     return withConstraints({ kind: "array", schemaPath, items: itemShape }, arrayConstraints(at, s));
   }
   const shapes = positional.map((x, i) => {
     if (x === false) ctx.fail("UNSUPPORTED_SCHEMA", doc, child(at, positionalKw, i), "tuple item `false` (a forbidden position) is not supported");
     return sub(at, x, positionalKw, i);
   });
-  const restShape: Shape | false = rest === false ? false : rest === undefined || rest === true ? any(schemaPath) : sub(at, rest, restKw);
+  const restShape: Shape | false = rest === undefined || rest === true ? any(schemaPath) : subOrFalse(at, rest, restKw);
   const c = arrayConstraints(at, s);
   const min = c?.minItems ?? 0;
   // minItems up to the positional count is the tuple's own `minItems`; beyond it, a value constraint

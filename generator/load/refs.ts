@@ -5,11 +5,13 @@
  * some loaded document's own `$id` or sit under the referring document's `$id` base (mapped to local files).
  * Never the network: any other URL is UNSUPPORTED_SCHEMA.
  */
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 import { pascalCase } from "../ir/names.ts";
 import type { Doc, LoadContext, Target } from "./context.ts";
-import { findAnchor, findDocById, isAbsoluteUri, loadDocument, withoutFragment } from "./documents.ts";
+import { findAnchor, findDocById, isAbsoluteUri, loadDocument, readFileText, withoutFragment } from "./documents.ts";
+import { isObject, own } from "./json.ts";
 import { parseFragmentPointer, resolveTokens, tokensToPointer } from "./pointer.ts";
 
 /** The target of `ref`, found in the node at `ptr` of `doc`; registered (and queued) on first sight. */
@@ -30,7 +32,7 @@ export function refTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string):
     } catch {
       return ctx.fail("SCHEMA_ERROR", doc, ptr, `malformed $ref ${JSON.stringify(ref)}`);
     }
-    tdoc = loadDocument(ctx, path.resolve(path.dirname(doc.abs), rel), doc, ptr, ref);
+    tdoc = loadRelative(ctx, doc, ptr, ref, rel, uriPart);
   }
 
   let tokens = parseFragmentPointer(fragment);
@@ -55,6 +57,41 @@ export function refTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string):
   ctx.targets.set(key, target);
   ctx.queue.push(target);
   return target;
+}
+
+/** How far up to look for a schema laid out by `$id` (see `loadRelative`). */
+const MAX_ID_ROOT_LEVELS = 8;
+
+/**
+ * A relative file `$ref`, against the referring file's directory. When no file is there, an ancestor directory
+ * holding that path is accepted if the file found declares the ref itself as its `$id`: schema sets such as
+ * octokit/webhooks are registries keyed by relative `$id` (`issues/opened.schema.json` refers to
+ * `common/issue.schema.json`, whose `$id` is exactly that, one directory up).
+ */
+function loadRelative(ctx: LoadContext, doc: Doc, ptr: string, ref: string, rel: string, uriPart: string): Doc {
+  const dir = path.dirname(doc.abs);
+  try {
+    return loadDocument(ctx, path.resolve(dir, rel), doc, ptr, ref);
+  } catch (e) {
+    if (!(e instanceof ToonError) || e.code !== "IO_ERROR") throw e;
+    let up = dir;
+    for (let i = 0; i < MAX_ID_ROOT_LEVELS; i++) {
+      const parent = path.dirname(up);
+      if (parent === up) break;
+      up = parent;
+      const candidate = path.resolve(up, rel);
+      if (!ctx.docs.has(candidate) && !fileExists(ctx, candidate)) continue;
+      const found = tryLoad(ctx, candidate, doc, ptr, ref);
+      if (found !== undefined && isObject(found.root) && (own(found.root, "$id") === uriPart || own(found.root, "id") === uriPart)) return found;
+    }
+    throw e;
+  }
+}
+
+/** Probe for a file without caching anything (only used with the default disk reader). */
+function fileExists(ctx: LoadContext, abs: string): boolean {
+  if (ctx.readFile !== readFileText) return true; // a custom reader: let tryLoad ask it
+  return existsSync(abs);
 }
 
 function withoutQuery(uri: string): string {

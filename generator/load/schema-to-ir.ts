@@ -12,6 +12,7 @@ import { makeDoc, readFileText } from "./documents.ts";
 import { finalize } from "./finalize.ts";
 import { isObject, own } from "./json.ts";
 import { normalizeTarget } from "./normalize.ts";
+import { parseFragmentPointer, resolveTokens, tokensToPointer } from "./pointer.ts";
 
 export interface SchemaToIROptions {
   /** Where the schema came from, relative to the working directory (headers, messages). */
@@ -25,43 +26,66 @@ export interface SchemaToIROptions {
    * Throwing means "unreadable" (IO_ERROR naming the `$ref`).
    */
   readFile?: (absPath: string) => unknown;
+  /**
+   * JSON pointer (or `#/...` fragment) of the node to compile instead of the document root, e.g.
+   * `/$defs/CallToolResult` for one type of a definitions-only document. Default: the whole document.
+   */
+  pointer?: string;
 }
 
 /** A title is a good codec name when it is short (`Pull Request`), not a sentence (`JSON schema for ...`). */
 const MAX_TITLE_WORDS = 4;
 
-export function codecNameFor(doc: unknown, source: string, name?: string): string {
+/** Codec name: `name`, else a short root `title`, else the last key of `pointer`, else the file name. */
+export function codecNameFor(root: unknown, source: string, name?: string, pointerTokens?: readonly string[]): string {
   if (name !== undefined) return pascalCase(name);
-  const title = isObject(doc) ? own(doc, "title") : undefined;
+  const title = isObject(root) ? own(root, "title") : undefined;
   if (typeof title === "string") {
     const words = title.split(/[^A-Za-z0-9\u00C0-\u024F]+/).filter((w) => w !== "");
     if (words.length > 0 && words.length <= MAX_TITLE_WORDS) return pascalCase(title);
   }
+  const last = pointerTokens?.[pointerTokens.length - 1];
+  if (last !== undefined) return pascalCase(last);
   return pascalCase(path.basename(source));
 }
 
 export function schemaToIR(doc: unknown, options: SchemaToIROptions): SchemaIR {
   const source = options.source;
   const baseDir = path.resolve(options.baseDir ?? process.cwd());
-  const name = codecNameFor(doc, source, options.name);
+  let tokens: string[] | undefined;
+  let rootNode = doc;
+  if (options.pointer !== undefined) {
+    const raw = options.pointer.startsWith("#") ? options.pointer.slice(1) : options.pointer;
+    tokens = parseFragmentPointer(raw);
+    rootNode = tokens === undefined ? undefined : resolveTokens(doc, tokens);
+    if (rootNode === undefined) throw new ToonError("SCHEMA_ERROR", `${source}: nothing at pointer ${JSON.stringify(options.pointer)}`, { path: "" });
+  }
+  const pointer = tokens === undefined ? "" : tokensToPointer(tokens);
+  const name = codecNameFor(rootNode, source, options.name, tokens);
   const readFile: ReadFile = options.readFile ?? readFileText;
   const ctx = new LoadContext(name, baseDir, readFile);
   const abs = path.resolve(baseDir, path.basename(source) || "schema.json");
   const main = makeDoc(abs, "", source, doc);
   ctx.docs.set(abs, main);
-  const rootTarget: Target = { key: `${abs}#`, doc: main, pointer: "", node: doc, hint: name, state: "pending" };
+  const rootTarget: Target = { key: `${abs}#${pointer}`, doc: main, pointer, node: rootNode, hint: name, state: "pending" };
   ctx.targets.set(rootTarget.key, rootTarget);
 
   try {
     normalizeTarget(ctx, rootTarget, 0);
-    // targets found along the way, breadth-first; each starts a fresh stack
+    // targets found along the way, breadth-first; each starts a fresh stack. A target that fails is only an
+    // error if it is still used in the end (a union branch that accepts nothing may have been dropped).
     for (let i = 0; i < ctx.queue.length; i++) {
       const t = ctx.queue[i]!;
-      if (t.state === "pending") normalizeTarget(ctx, t, 0);
+      if (t.state !== "pending") continue;
+      try {
+        normalizeTarget(ctx, t, 0);
+      } catch (e) {
+        if (!(e instanceof ToonError)) throw e;
+      }
     }
     const { root, definitions } = finalize(ctx, rootTarget);
     const ir: SchemaIR = { name, source, root, definitions, warnings: ctx.warnings };
-    const description = isObject(doc) ? own(doc, "description") : undefined;
+    const description = isObject(rootNode) ? own(rootNode, "description") : undefined;
     if (typeof description === "string") ir.description = description;
     return ir;
   } catch (e) {

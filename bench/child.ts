@@ -1,0 +1,127 @@
+/**
+ * One benchmark case in its own process (spawned by bench/run.ts):
+ *
+ *   node --conditions=toon-dev --import tsx bench/child.ts '<json ChildArgs>'
+ *
+ * op "check": wire sizes (raw, gzip, brotli) and the round-trip check; op "encode" / "decode": warm-up, then
+ * `batches` timed batches of a calibrated iteration count, reporting each batch's ops/s and their median.
+ * Prints one JSON line (ChildResult) on stdout.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
+import { codecByName } from "./codecs.ts";
+import { jsonDiff, summarize } from "./compare.ts";
+import { DATASETS } from "./datasets.ts";
+
+export type Op = "check" | "encode" | "decode";
+
+export interface ChildArgs {
+  dataset: string;
+  codec: string;
+  op: Op;
+  warmupMs: number;
+  batchMs: number;
+  batches: number;
+}
+
+export interface CheckResult {
+  op: "check";
+  raw: number;
+  gzip: number;
+  brotli: number;
+  roundTrip: string;
+  /** Only for codecs that keep state between messages: whether a fresh decoder reads the message. */
+  freshDecoder?: string;
+}
+
+export interface SpeedResult {
+  op: "encode" | "decode";
+  /** Median of the batches. */
+  opsPerSec: number;
+  batchOpsPerSec: number[];
+  itersPerBatch: number;
+}
+
+export type ChildResult = CheckResult | SpeedResult;
+
+/** gzip level 6 (zlib's default) and brotli quality 11 (Node's default), generic mode. */
+export const GZIP_LEVEL = 6;
+export const BROTLI_QUALITY = 11;
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+let sink: unknown;
+const now = (): number => performance.now();
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function measure(fn: () => unknown, warmupMs: number, batchMs: number, batches: number): SpeedResult["batchOpsPerSec"] & { iters: number } {
+  let n = 0;
+  const t0 = now();
+  let t = t0;
+  do {
+    sink = fn();
+    n++;
+    t = now();
+  } while (t - t0 < warmupMs || n < 10);
+  const iters = Math.max(1, Math.round(batchMs / ((t - t0) / n)));
+  const rates: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    gc?.();
+    const s = now();
+    for (let i = 0; i < iters; i++) sink = fn();
+    const e = now();
+    rates.push(iters / ((e - s) / 1000));
+  }
+  return Object.assign(rates, { iters });
+}
+
+async function main(): Promise<void> {
+  const args = JSON.parse(process.argv[2]!) as ChildArgs;
+  const dataset = DATASETS.find((d) => d.name === args.dataset);
+  if (dataset === undefined) throw new Error(`unknown dataset ${args.dataset}`);
+  const data: unknown = JSON.parse(readFileSync(resolve(ROOT, dataset.data), "utf8"));
+  const codec = await codecByName(args.codec).prepare(data, dataset, ROOT);
+  const encoded = codec.encode(data);
+  let result: ChildResult;
+  if (args.op === "check") {
+    const bytes = codec.bytes(encoded);
+    const r: CheckResult = {
+      op: "check",
+      raw: bytes.length,
+      gzip: gzipSync(bytes, { level: GZIP_LEVEL }).length,
+      brotli: brotliCompressSync(bytes, {
+        params: { [zc.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zc.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }).length,
+      roundTrip: summarize(jsonDiff(data, codec.decode(encoded))),
+    };
+    // a second message from the same (possibly stateful) encoder, read by a fresh decoder
+    if (codec.decodeFresh !== undefined) {
+      try {
+        r.freshDecoder = summarize(jsonDiff(data, codec.decodeFresh(codec.encode(data))));
+      } catch (e) {
+        r.freshDecoder = "FAILED: " + (e as Error).message;
+      }
+    }
+    result = r;
+  } else {
+    const fn = args.op === "encode" ? () => codec.encode(data) : () => codec.decode(encoded);
+    const rates = measure(fn, args.warmupMs, args.batchMs, args.batches);
+    result = { op: args.op, opsPerSec: median(rates), batchOpsPerSec: [...rates], itersPerBatch: rates.iters };
+  }
+  if (sink === Symbol.for("never")) console.error("unreachable");
+  process.stdout.write(JSON.stringify(result) + "\n");
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.dirname, "child.ts")) {
+  main().catch((e: unknown) => {
+    process.stderr.write(String((e as Error)?.stack ?? e) + "\n");
+    process.exit(1);
+  });
+}

@@ -1,0 +1,121 @@
+/** The results file format and its markdown rendering (used by run.ts and readme-table.ts). */
+import type { CheckResult, SpeedResult } from "./child.ts";
+
+export interface CodecResult {
+  bytes?: { raw: number; gzip: number; brotli: number };
+  roundTrip?: string;
+  freshDecoder?: string;
+  encode?: Omit<SpeedResult, "op">;
+  decode?: Omit<SpeedResult, "op">;
+  /** Error output of a case that failed. */
+  errors?: string[];
+}
+
+export interface Results {
+  machine: {
+    node: string;
+    v8: string;
+    cpu: string;
+    cores: number;
+    platform: string;
+    memoryGiB: number;
+    date: string;
+  };
+  settings: {
+    quick: boolean;
+    filter?: string;
+    warmupMs: number;
+    batchMs: number;
+    batches: number;
+    gzip: string;
+    brotli: string;
+    versions: Record<string, string>;
+  };
+  codecs: Record<string, string>;
+  datasets: Record<string, Record<string, CodecResult>>;
+}
+
+export type { CheckResult, SpeedResult };
+
+/** Codec the targets are measured against, and the lossless variant shown next to it. */
+export const BASELINE = "avsc";
+export const BASELINE_LOSSLESS = "avsc-f64";
+export const SUBJECT = "toon-gen";
+
+const int = (n: number | undefined): string => (n === undefined ? "–" : Math.round(n).toLocaleString("en-US"));
+const ratio = (a: number | undefined, b: number | undefined): string =>
+  a === undefined || b === undefined || b === 0 ? "–" : (a / b).toFixed(2) + "x";
+
+/** The tables: one row per dataset and codec, then the toon-gen vs avsc targets. */
+export function renderTables(res: Results): string {
+  const lines: string[] = [];
+  lines.push("| dataset | codec | bytes | gzip | brotli | encode ops/s | decode ops/s | round-trip |");
+  lines.push("|---|---|---:|---:|---:|---:|---:|---|");
+  for (const [ds, codecs] of Object.entries(res.datasets)) {
+    for (const [name, c] of Object.entries(codecs)) {
+      const rt = c.errors?.length ? "ERROR: " + c.errors[0]!.split("\n")[0] : (c.roundTrip ?? "–");
+      const cell = (s: string): string => s.replace(/\|/g, "\\|");
+      const codec = name === SUBJECT ? `**${name}**` : name;
+      lines.push(
+        `| ${ds} | ${codec} | ${int(c.bytes?.raw)} | ${int(c.bytes?.gzip)} | ${int(c.bytes?.brotli)} | ` +
+          `${int(c.encode?.opsPerSec)} | ${int(c.decode?.opsPerSec)} | ${cell(rt.length > 90 ? rt.slice(0, 87) + "..." : rt)} |`,
+      );
+    }
+  }
+  lines.push("");
+  lines.push(`**${SUBJECT} / ${BASELINE}** (targets: bytes ≤ 0.70x on orders and ≤ 1.00x everywhere; encode and decode ≥ 1.00x). ` +
+    `In brackets: against ${BASELINE_LOSSLESS}.`);
+  lines.push("");
+  lines.push("| dataset | bytes | gzip | brotli | encode | decode | targets |");
+  lines.push("|---|---:|---:|---:|---:|---:|---|");
+  for (const [ds, codecs] of Object.entries(res.datasets)) {
+    const t = codecs[SUBJECT];
+    const a = codecs[BASELINE];
+    const f = codecs[BASELINE_LOSSLESS];
+    if (t === undefined || a === undefined) continue;
+    const both = (x: (c: CodecResult) => number | undefined): string =>
+      ratio(x(t), x(a)) + (f !== undefined ? ` (${ratio(x(t), x(f))})` : "");
+    const misses: string[] = [];
+    const bytesTarget = ds === "orders" ? 0.7 : 1;
+    if (t.bytes && a.bytes && t.bytes.raw / a.bytes.raw > bytesTarget) misses.push(`bytes > ${bytesTarget.toFixed(2)}x`);
+    if (t.encode && a.encode && t.encode.opsPerSec < a.encode.opsPerSec) misses.push("encode slower");
+    if (t.decode && a.decode && t.decode.opsPerSec < a.decode.opsPerSec) misses.push("decode slower");
+    const incomplete = !t.bytes || !a.bytes || !t.encode || !a.encode || !t.decode || !a.decode;
+    const verdict = misses.length > 0 ? "MISS: " + misses.join(", ") : incomplete ? "(partial run)" : "met";
+    lines.push(
+      `| ${ds} | ${both((c) => c.bytes?.raw)} | ${both((c) => c.bytes?.gzip)} | ${both((c) => c.bytes?.brotli)} | ` +
+        `${both((c) => c.encode?.opsPerSec)} | ${both((c) => c.decode?.opsPerSec)} | ${verdict} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+export function renderMachine(res: Results): string {
+  const m = res.machine;
+  const s = res.settings;
+  return (
+    `Node ${m.node} (V8 ${m.v8}), ${m.cpu}, ${m.cores} cores, ${m.platform}, ${m.date.slice(0, 10)}. ` +
+    `One process per case; ops/s = median of ${s.batches} batches of ~${s.batchMs} ms after ${s.warmupMs} ms warm-up` +
+    `${s.quick ? " (--quick)" : ""}. Sizes: gzip ${s.gzip}, brotli ${s.brotli}. ` +
+    Object.entries(s.versions)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ") +
+    "."
+  );
+}
+
+/** The full markdown report (bench/results/latest.md). */
+export function renderMarkdown(res: Results): string {
+  const out: string[] = ["# toon-gen benchmarks", "", renderMachine(res), "", renderTables(res), "", "Codecs:", ""];
+  for (const [name, d] of Object.entries(res.codecs)) out.push(`- **${name}**: ${d}`);
+  const notes: string[] = [];
+  for (const [ds, codecs] of Object.entries(res.datasets)) {
+    for (const [name, c] of Object.entries(codecs)) {
+      if (c.roundTrip !== undefined && c.roundTrip !== "ok") notes.push(`- ${ds} / ${name}: ${c.roundTrip}`);
+      if (c.freshDecoder !== undefined && c.freshDecoder !== "ok") notes.push(`- ${ds} / ${name}, fresh decoder: ${c.freshDecoder}`);
+      for (const e of c.errors ?? []) notes.push(`- ${ds} / ${name}: ERROR ${e.split("\n")[0]}`);
+    }
+  }
+  if (notes.length > 0) out.push("", "Round-trip problems:", "", ...notes);
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,236 @@
+/**
+ * The main module of a tool set (`outDir/<file>.ts`): types (the call as a discriminated union by tool name,
+ * the parsed call with its id, argument and result types by name) and the tool-set codec object, which wraps
+ * the codecs the core emitter wrote next to it (`<file>/call.ts`, `<file>/batch.ts`, `<file>/args/*.ts`,
+ * `<file>/results/*.ts`) and adds `parseToolCall`, `parseToolCalls` and `accumulator()` on the runtime's
+ * generic tool-call code (runtime/tools.ts).
+ *
+ * Tool names are untrusted text: they only ever become string literals, quoted property keys or comments; the
+ * identifiers derived from them were sanitised by `pascalCase` (generator/tools/toolset.ts).
+ */
+import type { Shape } from "../ir/types.ts";
+import type { ToolSetIR } from "../tools/toolset.ts";
+import { FORMAT_LABEL } from "../inputs/tool-definitions.ts";
+import { Code, code, docComment, join, jsonLit, lineComment, lit, name, propKey, quote, raw } from "../../templates/code.ts";
+import { GENERATOR_VERSION, RUNTIME_CONTRACT_VERSION } from "../version.ts";
+
+export interface ToolSetModulePaths {
+  /** Relative to outDir, `/` separated, with `.ts`. */
+  main: string;
+  call: string;
+  batch: string;
+  args: string[];
+  /** Per tool, undefined when it has no result codec. */
+  results: (string | undefined)[];
+}
+
+/** Where the modules of a tool set go, relative to outDir: `base.ts` and `base/...`. */
+export function toolSetModulePaths(base: string, set: ToolSetIR): ToolSetModulePaths {
+  return {
+    main: `${base}.ts`,
+    call: `${base}/call.ts`,
+    batch: `${base}/batch.ts`,
+    args: set.tools.map((t) => `${base}/args/${t.file}.ts`),
+    results: set.tools.map((t) => (t.result === undefined ? undefined : `${base}/results/${t.file}.ts`)),
+  };
+}
+
+/** A key in an object literal: `__proto__` computed, so that it is an own property and not the prototype. */
+function objectKey(key: string): Code {
+  return key === "__proto__" ? raw(`[${quote(key)}]`) : propKey(key);
+}
+
+function specifier(fromMain: string, target: string): string {
+  const dir = fromMain.includes("/") ? fromMain.slice(0, fromMain.lastIndexOf("/") + 1) : "";
+  const rel = target.startsWith(dir) ? target.slice(dir.length) : target;
+  return "./" + rel.replace(/\.ts$/, ".js");
+}
+
+/** The shape IR trimmed to what value checking needs (runtime/tools.ts `CheckShape`). */
+export function checkShapeOf(s: Shape): unknown {
+  const c = constraintsOf(s);
+  const withC = (o: Record<string, unknown>): Record<string, unknown> => (c === undefined ? o : { ...o, c });
+  switch (s.kind) {
+    case "string":
+    case "integer":
+      return withC(s.int64 ? { kind: s.kind, int64: true } : { kind: s.kind });
+    case "number":
+      return withC({ kind: "number" });
+    case "boolean":
+    case "null":
+    case "any":
+      return { kind: s.kind };
+    case "enum":
+      return { kind: "enum", values: s.values };
+    case "const":
+      return { kind: "const", value: s.value };
+    case "ref":
+      return { kind: "ref", name: s.name };
+    case "object":
+      return withC({
+        kind: "object",
+        properties: s.properties.map((p) => [p.name, p.required, checkShapeOf(p.shape)]),
+        additional: s.additional === false ? false : checkShapeOf(s.additional),
+      });
+    case "array":
+      return withC({ kind: "array", items: checkShapeOf(s.items) });
+    case "tuple":
+      return withC({ kind: "tuple", items: s.items.map(checkShapeOf), minItems: s.minItems, rest: s.rest === false ? false : checkShapeOf(s.rest) });
+    case "union":
+      return s.discriminator === undefined ? { kind: "union", branches: s.branches.map(checkShapeOf) } : { kind: "union", branches: s.branches.map(checkShapeOf), discriminator: s.discriminator.property };
+  }
+}
+
+const CONSTRAINT_KEYS = [
+  "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+  "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+] as const;
+
+function constraintsOf(s: Shape): Record<string, unknown> | undefined {
+  const c = s.constraints;
+  if (c === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of CONSTRAINT_KEYS) if (c[k] !== undefined) out[k] = c[k];
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+export interface ToolSetEmitOptions {
+  runtimeImport?: string;
+  /** The main module's path relative to outDir (`weather-tools.ts`); also names it in the contract check. */
+  paths: ToolSetModulePaths;
+}
+
+export function emitToolSetModule(set: ToolSetIR, options: ToolSetEmitOptions): string {
+  const { paths } = options;
+  const n = set.names;
+  const Set_ = name(n.call);
+  const Call = name(n.parsed);
+  const ToolName = name(n.toolName);
+  const ArgsMap = name(n.argumentsMap);
+  const ResultsMap = name(n.resultsMap);
+  const Batch = name(n.batch);
+  const fileName = paths.main;
+
+  const imports: Code[] = [
+    code`import * as $rt from ${options.runtimeImport ?? "toon-gen/runtime"};`,
+    code`import { ${Set_} as $Call } from ${specifier(paths.main, paths.call)};`,
+    code`import { ${Batch} } from ${specifier(paths.main, paths.batch)};`,
+  ];
+  const typeExports: Code[] = [Batch];
+  set.tools.forEach((t, i) => {
+    imports.push(code`import { ${name(t.args.name)} } from ${specifier(paths.main, paths.args[i]!)};`);
+    typeExports.push(name(t.args.name));
+    if (t.result !== undefined) {
+      imports.push(code`import { ${name(t.result.name)} } from ${specifier(paths.main, paths.results[i]!)};`);
+      typeExports.push(name(t.result.name));
+    }
+  });
+
+  const doc = (text: string | undefined, prefix: string): Code => docComment(text, prefix);
+  const callBranches = set.tools.map((t) => code`${doc(t.definition.description, "  ")}  | { name: ${lit(t.name)}; arguments: ${name(t.args.name)} }`);
+  const parsedBranches = set.tools.map((t) => code`  | { id: string; name: ${lit(t.name)}; arguments: ${name(t.args.name)} }`);
+  const argEntries = set.tools.map((t) => code`${doc(t.definition.title ?? t.definition.description, "  ")}  ${propKey(t.name)}: ${name(t.args.name)};`);
+  const withResults = set.tools.filter((t) => t.result !== undefined);
+  const resultEntries = withResults.map((t) => code`  ${propKey(t.name)}: ${name(t.result!.name)};`);
+
+  const defs = set.call.definitions.map((d) => code`  ${objectKey(d.name)}: ${jsonLit(checkShapeOf(d.shape))},`);
+  const specEntries = set.tools.map((t) => code`  [${lit(t.name)}, ${name(t.args.name)}, ${jsonLit(checkShapeOf(t.callShape))}],`);
+  const toolCodecs = set.tools.map((t) => code`    ${objectKey(t.name)}: ${name(t.args.name)},`);
+  const resultCodecs = withResults.map((t) => code`    ${objectKey(t.name)}: ${name(t.result!.name)},`);
+  const formats = set.formats.map((f) => FORMAT_LABEL[f]).join(", ");
+
+  const header = [
+    lineComment(`@generated by toon-gen ${GENERATOR_VERSION} from ${set.source}. DO NOT EDIT.`),
+    lineComment(`Tool set ${set.name}: ${set.tools.length} tool${set.tools.length === 1 ? "" : "s"} (${formats}); the codecs it wraps are in ./${paths.call.slice(0, paths.call.lastIndexOf("/"))}/.`),
+    raw("/* eslint-disable */"),
+  ];
+
+  const body = code`${join(header)}
+${join(imports)}
+
+$rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName});
+
+export type { ${join(typeExports, ", ")} };
+
+/** A call of one of the tools: \`name\` picks the tool (it travels as an index), \`arguments\` are its input. */
+export type ${Set_} =
+${join(callBranches)};
+
+/** A tool call parsed from model output: the call plus the provider's call id (\`""\` when the form has none). */
+export type ${Call} =
+${join(parsedBranches)};
+
+/** The tool names. */
+export type ${ToolName} = ${Set_}["name"];
+
+/** Argument types by tool name. */
+export interface ${ArgsMap} {
+${join(argEntries)}
+}
+
+/** Result types (MCP \`structuredContent\`, from \`outputSchema\`) by tool name. */
+export interface ${ResultsMap} {
+${join(resultEntries)}
+}
+
+/** Checking shapes of the named definitions (every violation is listed, constraints included). */
+const $defs: $rt.CheckDefs = {
+${join(defs)}
+};
+
+const $spec = $rt.toolSet(${set.name}, [
+${join(specEntries)}
+], $defs);
+
+export const ${Set_} = {
+  name: ${set.name},
+  fingerprint: $Call.fingerprint,
+  dictionary: $Call.dictionary,
+  /** The tool names, in definition order (a call's name travels as its index in this list). */
+  toolNames: ${jsonLit(set.tools.map((t) => t.name))} as const,
+  /** Encode one call \`{ name, arguments }\` to TOON binary. Throws ToonError INVALID_VALUE with the path. */
+  encode(call: ${Set_}): Uint8Array {
+    return $Call.encode(call);
+  },
+  /** Decode one call. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
+  decode(bytes: Uint8Array): ${Set_} {
+    return $Call.decode(bytes);
+  },
+  /** Check a call's shape without keeping the bytes (first violation; \`parseToolCall\` lists them all). */
+  validate(value: unknown): $rt.ValidationResult<${Set_}> {
+    return $Call.validate(value);
+  },
+  /** Codec for a list of calls (\`${raw(n.call)}[]\`), e.g. every call of one model turn. */
+  batch: ${Batch},
+  /** Argument codecs by tool name. */
+  tools: {
+${join(toolCodecs)}
+  },
+  /** Result codecs by tool name (tools with an MCP \`outputSchema\`). */
+  results: {
+${join(resultCodecs)}
+  },
+  /**
+   * One tool call from model output (OpenAI \`tool_calls[i]\`, OpenAI Responses \`function_call\`, Anthropic
+   * \`tool_use\`, MCP \`tools/call\` params) -> \`{ id, name, arguments }\`, checked against the tool's schema.
+   * Throws ToonError INVALID_VALUE listing every violation in \`details\` (paths \`/name\`, \`/arguments/...\`).
+   */
+  parseToolCall(raw: unknown): ${Call} {
+    return $rt.parseToolCall<${Call}>($spec, raw);
+  },
+  /** Every tool call of a whole response (OpenAI chat completion or Responses response, Anthropic message). */
+  parseToolCalls(response: unknown): ${Call}[] {
+    return $rt.parseToolCalls<${Call}>($spec, response);
+  },
+  /** Every violation of \`args\` against tool \`name\` (empty when valid), paths under \`/arguments\`. */
+  checkArguments(name: ${ToolName}, args: unknown): $rt.ToonErrorDetail[] {
+    return $rt.checkToolArguments($spec, name, args);
+  },
+  /** A stream accumulator: push OpenAI / Anthropic stream events, get each call once it is complete and valid. */
+  accumulator(): $rt.ToolCallAccumulator<${Call}> {
+    return new $rt.ToolCallAccumulator<${Call}>($spec);
+  },
+};
+`;
+  return body.text.replace(/\n{3,}/g, "\n\n").replace(/[ \t]+$/gm, "");
+}

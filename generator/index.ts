@@ -1,0 +1,16 @@
+/**
+ * toon-gen: the generator's programmatic API (`import { generate } from "toon-gen"`). Each stage is exported
+ * on its own so build tools can run part of the pipeline: load -> IR -> dictionary -> emit.
+ */
+export { generate, resolveInputs, baseName } from "./pipeline.ts";
+export type { GenerateConfig, GenerateOptions, GenerateResult, GeneratedFile, GeneratedSchema } from "./pipeline.ts";
+export { loadConfig, checkConfig } from "./cli/config.ts";
+export { loadSchemaFile, schemaToIR } from "./load/index.ts";
+export { buildDictionary, formatDictionary, parseDictionary } from "./dictionary/file.ts";
+export type { Dictionary, Segment, RetiredEntry } from "./dictionary/file.ts";
+export type { DictionaryEntry } from "./dictionary/build.ts";
+export { initHash } from "./dictionary/hash.ts";
+export { emitModule } from "./emit/module.ts";
+// INTERPRET-EXPORT (added when the interpreter lands)
+export type * from "./ir/types.ts";
+export { GENERATOR_VERSION } from "./version.ts";

@@ -1,0 +1,142 @@
+/**
+ * Run-time twin of the structural predicates in ../emit/predicate.ts (union branch selection when branches
+ * share a JSON type): `predicateOf(s)(v)` is true exactly when the generated `predicate(s, v)` is.
+ */
+import type { Shape } from "../ir/types.ts";
+import type { Category } from "../emit/predicate.ts";
+import type { ModuleContext } from "../emit/context.ts";
+import { isPrimitive } from "../emit/context.ts";
+import { extraKeys, getOwn, jsonEquals } from "../../runtime/objects.ts";
+
+export type Predicate = (v: any) => boolean;
+
+const isArray = Array.isArray;
+const isInteger = Number.isInteger;
+
+/** The cheap JSON-type test of a union arm (`categoryTest` in the emitter). */
+export function categoryTest(cats: readonly Category[]): Predicate {
+  const tests = cats.map(oneCategory);
+  if (tests.length === 1) return tests[0]!;
+  return (v) => {
+    for (let i = 0; i < tests.length; i++) if (tests[i]!(v)) return true;
+    return false;
+  };
+}
+
+function oneCategory(c: Category): Predicate {
+  switch (c) {
+    case "null":
+      return (v) => v === null;
+    case "array":
+      return (v) => isArray(v);
+    case "object":
+      return (v) => typeof v === "object" && v !== null && !isArray(v);
+    case "number":
+      return (v) => typeof v === "number";
+    case "string":
+      return (v) => typeof v === "string";
+    case "boolean":
+      return (v) => typeof v === "boolean";
+    case "*":
+      // never reached: a "*" branch always overlaps and gets a structural predicate (the emitter would write
+      // `typeof v === "*"`, which is always false)
+      return () => false;
+  }
+}
+
+export class PredicateCompiler {
+  /** One predicate per named definition, filled after compilation so recursive definitions can refer to it. */
+  private defs = new Map<string, { fn: Predicate }>();
+
+  constructor(private readonly cx: ModuleContext) {}
+
+  predicateOf(s: Shape): Predicate {
+    switch (s.kind) {
+      case "string":
+        return (v) => typeof v === "string";
+      case "integer":
+        return s.int64 ? (v) => typeof v === "bigint" || (typeof v === "number" && isInteger(v)) : (v) => typeof v === "number" && isInteger(v);
+      case "number":
+        return (v) => typeof v === "number" && v - v === 0;
+      case "boolean":
+        return (v) => typeof v === "boolean";
+      case "null":
+        return (v) => v === null;
+      case "any":
+        return (v) => v !== undefined;
+      case "const": {
+        const c = s.value;
+        return isPrimitive(c) ? (v) => v === c : (v) => jsonEquals(v, c);
+      }
+      case "enum": {
+        if (s.values.every(isPrimitive)) {
+          const set = new Set<unknown>(s.values);
+          return (v) => set.has(v);
+        }
+        const values = s.values;
+        return (v) => values.some((x) => jsonEquals(x, v));
+      }
+      case "ref": {
+        const cell = this.definition(s.name);
+        return (v) => cell.fn(v);
+      }
+      case "object":
+        return this.object(s);
+      case "array": {
+        const item = this.predicateOf(s.items);
+        return (v) => {
+          if (!isArray(v)) return false;
+          for (const e of v) if (!item(e)) return false;
+          return true;
+        };
+      }
+      case "tuple": {
+        const items = s.items.map((i) => this.predicateOf(i));
+        const min = s.minItems;
+        const max = s.rest === false ? s.items.length : Infinity;
+        const rest = s.rest === false ? undefined : this.predicateOf(s.rest);
+        return (v) => {
+          if (!isArray(v) || v.length < min || v.length > max) return false;
+          for (let i = 0; i < items.length; i++) if (v.length > i && !items[i]!(v[i])) return false;
+          if (rest !== undefined) for (let i = items.length; i < v.length; i++) if (!rest(v[i])) return false;
+          return true;
+        };
+      }
+      case "union": {
+        const branches = s.branches.map((b) => this.predicateOf(b));
+        return (v) => {
+          for (let i = 0; i < branches.length; i++) if (branches[i]!(v)) return true;
+          return false;
+        };
+      }
+    }
+  }
+
+  private definition(name: string): { fn: Predicate } {
+    let cell = this.defs.get(name);
+    if (cell === undefined) {
+      cell = { fn: () => false };
+      this.defs.set(name, cell);
+      cell.fn = this.predicateOf(this.cx.def(name).shape);
+    }
+    return cell;
+  }
+
+  private object(s: Extract<Shape, { kind: "object" }>): Predicate {
+    const props = s.properties.map((p) => ({ name: p.name, required: p.required, test: this.predicateOf(p.shape) }));
+    const known = new Set(s.properties.map((p) => p.name));
+    const closed = s.additional === false;
+    const extra = s.additional !== false && s.additional.kind !== "any" ? this.predicateOf(s.additional) : undefined;
+    return (v) => {
+      if (typeof v !== "object" || v === null || isArray(v)) return false;
+      for (let i = 0; i < props.length; i++) {
+        const p = props[i]!;
+        const f = p.name === "__proto__" ? getOwn(v, "__proto__") : v[p.name];
+        if (p.required ? f === undefined || !p.test(f) : f !== undefined && !p.test(f)) return false;
+      }
+      if (closed) return extraKeys(v, known) === undefined;
+      if (extra !== undefined) for (const k of extraKeys(v, known) ?? []) if (!extra(v[k])) return false;
+      return true;
+    };
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Run-time twin of ../emit/read.ts: each shape compiles once into a closure `(r) => value` that reads the same
+ * bytes and keeps `r.at` exactly as the generated decoder does (set to the static path, relative to the
+ * innermost loop or definition, before each read), so failures carry the same code, path and offset.
+ */
+import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
+import { childPath, isPrimitive, type ModuleContext } from "../emit/context.ts";
+import { byteMask, objectLayout } from "../emit/layout.ts";
+import { readAny } from "../../runtime/any.ts";
+import { rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
+import { cloneJson, hasOwn, setOwn } from "../../runtime/objects.ts";
+import type { Reader } from "../../runtime/reader.ts";
+
+export type ReadFn = (r: Reader) => any;
+
+export class ReadCompiler {
+  private defs = new Map<string, { fn: ReadFn }>();
+
+  constructor(private readonly cx: ModuleContext) {}
+
+  definition(name: string): { fn: ReadFn } {
+    let cell = this.defs.get(name);
+    if (cell === undefined) {
+      cell = { fn: () => undefined };
+      this.defs.set(name, cell);
+      cell.fn = this.function(this.cx.def(name).shape, this.cx.recursive.has(name));
+    }
+    return cell;
+  }
+
+  /** `emitReadFunction`. */
+  function(shape: Shape, recursive: boolean): ReadFn {
+    const body = this.compile(shape, "");
+    if (!recursive) return body;
+    return (r) => {
+      r.enter();
+      const v = body(r);
+      r.depth--;
+      return v;
+    };
+  }
+
+  /** `emitRead`. */
+  compile(s: Shape, p: string): ReadFn {
+    switch (s.kind) {
+      case "string":
+        if (s.int64) return (r) => ((r.at = p), r.decimalString());
+        if (s.format === "date-time") return (r) => ((r.at = p), r.dateTime());
+        if (s.format === "date") return (r) => ((r.at = p), r.date());
+        return (r) => ((r.at = p), r.string());
+      case "integer":
+        return s.int64 ? (r) => ((r.at = p), r.int64()) : (r) => ((r.at = p), r.int());
+      case "number":
+        return (r) => ((r.at = p), r.num());
+      case "boolean":
+        return (r) => ((r.at = p), r.bool());
+      case "null":
+        return () => null;
+      case "any":
+        return (r) => ((r.at = p), readAny(r));
+      case "const":
+        return constant(s.value);
+      case "enum": {
+        const values = s.values;
+        const size = values.length;
+        if (size === 1) return constant(values[0]);
+        if (values.every(isPrimitive)) return (r) => ((r.at = p), values[r.index(size)]);
+        return (r) => ((r.at = p), cloneJson(values[r.index(size)]));
+      }
+      case "ref": {
+        const cell = this.definition(s.name);
+        if (p === "") return (r) => cell.fn(r);
+        return (r) => {
+          try {
+            return cell.fn(r);
+          } catch (e) {
+            rethrowAt(e, p);
+          }
+        };
+      }
+      case "array":
+        return this.array(s.items, p);
+      case "tuple":
+        return this.tuple(s, p);
+      case "object":
+        return this.object(s, p);
+      case "union":
+        return this.union(s, p);
+    }
+  }
+
+  private array(items: Shape, p: string): ReadFn {
+    const minWidth = this.cx.minWidth(items);
+    const item = this.compile(items, "");
+    return (r) => {
+      r.at = p;
+      const n = r.count(minWidth);
+      const a: unknown[] = [];
+      let i = 0;
+      try {
+        for (; i < n; i++) a.push(item(r));
+      } catch (e) {
+        rethrowAtIndex(e, p, i);
+      }
+      return a;
+    };
+  }
+
+  private tuple(s: TupleShape, p: string): ReadFn {
+    const min = s.minItems;
+    const max = s.rest === false ? s.items.length : -1;
+    const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
+    const count = items.length;
+    const rest = s.rest === false ? undefined : this.compile(s.rest, "");
+    return (r) => {
+      r.at = p;
+      const n = r.count(1);
+      if (n < min || (max >= 0 && n > max)) throw r.fail("INVALID_ENCODING", "tuple length " + n + " outside the schema's bounds");
+      const a: unknown[] = [];
+      for (let idx = 0; idx < count; idx++) if (idx < min || n > idx) a.push(items[idx]!(r));
+      if (rest !== undefined) {
+        let i = count;
+        try {
+          for (; i < n; i++) a.push(rest(r));
+        } catch (e) {
+          rethrowAtIndex(e, p, i);
+        }
+      }
+      return a;
+    };
+  }
+
+  private object(s: ObjectShape, p: string): ReadFn {
+    const layout = objectLayout(s);
+    const names = s.properties.map((q) => q.name);
+    const readers = s.properties.map((q) => this.compile(q.shape, childPath(p, q.name)));
+    const count = names.length;
+    const bitOf = layout.bitOf;
+    const masks: number[] = [];
+    for (let b = 0; b * 8 < layout.bits; b++) masks.push(byteMask(layout.bits, b));
+    const known = new Set<string>(names);
+    const additional = s.additional === false ? undefined : this.compile(s.additional, "");
+    const entryWidth = s.additional === false ? 0 : 1 + this.cx.minWidth(s.additional);
+    const isMap = layout.isMap;
+    const extrasBit = layout.extrasBit;
+    return (r) => {
+      const m: number[] = [];
+      for (let b = 0; b < masks.length; b++) {
+        r.at = p;
+        m.push(r.bits(masks[b]!));
+      }
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < count; i++) {
+        const bit = bitOf[i]!;
+        if (bit >= 0 && (m[bit >> 3]! & (1 << (bit & 7))) === 0) continue;
+        const v = readers[i]!(r);
+        const k = names[i]!;
+        if (k === "__proto__") setOwn(o, k, v);
+        else o[k] = v;
+      }
+      if (additional !== undefined && (isMap || (m[extrasBit >> 3]! & (1 << (extrasBit & 7))) !== 0)) {
+        r.at = p;
+        const n = r.count(entryWidth);
+        let k = "";
+        try {
+          for (let j = 0; j < n; j++) {
+            r.at = "";
+            k = r.string();
+            if (known.has(k) || hasOwn(o, k)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k));
+            setOwn(o, k, additional(r));
+          }
+        } catch (e) {
+          rethrowAtIndex(e, p, k);
+        }
+      }
+      return o;
+    };
+  }
+
+  private union(s: UnionShape, p: string): ReadFn {
+    const branches = s.branches.map((b) => this.compile(b, p));
+    const size = branches.length;
+    return (r) => {
+      r.at = p;
+      return branches[r.index(size)]!(r);
+    };
+  }
+}
+
+function constant(v: unknown): ReadFn {
+  if (isPrimitive(v)) return () => v;
+  return () => cloneJson(v);
+}

@@ -1,0 +1,307 @@
+/**
+ * Run-time twin of ../emit/write.ts: each shape compiles once into a closure `(w, v) => void` that performs the
+ * same checks, in the same order, with the same static paths (relative to the innermost loop or definition)
+ * and the same messages as the generated statements, and writes the same bytes.
+ */
+import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
+import { childPath, isPrimitive, type ModuleContext } from "../emit/context.ts";
+import { objectLayout } from "../emit/layout.ts";
+import { planBranches } from "../emit/predicate.ts";
+import { writeAny } from "../../runtime/any.ts";
+import { ToonError, rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
+import { checkClosed, extraKeys, getOwn, jsonEquals, keyCount, missing } from "../../runtime/objects.ts";
+import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
+import { invalid, writeInt64, type Writer } from "../../runtime/writer.ts";
+import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
+
+export type WriteFn = (w: Writer, v: any) => void;
+
+const isArray = Array.isArray;
+const isInteger = Number.isInteger;
+
+export class WriteCompiler {
+  private defs = new Map<string, { fn: WriteFn }>();
+
+  constructor(
+    private readonly cx: ModuleContext,
+    private readonly preds: PredicateCompiler,
+  ) {}
+
+  /** The writer function of a named definition (compiled once; depth-guarded when it recurses). */
+  definition(name: string): { fn: WriteFn } {
+    let cell = this.defs.get(name);
+    if (cell === undefined) {
+      cell = { fn: () => undefined };
+      this.defs.set(name, cell);
+      cell.fn = this.function(this.cx.def(name).shape, this.cx.recursive.has(name));
+    }
+    return cell;
+  }
+
+  /** `emitWriteFunction`. */
+  function(shape: Shape, recursive: boolean): WriteFn {
+    const body = this.compile(shape, "");
+    if (!recursive) return body;
+    return (w, v) => {
+      if (++w.depth > DEFAULT_MAX_DEPTH) throw new ToonError("DEPTH_LIMIT", "value nested deeper than " + DEFAULT_MAX_DEPTH + " (a cycle?)");
+      body(w, v);
+      w.depth--;
+    };
+  }
+
+  /** `emitWrite`: `p` is the static path relative to the innermost loop or definition. */
+  compile(s: Shape, p: string): WriteFn {
+    switch (s.kind) {
+      case "string":
+        if (s.int64) return stringWriter(p, (w, v) => w.decimalString(v));
+        if (s.format === "date-time") return stringWriter(p, (w, v) => w.dateTime(v));
+        if (s.format === "date") return stringWriter(p, (w, v) => w.date(v));
+        return stringWriter(p, (w, v) => w.string(v));
+      case "integer":
+        if (s.int64) {
+          return (w, v) => {
+            if (!writeInt64(w, v)) throw invalid(p, "a 64-bit integer (number or bigint)", v);
+          };
+        }
+        return (w, v) => {
+          if (!(typeof v === "number" && isInteger(v) && w.int(v))) throw invalid(p, "an integer within 64 bits", v);
+        };
+      case "number":
+        return (w, v) => {
+          if (!(typeof v === "number" && w.num(v))) throw invalid(p, "a finite number", v);
+        };
+      case "boolean":
+        return (w, v) => {
+          if (v === true) w.byte(1);
+          else if (v === false) w.byte(0);
+          else throw invalid(p, "a boolean", v);
+        };
+      case "null":
+        return (_w, v) => {
+          if (v !== null) throw invalid(p, "null", v);
+        };
+      case "any":
+        if (p === "") return writeAny;
+        return (w, v) => {
+          try {
+            writeAny(w, v);
+          } catch (e) {
+            rethrowAt(e, p);
+          }
+        };
+      case "const": {
+        const c = s.value;
+        if (isPrimitive(c)) {
+          const expected = "the constant " + JSON.stringify(c);
+          return (_w, v) => {
+            if (v !== c) throw invalid(p, expected, v);
+          };
+        }
+        return (_w, v) => {
+          if (!jsonEquals(v, c)) throw invalid(p, "the schema's constant value", v);
+        };
+      }
+      case "enum":
+        return enumWriter(s.values, p);
+      case "ref": {
+        const cell = this.definition(s.name);
+        if (p === "") return (w, v) => cell.fn(w, v);
+        return (w, v) => {
+          try {
+            cell.fn(w, v);
+          } catch (e) {
+            rethrowAt(e, p);
+          }
+        };
+      }
+      case "array":
+        return this.array(s.items, p);
+      case "tuple":
+        return this.tuple(s, p);
+      case "object":
+        return this.object(s, p);
+      case "union":
+        return this.union(s, p);
+    }
+  }
+
+  private array(items: Shape, p: string): WriteFn {
+    const zeroWidth = this.cx.minWidth(items) === 0;
+    const item = this.compile(items, "");
+    const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} items of a zero-width type`;
+    return (w, v) => {
+      if (!isArray(v)) throw invalid(p, "an array", v);
+      const n = v.length;
+      if (zeroWidth && n > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
+      w.varint(n);
+      let i = 0;
+      try {
+        for (; i < n; i++) item(w, v[i]);
+      } catch (err) {
+        rethrowAtIndex(err, p, i);
+      }
+    };
+  }
+
+  private tuple(s: TupleShape, p: string): WriteFn {
+    const min = s.minItems;
+    const max = s.rest === false ? s.items.length : -1;
+    const range = max < 0 ? `at least ${min} items` : min === max ? `exactly ${max} items` : `${min} to ${max} items`;
+    const expected = "an array of " + range;
+    const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
+    const count = items.length;
+    const rest = s.rest === false ? undefined : this.compile(s.rest, "");
+    return (w, v) => {
+      if (!isArray(v)) throw invalid(p, "an array", v);
+      const n = v.length;
+      if (n < min || (max >= 0 && n > max)) throw invalid(p, expected, v);
+      w.varint(n);
+      for (let idx = 0; idx < count; idx++) if (idx < min || n > idx) items[idx]!(w, v[idx]);
+      if (rest !== undefined) {
+        let i = count;
+        try {
+          for (; i < n; i++) rest(w, v[i]);
+        } catch (err) {
+          rethrowAtIndex(err, p, i);
+        }
+      }
+    };
+  }
+
+  private object(s: ObjectShape, p: string): WriteFn {
+    const layout = objectLayout(s);
+    const names = s.properties.map((q) => q.name);
+    const required = s.properties.map((q) => q.required);
+    const writers = s.properties.map((q) => this.compile(q.shape, childPath(p, q.name)));
+    const count = names.length;
+    const known = new Set<string>(names);
+    const closed = s.additional === false;
+    const additional = s.additional === false ? undefined : this.compile(s.additional, "");
+    const isMap = layout.isMap;
+    // presence bitmap: per byte, the (property index, bit mask) pairs and the extras mask (0 when not in it)
+    const bitmap: { props: [number, number][]; extras: number }[] = [];
+    for (let b = 0; b * 8 < layout.bits; b++) {
+      const props: [number, number][] = [];
+      layout.bitOf.forEach((bit, i) => {
+        if (bit >= 0 && bit >> 3 === b) props.push([i, 1 << (bit & 7)]);
+      });
+      const extras = layout.extrasBit >= 0 && layout.extrasBit >> 3 === b ? 1 << (layout.extrasBit & 7) : 0;
+      bitmap.push({ props, extras });
+    }
+    return (w, v) => {
+      if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
+      const f: unknown[] = new Array(count);
+      for (let i = 0; i < count; i++) {
+        const k = names[i]!;
+        f[i] = k === "__proto__" ? getOwn(v, k) : v[k];
+      }
+      let extras: string[] | undefined;
+      if (closed) {
+        let sum = 0;
+        for (let i = 0; i < count; i++) if (required[i] || f[i] !== undefined) sum++;
+        if (keyCount(v) !== sum) checkClosed(v, known, p);
+      } else {
+        extras = extraKeys(v, known);
+      }
+      for (let b = 0; b < bitmap.length; b++) {
+        const byte = bitmap[b]!;
+        let m = 0;
+        for (const [i, mask] of byte.props) if (f[i] !== undefined) m |= mask;
+        if (extras !== undefined) m |= byte.extras;
+        w.byte(m);
+      }
+      for (let i = 0; i < count; i++) {
+        const x = f[i];
+        if (required[i]) {
+          if (x === undefined) throw missing(p, names[i]!);
+          writers[i]!(w, x);
+        } else if (x !== undefined) {
+          writers[i]!(w, x);
+        }
+      }
+      if (additional !== undefined) {
+        if (extras === undefined) {
+          if (isMap) w.byte(0);
+          return;
+        }
+        w.varint(extras.length);
+        let k = "";
+        try {
+          for (let j = 0; j < extras.length; j++) {
+            k = extras[j]!;
+            if (!w.string(k)) throw invalid("", "a key without lone surrogates", k);
+            additional(w, v[k]);
+          }
+        } catch (err) {
+          rethrowAtIndex(err, p, k);
+        }
+      }
+    };
+  }
+
+  private union(s: UnionShape, p: string): WriteFn {
+    const branches = s.branches.map((b) => this.compile(b, p));
+    if (s.discriminator) {
+      const key = s.discriminator.property;
+      const index = new Map<unknown, number>();
+      s.discriminator.values.forEach((x, i) => {
+        if (!index.has(x)) index.set(x, i); // first case wins, as in a switch
+      });
+      const expected = "one of " + s.discriminator.values.map((x) => JSON.stringify(x)).join(", ");
+      const at = childPath(p, key);
+      return (w, v) => {
+        if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
+        const d = key === "__proto__" ? getOwn(v, key) : v[key];
+        const i = index.get(d);
+        if (i === undefined) throw invalid(at, expected, d);
+        w.varint(i);
+        branches[i]!(w, v);
+      };
+    }
+    const arms: { index: number; test: Predicate | undefined }[] = planBranches(s.branches, this.cx).map((b) => ({
+      index: b.index,
+      test: b.test === "else" ? undefined : b.test === "categories" ? categoryTest(b.categories) : this.preds.predicateOf(s.branches[b.index]!),
+    }));
+    const expected = `a value matching one of the ${s.branches.length} alternatives`;
+    return (w, v) => {
+      for (let a = 0; a < arms.length; a++) {
+        const arm = arms[a]!;
+        if (arm.test === undefined || arm.test(v)) {
+          w.varint(arm.index);
+          branches[arm.index]!(w, v);
+          return;
+        }
+      }
+      throw invalid(p, expected, v);
+    };
+  }
+}
+
+function stringWriter(p: string, put: (w: Writer, v: string) => boolean): WriteFn {
+  return (w, v) => {
+    if (typeof v !== "string") throw invalid(p, "a string", v);
+    if (!put(w, v)) throw invalid(p, "a string without lone surrogates", v);
+  };
+}
+
+function enumWriter(values: unknown[], p: string): WriteFn {
+  const full = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
+  const expected = full.length > 200 ? full.slice(0, 197) + "..." : full;
+  if (values.every(isPrimitive)) {
+    // a generated `switch` (strict equality) or Map (SameValueZero): identical for JSON primitives
+    const index = new Map<unknown, number>();
+    values.forEach((x, i) => {
+      if (!index.has(x)) index.set(x, i);
+    });
+    return (w, v) => {
+      const i = index.get(v);
+      if (i === undefined) throw invalid(p, expected, v);
+      w.varint(i);
+    };
+  }
+  return (w, v) => {
+    const i = values.findIndex((x) => jsonEquals(x, v));
+    if (i < 0) throw invalid(p, expected, v);
+    w.varint(i);
+  };
+}

@@ -1,0 +1,836 @@
+/**
+ * Tool calls from model output: the generic half of a generated tool-set module (docs/inputs.md).
+ *
+ * - `parseToolCall`: an OpenAI Chat Completions `tool_calls[i]`, an OpenAI Responses `function_call` item, an
+ *   Anthropic `tool_use` block or an MCP `tools/call` request's params -> `{ id, name, arguments }`, checked
+ *   against the tool's schema, or a ToonError listing every violation with its path.
+ * - `ToolCallAccumulator`: streamed fragments (OpenAI `delta.tool_calls` keyed by `index`, OpenAI Responses
+ *   `response.function_call_arguments.*`, Anthropic `input_json_delta`) -> each call once it is complete and
+ *   valid; a call the stream cut off is reported as INCOMPLETE, never returned as if whole.
+ * - `checkShape`: every violation of a value against a (trimmed) shape IR, including the value constraints
+ *   (`minLength`, `pattern`, `minimum`, ...) the binary codec does not need.
+ *
+ * The schema-specific parts (which tools exist, their codecs and shapes) come from the generated module.
+ * Zero dependencies; no Node APIs.
+ */
+import { ToonError, pointerSegment, type ToonErrorDetail } from "./errors.ts";
+import { isPlainObject, jsonEquals } from "./objects.ts";
+import type { ValidationResult } from "./validate.ts";
+
+// ---------------------------------------------------------------------------------------------------------
+// Shapes: the shape IR of the generator, without source paths and descriptions (plain JSON data)
+
+/** Value constraints kept from the schema (the names of the JSON Schema keywords). */
+export interface CheckConstraints {
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  minProperties?: number;
+  maxProperties?: number;
+}
+
+export type CheckShape =
+  | { kind: "string"; int64?: boolean; c?: CheckConstraints }
+  | { kind: "integer"; int64?: boolean; c?: CheckConstraints }
+  | { kind: "number"; c?: CheckConstraints }
+  | { kind: "boolean" }
+  | { kind: "null" }
+  | { kind: "any" }
+  | { kind: "enum"; values: readonly unknown[] }
+  | { kind: "const"; value: unknown }
+  | { kind: "object"; properties: readonly (readonly [name: string, required: boolean, shape: CheckShape])[]; additional: CheckShape | false; c?: CheckConstraints }
+  | { kind: "array"; items: CheckShape; c?: CheckConstraints }
+  | { kind: "tuple"; items: readonly CheckShape[]; minItems: number; rest: CheckShape | false; c?: CheckConstraints }
+  | { kind: "union"; branches: readonly CheckShape[]; discriminator?: string }
+  | { kind: "ref"; name: string };
+
+/** Named definitions that `ref` shapes point to. */
+export type CheckDefs = Readonly<Record<string, CheckShape>>;
+
+/** Deeper than this (values or definitions that refer to themselves without consuming the value) is reported. */
+const MAX_CHECK_DEPTH = 256;
+/** Stop collecting after this many findings (a huge wrong value should not produce a huge error). */
+const MAX_VIOLATIONS = 100;
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+const patternCache = new Map<string, RegExp | null>();
+
+function regex(pattern: string): RegExp | null {
+  let re = patternCache.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, "u");
+    } catch {
+      try {
+        re = new RegExp(pattern);
+      } catch {
+        re = null; // not a pattern this engine understands: not checked (the generator warned)
+      }
+    }
+    if (patternCache.size > 1000) patternCache.clear();
+    patternCache.set(pattern, re);
+  }
+  return re;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "string") return "a string";
+  if (typeof v === "number") return Number.isInteger(v) ? "an integer" : "a number";
+  if (typeof v === "boolean") return "a boolean";
+  return typeof v;
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** Key-order independent text of a JSON value (uniqueItems). */
+function canonical(v: unknown): string {
+  if (v === null || typeof v !== "object") return typeof v === "bigint" ? `${v}n` : JSON.stringify(v) ?? "undefined";
+  if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
+  const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort();
+  return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonical((v as Record<string, unknown>)[k])).join(",") + "}";
+}
+
+class Checker {
+  readonly out: ToonErrorDetail[] = [];
+  constructor(private readonly defs: CheckDefs) {}
+
+  add(path: string, message: string): void {
+    if (this.out.length < MAX_VIOLATIONS) this.out.push({ path, message });
+  }
+
+  full(): boolean {
+    return this.out.length >= MAX_VIOLATIONS;
+  }
+
+  check(v: unknown, s: CheckShape, path: string, depth: number): void {
+    if (this.full()) return;
+    if (depth > MAX_CHECK_DEPTH) return this.add(path, `nested deeper than ${MAX_CHECK_DEPTH} levels`);
+    switch (s.kind) {
+      case "string":
+        if (typeof v !== "string") return this.add(path, `expected a string, got ${typeName(v)}`);
+        if (s.int64 && !/^-?(0|[1-9][0-9]*)$/.test(v)) return this.add(path, "expected a decimal integer in a string");
+        return this.stringConstraints(v, s.c, path);
+      case "integer":
+        if (typeof v === "bigint" && s.int64) return this.numberConstraints(Number(v), s.c, path);
+        if (typeof v !== "number" || !Number.isInteger(v)) return this.add(path, `expected an integer, got ${typeName(v)}${typeof v === "number" ? ` (${v})` : ""}`);
+        return this.numberConstraints(v, s.c, path);
+      case "number":
+        if (typeof v !== "number" || !Number.isFinite(v)) return this.add(path, `expected a number, got ${typeName(v)}`);
+        return this.numberConstraints(v, s.c, path);
+      case "boolean":
+        if (typeof v !== "boolean") this.add(path, `expected a boolean, got ${typeName(v)}`);
+        return;
+      case "null":
+        if (v !== null) this.add(path, `expected null, got ${typeName(v)}`);
+        return;
+      case "any":
+        if (v === undefined) this.add(path, "expected a JSON value");
+        return;
+      case "enum":
+        for (const x of s.values) if (jsonEquals(v, x)) return;
+        return this.add(path, `must be one of ${listValues(s.values)}`);
+      case "const":
+        if (!jsonEquals(v, s.value)) this.add(path, `must be ${JSON.stringify(s.value)}`);
+        return;
+      case "ref": {
+        const d = hasOwnProperty.call(this.defs, s.name) ? this.defs[s.name] : undefined;
+        if (d === undefined) return this.add(path, `internal: no definition ${s.name}`);
+        return this.check(v, d, path, depth + 1);
+      }
+      case "object":
+        return this.object(v, s, path, depth);
+      case "array": {
+        if (!Array.isArray(v)) return this.add(path, `expected an array, got ${typeName(v)}`);
+        this.arrayConstraints(v, s.c, path);
+        for (let i = 0; i < v.length && !this.full(); i++) this.check(v[i], s.items, path + "/" + i, depth + 1);
+        return;
+      }
+      case "tuple": {
+        if (!Array.isArray(v)) return this.add(path, `expected an array, got ${typeName(v)}`);
+        this.arrayConstraints(v, s.c, path);
+        if (v.length < s.minItems) this.add(path, `expected at least ${s.minItems} items, got ${v.length}`);
+        for (let i = 0; i < v.length && !this.full(); i++) {
+          const item = i < s.items.length ? s.items[i]! : s.rest;
+          if (item === false) {
+            this.add(path + "/" + i, `unexpected item (at most ${s.items.length} allowed)`);
+            break;
+          }
+          this.check(v[i], item, path + "/" + i, depth + 1);
+        }
+        return;
+      }
+      case "union":
+        return this.union(v, s, path, depth);
+    }
+  }
+
+  private object(v: unknown, s: Extract<CheckShape, { kind: "object" }>, path: string, depth: number): void {
+    if (!isPlainObject(v)) return this.add(path, `expected an object, got ${typeName(v)}`);
+    const declared = new Set<string>();
+    let count = 0;
+    for (const k in v) if (hasOwnProperty.call(v, k) && v[k] !== undefined) count++;
+    for (const [name, required, shape] of s.properties) {
+      declared.add(name);
+      const present = hasOwnProperty.call(v, name) && v[name] !== undefined;
+      if (!present) {
+        if (required) this.add(path + pointerSegment(name), "required property is missing");
+        continue;
+      }
+      this.check(v[name], shape, path + pointerSegment(name), depth + 1);
+    }
+    for (const k in v) {
+      if (this.full()) break;
+      if (!hasOwnProperty.call(v, k) || declared.has(k) || v[k] === undefined) continue;
+      if (s.additional === false) this.add(path + pointerSegment(k), "unknown property (the schema allows no additional properties)");
+      else this.check(v[k], s.additional, path + pointerSegment(k), depth + 1);
+    }
+    const c = s.c;
+    if (c?.minProperties !== undefined && count < c.minProperties) this.add(path, `expected at least ${c.minProperties} properties, got ${count}`);
+    if (c?.maxProperties !== undefined && count > c.maxProperties) this.add(path, `expected at most ${c.maxProperties} properties, got ${count}`);
+  }
+
+  private union(v: unknown, s: Extract<CheckShape, { kind: "union" }>, path: string, depth: number): void {
+    if (s.discriminator !== undefined && isPlainObject(v)) {
+      const key = s.discriminator;
+      const tag = hasOwnProperty.call(v, key) ? v[key] : undefined;
+      const values: unknown[] = [];
+      for (const b of s.branches) {
+        const o = this.deref(b);
+        const p = o?.kind === "object" ? o.properties.find((q) => q[0] === key) : undefined;
+        const t = p === undefined ? undefined : this.deref(p[2]);
+        const value = t?.kind === "const" ? t.value : undefined;
+        values.push(value);
+        if (tag !== undefined && jsonEquals(tag, value)) return this.check(v, b, path, depth + 1);
+      }
+      if (tag === undefined) return this.add(path + pointerSegment(key), `required property is missing (one of ${listValues(values)})`);
+      return this.add(path + pointerSegment(key), `must be one of ${listValues(values)}`);
+    }
+    // the branches whose type fits: when exactly one does, its findings are the useful ones
+    let fitting: ToonErrorDetail[] | undefined;
+    let fits = 0;
+    for (const b of s.branches) {
+      const sub = new Checker(this.defs);
+      sub.check(v, b, path, depth + 1);
+      if (sub.out.length === 0) return;
+      if (!sub.out.some((d) => d.path === path && d.message.startsWith("expected "))) {
+        fits++;
+        fitting ??= sub.out;
+      }
+    }
+    if (fits === 1 && fitting !== undefined) {
+      for (const d of fitting) this.add(d.path, d.message);
+      return;
+    }
+    this.add(path, `matches none of the ${s.branches.length} alternatives (got ${typeName(v)})`);
+  }
+
+  private deref(s: CheckShape): CheckShape | undefined {
+    let cur: CheckShape | undefined = s;
+    for (let i = 0; cur !== undefined && cur.kind === "ref" && i < 32; i++) cur = hasOwnProperty.call(this.defs, cur.name) ? this.defs[cur.name] : undefined;
+    return cur;
+  }
+
+  private stringConstraints(v: string, c: CheckConstraints | undefined, path: string): void {
+    if (c === undefined) return;
+    if (c.minLength !== undefined || c.maxLength !== undefined) {
+      const n = codePoints(v);
+      if (c.minLength !== undefined && n < c.minLength) this.add(path, `expected at least ${c.minLength} characters, got ${n}`);
+      if (c.maxLength !== undefined && n > c.maxLength) this.add(path, `expected at most ${c.maxLength} characters, got ${n}`);
+    }
+    if (c.pattern !== undefined) {
+      const re = regex(c.pattern);
+      if (re !== null && !re.test(v)) this.add(path, `does not match the pattern ${JSON.stringify(c.pattern)}`);
+    }
+  }
+
+  private numberConstraints(v: number, c: CheckConstraints | undefined, path: string): void {
+    if (c === undefined) return;
+    if (c.minimum !== undefined && v < c.minimum) this.add(path, `must be >= ${c.minimum}, got ${v}`);
+    if (c.maximum !== undefined && v > c.maximum) this.add(path, `must be <= ${c.maximum}, got ${v}`);
+    if (c.exclusiveMinimum !== undefined && v <= c.exclusiveMinimum) this.add(path, `must be > ${c.exclusiveMinimum}, got ${v}`);
+    if (c.exclusiveMaximum !== undefined && v >= c.exclusiveMaximum) this.add(path, `must be < ${c.exclusiveMaximum}, got ${v}`);
+    if (c.multipleOf !== undefined && c.multipleOf > 0) {
+      const q = v / c.multipleOf;
+      if (Math.abs(q - Math.round(q)) > 1e-9) this.add(path, `must be a multiple of ${c.multipleOf}, got ${v}`);
+    }
+  }
+
+  private arrayConstraints(v: unknown[], c: CheckConstraints | undefined, path: string): void {
+    if (c === undefined) return;
+    if (c.minItems !== undefined && v.length < c.minItems) this.add(path, `expected at least ${c.minItems} items, got ${v.length}`);
+    if (c.maxItems !== undefined && v.length > c.maxItems) this.add(path, `expected at most ${c.maxItems} items, got ${v.length}`);
+    if (c.uniqueItems) {
+      const seen = new Map<string, number>();
+      for (let i = 0; i < v.length; i++) {
+        const k = canonical(v[i]);
+        const j = seen.get(k);
+        if (j !== undefined) {
+          this.add(path + "/" + i, `duplicate of item ${j} (items must be unique)`);
+          break;
+        }
+        seen.set(k, i);
+      }
+    }
+  }
+}
+
+function listValues(values: readonly unknown[]): string {
+  const shown = values.slice(0, 12).map((x) => JSON.stringify(x) ?? String(x));
+  return shown.join(", ") + (values.length > 12 ? `, ... (${values.length} in all)` : "");
+}
+
+/** Every violation of `value` against `shape` (up to 100), with JSON-pointer paths under `path`. */
+export function checkShape(value: unknown, shape: CheckShape, defs: CheckDefs = {}, path = ""): ToonErrorDetail[] {
+  const c = new Checker(defs);
+  c.check(value, shape, path, 0);
+  return c.out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Tool sets, as the generated module describes them
+
+/** What the runtime needs of one tool: its argument codec (the final word on validity) and its shape. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly codec: { validate(value: unknown): ValidationResult<unknown> };
+  readonly shape: CheckShape;
+}
+
+export interface ToolSetSpec {
+  readonly name: string;
+  readonly tools: ReadonlyMap<string, ToolSpec>;
+  readonly defs: CheckDefs;
+}
+
+/** A parsed call, as MCP's `tools/call` names the parts (plus the provider's call id). */
+export interface ToolCall<N extends string = string, A = unknown> {
+  id: string;
+  name: N;
+  arguments: A;
+}
+
+/** Build the spec a generated module hands to `parseToolCall` and `ToolCallAccumulator`. */
+export function toolSet(
+  name: string,
+  tools: readonly (readonly [name: string, codec: ToolSpec["codec"], shape: CheckShape])[],
+  defs: CheckDefs,
+): ToolSetSpec {
+  const map = new Map<string, ToolSpec>();
+  for (const [n, codec, shape] of tools) map.set(n, { name: n, codec, shape });
+  return { name, tools: map, defs };
+}
+
+/** A short, safe rendering of untrusted text for messages. */
+function show(s: string): string {
+  return JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." : s);
+}
+
+/**
+ * Parse the JSON text of tool-call arguments (OpenAI sends them as a string, `\uXXXX` escapes and all).
+ * Blank text means "no arguments" (`{}`). A text that is a cut-off prefix of JSON is INCOMPLETE; anything
+ * else that does not parse is INVALID_VALUE. Errors carry `path`.
+ */
+export function parseArgumentsJson(text: string, path = "/arguments"): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const scan = new JsonScanner();
+    scan.feed(text);
+    if (!scan.broken && !scan.complete) {
+      throw new ToonError("INCOMPLETE", `the arguments end before their JSON value does (${text.length} characters, cut off)`, { path, cause: e });
+    }
+    throw new ToonError("INVALID_VALUE", `the arguments are not valid JSON (${(e as Error).message})`, { path, cause: e });
+  }
+}
+
+/**
+ * Check `args` against tool `name` of `spec`: every violation of the schema (paths under `/arguments`), then
+ * the tool's codec. Returns the findings; empty means valid.
+ */
+export function checkToolArguments(spec: ToolSetSpec, name: string, args: unknown): ToonErrorDetail[] {
+  const tool = spec.tools.get(name);
+  if (tool === undefined) return [{ path: "/name", message: unknownToolMessage(spec, name) }];
+  const found = checkShape(args, tool.shape, spec.defs, "/arguments");
+  if (found.length > 0) return found;
+  const r = tool.codec.validate(args);
+  if (!r.ok) return r.errors.map((d) => ({ path: "/arguments" + d.path, message: d.message }));
+  return [];
+}
+
+function unknownToolMessage(spec: ToolSetSpec, name: string): string {
+  const known = [...spec.tools.keys()];
+  return `unknown tool ${show(name)} (${spec.name} has ${known.length === 0 ? "no tools" : listValues(known)})`;
+}
+
+function violationError(spec: ToolSetSpec, name: string, details: ToonErrorDetail[], prefix = ""): ToonError {
+  const d = details.map((x) => ({ path: prefix + x.path, message: x.message }));
+  const first = d[0]!;
+  if (d.length === 1 && first.path === prefix + "/name") return new ToonError("INVALID_VALUE", first.message, { path: first.path, details: d });
+  const list = d.slice(0, 5).map((x) => `${x.path || "/"}: ${x.message}`).join("; ");
+  return new ToonError(
+    "INVALID_VALUE",
+    `tool call ${show(name)} of ${spec.name}: ${d.length} violation${d.length === 1 ? "" : "s"}: ${list}${d.length > 5 ? "; ..." : ""}`,
+    { path: first.path, details: d },
+  );
+}
+
+/** Validate a complete call; throws INVALID_VALUE listing every violation. */
+export function checkToolCall<C extends ToolCall>(spec: ToolSetSpec, id: string, name: string, args: unknown): C {
+  const details = checkToolArguments(spec, name, args);
+  if (details.length > 0) throw violationError(spec, name, details);
+  return { id, name, arguments: args } as C;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+/**
+ * One tool call from model output, in any of these forms:
+ * - OpenAI Chat Completions `message.tool_calls[i]`: `{ id, type: "function", function: { name, arguments: "<json>" } }`
+ * - OpenAI Responses output item: `{ type: "function_call", call_id, name, arguments: "<json>" }`
+ * - Anthropic content block: `{ type: "tool_use", id, name, input: {...} }`
+ * - MCP `tools/call` params (or any `{ name, arguments }`, arguments an object or a JSON string; `id` optional)
+ *
+ * Returns `{ id, name, arguments }` (id `""` when the form has none), or throws a ToonError: INVALID_VALUE
+ * with `details` listing every violation (paths `/name`, `/arguments/...`), INCOMPLETE for cut-off arguments.
+ */
+export function parseToolCall<C extends ToolCall = ToolCall>(spec: ToolSetSpec, raw: unknown): C {
+  if (!isPlainObject(raw)) throw new ToonError("INVALID_VALUE", `expected a tool call object, got ${typeName(raw)}`);
+  let id = "";
+  let name: unknown;
+  let args: unknown;
+  if (raw.type === "tool_use" || (raw.input !== undefined && raw.arguments === undefined && raw.function === undefined)) {
+    id = str(raw.id) ?? "";
+    name = raw.name;
+    args = raw.input ?? {};
+  } else if (isPlainObject(raw.function)) {
+    id = str(raw.id) ?? "";
+    name = raw.function.name;
+    args = raw.function.arguments;
+  } else {
+    id = str(raw.call_id) ?? str(raw.id) ?? "";
+    name = raw.name;
+    args = raw.arguments ?? {};
+  }
+  if (typeof name !== "string") throw new ToonError("INVALID_VALUE", `the tool call has no name (got ${typeName(name)})`, { path: "/name" });
+  if (!spec.tools.has(name)) throw new ToonError("INVALID_VALUE", unknownToolMessage(spec, name), { path: "/name", details: [{ path: "/name", message: unknownToolMessage(spec, name) }] });
+  if (typeof args === "string") args = parseArgumentsJson(args);
+  return checkToolCall<C>(spec, id, name, args);
+}
+
+/**
+ * Every tool call in a whole (non-streamed) response: an OpenAI chat completion (`choices[].message.tool_calls`)
+ * or message, an OpenAI Responses response (`output[]` function calls), an Anthropic message (`content[]`
+ * tool_use blocks), or an array of calls. Errors are prefixed with where the call sits.
+ */
+export function parseToolCalls<C extends ToolCall = ToolCall>(spec: ToolSetSpec, response: unknown): C[] {
+  const found: [string, unknown][] = [];
+  const collect = (v: unknown, at: string): void => {
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        if (!isPlainObject(x)) return;
+        const t = x.type;
+        if (t === "tool_use" || t === "function_call" || t === "function" || (t === undefined && x.name !== undefined)) found.push([`${at}/${i}`, x]);
+      });
+      return;
+    }
+    if (!isPlainObject(v)) return;
+    if (Array.isArray(v.choices)) v.choices.forEach((c, i) => isPlainObject(c) && isPlainObject(c.message) && collect(c.message.tool_calls, `${at}/choices/${i}/message/tool_calls`));
+    if (Array.isArray(v.tool_calls)) collect(v.tool_calls, `${at}/tool_calls`);
+    if (Array.isArray(v.content)) collect(v.content, `${at}/content`);
+    if (Array.isArray(v.output)) collect(v.output, `${at}/output`);
+  };
+  collect(response, "");
+  return found.map(([at, raw]) => {
+    try {
+      return parseToolCall<C>(spec, raw);
+    } catch (e) {
+      if (e instanceof ToonError) throw e.prefixPath(at);
+      throw e;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Streaming
+
+/**
+ * Tracks whether streamed JSON text has finished its top-level value: nesting depth, strings and escapes are
+ * followed character by character, so fragments may split anywhere (inside `\u00e9`, between a backslash and
+ * the quote it escapes). It does not validate JSON; `JSON.parse` does that once the value is complete.
+ */
+export class JsonScanner {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private started = false;
+  /** Characters after the top-level value closed, other than whitespace. */
+  trailing = false;
+  /** The first top-level value ended (a closing `}`/`]`, or the closing quote of a top-level string). */
+  complete = false;
+  /** Seen something no JSON can contain here (a closing bracket with nothing open). */
+  broken = false;
+  length = 0;
+
+  feed(text: string): void {
+    this.length += text.length;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (this.complete) {
+        if (ch !== 0x20 && ch !== 0x0a && ch !== 0x0d && ch !== 0x09) this.trailing = true;
+        continue;
+      }
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (ch === 0x5c) this.escaped = true;
+        else if (ch === 0x22) {
+          this.inString = false;
+          if (this.depth === 0) this.complete = true;
+        }
+        continue;
+      }
+      switch (ch) {
+        case 0x22: // "
+          this.inString = true;
+          this.started = true;
+          break;
+        case 0x7b: // {
+        case 0x5b: // [
+          this.depth++;
+          this.started = true;
+          break;
+        case 0x7d: // }
+        case 0x5d: // ]
+          if (this.depth === 0) this.broken = true;
+          else if (--this.depth === 0) this.complete = true;
+          break;
+        case 0x20:
+        case 0x0a:
+        case 0x0d:
+        case 0x09:
+          break;
+        default:
+          this.started = true;
+      }
+    }
+  }
+
+  /** Nothing but whitespace so far. */
+  get empty(): boolean {
+    return !this.started;
+  }
+}
+
+/** A call the accumulator has seen start but not yet returned. */
+export interface PendingToolCall {
+  /** Where it came from: `openai:<choice>:<index>`, `responses:<output_index>` or `anthropic:<index>`. */
+  key: string;
+  id: string;
+  name: string;
+  /** Characters of argument JSON received so far. */
+  received: number;
+}
+
+interface Slot extends PendingToolCall {
+  text: string;
+  scan: JsonScanner;
+  /** Arguments given whole (Anthropic `input` at block start, Responses `arguments` at `done`). */
+  given?: unknown;
+  /** Returned already (later fragments for it are an error), or failed. */
+  done: boolean;
+  /** OpenAI Chat: complete when the JSON closes; others wait for their stop event. */
+  closesOnJson: boolean;
+  order: number;
+}
+
+/**
+ * Accumulates streamed tool-call events and returns each call once it is complete and valid.
+ *
+ * `push(event)` takes one parsed stream event (the JSON of an SSE `data:` line) of any of:
+ * - OpenAI Chat Completions chunks: `{ choices: [{ index, delta: { tool_calls: [{ index, id?, function: { name?, arguments? } }] }, finish_reason }] }`.
+ *   A call is complete when its argument JSON closes (or, for `""`, when its choice finishes).
+ * - OpenAI Responses events: `response.output_item.added`, `response.function_call_arguments.delta`,
+ *   `response.function_call_arguments.done`, `response.output_item.done`, `response.incomplete`.
+ * - Anthropic Messages events: `content_block_start` (tool_use), `content_block_delta` (`input_json_delta`),
+ *   `content_block_stop`, `message_delta` (stop_reason `max_tokens` marks open calls as cut off).
+ * Other events (text deltas, pings) are ignored.
+ *
+ * It returns the calls this event completed. A complete call that fails validation throws a ToonError
+ * (INVALID_VALUE listing every violation); a call the stream cut off throws INCOMPLETE. The accumulator stays
+ * usable after a throw: calls completed by the same event are returned by the next `push` or `end`.
+ * Call `end()` when the stream is over: it returns what is left and throws INCOMPLETE (with `details` naming
+ * each one) if any call never finished.
+ */
+export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
+  private readonly slots = new Map<string, Slot>();
+  private ready: C[] = [];
+  private order = 0;
+  private incomplete: Slot[] = [];
+
+  constructor(private readonly spec: ToolSetSpec) {}
+
+  /** Calls started and not yet returned or failed, in the order they started. */
+  get pending(): PendingToolCall[] {
+    return [...this.slots.values()]
+      .filter((s) => !s.done)
+      .sort((a, b) => a.order - b.order)
+      .map(({ key, id, name, received }) => ({ key, id, name, received }));
+  }
+
+  push(event: unknown): C[] {
+    const errors: ToonError[] = [];
+    const guard = (f: () => void): void => {
+      try {
+        f();
+      } catch (e) {
+        if (!(e instanceof ToonError)) throw e;
+        errors.push(e);
+      }
+    };
+    if (isPlainObject(event)) {
+      if (Array.isArray(event.choices)) {
+        for (const choice of event.choices) {
+          if (!isPlainObject(choice)) continue;
+          const ci = typeof choice.index === "number" ? choice.index : 0;
+          const delta = choice.delta;
+          if (isPlainObject(delta) && Array.isArray(delta.tool_calls)) {
+            for (const frag of delta.tool_calls) if (isPlainObject(frag)) guard(() => this.openaiFragment(ci, frag));
+          }
+          const finish = choice.finish_reason;
+          if (typeof finish === "string") guard(() => this.finishPrefix(`openai:${ci}:`, finish));
+        }
+      } else if (typeof event.type === "string") {
+        guard(() => this.typedEvent(event.type as string, event));
+      }
+    }
+    if (errors.length > 0) throw errors.length === 1 ? errors[0]! : combine(errors);
+    const out = this.ready;
+    this.ready = [];
+    return out;
+  }
+
+  /** The stream is over: the calls still waiting, or INCOMPLETE naming every call that never finished. */
+  end(): C[] {
+    const errors: ToonError[] = [];
+    for (const s of [...this.slots.values()].sort((a, b) => a.order - b.order)) {
+      if (s.done) continue;
+      // a call whose JSON closed (or that carries no arguments) but whose stop event never came is whole
+      if (s.scan.complete && !s.scan.trailing) {
+        try {
+          this.complete(s);
+        } catch (e) {
+          if (!(e instanceof ToonError)) throw e;
+          errors.push(e);
+        }
+      } else {
+        this.cutOff(s);
+      }
+    }
+    const cut = this.incomplete;
+    this.incomplete = [];
+    if (cut.length > 0) errors.unshift(incompleteError(cut));
+    if (errors.length > 0) throw errors.length === 1 ? errors[0]! : combine(errors);
+    const out = this.ready;
+    this.ready = [];
+    return out;
+  }
+
+  private slot(key: string, closesOnJson: boolean): Slot {
+    let s = this.slots.get(key);
+    if (s === undefined) {
+      s = { key, id: "", name: "", received: 0, text: "", scan: new JsonScanner(), done: false, closesOnJson, order: this.order++ };
+      this.slots.set(key, s);
+    }
+    return s;
+  }
+
+  private append(s: Slot, text: string): void {
+    if (text === "") return;
+    if (s.done) {
+      if (text.trim() !== "") throw new ToonError("INVALID_VALUE", `more argument text for tool call ${show(s.name)} after it was complete`, { path: "/arguments" });
+      return;
+    }
+    s.text += text;
+    s.received = s.text.length;
+    s.scan.feed(text);
+  }
+
+  private openaiFragment(choice: number, frag: Record<string, unknown>): void {
+    const index = typeof frag.index === "number" ? frag.index : 0;
+    const s = this.slot(`openai:${choice}:${index}`, true);
+    if (typeof frag.id === "string" && frag.id !== "") s.id = frag.id;
+    const fn = frag.function;
+    if (isPlainObject(fn)) {
+      if (typeof fn.name === "string" && !s.done) s.name += fn.name;
+      if (typeof fn.arguments === "string") this.append(s, fn.arguments);
+    }
+    if (!s.done && s.name !== "" && s.scan.complete) this.complete(s);
+  }
+
+  private typedEvent(type: string, e: Record<string, unknown>): void {
+    switch (type) {
+      // Anthropic Messages
+      case "content_block_start": {
+        const block = e.content_block;
+        if (!isPlainObject(block) || block.type !== "tool_use") return;
+        const s = this.slot(`anthropic:${typeof e.index === "number" ? e.index : 0}`, false);
+        s.id = str(block.id) ?? "";
+        s.name = str(block.name) ?? "";
+        if (isPlainObject(block.input) && Object.keys(block.input).length > 0) s.given = block.input;
+        return;
+      }
+      case "content_block_delta": {
+        const delta = e.delta;
+        if (!isPlainObject(delta) || delta.type !== "input_json_delta") return;
+        const s = this.slots.get(`anthropic:${typeof e.index === "number" ? e.index : 0}`);
+        if (s === undefined) throw new ToonError("INVALID_VALUE", `input_json_delta for content block ${String(e.index)}, which did not start as a tool_use block`);
+        if (typeof delta.partial_json === "string") this.append(s, delta.partial_json);
+        return;
+      }
+      case "content_block_stop": {
+        const s = this.slots.get(`anthropic:${typeof e.index === "number" ? e.index : 0}`);
+        if (s === undefined || s.done) return;
+        if (s.scan.empty || (s.scan.complete && !s.scan.trailing)) this.complete(s);
+        else this.failCut(s);
+        return;
+      }
+      case "message_delta": {
+        const d = e.delta;
+        const reason = isPlainObject(d) ? d.stop_reason : undefined;
+        if (typeof reason === "string") this.finishPrefix("anthropic:", reason);
+        return;
+      }
+      // OpenAI Responses
+      case "response.output_item.added":
+      case "response.output_item.done": {
+        const item = e.item;
+        if (!isPlainObject(item) || item.type !== "function_call") return;
+        const s = this.slot(`responses:${typeof e.output_index === "number" ? e.output_index : 0}`, false);
+        s.id = str(item.call_id) ?? str(item.id) ?? s.id;
+        if (typeof item.name === "string") s.name = item.name;
+        if (type === "response.output_item.done" && !s.done) {
+          if (typeof item.arguments === "string") this.replace(s, item.arguments);
+          this.completeOrCut(s);
+        }
+        return;
+      }
+      case "response.function_call_arguments.delta": {
+        const s = this.slot(`responses:${typeof e.output_index === "number" ? e.output_index : 0}`, false);
+        if (typeof e.delta === "string") this.append(s, e.delta);
+        return;
+      }
+      case "response.function_call_arguments.done": {
+        const s = this.slot(`responses:${typeof e.output_index === "number" ? e.output_index : 0}`, false);
+        if (s.done) return;
+        if (typeof e.name === "string" && s.name === "") s.name = e.name;
+        if (typeof e.arguments === "string") this.replace(s, e.arguments);
+        this.completeOrCut(s);
+        return;
+      }
+      case "response.incomplete":
+      case "response.failed":
+        this.finishPrefix("responses:", "incomplete");
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The final, whole argument text replaces the fragments. */
+  private replace(s: Slot, text: string): void {
+    s.text = "";
+    s.scan = new JsonScanner();
+    s.received = 0;
+    this.append(s, text);
+  }
+
+  private completeOrCut(s: Slot): void {
+    if (s.scan.empty || (s.scan.complete && !s.scan.trailing)) this.complete(s);
+    else this.failCut(s);
+  }
+
+  /** A choice or message finished: its open calls are whole now, or were cut off (`length`, `max_tokens`). */
+  private finishPrefix(prefix: string, reason: string): void {
+    const cut: Slot[] = [];
+    const errors: ToonError[] = [];
+    for (const s of [...this.slots.values()].sort((a, b) => a.order - b.order)) {
+      if (s.done || !s.key.startsWith(prefix)) continue;
+      const whole = s.scan.complete && !s.scan.trailing;
+      if (whole || (s.scan.empty && reason !== "length" && reason !== "max_tokens" && reason !== "incomplete")) {
+        try {
+          this.complete(s);
+        } catch (e) {
+          if (!(e instanceof ToonError)) throw e;
+          errors.push(e);
+        }
+      } else {
+        s.done = true;
+        cut.push(s);
+      }
+    }
+    if (cut.length > 0) errors.unshift(incompleteError(cut, reason));
+    if (errors.length > 0) throw errors.length === 1 ? errors[0]! : combine(errors);
+  }
+
+  private failCut(s: Slot): void {
+    s.done = true;
+    throw incompleteError([s]);
+  }
+
+  private cutOff(s: Slot): void {
+    s.done = true;
+    this.incomplete.push(s);
+  }
+
+  private complete(s: Slot): void {
+    s.done = true;
+    let args: unknown;
+    if (s.scan.empty) args = s.given ?? {};
+    else if (s.scan.trailing) throw new ToonError("INVALID_VALUE", `tool call ${show(s.name)}: text after the end of the argument JSON`, { path: "/arguments" });
+    else args = parseArgumentsJson(s.text);
+    if (!this.spec.tools.has(s.name)) throw new ToonError("INVALID_VALUE", unknownToolMessage(this.spec, s.name), { path: "/name", details: [{ path: "/name", message: unknownToolMessage(this.spec, s.name) }] });
+    this.ready.push(checkToolCall<C>(this.spec, s.id, s.name, args));
+  }
+}
+
+function incompleteError(cut: readonly Slot[], reason?: string): ToonError {
+  const details = cut.map((s) => ({
+    path: "/" + s.key,
+    message: `tool call ${show(s.name || "(no name yet)")}${s.id ? ` (${s.id})` : ""} ended after ${s.text.length} characters of arguments, before its JSON was complete`,
+  }));
+  const why = reason === undefined ? "the stream ended" : `the stream stopped (${reason})`;
+  return new ToonError("INCOMPLETE", `${why} with ${cut.length} unfinished tool call${cut.length === 1 ? "" : "s"}: ${details.map((d) => d.message).join("; ")}`, {
+    path: details[0]!.path,
+    details,
+  });
+}
+
+function combine(errors: ToonError[]): ToonError {
+  const first = errors[0]!;
+  const details = errors.flatMap((e) => e.details ?? [{ path: e.path, message: e.reason }]);
+  return new ToonError(first.code, `${errors.length} tool calls failed: ${errors.map((e) => e.reason).join(" | ")}`, { path: first.path, details });
+}
