@@ -1,14 +1,25 @@
 /** The results file format and its markdown rendering (used by run.ts and readme-table.ts). */
-import type { CheckResult, SpeedResult } from "./child.ts";
-
 export interface CodecResult {
   bytes?: { raw: number; gzip: number; brotli: number };
   roundTrip?: string;
   freshDecoder?: string;
-  encode?: Omit<SpeedResult, "op">;
-  decode?: Omit<SpeedResult, "op">;
+  encode?: Speed;
+  decode?: Speed;
   /** Error output of a case that failed. */
   errors?: string[];
+}
+
+/** Speed of one operation, pooled over the rounds (each round is one process). */
+export interface Speed {
+  /** Median over all batches of all rounds, by `clock`. */
+  opsPerSec: number;
+  clock: "cpu" | "wall";
+  wallOpsPerSec: number;
+  cpuOpsPerSec: number;
+  /** Each round's median, by `clock`. */
+  roundOpsPerSec: number[];
+  batchWall: number[];
+  batchCpu: number[];
 }
 
 export interface Results {
@@ -20,6 +31,9 @@ export interface Results {
     platform: string;
     memoryGiB: number;
     date: string;
+    /** 1, 5 and 15 minute load averages when the run started and ended (other load skews wall-clock numbers). */
+    loadAverage: number[];
+    loadAverageAfter?: number[];
   };
   settings: {
     quick: boolean;
@@ -27,6 +41,8 @@ export interface Results {
     warmupMs: number;
     batchMs: number;
     batches: number;
+    rounds: number;
+    clock: "cpu" | "wall";
     gzip: string;
     brotli: string;
     versions: Record<string, string>;
@@ -34,8 +50,6 @@ export interface Results {
   codecs: Record<string, string>;
   datasets: Record<string, Record<string, CodecResult>>;
 }
-
-export type { CheckResult, SpeedResult };
 
 /** Codec the targets are measured against, and the lossless variant shown next to it. */
 export const BASELINE = "avsc";
@@ -95,7 +109,10 @@ export function renderMachine(res: Results): string {
   const s = res.settings;
   return (
     `Node ${m.node} (V8 ${m.v8}), ${m.cpu}, ${m.cores} cores, ${m.platform}, ${m.date.slice(0, 10)}. ` +
-    `One process per case; ops/s = median of ${s.batches} batches of ~${s.batchMs} ms after ${s.warmupMs} ms warm-up` +
+    `One process per case and round; ops/s = median of ${s.rounds} round(s) × ${s.batches} batches of ~${s.batchMs} ms ` +
+    `(each process warms up ${s.warmupMs} ms), ` +
+    (s.clock === "cpu" ? "per second of CPU time of the case's process (user + system)" : "per second of wall-clock time") +
+    `; load average ${m.loadAverage[0]} at the start` +
     `${s.quick ? " (--quick)" : ""}. Sizes: gzip ${s.gzip}, brotli ${s.brotli}. ` +
     Object.entries(s.versions)
       .map(([k, v]) => `${k} ${v}`)

@@ -5,23 +5,26 @@
  *   npm run bench                      full run → bench/results/latest.{json,md}
  *   npm run bench -- --quick           short batches → bench/results/scratch.{json,md}
  *   npm run bench -- --filter orders   only cases whose "dataset/codec/op" contains the substring (→ scratch)
- *   options: --out <name>  --batches <n>  --batch-ms <ms>  --warmup-ms <ms>
+ *   options: --out <name>  --rounds <n>  --batches <n>  --batch-ms <ms>  --warmup-ms <ms>
+ *            --clock cpu|wall  (default cpu: ops per CPU-second of the case's process, robust to other load;
+ *                               wall: ops per elapsed second; both are recorded in the JSON either way)
  *
  * Then `node --conditions=toon-dev --import tsx bench/readme-table.ts` prints the block for the README.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, platform, arch, release, totalmem } from "node:os";
+import { arch, cpus, loadavg, platform, release, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BROTLI_QUALITY, GZIP_LEVEL, type ChildArgs, type ChildResult, type Op } from "./child.ts";
+import { BROTLI_QUALITY, GZIP_LEVEL, median, type ChildArgs, type ChildResult, type Clock, type Op, type SpeedResult } from "./child.ts";
 import { CODECS } from "./codecs.ts";
 import { DATASETS } from "./datasets.ts";
-import { renderMarkdown, renderTables, type CodecResult, type Results } from "./report.ts";
+import { renderMarkdown, renderTables, type CodecResult, type Results, type Speed } from "./report.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CHILD = resolve(import.meta.dirname, "child.ts");
-const NODE_FLAGS = ["--expose-gc", "--conditions=toon-dev", "--import", "tsx"];
+// no --expose-gc: forcing a full GC between batches was measured to halve some codecs' speed afterwards
+const NODE_FLAGS = ["--conditions=toon-dev", "--import", "tsx"];
 
 const { values: opts } = parseArgs({
   options: {
@@ -31,14 +34,19 @@ const { values: opts } = parseArgs({
     batches: { type: "string" },
     "batch-ms": { type: "string" },
     "warmup-ms": { type: "string" },
+    rounds: { type: "string" },
+    clock: { type: "string" },
   },
 });
 
 const quick = opts.quick === true;
-const warmupMs = Number(opts["warmup-ms"] ?? (quick ? 200 : 1000));
-const batchMs = Number(opts["batch-ms"] ?? (quick ? 150 : 500));
+const warmupMs = Number(opts["warmup-ms"] ?? (quick ? 200 : 700));
+const batchMs = Number(opts["batch-ms"] ?? (quick ? 150 : 300));
 const batches = Number(opts.batches ?? (quick ? 3 : 5));
+const rounds = Number(opts.rounds ?? (quick ? 1 : 2));
 const filter = opts.filter;
+const clock = (opts.clock ?? "cpu") as Clock;
+if (clock !== "cpu" && clock !== "wall") throw new Error("--clock must be cpu or wall");
 const outName = opts.out ?? (quick || filter !== undefined ? "scratch" : "latest");
 
 function version(pkg: string): string {
@@ -73,6 +81,7 @@ const results: Results = {
     platform: `${platform()} ${release()} ${arch()}`,
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     date: new Date().toISOString(),
+    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
   },
   settings: {
     quick,
@@ -80,6 +89,8 @@ const results: Results = {
     warmupMs,
     batchMs,
     batches,
+    rounds,
+    clock,
     gzip: `level ${GZIP_LEVEL} (zlib default)`,
     brotli: `quality ${BROTLI_QUALITY} (Node default), generic mode`,
     versions: {
@@ -94,47 +105,83 @@ const results: Results = {
 };
 
 const OPS: Op[] = ["check", "encode", "decode"];
-const cases: ChildArgs[] = [];
+const checks: ChildArgs[] = [];
+const timed: ChildArgs[] = [];
 for (const ds of DATASETS) {
   for (const codec of CODECS) {
     const wanted = OPS.filter((op) => filter === undefined || `${ds.name}/${codec.name}/${op}`.includes(filter));
     if (wanted.length === 0) continue;
-    if (!wanted.includes("check")) wanted.unshift("check"); // sizes and round-trip always come along
-    for (const op of wanted) cases.push({ dataset: ds.name, codec: codec.name, op, warmupMs, batchMs, batches });
+    // sizes and round-trip always come along
+    for (const op of ["check", ...wanted.filter((op) => op !== "check")] as Op[]) {
+      (op === "check" ? checks : timed).push({ dataset: ds.name, codec: codec.name, op, warmupMs, batchMs, batches, clock });
+    }
   }
 }
-if (cases.length === 0) {
+if (checks.length === 0) {
   console.error(`no case matches --filter ${filter}`);
   process.exit(1);
 }
 
+const entryOf = (c: ChildArgs): CodecResult => ((results.datasets[c.dataset] ??= {})[c.codec] ??= {});
+const total = checks.length + timed.length * rounds;
+let done = 0;
 const started = performance.now();
-cases.forEach((c, i) => {
-  const label = `${c.dataset}/${c.codec}/${c.op}`;
-  process.stderr.write(`[${i + 1}/${cases.length}] ${label} ... `);
-  const r = runChild(c);
-  const entry: CodecResult = ((results.datasets[c.dataset] ??= {})[c.codec] ??= {});
-  if ("error" in r) {
-    (entry.errors ??= []).push(`${c.op}: ${r.error}`);
-    process.stderr.write(`FAILED\n${r.error}\n`);
-    return;
-  }
-  if (r.op === "check") {
-    entry.bytes = { raw: r.raw, gzip: r.gzip, brotli: r.brotli };
-    entry.roundTrip = r.roundTrip;
-    if (r.freshDecoder !== undefined) entry.freshDecoder = r.freshDecoder;
-    process.stderr.write(`${r.raw} B, round-trip ${r.roundTrip === "ok" ? "ok" : "LOSSY"}\n`);
-  } else {
-    const { op: _op, ...speed } = r;
-    entry[r.op] = speed;
-    const spread = (Math.max(...r.batchOpsPerSec) - Math.min(...r.batchOpsPerSec)) / r.opsPerSec;
-    process.stderr.write(`${Math.round(r.opsPerSec)} ops/s (spread ${(spread * 100).toFixed(1)}%)\n`);
-  }
-});
 
+function run(c: ChildArgs, round: number): ChildResult | undefined {
+  process.stderr.write(`[${++done}/${total}] ${c.dataset}/${c.codec}/${c.op}${c.op === "check" ? "" : ` (round ${round + 1})`} ... `);
+  const r = runChild(c);
+  if ("error" in r) {
+    (entryOf(c).errors ??= []).push(`${c.op}: ${r.error}`);
+    process.stderr.write(`FAILED\n${r.error}\n`);
+    return undefined;
+  }
+  return r;
+}
+
+for (const c of checks) {
+  const r = run(c, 0);
+  if (r === undefined || r.op !== "check") continue;
+  const entry = entryOf(c);
+  entry.bytes = { raw: r.raw, gzip: r.gzip, brotli: r.brotli };
+  entry.roundTrip = r.roundTrip;
+  if (r.freshDecoder !== undefined) entry.freshDecoder = r.freshDecoder;
+  process.stderr.write(`${r.raw} B, round-trip ${r.roundTrip === "ok" ? "ok" : "LOSSY"}\n`);
+}
+
+// rounds alternate direction, so that slow spells of a busy machine do not all fall on the same cases
+const speeds = new Map<ChildArgs, SpeedResult[]>();
+for (let round = 0; round < rounds; round++) {
+  for (const c of round % 2 === 0 ? timed : [...timed].reverse()) {
+    const r = run(c, round);
+    if (r === undefined || r.op === "check") continue;
+    const list = speeds.get(c) ?? [];
+    speeds.set(c, list);
+    list.push(r);
+    const spread = (Math.max(...r.batchCpu) - Math.min(...r.batchCpu)) / r.cpuOpsPerSec;
+    process.stderr.write(
+      `${Math.round(r.cpuOpsPerSec)} ops/cpu-s (batch spread ${(spread * 100).toFixed(1)}%), ${Math.round(r.wallOpsPerSec)} ops/s wall\n`,
+    );
+  }
+}
+for (const [c, list] of speeds) {
+  const batchWall = list.flatMap((r) => r.batchWall);
+  const batchCpu = list.flatMap((r) => r.batchCpu);
+  const speed: Speed = {
+    opsPerSec: median(clock === "cpu" ? batchCpu : batchWall),
+    clock,
+    wallOpsPerSec: median(batchWall),
+    cpuOpsPerSec: median(batchCpu),
+    roundOpsPerSec: list.map((r) => r.opsPerSec),
+    batchWall,
+    batchCpu,
+  };
+  entryOf(c)[c.op as "encode" | "decode"] = speed;
+}
+
+results.machine.loadAverageAfter = loadavg().map((x) => Math.round(x * 100) / 100);
 const dir = resolve(import.meta.dirname, "results");
 mkdirSync(dir, { recursive: true });
 writeFileSync(resolve(dir, `${outName}.json`), JSON.stringify(results, null, 2) + "\n");
 writeFileSync(resolve(dir, `${outName}.md`), renderMarkdown(results));
 console.log(renderTables(results));
-console.log(`\n${cases.length} cases in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote bench/results/${outName}.{json,md}`);
+console.log(`\n${total} processes in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote bench/results/${outName}.{json,md}`);

@@ -24,6 +24,8 @@ const EXAMPLES: Example[] = [
   { dir: "logs", data: "data/log-report.json", module: "gen/log-report.ts", codec: "LogReport" },
   { dir: "extraction", data: "data/extraction-result.json", module: "gen/extraction-result.ts", codec: "ExtractionResult" },
   { dir: "tool-calls", data: "data/tool-call-batch.json", module: "gen/tool-call-batch.ts", codec: "ToolCallBatch" },
+  // a tool set from an OpenAI tool-definition file: its batch codec on the calls of the recorded responses
+  { dir: "tools", data: "data/calls.json", module: "gen/weather-tools/batch.ts", codec: "WeatherToolsBatch" },
 ];
 
 interface Codec {

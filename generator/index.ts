@@ -11,6 +11,7 @@ export type { Dictionary, Segment, RetiredEntry } from "./dictionary/file.ts";
 export type { DictionaryEntry } from "./dictionary/build.ts";
 export { initHash } from "./dictionary/hash.ts";
 export { emitModule } from "./emit/module.ts";
-// INTERPRET-EXPORT (added when the interpreter lands)
+export { interpret } from "./interpret/index.ts";
+export type { InterpretedCodec } from "./interpret/index.ts";
 export type * from "./ir/types.ts";
 export { GENERATOR_VERSION } from "./version.ts";

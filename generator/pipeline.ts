@@ -5,7 +5,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../runtime/errors.ts";
-import { buildDictionary, formatDictionary, parseDictionary, type Dictionary } from "./dictionary/file.ts";
+import { formatDictionary, parseDictionary, type Dictionary } from "./dictionary/file.ts";
+import { evolveDictionary, type Finding } from "./dictionary/evolve.ts";
+import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
 import { emitModule } from "./emit/module.ts";
 import { glob, hasMagic, toPosix } from "./fs/glob.ts";
@@ -30,7 +32,15 @@ export interface GenerateOptions {
   cwd?: string;
   /** Compute everything but write nothing (used by `check`). */
   dryRun?: boolean;
+  /** Codec names whose dictionaries fold into a new base (`*` for all): the explicit breaking release. */
+  rebase?: string[];
   onProgress?: (done: number, total: number, file: string) => void;
+}
+
+/** An evolution finding, with the schema it is about. */
+export interface SchemaFinding extends Finding {
+  schema: string;
+  source: string;
 }
 
 export interface GeneratedFile {
@@ -55,6 +65,8 @@ export interface GenerateResult {
   written: number;
   unchanged: number;
   warnings: string[];
+  /** Evolution findings against the committed dictionaries (breaking ones stop a real run). */
+  findings: SchemaFinding[];
   ms: number;
 }
 
@@ -87,6 +99,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   const files: GeneratedFile[] = [];
   const schemas: GeneratedSchema[] = [];
   const warnings: string[] = [];
+  const findings: SchemaFinding[] = [];
   const seenModule = new Map<string, string>();
   /** Modules written as they are (a tool set's main module), for outDir/index.ts. */
   const extraExports: { modulePath: string; exports: string[]; source: string }[] = [];
@@ -102,11 +115,23 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
     const dictionaryPath = path.join(dictDir, unit.dictionary);
     const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : undefined;
-    const dictionary = buildDictionary(ir, previous);
+    // evolution (docs/EVOLUTION.md): the committed dictionary fixes IDs and layouts; breaking changes stop here
+    const rebase = options.rebase?.includes(ir.name) === true || options.rebase?.includes("*") === true;
+    const evolved = evolveDictionary(ir, previous, { rebase });
+    const dictionary = evolved.dictionary;
+    for (const f of evolved.findings) findings.push({ ...f, schema: ir.name, source: ir.source });
+    const breaking = evolved.findings.filter((f) => f.breaking);
+    if (breaking.length > 0 && !options.dryRun) {
+      throw new ToonError(
+        "SCHEMA_ERROR",
+        `${ir.source}: ${breaking.length} breaking change${breaking.length === 1 ? "" : "s"} against ${toPosix(path.relative(cwd, dictionaryPath))}; nothing was written`,
+        { details: breaking.map((f) => ({ path: f.path, message: `[${f.rule}] ${f.message}; fix: ${f.fix}` })) },
+      );
+    }
     const modulePath = path.join(outDir, unit.module);
     const emitOptions: Parameters<typeof emitModule>[2] = { fileName: unit.module };
     if (config.runtimeImport !== undefined) emitOptions.runtimeImport = config.runtimeImport;
-    files.push(fileOf(modulePath, emitModule(ir, dictionary, emitOptions)));
+    files.push(fileOf(modulePath, emitModule(applyWireLayout(ir, dictionary), dictionary, emitOptions)));
     files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
     schemas.push({ input, ir, dictionary, modulePath, dictionaryPath, exports: unit.exports });
   };
@@ -170,7 +195,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
     written++;
   }
-  return { schemas, files, written, unchanged: files.length - written, warnings, ms: performance.now() - started };
+  return { schemas, files, written, unchanged: files.length - written, warnings, findings, ms: performance.now() - started };
 }
 
 function fileOf(p: string, content: string): GeneratedFile {

@@ -7,7 +7,7 @@ import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
 import { FORMAT_VERSION, Flag, KNOWN_FLAGS, MAGIC } from "./wire.ts";
 
-export function writeHeader(w: Writer, flags: number, fingerprint: number): void {
+export function writeHeader(w: Writer, flags: number, fingerprint: number, level = 0): void {
   w.ensure(9);
   const b = w.buf;
   let p = w.pos;
@@ -23,6 +23,18 @@ export function writeHeader(w: Writer, flags: number, fingerprint: number): void
     b[p++] = fingerprint & 0xff;
   }
   w.pos = p;
+  if (flags & Flag.EXTENSIONS) w.varint(level);
+}
+
+/**
+ * Fingerprint -> dictionary name of every generated module loaded in this process, so a mismatch can say
+ * which dictionary a message was written with, not only its number.
+ */
+const known = new Map<number, string>();
+
+export function registerDictionary(fingerprint: number, name: string): void {
+  const had = known.get(fingerprint);
+  known.set(fingerprint, had === undefined || had === name ? name : `${had} or ${name}`);
 }
 
 export interface Header {
@@ -30,6 +42,8 @@ export interface Header {
   flags: number;
   /** Present when the FIXED_DICTIONARY flag is set. */
   fingerprint?: number;
+  /** The writer's extension level (EXTENSIONS flag), else 0. */
+  level: number;
 }
 
 export function hex16(n: number): string {
@@ -46,8 +60,9 @@ export function peekHeader(r: Reader): Header {
   r.pos += 4;
   const version = r.byte();
   const flags = (r.byte() << 8) | r.byte();
-  const h: Header = { version, flags };
+  const h: Header = { version, flags, level: 0 };
   if (flags & Flag.FIXED_DICTIONARY) h.fingerprint = (r.byte() << 8) | r.byte();
+  if (flags & Flag.EXTENSIONS) h.level = r.varint();
   return h;
 }
 
@@ -79,9 +94,10 @@ export function readHeader(r: Reader, fingerprint: number, name: string): number
     throw new ToonError("FINGERPRINT_MISMATCH", `message has no dictionary fingerprint; ${name} expects ${hex16(fingerprint)}`, { offset: 5 });
   }
   if (h.fingerprint !== fingerprint) {
+    const writer = known.get(h.fingerprint);
     throw new ToonError(
       "FINGERPRINT_MISMATCH",
-      `message was written with dictionary fingerprint ${hex16(h.fingerprint)}, but ${name} expects ${hex16(fingerprint)}: the sender and receiver use different dictionaries (regenerate one side)`,
+      `message was written with dictionary fingerprint ${hex16(h.fingerprint)}${writer === undefined ? "" : ` (${writer})`}, but ${name} expects ${hex16(fingerprint)}: the sender and receiver use different dictionaries (regenerate one side, or rebase both)`,
       { offset: 7 },
     );
   }
@@ -89,5 +105,6 @@ export function readHeader(r: Reader, fingerprint: number, name: string): number
   if (unknown !== 0) {
     throw new ToonError("UNSUPPORTED_FLAGS", `header flags ${hex16(unknown)} are not supported by this decoder`, { offset: 5 });
   }
+  r.level = h.level;
   return h.flags;
 }

@@ -23,7 +23,7 @@ export { Writer, invalid, describe, isCanonicalInteger, writeInt64 } from "./wri
 export { validateWith } from "./validate.ts";
 export type { ValidationResult } from "./validate.ts";
 export { Reader } from "./reader.ts";
-export { writeHeader, readHeader, peekHeader, hex16 } from "./header.ts";
+export { writeHeader, readHeader, peekHeader, hex16, registerDictionary } from "./header.ts";
 export type { Header } from "./header.ts";
 export { writeAny, readAny } from "./any.ts";
 export { hasOwn, setOwn, getOwn, isPlainObject, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./objects.ts";
@@ -31,3 +31,6 @@ export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { parseDate, parseDateTime, formatDate, formatDateTime } from "./dates.ts";
 export { parseToolCall, parseToolCalls, parseArgumentsJson, checkToolArguments, checkToolCall, checkShape, toolSet, ToolCallAccumulator, JsonScanner } from "./tools.ts";
 export type { CheckShape, CheckDefs, CheckConstraints, ToolSpec, ToolSetSpec, ToolCall, PendingToolCall } from "./tools.ts";
+export * from "./text/index.ts";
+export { writeExtension, writeExtensionSection, readExtensionSection, resolveTarget, unknownOf, UNKNOWN_KEY } from "./extensions.ts";
+export type { DecodeOptions } from "./extensions.ts";

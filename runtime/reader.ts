@@ -10,6 +10,11 @@ import { readUtf8 } from "./utf8.ts";
 import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64 } from "./wire.ts";
 import { POW10 } from "./writer.ts";
 
+const MIN_INT64 = -(2n ** 63n);
+const TWO_64 = 2 ** 64;
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 export class Reader {
   readonly buf: Uint8Array;
   readonly view: DataView;
@@ -19,6 +24,8 @@ export class Reader {
   at = "";
   depth = 0;
   maxDepth = DEFAULT_MAX_DEPTH;
+  /** The writer's extension level from the header (0: base only). Fields added after it take their defaults. */
+  level = 0;
   private strings: string[] = [];
 
   constructor(buf: Uint8Array, pos = 0, end = buf.length) {
@@ -95,7 +102,14 @@ export class Reader {
 
   private zigzagBig(): bigint {
     const u = this.bigVarint();
-    return u & 1n ? -(u >> 1n) - 1n : u >> 1n;
+    const v = u & 1n ? -(u >> 1n) - 1n : u >> 1n;
+    // 65 bits of varint reach down to -2^64, but encoders write integers in [-2^63, 2^64) only (Writer.bigInt):
+    // a value below was never written, and decoding it would hand out a value `validate` rejects
+    if (v < MIN_INT64) {
+      this.pos--;
+      throw this.fail("INVALID_ENCODING", "integer below -2^63");
+    }
+    return v;
   }
 
   /** A JSON integer (zigzag varint); beyond 2^53 the exact bigint is rounded once, to the double it came from. */
@@ -111,18 +125,32 @@ export class Reader {
     } catch (e) {
       if (!(e instanceof ToonError) || e.code !== "INVALID_ENCODING") throw e;
       this.pos = start;
-      return Number(this.zigzagBig());
+      const x = Number(this.zigzagBig());
+      // values just below 2^64 round up to 2^64, which no integer field accepts; encoders (writing doubles,
+      // exact below 2^64) never produce them
+      if (x >= TWO_64) {
+        this.pos--;
+        throw this.fail("INVALID_ENCODING", "integer beyond 64 bits");
+      }
+      return x;
     }
     return u % 2 === 1 ? -(u - 1) / 2 - 1 : u / 2;
   }
 
   /** An int64 field: a number when safe, else the exact bigint. */
   int64(): number | bigint {
+    // not through int(): that one refuses values whose double rounds to 2^64, which int64 fields carry exactly
     const start = this.pos;
-    const n = this.int();
-    if (Number.isSafeInteger(n)) return n;
-    this.pos = start;
-    return this.zigzagBig();
+    let u: number;
+    try {
+      u = this.varint();
+    } catch (e) {
+      if (!(e instanceof ToonError) || e.code !== "INVALID_ENCODING") throw e;
+      this.pos = start;
+      const v = this.zigzagBig();
+      return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v;
+    }
+    return u % 2 === 1 ? -(u - 1) / 2 - 1 : u / 2;
   }
 
   /** A JSON number (see wire.ts). */

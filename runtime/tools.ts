@@ -256,8 +256,8 @@ class Checker {
     if (c === undefined) return;
     if (c.minLength !== undefined || c.maxLength !== undefined) {
       const n = codePoints(v);
-      if (c.minLength !== undefined && n < c.minLength) this.add(path, `expected at least ${c.minLength} characters, got ${n}`);
-      if (c.maxLength !== undefined && n > c.maxLength) this.add(path, `expected at most ${c.maxLength} characters, got ${n}`);
+      if (c.minLength !== undefined && n < c.minLength) this.add(path, `expected at least ${c.minLength} character${c.minLength === 1 ? "" : "s"}, got ${n}`);
+      if (c.maxLength !== undefined && n > c.maxLength) this.add(path, `expected at most ${c.maxLength} character${c.maxLength === 1 ? "" : "s"}, got ${n}`);
     }
     if (c.pattern !== undefined) {
       const re = regex(c.pattern);
@@ -359,7 +359,8 @@ export function parseArgumentsJson(text: string, path = "/arguments"): unknown {
   } catch (e) {
     const scan = new JsonScanner();
     scan.feed(text);
-    if (!scan.broken && !scan.complete) {
+    const first = text.trimStart().charAt(0);
+    if ((first === "{" || first === "[") && !scan.broken && !scan.complete) {
       throw new ToonError("INCOMPLETE", `the arguments end before their JSON value does (${text.length} characters, cut off)`, { path, cause: e });
     }
     throw new ToonError("INVALID_VALUE", `the arguments are not valid JSON (${(e as Error).message})`, { path, cause: e });
@@ -685,7 +686,8 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
     if (typeof frag.id === "string" && frag.id !== "") s.id = frag.id;
     const fn = frag.function;
     if (isPlainObject(fn)) {
-      if (typeof fn.name === "string" && !s.done) s.name += fn.name;
+      // names arrive whole in the first fragment; some compatible servers repeat them, others split them
+      if (typeof fn.name === "string" && fn.name !== "" && fn.name !== s.name && !s.done) s.name += fn.name;
       if (typeof fn.arguments === "string") this.append(s, fn.arguments);
     }
     if (!s.done && s.name !== "" && s.scan.complete) this.complete(s);

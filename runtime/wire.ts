@@ -26,7 +26,7 @@ export const Flag = {
 } as const;
 
 /** Flags this runtime version knows how to read. */
-export const KNOWN_FLAGS = Flag.FIXED_DICTIONARY;
+export const KNOWN_FLAGS = Flag.FIXED_DICTIONARY | Flag.EXTENSIONS;
 
 /** Literal strings of 1..INTERN_MAX_BYTES UTF-8 bytes enter the per-message string table. */
 export const INTERN_MAX_BYTES = 256;

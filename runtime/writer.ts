@@ -23,6 +23,12 @@ export class Writer {
   pos = 0;
   /** Nesting depth while writing recursive definitions and `any` values (cycles end here, not in a stack overflow). */
   depth = 0;
+  /**
+   * Evolved codecs only: JSON-pointer prefixes of the enclosing loops and definition calls (so an extension
+   * record can name the object it belongs to), and the message's extension records (runtime/extensions.ts).
+   */
+  ptr: string[] = [];
+  ext: (Uint8Array | undefined)[] | undefined = undefined;
   private strings = new Map<string, number>();
   private stringCount = 0;
 
@@ -42,6 +48,8 @@ export class Writer {
   reset(): void {
     this.pos = 0;
     this.depth = 0;
+    if (this.ptr.length !== 0) this.ptr = [];
+    this.ext = undefined;
     if (this.stringCount !== 0) {
       this.strings.clear();
       this.stringCount = 0;

@@ -65,10 +65,13 @@ function positions(length: number, limit: number): number[] {
   if (length <= limit) return Array.from({ length }, (_, i) => i);
   const out = new Set<number>();
   for (let i = 0; i < 16 && i < length; i++) out.add(i); // the header and the first values
-  let x = 12345;
+  let x = 0x9e3779b9;
   while (out.size < limit) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    out.add(x % length);
+    // xorshift32
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out.add((x >>> 0) % length);
   }
   return [...out].sort((a, b) => a - b);
 }
@@ -86,7 +89,7 @@ function sameOnBadBytes(gen: Codec, interp: Codec, bytes: Uint8Array, label: str
   const o = sameDecode(gen, interp, extended, `${label} + trailing byte`);
   if (!o.ok) codes.add(o.code);
   const copy = new Uint8Array(bytes);
-  const variants = limit === Infinity ? (b: number) => [0x00, 0x01, 0x7f, 0x80, 0xff, b ^ 0x01, b ^ 0x40, (b + 1) & 0xff] : (b: number) => [0x00, 0xff, b ^ 0x01, (b + 1) & 0xff];
+  const variants = bytes.length <= limit ? (b: number) => [0x00, 0x01, 0x7f, 0x80, 0xff, b ^ 0x01, b ^ 0x40, (b + 1) & 0xff] : (b: number) => [0x00, 0xff, b ^ 0x01, (b + 1) & 0xff];
   for (const i of at) {
     const b = bytes[i]!;
     for (const x of new Set(variants(b))) {
@@ -277,6 +280,19 @@ cyclic.children.push(cyclic);
 const manyKeys = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`o${i}`, { type: "integer" }]));
 const big = Array.from({ length: 200 }, (_, i) => `v${i}`);
 
+/** An object big enough that the emitter splits its functions into helpers (MAX_FUNCTION_LINES). */
+function hugeObject(n: number, prefix: string): Record<string, unknown> {
+  const shapes = [{ type: "integer" }, { type: "string" }, { type: "object", properties: { x: { type: "number" } }, required: ["x"], additionalProperties: false }, { type: "array", items: { type: "boolean" } }];
+  const properties = Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, shapes[i % 4]]));
+  return { type: "object", properties, required: [`${prefix}0`, `${prefix}${n - 2}`], additionalProperties: false };
+}
+function hugeValue(n: number, prefix: string, every: number): Record<string, unknown> {
+  const make = [(i: number) => i, (i: number) => `s${i}`, (i: number) => ({ x: i / 4 }), (i: number) => [i % 2 === 0]];
+  const o: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) if (i % every === 0 || i === n - 2) o[`${prefix}${i}`] = make[i % 4]!(i);
+  return o;
+}
+
 const INLINE: InlineCase[] = [
   {
     name: "Tuple",
@@ -373,8 +389,8 @@ const INLINE: InlineCase[] = [
     name: "NumInt",
     schema: { anyOf: [{ type: "integer" }, { type: "number" }, { type: "string" }] },
     kinds: ["union"],
-    valid: [v(1), v(-1), v(1.5), v("s"), v(2 ** 53 + 2)],
-    invalid: [bad("boolean", true, ""), bad("NaN", NaN, ""), bad("Infinity", Infinity, ""), bad("integer beyond 64 bits", 1e300, "")],
+    valid: [v(1), v(-1), v(1.5), v("s"), v(2 ** 53 + 2), v(-(2 ** 63)), v(1e300) /* integral but beyond 64 bits: the number branch */],
+    invalid: [bad("boolean", true, ""), bad("NaN", NaN, ""), bad("Infinity", Infinity, ""), bad("bigint", 1n, "")],
   },
   {
     name: "Int64",
@@ -395,6 +411,19 @@ const INLINE: InlineCase[] = [
       bad("string", { list: [1, "1"] }, "/list/1"),
       bad("double beyond 2^64", { n: 2 ** 65 }, "/n"),
     ],
+  },
+  {
+    name: "Int64Union",
+    schema: {
+      type: "object",
+      properties: {
+        cheap: { type: "array", items: { anyOf: [{ type: "integer", format: "int64" }, { type: "string" }] } },
+        overlap: { type: "array", items: { anyOf: [{ type: "integer", format: "int64" }, { type: "number" }, { type: "null" }] } },
+      },
+    },
+    kinds: ["union", "integer"],
+    valid: [v({ cheap: [1, "a", 2n ** 63n - 1n, -(2n ** 63n)], overlap: [1, 1.5, null, 2n ** 64n - 1n, 2 ** 70] }, { cheap: [1, "a", 2n ** 63n - 1n, -(2n ** 63n)], overlap: [1, 1.5, null, 2n ** 64n - 1n, 2 ** 70] })],
+    invalid: [bad("boolean", { cheap: [true] }, "/cheap/0"), bad("bigint beyond 64 bits", { cheap: [2n ** 64n] }, "/cheap/0"), bad("overlap string", { overlap: ["1"] }, "/overlap/0")],
   },
   {
     name: "Int64String",
@@ -535,6 +564,18 @@ const INLINE: InlineCase[] = [
     invalid: [bad("proto wrong", j('{"__proto__":1,"constructor":1}'), "/__proto__"), bad("inherited proto only", { constructor: 1 }, "/__proto__"), bad("escaped key wrong", j('{"__proto__":"p","constructor":1,"a/b":1}'), "/a~1b"), bad("tilde wrong", j('{"__proto__":"p","constructor":1,"~":1}'), "/~0"), bad("empty key wrong", j('{"__proto__":"p","constructor":1,"":"x"}'), "/")],
   },
   {
+    name: "Huge",
+    schema: { type: "object", properties: { h: hugeObject(160, "p"), u: { anyOf: [hugeObject(90, "a"), hugeObject(90, "b")] } } },
+    kinds: ["object", "union"],
+    valid: [v({ h: hugeValue(160, "p", 1) }), v({ h: hugeValue(160, "p", 7), u: hugeValue(90, "a", 3) }), v({ u: hugeValue(90, "b", 1) })],
+    invalid: [
+      bad("deep wrong type", { h: { ...hugeValue(160, "p", 5), p122: { x: "1" } } }, "/h/p122/x"),
+      bad("missing required", { h: { p0: 0 } }, "/h/p158"),
+      bad("unknown key", { h: { ...hugeValue(160, "p", 9), zz: 1 } }, "/h/zz"),
+      bad("union no branch", { u: { ...hugeValue(90, "a", 2), b1: "x" } }, "/u"),
+    ],
+  },
+  {
     name: "ZeroWidth",
     schema: { type: "object", properties: { nulls: { type: "array", items: { type: "null" } }, consts: { type: "array", items: { const: "k" } }, empties: { type: "array", items: { type: "object", additionalProperties: false } } } },
     kinds: ["array"],
@@ -590,7 +631,7 @@ describe("interpreted codec = generated module: inline schemas", () => {
       const { gen, interp, ir } = pairs.get(c.name)!;
       const kinds = collectKinds(ir);
       for (const k of c.kinds) assert.ok(kinds.has(k), `${c.name}: the IR has no ${k} (has ${[...kinds].join(", ")})`);
-      runSuite(gen, interp, c.valid, c.invalid, c.name);
+      runSuite(gen, interp, c.valid, c.invalid, c.name, 160);
       c.bytes?.(gen, interp);
     });
   }

@@ -217,6 +217,9 @@ describe("scalars and types", () => {
   test("nullable: true (OpenAPI 3.0) adds null", () => {
     assert.deepEqual(root({ type: "string", nullable: true }), { kind: "union", branches: [{ kind: "string" }, { kind: "null" }] });
     assert.deepEqual(root({ type: ["string", "null"], nullable: true }), { kind: "union", branches: [{ kind: "string" }, { kind: "null" }] });
+    const r = ir({ $defs: { p: { type: "object" } }, properties: { a: { $ref: "#/$defs/p", nullable: true } } });
+    assert.ok(r.root.kind === "object");
+    assert.deepEqual(strip(r.root.properties[0]!.shape), { kind: "union", branches: [{ kind: "ref", name: "P" }, { kind: "null" }] });
   });
 
   test("keywords that do not change the shape are listed as unchecked", () => {
@@ -755,7 +758,7 @@ describe("files", () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe("hostile input", () => {
-  const names = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", 'q"uote', "new\nline", "*/", "${x}", "", "a/b~c", "\u2028"];
+  const names = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", 'q"uote', "new\nline", "*/", "${x}", "", "a/b~c", "\u2028", "$ref", "type"];
 
   test("property names are kept exactly, whatever they are", () => {
     const properties: Record<string, unknown> = {};

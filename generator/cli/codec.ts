@@ -1,15 +1,23 @@
 /**
  * `toon-gen encode` / `toon-gen decode`: one-off conversions with a schema, through the interpreted codec
  * (the generated modules' twin), so no generated code is needed.
+ *
+ * The dictionary (its fingerprint is checked on decode) is, in order: `--dictionary <file>`; the committed
+ * dictionary of the schema when a toon.config.json in the working directory lists the schema among its inputs
+ * (so messages of the generated modules decode); else one built fresh from the schema, as `generate` would
+ * write it the first time.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
-import { buildDictionary, parseDictionary } from "../dictionary/file.ts";
+import { buildDictionary, parseDictionary, type Dictionary } from "../dictionary/file.ts";
 import { initHash } from "../dictionary/hash.ts";
 import { loadSchemaFile } from "../load/index.ts";
 import { interpret } from "../interpret/index.ts";
+import { parseJson, stringifyJson } from "../interpret/json.ts";
+import { baseName, resolveInputs } from "../pipeline.ts";
+import { DEFAULT_CONFIG_FILE, loadConfig } from "./config.ts";
 
 export async function runCodecCommand(command: "encode" | "decode", args: string[]): Promise<number> {
   let parsed;
@@ -21,7 +29,7 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
       strict: true,
     });
   } catch (e) {
-    throw new ToonError("CONFIG_ERROR", (e as Error).message);
+    throw new ToonError("CONFIG_ERROR", `${command}: ${(e as Error).message}`);
   }
   const { values, positionals } = parsed;
   if (values.schema === undefined) throw new ToonError("CONFIG_ERROR", `${command} needs --schema <schema.json>`);
@@ -29,33 +37,58 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
   await initHash();
   const cwd = process.cwd();
   const ir = await loadSchemaFile(values.schema, { cwd });
-  const previous = values.dictionary === undefined ? undefined : parseDictionary(readFile(values.dictionary), values.dictionary);
+  const dictionaryFile = values.dictionary ?? committedDictionary(values.schema, cwd);
+  const previous = dictionaryFile === undefined ? undefined : readDictionary(dictionaryFile, cwd);
+  // IDs kept from the committed dictionary, exactly as `generate` assigns them
   const codec = interpret(ir, buildDictionary(ir, previous));
-  const input = positionals[0] === undefined || positionals[0] === "-" ? readStdin() : readBytes(positionals[0]);
+  const input = positionals[0] === undefined || positionals[0] === "-" ? readStdin() : readBytes(positionals[0], cwd);
   let output: Uint8Array;
   if (command === "encode") {
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder().decode(input));
+      value = parseJson(new TextDecoder("utf-8", { fatal: true }).decode(input), ir);
     } catch (e) {
       throw new ToonError("INVALID_VALUE", `input is not valid JSON: ${(e as Error).message}`);
     }
     output = codec.encode(value);
   } else {
-    output = new TextEncoder().encode(JSON.stringify(codec.decode(input), (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n");
+    output = new TextEncoder().encode(stringifyJson(codec.decode(input)));
   }
-  if (values.out !== undefined) writeFileSync(path.resolve(cwd, values.out), output);
-  else process.stdout.write(output);
+  if (values.out !== undefined) {
+    const out = path.resolve(cwd, values.out);
+    try {
+      writeFileSync(out, output);
+    } catch (e) {
+      throw new ToonError("IO_ERROR", `cannot write ${values.out}: ${(e as Error).message}`);
+    }
+  } else {
+    process.stdout.write(output);
+  }
   return 0;
 }
 
-function readFile(file: string): string {
-  return new TextDecoder().decode(readBytes(file));
+function readDictionary(file: string, cwd: string): Dictionary {
+  const text = new TextDecoder().decode(readBytes(file, cwd));
+  return parseDictionary(text, file);
 }
 
-function readBytes(file: string): Uint8Array {
+/** `<dictionaryDir>/<name>.dictionary.json` when ./toon.config.json has the schema among its inputs. */
+function committedDictionary(schema: string, cwd: string): string | undefined {
+  if (!existsSync(path.join(cwd, DEFAULT_CONFIG_FILE))) return undefined;
   try {
-    return readFileSync(file);
+    const { config, baseDir } = loadConfig(undefined, cwd);
+    const abs = path.resolve(cwd, schema);
+    if (!resolveInputs(config, baseDir).some((f) => path.resolve(baseDir, f) === abs)) return undefined;
+    const file = path.join(path.resolve(baseDir, config.dictionaryDir), `${baseName(abs)}.dictionary.json`);
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined; // a broken config is `generate`'s business; encode/decode work without it
+  }
+}
+
+function readBytes(file: string, cwd: string): Uint8Array {
+  try {
+    return readFileSync(path.resolve(cwd, file));
   } catch (e) {
     throw new ToonError("IO_ERROR", `cannot read ${file}: ${(e as Error).message}`);
   }

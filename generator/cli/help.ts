@@ -1,5 +1,5 @@
 /** The text of `toon-gen --help`. */
-export const HELP = `toon-gen: JSON Schema in; fixed dictionaries and typed TOON codecs out.
+export const HELP = `toon-gen: JSON Schema, Zod and LLM tool definitions in; fixed dictionaries and typed TOON codecs out.
 
 Usage:
   toon-gen [generate] [--config toon.config.json] [--quiet]
@@ -17,7 +17,7 @@ Usage:
 
 toon.config.json (paths relative to the config file):
   {
-    "inputs": ["schemas/*.schema.json"],   globs of JSON Schema files (* ? ** supported)
+    "inputs": ["schemas/*.schema.json"],   globs of input files (* ? ** supported), see "Inputs" below
     "outDir": "src/gen",                   generated modules: <name>.ts and index.ts
     "dictionaryDir": "dictionaries",       dictionary files <name>.dictionary.json: commit these
     "runtimeImport": "toon-gen/runtime"    optional: the module generated code imports
@@ -28,6 +28,19 @@ after the schema's "title" (else the file name) in PascalCase:
   import { OrderList } from "./gen/order-list.js";
   const bytes = OrderList.encode(value);   const value2 = OrderList.decode(bytes);
 
+Inputs (each config input is one of; docs/inputs.md):
+  JSON Schema       *.json that is a schema (draft-04 to 2020-12)          -> outDir/<file>.ts
+  tool definitions  *.json holding OpenAI Chat Completions tools ({"type":"function","function":{...}}),
+                    OpenAI Responses tools ({"type":"function","name",...}), Anthropic tools ({name,
+                    input_schema}), or an MCP tools/list result ({"tools":[{name, inputSchema, outputSchema?}]}),
+                    one or an array of them; recognised by shape            -> outDir/<file>.ts (+ outDir/<file>/)
+                    The tool set codec encodes calls {name, arguments} (the name as an index); it also has
+                    .batch, .tools.<name> argument codecs, .results.<name> (MCP outputSchema),
+                    parseToolCall(), parseToolCalls() and accumulator() for streamed tool calls.
+  Zod module        src/schemas.ts (every exported Zod schema) or src/schemas.ts#Name (one export);
+                    .ts/.mts/.js/.mjs/...: loaded with tsx, no compile step. Zod 4 and Zod 3 (zod/v3)
+                    -> outDir/<kebab-name>.ts, codec named after the export (a trailing "Schema" dropped)
+
 Errors are printed as "toon-gen: CODE: message at /json/pointer"; the exit code is 1 (2 for usage errors).
-Docs: docs/FORMAT.md (wire format), docs/EVOLUTION.md (dictionaries), README.md.
+Docs: docs/FORMAT.md (wire format), docs/EVOLUTION.md (dictionaries), docs/inputs.md (Zod, tools), README.md.
 `;

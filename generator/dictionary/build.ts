@@ -46,14 +46,18 @@ export interface DictionaryEntry {
 const WIRE_FORMATS = new Set(["date-time", "date"]);
 
 /** Entries of a schema in walk order (root first, then each definition), without IDs. */
-export function collectEntries(ir: SchemaIR): Omit<DictionaryEntry, "id">[] {
+export function collectEntries(ir: SchemaIR, defaults?: Map<string, JsonValue>): Omit<DictionaryEntry, "id">[] {
   const out: Omit<DictionaryEntry, "id">[] = [];
-  walk(ir.root, "$", undefined, out);
-  for (const def of ir.definitions) walk(def.shape, definitionRoot(def.name), undefined, out);
+  const walk = (s: Shape, path: string, required: boolean | undefined) => walkShape(s, path, required, out, walk, defaults);
+  walk(ir.root, "$", undefined);
+  for (const def of ir.definitions) walk(def.shape, definitionRoot(def.name), undefined);
   return out;
 }
 
-function walk(s: Shape, path: string, required: boolean | undefined, out: Omit<DictionaryEntry, "id">[]): void {
+type Walk = (s: Shape, path: string, required: boolean | undefined) => void;
+
+function walkShape(s: Shape, path: string, required: boolean | undefined, out: Omit<DictionaryEntry, "id">[], walk: Walk, defaults?: Map<string, JsonValue>): void {
+  if (defaults && s.default !== undefined) defaults.set(path, s.default);
   const e: Omit<DictionaryEntry, "id"> = { path, type: entryType(s) };
   if (required !== undefined) e.required = required;
   out.push(e);
@@ -76,18 +80,18 @@ function walk(s: Shape, path: string, required: boolean | undefined, out: Omit<D
       return;
     case "object":
       if (s.additional === false) e.closed = true;
-      for (const p of s.properties) walk(p.shape, propertySegment(path, p.name), p.required, out);
-      if (s.additional !== false) walk(s.additional, mapSegment(path), undefined, out);
+      for (const p of s.properties) walk(p.shape, propertySegment(path, p.name), p.required);
+      if (s.additional !== false) walk(s.additional, mapSegment(path), undefined);
       return;
     case "array":
-      walk(s.items, itemsSegment(path), undefined, out);
+      walk(s.items, itemsSegment(path), undefined);
       return;
     case "tuple":
-      s.items.forEach((item, i) => walk(item, tupleSegment(path, i), i < s.minItems, out));
-      if (s.rest !== false) walk(s.rest, tupleSegment(path, "rest"), undefined, out);
+      s.items.forEach((item, i) => walk(item, tupleSegment(path, i), i < s.minItems));
+      if (s.rest !== false) walk(s.rest, tupleSegment(path, "rest"), undefined);
       return;
     case "union":
-      s.branches.forEach((b, i) => walk(b, branchSegment(path, i), undefined, out));
+      s.branches.forEach((b, i) => walk(b, branchSegment(path, i), undefined));
       return;
     default:
       return;
@@ -97,21 +101,6 @@ function walk(s: Shape, path: string, required: boolean | undefined, out: Omit<D
 function entryType(s: Shape): EntryType {
   if (s.kind === "object" && s.properties.length === 0 && s.additional !== false) return "map";
   return s.kind;
-}
-
-/** Assign IDs: known paths keep theirs, new paths get fresh ones in walk order. */
-export function assignIds(entries: Omit<DictionaryEntry, "id">[], previous?: { entries: DictionaryEntry[]; retiredIds?: number[] }): DictionaryEntry[] {
-  const known = new Map<string, number>();
-  let next = 0;
-  for (const e of previous?.entries ?? []) {
-    known.set(e.path, e.id);
-    next = Math.max(next, e.id + 1);
-  }
-  for (const id of previous?.retiredIds ?? []) next = Math.max(next, id + 1);
-  return entries.map((e) => {
-    const id = known.get(e.path) ?? next++;
-    return { id, ...e };
-  });
 }
 
 function sortKeys(v: JsonValue): JsonValue {

@@ -4,8 +4,8 @@
  */
 import { ToonError } from "../../runtime/errors.ts";
 import type { SchemaIR } from "../ir/types.ts";
-import { assignIds, canonicalForm, collectEntries, type DictionaryEntry } from "./build.ts";
-import { fingerprintOf } from "./hash.ts";
+import type { DictionaryEntry } from "./build.ts";
+import { evolveDictionary } from "./evolve.ts";
 
 export const DICTIONARY_FORMAT = "toon-gen/dictionary@1";
 
@@ -33,19 +33,20 @@ export interface Dictionary {
   retired: RetiredEntry[];
 }
 
-/** Build the dictionary of `ir`, keeping the IDs of `previous` (the committed file) where paths match. */
-export function buildDictionary(ir: SchemaIR, previous?: Dictionary): Dictionary {
-  const prevEntries = previous ? [...previous.base.entries, ...previous.extensions.flatMap((s) => s.entries)] : undefined;
-  const entries = assignIds(collectEntries(ir), prevEntries ? { entries: prevEntries, retiredIds: previous!.retired.map((r) => r.id) } : undefined);
-  const fp = fingerprintOf(canonicalForm(entries));
-  return {
-    format: DICTIONARY_FORMAT,
-    name: ir.name,
-    source: ir.source,
-    base: { level: 0, fingerprint: fp.fingerprint, hash64: fp.hash64, entries: [...entries].sort((a, b) => a.id - b.id) },
-    extensions: [],
-    retired: previous?.retired ?? [],
-  };
+/**
+ * Build the dictionary of `ir`, evolving `previous` (the committed file) when given: IDs stay, new paths go to a
+ * new extension segment, removed ones are retired. Throws SCHEMA_ERROR on a breaking change unless `rebase`.
+ * Segments keep their entries in the order they were hashed (wire order), so the file can be re-verified.
+ */
+export function buildDictionary(ir: SchemaIR, previous?: Dictionary, options: { rebase?: boolean } = {}): Dictionary {
+  const result = evolveDictionary(ir, previous, options);
+  const breaking = result.findings.filter((f) => f.breaking);
+  if (breaking.length > 0) {
+    throw new ToonError("SCHEMA_ERROR", `${ir.source}: ${breaking.length} breaking change(s) against the previous dictionary`, {
+      details: breaking.map((f) => ({ path: f.path, message: `[${f.rule}] ${f.message}; fix: ${f.fix}` })),
+    });
+  }
+  return result.dictionary;
 }
 
 export function hexFingerprint(n: number): string {

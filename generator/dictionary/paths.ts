@@ -39,3 +39,29 @@ export function branchSegment(parent: string, index: number): string {
 export function definitionRoot(name: string): string {
   return "#" + name;
 }
+
+/**
+ * The object path and property name of a property path (`a.b` -> `a`, `b`; `a["x.y"]` -> `a`, `x.y`;
+ * `#Def.k` -> `#Def`, `k`), or undefined when the last segment is not a property.
+ */
+export function parentOfProperty(path: string): { parent: string; name: string } | undefined {
+  if (path.endsWith('"]')) {
+    // a quoted segment: find the `["` that starts it (the JSON string itself may hold `["`)
+    for (let i = path.lastIndexOf('["'); i >= 0; i = path.lastIndexOf('["', i - 1)) {
+      try {
+        const name = JSON.parse(path.slice(i + 1, -1)) as unknown;
+        if (typeof name !== "string" || JSON.stringify(name) !== path.slice(i + 1, -1)) continue;
+        const parent = path.slice(0, i);
+        return { parent: parent === "$" || parent === "" ? "$" : parent, name };
+      } catch {
+        /* not the start of the segment */
+      }
+    }
+    return undefined;
+  }
+  const m = /^(.*?)(?:\.|^)([A-Za-z_][A-Za-z0-9_-]*)$/.exec(path);
+  if (!m) return undefined;
+  const parent = m[1]!;
+  if (parent === "" && !path.includes(".")) return path.startsWith("#") || path === "$" ? undefined : { parent: "$", name: m[2]! };
+  return { parent, name: m[2]! };
+}

@@ -3,9 +3,51 @@
  * them), fresh local names, and facts about definitions (which recurse, how many bytes a value takes at least).
  */
 import type { Definition, SchemaIR, Shape } from "../ir/types.ts";
-import { Code, code, jsonLit, name } from "../../templates/code.ts";
+import { Code, code, jsonLit, name, raw } from "../../templates/code.ts";
+
+/**
+ * The most lines of straight-line code one generated function gets before the emitter splits it (objects into
+ * chunks of properties, union arms into their own functions). Two limits are behind this: TypeScript gives up
+ * on a function whose control flow is too long ("TS2563: The containing function or module body is too large
+ * for control flow analysis", past roughly 1000 sequential branches), which real schemas with hundreds of
+ * properties reach (SchemaStore's eslintrc, package.json, tsconfig, tslint); and V8 does not optimise very
+ * large functions. Every schema of a normal size stays below it, so its code is not split at all.
+ */
+export const MAX_FUNCTION_LINES = 400;
+
+/** Lines of a piece of generated code. */
+export function linesOf(c: Code | readonly Code[]): number {
+  if (c instanceof Code) return c.text.split("\n").length;
+  let n = 0;
+  for (const x of c) n += linesOf(x);
+  return n;
+}
+
+/**
+ * Group consecutive blocks so that each group stays within MAX_FUNCTION_LINES (a block larger than that is a
+ * group of its own).
+ */
+export function chunkBlocks<T extends { code: Code }>(blocks: readonly T[]): T[][] {
+  const groups: T[][] = [];
+  let cur: T[] = [];
+  let lines = 0;
+  for (const b of blocks) {
+    const n = linesOf(b.code);
+    if (cur.length > 0 && lines + n > MAX_FUNCTION_LINES) {
+      groups.push(cur);
+      cur = [];
+      lines = 0;
+    }
+    cur.push(b);
+    lines += n;
+  }
+  if (cur.length > 0) groups.push(cur);
+  return groups;
+}
 
 export class ModuleContext {
+  /** Functions split off oversized ones (see MAX_FUNCTION_LINES), emitted after the rest. */
+  private helperFns: Code[] = [];
   readonly defs = new Map<string, Definition>();
   /** Definitions that can reach themselves: their functions carry a depth guard. */
   readonly recursive = new Set<string>();
@@ -14,9 +56,22 @@ export class ModuleContext {
   /** Predicate functions requested for union branch selection, emitted after the rest. */
   readonly predicates = new Map<string, { fn: Code; shape: Shape }>();
 
+  /** The dictionary has evolved: objects have extension properties, so writers track JSON pointers. */
+  readonly evolved: boolean;
+  /** Extension properties by dictionary ID: each gets a writer and a reader of its own (records are standalone). */
+  readonly extensions = new Map<number, { key: string; shape: Shape; level: number; writer: Code; reader: Code }>();
+
   constructor(readonly ir: SchemaIR) {
+    this.evolved = hasExtensions(ir);
     for (const d of ir.definitions) this.defs.set(d.name, d);
     for (const d of ir.definitions) if (reaches(d.shape, d.name, this.defs, new Set())) this.recursive.add(d.name);
+  }
+
+  /** Names of the writer and reader of extension property `id` (emitted by the module after the rest). */
+  extension(id: number, key: string, shape: Shape, level: number): { writer: Code; reader: Code } {
+    let e = this.extensions.get(id);
+    if (!e) this.extensions.set(id, (e = { key, shape, level, writer: name(`$extW${id}`), reader: name(`$extR${id}`) }));
+    return e;
   }
 
   def(n: string): Definition {
@@ -40,12 +95,32 @@ export class ModuleContext {
     return this.constant("keys", code`new Set<string>([${keys}])`);
   }
 
+  /**
+   * A JSON constant (const values, enum tables), typed loosely: the code only compares and clones it, and TypeScript
+   * infers (and then rejects) odd element types for literals such as `[{["__proto__"]: 1}, {"constructor": {}}]`.
+   */
   jsonConstant(v: unknown): Code {
-    return this.constant("json", jsonLit(v));
+    return this.constant("json", code`${jsonLit(v)} as ${raw(Array.isArray(v) ? "readonly unknown[]" : "unknown")}`);
   }
 
   hoisted(): Code[] {
     return this.constants;
+  }
+
+  /**
+   * A module-level function split off an oversized one: `make` gets its (fresh, unique) name and returns the
+   * function. Names are `$chunkW<n>` / `$chunkR<n>` / `$chunkP<n>`, a namespace nothing else uses.
+   */
+  helper(kind: "W" | "R" | "P", make: (fn: Code) => Code): Code {
+    const fn = name(`$chunk${kind}${this.helperFns.length}`);
+    this.helperFns.push(raw(""));
+    const index = this.helperFns.length - 1;
+    this.helperFns[index] = make(fn);
+    return fn;
+  }
+
+  helpers(): Code[] {
+    return this.helperFns;
   }
 
   /** Fewest bytes one encoded value of `s` can take (bounds the counts a decoder accepts). */
@@ -118,4 +193,25 @@ export function childPath(path: string, key: string | number): string {
 
 export function isPrimitive(v: unknown): v is string | number | boolean | null {
   return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
+
+function hasExtensions(ir: SchemaIR): boolean {
+  const seen = new Set<Shape>();
+  const visit = (s: Shape): boolean => {
+    if (seen.has(s)) return false;
+    seen.add(s);
+    switch (s.kind) {
+      case "object":
+        return (s.wire !== undefined && s.wire.ext.length > 0) || s.properties.some((p) => visit(p.shape)) || (s.additional !== false && visit(s.additional));
+      case "array":
+        return visit(s.items);
+      case "tuple":
+        return s.items.some(visit) || (s.rest !== false && visit(s.rest));
+      case "union":
+        return s.branches.some(visit);
+      default:
+        return false;
+    }
+  };
+  return visit(ir.root) || ir.definitions.some((d) => visit(d.shape));
 }

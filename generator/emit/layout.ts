@@ -9,24 +9,46 @@
  *   [extras]           open objects: varint count then (key, value) pairs, when the extras bit is set;
  *                      pure maps (no declared properties): always
  */
-import type { ObjectShape, PropertyShape } from "../ir/types.ts";
+import type { ObjectShape, Shape } from "../ir/types.ts";
 
 export interface ObjectLayout {
-  /** Bit index of each optional property (by property index), -1 for required ones. */
+  /** Bit index of each optional property (by property index), -1 for required ones and extension properties. */
   bitOf: number[];
   /** Bit index of the extras flag, -1 when closed or a pure map. */
   extrasBit: number;
   /** Total bits (0 = no bitmap). */
   bits: number;
   isMap: boolean;
+  /** Property indices in wire order (schema order, unless the dictionary froze another: ObjectShape.wire). */
+  order: number[];
+  /** Slots of retired properties: always written absent; when an older writer filled one, readers skip it. */
+  retired: { bit: number; after: number; shape: Shape; name: string }[];
+  /** Properties added after the object's segment: they travel as extension records (runtime/extensions.ts). */
+  ext: { prop: number; id: number; level: number }[];
 }
 
 export function objectLayout(s: ObjectShape): ObjectLayout {
   const isMap = s.properties.length === 0 && s.additional !== false;
   let bits = 0;
-  const bitOf = s.properties.map((p: PropertyShape) => (p.required ? -1 : bits++));
+  if (s.wire === undefined) {
+    const bitOf = s.properties.map((p) => (p.required ? -1 : bits++));
+    const extrasBit = s.additional !== false && !isMap ? bits++ : -1;
+    return { bitOf, extrasBit, bits, isMap, order: s.properties.map((_, i) => i), retired: [], ext: [] };
+  }
+  // frozen layout: bits in slot order; `after` places a retired slot's skip after the slot before it
+  const bitOf = s.properties.map(() => -1);
+  const order: number[] = [];
+  const retired: ObjectLayout["retired"] = [];
+  for (const slot of s.wire.slots) {
+    if ("prop" in slot) {
+      if (!s.properties[slot.prop]!.required) bitOf[slot.prop] = bits++;
+      order.push(slot.prop);
+    } else {
+      retired.push({ bit: bits++, after: order.length, shape: slot.shape, name: slot.retired });
+    }
+  }
   const extrasBit = s.additional !== false && !isMap ? bits++ : -1;
-  return { bitOf, extrasBit, bits, isMap };
+  return { bitOf, extrasBit, bits, isMap, order, retired, ext: s.wire.ext };
 }
 
 /** Mask of the valid bits of bitmap byte `i`. */

@@ -5,11 +5,11 @@
  */
 import type { Shape } from "../ir/types.ts";
 import { Code, code, join, lit, name, raw } from "../../templates/code.ts";
-import { isPrimitive, type ModuleContext } from "./context.ts";
+import { chunkBlocks, isPrimitive, linesOf, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { objectLayout } from "./layout.ts";
 import { indentBy, readProp } from "./write.ts";
 
-export type Category = "string" | "number" | "boolean" | "null" | "array" | "object" | "*";
+export type Category = "string" | "number" | "bigint" | "boolean" | "null" | "array" | "object" | "*";
 
 /** The definitions lookup the decision logic needs (a ModuleContext, or the interpreter's equivalent). */
 export interface DefinitionLookup {
@@ -21,6 +21,8 @@ function categories(s: Shape, cx: DefinitionLookup, seen = new Set<string>()): S
     case "string":
       return new Set(["string"]);
     case "integer":
+      // int64 fields take bigints too: a cheap test that only looked for numbers would send them to another branch
+      return new Set(s.int64 ? ["number", "bigint"] : ["number"]);
     case "number":
       return new Set(["number"]);
     case "boolean":
@@ -115,7 +117,7 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
       return code`typeof ${v} === "string"`;
     case "integer":
       return s.int64
-        ? code`(typeof ${v} === "bigint" || (typeof ${v} === "number" && $isInteger(${v})))`
+        ? code`((typeof ${v} === "bigint" || (typeof ${v} === "number" && $isInteger(${v}))) && ${v} >= -0x8000000000000000 && ${v} < 0x10000000000000000)`
         : code`(typeof ${v} === "number" && $isInteger(${v}) && ${v} >= -0x8000000000000000 && ${v} < 0x10000000000000000)`;
     case "number":
       return code`(typeof ${v} === "number" && ${v} - ${v} === 0)`;
@@ -155,11 +157,21 @@ export function emitPredicateFunction(fn: Code, s: Shape, cx: ModuleContext): Co
   switch (s.kind) {
     case "object": {
       const lines: Code[] = [code`if (typeof v !== "object" || v === null || $isArray(v)) return false;`];
-      s.properties.forEach((p, i) => {
+      const checks = s.properties.map((p, i) => {
         const f = name(`f${i}`);
-        lines.push(code`const ${f} = ${readProp(v, p.name)};`);
-        lines.push(p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) return false;` : code`if (${f} !== undefined && !(${predicate(p.shape, f, cx)})) return false;`);
+        return code`const ${f} = ${readProp(v, p.name)};
+${p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) return false;` : code`if (${f} !== undefined && !(${predicate(p.shape, f, cx)})) return false;`}`;
       });
+      if (linesOf(checks) <= MAX_FUNCTION_LINES) lines.push(...checks);
+      else {
+        // too big for one function (see MAX_FUNCTION_LINES): chunks of property checks in helpers
+        for (const group of chunkBlocks(checks.map((c) => ({ code: c })))) {
+          const fn = cx.helper("P", (fn) => code`function ${fn}(v: any): boolean {
+${indentBy(join([...group.map((g) => g.code), code`return true;`]), "  ")}
+}`);
+          lines.push(code`if (!${fn}(v)) return false;`);
+        }
+      }
       const known = cx.knownKeys(s.properties.map((p) => p.name));
       if (s.additional === false) lines.push(code`if ($rt.extraKeys(v, ${known}) !== undefined) return false;`);
       else if (s.additional.kind !== "any") {

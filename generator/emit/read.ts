@@ -6,7 +6,7 @@
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, lit, prop, propKey, raw } from "../../templates/code.ts";
-import { childPath, isPrimitive, Locals, type ModuleContext } from "./context.ts";
+import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
 import { indentBy } from "./write.ts";
@@ -147,46 +147,59 @@ function assign(o: Code, key: string, value: Code): Code {
 
 function emitObject(s: ObjectShape, p: string, cx: ModuleContext, L: Locals): ReadCode {
   const layout = objectLayout(s);
-  const out: Code[] = [];
+  const maskStmts: Code[] = [];
   const masks: Code[] = [];
   for (let b = 0; b * 8 < layout.bits; b++) {
     const m = L.fresh("m");
     masks.push(m);
-    out.push(code`r.at = ${p};
+    maskStmts.push(code`r.at = ${p};
 const ${m} = r.bits(${byteMask(layout.bits, b)});`);
   }
   const bitTest = (bit: number): Code => code`(${masks[bit >> 3]!} & ${1 << (bit & 7)})`;
   const locals: Code[] = [];
-  s.properties.forEach((q, i) => {
+  const reads: ReadCode[] = [];
+  const propStmts: Code[] = [];
+  // retired slots an older writer may still fill: read and dropped, where the slot stood
+  const skipRetired = (at: number): Code[] =>
+    layout.retired
+      .filter((x) => x.after === at)
+      .map((x) => {
+        const rc = emitRead(x.shape, childPath(p, x.name), cx, L);
+        return code`if (${bitTest(x.bit)}) {
+${indentBy(code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}${rc.expr};`, "  ")}
+}`;
+      });
+  const inWire = new Set(layout.order);
+  layout.order.forEach((i, at) => {
+    propStmts.push(...skipRetired(at));
+    const q = s.properties[i]!;
     const rc = emitRead(q.shape, childPath(p, q.name), cx, L);
+    reads[i] = rc;
     const bit = layout.bitOf[i]!;
     if (bit < 0) {
       const b = bind(rc, L);
-      out.push(b.stmts);
-      locals.push(b.local);
+      propStmts.push(b.stmts);
+      locals[i] = b.local;
     } else {
       const f = L.fresh("f");
-      locals.push(f);
-      out.push(code`let ${f}: any;
+      locals[i] = f;
+      propStmts.push(code`let ${f}: any;
 if (${bitTest(bit)}) {
 ${indentBy(rc.stmts.text === "" ? code`${f} = ${rc.expr};` : code`${rc.stmts}
 ${f} = ${rc.expr};`, "  ")}
 }`);
     }
   });
-  // assemble: a literal up to the first optional property, then assignments in schema order
-  const o = L.fresh("o");
-  const firstOptional = layout.bitOf.findIndex((bit) => bit >= 0);
-  const literalCount = firstOptional < 0 ? s.properties.length : firstOptional;
-  const fields = s.properties.slice(0, literalCount).map((q, i) => (q.name === "__proto__" ? code`["__proto__"]: ${locals[i]!}` : code`${propKey(q.name)}: ${locals[i]!}`));
-  out.push(code`const ${o}: any = {${fields.length ? code` ${join(fields, ", ")} ` : EMPTY}};`);
-  for (let i = literalCount; i < s.properties.length; i++) {
-    const q = s.properties[i]!;
-    const bit = layout.bitOf[i]!;
-    const set = assign(o, q.name, locals[i]!);
-    out.push(bit < 0 ? set : code`if (${bitTest(bit)}) ${set}`);
-  }
-  if (s.additional !== false) {
+  propStmts.push(...skipRetired(layout.order.length));
+  // extension properties arrive as records after the body; data from writers older than them gets the default
+  const extDefaults = (o: Code): Code[] =>
+    layout.ext.flatMap((x) => {
+      const q = s.properties[x.prop]!;
+      if (q.shape.default === undefined) return [];
+      return [code`if (r.level < ${x.level}) ${assign(o, q.name, code`$rt.cloneJson(${cx.jsonConstant(q.shape.default)})`)}`];
+    });
+  const extrasRead = (o: Code): Code[] => {
+    if (s.additional === false) return [];
     const n = L.fresh("n");
     const k = L.fresh("k");
     const known = cx.knownKeys(s.properties.map((q) => q.name));
@@ -206,19 +219,76 @@ ${indentBy(bound.stmts, "    ")}
 } catch (e) {
   $rt.rethrowAtIndex(e, ${p}, ${k});
 }`;
-    out.push(layout.isMap ? loop : code`if (${bitTest(layout.extrasBit)}) {
+    return [layout.isMap ? loop : code`if (${bitTest(layout.extrasBit)}) {
 ${indentBy(loop, "  ")}
+}`];
+  };
+
+  if (linesOf(propStmts) > MAX_FUNCTION_LINES) {
+    // Too big for one function (see MAX_FUNCTION_LINES): the object is created first and helper functions read
+    // chunks of properties into it, in schema order (so keys keep that order), given the bitmap bytes they test.
+    const o = L.fresh("o");
+    const skipsAt = (at: number) => layout.retired.filter((x) => x.after === at).map((x, j) => ({ code: skipRetired(at)[j]!, mask: x.bit >> 3 }));
+    const blocks = layout.order.flatMap((i, at) => {
+      const q = s.properties[i]!;
+      const rc = reads[i]!;
+      const bit = layout.bitOf[i]!;
+      const set = assign(o, q.name, rc.expr);
+      const body = rc.stmts.text === "" ? set : code`${rc.stmts}
+${set}`;
+      return [...skipsAt(at), { code: bit < 0 ? body : code`if (${bitTest(bit)}) {
+${indentBy(body, "  ")}
+}`, mask: bit < 0 ? -1 : bit >> 3 }];
+    });
+    blocks.push(...skipsAt(layout.order.length));
+    const calls = chunkBlocks(blocks).map((group) => {
+      const used = [...new Set(group.filter((g) => g.mask >= 0).map((g) => g.mask))].sort((a, b) => a - b);
+      const fn = cx.helper("R", (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
+${indentBy(join(group.map((g) => g.code)), "  ")}
 }`);
+      return code`${fn}(r, ${o}${join(used.map((m) => code`, ${masks[m]!}`), "")});`;
+    });
+    return { stmts: join([...maskStmts, code`const ${o}: any = {};`, ...calls, ...extDefaults(o), ...extrasRead(o)]), expr: o };
   }
+
+  const out: Code[] = [...maskStmts, ...propStmts];
+  // assemble: a literal up to the first optional property, then assignments in schema order
+  const o = L.fresh("o");
+  const firstOptional = s.properties.findIndex((_, i) => layout.bitOf[i]! >= 0 || !inWire.has(i));
+  const literalCount = firstOptional < 0 ? s.properties.length : firstOptional;
+  const fields = s.properties.slice(0, literalCount).map((q, i) => (q.name === "__proto__" ? code`["__proto__"]: ${locals[i]!}` : code`${propKey(q.name)}: ${locals[i]!}`));
+  out.push(code`const ${o}: any = {${fields.length ? code` ${join(fields, ", ")} ` : EMPTY}};`);
+  for (let i = literalCount; i < s.properties.length; i++) {
+    if (!inWire.has(i)) continue;
+    const q = s.properties[i]!;
+    const bit = layout.bitOf[i]!;
+    const set = assign(o, q.name, locals[i]!);
+    out.push(bit < 0 ? set : code`if (${bitTest(bit)}) ${set}`);
+  }
+  out.push(...extDefaults(o), ...extrasRead(o));
   return { stmts: join(out), expr: o };
 }
 
 function emitUnion(s: UnionShape, p: string, cx: ModuleContext, L: Locals): ReadCode {
   const u = L.fresh("u");
-  const cases = s.branches.map((b, i) => {
+  let bodies = s.branches.map((b) => {
     const rc = emitRead(b, p, cx, L);
-    const body = rc.stmts.text === "" ? code`${u} = ${rc.expr};` : code`${rc.stmts}
-${u} = ${rc.expr};`;
+    return { rc, code: rc.stmts.text === "" ? code`${u} = ${rc.expr};` : code`${rc.stmts}
+${u} = ${rc.expr};` };
+  });
+  if (linesOf(bodies.map((b) => b.code)) > MAX_FUNCTION_LINES) {
+    // too big for one function (see MAX_FUNCTION_LINES): the larger arms read their value in a helper
+    bodies = bodies.map((b) => {
+      if (linesOf(b.code) < 8) return b;
+      const fn = cx.helper("R", (fn) => code`function ${fn}(r: $rt.Reader): any {
+${indentBy(b.rc.stmts, "  ")}
+  return ${b.rc.expr};
+}`);
+      return { rc: b.rc, code: code`${u} = ${fn}(r);` };
+    });
+  }
+  const cases = bodies.map((b, i) => {
+    const body = b.code;
     return code`  case ${i}: {
 ${indentBy(body, "    ")}
     break;

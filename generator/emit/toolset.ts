@@ -169,9 +169,9 @@ ${join(argEntries)}
 }
 
 /** Result types (MCP \`structuredContent\`, from \`outputSchema\`) by tool name. */
-export interface ${ResultsMap} {
+export interface ${ResultsMap} ${resultEntries.length === 0 ? raw("{}") : code`{
 ${join(resultEntries)}
-}
+}`}
 
 /** Checking shapes of the named definitions (every violation is listed, constraints included). */
 const $defs: $rt.CheckDefs = {
@@ -207,9 +207,9 @@ export const ${Set_} = {
 ${join(toolCodecs)}
   },
   /** Result codecs by tool name (tools with an MCP \`outputSchema\`). */
-  results: {
+  results: ${resultCodecs.length === 0 ? raw("{}") : code`{
 ${join(resultCodecs)}
-  },
+  }`},
   /**
    * One tool call from model output (OpenAI \`tool_calls[i]\`, OpenAI Responses \`function_call\`, Anthropic
    * \`tool_use\`, MCP \`tools/call\` params) -> \`{ id, name, arguments }\`, checked against the tool's schema.

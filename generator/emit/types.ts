@@ -31,7 +31,8 @@ export function typeOf(s: Shape): Code {
     case "array":
       return code`${wrap(s.items)}[]`;
     case "tuple": {
-      const parts = s.items.map((item, i) => code`${typeOf(item)}${i < s.minItems ? raw("") : raw("?")}`);
+      // an optional element's type is parenthesised when it is a union: `("a" | "b")?`, not `"a" | "b"?`
+      const parts = s.items.map((item, i) => (i < s.minItems ? typeOf(item) : code`${wrap(item)}?`));
       if (s.rest !== false) parts.push(code`...${wrap(s.rest)}[]`);
       return code`[${join(parts, ", ")}]`;
     }

@@ -5,7 +5,7 @@
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, lit, name, prop, raw } from "../../templates/code.ts";
-import { childPath, isPrimitive, Locals, type ModuleContext } from "./context.ts";
+import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
@@ -43,7 +43,9 @@ else throw $rt.invalid(${p}, "a boolean", ${v});`;
     case "enum":
       return emitEnum(s.values, v, p, cx);
     case "ref": {
-      const call = code`${writerName(s.name)}(w, ${v});`;
+      const call = cx.evolved && p !== "" ? code`w.ptr.push(${p});
+  ${writerName(s.name)}(w, ${v});
+  w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;
       return p === "" ? call : code`try {
   ${call}
 } catch (e) {
@@ -98,18 +100,19 @@ function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Local
   const e = L.fresh("e");
   const zeroWidth = cx.minWidth(items) === 0;
   const body = emitWrite(items, e, "", cx, L);
+  const track = cx.evolved ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
   return code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
 const ${n} = ${v}.length;
 ${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} items of a zero-width type", ${v});\n` : raw("")}w.varint(${n});
 let ${i} = 0;
-try {
+${track ? track.before : raw("")}try {
   for (; ${i} < ${n}; ${i}++) {
     const ${e} = ${v}[${i}];
-${indentBy(body, "    ")}
+${track ? code`    ${track.each}\n` : raw("")}${indentBy(body, "    ")}
   }
 } catch (err) {
   $rt.rethrowAtIndex(err, ${p}, ${i});
-}`;
+}${track ? code`\n${track.after}` : raw("")}`;
 }
 
 function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
@@ -140,44 +143,51 @@ ${indentBy(body, "  ")}
   if (s.rest !== false) {
     const i = L.fresh("i");
     const e = L.fresh("e");
+    const track = cx.evolved ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
     out.push(code`let ${i} = ${s.items.length};
-try {
+${track ? track.before : raw("")}try {
   for (; ${i} < ${n}; ${i}++) {
     const ${e} = ${v}[${i}];
-${indentBy(emitWrite(s.rest, e, "", cx, L), "    ")}
+${track ? code`    ${track.each}\n` : raw("")}${indentBy(emitWrite(s.rest, e, "", cx, L), "    ")}
   }
 } catch (err) {
   $rt.rethrowAtIndex(err, ${p}, ${i});
-}`);
+}${track ? code`\n${track.after}` : raw("")}`);
   }
   return join(out);
 }
 
-/** A local holding `obj[key]`, reading `__proto__` as an own property only. */
+/**
+ * A local holding `obj[key]`. Keys that `Object.prototype` has (`__proto__`, `constructor`, `toString`,
+ * `hasOwnProperty`, ...) are read as own properties only: a plain `v.toString` finds the inherited function when
+ * the optional property is absent, and the encoder would then see a present property of the wrong type.
+ */
 export function readProp(obj: Code, key: string): Code {
-  return key === "__proto__" ? code`$rt.getOwn(${obj}, "__proto__")` : prop(obj, key);
+  return key in Object.prototype ? code`$rt.getOwn(${obj}, ${key})` : prop(obj, key);
 }
 
 function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
   const layout = objectLayout(s);
-  const out: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});`];
+  const head: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});`];
   const locals = s.properties.map((prop) => {
     const f = L.fresh("f");
-    out.push(code`const ${f} = ${readProp(v, prop.name)};`);
+    head.push(code`const ${f} = ${readProp(v, prop.name)};`);
     return f;
   });
   const known = s.properties.length > 0 ? cx.knownKeys(s.properties.map((q) => q.name)) : cx.knownKeys([]);
   let extras: Code | undefined;
+  const checks: Code[] = [];
   if (s.additional === false) {
     // cheap unknown-key check: compare key counts; only a mismatch walks the keys
     const terms = s.properties.map((q, i) => (q.required ? raw("1") : code`(${locals[i]!} !== undefined ? 1 : 0)`));
     const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
-    out.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
+    checks.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
   } else {
     extras = L.fresh("x");
-    out.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
+    checks.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
   }
   // presence bitmap
+  const bitmap: Code[] = [];
   for (let b = 0; b * 8 < layout.bits; b++) {
     const m = L.fresh("m");
     const sets: Code[] = [];
@@ -186,59 +196,103 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
       if (bit >= 0 && bit >> 3 === b) sets.push(code`if (${locals[i]!} !== undefined) ${m} |= ${1 << (bit & 7)};`);
     });
     if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) sets.push(code`if (${extras!} !== undefined) ${m} |= ${1 << (layout.extrasBit & 7)};`);
-    out.push(code`let ${m} = 0;
+    bitmap.push(code`let ${m} = 0;
 ${join(sets)}
 w.byte(${m});`);
     void byteMask;
   }
-  s.properties.forEach((q, i) => {
+  const blocks = layout.order.map((i) => {
+    const q = s.properties[i]!;
     const f = locals[i]!;
     const fp = childPath(p, q.name);
     const body = emitWrite(q.shape, f, fp, cx, L);
     if (q.required) {
-      out.push(code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
-${body}`);
-    } else {
-      out.push(code`if (${f} !== undefined) {
-${indentBy(body, "  ")}
-}`);
+      return code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+${body}`;
     }
+    return code`if (${f} !== undefined) {
+${indentBy(body, "  ")}
+}`;
   });
+  const tail: Code[] = [];
+  // properties added after the object's dictionary segment: extension records (runtime/extensions.ts)
+  for (const x of layout.ext) {
+    const q = s.properties[x.prop]!;
+    const f = locals[x.prop]!;
+    const fns = cx.extension(x.id, q.name, q.shape, x.level);
+    const write = code`$rt.writeExtension(w, ${x.id}, ${p}, ${q.name}, ${f}, ${fns.writer});`;
+    tail.push(q.required ? code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+${write}` : code`if (${f} !== undefined) ${write}`);
+  }
   if (s.additional !== false) {
     const k = L.fresh("k");
     const e = L.fresh("e");
+    const track = cx.evolved ? pointerTracking(code`${p} + $rt.pointerSegment(${k})`) : undefined;
     const entries = code`let ${k} = "";
-try {
+${track ? track.before : raw("")}try {
   for (${k} of ${extras!}) {
-    if (!w.string(${k})) throw $rt.invalid("", "a key without lone surrogates", ${k});
+${track ? code`    ${track.each}\n` : raw("")}    if (!w.string(${k})) throw $rt.invalid("", "a key without lone surrogates", ${k});
     const ${e} = ${v}[${k}];
 ${indentBy(emitWrite(s.additional, e, "", cx, L), "    ")}
   }
 } catch (err) {
   $rt.rethrowAtIndex(err, ${p}, ${k});
-}`;
+}${track ? code`\n${track.after}` : raw("")}`;
     if (layout.isMap) {
-      out.push(code`if (${extras!} === undefined) w.byte(0);
+      tail.push(code`if (${extras!} === undefined) w.byte(0);
 else {
   w.varint(${extras!}.length);
 ${indentBy(entries, "  ")}
 }`);
     } else {
-      out.push(code`if (${extras!} !== undefined) {
+      tail.push(code`if (${extras!} !== undefined) {
   w.varint(${extras!}.length);
 ${indentBy(entries, "  ")}
 }`);
     }
   }
-  return join(out);
+  if (linesOf(blocks) <= MAX_FUNCTION_LINES) return join([...head, ...checks, ...bitmap, ...blocks, ...tail]);
+
+  // Too big for one function (see MAX_FUNCTION_LINES): the key-count check and the bitmap become branch-free
+  // expressions, and the property writes move, in chunks, into helper functions that take the field locals.
+  // The bytes are the same.
+  const flat = (f: Code): Code => code`+(${f} !== undefined)`;
+  const flatChecks: Code[] = [];
+  if (s.additional === false) {
+    const required = s.properties.filter((q) => q.required).length;
+    const terms = [raw(String(required)), ...s.properties.flatMap((q, i) => (q.required ? [] : [flat(locals[i]!)]))];
+    flatChecks.push(code`if ($rt.keyCount(${v}) !== ${join(terms, " + ")}) $rt.checkClosed(${v}, ${known}, ${p});`);
+  } else flatChecks.push(checks[0]!);
+  const flatBitmap: Code[] = [];
+  for (let b = 0; b * 8 < layout.bits; b++) {
+    const terms: Code[] = [];
+    s.properties.forEach((_, i) => {
+      const bit = layout.bitOf[i]!;
+      if (bit >= 0 && bit >> 3 === b) terms.push((bit & 7) === 0 ? flat(locals[i]!) : code`${flat(locals[i]!)} << ${bit & 7}`);
+    });
+    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) terms.push(code`${flat(extras!)} << ${layout.extrasBit & 7}`);
+    flatBitmap.push(code`w.byte(${join(terms, " | ")});`);
+  }
+  const calls = chunkBlocks(blocks.map((c, j) => ({ code: c, local: locals[layout.order[j]!]! }))).map((group) => {
+    const fn = cx.helper("W", (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
+${indentBy(join(group.map((g) => g.code)), "  ")}
+}`);
+    return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
+  });
+  return join([...head, ...flatChecks, ...flatBitmap, ...calls, ...tail]);
 }
 
 function emitUnion(s: UnionShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
   if (s.discriminator) {
     const key = s.discriminator.property;
     const d = L.fresh("d");
-    const cases = s.branches.map((b, i) => {
-      const body = emitWrite(b, v, p, cx, L);
+    const bodies = outlineArms(
+      s.branches.map((b) => emitWrite(b, v, p, cx, L)),
+      v,
+      cx,
+    );
+    const cases = s.branches.map((_, i) => {
+      const body = bodies[i]!;
       return code`  case ${lit(s.discriminator!.values[i]!)}: {
     ${writeIndex(i)}
 ${indentBy(body, "    ")}
@@ -254,9 +308,14 @@ ${join(cases)}
 }`;
   }
   const choices = chooseBranches(s.branches, v, cx);
+  const bodies = outlineArms(
+    choices.map((c) => emitWrite(s.branches[c.index]!, v, p, cx, L)),
+    v,
+    cx,
+  );
   const arms = choices.map((c, i) => {
     const body = code`${writeIndex(c.index)}
-${emitWrite(s.branches[c.index]!, v, p, cx, L)}`;
+${bodies[i]!}`;
     if (c.test === undefined) return code`{
 ${indentBy(body, "  ")}
 }`;
@@ -270,6 +329,22 @@ else throw $rt.invalid(${p}, ${`a value matching one of the ${s.branches.length}
   // an untested last arm is the else of the chain
   const armsText = arms.map((a, i) => (i > 0 && choices[i]!.test === undefined ? code`else ${a}` : a));
   return code`${join(armsText)}${tail}`;
+}
+
+/**
+ * Union arms whose code together is too big for one function (see MAX_FUNCTION_LINES) move into helper
+ * functions of the value variable (always a plain local); small arms stay inline.
+ */
+function outlineArms(bodies: Code[], v: Code, cx: ModuleContext): Code[] {
+  if (linesOf(bodies) <= MAX_FUNCTION_LINES) return bodies;
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(v.text)) throw new Error(`internal: union value ${v.text} is not a local`);
+  return bodies.map((body) => {
+    if (linesOf(body) < 8) return body;
+    const fn = cx.helper("W", (fn) => code`function ${fn}(w: $rt.Writer, ${v}: any): void {
+${indentBy(body, "  ")}
+}`);
+    return code`${fn}(w, ${v});`;
+  });
 }
 
 export function indentBy(c: Code, by: string): Code {
@@ -288,5 +363,20 @@ ${indentBy(body, "  ")}
   if (++w.depth > $rt.DEFAULT_MAX_DEPTH) throw new $rt.ToonError("DEPTH_LIMIT", "value nested deeper than " + $rt.DEFAULT_MAX_DEPTH + " (a cycle?)");
 ${indentBy(body, "  ")}
   w.depth--;
+}`;
+}
+
+/**
+ * Evolved codecs: keep `w.ptr` (the JSON-pointer prefixes of enclosing loops and calls) current, so an extension
+ * record written inside names its object. The top entry is overwritten per element.
+ */
+function pointerTracking(current: Code): { before: Code; each: Code; after: Code } {
+  return { before: code`w.ptr.push("");\n`, each: code`w.ptr[w.ptr.length - 1] = ${current};`, after: code`w.ptr.pop();` };
+}
+
+/** Writer and reader functions of one extension property's value (each record has its own string table). */
+export function emitExtensionWriter(fn: Code, shape: Shape, cx: ModuleContext): Code {
+  return code`function ${fn}(w: $rt.Writer, v: any): void {
+${indentBy(emitWrite(shape, name("v"), "", cx, new Locals()), "  ")}
 }`;
 }

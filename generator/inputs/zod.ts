@@ -265,7 +265,9 @@ export async function importModule(abs: string, source: string): Promise<Record<
   } catch (e) {
     const err = e as { code?: unknown; message?: unknown };
     const code = typeof err?.code === "string" ? `${err.code}: ` : "";
-    const message = typeof err?.message === "string" ? err.message.split("\n")[0] : String(e);
+    const lines = typeof err?.message === "string" ? err.message.split("\n").map((l) => l.trim()).filter((l) => l !== "") : [String(e)];
+    // esbuild puts the useful part on the following lines ("Transform failed with 1 error:\n<file>:1:0: ERROR: ...")
+    const message = (lines[0]!.endsWith(":") && lines.length > 1 ? `${lines[0]} ${lines[1]}` : lines[0]!).slice(0, 500);
     throw new ToonError("IO_ERROR", `cannot load module ${source}: ${code}${message}`, { cause: e });
   }
 }

@@ -7,6 +7,7 @@
 import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { ModuleContext } from "../emit/context.ts";
+import { rethrowAt } from "../../runtime/errors.ts";
 import { readHeader, writeHeader } from "../../runtime/header.ts";
 import { Reader } from "../../runtime/reader.ts";
 import { validateWith, type ValidationResult } from "../../runtime/validate.ts";
@@ -59,7 +60,11 @@ export function interpret(ir: SchemaIR, dict: Dictionary): InterpretedCodec {
     encode(value: unknown): Uint8Array {
       const w = Writer.shared();
       writeHeader(w, flags, fingerprint);
-      write(w, value);
+      try {
+        write(w, value);
+      } catch (e) {
+        rethrowAt(e, "");
+      }
       return w.finish();
     },
     decode(bytes: Uint8Array): unknown {

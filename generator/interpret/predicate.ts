@@ -6,7 +6,8 @@ import type { Shape } from "../ir/types.ts";
 import type { Category } from "../emit/predicate.ts";
 import type { ModuleContext } from "../emit/context.ts";
 import { isPrimitive } from "../emit/context.ts";
-import { extraKeys, getOwn, jsonEquals } from "../../runtime/objects.ts";
+import { extraKeys, jsonEquals } from "../../runtime/objects.ts";
+import { propReader } from "./props.ts";
 
 export type Predicate = (v: any) => boolean;
 
@@ -35,6 +36,8 @@ function oneCategory(c: Category): Predicate {
       return (v) => typeof v === "number";
     case "string":
       return (v) => typeof v === "string";
+    case "bigint":
+      return (v) => typeof v === "bigint";
     case "boolean":
       return (v) => typeof v === "boolean";
     case "*":
@@ -55,7 +58,9 @@ export class PredicateCompiler {
       case "string":
         return (v) => typeof v === "string";
       case "integer":
-        return s.int64 ? (v) => typeof v === "bigint" || (typeof v === "number" && isInteger(v)) : (v) => typeof v === "number" && isInteger(v);
+        return s.int64
+          ? (v) => (typeof v === "bigint" || (typeof v === "number" && isInteger(v))) && v >= -0x8000000000000000 && v < 0x10000000000000000
+          : (v) => typeof v === "number" && isInteger(v) && v >= -0x8000000000000000 && v < 0x10000000000000000;
       case "number":
         return (v) => typeof v === "number" && v - v === 0;
       case "boolean":
@@ -123,7 +128,7 @@ export class PredicateCompiler {
   }
 
   private object(s: Extract<Shape, { kind: "object" }>): Predicate {
-    const props = s.properties.map((p) => ({ name: p.name, required: p.required, test: this.predicateOf(p.shape) }));
+    const props = s.properties.map((p) => ({ get: propReader(p.name), required: p.required, test: this.predicateOf(p.shape) }));
     const known = new Set(s.properties.map((p) => p.name));
     const closed = s.additional === false;
     const extra = s.additional !== false && s.additional.kind !== "any" ? this.predicateOf(s.additional) : undefined;
@@ -131,7 +136,7 @@ export class PredicateCompiler {
       if (typeof v !== "object" || v === null || isArray(v)) return false;
       for (let i = 0; i < props.length; i++) {
         const p = props[i]!;
-        const f = p.name === "__proto__" ? getOwn(v, "__proto__") : v[p.name];
+        const f = p.get(v);
         if (p.required ? f === undefined || !p.test(f) : f !== undefined && !p.test(f)) return false;
       }
       if (closed) return extraKeys(v, known) === undefined;

@@ -108,14 +108,14 @@ export class ReadCompiler {
 
   private tuple(s: TupleShape, p: string): ReadFn {
     const min = s.minItems;
-    const max = s.rest === false ? s.items.length : -1;
     const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
     const count = items.length;
     const rest = s.rest === false ? undefined : this.compile(s.rest, "");
+    const restWidth = s.rest === false ? -1 : this.cx.minWidth(s.rest);
     return (r) => {
       r.at = p;
-      const n = r.count(1);
-      if (n < min || (max >= 0 && n > max)) throw r.fail("INVALID_ENCODING", "tuple length " + n + " outside the schema's bounds");
+      const n = r.tupleCount(count, restWidth);
+      if (n < min) throw r.fail("INVALID_ENCODING", "tuple length " + n + " below the schema's minimum");
       const a: unknown[] = [];
       for (let idx = 0; idx < count; idx++) if (idx < min || n > idx) a.push(items[idx]!(r));
       if (rest !== undefined) {

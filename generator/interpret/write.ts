@@ -9,10 +9,11 @@ import { objectLayout } from "../emit/layout.ts";
 import { planBranches } from "../emit/predicate.ts";
 import { writeAny } from "../../runtime/any.ts";
 import { ToonError, rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
-import { checkClosed, extraKeys, getOwn, jsonEquals, keyCount, missing } from "../../runtime/objects.ts";
+import { checkClosed, extraKeys, jsonEquals, keyCount, missing } from "../../runtime/objects.ts";
 import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { invalid, writeInt64, type Writer } from "../../runtime/writer.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
+import { propReader } from "./props.ts";
 
 export type WriteFn = (w: Writer, v: any) => void;
 
@@ -102,6 +103,8 @@ export class WriteCompiler {
         };
       }
       case "enum":
+        // a one-value enum is written (as nothing) and checked like a const
+        if (s.values.length === 1) return this.compile({ kind: "const", value: s.values[0]!, schemaPath: s.schemaPath }, p);
         return enumWriter(s.values, p);
       case "ref": {
         const cell = this.definition(s.name);
@@ -151,10 +154,13 @@ export class WriteCompiler {
     const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
     const count = items.length;
     const rest = s.rest === false ? undefined : this.compile(s.rest, "");
+    const zeroWidthRest = s.rest !== false && this.cx.minWidth(s.rest) === 0;
+    const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} rest items of a zero-width type`;
     return (w, v) => {
       if (!isArray(v)) throw invalid(p, "an array", v);
       const n = v.length;
       if (n < min || (max >= 0 && n > max)) throw invalid(p, expected, v);
+      if (zeroWidthRest && n - count > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
       w.varint(n);
       for (let idx = 0; idx < count; idx++) if (idx < min || n > idx) items[idx]!(w, v[idx]);
       if (rest !== undefined) {
@@ -171,6 +177,7 @@ export class WriteCompiler {
   private object(s: ObjectShape, p: string): WriteFn {
     const layout = objectLayout(s);
     const names = s.properties.map((q) => q.name);
+    const getters = names.map(propReader);
     const required = s.properties.map((q) => q.required);
     const writers = s.properties.map((q) => this.compile(q.shape, childPath(p, q.name)));
     const count = names.length;
@@ -191,10 +198,7 @@ export class WriteCompiler {
     return (w, v) => {
       if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
       const f: unknown[] = new Array(count);
-      for (let i = 0; i < count; i++) {
-        const k = names[i]!;
-        f[i] = k === "__proto__" ? getOwn(v, k) : v[k];
-      }
+      for (let i = 0; i < count; i++) f[i] = getters[i]!(v);
       let extras: string[] | undefined;
       if (closed) {
         let sum = 0;
@@ -249,9 +253,10 @@ export class WriteCompiler {
       });
       const expected = "one of " + s.discriminator.values.map((x) => JSON.stringify(x)).join(", ");
       const at = childPath(p, key);
+      const get = propReader(key);
       return (w, v) => {
         if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
-        const d = key === "__proto__" ? getOwn(v, key) : v[key];
+        const d = get(v);
         const i = index.get(d);
         if (i === undefined) throw invalid(at, expected, d);
         w.varint(i);

@@ -105,6 +105,21 @@ export interface ObjectShape extends ShapeBase {
    * (`{ kind: "any" }` when unconstrained). An object with no properties and a shape here is a map.
    */
   additional: Shape | false;
+  /**
+   * How the object travels when its dictionary has evolved (set by the dictionary stage, never by loaders):
+   * the frozen slot order of the segment the object was introduced in, and the properties added since, which
+   * travel as extension records. Absent: every property in schema order (a fresh dictionary).
+   */
+  wire?: WireLayout;
+}
+
+export interface WireLayout {
+  /** Dictionary path of the object (extension records name their object by JSON pointer, their property by ID). */
+  path: string;
+  /** Positional slots in frozen order: a current property (index into `properties`) or a retired one. */
+  slots: ({ prop: number } | { retired: string; required: false; shape: Shape })[];
+  /** Properties added after the object's segment: ID and level of each. */
+  ext: { prop: number; id: number; level: number }[];
 }
 
 export interface ArrayShape extends ShapeBase {

@@ -88,7 +88,8 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
           if (s.description !== undefined) out.description = s.description;
           if (s.default !== undefined && valueFits(s.default, out)) out.default = s.default;
         } else {
-          s.name = nameOf(r.target);
+          // a fresh node: the provisional one (named by target key) may be shared and is still read by `resolve`
+          out = { ...s, name: nameOf(r.target) };
         }
         break;
       }
@@ -119,6 +120,8 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
         break;
     }
     memo.set(s, out);
+    // outputs can be met again (merged objects share property records with their sources): leave them as they are
+    memo.set(out, out);
     return out;
   }
 

@@ -51,7 +51,12 @@ export function normalizeNode(ctx: LoadContext, doc: Doc, node: unknown, ptr: st
   const known = ctx.nodeShapes.get(node);
   if (known !== undefined) return known;
   const at: Ctx = { ctx, doc, ptr, depth, schemaPath };
-  const shape = has(node, "$ref") || has(node, "$recursiveRef") || has(node, "$dynamicRef") ? refNode(at, node) : localNode(at, node);
+  const isRef = has(node, "$ref") || has(node, "$recursiveRef") || has(node, "$dynamicRef");
+  let shape = isRef ? refNode(at, node) : localNode(at, node);
+  // OpenAPI 3.0 `nullable: true` (applied last, so `{ $ref, nullable }` stays nullable after the merge)
+  if (own(node, "nullable") === true && (!isRef || refSiblingsApply(doc.draft))) {
+    shape = makeUnion([shape, { kind: "null", schemaPath }], schemaPath);
+  }
   const out = annotate(at, node, shape);
   ctx.nodeShapes.set(node, out);
   return out;
@@ -82,7 +87,9 @@ function subOrFalse(at: Ctx, node: unknown, ...keys: (string | number)[]): Shape
     return sub(at, node, ...keys);
   } catch (e) {
     if (!at.ctx.isNever(e)) throw e;
-    at.ctx.warn(at.doc, child(at, ...keys), String(keys[0]), `accepts no value, treated as \`false\` (${e.reason})`);
+    const prefix = `${at.doc.display}: `;
+    const reason = e.reason.startsWith(prefix) ? e.reason.slice(prefix.length) : e.reason;
+    at.ctx.warn(at.doc, child(at, ...keys), String(keys[0]), `accepts no value, treated as \`false\` (${reason})`);
     return false;
   }
 }
@@ -174,7 +181,6 @@ function localNode(at: Ctx, s: JsonObject): Shape {
       shape = mergeAt(at, shape, sub(at, member, "allOf", i), "allOf");
     });
   }
-  if (own(s, "nullable") === true) shape = makeUnion([shape, { kind: "null", schemaPath: at.schemaPath }], at.schemaPath);
   return shape;
 }
 
@@ -242,14 +248,14 @@ function inferTypes(s: JsonObject): string[] {
 const INTEGER_FORMATS = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]);
 const NUMERIC_FORMATS = new Set([...INTEGER_FORMATS, "float", "double", "decimal"]);
 
-function jsonOf(at: Ctx, s: JsonObject, kw: string, value: unknown, where: string): JsonValue {
+function jsonOf(at: Ctx, kw: string, value: unknown, where: string): JsonValue {
   const v = toJson(value);
   if (v === undefined) at.ctx.fail("SCHEMA_ERROR", at.doc, where, `${kw} value is not JSON`);
   return v;
 }
 
 function constShape(at: Ctx, s: JsonObject, types: string[] | undefined): Shape {
-  const value = jsonOf(at, s, "const", own(s, "const"), child(at, "const"));
+  const value = jsonOf(at, "const", own(s, "const"), child(at, "const"));
   if (types !== undefined && types.length > 0 && !types.some((t) => valueHasType(value, t))) {
     at.ctx.never(at.doc, child(at, "const"), `const ${truncate(JSON.stringify(value))} is not of type ${types.join(" or ")}`);
   }
@@ -268,7 +274,7 @@ function enumShape(at: Ctx, s: JsonObject, types: string[] | undefined): Shape {
   const values: JsonValue[] = [];
   const dropped: JsonValue[] = [];
   raw.forEach((item, i) => {
-    const v = jsonOf(at, s, "enum", item, childPointer(where, i));
+    const v = jsonOf(at, "enum", item, childPointer(where, i));
     const key = canonicalJson(v);
     if (seen.has(key)) return;
     seen.add(key);

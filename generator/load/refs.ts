@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 import { pascalCase } from "../ir/names.ts";
 import type { Doc, LoadContext, Target } from "./context.ts";
-import { findAnchor, findDocById, isAbsoluteUri, loadDocument, readFileText, withoutFragment } from "./documents.ts";
+import { findAnchor, findDocById, isAbsoluteUri, loadDocument, readFileText } from "./documents.ts";
 import { isObject, own } from "./json.ts";
 import { parseFragmentPointer, resolveTokens, tokensToPointer } from "./pointer.ts";
 

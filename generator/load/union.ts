@@ -9,32 +9,43 @@ import { canonicalJson, toJson } from "./json.ts";
 const COSMETIC = new Set(["schemaPath", "description", "default"]);
 
 /**
- * A string equal for two shapes exactly when they accept and encode the same values (ignoring paths,
- * descriptions and defaults). `keys` memoises per shape within one pass.
+ * Structural identity of shapes: two shapes get the same id exactly when they accept and encode the same values
+ * (paths, descriptions and defaults aside). Children are referred to by id (hash-consing), so the cost stays
+ * linear even when shapes share subtrees; ids are only comparable within one `ShapeKeys`.
  */
-export function shapeKey(s: Shape, keys: Map<Shape, string> = new Map()): string {
-  const cached = keys.get(s);
-  if (cached !== undefined) return cached;
-  const parts: string[] = [];
-  const fields = s as unknown as Record<string, unknown>;
-  for (const f of Object.keys(fields).sort()) {
-    const v = fields[f];
-    if (v === undefined || COSMETIC.has(f)) continue;
-    let text: string;
-    if (f === "properties") {
-      text = (v as ObjectShape["properties"]).map((p) => JSON.stringify(p.name) + (p.required ? "!" : "?") + shapeKey(p.shape, keys)).join(",");
-    } else if (f === "branches" || (f === "items" && Array.isArray(v))) {
-      text = (v as Shape[]).map((b) => shapeKey(b, keys)).join(",");
-    } else if (f === "items" || f === "additional" || f === "rest") {
-      text = v === false ? "false" : shapeKey(v as Shape, keys);
-    } else {
-      text = canonicalJson(toJson(v) ?? null);
+export class ShapeKeys {
+  private readonly ids = new Map<Shape, number>();
+  private readonly table = new Map<string, number>();
+
+  id(s: Shape): number {
+    const cached = this.ids.get(s);
+    if (cached !== undefined) return cached;
+    const parts: string[] = [];
+    const fields = s as unknown as Record<string, unknown>;
+    for (const f of Object.keys(fields).sort()) {
+      const v = fields[f];
+      if (v === undefined || COSMETIC.has(f)) continue;
+      let text: string;
+      if (f === "properties") {
+        text = (v as ObjectShape["properties"]).map((p) => JSON.stringify(p.name) + (p.required ? "!" : "?") + this.id(p.shape)).join(",");
+      } else if (f === "branches" || (f === "items" && Array.isArray(v))) {
+        text = (v as Shape[]).map((b) => this.id(b)).join(",");
+      } else if (f === "items" || f === "additional" || f === "rest") {
+        text = v === false ? "false" : String(this.id(v as Shape));
+      } else {
+        text = canonicalJson(toJson(v) ?? null);
+      }
+      parts.push(`${f}:[${text}]`);
     }
-    parts.push(`${f}:[${text}]`);
+    const key = parts.join(";");
+    let id = this.table.get(key);
+    if (id === undefined) {
+      id = this.table.size;
+      this.table.set(key, id);
+    }
+    this.ids.set(s, id);
+    return id;
   }
-  const key = "{" + parts.join(";") + "}";
-  keys.set(s, key);
-  return key;
 }
 
 /**
@@ -47,11 +58,11 @@ export function makeUnion(branches: readonly Shape[], schemaPath: string): Shape
     if (b.kind === "union") flat.push(...b.branches);
     else flat.push(b);
   }
-  const keys = new Map<Shape, string>();
-  const seen = new Set<string>();
+  const keys = new ShapeKeys();
+  const seen = new Set<number>();
   const distinct: Shape[] = [];
   for (const b of flat) {
-    const k = shapeKey(b, keys);
+    const k = keys.id(b);
     if (seen.has(k)) continue;
     seen.add(k);
     distinct.push(b);

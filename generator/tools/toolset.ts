@@ -133,7 +133,8 @@ export function buildToolSet(set: ToolSetSource, opts: ToolSetOptions): ToolSetI
   const tools: ToolIR[] = [];
 
   for (const def of set.tools) {
-    const ident = pascalCase(def.name);
+    // (a trailing `_` is pascalCase's guard against a reserved word or global: not needed once a suffix follows)
+    const ident = pascalCase(def.name).replace(/_$/, "");
     const argsName = uniqueName(ident + "Arguments", used);
     let file = kebabCase(ident);
     for (let i = 2; files.has(file); i++) file = kebabCase(ident) + "-" + i;

@@ -108,6 +108,14 @@ class D {
   /** Scratch cell buffer for tabular rows and keyed entries, and the cell cursor. */
   cells: unknown[] = [];
   ck = 0;
+  /** Exact-number mode ({@link decodeTextExact}): number tokens a double does not carry exactly become TextNumber. */
+  exact = false;
+  /** How many TextNumber tokens were produced. */
+  raws = 0;
+  /** Position tracking ({@link locateText}): child key or index -> offset of its value, per container. */
+  track: Map<object, Map<string | number, number>> | null = null;
+  /** Start offsets of the cells of the last splitCells call (tracking mode only). */
+  cpos: number[] | null = null;
   constructor(
     readonly t: string,
     readonly strict: boolean,
@@ -382,14 +390,15 @@ function parseNum(t: string, a: number, b: number): number {
 }
 
 /** Value of the unquoted token [a, b) (already trimmed): literal, number or string. */
-function unquotedValue(t: string, a: number, b: number): unknown {
+function unquotedValue(d: D, a: number, b: number): unknown {
+  const t = d.t;
   const n = b - a;
   if (n === 0) return "";
   const c = t.charCodeAt(a);
   if (c <= 57) {
     if (c === CH_MINUS || c >= 48) {
       const x = parseNum(t, a, b);
-      if (x === x) return x;
+      if (x === x) return d.exact ? exactNumber(d, x, a, b) : x;
     }
   } else if (c === 116) {
     if (n === 4 && t.charCodeAt(a + 1) === 114 && t.charCodeAt(a + 2) === 117 && t.charCodeAt(a + 3) === 101) return true;
@@ -408,7 +417,7 @@ function tokenValue(d: D, a: number, b: number, li: number): unknown {
     if (d.q !== b) throw errAt(d, "unexpected characters after closing quote", d.q, li);
     return s;
   }
-  return unquotedValue(d.t, a, b);
+  return unquotedValue(d, a, b);
 }
 
 /**
@@ -442,6 +451,7 @@ function splitCells(d: D, a: number, b: number, li: number, delim: number, colon
         }
         throw errAt(d, "unexpected characters after closing quote", i, li);
       }
+      if (d.cpos !== null) d.cpos[k] = qs;
       out[k++] = v;
     } else {
       const s = i;
@@ -457,7 +467,8 @@ function splitCells(d: D, a: number, b: number, li: number, delim: number, colon
       }
       let e = i;
       while (e > s && t.charCodeAt(e - 1) === CH_SPACE) e--;
-      out[k++] = unquotedValue(t, s, e);
+      if (d.cpos !== null) d.cpos[k] = s;
+      out[k++] = unquotedValue(d, s, e);
     }
     if (i >= b) return k;
     i++; // the delimiter
@@ -722,6 +733,7 @@ function decodeHeaderValue(d: D, h: Header, hd: number, lvl: number, span: boole
     const arr: unknown[] = [];
     const cnt = splitCells(d, h.vs, h.ve, h.li, h.delim, false, arr);
     if (cnt !== h.len && d.strict) throw errAt(d, `array declares ${h.len} values but has ${cnt}`, h.pos, h.li);
+    if (d.track !== null) for (let i = 0; i < cnt; i++) trackAt(d, arr, i, (d.cpos as number[])[i]);
     return arr;
   }
   if (h.fields !== null) return decodeTabular(d, h, hd, span);
@@ -759,7 +771,9 @@ function decodeTabular(d: D, h: Header, hd: number, span: boolean): unknown[] {
       if (cnt !== leaves) throw errAt(d, `row has ${cnt} values but the header declares ${leaves} fields`, a, li);
       if (r === h.len && extra < 0) extra = li;
       d.ck = 0;
-      arr.push(buildRow(d, g, cells));
+      const row = buildRow(d, g, cells);
+      if (d.track !== null) trackRow(d, arr, arr.length, a, row, g);
+      arr.push(row);
     }
   } catch (e) {
     if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
@@ -822,7 +836,9 @@ function decodeKeyed(d: D, h: Header, hd: number, span: boolean): Record<string,
       if (cnt !== leaves) throw errAt(d, `entry has ${cnt} values but the header declares ${leaves} fields`, i, li);
       if (count === h.len && extra < 0) extra = li;
       d.ck = 0;
-      setKey(obj, k, buildRow(d, g, cells));
+      const row = buildRow(d, g, cells);
+      if (d.track !== null) trackRow(d, obj, k, a, row, g);
+      setKey(obj, k, row);
       count++;
     }
   } catch (e) {
@@ -859,6 +875,7 @@ function decodeList(d: D, h: Header, hd: number, lvl: number, span: boolean): un
       if (strict && L[o + L_BLANK] !== 0 && (span || arr.length > 0)) throw blankErr(d, li);
       d.p = li + 1;
       if (arr.length === h.len && extra < 0) extra = li;
+      if (d.track !== null) trackAt(d, arr, arr.length, b - a > 1 ? a + 2 : a);
       arr.push(decodeListItem(d, li, a, b, itemDepth, lvl + 1));
     }
   } catch (e) {
@@ -916,6 +933,7 @@ function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, 
       } catch (e) {
         throw prefix(e, key);
       }
+      if (d.track !== null) trackAt(d, obj, key, a);
       setKey(obj, key, v);
       return;
     }
@@ -951,6 +969,7 @@ function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, 
       throw prefix(e, key);
     }
   }
+  if (d.track !== null) trackAt(d, obj, key, p >= b ? a : p);
   setKey(obj, key, v);
 }
 
@@ -1012,6 +1031,131 @@ function checkRootEnd(d: D, what: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Exact numbers and positions (for schema-aware decoders: generated `fromText`)
+
+/**
+ * A number token whose JS number does not carry it exactly: an integer beyond ±(2^53 - 1), or a token not in
+ * canonical form (`1.0`, `1e3`, `0.10`, `-0`, `0.0000001`). Produced only by {@link decodeTextExact}, so that a
+ * schema-aware pass can keep the token's text (a `string` field holding `1.10`) or its exact integer value (an
+ * int64 field holding `12345678901234567890`). `value` is what {@link decodeText} would have produced.
+ */
+export class TextNumber {
+  constructor(
+    readonly value: number,
+    readonly raw: string,
+  ) {}
+}
+
+/** In exact mode: `x` when the token [a, b) is exactly `String(x)` and x is a safe integer or not an integer. */
+function exactNumber(d: D, x: number, a: number, b: number): unknown {
+  const t = d.t;
+  const n = b - a;
+  let digits = 0;
+  let dot = -1;
+  let canonical = true;
+  for (let i = a; i < b; i++) {
+    const c = t.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === CH_DOT) dot = i;
+    else if (c !== CH_MINUS) {
+      canonical = false; // an exponent: compare below
+      break;
+    }
+  }
+  if (x === 0) {
+    if (n === 1) return 0;
+  } else if (canonical && digits <= 15) {
+    // up to 15 significant digits a decimal token is the shortest round-trip form of its double, so it is
+    // canonical unless it has a trailing fractional zero or is small enough for String() to use an exponent
+    if (dot < 0 || (t.charCodeAt(b - 1) !== 48 && (x >= 1e-6 || x <= -1e-6))) return x;
+  } else {
+    const raw = t.slice(a, b);
+    if (String(x) === raw && !(Number.isInteger(x) && (x > 9007199254740991 || x < -9007199254740991))) return x;
+    d.raws++;
+    return new TextNumber(x, raw);
+  }
+  d.raws++;
+  return new TextNumber(x, t.slice(a, b));
+}
+
+function trackAt(d: D, container: object, key: string | number, pos: number): void {
+  const track = d.track as Map<object, Map<string | number, number>>;
+  let m = track.get(container);
+  if (m === undefined) track.set(container, (m = new Map()));
+  m.set(key, pos);
+}
+
+/** Record a row (at `pos`) of `container` and the positions of its cells (d.cpos, in field-group order). */
+function trackRow(d: D, container: object, key: string | number, pos: number, row: Record<string, unknown>, g: FieldGroup): void {
+  trackAt(d, container, key, pos);
+  let k = 0;
+  const cpos = d.cpos as number[];
+  const walk = (o: Record<string, unknown>, h: FieldGroup): void => {
+    for (let j = 0; j < h.names.length; j++) {
+      const kid = h.kids[j];
+      if (kid === null) trackAt(d, o, h.names[j], cpos[k++]);
+      else {
+        trackAt(d, o, h.names[j], cpos[k]);
+        walk(o[h.names[j]] as Record<string, unknown>, kid);
+      }
+    }
+  };
+  walk(row, g);
+}
+
+/**
+ * Like {@link decodeText}, but number tokens that a JS number does not carry exactly decode to {@link TextNumber}
+ * (see there); `raws` counts them (0: the value is plain JSON data).
+ */
+export function decodeTextExact(text: string, options?: TextDecodeOptions): { value: unknown; raws: number } {
+  const d = makeD(text, options);
+  d.exact = true;
+  const value = run(d);
+  return { value, raws: d.raws };
+}
+
+/**
+ * Line and column (1-based, as in decoder errors) of the value at JSON pointer `path` in TOON `text`: for a path
+ * that goes past the decoded value (a missing property), the position of the deepest container on the way.
+ * Undefined when the text does not decode. Slow (decodes again, recording positions): for error reporting.
+ */
+export function locateText(text: string, path: string, options?: TextDecodeOptions): { line: number; column: number } | undefined {
+  const d = makeD(text, options);
+  d.track = new Map();
+  d.cpos = [];
+  let v: unknown;
+  try {
+    v = run(d);
+  } catch {
+    return undefined;
+  }
+  let pos = 0;
+  while (pos < text.length && (text.charCodeAt(pos) === 0xfeff || text.charCodeAt(pos) <= 32)) pos++; // first content
+  const segs = path === "" ? [] : path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  for (const seg of segs) {
+    if (v === null || typeof v !== "object") break;
+    const key: string | number = Array.isArray(v) ? Number(seg) : seg;
+    const at = d.track.get(v)?.get(key);
+    if (at === undefined) break;
+    pos = at;
+    v = (v as Record<string | number, unknown>)[key];
+  }
+  return offsetToLineColumn(text, pos);
+}
+
+/** 1-based line and UTF-16 column of offset `pos` (a leading byte-order mark does not count as a column). */
+export function offsetToLineColumn(text: string, pos: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < pos; i = text.indexOf("\n", i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  if (line === 1 && text.charCodeAt(0) === 0xfeff) start = 1;
+  return { line, column: pos - start + 1 };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 
 /**
  * Decode TOON text (spec v4.0) into a JSON value (plain objects and arrays, like `JSON.parse` output).
@@ -1019,13 +1163,20 @@ function checkRootEnd(d: D, what: string): void {
  * text, or `DEPTH_LIMIT` beyond `maxDepth` nesting levels.
  */
 export function decodeText(text: string, options?: TextDecodeOptions): unknown {
+  return run(makeD(text, options));
+}
+
+function makeD(text: string, options: TextDecodeOptions | undefined): D {
   if (typeof text !== "string") throw new ToonError("INVALID_VALUE", "decodeText expects a string");
   const indentSize = options?.indentSize ?? 2;
   const strict = options?.strict ?? true;
   const maxDepth = options?.maxDepth ?? 1000;
   if (!Number.isInteger(indentSize) || indentSize < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(indentSize)}`);
   if (!(maxDepth >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(maxDepth)}`);
-  const d = new D(text, strict !== false, indentSize, maxDepth);
+  return new D(text, strict !== false, indentSize, maxDepth);
+}
+
+function run(d: D): unknown {
   try {
     scanLines(d);
     return decodeRoot(d);

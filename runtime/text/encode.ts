@@ -805,3 +805,64 @@ export function encodeListItemLines(value: unknown, depth: number, options?: Tex
     return e.out.slice(1);
   });
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Entry points for schema-specialised generated encoders (`Codec.toText`). Generated code appends to the same
+// encoder state as the generic walker and hands any sub-value its schema does not pin down to the generic
+// functions below, so the output is the generic output by construction.
+
+export { E as TextState };
+
+/** Encoder state for `options` (validates them: CONFIG_ERROR on a bad delimiter, indent or depth). */
+export function textState(options?: TextEncodeOptions): E {
+  return makeE(options);
+}
+
+/**
+ * How often {@link encodeTextWith} fell back to the generic encoder (the specialised encoder met a value outside
+ * its fast path: reordered keys in a table row, a non-plain object, a depth limit, an error). For tests and
+ * benchmarks.
+ */
+export const textFallbacks: { count: number; last: unknown } = { count: 0, last: undefined };
+
+/**
+ * Run a generated encoder `run` (which returns the text, or null to decline); on null or any exception the generic
+ * {@link encodeText} encodes the value instead, so the result (or the error thrown) is always exactly the generic
+ * one.
+ */
+export function encodeTextWith(value: unknown, options: TextEncodeOptions | undefined, run: (e: E, v: unknown) => string | null): string {
+  const e = makeE(options);
+  let why: unknown = "declined";
+  try {
+    const s = run(e, value);
+    if (s !== null) return s;
+  } catch (err) {
+    // fall through: the generic encoder decides (and throws its own, exact error if there is one)
+    why = err;
+  }
+  textFallbacks.count++;
+  textFallbacks.last = why;
+  return encodeText(value, options);
+}
+
+/** Decline from inside a generated encoder: {@link encodeTextWith} hands the value to the generic encoder. */
+export function textBail(): never {
+  throw RESTART;
+}
+
+/** "\n" + indentation for `depth`. */
+export const textNl: (e: E, depth: number) => string = nl;
+/** A string value quoted for delimiter code `dc` (44, 9 or 124). */
+export const textStr: (s: string, dc: number) => string = encStr;
+/** A primitive value (strings quoted for `dc`); never call with a non-null object. */
+export const textPrim: (v: unknown, dc: number) => string = prim;
+/** Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
+export const textField: (e: E, v: unknown, lead: string, key: string, fd: number, lvl: number) => void = emitField;
+/** Generic list item at `depth`. */
+export const textItem: (e: E, v: unknown, depth: number, lvl: number) => void = emitItem;
+/** Generic non-empty array whose header line starts with `pre`; items at `cd`. */
+export const textArray: (e: E, pre: string, arr: readonly unknown[], cd: number, lvl: number, tab: boolean) => void = emitArray;
+/** Generic tabular form of an array (`[N]{fields}:` + rows) or null. */
+export const textTable: (e: E, arr: readonly unknown[], depth: number, lvl: number) => string | null = tableForm;
+/** Generic keyed tabular form of an object (`[N:]{fields}:` + entries) or null. */
+export const textKeyed: (e: E, obj: Record<string, unknown>, keys: string[], depth: number, lvl: number) => string | null = keyedForm;

@@ -25,7 +25,24 @@ export {
   detectKeyedFields,
   normalizeValue,
   EMPTY_ARRAY,
+  TextState,
+  textState,
+  textFallbacks,
+  textBail,
+  encodeTextWith,
+  textNl,
+  textStr,
+  textPrim,
+  textField,
+  textItem,
+  textArray,
+  textTable,
+  textKeyed,
 } from "./encode.ts";
 export type { TextEncodeOptions, TextDelimiter, TextField } from "./encode.ts";
-export { decodeText } from "./decode.ts";
+export { decodeText, decodeTextExact, locateText, offsetToLineColumn, TextNumber } from "./decode.ts";
 export type { TextDecodeOptions } from "./decode.ts";
+export { fromTextWith, checkDecoded, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcEnum, tcJsonEnum, tcAny, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
+export type { TextCheckFn } from "./check.ts";
+export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact } from "./model-output.ts";
+export type { PayloadHints, Payload, JsonParse } from "./model-output.ts";

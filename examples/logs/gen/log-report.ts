@@ -113,6 +113,12 @@ const $keys4 = new Set<string>(["debug", "info", "warn", "error", "fatal"]);
 const $keys5 = new Set<string>(["p50", "p90", "p99", "max"]);
 const $keys6 = new Set<string>(["message", "level", "count", "firstSeen", "lastSeen", "sampleTraceIds"]);
 const $enum7 = ["error", "fatal"] as const;
+const $tenum8 = ["production", "staging", "development"] as const;
+const $tset9 = new Set<unknown>($tenum8);
+const $tenum10 = ["error", "fatal"] as const;
+const $tset11 = new Set<unknown>($tenum10);
+const $thints12 = {"root": "object", "keys": ["reportId", "query", "window", "environment", "region", "truncated", "totalEvents", "totalBytes", "services"]};
+const $tinstructions13 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nreportId: <reportId>\nquery: <query>\nwindow:\n  start: \"2025-01-15T09:30:00Z\"\n  end: \"2025-01-15T09:30:00Z\"\n  bucketSeconds: 1\nenvironment: production\nregion: <region>\ntruncated: true\ntotalEvents: 1\ntotalBytes: 1\nservices[1]:\n  - service: <service>\n    version: <version>\n    healthy: true\n    instances: 1\n    counts:\n      debug: 1\n      info: 1\n      warn: 1\n      error: 1\n      fatal: 1\n    errorRate: 1.5\n    latencyMs:\n      p50: 1.5\n      p90: 1.5\n      p99: 1.5\n      max: 1.5\n    bytesIngested: 1\n    tags[1]: <tags>\n    incidentId: <incidentId>\n    topErrors[1]:\n      - message: <message>\n        level: error\n        count: 1\n        firstSeen: \"2025-01-15T09:30:00Z\"\n        lastSeen: \"2025-01-15T09:30:00Z\"\n        sampleTraceIds[1]: <sampleTraceIds>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- environment: one of \"production\", \"staging\", \"development\"\n- services[].incidentId: may be null\n- services[].topErrors[].level: one of \"error\", \"fatal\"\n- services[]: optional (omit when unknown): incidentId";
 
 function writeLogReport(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -535,6 +541,665 @@ function readTopError(r: $rt.Reader): any {
   return o9;
 }
 
+/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
+const $applyExtensions = (): boolean => false;
+
+function $txLogReport(e: $rt.TextState, v: any): string | null {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) return "";
+    if (ks0.length > 1 && ks0[0] !== "reportId") {
+      const x1 = v[ks0[0]];
+      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
+        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf2 !== null) return kf2;
+      }
+    }
+    const ind3 = $rt.textNl(e, 0);
+    let j4 = 0;
+    if (ks0[j4] === "reportId") {
+      const f5 = v.reportId;
+      if (typeof f5 === "string") e.out += ind3 + "reportId: " + $rt.textStr(f5, e.dc);
+      else $rt.textField(e, f5, ind3, "reportId", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "query") {
+      const f6 = v.query;
+      if (typeof f6 === "string") e.out += ind3 + "query: " + $rt.textStr(f6, e.dc);
+      else $rt.textField(e, f6, ind3, "query", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "window") {
+      const f7 = v.window;
+      $tfTimeWindow(e, f7, ind3, "window", "window", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "environment") {
+      const f18 = v.environment;
+      if (f18 === null || typeof f18 !== "object") e.out += ind3 + "environment: " + $rt.textPrim(f18, e.dc);
+      else $rt.textField(e, f18, ind3, "environment", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "region") {
+      const f19 = v.region;
+      if (typeof f19 === "string") e.out += ind3 + "region: " + $rt.textStr(f19, e.dc);
+      else $rt.textField(e, f19, ind3, "region", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "truncated") {
+      const f20 = v.truncated;
+      if (typeof f20 === "boolean") e.out += ind3 + "truncated: " + (f20 ? "true" : "false");
+      else $rt.textField(e, f20, ind3, "truncated", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "totalEvents") {
+      const f21 = v.totalEvents;
+      if (typeof f21 === "number" && f21 - f21 === 0) e.out += ind3 + "totalEvents: " + f21;
+      else $rt.textField(e, f21, ind3, "totalEvents", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "totalBytes") {
+      const f22 = v.totalBytes;
+      if (typeof f22 === "number" && f22 - f22 === 0) e.out += ind3 + "totalBytes: " + f22;
+      else $rt.textField(e, f22, ind3, "totalBytes", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "services") {
+      const f23 = v.services;
+      if ($isArray(f23)) {
+        const n24 = f23.length;
+        if (n24 === 0) e.out += ind3 + "services: []";
+        else {
+          const x25 = f23[0];
+          if (typeof x25 !== "object" || x25 === null || $isArray(x25) || 2 > e.max) $rt.textArray(e, ind3 + "services", f23, 1, 2, true);
+          else {
+            let t26: string | null = null;
+            if (!$isArray(x25.tags)) t26 = $rt.textTable(e, f23, 1, 3);
+            if (t26 !== null) e.out += ind3 + "services" + t26;
+            else {
+              e.out += ind3 + "services" + "[" + n24 + e.mk + "]:";
+              const dash28 = $rt.textNl(e, 1) + "- ";
+              for (let i27 = 0; i27 < n24; i27++) {
+                const x29 = f23[i27];
+                $tiServiceGroup(e, x29, 1, dash28, 3);
+              }
+            }
+          }
+        }
+      } else $rt.textField(e, f23, ind3, "services", 0, 1);
+      j4++;
+    }
+    for (; j4 < ks0.length; j4++) {
+      const k100 = ks0[j4];
+      const x101 = v[k100];
+      $rt.textField(e, x101, ind3, k100, 0, 1);
+    }
+    return e.out.slice(1);
+  }
+  return null;
+}
+
+function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks8 = Object.keys(v);
+    if (ks8.length === 0) e.out += lead + kt + ":";
+    else {
+      if (lvl + 1 > e.max) $rt.textBail();
+      let kf10: string | null = null;
+      if (ks8.length > 1 && ks8[0] !== "start") {
+        const x9 = v[ks8[0]];
+        if (typeof x9 === "object" && x9 !== null && !$isArray(x9)) kf10 = $rt.textKeyed(e, v, ks8, fd + 1, lvl + 2);
+      }
+      if (kf10 !== null) e.out += lead + kt + kf10;
+      else {
+        e.out += lead + kt + ":";
+        const ind11 = $rt.textNl(e, fd + 1);
+        let j12 = 0;
+        if (ks8[j12] === "start") {
+          const f13 = v.start;
+          if (typeof f13 === "string") e.out += ind11 + "start: " + $rt.textStr(f13, e.dc);
+          else $rt.textField(e, f13, ind11, "start", fd + 1, lvl + 1);
+          j12++;
+        }
+        if (ks8[j12] === "end") {
+          const f14 = v.end;
+          if (typeof f14 === "string") e.out += ind11 + "end: " + $rt.textStr(f14, e.dc);
+          else $rt.textField(e, f14, ind11, "end", fd + 1, lvl + 1);
+          j12++;
+        }
+        if (ks8[j12] === "bucketSeconds") {
+          const f15 = v.bucketSeconds;
+          if (typeof f15 === "number" && f15 - f15 === 0) e.out += ind11 + "bucketSeconds: " + f15;
+          else $rt.textField(e, f15, ind11, "bucketSeconds", fd + 1, lvl + 1);
+          j12++;
+        }
+        for (; j12 < ks8.length; j12++) {
+          const k16 = ks8[j12];
+          const x17 = v[k16];
+          $rt.textField(e, x17, ind11, k16, fd + 1, lvl + 1);
+        }
+      }
+    }
+  } else $rt.textField(e, v, lead, key, fd, lvl);
+}
+
+function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks40 = Object.keys(v);
+    if (ks40.length === 0) e.out += lead + kt + ":";
+    else {
+      if (lvl + 1 > e.max) $rt.textBail();
+      let kf42: string | null = null;
+      if (ks40.length > 1 && ks40[0] !== "debug") {
+        const x41 = v[ks40[0]];
+        if (typeof x41 === "object" && x41 !== null && !$isArray(x41)) kf42 = $rt.textKeyed(e, v, ks40, fd + 1, lvl + 2);
+      }
+      if (kf42 !== null) e.out += lead + kt + kf42;
+      else {
+        e.out += lead + kt + ":";
+        const ind43 = $rt.textNl(e, fd + 1);
+        let j44 = 0;
+        if (ks40[j44] === "debug") {
+          const f45 = v.debug;
+          if (typeof f45 === "number" && f45 - f45 === 0) e.out += ind43 + "debug: " + f45;
+          else $rt.textField(e, f45, ind43, "debug", fd + 1, lvl + 1);
+          j44++;
+        }
+        if (ks40[j44] === "info") {
+          const f46 = v.info;
+          if (typeof f46 === "number" && f46 - f46 === 0) e.out += ind43 + "info: " + f46;
+          else $rt.textField(e, f46, ind43, "info", fd + 1, lvl + 1);
+          j44++;
+        }
+        if (ks40[j44] === "warn") {
+          const f47 = v.warn;
+          if (typeof f47 === "number" && f47 - f47 === 0) e.out += ind43 + "warn: " + f47;
+          else $rt.textField(e, f47, ind43, "warn", fd + 1, lvl + 1);
+          j44++;
+        }
+        if (ks40[j44] === "error") {
+          const f48 = v.error;
+          if (typeof f48 === "number" && f48 - f48 === 0) e.out += ind43 + "error: " + f48;
+          else $rt.textField(e, f48, ind43, "error", fd + 1, lvl + 1);
+          j44++;
+        }
+        if (ks40[j44] === "fatal") {
+          const f49 = v.fatal;
+          if (typeof f49 === "number" && f49 - f49 === 0) e.out += ind43 + "fatal: " + f49;
+          else $rt.textField(e, f49, ind43, "fatal", fd + 1, lvl + 1);
+          j44++;
+        }
+        for (; j44 < ks40.length; j44++) {
+          const k50 = ks40[j44];
+          const x51 = v[k50];
+          $rt.textField(e, x51, ind43, k50, fd + 1, lvl + 1);
+        }
+      }
+    }
+  } else $rt.textField(e, v, lead, key, fd, lvl);
+}
+
+function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks54 = Object.keys(v);
+    if (ks54.length === 0) e.out += lead + kt + ":";
+    else {
+      if (lvl + 1 > e.max) $rt.textBail();
+      let kf56: string | null = null;
+      if (ks54.length > 1 && ks54[0] !== "p50") {
+        const x55 = v[ks54[0]];
+        if (typeof x55 === "object" && x55 !== null && !$isArray(x55)) kf56 = $rt.textKeyed(e, v, ks54, fd + 1, lvl + 2);
+      }
+      if (kf56 !== null) e.out += lead + kt + kf56;
+      else {
+        e.out += lead + kt + ":";
+        const ind57 = $rt.textNl(e, fd + 1);
+        let j58 = 0;
+        if (ks54[j58] === "p50") {
+          const f59 = v.p50;
+          if (typeof f59 === "number" && f59 - f59 === 0) e.out += ind57 + "p50: " + f59;
+          else $rt.textField(e, f59, ind57, "p50", fd + 1, lvl + 1);
+          j58++;
+        }
+        if (ks54[j58] === "p90") {
+          const f60 = v.p90;
+          if (typeof f60 === "number" && f60 - f60 === 0) e.out += ind57 + "p90: " + f60;
+          else $rt.textField(e, f60, ind57, "p90", fd + 1, lvl + 1);
+          j58++;
+        }
+        if (ks54[j58] === "p99") {
+          const f61 = v.p99;
+          if (typeof f61 === "number" && f61 - f61 === 0) e.out += ind57 + "p99: " + f61;
+          else $rt.textField(e, f61, ind57, "p99", fd + 1, lvl + 1);
+          j58++;
+        }
+        if (ks54[j58] === "max") {
+          const f62 = v.max;
+          if (typeof f62 === "number" && f62 - f62 === 0) e.out += ind57 + "max: " + f62;
+          else $rt.textField(e, f62, ind57, "max", fd + 1, lvl + 1);
+          j58++;
+        }
+        for (; j58 < ks54.length; j58++) {
+          const k63 = ks54[j58];
+          const x64 = v[k63];
+          $rt.textField(e, x64, ind57, k63, fd + 1, lvl + 1);
+        }
+      }
+    }
+  } else $rt.textField(e, v, lead, key, fd, lvl);
+}
+
+function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks80 = Object.keys(v);
+    if (ks80.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    else {
+      if (lvl > e.max) $rt.textBail();
+      const ind82 = $rt.textNl(e, depth + 1);
+      let lead84 = dash;
+      let j83 = 0;
+      if (ks80[j83] === "message") {
+        const f85 = v.message;
+        if (typeof f85 === "string") e.out += lead84 + "message: " + $rt.textStr(f85, e.dc);
+        else $rt.textField(e, f85, lead84, "message", depth + 1, lvl);
+        lead84 = ind82;
+        j83++;
+      }
+      if (ks80[j83] === "level") {
+        const f86 = v.level;
+        if (f86 === null || typeof f86 !== "object") e.out += lead84 + "level: " + $rt.textPrim(f86, e.dc);
+        else $rt.textField(e, f86, lead84, "level", depth + 1, lvl);
+        lead84 = ind82;
+        j83++;
+      }
+      if (ks80[j83] === "count") {
+        const f87 = v.count;
+        if (typeof f87 === "number" && f87 - f87 === 0) e.out += lead84 + "count: " + f87;
+        else $rt.textField(e, f87, lead84, "count", depth + 1, lvl);
+        lead84 = ind82;
+        j83++;
+      }
+      if (ks80[j83] === "firstSeen") {
+        const f88 = v.firstSeen;
+        if (typeof f88 === "string") e.out += lead84 + "firstSeen: " + $rt.textStr(f88, e.dc);
+        else $rt.textField(e, f88, lead84, "firstSeen", depth + 1, lvl);
+        lead84 = ind82;
+        j83++;
+      }
+      if (ks80[j83] === "lastSeen") {
+        const f89 = v.lastSeen;
+        if (typeof f89 === "string") e.out += lead84 + "lastSeen: " + $rt.textStr(f89, e.dc);
+        else $rt.textField(e, f89, lead84, "lastSeen", depth + 1, lvl);
+        lead84 = ind82;
+        j83++;
+      }
+      if (ks80[j83] === "sampleTraceIds") {
+        const f90 = v.sampleTraceIds;
+        if ($isArray(f90)) {
+          const n91 = f90.length;
+          if (n91 === 0) e.out += lead84 + "sampleTraceIds: []";
+          else {
+            let s92 = "";
+            let i93 = 0;
+            for (; i93 < n91; i93++) {
+              const x94 = f90[i93];
+              let c95: string;
+              if (typeof x94 === "string") c95 = $rt.textStr(x94, e.dc);
+              else if (x94 === null || typeof x94 !== "object") c95 = $rt.textPrim(x94, e.dc);
+              else break;
+              s92 = i93 === 0 ? c95 : s92 + e.d + c95;
+            }
+            if (i93 === n91 && lvl + 1 <= e.max) e.out += lead84 + "sampleTraceIds" + "[" + n91 + e.mk + "]: " + s92;
+            else $rt.textArray(e, lead84 + "sampleTraceIds", f90, depth + 2, lvl + 1, true);
+          }
+        } else $rt.textField(e, f90, lead84, "sampleTraceIds", depth + 1, lvl);
+        lead84 = ind82;
+        j83++;
+      }
+      for (; j83 < ks80.length; j83++) {
+        const k96 = ks80[j83];
+        const x97 = v[k96];
+        $rt.textField(e, x97, lead84, k96, depth + 1, lvl);
+        lead84 = ind82;
+      }
+    }
+  } else $rt.textItem(e, v, depth, lvl);
+}
+
+function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks30 = Object.keys(v);
+    if (ks30.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    else {
+      if (lvl > e.max) $rt.textBail();
+      const ind32 = $rt.textNl(e, depth + 1);
+      let lead34 = dash;
+      let j33 = 0;
+      if (ks30[j33] === "service") {
+        const f35 = v.service;
+        if (typeof f35 === "string") e.out += lead34 + "service: " + $rt.textStr(f35, e.dc);
+        else $rt.textField(e, f35, lead34, "service", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "version") {
+        const f36 = v.version;
+        if (typeof f36 === "string") e.out += lead34 + "version: " + $rt.textStr(f36, e.dc);
+        else $rt.textField(e, f36, lead34, "version", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "healthy") {
+        const f37 = v.healthy;
+        if (typeof f37 === "boolean") e.out += lead34 + "healthy: " + (f37 ? "true" : "false");
+        else $rt.textField(e, f37, lead34, "healthy", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "instances") {
+        const f38 = v.instances;
+        if (typeof f38 === "number" && f38 - f38 === 0) e.out += lead34 + "instances: " + f38;
+        else $rt.textField(e, f38, lead34, "instances", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "counts") {
+        const f39 = v.counts;
+        $tfLevelCounts(e, f39, lead34, "counts", "counts", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "errorRate") {
+        const f52 = v.errorRate;
+        if (typeof f52 === "number" && f52 - f52 === 0) e.out += lead34 + "errorRate: " + f52;
+        else $rt.textField(e, f52, lead34, "errorRate", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "latencyMs") {
+        const f53 = v.latencyMs;
+        $tfLatency(e, f53, lead34, "latencyMs", "latencyMs", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "bytesIngested") {
+        const f65 = v.bytesIngested;
+        if (typeof f65 === "number" && f65 - f65 === 0) e.out += lead34 + "bytesIngested: " + f65;
+        else $rt.textField(e, f65, lead34, "bytesIngested", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "tags") {
+        const f66 = v.tags;
+        if ($isArray(f66)) {
+          const n67 = f66.length;
+          if (n67 === 0) e.out += lead34 + "tags: []";
+          else {
+            let s68 = "";
+            let i69 = 0;
+            for (; i69 < n67; i69++) {
+              const x70 = f66[i69];
+              let c71: string;
+              if (typeof x70 === "string") c71 = $rt.textStr(x70, e.dc);
+              else if (x70 === null || typeof x70 !== "object") c71 = $rt.textPrim(x70, e.dc);
+              else break;
+              s68 = i69 === 0 ? c71 : s68 + e.d + c71;
+            }
+            if (i69 === n67 && lvl + 1 <= e.max) e.out += lead34 + "tags" + "[" + n67 + e.mk + "]: " + s68;
+            else $rt.textArray(e, lead34 + "tags", f66, depth + 2, lvl + 1, true);
+          }
+        } else $rt.textField(e, f66, lead34, "tags", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "incidentId") {
+        const f72 = v.incidentId;
+        if (f72 === null || typeof f72 !== "object") e.out += lead34 + "incidentId: " + $rt.textPrim(f72, e.dc);
+        else $rt.textField(e, f72, lead34, "incidentId", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      if (ks30[j33] === "topErrors") {
+        const f73 = v.topErrors;
+        if ($isArray(f73)) {
+          const n74 = f73.length;
+          if (n74 === 0) e.out += lead34 + "topErrors: []";
+          else {
+            const x75 = f73[0];
+            if (typeof x75 !== "object" || x75 === null || $isArray(x75) || lvl + 1 > e.max) $rt.textArray(e, lead34 + "topErrors", f73, depth + 2, lvl + 1, true);
+            else {
+              let t76: string | null = null;
+              if (!$isArray(x75.sampleTraceIds)) t76 = $rt.textTable(e, f73, depth + 2, lvl + 2);
+              if (t76 !== null) e.out += lead34 + "topErrors" + t76;
+              else {
+                e.out += lead34 + "topErrors" + "[" + n74 + e.mk + "]:";
+                const dash78 = $rt.textNl(e, depth + 2) + "- ";
+                for (let i77 = 0; i77 < n74; i77++) {
+                  const x79 = f73[i77];
+                  $tiTopError(e, x79, depth + 2, dash78, lvl + 2);
+                }
+              }
+            }
+          }
+        } else $rt.textField(e, f73, lead34, "topErrors", depth + 1, lvl);
+        lead34 = ind32;
+        j33++;
+      }
+      for (; j33 < ks30.length; j33++) {
+        const k98 = ks30[j33];
+        const x99 = v[k98];
+        $rt.textField(e, x99, lead34, k98, depth + 1, lvl);
+        lead34 = ind32;
+      }
+    }
+  } else $rt.textItem(e, v, depth, lvl);
+}
+
+function $ckTimeWindow(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.start;
+  if (f0 === undefined) throw $rt.missing("", "start");
+  if (typeof f0 !== "string") v.start = $rt.tcString(f0, "/start");
+  const f1 = v.end;
+  if (f1 === undefined) throw $rt.missing("", "end");
+  if (typeof f1 !== "string") v.end = $rt.tcString(f1, "/end");
+  const f2 = v.bucketSeconds;
+  if (f2 === undefined) throw $rt.missing("", "bucketSeconds");
+  if (typeof f2 !== "number" || !$isInteger(f2)) v.bucketSeconds = $rt.tcInteger(f2, "/bucketSeconds");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys2, "");
+  return v;
+}
+
+function $ckLevelCounts(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.debug;
+  if (f0 === undefined) throw $rt.missing("", "debug");
+  if (typeof f0 !== "number" || !$isInteger(f0)) v.debug = $rt.tcInteger(f0, "/debug");
+  const f1 = v.info;
+  if (f1 === undefined) throw $rt.missing("", "info");
+  if (typeof f1 !== "number" || !$isInteger(f1)) v.info = $rt.tcInteger(f1, "/info");
+  const f2 = v.warn;
+  if (f2 === undefined) throw $rt.missing("", "warn");
+  if (typeof f2 !== "number" || !$isInteger(f2)) v.warn = $rt.tcInteger(f2, "/warn");
+  const f3 = v.error;
+  if (f3 === undefined) throw $rt.missing("", "error");
+  if (typeof f3 !== "number" || !$isInteger(f3)) v.error = $rt.tcInteger(f3, "/error");
+  const f4 = v.fatal;
+  if (f4 === undefined) throw $rt.missing("", "fatal");
+  if (typeof f4 !== "number" || !$isInteger(f4)) v.fatal = $rt.tcInteger(f4, "/fatal");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys4, "");
+  return v;
+}
+
+function $ckLatency(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.p50;
+  if (f0 === undefined) throw $rt.missing("", "p50");
+  if (typeof f0 !== "number") v.p50 = $rt.tcNumber(f0, "/p50");
+  const f1 = v.p90;
+  if (f1 === undefined) throw $rt.missing("", "p90");
+  if (typeof f1 !== "number") v.p90 = $rt.tcNumber(f1, "/p90");
+  const f2 = v.p99;
+  if (f2 === undefined) throw $rt.missing("", "p99");
+  if (typeof f2 !== "number") v.p99 = $rt.tcNumber(f2, "/p99");
+  const f3 = v.max;
+  if (f3 === undefined) throw $rt.missing("", "max");
+  if (typeof f3 !== "number") v.max = $rt.tcNumber(f3, "/max");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys5, "");
+  return v;
+}
+
+function $ckTopError(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.message;
+  if (f0 === undefined) throw $rt.missing("", "message");
+  if (typeof f0 !== "string") v.message = $rt.tcString(f0, "/message");
+  const f1 = v.level;
+  if (f1 === undefined) throw $rt.missing("", "level");
+  if (!$tset11.has(f1)) v.level = $rt.tcEnum(f1, $tenum10, "/level", "one of \"error\", \"fatal\"");
+  const f2 = v.count;
+  if (f2 === undefined) throw $rt.missing("", "count");
+  if (typeof f2 !== "number" || !$isInteger(f2)) v.count = $rt.tcInteger(f2, "/count");
+  const f3 = v.firstSeen;
+  if (f3 === undefined) throw $rt.missing("", "firstSeen");
+  if (typeof f3 !== "string") v.firstSeen = $rt.tcString(f3, "/firstSeen");
+  const f4 = v.lastSeen;
+  if (f4 === undefined) throw $rt.missing("", "lastSeen");
+  if (typeof f4 !== "string") v.lastSeen = $rt.tcString(f4, "/lastSeen");
+  const f5 = v.sampleTraceIds;
+  if (f5 === undefined) throw $rt.missing("", "sampleTraceIds");
+  if (!$isArray(f5)) throw $rt.textInvalid("/sampleTraceIds", "an array", f5);
+  const n8 = f5.length;
+  let i6 = 0;
+  try {
+    for (; i6 < n8; i6++) {
+      const x7 = f5[i6];
+      if (typeof x7 !== "string") f5[i6] = $rt.tcString(x7, "");
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/sampleTraceIds", i6);
+  }
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys6, "");
+  return v;
+}
+
+function $ckServiceGroup(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.service;
+  if (f0 === undefined) throw $rt.missing("", "service");
+  if (typeof f0 !== "string") v.service = $rt.tcString(f0, "/service");
+  const f1 = v.version;
+  if (f1 === undefined) throw $rt.missing("", "version");
+  if (typeof f1 !== "string") v.version = $rt.tcString(f1, "/version");
+  const f2 = v.healthy;
+  if (f2 === undefined) throw $rt.missing("", "healthy");
+  if (typeof f2 !== "boolean") throw $rt.textInvalid("/healthy", "a boolean", f2);
+  const f3 = v.instances;
+  if (f3 === undefined) throw $rt.missing("", "instances");
+  if (typeof f3 !== "number" || !$isInteger(f3)) v.instances = $rt.tcInteger(f3, "/instances");
+  const f4 = v.counts;
+  if (f4 === undefined) throw $rt.missing("", "counts");
+  try {
+    v.counts = $ckLevelCounts(f4);
+  } catch (e) {
+    $rt.textRethrow(e, "/counts");
+  }
+  const f5 = v.errorRate;
+  if (f5 === undefined) throw $rt.missing("", "errorRate");
+  if (typeof f5 !== "number") v.errorRate = $rt.tcNumber(f5, "/errorRate");
+  const f6 = v.latencyMs;
+  if (f6 === undefined) throw $rt.missing("", "latencyMs");
+  try {
+    v.latencyMs = $ckLatency(f6);
+  } catch (e) {
+    $rt.textRethrow(e, "/latencyMs");
+  }
+  const f7 = v.bytesIngested;
+  if (f7 === undefined) throw $rt.missing("", "bytesIngested");
+  if (typeof f7 !== "number" || !$isInteger(f7)) v.bytesIngested = $rt.tcInt64(f7, "/bytesIngested");
+  const f8 = v.tags;
+  if (f8 === undefined) throw $rt.missing("", "tags");
+  if (!$isArray(f8)) throw $rt.textInvalid("/tags", "an array", f8);
+  const n11 = f8.length;
+  let i9 = 0;
+  try {
+    for (; i9 < n11; i9++) {
+      const x10 = f8[i9];
+      if (typeof x10 !== "string") f8[i9] = $rt.tcString(x10, "");
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/tags", i9);
+  }
+  const f12 = v.incidentId;
+  if (f12 !== undefined) {
+    if (f12 !== null) {
+      if (typeof f12 !== "string") v.incidentId = $rt.tcString(f12, "/incidentId");
+    }
+  }
+  const f13 = v.topErrors;
+  if (f13 === undefined) throw $rt.missing("", "topErrors");
+  if (!$isArray(f13)) throw $rt.textInvalid("/topErrors", "an array", f13);
+  const n16 = f13.length;
+  let i14 = 0;
+  try {
+    for (; i14 < n16; i14++) {
+      const x15 = f13[i14];
+      f13[i14] = $ckTopError(x15);
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/topErrors", i14);
+  }
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (f12 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys3, "");
+  return v;
+}
+
+function $ckLogReport(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.reportId;
+  if (f0 === undefined) throw $rt.missing("", "reportId");
+  if (typeof f0 !== "string") v.reportId = $rt.tcString(f0, "/reportId");
+  const f1 = v.query;
+  if (f1 === undefined) throw $rt.missing("", "query");
+  if (typeof f1 !== "string") v.query = $rt.tcString(f1, "/query");
+  const f2 = v.window;
+  if (f2 === undefined) throw $rt.missing("", "window");
+  try {
+    v.window = $ckTimeWindow(f2);
+  } catch (e) {
+    $rt.textRethrow(e, "/window");
+  }
+  const f3 = v.environment;
+  if (f3 === undefined) throw $rt.missing("", "environment");
+  if (!$tset9.has(f3)) v.environment = $rt.tcEnum(f3, $tenum8, "/environment", "one of \"production\", \"staging\", \"development\"");
+  const f4 = v.region;
+  if (f4 === undefined) throw $rt.missing("", "region");
+  if (typeof f4 !== "string") v.region = $rt.tcString(f4, "/region");
+  const f5 = v.truncated;
+  if (f5 === undefined) throw $rt.missing("", "truncated");
+  if (typeof f5 !== "boolean") throw $rt.textInvalid("/truncated", "a boolean", f5);
+  const f6 = v.totalEvents;
+  if (f6 === undefined) throw $rt.missing("", "totalEvents");
+  if (typeof f6 !== "number" || !$isInteger(f6)) v.totalEvents = $rt.tcInteger(f6, "/totalEvents");
+  const f7 = v.totalBytes;
+  if (f7 === undefined) throw $rt.missing("", "totalBytes");
+  if (typeof f7 !== "number" || !$isInteger(f7)) v.totalBytes = $rt.tcInt64(f7, "/totalBytes");
+  const f8 = v.services;
+  if (f8 === undefined) throw $rt.missing("", "services");
+  if (!$isArray(f8)) throw $rt.textInvalid("/services", "an array", f8);
+  const n11 = f8.length;
+  let i9 = 0;
+  try {
+    for (; i9 < n11; i9++) {
+      const x10 = f8[i9];
+      f8[i9] = $ckServiceGroup(x10);
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/services", i9);
+  }
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys0, "");
+  return v;
+}
+
 /** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "LogReport",
@@ -596,6 +1261,9 @@ const $dictionary = {
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
 const $FINGERPRINT = $dictionary.fingerprint;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+$rt.registerDictionary($FINGERPRINT, "LogReport");
 
 export const LogReport = {
   name: "LogReport",
@@ -604,24 +1272,53 @@ export const LogReport = {
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: LogReport): Uint8Array {
     const w = $rt.Writer.shared();
-    $rt.writeHeader(w, $FLAGS, $FINGERPRINT);
+    const unknown = $rt.unknownOf(value);
+    const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
+    $rt.writeHeader(w, flags, $FINGERPRINT, $LEVEL);
     try {
       writeLogReport(w, value);
     } catch (e) {
       $rt.rethrowAt(e, "");
     }
+    if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
     return w.finish();
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
-  decode(bytes: Uint8Array): LogReport {
+  decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LogReport {
     const r = new $rt.Reader(bytes);
-    $rt.readHeader(r, $FINGERPRINT, "LogReport");
+    const flags = $rt.readHeader(r, $FINGERPRINT, "LogReport");
     const v = readLogReport(r);
+    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
     r.done();
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<LogReport> {
     return $rt.validateWith(value, writeLogReport);
+  },
+  /**
+   * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
+   * this schema. Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: LogReport, options?: $rt.TextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txLogReport);
+  },
+  /**
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   */
+  fromText(text: string, options?: $rt.TextDecodeOptions): LogReport {
+    return $rt.fromTextWith<LogReport>(text, options, $ckLogReport);
+  },
+  /**
+   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
+   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   */
+  fromModelOutput(output: string): LogReport {
+    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints12);
+  },
+  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
+  formatInstructions(): string {
+    return $tinstructions13;
   },
 };

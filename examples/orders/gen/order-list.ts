@@ -77,6 +77,13 @@ const $enum3 = ["pending", "paid", "shipped", "delivered", "cancelled"] as const
 const $keys4 = new Set<string>(["id", "name", "email", "address"]);
 const $keys5 = new Set<string>(["sku", "name", "qty", "unitPrice"]);
 const $keys6 = new Set<string>(["street", "city", "postcode", "country"]);
+const $tfields7 = ["sku", "name", "qty", "unitPrice"];
+const $tenum8 = ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"] as const;
+const $tset9 = new Set<unknown>($tenum8);
+const $tenum10 = ["pending", "paid", "shipped", "delivered", "cancelled"] as const;
+const $tset11 = new Set<unknown>($tenum10);
+const $thints12 = {"root": "object", "keys": ["orders"]};
+const $tinstructions13 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\norders[1]:\n  - id: <id>\n    customer:\n      id: 1\n      name: <name>\n      email: name@example.com\n      address:\n        street: <street>\n        city: <city>\n        postcode: <postcode>\n        country: <country>\n    items[1]{sku,name,qty,unitPrice}:\n      <sku>,<name>,1,1.5\n    total: 1.5\n    currency: CNY\n    status: pending\n    createdAt: \"2025-01-15T09:30:00Z\"\n    updatedAt: \"2025-01-15T09:30:00Z\"\n    note: <note>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n- orders[]: optional (omit when unknown): note";
 
 function writeOrderList(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -339,6 +346,402 @@ function readAddress(r: $rt.Reader): any {
   return o4;
 }
 
+/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
+const $applyExtensions = (): boolean => false;
+
+function $txOrderList(e: $rt.TextState, v: any): string | null {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) return "";
+    if (ks0.length > 1) {
+      const x1 = v[ks0[0]];
+      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
+        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf2 !== null) return kf2;
+      }
+    }
+    const ind3 = $rt.textNl(e, 0);
+    let j4 = 0;
+    if (ks0[j4] === "orders") {
+      const f5 = v.orders;
+      if ($isArray(f5)) {
+        const n6 = f5.length;
+        if (n6 === 0) e.out += ind3 + "orders: []";
+        else {
+          const x7 = f5[0];
+          if (typeof x7 !== "object" || x7 === null || $isArray(x7) || 2 > e.max) $rt.textArray(e, ind3 + "orders", f5, 1, 2, true);
+          else {
+            let t8: string | null = null;
+            if (!$isArray(x7.items)) t8 = $rt.textTable(e, f5, 1, 3);
+            if (t8 !== null) e.out += ind3 + "orders" + t8;
+            else {
+              e.out += ind3 + "orders" + "[" + n6 + e.mk + "]:";
+              const dash10 = $rt.textNl(e, 1) + "- ";
+              for (let i9 = 0; i9 < n6; i9++) {
+                const x11 = f5[i9];
+                $tiOrder(e, x11, 1, dash10, 3);
+              }
+            }
+          }
+        }
+      } else $rt.textField(e, f5, ind3, "orders", 0, 1);
+      j4++;
+    }
+    for (; j4 < ks0.length; j4++) {
+      const k55 = ks0[j4];
+      const x56 = v[k55];
+      $rt.textField(e, x56, ind3, k55, 0, 1);
+    }
+    return e.out.slice(1);
+  }
+  return null;
+}
+
+function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks28 = Object.keys(v);
+    if (ks28.length === 0) e.out += lead + kt + ":";
+    else {
+      if (lvl + 1 > e.max) $rt.textBail();
+      let kf30: string | null = null;
+      if (ks28.length > 1 && ks28[0] !== "street") {
+        const x29 = v[ks28[0]];
+        if (typeof x29 === "object" && x29 !== null && !$isArray(x29)) kf30 = $rt.textKeyed(e, v, ks28, fd + 1, lvl + 2);
+      }
+      if (kf30 !== null) e.out += lead + kt + kf30;
+      else {
+        e.out += lead + kt + ":";
+        const ind31 = $rt.textNl(e, fd + 1);
+        let j32 = 0;
+        if (ks28[j32] === "street") {
+          const f33 = v.street;
+          if (typeof f33 === "string") e.out += ind31 + "street: " + $rt.textStr(f33, e.dc);
+          else $rt.textField(e, f33, ind31, "street", fd + 1, lvl + 1);
+          j32++;
+        }
+        if (ks28[j32] === "city") {
+          const f34 = v.city;
+          if (typeof f34 === "string") e.out += ind31 + "city: " + $rt.textStr(f34, e.dc);
+          else $rt.textField(e, f34, ind31, "city", fd + 1, lvl + 1);
+          j32++;
+        }
+        if (ks28[j32] === "postcode") {
+          const f35 = v.postcode;
+          if (typeof f35 === "string") e.out += ind31 + "postcode: " + $rt.textStr(f35, e.dc);
+          else $rt.textField(e, f35, ind31, "postcode", fd + 1, lvl + 1);
+          j32++;
+        }
+        if (ks28[j32] === "country") {
+          const f36 = v.country;
+          if (typeof f36 === "string") e.out += ind31 + "country: " + $rt.textStr(f36, e.dc);
+          else $rt.textField(e, f36, ind31, "country", fd + 1, lvl + 1);
+          j32++;
+        }
+        for (; j32 < ks28.length; j32++) {
+          const k37 = ks28[j32];
+          const x38 = v[k37];
+          $rt.textField(e, x38, ind31, k37, fd + 1, lvl + 1);
+        }
+      }
+    }
+  } else $rt.textField(e, v, lead, key, fd, lvl);
+}
+
+function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks19 = Object.keys(v);
+    if (ks19.length === 0) e.out += lead + kt + ":";
+    else {
+      if (lvl + 1 > e.max) $rt.textBail();
+      let kf21: string | null = null;
+      if (ks19.length > 1 && ks19[0] !== "id") {
+        const x20 = v[ks19[0]];
+        if (typeof x20 === "object" && x20 !== null && !$isArray(x20)) kf21 = $rt.textKeyed(e, v, ks19, fd + 1, lvl + 2);
+      }
+      if (kf21 !== null) e.out += lead + kt + kf21;
+      else {
+        e.out += lead + kt + ":";
+        const ind22 = $rt.textNl(e, fd + 1);
+        let j23 = 0;
+        if (ks19[j23] === "id") {
+          const f24 = v.id;
+          if (typeof f24 === "number" && f24 - f24 === 0) e.out += ind22 + "id: " + f24;
+          else $rt.textField(e, f24, ind22, "id", fd + 1, lvl + 1);
+          j23++;
+        }
+        if (ks19[j23] === "name") {
+          const f25 = v.name;
+          if (typeof f25 === "string") e.out += ind22 + "name: " + $rt.textStr(f25, e.dc);
+          else $rt.textField(e, f25, ind22, "name", fd + 1, lvl + 1);
+          j23++;
+        }
+        if (ks19[j23] === "email") {
+          const f26 = v.email;
+          if (typeof f26 === "string") e.out += ind22 + "email: " + $rt.textStr(f26, e.dc);
+          else $rt.textField(e, f26, ind22, "email", fd + 1, lvl + 1);
+          j23++;
+        }
+        if (ks19[j23] === "address") {
+          const f27 = v.address;
+          $tfAddress(e, f27, ind22, "address", "address", fd + 1, lvl + 1);
+          j23++;
+        }
+        for (; j23 < ks19.length; j23++) {
+          const k39 = ks19[j23];
+          const x40 = v[k39];
+          $rt.textField(e, x40, ind22, k39, fd + 1, lvl + 1);
+        }
+      }
+    }
+  } else $rt.textField(e, v, lead, key, fd, lvl);
+}
+
+function $tr0(e: $rt.TextState, r: any): string | null {
+  if (typeof r !== "object" || r === null || $isArray(r)) return null;
+  const ks = Object.keys(r);
+  if (ks.length !== 4 || ks[0] !== "sku" || ks[1] !== "name" || ks[2] !== "qty" || ks[3] !== "unitPrice") return null;
+  let s: string;
+  const f0 = r.sku;
+  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
+  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
+  else return null;
+  const f1 = r.name;
+  if (typeof f1 === "string") s += e.d + $rt.textStr(f1, e.dc);
+  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
+  else return null;
+  const f2 = r.qty;
+  if (typeof f2 === "number" && f2 - f2 === 0) s += e.d + f2;
+  else if (f2 === null || typeof f2 !== "object") s += e.d + $rt.textPrim(f2, e.dc);
+  else return null;
+  const f3 = r.unitPrice;
+  if (typeof f3 === "number" && f3 - f3 === 0) s += e.d + f3;
+  else if (f3 === null || typeof f3 !== "object") s += e.d + $rt.textPrim(f3, e.dc);
+  else return null;
+  return s;
+}
+
+function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks12 = Object.keys(v);
+    if (ks12.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    else {
+      if (lvl > e.max) $rt.textBail();
+      const ind14 = $rt.textNl(e, depth + 1);
+      let lead16 = dash;
+      let j15 = 0;
+      if (ks12[j15] === "id") {
+        const f17 = v.id;
+        if (typeof f17 === "string") e.out += lead16 + "id: " + $rt.textStr(f17, e.dc);
+        else $rt.textField(e, f17, lead16, "id", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "customer") {
+        const f18 = v.customer;
+        $tfCustomer(e, f18, lead16, "customer", "customer", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "items") {
+        const f41 = v.items;
+        if ($isArray(f41)) {
+          const n42 = f41.length;
+          if (n42 === 0) e.out += lead16 + "items: []";
+          else {
+            const ind44 = $rt.textNl(e, depth + 2);
+            let b43 = "";
+            let i45 = 0;
+            if (lvl + 2 <= e.max) {
+              for (; i45 < n42; i45++) {
+                const c46 = $tr0(e, f41[i45]);
+                if (c46 === null) break;
+                b43 += ind44 + c46;
+              }
+            }
+            if (i45 === n42) e.out += lead16 + "items" + "[" + n42 + e.mk + "]" + (e.d === "," ? "{sku,name,qty,unitPrice}" : $rt.fieldList($tfields7, e.d)) + ":" + b43;
+            else $rt.textArray(e, lead16 + "items", f41, depth + 2, lvl + 1, true);
+          }
+        } else $rt.textField(e, f41, lead16, "items", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "total") {
+        const f47 = v.total;
+        if (typeof f47 === "number" && f47 - f47 === 0) e.out += lead16 + "total: " + f47;
+        else $rt.textField(e, f47, lead16, "total", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "currency") {
+        const f48 = v.currency;
+        if (f48 === null || typeof f48 !== "object") e.out += lead16 + "currency: " + $rt.textPrim(f48, e.dc);
+        else $rt.textField(e, f48, lead16, "currency", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "status") {
+        const f49 = v.status;
+        if (f49 === null || typeof f49 !== "object") e.out += lead16 + "status: " + $rt.textPrim(f49, e.dc);
+        else $rt.textField(e, f49, lead16, "status", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "createdAt") {
+        const f50 = v.createdAt;
+        if (typeof f50 === "string") e.out += lead16 + "createdAt: " + $rt.textStr(f50, e.dc);
+        else $rt.textField(e, f50, lead16, "createdAt", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "updatedAt") {
+        const f51 = v.updatedAt;
+        if (typeof f51 === "string") e.out += lead16 + "updatedAt: " + $rt.textStr(f51, e.dc);
+        else $rt.textField(e, f51, lead16, "updatedAt", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      if (ks12[j15] === "note") {
+        const f52 = v.note;
+        if (typeof f52 === "string") e.out += lead16 + "note: " + $rt.textStr(f52, e.dc);
+        else $rt.textField(e, f52, lead16, "note", depth + 1, lvl);
+        lead16 = ind14;
+        j15++;
+      }
+      for (; j15 < ks12.length; j15++) {
+        const k53 = ks12[j15];
+        const x54 = v[k53];
+        $rt.textField(e, x54, lead16, k53, depth + 1, lvl);
+        lead16 = ind14;
+      }
+    }
+  } else $rt.textItem(e, v, depth, lvl);
+}
+
+function $ckAddress(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.street;
+  if (f0 === undefined) throw $rt.missing("", "street");
+  if (typeof f0 !== "string") v.street = $rt.tcString(f0, "/street");
+  const f1 = v.city;
+  if (f1 === undefined) throw $rt.missing("", "city");
+  if (typeof f1 !== "string") v.city = $rt.tcString(f1, "/city");
+  const f2 = v.postcode;
+  if (f2 === undefined) throw $rt.missing("", "postcode");
+  if (typeof f2 !== "string") v.postcode = $rt.tcString(f2, "/postcode");
+  const f3 = v.country;
+  if (f3 === undefined) throw $rt.missing("", "country");
+  if (typeof f3 !== "string") v.country = $rt.tcString(f3, "/country");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys6, "");
+  return v;
+}
+
+function $ckCustomer(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.id;
+  if (f0 === undefined) throw $rt.missing("", "id");
+  if (typeof f0 !== "number" || !$isInteger(f0)) v.id = $rt.tcInteger(f0, "/id");
+  const f1 = v.name;
+  if (f1 === undefined) throw $rt.missing("", "name");
+  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
+  const f2 = v.email;
+  if (f2 === undefined) throw $rt.missing("", "email");
+  if (typeof f2 !== "string") v.email = $rt.tcString(f2, "/email");
+  const f3 = v.address;
+  if (f3 === undefined) throw $rt.missing("", "address");
+  try {
+    v.address = $ckAddress(f3);
+  } catch (e) {
+    $rt.textRethrow(e, "/address");
+  }
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys4, "");
+  return v;
+}
+
+function $ckLineItem(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.sku;
+  if (f0 === undefined) throw $rt.missing("", "sku");
+  if (typeof f0 !== "string") v.sku = $rt.tcString(f0, "/sku");
+  const f1 = v.name;
+  if (f1 === undefined) throw $rt.missing("", "name");
+  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
+  const f2 = v.qty;
+  if (f2 === undefined) throw $rt.missing("", "qty");
+  if (typeof f2 !== "number" || !$isInteger(f2)) v.qty = $rt.tcInteger(f2, "/qty");
+  const f3 = v.unitPrice;
+  if (f3 === undefined) throw $rt.missing("", "unitPrice");
+  if (typeof f3 !== "number") v.unitPrice = $rt.tcNumber(f3, "/unitPrice");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys5, "");
+  return v;
+}
+
+function $ckOrder(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.id;
+  if (f0 === undefined) throw $rt.missing("", "id");
+  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
+  const f1 = v.customer;
+  if (f1 === undefined) throw $rt.missing("", "customer");
+  try {
+    v.customer = $ckCustomer(f1);
+  } catch (e) {
+    $rt.textRethrow(e, "/customer");
+  }
+  const f2 = v.items;
+  if (f2 === undefined) throw $rt.missing("", "items");
+  if (!$isArray(f2)) throw $rt.textInvalid("/items", "an array", f2);
+  const n5 = f2.length;
+  let i3 = 0;
+  try {
+    for (; i3 < n5; i3++) {
+      const x4 = f2[i3];
+      f2[i3] = $ckLineItem(x4);
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/items", i3);
+  }
+  const f6 = v.total;
+  if (f6 === undefined) throw $rt.missing("", "total");
+  if (typeof f6 !== "number") v.total = $rt.tcNumber(f6, "/total");
+  const f7 = v.currency;
+  if (f7 === undefined) throw $rt.missing("", "currency");
+  if (!$tset9.has(f7)) v.currency = $rt.tcEnum(f7, $tenum8, "/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"");
+  const f8 = v.status;
+  if (f8 === undefined) throw $rt.missing("", "status");
+  if (!$tset11.has(f8)) v.status = $rt.tcEnum(f8, $tenum10, "/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"");
+  const f9 = v.createdAt;
+  if (f9 === undefined) throw $rt.missing("", "createdAt");
+  if (typeof f9 !== "string") v.createdAt = $rt.tcString(f9, "/createdAt");
+  const f10 = v.updatedAt;
+  if (f10 === undefined) throw $rt.missing("", "updatedAt");
+  if (typeof f10 !== "string") v.updatedAt = $rt.tcString(f10, "/updatedAt");
+  const f11 = v.note;
+  if (f11 !== undefined) {
+    if (typeof f11 !== "string") v.note = $rt.tcString(f11, "/note");
+  }
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (f11 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
+  return v;
+}
+
+function $ckOrderList(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.orders;
+  if (f0 === undefined) throw $rt.missing("", "orders");
+  if (!$isArray(f0)) throw $rt.textInvalid("/orders", "an array", f0);
+  const n3 = f0.length;
+  let i1 = 0;
+  try {
+    for (; i1 < n3; i1++) {
+      const x2 = f0[i1];
+      f0[i1] = $ckOrder(x2);
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/orders", i1);
+  }
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
+  return v;
+}
+
 /** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "OrderList",
@@ -379,6 +782,9 @@ const $dictionary = {
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
 const $FINGERPRINT = $dictionary.fingerprint;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+$rt.registerDictionary($FINGERPRINT, "OrderList");
 
 export const OrderList = {
   name: "OrderList",
@@ -387,24 +793,53 @@ export const OrderList = {
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: OrderList): Uint8Array {
     const w = $rt.Writer.shared();
-    $rt.writeHeader(w, $FLAGS, $FINGERPRINT);
+    const unknown = $rt.unknownOf(value);
+    const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
+    $rt.writeHeader(w, flags, $FINGERPRINT, $LEVEL);
     try {
       writeOrderList(w, value);
     } catch (e) {
       $rt.rethrowAt(e, "");
     }
+    if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
     return w.finish();
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
-  decode(bytes: Uint8Array): OrderList {
+  decode(bytes: Uint8Array, options?: $rt.DecodeOptions): OrderList {
     const r = new $rt.Reader(bytes);
-    $rt.readHeader(r, $FINGERPRINT, "OrderList");
+    const flags = $rt.readHeader(r, $FINGERPRINT, "OrderList");
     const v = readOrderList(r);
+    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
     r.done();
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<OrderList> {
     return $rt.validateWith(value, writeOrderList);
+  },
+  /**
+   * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
+   * this schema. Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: OrderList, options?: $rt.TextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txOrderList);
+  },
+  /**
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   */
+  fromText(text: string, options?: $rt.TextDecodeOptions): OrderList {
+    return $rt.fromTextWith<OrderList>(text, options, $ckOrderList);
+  },
+  /**
+   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
+   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   */
+  fromModelOutput(output: string): OrderList {
+    return $rt.fromModelOutputWith<OrderList>(output, $ckOrderList, $thints12);
+  },
+  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
+  formatInstructions(): string {
+    return $tinstructions13;
   },
 };

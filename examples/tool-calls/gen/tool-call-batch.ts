@@ -28,6 +28,11 @@ const $keys0 = new Set<string>(["calls"]);
 const $keys1 = new Set<string>(["action", "args"]);
 const $keys2 = new Set<string>(["city", "date"]);
 const $enum3 = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
+const $tfields4 = ["action", {"name": "args", "fields": ["city", "date"]}];
+const $tenum5 = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
+const $tset6 = new Set<unknown>($tenum5);
+const $thints7 = {"root": "object", "keys": ["calls"]};
+const $tinstructions8 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncalls[1]{action,args{city,date}}:\n  get_weather,<city>,2025-01-15\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- calls[].action: one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"";
 
 function writeToolCallBatch(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -96,6 +101,118 @@ function readToolCallBatch(r: $rt.Reader): any {
   return o10;
 }
 
+/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
+const $applyExtensions = (): boolean => false;
+
+function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) return "";
+    if (ks0.length > 1) {
+      const x1 = v[ks0[0]];
+      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
+        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf2 !== null) return kf2;
+      }
+    }
+    const ind3 = $rt.textNl(e, 0);
+    let j4 = 0;
+    if (ks0[j4] === "calls") {
+      const f5 = v.calls;
+      if ($isArray(f5)) {
+        const n6 = f5.length;
+        if (n6 === 0) e.out += ind3 + "calls: []";
+        else {
+          const ind8 = $rt.textNl(e, 1);
+          let b7 = "";
+          let i9 = 0;
+          if (4 <= e.max) {
+            for (; i9 < n6; i9++) {
+              const c10 = $tr0(e, f5[i9]);
+              if (c10 === null) break;
+              b7 += ind8 + c10;
+            }
+          }
+          if (i9 === n6) e.out += ind3 + "calls" + "[" + n6 + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields4, e.d)) + ":" + b7;
+          else $rt.textArray(e, ind3 + "calls", f5, 1, 2, true);
+        }
+      } else $rt.textField(e, f5, ind3, "calls", 0, 1);
+      j4++;
+    }
+    for (; j4 < ks0.length; j4++) {
+      const k11 = ks0[j4];
+      const x12 = v[k11];
+      $rt.textField(e, x12, ind3, k11, 0, 1);
+    }
+    return e.out.slice(1);
+  }
+  return null;
+}
+
+function $tr1(e: $rt.TextState, r: any): string | null {
+  if (typeof r !== "object" || r === null || $isArray(r)) return null;
+  const ks = Object.keys(r);
+  if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
+  let s: string;
+  const f0 = r.city;
+  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
+  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
+  else return null;
+  const f1 = r.date;
+  if (typeof f1 === "string") s += e.d + $rt.textStr(f1, e.dc);
+  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
+  else return null;
+  return s;
+}
+
+function $tr0(e: $rt.TextState, r: any): string | null {
+  if (typeof r !== "object" || r === null || $isArray(r)) return null;
+  const ks = Object.keys(r);
+  if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
+  let s: string;
+  const f0 = r.action;
+  if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
+  else return null;
+  const f1 = r.args;
+  const c1 = $tr1(e, f1);
+  if (c1 === null) return null;
+  s += e.d + c1;
+  return s;
+}
+
+function $ckToolCallBatch(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.calls;
+  if (f0 === undefined) throw $rt.missing("", "calls");
+  if (!$isArray(f0)) throw $rt.textInvalid("/calls", "an array", f0);
+  const n3 = f0.length;
+  let i1 = 0;
+  try {
+    for (; i1 < n3; i1++) {
+      const x2 = f0[i1];
+      if (typeof x2 !== "object" || x2 === null || $isArray(x2)) throw $rt.textInvalid("", "an object", x2);
+      const f4 = x2.action;
+      if (f4 === undefined) throw $rt.missing("", "action");
+      if (!$tset6.has(f4)) x2.action = $rt.tcEnum(f4, $tenum5, "/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"");
+      const f5 = x2.args;
+      if (f5 === undefined) throw $rt.missing("", "args");
+      if (typeof f5 !== "object" || f5 === null || $isArray(f5)) throw $rt.textInvalid("/args", "an object", f5);
+      const f6 = f5.city;
+      if (f6 === undefined) throw $rt.missing("/args", "city");
+      if (typeof f6 !== "string") f5.city = $rt.tcString(f6, "/args/city");
+      const f7 = f5.date;
+      if (f7 === undefined) throw $rt.missing("/args", "date");
+      if (typeof f7 !== "string") f5.date = $rt.tcString(f7, "/args/date");
+      if ($rt.keyCount(f5) !== 1 + 1) $rt.checkClosed(f5, $keys2, "/args");
+      if ($rt.keyCount(x2) !== 1 + 1) $rt.checkClosed(x2, $keys1, "");
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/calls", i1);
+  }
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
+  return v;
+}
+
 /** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "ToolCallBatch",
@@ -114,6 +231,9 @@ const $dictionary = {
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
 const $FINGERPRINT = $dictionary.fingerprint;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+$rt.registerDictionary($FINGERPRINT, "ToolCallBatch");
 
 export const ToolCallBatch = {
   name: "ToolCallBatch",
@@ -122,24 +242,53 @@ export const ToolCallBatch = {
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: ToolCallBatch): Uint8Array {
     const w = $rt.Writer.shared();
-    $rt.writeHeader(w, $FLAGS, $FINGERPRINT);
+    const unknown = $rt.unknownOf(value);
+    const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
+    $rt.writeHeader(w, flags, $FINGERPRINT, $LEVEL);
     try {
       writeToolCallBatch(w, value);
     } catch (e) {
       $rt.rethrowAt(e, "");
     }
+    if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
     return w.finish();
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
-  decode(bytes: Uint8Array): ToolCallBatch {
+  decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ToolCallBatch {
     const r = new $rt.Reader(bytes);
-    $rt.readHeader(r, $FINGERPRINT, "ToolCallBatch");
+    const flags = $rt.readHeader(r, $FINGERPRINT, "ToolCallBatch");
     const v = readToolCallBatch(r);
+    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
     r.done();
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<ToolCallBatch> {
     return $rt.validateWith(value, writeToolCallBatch);
+  },
+  /**
+   * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
+   * this schema. Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: ToolCallBatch, options?: $rt.TextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txToolCallBatch);
+  },
+  /**
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   */
+  fromText(text: string, options?: $rt.TextDecodeOptions): ToolCallBatch {
+    return $rt.fromTextWith<ToolCallBatch>(text, options, $ckToolCallBatch);
+  },
+  /**
+   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
+   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   */
+  fromModelOutput(output: string): ToolCallBatch {
+    return $rt.fromModelOutputWith<ToolCallBatch>(output, $ckToolCallBatch, $thints7);
+  },
+  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
+  formatInstructions(): string {
+    return $tinstructions8;
   },
 };

@@ -1,0 +1,1202 @@
+/**
+ * TOON text emission (issue 5): per schema, a specialised text encoder (`toText`), a check pass for the text
+ * decoder (`fromText`, `fromModelOutput`) and a prompt snippet (`formatInstructions`).
+ *
+ * Encoder. The output must be byte-identical to the runtime's generic `encodeText`, whose layout depends on the
+ * value (key order, which arrays are uniform enough for a table, keyed tables). The generated code therefore
+ * follows the value, using the schema to predict it: it walks an object's keys expecting the schema's order
+ * (one pointer comparison per key) and emits declared properties with straight-line code for their shape; it
+ * writes arrays of objects the schema proves tabular (every property a required primitive, or a nested group of
+ * such) with precomputed headers and one row function per shape; and it hands everything it cannot predict
+ * (reordered or unknown keys, `any`, tuples, arrays of arrays, rows that turn out non-uniform, a value of the
+ * wrong type) to the runtime's generic building blocks, which append to the same encoder state. Any surprise
+ * deeper down (a non-plain object, a depth limit, an error) makes the whole value go through `encodeText`
+ * instead (`encodeTextWith`). So the output equals `encodeText`'s for every value, not only schema-valid ones.
+ *
+ * Check pass. `fromText` decodes with the runtime (`decodeTextExact`) and runs a generated pass over the value:
+ * structure checks (types, required and unknown properties, tuple lengths, enum/const) and coercions per schema
+ * (runtime/text/check.ts). `compileTextCheck` builds the same pass from the IR as closures, for the CLI.
+ */
+import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir/types.ts";
+import { Code, code, join, jsonLit, lit, name, raw } from "../../templates/code.ts";
+import { childPath, isPrimitive, Locals, type ModuleContext } from "./context.ts";
+import { indentBy, readProp } from "./write.ts";
+import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
+import {
+  tcAny,
+  tcEnum,
+  tcExtras,
+  tcInt64,
+  tcInteger,
+  tcJsonEnum,
+  tcNumber,
+  tcString,
+  tcUnion,
+  textInvalid,
+  textRethrow,
+  textRethrowAt,
+  type TextCheckFn,
+} from "../../runtime/text/check.ts";
+import type { PayloadHints } from "../../runtime/text/model-output.ts";
+import { checkClosed, getOwn, keyCount, missing, setOwn } from "../../runtime/objects.ts";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Static facts about shapes
+
+interface Defs {
+  def(name: string): { shape: Shape };
+}
+
+/** The shape behind refs (undefined for a ref cycle with nothing in between). */
+function resolve(s: Shape, cx: Defs, seen: Set<string> = new Set()): Shape | undefined {
+  while (s.kind === "ref") {
+    if (seen.has(s.name)) return undefined;
+    seen.add(s.name);
+    s = cx.def(s.name).shape;
+  }
+  return s;
+}
+
+/** Only ever a primitive (string, number, boolean, null). */
+function primOnly(s: Shape, cx: Defs, seen: Set<string> = new Set()): boolean {
+  const r = resolve(s, cx, seen);
+  if (r === undefined) return false;
+  switch (r.kind) {
+    case "string":
+    case "integer":
+    case "number":
+    case "boolean":
+    case "null":
+      return true;
+    case "const":
+      return isPrimitive(r.value);
+    case "enum":
+      return r.values.every(isPrimitive);
+    case "union":
+      return r.branches.every((b) => primOnly(b, cx, new Set(seen)));
+    default:
+      return false;
+  }
+}
+
+/** Only ever a (non-array) object. */
+function objOnly(s: Shape, cx: Defs, seen: Set<string> = new Set()): boolean {
+  const r = resolve(s, cx, seen);
+  if (r === undefined) return false;
+  if (r.kind === "object") return true;
+  if (r.kind === "union") return r.branches.every((b) => objOnly(b, cx, new Set(seen)));
+  return false;
+}
+
+/** Only ever an array. */
+function arrOnly(s: Shape, cx: Defs): boolean {
+  const r = resolve(s, cx);
+  return r !== undefined && (r.kind === "array" || r.kind === "tuple");
+}
+
+/**
+ * The header fields when every value of `s` is an object the schema proves fits a table row: at least one
+ * property, all required, each a primitive or (a nested group) such an object. Null otherwise.
+ */
+function tabularFields(s: Shape, cx: Defs, depth = 0): { fields: TextField[]; shape: ObjectShape; depth: number } | null {
+  const r = resolve(s, cx);
+  if (r === undefined || r.kind !== "object" || r.properties.length === 0 || depth > 8) return null;
+  const fields: TextField[] = [];
+  let deepest = 1;
+  for (const p of r.properties) {
+    if (!p.required || p.name === "__proto__") return null;
+    if (primOnly(p.shape, cx)) fields.push(p.name);
+    else {
+      const sub = tabularFields(p.shape, cx, depth + 1);
+      if (sub === null) return null;
+      fields.push({ name: p.name, fields: sub.fields });
+      deepest = Math.max(deepest, sub.depth + 1);
+    }
+  }
+  return { fields, shape: r, depth: deepest };
+}
+
+/** A required property of object `s` that is always an array (so rows of `s` never form a table). */
+function arrayProperty(s: Shape, cx: Defs): string | undefined {
+  const r = resolve(s, cx);
+  if (r === undefined || r.kind !== "object") return undefined;
+  return r.properties.find((p) => p.required && p.name !== "__proto__" && arrOnly(p.shape, cx))?.name;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Encoder emission
+
+/** An integer expression `base + k` with constant folding. */
+class Num {
+  constructor(
+    readonly base: string | null,
+    readonly k: number,
+  ) {}
+  plus(n: number): Num {
+    return new Num(this.base, this.k + n);
+  }
+  get code(): Code {
+    if (this.base === null) return raw(String(this.k));
+    return raw(this.k === 0 ? this.base : `${this.base} + ${this.k}`);
+  }
+}
+
+/** Where a value is written: an object field (`key: value`), or a list item (`- value`). */
+type Pos =
+  | { mode: "field"; lead: Code; key: Code; kt: string | Code; fd: Num; lvl: Num }
+  | { mode: "item"; depth: Num; dash: Code; lvl: Num };
+
+export class TextEmitter {
+  private readonly fns: Code[] = [];
+  private readonly defFns = new Map<string, Code>();
+  private readonly rowFns = new Map<string, Code>();
+  private readonly checkFns = new Map<string, Code>();
+  private readonly L = new Locals();
+
+  constructor(readonly cx: ModuleContext) {}
+
+  /** Functions emitted so far (definition encoders and checkers, row functions, union branch checkers). */
+  functions(): Code[] {
+    return this.fns;
+  }
+
+  // --- encoder --------------------------------------------------------------------------------------------
+
+  /** `function fn(e, v): string | null` encoding a whole value of `shape` (null: let the generic encoder do it). */
+  rootEncoder(fn: Code, shape: Shape): Code {
+    return code`function ${fn}(e: $rt.TextState, v: any): string | null {
+${indentBy(this.root(shape), "  ")}
+  return null;
+}`;
+  }
+
+  /** Statements returning the text of root value `v` (falling through when they cannot). */
+  private root(shape: Shape): Code {
+    const s = resolve(shape, this.cx) ?? shape;
+    if (s.kind === "object") {
+      const ks = this.L.fresh("ks");
+      const x0 = this.L.fresh("x");
+      return code`if (typeof v === "object" && v !== null && !$isArray(v)) {
+  const ${ks} = Object.keys(v);
+  if (${ks}.length === 0) return "";
+${indentBy(this.keyedCheck(s, name("v"), ks, x0, (kf) => code`return ${kf};`, new Num(null, 1), new Num(null, 2)), "  ")}
+${indentBy(this.fields(s, name("v"), ks, raw('"\\n"'), new Num(null, 0), new Num(null, 1), true), "  ")}
+  return e.out.slice(1);
+}`;
+    }
+    if (s.kind === "array") {
+      const n = this.L.fresh("n");
+      return code`if ($isArray(v)) {
+  const ${n} = v.length;
+  if (${n} === 0) return "[]";
+${indentBy(this.array(s.items, raw('"\\n"'), name("v"), n, new Num(null, 1), new Num(null, 1), true), "  ")}
+  return e.out.slice(1);
+}`;
+    }
+    if (s.kind === "union") {
+      // the value's JSON type picks the branch; each branch's code checks the rest
+      const objs = s.branches.filter((b) => resolve(b, this.cx)?.kind === "object");
+      const arrs = s.branches.filter((b) => resolve(b, this.cx)?.kind === "array");
+      const out: Code[] = [];
+      if (objs.length === 1) out.push(this.root(objs[0]!));
+      if (arrs.length === 1) out.push(this.root(arrs[0]!));
+      return join(out);
+    }
+    return raw("");
+  }
+
+  /** `if` a keyed table is possible (≥ 2 keys, first value an object): try the generic keyed form. */
+  private keyedCheck(s: ObjectShape, v: Code, ks: Code, x0: Code, use: (kf: Code) => Code, depth: Num, lvl: Num): Code {
+    const kf = this.L.fresh("kf");
+    return code`if (${ks}.length > 1${this.notPrimFirst(s, ks)}) {
+  const ${x0} = ${v}[${ks}[0]];
+  if (typeof ${x0} === "object" && ${x0} !== null && !$isArray(${x0})) {
+    const ${kf} = $rt.textKeyed(e, ${v}, ${ks}, ${depth.code}, ${lvl.code});
+    if (${kf} !== null) ${use(kf)}
+  }
+}`;
+  }
+
+  /** ` && ks[0] !== "id"` when the first declared property is a primitive (then its value is no object). */
+  private notPrimFirst(s: ObjectShape, ks: Code): Code {
+    const first = s.properties[0];
+    return first !== undefined && first.name !== "__proto__" && primOnly(first.shape, this.cx) ? code` && ${ks}[0] !== ${first.name}` : raw("");
+  }
+
+  /**
+   * The fields of object `v` (keys `ks`, non-empty) at `depth`: declared properties in schema order while the
+   * keys follow it, then the remaining keys one by one. `lead0` starts the first line (`"\n" + indent`, or the
+   * `- ` of a list item); `same`: lead0 is the plain indentation of `depth`.
+   */
+  private fields(s: ObjectShape, v: Code, ks: Code, lead0: Code, depth: Num, lvl: Num, same: boolean): Code {
+    const L = this.L;
+    const ind = L.fresh("ind");
+    const j = L.fresh("j");
+    const lead = same ? ind : L.fresh("lead");
+    const out: Code[] = [code`const ${ind} = $rt.textNl(e, ${depth.code});`];
+    if (!same) out.push(code`let ${lead} = ${lead0};`);
+    out.push(code`let ${j} = 0;`);
+    for (const p of s.properties) {
+      const f = L.fresh("f");
+      const kt = encodeKeySafe(p.name);
+      const pos: Pos = { mode: "field", lead, key: lit(p.name), kt: kt ?? code`$rt.encodeKey(${p.name})`, fd: depth, lvl };
+      const body = this.value(p.shape, f, pos);
+      out.push(code`if (${ks}[${j}] === ${p.name}) {
+  const ${f} = ${readProp(v, p.name)};
+${indentBy(body, "  ")}
+${same ? raw("") : code`  ${lead} = ${ind};\n`}  ${j}++;
+}`);
+    }
+    const k = L.fresh("k");
+    const x = L.fresh("x");
+    const extra: Pos = { mode: "field", lead, key: k, kt: code`$rt.encodeKey(${k})`, fd: depth, lvl };
+    const entry =
+      s.additional !== false && s.additional.kind !== "any" && s.properties.length === 0
+        ? this.value(s.additional, x, extra)
+        : code`$rt.textField(e, ${x}, ${lead}, ${k}, ${depth.code}, ${lvl.code});`;
+    out.push(code`for (; ${j} < ${ks}.length; ${j}++) {
+  const ${k} = ${ks}[${j}];
+  const ${x} = ${v}[${k}];
+${indentBy(entry, "  ")}
+${same ? raw("") : code`  ${lead} = ${ind};\n`}}`);
+    return join(out);
+  }
+
+  private generic(pos: Pos, v: Code): Code {
+    return pos.mode === "field"
+      ? code`$rt.textField(e, ${v}, ${pos.lead}, ${pos.key}, ${pos.fd.code}, ${pos.lvl.code});`
+      : code`$rt.textItem(e, ${v}, ${pos.depth.code}, ${pos.lvl.code});`;
+  }
+
+  /** The start of the line of `pos` followed by `suffix` (`: ` for a scalar field). */
+  private pre(pos: Pos, suffix: string): Code {
+    if (pos.mode === "item") return suffix === "" ? pos.dash : code`${pos.dash} + ${suffix}`;
+    if (typeof pos.kt === "string") return code`${pos.lead} + ${pos.kt + suffix}`;
+    return suffix === "" ? code`${pos.lead} + ${pos.kt}` : code`${pos.lead} + ${pos.kt} + ${suffix}`;
+  }
+
+  /** Statements writing value `v` of shape `s` at `pos`. */
+  private value(s: Shape, v: Code, pos: Pos): Code {
+    const sep = pos.mode === "field" ? ": " : "";
+    switch (s.kind) {
+      case "string":
+        return code`if (typeof ${v} === "string") e.out += ${this.pre(pos, sep)} + $rt.textStr(${v}, e.dc);
+else ${this.generic(pos, v)}`;
+      case "integer":
+      case "number":
+        return code`if (typeof ${v} === "number" && ${v} - ${v} === 0) e.out += ${this.pre(pos, sep)} + ${v};
+else ${this.generic(pos, v)}`;
+      case "boolean":
+        return code`if (typeof ${v} === "boolean") e.out += ${this.pre(pos, sep)} + (${v} ? "true" : "false");
+else ${this.generic(pos, v)}`;
+      case "null":
+        return code`if (${v} === null) e.out += ${this.pre(pos, sep + "null")};
+else ${this.generic(pos, v)}`;
+      case "any":
+      case "tuple":
+        return this.generic(pos, v);
+      case "ref":
+        return pos.mode === "field"
+          ? code`${this.defFn(s.name, "field")}(e, ${v}, ${pos.lead}, ${pos.key}, ${typeof pos.kt === "string" ? lit(pos.kt) : pos.kt}, ${pos.fd.code}, ${pos.lvl.code});`
+          : code`${this.defFn(s.name, "item")}(e, ${v}, ${pos.depth.code}, ${pos.dash}, ${pos.lvl.code});`;
+      case "object":
+        return code`if (typeof ${v} === "object" && ${v} !== null && !$isArray(${v})) {
+${indentBy(this.object(s, v, pos), "  ")}
+} else ${this.generic(pos, v)}`;
+      case "array":
+        return code`if ($isArray(${v})) {
+${indentBy(this.arrayValue(s, v, pos), "  ")}
+} else ${this.generic(pos, v)}`;
+      case "union":
+        return this.union(s, v, pos);
+      case "enum":
+      case "const":
+        if (primOnly(s, this.cx)) return this.primitive(v, pos);
+        return this.generic(pos, v);
+    }
+  }
+
+  private primitive(v: Code, pos: Pos): Code {
+    return code`if (${v} === null || typeof ${v} !== "object") e.out += ${this.pre(pos, pos.mode === "field" ? ": " : "")} + $rt.textPrim(${v}, e.dc);
+else ${this.generic(pos, v)}`;
+  }
+
+  private union(s: UnionShape, v: Code, pos: Pos): Code {
+    if (primOnly(s, this.cx)) return this.primitive(v, pos);
+    const prims = s.branches.filter((b) => primOnly(b, this.cx));
+    const objs = s.branches.filter((b) => objOnly(b, this.cx));
+    const arrs = s.branches.filter((b) => resolve(b, this.cx)?.kind === "array");
+    const arms: Code[] = [];
+    if (prims.length > 0) arms.push(code`if (${v} === null || typeof ${v} !== "object") e.out += ${this.pre(pos, pos.mode === "field" ? ": " : "")} + $rt.textPrim(${v}, e.dc);`);
+    if (objs.length === 1) {
+      arms.push(code`if (typeof ${v} === "object" && ${v} !== null && !$isArray(${v})) {
+${indentBy(this.value(objs[0]!, v, pos), "  ")}
+}`);
+    } else if (objs.length > 1 && s.discriminator !== undefined && objs.length === s.branches.length) {
+      const d = this.L.fresh("d");
+      const cases = s.branches.map(
+        (b, i) => code`case ${lit(s.discriminator!.values[i]!)}: {
+${indentBy(this.value(b, v, pos), "  ")}
+  break;
+}`,
+      );
+      arms.push(code`if (typeof ${v} === "object" && ${v} !== null && !$isArray(${v})) {
+  const ${d} = ${readProp(v, s.discriminator.property)};
+  switch (${d}) {
+${indentBy(join(cases), "    ")}
+    default:
+      ${this.generic(pos, v)}
+  }
+}`);
+    }
+    if (arrs.length === 1) {
+      arms.push(code`if ($isArray(${v})) {
+${indentBy(this.value(arrs[0]!, v, pos), "  ")}
+}`);
+    }
+    if (arms.length === 0) return this.generic(pos, v);
+    return code`${join(arms, "\nelse ")}
+else ${this.generic(pos, v)}`;
+  }
+
+  /** A non-null, non-array object value at `pos`. */
+  private object(s: ObjectShape, v: Code, pos: Pos): Code {
+    const ks = this.L.fresh("ks");
+    const x0 = this.L.fresh("x");
+    if (pos.mode === "field") {
+      const inner = pos.fd.plus(1);
+      const kf = this.L.fresh("kf");
+      return code`const ${ks} = Object.keys(${v});
+if (${ks}.length === 0) e.out += ${this.pre(pos, ":")};
+else {
+  if (${pos.lvl.plus(1).code} > e.max) $rt.textBail();
+  let ${kf}: string | null = null;
+  if (${ks}.length > 1${this.notPrimFirst(s, ks)}) {
+    const ${x0} = ${v}[${ks}[0]];
+    if (typeof ${x0} === "object" && ${x0} !== null && !$isArray(${x0})) ${kf} = $rt.textKeyed(e, ${v}, ${ks}, ${inner.code}, ${pos.lvl.plus(2).code});
+  }
+  if (${kf} !== null) e.out += ${this.pre(pos, "")} + ${kf};
+  else {
+    e.out += ${this.pre(pos, ":")};
+${indentBy(this.fields(s, v, ks, raw(""), inner, pos.lvl.plus(1), true), "    ")}
+  }
+}`;
+    }
+    return code`const ${ks} = Object.keys(${v});
+if (${ks}.length === 0) e.out += $rt.textNl(e, ${pos.depth.code}) + "-";
+else {
+  if (${pos.lvl.code} > e.max) $rt.textBail();
+${indentBy(this.fields(s, v, ks, pos.dash, pos.depth.plus(1), pos.lvl, false), "  ")}
+}`;
+  }
+
+  /** An array value at `pos`. */
+  private arrayValue(s: ArrayShape, v: Code, pos: Pos): Code {
+    const n = this.L.fresh("n");
+    if (pos.mode === "field") {
+      return code`const ${n} = ${v}.length;
+if (${n} === 0) e.out += ${this.pre(pos, ": []")};
+else {
+${indentBy(this.array(s.items, this.pre(pos, ""), v, n, pos.fd.plus(1), pos.lvl.plus(1), true), "  ")}
+}`;
+    }
+    return code`const ${n} = ${v}.length;
+if (${n} === 0) e.out += ${pos.dash} + "[0" + e.mk + "]:";
+else {
+${indentBy(this.array(s.items, pos.dash, v, n, pos.depth.plus(1), pos.lvl, false), "  ")}
+}`;
+  }
+
+  /**
+   * A non-empty array `v` (length `n`) of `items` whose header line starts with `pre`; items or rows at `cd`;
+   * `lvl` as the generic emitArray's; `tab`: the tabular form is allowed.
+   */
+  private array(items: Shape, pre: Code, v: Code, n: Code, cd: Num, lvl: Num, tab: boolean): Code {
+    const L = this.L;
+    const generic = code`$rt.textArray(e, ${pre}, ${v}, ${cd.code}, ${lvl.code}, ${tab});`;
+    if (primOnly(items, this.cx)) {
+      const s = L.fresh("s");
+      const i = L.fresh("i");
+      const x = L.fresh("x");
+      const c = L.fresh("c");
+      const r = resolve(items, this.cx)!;
+      const first =
+        r.kind === "string"
+          ? code`if (typeof ${x} === "string") ${c} = $rt.textStr(${x}, e.dc);`
+          : r.kind === "number" || r.kind === "integer"
+            ? code`if (typeof ${x} === "number" && ${x} - ${x} === 0) ${c} = "" + ${x};`
+            : code`if (${x} === null) ${c} = "null";`;
+      return code`let ${s} = "";
+let ${i} = 0;
+for (; ${i} < ${n}; ${i}++) {
+  const ${x} = ${v}[${i}];
+  let ${c}: string;
+  ${first}
+  else if (${x} === null || typeof ${x} !== "object") ${c} = $rt.textPrim(${x}, e.dc);
+  else break;
+  ${s} = ${i} === 0 ? ${c} : ${s} + e.d + ${c};
+}
+if (${i} === ${n} && ${lvl.code} <= e.max) e.out += ${pre} + "[" + ${n} + e.mk + "]: " + ${s};
+else ${generic}`;
+    }
+    if (!objOnly(items, this.cx)) return generic;
+    const table = tab ? tabularFields(items, this.cx) : null;
+    if (table !== null) {
+      const row = this.rowFn(table.shape, table.fields);
+      const fieldsConst = this.cx.constant("tfields", jsonLit(table.fields));
+      const header = fieldList(table.fields, ",");
+      const body = L.fresh("b");
+      const ind = L.fresh("ind");
+      const i = L.fresh("i");
+      const c = L.fresh("c");
+      return code`const ${ind} = $rt.textNl(e, ${cd.code});
+let ${body} = "";
+let ${i} = 0;
+if (${lvl.plus(table.depth).code} <= e.max) {
+  for (; ${i} < ${n}; ${i}++) {
+    const ${c} = ${row}(e, ${v}[${i}]);
+    if (${c} === null) break;
+    ${body} += ${ind} + ${c};
+  }
+}
+if (${i} === ${n}) e.out += ${pre} + "[" + ${n} + e.mk + "]" + (e.d === "," ? ${header} : $rt.fieldList(${fieldsConst}, e.d)) + ":" + ${body};
+else ${generic}`;
+    }
+    const x0 = L.fresh("x");
+    const t = L.fresh("t");
+    const i = L.fresh("i");
+    const dash = L.fresh("dash");
+    const x = L.fresh("x");
+    const arrProp = tab ? arrayProperty(items, this.cx) : undefined;
+    const attempt = !tab
+      ? raw("")
+      : arrProp !== undefined
+        ? code`if (!$isArray(${readProp(x0, arrProp)})) ${t} = $rt.textTable(e, ${v}, ${cd.code}, ${lvl.plus(1).code});\n  `
+        : code`${t} = $rt.textTable(e, ${v}, ${cd.code}, ${lvl.plus(1).code});\n  `;
+    const item: Pos = { mode: "item", depth: cd, dash, lvl: lvl.plus(1) };
+    return code`const ${x0} = ${v}[0];
+if (typeof ${x0} !== "object" || ${x0} === null || $isArray(${x0}) || ${lvl.code} > e.max) ${generic}
+else {
+  let ${t}: string | null = null;
+  ${attempt}if (${t} !== null) e.out += ${pre} + ${t};
+  else {
+    e.out += ${pre} + "[" + ${n} + e.mk + "]:";
+    const ${dash} = $rt.textNl(e, ${cd.code}) + "- ";
+    for (let ${i} = 0; ${i} < ${n}; ${i}++) {
+      const ${x} = ${v}[${i}];
+${indentBy(this.value(items, x, item), "      ")}
+    }
+  }
+}`;
+  }
+
+  /** `function $trN(e, r): string | null`: the cells of one table row of `s`, or null when `r` does not fit. */
+  private rowFn(s: ObjectShape, fields: TextField[]): Code {
+    const key = JSON.stringify([s.schemaPath, fields]);
+    const known = this.rowFns.get(key);
+    if (known !== undefined) return known;
+    const fn = name(`$tr${this.rowFns.size}`);
+    this.rowFns.set(key, fn);
+    const names = s.properties.map((p) => p.name);
+    const keyTest = join(
+      names.map((k, i) => code` || ks[${i}] !== ${k}`),
+      "",
+    );
+    const cells: Code[] = [];
+    s.properties.forEach((p, i) => {
+      const f = name(`f${i}`);
+      const glue = i === 0 ? code`s = ` : code`s += e.d + `;
+      const read = code`const ${f} = ${readProp(name("r"), p.name)};`;
+      if (!primOnly(p.shape, this.cx)) {
+        const sub = tabularFields(p.shape, this.cx)!;
+        const subFn = this.rowFn(sub.shape, sub.fields);
+        const c = name(`c${i}`);
+        cells.push(code`${read}
+const ${c} = ${subFn}(e, ${f});
+if (${c} === null) return null;
+${glue}${c};`);
+        return;
+      }
+      const r = resolve(p.shape, this.cx)!;
+      const fast =
+        r.kind === "string"
+          ? code`if (typeof ${f} === "string") ${glue}$rt.textStr(${f}, e.dc);\nelse `
+          : r.kind === "number" || r.kind === "integer"
+            ? code`if (typeof ${f} === "number" && ${f} - ${f} === 0) ${glue}${i === 0 ? code`"" + ` : raw("")}${f};\nelse `
+            : raw("");
+      cells.push(code`${read}
+${fast}if (${f} === null || typeof ${f} !== "object") ${glue}$rt.textPrim(${f}, e.dc);
+else return null;`);
+    });
+    this.fns.push(code`function ${fn}(e: $rt.TextState, r: any): string | null {
+  if (typeof r !== "object" || r === null || $isArray(r)) return null;
+  const ks = Object.keys(r);
+  if (ks.length !== ${names.length}${keyTest}) return null;
+  let s: string;
+${indentBy(join(cells), "  ")}
+  return s;
+}`);
+    return fn;
+  }
+
+  /** The encoder function of definition `n` in field or item mode (emitted on first use). */
+  private defFn(n: string, mode: "field" | "item"): Code {
+    const key = mode + ":" + n;
+    const known = this.defFns.get(key);
+    if (known !== undefined) return known;
+    const fn = name(mode === "field" ? `$tf${n}` : `$ti${n}`);
+    this.defFns.set(key, fn);
+    const shape = this.cx.def(n).shape;
+    const v = name("v");
+    if (mode === "field") {
+      const pos: Pos = { mode: "field", lead: name("lead"), key: name("key"), kt: name("kt"), fd: new Num("fd", 0), lvl: new Num("lvl", 0) };
+      const body = this.value(shape, v, pos);
+      this.fns.push(code`function ${fn}(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
+${indentBy(body, "  ")}
+}`);
+    } else {
+      const pos: Pos = { mode: "item", depth: new Num("depth", 0), dash: name("dash"), lvl: new Num("lvl", 0) };
+      const body = this.value(shape, v, pos);
+      this.fns.push(code`function ${fn}(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
+${indentBy(body, "  ")}
+}`);
+    }
+    return fn;
+  }
+
+  // --- check pass -----------------------------------------------------------------------------------------
+
+  /** The checker function of a definition (or of the root, under the codec's name); emitted on first use. */
+  checker(n: string, shape: Shape): Code {
+    const known = this.checkFns.get("def:" + n);
+    if (known !== undefined) return known;
+    const fn = name(`$ck${n}`);
+    this.checkFns.set("def:" + n, fn);
+    this.fns.push(this.checkFunction(fn, shape));
+    return fn;
+  }
+
+  private checkFunction(fn: Code, shape: Shape): Code {
+    const L = new Locals();
+    const body = this.check(shape, name("v"), "", (x) => code`v = ${x};`, L);
+    return code`function ${fn}(v: any): any {
+${indentBy(body, "  ")}
+  return v;
+}`;
+  }
+
+  /** Checker of a union branch (a definition's own for refs). */
+  private branchChecker(s: Shape): Code {
+    if (s.kind === "ref") return this.checker(s.name, this.cx.def(s.name).shape);
+    const key = "shape:" + JSON.stringify(s);
+    const known = this.checkFns.get(key);
+    if (known !== undefined) return known;
+    const fn = name(`$ckb${this.checkFns.size}`);
+    this.checkFns.set(key, fn);
+    this.fns.push(this.checkFunction(fn, s));
+    return fn;
+  }
+
+  /** Statements checking `v` (the value at static path `p`); `set(x)` stores a coerced replacement. */
+  private check(s: Shape, v: Code, p: string, set: (x: Code) => Code, L: Locals): Code {
+    const cx = this.cx;
+    switch (s.kind) {
+      case "string":
+        return code`if (typeof ${v} !== "string") ${set(code`$rt.tcString(${v}, ${p})`)}`;
+      case "integer":
+        return code`if (typeof ${v} !== "number" || !$isInteger(${v})) ${set(s.int64 ? code`$rt.tcInt64(${v}, ${p})` : code`$rt.tcInteger(${v}, ${p})`)}`;
+      case "number":
+        return code`if (typeof ${v} !== "number") ${set(code`$rt.tcNumber(${v}, ${p})`)}`;
+      case "boolean":
+        return code`if (typeof ${v} !== "boolean") throw $rt.textInvalid(${p}, "a boolean", ${v});`;
+      case "null":
+        return code`if (${v} !== null) throw $rt.textInvalid(${p}, "null", ${v});`;
+      case "any":
+        return code`if (typeof ${v} === "object" && ${v} !== null) ${set(code`$rt.tcAny(${v})`)}`;
+      case "const":
+      case "enum": {
+        const values = s.kind === "const" ? [s.value] : s.values;
+        const expected = expectedOf(values);
+        if (values.every(isPrimitive)) {
+          const table = cx.constant("tenum", code`[${values.map((x) => lit(x as string))}] as const`);
+          const test = values.length === 1 ? code`${v} !== ${lit(values[0] as string)}` : code`!${cx.constant("tset", code`new Set<unknown>(${table})`)}.has(${v})`;
+          return code`if (${test}) ${set(code`$rt.tcEnum(${v}, ${table}, ${p}, ${expected})`)}`;
+        }
+        return set(code`$rt.tcJsonEnum(${v}, ${cx.jsonConstant(values)}, ${p}, ${expected})`);
+      }
+      case "ref": {
+        const fn = this.checker(s.name, cx.def(s.name).shape);
+        if (p === "") return set(code`${fn}(${v})`);
+        return code`try {
+  ${set(code`${fn}(${v})`)}
+} catch (e) {
+  $rt.textRethrow(e, ${p});
+}`;
+      }
+      case "object":
+        return this.checkObject(s, v, p, L);
+      case "array": {
+        const i = L.fresh("i");
+        const x = L.fresh("x");
+        const n = L.fresh("n");
+        const body = this.check(s.items, x, "", (c) => code`${v}[${i}] = ${c};`, L);
+        return code`if (!$isArray(${v})) throw $rt.textInvalid(${p}, "an array", ${v});
+const ${n} = ${v}.length;
+let ${i} = 0;
+try {
+  for (; ${i} < ${n}; ${i}++) {
+    const ${x} = ${v}[${i}];
+${indentBy(body, "    ")}
+  }
+} catch (e) {
+  $rt.textRethrowAt(e, ${p}, ${i});
+}`;
+      }
+      case "tuple": {
+        const max = s.rest === false ? s.items.length : -1;
+        const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
+        const out: Code[] = [
+          code`if (!$isArray(${v}) || ${v}.length < ${s.minItems}${max >= 0 ? code` || ${v}.length > ${max}` : raw("")}) throw $rt.textInvalid(${p}, ${"an array of " + range}, ${v});`,
+        ];
+        s.items.forEach((item, idx) => {
+          const t = L.fresh("t");
+          const body = code`const ${t} = ${v}[${idx}];
+${this.check(item, t, childPath(p, idx), (c) => code`${v}[${idx}] = ${c};`, L)}`;
+          out.push(idx < s.minItems ? code`{
+${indentBy(body, "  ")}
+}` : code`if (${v}.length > ${idx}) {
+${indentBy(body, "  ")}
+}`);
+        });
+        if (s.rest !== false) {
+          const i = L.fresh("i");
+          const x = L.fresh("x");
+          out.push(code`let ${i} = ${s.items.length};
+try {
+  for (; ${i} < ${v}.length; ${i}++) {
+    const ${x} = ${v}[${i}];
+${indentBy(this.check(s.rest, x, "", (c) => code`${v}[${i}] = ${c};`, L), "    ")}
+  }
+} catch (e) {
+  $rt.textRethrowAt(e, ${p}, ${i});
+}`);
+        }
+        return join(out);
+      }
+      case "union":
+        return this.checkUnion(s, v, p, set, L);
+    }
+  }
+
+  private checkObject(s: ObjectShape, v: Code, p: string, L: Locals): Code {
+    const cx = this.cx;
+    const out: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.textInvalid(${p}, "an object", ${v});`];
+    const locals: Code[] = [];
+    for (const q of s.properties) {
+      const f = L.fresh("f");
+      locals.push(f);
+      const setter = (c: Code): Code => (q.name === "__proto__" ? code`$rt.setOwn(${v}, "__proto__", ${c});` : code`${propOf(v, q.name)} = ${c};`);
+      const body = this.check(q.shape, f, childPath(p, q.name), setter, L);
+      out.push(code`const ${f} = ${readProp(v, q.name)};`);
+      if (q.required) {
+        out.push(code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+${body}`);
+      } else {
+        out.push(code`if (${f} !== undefined) {
+${indentBy(body, "  ")}
+}`);
+      }
+    }
+    const known = cx.knownKeys(s.properties.map((q) => q.name));
+    if (s.additional === false) {
+      const terms = s.properties.map((q, i) => (q.required ? raw("1") : code`(${locals[i]!} !== undefined ? 1 : 0)`));
+      const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
+      out.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
+    } else if (s.additional.kind === "any") {
+      out.push(code`$rt.tcExtras(${v}, ${known});`);
+    } else {
+      const k = L.fresh("k");
+      const x = L.fresh("x");
+      const body = this.check(s.additional, x, "", (c) => code`$rt.setOwn(${v}, ${k}, ${c});`, L);
+      const skip = s.properties.length > 0 ? code`    if (${known}.has(${k})) continue;\n` : raw("");
+      out.push(code`let ${k} = "";
+try {
+  for (${k} of Object.keys(${v})) {
+${skip}    const ${x} = ${v}[${k}];
+${indentBy(body, "    ")}
+  }
+} catch (e) {
+  $rt.textRethrowAt(e, ${p}, ${k});
+}`);
+    }
+    return join(out);
+  }
+
+  private checkUnion(s: UnionShape, v: Code, p: string, set: (x: Code) => Code, L: Locals): Code {
+    const cx = this.cx;
+    const others = s.branches.filter((b) => !(b.kind === "null"));
+    if (others.length === 1 && s.branches.length === 2) {
+      // nullable: T | null
+      return code`if (${v} !== null) {
+${indentBy(this.check(others[0]!, v, p, set, L), "  ")}
+}`;
+    }
+    const fns = s.branches.map((b) => this.branchChecker(b));
+    const masks = s.branches.map((b) => categoryMasks(b, cx));
+    const table = cx.constant("tunion", code`[${fns}] as const`);
+    const exact = cx.constant("tmask", code`[${masks.map((m) => m.exact)}] as const`);
+    const coercible = cx.constant("tmask", code`[${masks.map((m) => m.coercible)}] as const`);
+    const general = set(code`$rt.tcUnion(${v}, ${p}, ${table}, ${exact}, ${coercible})`);
+    if (s.discriminator !== undefined) {
+      const d = L.fresh("d");
+      const cases = s.branches.map((b, i) => {
+        const call = code`${fns[i]!}(${v})`;
+        const body = p === "" ? set(call) : code`try {
+  ${set(call)}
+} catch (e) {
+  $rt.textRethrow(e, ${p});
+}`;
+        return code`case ${lit(s.discriminator!.values[i]!)}: {
+${indentBy(body, "  ")}
+  break;
+}`;
+      });
+      return code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.textInvalid(${p}, "an object", ${v});
+const ${d} = ${readProp(v, s.discriminator.property)};
+switch (${d}) {
+${indentBy(join(cases), "  ")}
+  default:
+    ${general}
+}`;
+    }
+    // a value that one primitive branch takes as is needs no search
+    const direct = s.branches.map((b) => exactTest(b, v, cx)).filter((t): t is Code => t !== undefined);
+    if (direct.length > 0) return code`if (!(${join(direct, " || ")})) ${general}`;
+    return general;
+  }
+
+  // --- model output -----------------------------------------------------------------------------------------
+
+  hints(shape: Shape): PayloadHints {
+    return payloadHints(shape, this.cx);
+  }
+}
+
+function encodeKeySafe(k: string): string | undefined {
+  try {
+    return encodeKey(k);
+  } catch {
+    return undefined; // a lone surrogate: the runtime throws at encode time, as the generic encoder does
+  }
+}
+
+/** `obj.key` / `obj["key"]` for a store (never `__proto__`). */
+function propOf(obj: Code, key: string): Code {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? code`${obj}.${raw(key)}` : code`${obj}[${key}]`;
+}
+
+function expectedOf(values: unknown[]): string {
+  const e = values.length === 1 ? "the constant " + JSON.stringify(values[0]) : "one of " + values.map((x) => JSON.stringify(x)).join(", ");
+  return e.length > 200 ? e.slice(0, 197) + "..." : e;
+}
+
+const CAT = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32 } as const;
+
+/** JSON types a branch takes as is (`exact`) and ones it coerces (`coercible`: numbers and booleans for strings). */
+function categoryMasks(s: Shape, cx: Defs, seen: Set<string> = new Set()): { exact: number; coercible: number } {
+  switch (s.kind) {
+    case "string":
+      return { exact: CAT.string, coercible: CAT.number | CAT.boolean };
+    case "integer":
+      return { exact: CAT.number, coercible: s.int64 ? CAT.string : 0 };
+    case "number":
+      return { exact: CAT.number, coercible: 0 };
+    case "boolean":
+      return { exact: CAT.boolean, coercible: 0 };
+    case "null":
+      return { exact: CAT.null, coercible: 0 };
+    case "any":
+      return { exact: 63, coercible: 0 };
+    case "const":
+    case "enum": {
+      const values = s.kind === "const" ? [s.value] : s.values;
+      let exact = 0;
+      for (const x of values) exact |= x === null ? CAT.null : Array.isArray(x) ? CAT.array : CAT[typeof x as "string" | "number" | "boolean" | "object"];
+      return { exact, coercible: exact & CAT.string ? CAT.number | CAT.boolean : 0 };
+    }
+    case "object":
+      return { exact: CAT.object, coercible: 0 };
+    case "array":
+    case "tuple":
+      return { exact: CAT.array, coercible: 0 };
+    case "union": {
+      let exact = 0;
+      let coercible = 0;
+      for (const b of s.branches) {
+        const m = categoryMasks(b, cx, seen);
+        exact |= m.exact;
+        coercible |= m.coercible;
+      }
+      return { exact, coercible };
+    }
+    case "ref": {
+      if (seen.has(s.name)) return { exact: 63, coercible: 0 };
+      seen.add(s.name);
+      const m = categoryMasks(cx.def(s.name).shape, cx, seen);
+      seen.delete(s.name);
+      return m;
+    }
+  }
+}
+
+/** A test that `v` is taken by primitive branch `s` exactly as it is (no coercion, no search). */
+function exactTest(s: Shape, v: Code, cx: ModuleContext): Code | undefined {
+  const r = resolve(s, cx);
+  if (r === undefined) return undefined;
+  switch (r.kind) {
+    case "string":
+      return code`typeof ${v} === "string"`;
+    case "integer":
+      return code`(typeof ${v} === "number" && $isInteger(${v}))`;
+    case "number":
+      return code`typeof ${v} === "number"`;
+    case "boolean":
+      return code`typeof ${v} === "boolean"`;
+    case "null":
+      return code`${v} === null`;
+    default:
+      return undefined;
+  }
+}
+
+function payloadHints(shape: Shape, cx: Defs): PayloadHints {
+  const r = resolve(shape, cx);
+  if (r?.kind === "object") return { root: "object", keys: r.properties.map((p) => p.name) };
+  if (r?.kind === "array" || r?.kind === "tuple") return { root: "array", keys: [] };
+  return { root: "other", keys: [] };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Module section
+
+export interface TextSection {
+  /** Functions to place in the module body. */
+  functions: Code;
+  /** Members of the codec object (each ending with a comma). */
+  members: Code;
+}
+
+/**
+ * The text part of a generated module for codec `codec` (type and value name) with root `root`. Call before
+ * `cx.hoisted()` is read: it hoists its own constants.
+ */
+export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
+  const t = new TextEmitter(cx);
+  const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
+  const enc = name(`$tx${ir.name}`);
+  const encoder = t.rootEncoder(enc, ir.root);
+  const check = rootIsDefinition ? t.checker(ir.name, cx.def(ir.name).shape) : t.checker(ir.name, ir.root);
+  const hints = cx.constant("thints", jsonLit(t.hints(ir.root)));
+  const instructions = cx.constant("tinstructions", lit(formatInstructions(ir, cx)));
+  const T = name(ir.name);
+  const members = code`  /**
+   * Encode as TOON text (spec v4). Byte-identical to the runtime's \`encodeText(value, options)\`, specialised for
+   * this schema. Does not validate: call \`validate\` first for untrusted values.
+   */
+  toText(value: ${T}, options?: $rt.TextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, ${enc});
+  },
+  /**
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding \`123\` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   */
+  fromText(text: string, options?: $rt.TextDecodeOptions): ${T} {
+    return $rt.fromTextWith<${T}>(text, options, ${check});
+  },
+  /**
+   * The value in a model's reply: a \`\`\`toon or \`\`\`json block, TOON or JSON with prose around it. Parsed strictly
+   * and checked like \`fromText\`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   */
+  fromModelOutput(output: string): ${T} {
+    return $rt.fromModelOutputWith<${T}>(output, ${check}, ${hints});
+  },
+  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
+  formatInstructions(): string {
+    return ${instructions};
+  },`;
+  return { functions: join([encoder, ...t.functions()], "\n\n"), members };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Interpreted check pass (the CLI's `decode --text`): the generated pass, as closures over the IR
+
+export function compileTextCheck(ir: SchemaIR): { check: TextCheckFn; hints: PayloadHints } {
+  const defs = new Map(ir.definitions.map((d) => [d.name, d]));
+  const lookup: Defs = {
+    def(n: string) {
+      const d = defs.get(n);
+      if (d === undefined) throw new Error(`internal: unknown definition ${n}`);
+      return d;
+    },
+  };
+  const compiled = new Map<string, TextCheckFn>();
+  const defFn = (n: string): TextCheckFn => {
+    let f = compiled.get(n);
+    if (f === undefined) {
+      let inner: TextCheckFn | undefined;
+      f = (v) => (inner ??= compile(lookup.def(n).shape))(v);
+      compiled.set(n, f);
+    }
+    return f;
+  };
+  /** A check of the value at relative path "" (errors relative to it). */
+  const compile = (s: Shape): TextCheckFn => {
+    switch (s.kind) {
+      case "string":
+        return (v) => (typeof v === "string" ? v : tcString(v, ""));
+      case "integer":
+        return s.int64 ? (v) => (typeof v === "number" && Number.isInteger(v) ? v : tcInt64(v, "")) : (v) => (typeof v === "number" && Number.isInteger(v) ? v : tcInteger(v, ""));
+      case "number":
+        return (v) => (typeof v === "number" ? v : tcNumber(v, ""));
+      case "boolean":
+        return (v) => {
+          if (typeof v !== "boolean") throw textInvalid("", "a boolean", v);
+          return v;
+        };
+      case "null":
+        return (v) => {
+          if (v !== null) throw textInvalid("", "null", v);
+          return v;
+        };
+      case "any":
+        return (v) => tcAny(v);
+      case "const":
+      case "enum": {
+        const values = s.kind === "const" ? [s.value] : s.values;
+        const expected = expectedOf(values);
+        if (values.every(isPrimitive)) return (v) => ((values as unknown[]).includes(v) ? v : tcEnum(v, values, "", expected));
+        return (v) => tcJsonEnum(v, values, "", expected);
+      }
+      case "ref":
+        return defFn(s.name);
+      case "array": {
+        const item = compile(s.items);
+        return (v) => {
+          if (!Array.isArray(v)) throw textInvalid("", "an array", v);
+          for (let i = 0; i < v.length; i++) {
+            try {
+              v[i] = item(v[i]);
+            } catch (e) {
+              textRethrowAt(e, "", i);
+            }
+          }
+          return v;
+        };
+      }
+      case "tuple": {
+        const items = s.items.map(compile);
+        const rest = s.rest === false ? undefined : compile(s.rest);
+        const max = s.rest === false ? s.items.length : -1;
+        const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
+        return (v) => {
+          if (!Array.isArray(v) || v.length < s.minItems || (max >= 0 && v.length > max)) throw textInvalid("", "an array of " + range, v);
+          for (let i = 0; i < v.length; i++) {
+            const f = i < items.length ? items[i]! : rest!;
+            try {
+              v[i] = f(v[i]);
+            } catch (e) {
+              textRethrowAt(e, "", i);
+            }
+          }
+          return v;
+        };
+      }
+      case "object": {
+        const props = s.properties.map((q) => ({ name: q.name, required: q.required, check: compile(q.shape) }));
+        const known = new Set(s.properties.map((q) => q.name));
+        const additional = s.additional === false ? false : s.additional.kind === "any" ? "any" : compile(s.additional);
+        return (v) => {
+          if (typeof v !== "object" || v === null || Array.isArray(v)) throw textInvalid("", "an object", v);
+          let present = 0;
+          for (const q of props) {
+            const f = getOwn(v, q.name);
+            if (f === undefined) {
+              if (q.required) throw missing("", q.name);
+              continue;
+            }
+            present++;
+            let c: unknown;
+            try {
+              c = q.check(f);
+            } catch (e) {
+              textRethrowAt(e, "", q.name);
+            }
+            if (c !== f) setOwn(v, q.name, c);
+          }
+          if (additional === false) {
+            if (keyCount(v) !== present) checkClosed(v, known, "");
+          } else if (additional === "any") tcExtras(v, known);
+          else {
+            for (const k of Object.keys(v)) {
+              if (known.has(k)) continue;
+              try {
+                setOwn(v, k, additional(v[k]));
+              } catch (e) {
+                textRethrowAt(e, "", k);
+              }
+            }
+          }
+          return v;
+        };
+      }
+      case "union": {
+        const branches = s.branches.map(compile);
+        const masks = s.branches.map((b) => categoryMasks(b, lookup));
+        const exact = masks.map((m) => m.exact);
+        const coercible = masks.map((m) => m.coercible);
+        const disc = s.discriminator;
+        return (v) => {
+          if (disc !== undefined) {
+            if (typeof v !== "object" || v === null || Array.isArray(v)) throw textInvalid("", "an object", v);
+            const i = disc.values.indexOf(getOwn(v, disc.property) as never);
+            if (i >= 0) return branches[i]!(v);
+          }
+          return tcUnion(v, "", branches, exact, coercible);
+        };
+      }
+    }
+  };
+  const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
+  const root = rootIsDefinition ? defFn(ir.name) : compile(ir.root);
+  return {
+    check: (v) => {
+      try {
+        return root(v);
+      } catch (e) {
+        textRethrow(e, "");
+      }
+    },
+    hints: payloadHints(ir.root, lookup),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Format instructions
+
+const MAX_EXAMPLE_LINES = 60;
+
+/**
+ * A short prompt snippet: the expected TOON shape as an example document built from the schema (one item per
+ * array, so tables show their header and one row), plus the notes a model needs (allowed values, optional
+ * fields, union variants). The example is encoded by the runtime encoder, so it is valid TOON.
+ */
+export function formatInstructions(ir: SchemaIR, cx: Defs): string {
+  let notes: string[] = [];
+  let example = encodeText(exampleValue(ir.root, cx, true, (n) => notes.push(n)));
+  if (example.split("\n").length > MAX_EXAMPLE_LINES) {
+    notes = [];
+    example = encodeText(exampleValue(ir.root, cx, false, (n) => notes.push(n)));
+  }
+  const uniq = [...new Set(notes)];
+  const shown = uniq.slice(0, 12);
+  if (uniq.length > shown.length) shown.push(`(${uniq.length - shown.length} more notes omitted)`);
+  return [
+    "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:",
+    "",
+    "```toon",
+    example,
+    "```",
+    "",
+    "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the",
+    "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,",
+    "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has",
+    "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.",
+    ...(shown.length > 0 ? ["", "Notes:", ...shown.map((n) => `- ${n}`)] : []),
+  ].join("\n");
+}
+
+function exampleValue(root: Shape, cx: Defs, optional: boolean, note: (n: string) => void): unknown {
+  const seen = new Set<string>();
+  const make = (s: Shape, path: string, hint: string): unknown => {
+    switch (s.kind) {
+      case "string":
+        if (typeof s.default === "string" && s.default !== "") return s.default;
+        if (s.int64) return "123";
+        switch (s.format) {
+          case "date-time":
+            return "2025-01-15T09:30:00Z";
+          case "date":
+            return "2025-01-15";
+          case "time":
+            return "09:30:00";
+          case "email":
+            return "name@example.com";
+          case "uri":
+          case "url":
+            return "https://example.com";
+          case "uuid":
+            return "123e4567-e89b-12d3-a456-426614174000";
+        }
+        return hint === "" ? "text" : `<${hint}>`;
+      case "integer":
+        return typeof s.default === "number" ? s.default : 1;
+      case "number":
+        return typeof s.default === "number" ? s.default : 1.5;
+      case "boolean":
+        return typeof s.default === "boolean" ? s.default : true;
+      case "null":
+        return null;
+      case "any":
+        return null;
+      case "const":
+        return s.value;
+      case "enum": {
+        if (s.values.length > 1) note(`${path || "the value"}: one of ${s.values.map((v) => JSON.stringify(v)).join(", ")}`);
+        return s.values[0] ?? null;
+      }
+      case "ref": {
+        if (seen.has(s.name)) return undefined;
+        seen.add(s.name);
+        const v = make(cx.def(s.name).shape, path, hint);
+        seen.delete(s.name);
+        return v;
+      }
+      case "array": {
+        const item = make(s.items, path + "[]", hint);
+        return item === undefined ? [] : [item];
+      }
+      case "tuple":
+        return s.items.map((x, i) => make(x, `${path}[${i}]`, hint) ?? null);
+      case "union": {
+        const nonNull = s.branches.filter((b) => b.kind !== "null");
+        if (s.discriminator !== undefined) {
+          note(`${path || "the value"}: "${s.discriminator.property}" is one of ${s.discriminator.values.map((v) => JSON.stringify(v)).join(", ")}, each with its own fields; the example shows the first`);
+        } else if (nonNull.length < s.branches.length) {
+          note(`${path || "the value"}: may be null`);
+        }
+        return make(nonNull[0] ?? s.branches[0]!, path, hint);
+      }
+      case "object": {
+        const o: Record<string, unknown> = {};
+        const optionalNames: string[] = [];
+        for (const p of s.properties) {
+          if (!p.required && !optional) continue;
+          const v = make(p.shape, path === "" ? p.name : `${path}.${p.name}`, p.name);
+          if (v === undefined) continue;
+          if (!p.required) optionalNames.push(p.name);
+          if (p.name === "__proto__") Object.defineProperty(o, p.name, { value: v, enumerable: true, writable: true, configurable: true });
+          else o[p.name] = v;
+        }
+        if (optionalNames.length > 0) note(`${path || "top level"}: optional (omit when unknown): ${optionalNames.join(", ")}`);
+        if (s.properties.length === 0 && s.additional !== false) {
+          const v = make(s.additional, `${path}.<key>`, "value");
+          if (v !== undefined) o["key"] = v;
+          note(`${path || "top level"}: a map: any keys`);
+        }
+        return o;
+      }
+    }
+  };
+  const v = make(root, "", "");
+  return v === undefined ? null : v;
+}

@@ -1,0 +1,117 @@
+/**
+ * Extension records (docs/EVOLUTION.md, docs/FORMAT.md §7): how properties added after an object's dictionary
+ * segment travel so that older decoders can skip them and keep them.
+ *
+ *   extension section := varint count, count × record
+ *   record            := varint id, varint length, payload (length bytes)
+ *   payload           := string pointer (JSON pointer of the object), value (the property's shape)
+ *
+ * A payload has its own string table (it starts empty), so a record can be copied verbatim from one
+ * message into another: an older service that decodes and re-encodes keeps what it does not understand.
+ */
+import { ToonError, pointerSegment } from "./errors.ts";
+import { getOwn } from "./objects.ts";
+import { Reader } from "./reader.ts";
+import { Writer } from "./writer.ts";
+
+/** Where a decoded value keeps the records its codec did not know (non-enumerable, so JSON and equality ignore it). */
+export const UNKNOWN_KEY = "$unknown";
+
+export interface DecodeOptions {
+  /** Unknown extension records: kept on the root value as `$unknown` (default) or dropped. */
+  unknown?: "keep" | "discard";
+}
+
+/** The records an earlier decode kept, if any. */
+export function unknownOf(value: unknown): Uint8Array[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const u = getOwn(value, UNKNOWN_KEY);
+  return Array.isArray(u) && u.length > 0 ? (u as Uint8Array[]) : undefined;
+}
+
+/**
+ * Write the property `key` (value `v`) of the object at pointer `rel` (relative to the innermost pointer
+ * prefix) as an extension record with `id`.
+ */
+export function writeExtension(w: Writer, id: number, rel: string, key: string, v: unknown, write: (w: Writer, v: unknown) => void): void {
+  const sink = (w.ext ??= []);
+  const at = w.ptr.join("") + rel;
+  const slot = sink.length;
+  sink.push(undefined); // reserve: records nested in this value must come after it, so they apply after it
+  const sub = new Writer(64);
+  sub.ext = sink;
+  sub.ptr = [at + pointerSegment(key)];
+  sub.string(at);
+  write(sub, v);
+  const payload = sub.finish();
+  const head = new Writer(16);
+  head.varint(id);
+  head.varint(payload.length);
+  head.bytes(payload);
+  sink[slot] = head.finish();
+}
+
+/** The extension section after the body: this message's records, then the ones an earlier decode kept. */
+export function writeExtensionSection(w: Writer, unknown: Uint8Array[] | undefined): void {
+  const own = w.ext ?? [];
+  w.varint(own.length + (unknown?.length ?? 0));
+  for (const r of own) w.bytes(r!);
+  if (unknown) for (const r of unknown) w.bytes(r);
+}
+
+/**
+ * Read the extension section: each record is handed to `apply` (generated, knows this codec's IDs); the
+ * ones it does not know are kept on the root (unless discarded).
+ */
+export function readExtensionSection(
+  r: Reader,
+  root: unknown,
+  apply: (id: number, payload: Reader, root: unknown) => boolean,
+  options: DecodeOptions | undefined,
+): void {
+  r.at = "";
+  const n = r.count(2);
+  let kept: Uint8Array[] | undefined;
+  for (let i = 0; i < n; i++) {
+    const start = r.pos;
+    const id = r.varint();
+    const len = r.varint();
+    if (len > r.end - r.pos) throw r.truncated();
+    const payload = new Reader(r.buf, r.pos, r.pos + len);
+    payload.level = r.level;
+    payload.maxDepth = r.maxDepth;
+    let known: boolean;
+    try {
+      known = apply(id, payload, root);
+    } catch (e) {
+      if (e instanceof ToonError) throw e.prefixPath("");
+      throw e;
+    }
+    if (known) payload.done();
+    r.pos += len;
+    if (!known && options?.unknown !== "discard") (kept ??= []).push(r.buf.slice(start, r.pos));
+  }
+  if (kept && typeof root === "object" && root !== null) {
+    const prev = unknownOf(root);
+    Object.defineProperty(root, UNKNOWN_KEY, { value: prev ? [...prev, ...kept] : kept, enumerable: false, writable: true, configurable: true });
+  }
+}
+
+/** The object an extension record's pointer names inside the decoded value. */
+export function resolveTarget(payload: Reader, root: unknown): Record<string, unknown> {
+  payload.at = "";
+  const pointer = payload.string();
+  let v: unknown = root;
+  if (pointer !== "") {
+    if (pointer.charCodeAt(0) !== 47) throw payload.fail("INVALID_ENCODING", `extension record pointer ${JSON.stringify(pointer)} is not a JSON pointer`);
+    for (const raw of pointer.slice(1).split("/")) {
+      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+      v = typeof v === "object" && v !== null ? (Array.isArray(v) ? v[Number(key)] : getOwn(v, key)) : undefined;
+    }
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    throw payload.fail("INVALID_ENCODING", `extension record names ${JSON.stringify(pointer)}, which is not an object in the decoded value`);
+  }
+  payload.at = pointer;
+  return v as Record<string, unknown>;
+}

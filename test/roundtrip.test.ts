@@ -1,0 +1,174 @@
+// Round trip (deep equality) of every example's data through its committed generated codec, and of every
+// corpus schema/instance pair (test/corpus/index.ts: real schemas, instances that validate with ajv) through
+// a codec generated into test/.gen/corpus/.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { baseName, generate } from "../generator/pipeline.ts";
+import { CORPUS_FAMILIES, corpusRoot, schemaInstancePairs, type CorpusFamily } from "./corpus/index.ts";
+import { generateCorpusModules, instanceLabel, type CorpusModule } from "./support/corpus-gen.ts";
+import { exampleProjects, importCodec, REPO, suiteDir, type Codec } from "./support/gen.ts";
+
+/**
+ * Corpus schemas and instances the generator cannot support yet, by case id (the whole schema) or
+ * `<case id> @ <instance>` (one instance), with the reason. Everything else must round-trip; an entry here
+ * that starts passing fails the test, so the list only ever shrinks.
+ */
+export const KNOWN_UNSUPPORTED: Readonly<Record<string, string>> = {
+  "schemastore/netlify @ config.yml.json":
+    "loader: an untyped schema with only object keywords (definitions/widget: `properties`, no `type`) is read as " +
+    "type object (normalize.ts inferTypes), but JSON Schema lets it accept any non-object value too; the instance has " +
+    '`"widget": "string"` (fields[].widget), so the value has no branch to travel in',
+  "schemastore/tslint @ tslint-test2.json":
+    "loader: allOf [{type: [boolean, object, array]}, {items: [...], properties: ..., additionalProperties: false}] drops " +
+    "the boolean branch, because the untyped second member is inferred as object|array (normalize.ts inferTypes) and the " +
+    'intersection removes boolean; the instance has `"member-access": true`',
+  "schemastore/tslint @ tslint-test3.json": "same as tslint-test2.json (rules with a boolean value lose their boolean branch in allOf)",
+};
+
+function keyFor(id: string, label?: string): string {
+  return label === undefined ? id : `${id} @ ${label}`;
+}
+
+function show(v: unknown): string {
+  const s = JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x));
+  return s === undefined ? String(v) : s.length > 300 ? s.slice(0, 297) + "..." : s;
+}
+
+/** The first path where two JSON-like values differ, for messages. */
+function firstDiff(a: unknown, b: unknown, at = ""): string | undefined {
+  if (Object.is(a, b)) return undefined;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    return `${at || "/"}: ${show(a)} vs ${show(b)}`;
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) {
+    const d = firstDiff((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${at}/${k}`);
+    if (d !== undefined) return d;
+  }
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${at || "/"}: prototypes differ`;
+  return undefined;
+}
+
+/** Encode, decode and compare; returns a failure message or undefined. */
+function roundTrip(codec: Codec, value: unknown): string | undefined {
+  let bytes: Uint8Array;
+  try {
+    bytes = codec.encode(value);
+  } catch (e) {
+    return `encode threw ${(e as Error).message}`;
+  }
+  let back: unknown;
+  try {
+    back = codec.decode(bytes);
+  } catch (e) {
+    return `decode threw ${(e as Error).message}`;
+  }
+  if (!isDeepStrictEqual(back, value)) return `decoded value differs at ${firstDiff(back, value) ?? "?"}`;
+  // encoding is a function of the value: the decoded value encodes to the very same bytes
+  const again = codec.encode(back);
+  if (Buffer.compare(again, bytes) !== 0) return "re-encoding the decoded value gives different bytes";
+  return undefined;
+}
+
+// -------------------------------------------------------------------------------------------- examples
+
+test("round trip: every example data file through its committed codec", async () => {
+  let checked = 0;
+  for (const p of exampleProjects()) {
+    const dataDir = path.join(p.dir, "data");
+    if (!existsSync(dataDir)) continue;
+    const r = await generate(p.config, { cwd: p.dir, dryRun: true });
+    for (const file of readdirSync(dataDir).filter((f) => f.endsWith(".json")).sort()) {
+      const base = baseName(file);
+      const schema = r.schemas.find((s) => baseName(s.input) === base);
+      assert.ok(schema, `examples/${p.name}/data/${file}: no schema named ${base} in the example`);
+      const codec = await importCodec(schema.modulePath, schema.ir.name);
+      const value = JSON.parse(readFileSync(path.join(dataDir, file), "utf8"));
+      const v = codec.validate(value);
+      assert.ok(v.ok, `examples/${p.name}/data/${file} does not validate: ${JSON.stringify(!v.ok && v.errors)}`);
+      const failure = roundTrip(codec, value);
+      assert.equal(failure, undefined, `examples/${p.name}/data/${file}: ${failure}`);
+      const bytes = codec.encode(value);
+      const json = Buffer.byteLength(JSON.stringify(value));
+      console.log(`# ${p.name}/${file}: ${json} B compact JSON -> ${bytes.length} B TOON`);
+      assert.ok(bytes.length < json, `${p.name}/${file}: TOON (${bytes.length} B) is not smaller than compact JSON (${json} B)`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 4, `only ${checked} example data files found`);
+});
+
+// -------------------------------------------------------------------------------------------- corpus
+
+const root = corpusRoot();
+const skip = root ? false : "corpus not found at ../shared/corpus (skipping corpus round trips)";
+if (!root) console.log(`# ${skip}`);
+
+test("round trip: known-unsupported corpus cases (printed)", () => {
+  console.log(`# KNOWN_UNSUPPORTED: ${Object.keys(KNOWN_UNSUPPORTED).length} entries`);
+  for (const [id, reason] of Object.entries(KNOWN_UNSUPPORTED)) console.log(`#   ${id}: ${reason}`);
+  for (const [id, reason] of Object.entries(KNOWN_UNSUPPORTED)) assert.ok(reason.trim().length > 20, `${id}: give a precise reason`);
+});
+
+let modules: Promise<CorpusModule[]> | undefined;
+function corpusModules(): Promise<CorpusModule[]> {
+  modules ??= generateCorpusModules(schemaInstancePairs(), suiteDir("corpus"));
+  return modules;
+}
+
+for (const family of CORPUS_FAMILIES) {
+  test(`round trip: corpus ${family}`, { skip }, async () => {
+    const all = await corpusModules();
+    const mine = all.filter((m) => m.case.family === (family as CorpusFamily));
+    assert.ok(mine.length > 0, `no corpus cases for ${family}`);
+    const failures: string[] = [];
+    const stale: string[] = [];
+    let passed = 0;
+    let expected = 0;
+    for (const m of mine) {
+      const id = m.case.id;
+      const schemaKnown = KNOWN_UNSUPPORTED[id] !== undefined;
+      if (m.error !== undefined) {
+        if (schemaKnown) expected++;
+        else failures.push(`${id}: generation failed: ${m.error.code ?? ""} ${m.error.message}`);
+        continue;
+      }
+      let codec: Codec;
+      try {
+        codec = await importCodec(m.emitted!.file, m.emitted!.ir.name);
+      } catch (e) {
+        failures.push(`${id}: generated module ${path.relative(REPO, m.emitted!.file)} does not load: ${(e as Error).message}`);
+        continue;
+      }
+      let caseFailed = false;
+      for (const inst of m.case.instances) {
+        const label = instanceLabel(inst);
+        const known = schemaKnown || KNOWN_UNSUPPORTED[keyFor(id, label)] !== undefined;
+        const failure = roundTrip(codec, inst.value);
+        if (failure === undefined) {
+          passed++;
+          if (KNOWN_UNSUPPORTED[keyFor(id, label)] !== undefined) stale.push(keyFor(id, label));
+        } else if (known) {
+          expected++;
+          caseFailed = true;
+        } else failures.push(`${keyFor(id, label)}: ${failure}`);
+      }
+      if (schemaKnown && !caseFailed) stale.push(id);
+    }
+    console.log(`# ${family}: ${mine.length} schemas, ${passed} instances round-trip, ${expected} known unsupported`);
+    assert.deepEqual(stale, [], `these KNOWN_UNSUPPORTED entries pass now: remove them`);
+    assert.deepEqual(failures, [], `${failures.length} corpus round trips failed`);
+  });
+}
+
+test("round trip: every KNOWN_UNSUPPORTED entry names a corpus case", { skip }, () => {
+  const ids = new Set(schemaInstancePairs().map((c) => c.id));
+  for (const key of Object.keys(KNOWN_UNSUPPORTED)) {
+    const id = key.split(" @ ")[0]!;
+    assert.ok(ids.has(id), `KNOWN_UNSUPPORTED names ${JSON.stringify(id)}, which is not a corpus case`);
+  }
+});
