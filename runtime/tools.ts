@@ -548,7 +548,7 @@ export class JsonScanner {
 
 /** A call the accumulator has seen start but not yet returned. */
 export interface PendingToolCall {
-  /** Where it came from: `openai:<choice>:<index>`, `responses:<output_index>` or `anthropic:<index>`. */
+  /** Where it came from: `openai:<completion id>:<choice>:<index>`, `responses:<output_index>` or `anthropic:<index>`. */
   key: string;
   id: string;
   name: string;
@@ -614,9 +614,11 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
     };
     if (isPlainObject(event)) {
       if (Array.isArray(event.choices)) {
+        // indices restart with every completion: the chunk's completion id is part of the key
+        const stream = typeof event.id === "string" ? event.id : "";
         for (const choice of event.choices) {
           if (!isPlainObject(choice)) continue;
-          const ci = typeof choice.index === "number" ? choice.index : 0;
+          const ci = `${stream}:${typeof choice.index === "number" ? choice.index : 0}`;
           const delta = choice.delta;
           if (isPlainObject(delta) && Array.isArray(delta.tool_calls)) {
             for (const frag of delta.tool_calls) if (isPlainObject(frag)) guard(() => this.openaiFragment(ci, frag));
@@ -680,7 +682,7 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
     s.scan.feed(text);
   }
 
-  private openaiFragment(choice: number, frag: Record<string, unknown>): void {
+  private openaiFragment(choice: string, frag: Record<string, unknown>): void {
     const index = typeof frag.index === "number" ? frag.index : 0;
     const s = this.slot(`openai:${choice}:${index}`, true);
     if (typeof frag.id === "string" && frag.id !== "") s.id = frag.id;
@@ -699,7 +701,14 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
       case "content_block_start": {
         const block = e.content_block;
         if (!isPlainObject(block) || block.type !== "tool_use") return;
-        const s = this.slot(`anthropic:${typeof e.index === "number" ? e.index : 0}`, false);
+        const key = `anthropic:${typeof e.index === "number" ? e.index : 0}`;
+        // block indices restart with every message: a new block replaces a finished one of the same index
+        const old = this.slots.get(key);
+        if (old !== undefined) {
+          this.slots.delete(key);
+          if (!old.done) this.cutOff(old);
+        }
+        const s = this.slot(key, false);
         s.id = str(block.id) ?? "";
         s.name = str(block.name) ?? "";
         if (isPlainObject(block.input) && Object.keys(block.input).length > 0) s.given = block.input;
@@ -708,9 +717,9 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
       case "content_block_delta": {
         const delta = e.delta;
         if (!isPlainObject(delta) || delta.type !== "input_json_delta") return;
+        // (deltas of blocks that are not client tool calls, e.g. server_tool_use, are not ours)
         const s = this.slots.get(`anthropic:${typeof e.index === "number" ? e.index : 0}`);
-        if (s === undefined) throw new ToonError("INVALID_VALUE", `input_json_delta for content block ${String(e.index)}, which did not start as a tool_use block`);
-        if (typeof delta.partial_json === "string") this.append(s, delta.partial_json);
+        if (s !== undefined && typeof delta.partial_json === "string") this.append(s, delta.partial_json);
         return;
       }
       case "content_block_stop": {

@@ -6,9 +6,13 @@ import { generate } from "../pipeline.ts";
 import { loadConfig } from "./config.ts";
 
 export async function runGenerate(args: string[]): Promise<number> {
-  let values: { config?: string | undefined; quiet?: boolean | undefined };
+  let values: { config?: string | undefined; quiet?: boolean | undefined; rebase?: string[] | undefined };
   try {
-    ({ values } = parseArgs({ args, options: { config: { type: "string", short: "c" }, quiet: { type: "boolean", short: "q" } }, strict: true }));
+    ({ values } = parseArgs({
+      args,
+      options: { config: { type: "string", short: "c" }, quiet: { type: "boolean", short: "q" }, rebase: { type: "string", multiple: true } },
+      strict: true,
+    }));
   } catch (e) {
     throw new ToonError("CONFIG_ERROR", (e as Error).message);
   }
@@ -18,6 +22,7 @@ export async function runGenerate(args: string[]): Promise<number> {
   let shown = false;
   const result = await generate(config, {
     cwd: baseDir,
+    ...(values.rebase ? { rebase: values.rebase } : {}),
     onProgress: (done, total, file) => {
       if (!tty || total < 10) return;
       shown = true;

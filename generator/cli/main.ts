@@ -25,6 +25,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runGenerate([]);
       case "generate":
         return await runGenerate(rest);
+      case "check":
+        return await (await import("./check.ts")).runCheck(rest);
       case "encode":
       case "decode":
         return await (await import("./codec.ts")).runCodecCommand(first, rest);

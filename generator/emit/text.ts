@@ -896,7 +896,7 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
   const enc = name(`$tx${ir.name}`);
   const encoder = t.rootEncoder(enc, ir.root);
   const check = rootIsDefinition ? t.checker(ir.name, cx.def(ir.name).shape) : t.checker(ir.name, ir.root);
-  const hints = cx.constant("thints", jsonLit(t.hints(ir.root)));
+  const hints = cx.constant("thints", code`${jsonLit(t.hints(ir.root))} as const`);
   const instructions = cx.constant("tinstructions", lit(formatInstructions(ir, cx)));
   const T = name(ir.name);
   const members = code`  /**

@@ -166,7 +166,7 @@ export const INLINE_SCHEMAS: Record<string, unknown> = {
     items: { type: "object", properties: { k: { type: "string" }, v: {} }, required: ["k"] },
   },
   // defined below: function declarations are hoisted
-  wide: wideSchema(600),
+  wide: wideSchema(250),
 };
 
 /**

@@ -1,0 +1,166 @@
+/**
+ * `toon-gen check` and the evolution rules: each safe schema change regenerates cleanly and then checks clean;
+ * each breaking one is refused by `generate` (nothing written) and reported by `check` with its rule.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ToonError } from "toon-gen/runtime";
+import { generate } from "../generator/pipeline.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const WORK = path.join(ROOT, "test", ".gen", "check");
+const CONFIG = { inputs: ["schemas/*.schema.json"], outDir: "gen", dictionaryDir: "dictionaries" };
+
+type Schema = Record<string, unknown>;
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+const BASE: Schema = {
+  title: "Ticket",
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "state", "kind", "lines"],
+  properties: {
+    id: { type: "string" },
+    state: { enum: ["open", "closed", "waiting"] },
+    kind: { const: "ticket" },
+    count: { type: "integer" },
+    note: { type: "string" },
+    lines: { type: "array", items: { type: "object", additionalProperties: false, required: ["text"], properties: { text: { type: "string" } } } },
+    actor: {
+      oneOf: [
+        { type: "object", additionalProperties: false, required: ["type", "name"], properties: { type: { const: "user" }, name: { type: "string" } } },
+        { type: "object", additionalProperties: false, required: ["type"], properties: { type: { const: "bot" } } },
+      ],
+    },
+  },
+};
+
+/** A fresh project with BASE generated (dictionary committed), in its own folder. */
+async function project(name: string): Promise<string> {
+  const dir = path.join(WORK, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, "schemas"), { recursive: true });
+  writeFileSync(path.join(dir, "schemas", "ticket.schema.json"), JSON.stringify(BASE, null, 2));
+  await generate(CONFIG, { cwd: dir });
+  return dir;
+}
+
+function rewrite(dir: string, edit: (s: Schema & { properties: Record<string, Schema>; required: string[] }) => void): void {
+  const s = clone(BASE) as Schema & { properties: Record<string, Schema>; required: string[] };
+  edit(s);
+  writeFileSync(path.join(dir, "schemas", "ticket.schema.json"), JSON.stringify(s, null, 2));
+}
+
+const SAFE: Record<string, (s: Schema & { properties: Record<string, Schema>; required: string[] }) => void> = {
+  "new optional property": (s) => void (s.properties.priority = { type: "integer" }),
+  "new optional property inside array items": (s) => void ((s.properties.lines as { items: { properties: Record<string, unknown> } }).items.properties.lang = { type: "string" }),
+  "new enum value at the end": (s) => void (s.properties.state = { enum: ["open", "closed", "waiting", "pending"] }),
+  "new union branch": (s) =>
+    void (s.properties.actor as { oneOf: unknown[] }).oneOf.push({
+      type: "object",
+      additionalProperties: false,
+      required: ["type", "team"],
+      properties: { type: { const: "team" }, team: { type: "string" } },
+    }),
+  "new required property with a default": (s) => {
+    s.properties.source = { enum: ["email", "web"], default: "web" };
+    s.required.push("source");
+  },
+  "optional property removed (retired)": (s) => void delete s.properties.note,
+};
+
+for (const [what, edit] of Object.entries(SAFE)) {
+  test(`check: safe change passes: ${what}`, async () => {
+    const dir = await project("safe-" + what.replace(/\W+/g, "-"));
+    rewrite(dir, edit);
+    const dry = await generate(CONFIG, { cwd: dir, dryRun: true });
+    assert.deepStrictEqual(dry.findings.filter((f) => f.breaking), []);
+    await generate(CONFIG, { cwd: dir });
+    const after = await generate(CONFIG, { cwd: dir, dryRun: true });
+    assert.equal(after.files.filter((f) => f.changed).length, 0, "check after regenerating: nothing stale");
+    assert.equal(after.findings.length, 0);
+  });
+}
+
+const BREAKING: Record<string, { rule: string; edit: (s: Schema & { properties: Record<string, Schema>; required: string[] }) => void }> = {
+  "required property removed": { rule: "required-removed", edit: (s) => ((s.required = s.required.filter((r) => r !== "id")), delete s.properties.id) },
+  "required property renamed": {
+    rule: "required-removed",
+    edit: (s) => {
+      s.properties.ident = s.properties.id!;
+      delete s.properties.id;
+      s.required = s.required.map((r) => (r === "id" ? "ident" : r));
+    },
+  },
+  "new required property without a default": { rule: "required-added", edit: (s) => ((s.properties.owner = { type: "string" }), s.required.push("owner")) },
+  "type changed": { rule: "type-changed", edit: (s) => void (s.properties.id = { type: "integer" }) },
+  "integer widened to number (not wire-compatible here)": { rule: "type-changed", edit: (s) => void (s.properties.count = { type: "number" }) },
+  "enum value removed": { rule: "enum-changed", edit: (s) => void (s.properties.state = { enum: ["open", "waiting"] }) },
+  "enum values reordered": { rule: "enum-changed", edit: (s) => void (s.properties.state = { enum: ["closed", "open", "waiting"] }) },
+  "const changed": { rule: "const-changed", edit: (s) => void (s.properties.kind = { const: "issue" }) },
+  "optional became required": { rule: "required-changed", edit: (s) => void s.required.push("note") },
+  "union branch removed": { rule: "branch-removed", edit: (s) => void (s.properties.actor as { oneOf: unknown[] }).oneOf.pop() },
+};
+
+for (const [what, { rule, edit }] of Object.entries(BREAKING)) {
+  test(`check: breaking change fails with ${rule}: ${what}`, async () => {
+    const dir = await project("breaking-" + what.replace(/\W+/g, "-"));
+    const dictFile = path.join(dir, "dictionaries", "ticket.dictionary.json");
+    const before = readFileSync(dictFile, "utf8");
+    rewrite(dir, edit);
+    const dry = await generate(CONFIG, { cwd: dir, dryRun: true });
+    assert.ok(
+      dry.findings.some((f) => f.breaking && f.rule === rule),
+      `expected rule ${rule}, got ${JSON.stringify(dry.findings.map((f) => f.rule))}`,
+    );
+    await assert.rejects(generate(CONFIG, { cwd: dir }), (e: unknown) => e instanceof ToonError && e.code === "SCHEMA_ERROR" && (e.details ?? []).some((d) => d.message.includes(`[${rule}]`)));
+    assert.equal(readFileSync(dictFile, "utf8"), before, "a refused generate writes nothing");
+    // the explicit breaking release
+    const rebased = await generate(CONFIG, { cwd: dir, rebase: ["Ticket"] });
+    assert.equal(rebased.findings.length, 0);
+    assert.notEqual(JSON.parse(readFileSync(dictFile, "utf8")).base.fingerprint, JSON.parse(before).base.fingerprint);
+  });
+}
+
+test("check: hand edits to the dictionary are caught (base edited, retired ID reused)", async () => {
+  const dir = await project("hand-edit");
+  const dictFile = path.join(dir, "dictionaries", "ticket.dictionary.json");
+  const original = readFileSync(dictFile, "utf8");
+  writeFileSync(dictFile, original.replace('{"id":1,"path":"id","type":"string","required":true}', '{"id":1,"path":"id","type":"integer","required":true}'));
+  let dry = await generate(CONFIG, { cwd: dir, dryRun: true });
+  assert.ok(dry.findings.some((f) => f.rule === "base-edited"), JSON.stringify(dry.findings.map((f) => f.rule)));
+  const d = JSON.parse(original);
+  d.retired = [{ id: 1, path: "old", retiredAt: 0 }];
+  writeFileSync(dictFile, JSON.stringify(d));
+  dry = await generate(CONFIG, { cwd: dir, dryRun: true });
+  assert.ok(dry.findings.some((f) => f.rule === "retired-reused"), JSON.stringify(dry.findings.map((f) => f.rule)));
+});
+
+test("check: the real CLI exits non-zero with one line per finding, and --json for machines", async () => {
+  const dir = await project("cli");
+  writeFileSync(path.join(dir, "toon.config.json"), JSON.stringify(CONFIG));
+  const run = (...args: string[]) => spawnSync(process.execPath, ["--conditions=toon-dev", "--import", "tsx", path.join(ROOT, "generator/cli/main.ts"), ...args], { cwd: dir, encoding: "utf8" });
+  let r = run("check");
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /up to date/);
+  rewrite(dir, BREAKING["type changed"]!.edit);
+  r = run("check");
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /schemas\/ticket\.schema\.json: id: \[type-changed\] .*\(fix: /);
+  r = run("check", "--json");
+  assert.equal(r.status, 1);
+  const json = JSON.parse(r.stdout) as { ok: boolean; findings: { rule: string; path: string }[] };
+  assert.equal(json.ok, false);
+  assert.deepStrictEqual(json.findings.map((f) => [f.rule, f.path]), [["type-changed", "id"]]);
+  // generate refuses, naming the rule, and --rebase is the way through
+  r = run("generate");
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /\[type-changed\]/);
+  r = run("generate", "--rebase", "Ticket");
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(run("check").status, 0);
+});
