@@ -163,13 +163,18 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   options.onProgress?.(inputs.length, inputs.length, "");
 
   // fingerprints are 16 bits: different dictionaries can collide, and then only the name tells them apart
-  const byFp = new Map<number, GeneratedSchema>();
+  const byFp = new Map<number, GeneratedSchema[]>();
   for (const s of schemas) {
-    const other = byFp.get(s.dictionary.base.fingerprint);
-    if (other && other.dictionary.base.hash64 !== s.dictionary.base.hash64) {
-      warnings.push(`${s.ir.name} and ${other.ir.name} have the same 16-bit fingerprint 0x${s.dictionary.base.fingerprint.toString(16).padStart(4, "0")}: a message of one would pass the other's fingerprint check`);
+    const fp = `0x${s.dictionary.base.fingerprint.toString(16).padStart(4, "0")}`;
+    const same = byFp.get(s.dictionary.base.fingerprint) ?? [];
+    for (const other of same) {
+      warnings.push(
+        other.dictionary.base.hash64 !== s.dictionary.base.hash64
+          ? `${s.ir.name} and ${other.ir.name} have the same 16-bit fingerprint ${fp}: a message of one would pass the other's fingerprint check (rename a property or rebase one to tell them apart)`
+          : `${s.ir.name} and ${other.ir.name} have identical dictionaries (fingerprint ${fp}): their messages are interchangeable`,
+      );
     }
-    byFp.set(s.dictionary.base.fingerprint, s);
+    byFp.set(s.dictionary.base.fingerprint, [...same, s]);
   }
 
   const entries: IndexEntry[] = [

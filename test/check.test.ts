@@ -164,3 +164,29 @@ test("check: the real CLI exits non-zero with one line per finding, and --json f
   assert.equal(r.status, 0, r.stderr);
   assert.equal(run("check").status, 0);
 });
+
+test("generate: two dictionaries with the same 16-bit fingerprint are reported as a warning", async () => {
+  const { initHash } = await import("../generator/dictionary/hash.ts");
+  const { schemaToIR } = await import("../generator/load/index.ts");
+  const { buildDictionary } = await import("../generator/dictionary/file.ts");
+  await initHash();
+  // search one-property schemas for a 16-bit collision (birthday bound: ~300 tries on average)
+  const seen = new Map<number, string>();
+  let pair: [string, string] | undefined;
+  for (let i = 0; i < 5000 && !pair; i++) {
+    const prop = `field${i}`;
+    const fp = buildDictionary(schemaToIR({ type: "object", properties: { [prop]: { type: "string" } } }, { source: "x.json" })).base.fingerprint;
+    const other = seen.get(fp);
+    if (other !== undefined) pair = [other, prop];
+    seen.set(fp, prop);
+  }
+  assert.ok(pair, "a collision exists within 5000 tries");
+  const dir = path.join(WORK, "collision");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, "schemas"), { recursive: true });
+  pair.forEach((prop, i) => writeFileSync(path.join(dir, "schemas", `s${i}.schema.json`), JSON.stringify({ title: `S${i}`, type: "object", properties: { [prop]: { type: "string" } } })));
+  writeFileSync(path.join(dir, "schemas", "s2.schema.json"), JSON.stringify({ title: "S2", type: "object", properties: { [pair[0]]: { type: "string" } } }));
+  const result = await generate(CONFIG, { cwd: dir });
+  assert.ok(result.warnings.some((w) => /S1 and S0 have the same 16-bit fingerprint/.test(w)), JSON.stringify(result.warnings));
+  assert.ok(result.warnings.some((w) => /S2 and S\d have identical dictionaries/.test(w)), JSON.stringify(result.warnings));
+});

@@ -216,3 +216,11 @@ export function wideSchema(n: number): Record<string, unknown> {
     $defs: { Small: { type: "object", properties: { s: { type: "string" }, t: { type: "integer" } }, additionalProperties: false } },
   };
 }
+
+/** `n` optional scalar properties (strings, integers, enums, booleans): little code per property, much in all. */
+export function flatWideSchema(n: number): Record<string, unknown> {
+  const kinds = [{ type: "string" }, { type: "integer" }, { enum: ["off", "warn", "error"] }, { type: "boolean" }, { type: ["number", "null"] }];
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) properties[`rule-${i}`] = kinds[i % kinds.length];
+  return { $schema: D2020, title: "FlatWide", type: "object", properties, additionalProperties: false };
+}

@@ -21,6 +21,10 @@ export interface Order {
 
 const $keys0 = new Set<string>(["id", "qty", "price", "status", "note", "created", "tags"]);
 const $enum1 = ["pending", "paid", "shipped"] as const;
+const $tenum2 = ["pending", "paid", "shipped"] as const;
+const $tset3 = new Set<unknown>($tenum2);
+const $thints4 = {"root": "object", "keys": ["id", "qty", "price", "status", "note", "created", "tags"]} as const;
+const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nqty: 1\nprice: 1.5\nstatus: pending\nnote: <note>\ncreated: \"2025-01-15T09:30:00Z\"\ntags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"pending\", \"paid\", \"shipped\"\n- top level: optional (omit when unknown): note";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -110,6 +114,128 @@ function readOrder(r: $rt.Reader): any {
   return o11;
 }
 
+/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
+const $applyExtensions = (): boolean => false;
+
+function $txOrder(e: $rt.TextState, v: any): string | null {
+  if (typeof v === "object" && v !== null && !$isArray(v)) {
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) return "";
+    if (ks0.length > 1 && ks0[0] !== "id") {
+      const x1 = v[ks0[0]];
+      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
+        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf2 !== null) return kf2;
+      }
+    }
+    const ind3 = $rt.textNl(e, 0);
+    let j4 = 0;
+    if (ks0[j4] === "id") {
+      const f5 = v.id;
+      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
+      else $rt.textField(e, f5, ind3, "id", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "qty") {
+      const f6 = v.qty;
+      if (typeof f6 === "number" && f6 - f6 === 0) e.out += ind3 + "qty: " + f6;
+      else $rt.textField(e, f6, ind3, "qty", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "price") {
+      const f7 = v.price;
+      if (typeof f7 === "number" && f7 - f7 === 0) e.out += ind3 + "price: " + f7;
+      else $rt.textField(e, f7, ind3, "price", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "status") {
+      const f8 = v.status;
+      if (f8 === null || typeof f8 !== "object") e.out += ind3 + "status: " + $rt.textPrim(f8, e.dc);
+      else $rt.textField(e, f8, ind3, "status", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "note") {
+      const f9 = v.note;
+      if (typeof f9 === "string") e.out += ind3 + "note: " + $rt.textStr(f9, e.dc);
+      else $rt.textField(e, f9, ind3, "note", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "created") {
+      const f10 = v.created;
+      if (typeof f10 === "string") e.out += ind3 + "created: " + $rt.textStr(f10, e.dc);
+      else $rt.textField(e, f10, ind3, "created", 0, 1);
+      j4++;
+    }
+    if (ks0[j4] === "tags") {
+      const f11 = v.tags;
+      if ($isArray(f11)) {
+        const n12 = f11.length;
+        if (n12 === 0) e.out += ind3 + "tags: []";
+        else {
+          let s13 = "";
+          let i14 = 0;
+          for (; i14 < n12; i14++) {
+            const x15 = f11[i14];
+            let c16: string;
+            if (typeof x15 === "string") c16 = $rt.textStr(x15, e.dc);
+            else if (x15 === null || typeof x15 !== "object") c16 = $rt.textPrim(x15, e.dc);
+            else break;
+            s13 = i14 === 0 ? c16 : s13 + e.d + c16;
+          }
+          if (i14 === n12 && 2 <= e.max) e.out += ind3 + "tags" + "[" + n12 + e.mk + "]: " + s13;
+          else $rt.textArray(e, ind3 + "tags", f11, 1, 2, true);
+        }
+      } else $rt.textField(e, f11, ind3, "tags", 0, 1);
+      j4++;
+    }
+    for (; j4 < ks0.length; j4++) {
+      const k17 = ks0[j4];
+      const x18 = v[k17];
+      $rt.textField(e, x18, ind3, k17, 0, 1);
+    }
+    return e.out.slice(1);
+  }
+  return null;
+}
+
+function $ckOrder(v: any): any {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  const f0 = v.id;
+  if (f0 === undefined) throw $rt.missing("", "id");
+  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
+  const f1 = v.qty;
+  if (f1 === undefined) throw $rt.missing("", "qty");
+  if (typeof f1 !== "number" || !$isInteger(f1)) v.qty = $rt.tcInteger(f1, "/qty");
+  const f2 = v.price;
+  if (f2 === undefined) throw $rt.missing("", "price");
+  if (typeof f2 !== "number") v.price = $rt.tcNumber(f2, "/price");
+  const f3 = v.status;
+  if (f3 === undefined) throw $rt.missing("", "status");
+  if (!$tset3.has(f3)) v.status = $rt.tcEnum(f3, $tenum2, "/status", "one of \"pending\", \"paid\", \"shipped\"");
+  const f4 = v.note;
+  if (f4 !== undefined) {
+    if (typeof f4 !== "string") v.note = $rt.tcString(f4, "/note");
+  }
+  const f5 = v.created;
+  if (f5 === undefined) throw $rt.missing("", "created");
+  if (typeof f5 !== "string") v.created = $rt.tcString(f5, "/created");
+  const f6 = v.tags;
+  if (f6 === undefined) throw $rt.missing("", "tags");
+  if (!$isArray(f6)) throw $rt.textInvalid("/tags", "an array", f6);
+  const n9 = f6.length;
+  let i7 = 0;
+  try {
+    for (; i7 < n9; i7++) {
+      const x8 = f6[i7];
+      if (typeof x8 !== "string") f6[i7] = $rt.tcString(x8, "");
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "/tags", i7);
+  }
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + (f4 !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys0, "");
+  return v;
+}
+
 /** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Order",
@@ -130,6 +256,9 @@ const $dictionary = {
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
 const $FINGERPRINT = $dictionary.fingerprint;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+$rt.registerDictionary($FINGERPRINT, "Order");
 
 export const Order = {
   name: "Order",
@@ -138,20 +267,53 @@ export const Order = {
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: Order): Uint8Array {
     const w = $rt.Writer.shared();
-    $rt.writeHeader(w, $FLAGS, $FINGERPRINT);
-    writeOrder(w, value);
+    const unknown = $rt.unknownOf(value);
+    const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
+    $rt.writeHeader(w, flags, $FINGERPRINT, $LEVEL);
+    try {
+      writeOrder(w, value);
+    } catch (e) {
+      $rt.rethrowAt(e, "");
+    }
+    if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
     return w.finish();
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
-  decode(bytes: Uint8Array): Order {
+  decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
     const r = new $rt.Reader(bytes);
-    $rt.readHeader(r, $FINGERPRINT, "Order");
+    const flags = $rt.readHeader(r, $FINGERPRINT, "Order");
     const v = readOrder(r);
+    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
     r.done();
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<Order> {
     return $rt.validateWith(value, writeOrder);
+  },
+  /**
+   * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
+   * this schema. Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: Order, options?: $rt.TextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txOrder);
+  },
+  /**
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   */
+  fromText(text: string, options?: $rt.TextDecodeOptions): Order {
+    return $rt.fromTextWith<Order>(text, options, $ckOrder);
+  },
+  /**
+   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
+   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   */
+  fromModelOutput(output: string): Order {
+    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints4);
+  },
+  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
+  formatInstructions(): string {
+    return $tinstructions5;
   },
 };
