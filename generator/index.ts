@@ -15,3 +15,8 @@ export { interpret } from "./interpret/index.ts";
 export type { InterpretedCodec } from "./interpret/index.ts";
 export type * from "./ir/types.ts";
 export { GENERATOR_VERSION } from "./version.ts";
+export { detectInputKind, produceInput, readToolDefinitions, readToolDefinitionGroups, loadZodModule, zodToJsonSchema } from "./inputs/index.ts";
+export type { InputKind, ToolDefinition, ToolFormat, ToolSetSource, ZodConversion } from "./inputs/index.ts";
+export { evolveDictionary } from "./dictionary/evolve.ts";
+export type { Finding, Rule, EvolveResult } from "./dictionary/evolve.ts";
+export { applyWireLayout } from "./dictionary/wire-layout.ts";

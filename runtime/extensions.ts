@@ -9,7 +9,7 @@
  * A payload has its own string table (it starts empty), so a record can be copied verbatim from one
  * message into another: an older service that decodes and re-encodes keeps what it does not understand.
  */
-import { ToonError, pointerSegment } from "./errors.ts";
+import { ToonError, pointerSegment, rethrowAt } from "./errors.ts";
 import { getOwn } from "./objects.ts";
 import { Reader } from "./reader.ts";
 import { Writer } from "./writer.ts";
@@ -42,7 +42,11 @@ export function writeExtension(w: Writer, id: number, rel: string, key: string, 
   sub.ext = sink;
   sub.ptr = [at + pointerSegment(key)];
   sub.string(at);
-  write(sub, v);
+  try {
+    write(sub, v);
+  } catch (e) {
+    rethrowAt(e, rel + pointerSegment(key)); // a bad value is reported at its property, as for positional ones
+  }
   const payload = sub.finish();
   const head = new Writer(16);
   head.varint(id);

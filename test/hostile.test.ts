@@ -253,6 +253,7 @@ test("hostile: generated modules type-check under tsc --strict (one run)", async
   const res = typecheck(s.dir, [path.join(s.dir, "*.ts")]);
   console.log(`# tsc over ${s.compiled.length + 1} hostile modules: ${res.ms.toFixed(0)} ms`);
   assert.ok(res.ok, `tsc failed:\n${res.output.slice(0, 4000)}`);
+  for (const f of [...s.compiled.map((c) => c.file), s.nameFile]) assert.ok(res.files.includes(f), `tsc did not check ${path.relative(REPO, f)}`);
 });
 
 test("hostile: importing the modules executes nothing from the schema", async () => {

@@ -848,3 +848,37 @@ describe("IR invariants", () => {
     assert.deepEqual(JSON.parse(JSON.stringify(r)), r);
   });
 });
+
+describe("types implied by keywords (no `type`)", () => {
+  test("standing alone they give the type; merged, they leave other types alone", () => {
+    assert.equal(root({ properties: { a: {} } }).kind, "object");
+    // tslint style: a rule is boolean | object | array; the untyped member constrains only objects and arrays
+    assert.deepEqual(root({ allOf: [{ type: ["boolean", "object", "array"] }, { items: [{ type: "boolean" }], properties: { severity: {} }, additionalProperties: false }] }), {
+      kind: "union",
+      branches: [
+        { kind: "boolean" },
+        { kind: "object", properties: [{ name: "severity", required: false, shape: { kind: "any" } }], additional: false },
+        { kind: "tuple", items: [{ kind: "boolean" }], minItems: 0, rest: { kind: "any" } },
+      ],
+    });
+    // the other order, and through a $ref
+    assert.deepEqual(root({ $defs: { o: { properties: { x: { type: "string" } } } }, allOf: [{ $ref: "#/$defs/o" }, { type: ["boolean", "object"] }] }), {
+      kind: "union",
+      branches: [{ kind: "boolean" }, { kind: "object", properties: [{ name: "x", required: false, shape: { kind: "string" } }], additional: { kind: "any" } }],
+    });
+    // untyped siblings of oneOf do not exclude the typed branches of other kinds
+    assert.deepEqual(root({ properties: { a: { type: "string" } }, oneOf: [{ type: "string" }, { type: "object", required: ["a"] }] }), {
+      kind: "union",
+      branches: [{ kind: "string" }, { kind: "object", properties: [{ name: "a", required: true, shape: { kind: "string" } }], additional: { kind: "any" } }],
+    });
+    // and untyped branches do not exclude the typed base's other kinds
+    assert.deepEqual(root({ type: ["string", "object"], anyOf: [{ required: ["a"] }, { required: ["b"] }] }), {
+      kind: "union",
+      branches: [
+        { kind: "string" },
+        { kind: "object", properties: [{ name: "a", required: true, shape: { kind: "any" } }], additional: { kind: "any" } },
+        { kind: "object", properties: [{ name: "b", required: true, shape: { kind: "any" } }], additional: { kind: "any" } },
+      ],
+    });
+  });
+});

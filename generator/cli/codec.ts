@@ -18,13 +18,16 @@ import { interpret } from "../interpret/index.ts";
 import { parseJson, stringifyJson } from "../interpret/json.ts";
 import { baseName, resolveInputs } from "../pipeline.ts";
 import { DEFAULT_CONFIG_FILE, loadConfig } from "./config.ts";
+import { encodeText } from "../../runtime/text/encode.ts";
+import { fromTextWith } from "../../runtime/text/check.ts";
+import { compileTextCheck } from "../emit/text.ts";
 
 export async function runCodecCommand(command: "encode" | "decode", args: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args,
-      options: { schema: { type: "string", short: "s" }, out: { type: "string", short: "o" }, dictionary: { type: "string", short: "d" } },
+      options: { schema: { type: "string", short: "s" }, out: { type: "string", short: "o" }, dictionary: { type: "string", short: "d" }, text: { type: "boolean", short: "t" } },
       allowPositionals: true,
       strict: true,
     });
@@ -50,7 +53,23 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
     } catch (e) {
       throw new ToonError("INVALID_VALUE", `input is not valid JSON: ${(e as Error).message}`);
     }
-    output = codec.encode(value);
+    if (values.text) {
+      // TOON text: the schema check of the binary codec, then the runtime encoder (what Codec.toText writes)
+      const checked = codec.validate(value);
+      if (!checked.ok) throw new ToonError("INVALID_VALUE", checked.errors[0]!.message, { path: checked.errors[0]!.path, details: checked.errors });
+      output = new TextEncoder().encode(encodeText(value) + "\n");
+    } else {
+      output = codec.encode(value);
+    }
+  } else if (values.text) {
+    // TOON text: decoded and checked against the schema as Codec.fromText does (interpreted twin)
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(input);
+    } catch (e) {
+      throw new ToonError("INVALID_VALUE", `input is not valid UTF-8: ${(e as Error).message}`);
+    }
+    output = new TextEncoder().encode(stringifyJson(fromTextWith(text, undefined, compileTextCheck(ir).check)));
   } else {
     output = new TextEncoder().encode(stringifyJson(codec.decode(input)));
   }

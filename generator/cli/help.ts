@@ -7,11 +7,17 @@ Usage:
       dictionary file per schema into dictionaryDir. Files whose content is unchanged are not rewritten.
       Prints one summary line: schemas read, files written, files unchanged, time.
 
-  toon-gen encode --schema <schema.json> [in.json] [--out file]
-      Encode a JSON value (file or stdin) to TOON binary (stdout or --out).
+  toon-gen encode --schema <schema.json> [in.json] [--out file] [--text]
+      Encode a JSON value (file or stdin) to TOON binary (stdout or --out). With --text: check it against
+      the schema and write TOON text (spec v4), exactly what the generated Codec.toText(value) writes.
 
-  toon-gen decode --schema <schema.json> [in.toon] [--out file]
-      Decode TOON binary (file or stdin) to pretty JSON.
+  toon-gen decode --schema <schema.json> [in.toon] [--out file] [--text]
+      Decode TOON binary (file or stdin) to pretty JSON. With --text: decode TOON text, checked against the
+      schema and coerced as the generated Codec.fromText(text) does; errors name line, column and path.
+
+  toon-gen stats <file.json> [--schema <schema.json>] [--json]
+      A table of bytes and tokens (gpt-tokenizer, o200k_base) of the document as pretty JSON, compact JSON,
+      TOON text and, with --schema, TOON binary (tokens of its base64 form). --json: the rows as JSON.
 
   toon-gen --version | --help
 
@@ -27,6 +33,9 @@ A schema file order-list.schema.json (or order-list.json) yields outDir/order-li
 after the schema's "title" (else the file name) in PascalCase:
   import { OrderList } from "./gen/order-list.js";
   const bytes = OrderList.encode(value);   const value2 = OrderList.decode(bytes);
+  const text = OrderList.toText(value);     const value3 = OrderList.fromText(text);
+  OrderList.fromModelOutput(reply)          the value in a model's reply (a toon or json code block, prose around)
+  OrderList.formatInstructions()            a prompt snippet showing the expected TOON shape
 
 Inputs (each config input is one of; docs/inputs.md):
   JSON Schema       *.json that is a schema (draft-04 to 2020-12)          -> outDir/<file>.ts

@@ -30,13 +30,15 @@ export async function main(argv: string[]): Promise<number> {
       case "encode":
       case "decode":
         return await (await import("./codec.ts")).runCodecCommand(first, rest);
+      case "stats":
+        return await (await import("./stats.ts")).runStats(rest);
       default:
         if (first.startsWith("-")) return await runGenerate(argv);
         throw new ToonError("CONFIG_ERROR", `unknown command ${JSON.stringify(first)} (see toon-gen --help)`);
     }
   } catch (e) {
     if (e instanceof ToonError) {
-      process.stderr.write(`toon-gen: ${e.message}\n`);
+      process.stderr.write(`toon-gen: ${e.message}${e.line === undefined ? "" : ` (line ${e.line}${e.column === undefined ? "" : `, column ${e.column}`})`}\n`);
       for (const d of e.details ?? []) process.stderr.write(`  ${d.path || "/"}: ${d.message}\n`);
       return e.code === "CONFIG_ERROR" ? 2 : 1;
     }

@@ -152,7 +152,9 @@ export function applyWireLayout(ir: SchemaIR, dict: Dictionary): SchemaIR {
   };
   const root = visit(ir.root, "$");
   const definitions: Definition[] = ir.definitions.map((d) => ({ ...d, shape: visit(d.shape, definitionRoot(d.name)) }));
-  // definitions only retired slots still refer to
+  // definitions only retired slots still refer to: as their writers laid them out (the shape rebuilt from the
+  // dictionary is that layout already; a wire layout of it would turn every slot into a retired one, give required
+  // properties a presence bit they never had, and claim their retired IDs as extension properties)
   const have = new Set(definitions.map((d) => d.name));
   for (let again = true; again; ) {
     again = false;
@@ -160,7 +162,7 @@ export function applyWireLayout(ir: SchemaIR, dict: Dictionary): SchemaIR {
       if (have.has(name)) continue;
       have.add(name);
       again = true;
-      definitions.push({ name, origin: `dictionary:#${name} (retired)`, shape: visit(index.shapeAt(definitionRoot(name), missingDefs), definitionRoot(name)) });
+      definitions.push({ name, origin: `dictionary:#${name} (retired)`, shape: index.shapeAt(definitionRoot(name), missingDefs) });
     }
   }
   return { ...ir, root, definitions };

@@ -4,6 +4,7 @@
  */
 import type { Definition, SchemaIR, Shape } from "../ir/types.ts";
 import { Code, code, jsonLit, name, raw } from "../../templates/code.ts";
+import { objectLayout } from "./layout.ts";
 
 /**
  * The most lines of straight-line code one generated function gets before the emitter splits it (objects into
@@ -132,6 +133,15 @@ export class ModuleContext {
       case "enum":
         return s.values.length > 1 ? 1 : 0;
       case "object": {
+        if (s.wire !== undefined) {
+          // a frozen layout (ObjectShape.wire): the bitmap when it has bits (retired slots have one), then the
+          // positional required values; extension properties travel after the body, in the extension section
+          const layout = objectLayout(s);
+          if (layout.isMap) return 1;
+          let w = layout.bits > 0 ? 1 : 0;
+          for (const i of layout.order) if (s.properties[i]!.required) w += this.minWidth(s.properties[i]!.shape, seen);
+          return w;
+        }
         const optional = s.properties.some((p) => !p.required) || s.additional !== false;
         let w = optional && !(s.properties.length === 0) ? 1 : 0;
         if (s.properties.length === 0 && s.additional !== false) return 1; // map: its count

@@ -1139,9 +1139,16 @@ function exampleValue(root: Shape, cx: Defs, optional: boolean, note: (n: string
         }
         return hint === "" ? "text" : `<${hint}>`;
       case "integer":
-        return typeof s.default === "number" ? s.default : 1;
-      case "number":
-        return typeof s.default === "number" ? s.default : 1.5;
+      case "number": {
+        if (typeof s.default === "number") return s.default;
+        const c = s.constraints ?? {};
+        const lo = c.minimum ?? (c.exclusiveMinimum !== undefined ? c.exclusiveMinimum + 1 : undefined);
+        const hi = c.maximum ?? (c.exclusiveMaximum !== undefined ? c.exclusiveMaximum - 1 : undefined);
+        let x = s.kind === "integer" ? 1 : 1.5;
+        if (hi !== undefined && x > hi) x = lo !== undefined ? (lo + hi) / 2 : hi;
+        if (lo !== undefined && x < lo) x = lo;
+        return s.kind === "integer" ? Math.ceil(x) : x;
+      }
       case "boolean":
         return typeof s.default === "boolean" ? s.default : true;
       case "null":

@@ -3,16 +3,24 @@
  * `interpret(ir, dict)` compiles the IR once into closures; the codec then writes the same bytes, reads them
  * back to the same values and fails with the same ToonError (code, path, message) as the module `emitModule`
  * generates for the same IR and dictionary. Used by `toon-gen encode|decode`, and by tests as an oracle.
+ *
+ * Schema evolution (docs/EVOLUTION.md): `ir` is the IR as loaded; `interpret` applies the dictionary's wire
+ * layout itself (`applyWireLayout(ir, dict)`: frozen slot order, retired slots, extension properties), exactly
+ * as `generate` does before emitting. An IR that already carries a wire layout (the one given to `emitModule`)
+ * is accepted as it is. `dict` must be the dictionary the module was generated with (for a schema that has
+ * evolved: its committed dictionary, evolved to the schema, as `buildDictionary(ir, committed)` gives it).
  */
 import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { ModuleContext } from "../emit/context.ts";
 import { rethrowAt } from "../../runtime/errors.ts";
-import { readHeader, writeHeader } from "../../runtime/header.ts";
+import { readExtensionSection, unknownOf, writeExtensionSection, type DecodeOptions } from "../../runtime/extensions.ts";
+import { readHeader, registerDictionary, writeHeader } from "../../runtime/header.ts";
 import { Reader } from "../../runtime/reader.ts";
 import { validateWith, type ValidationResult } from "../../runtime/validate.ts";
 import { Flag } from "../../runtime/wire.ts";
 import { Writer } from "../../runtime/writer.ts";
+import { applyExtensions, extensionsOf, laidOut } from "./extensions.ts";
 import { PredicateCompiler } from "./predicate.ts";
 import { ReadCompiler, type ReadFn } from "./read.ts";
 import { WriteCompiler, type WriteFn } from "./write.ts";
@@ -23,15 +31,20 @@ export interface InterpretedCodec {
   fingerprint: number;
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: unknown): Uint8Array;
-  /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
-  decode(bytes: Uint8Array): unknown;
+  /**
+   * Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset.
+   * Extension records this codec does not know are kept on the root as the non-enumerable `$unknown` (and
+   * written back by `encode`), or dropped with `{ unknown: "discard" }`.
+   */
+  decode(bytes: Uint8Array, options?: DecodeOptions): unknown;
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): ValidationResult<unknown>;
 }
 
-export type { ValidationResult };
+export type { DecodeOptions, ValidationResult };
 
-export function interpret(ir: SchemaIR, dict: Dictionary): InterpretedCodec {
+export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec {
+  const ir = laidOut(schema, dict);
   const cx = new ModuleContext(ir);
   const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
   for (const d of ir.definitions) {
@@ -51,26 +64,36 @@ export function interpret(ir: SchemaIR, dict: Dictionary): InterpretedCodec {
     write = writers.function(ir.root, false);
     read = readers.function(ir.root, false);
   }
+  const known = new Map<number, { key: string; read: ReadFn }>();
+  for (const [id, x] of extensionsOf(ir)) known.set(id, { key: x.key, read: readers.extension(id, x.shape) });
+  const apply = applyExtensions(known, dict);
   const name = ir.name;
   const fingerprint = dict.base.fingerprint;
-  const flags = Flag.FIXED_DICTIONARY;
+  /** The codec's extension level: how many extension segments its dictionary has. */
+  const level = dict.extensions.length;
+  const FLAGS = level > 0 ? Flag.FIXED_DICTIONARY | Flag.EXTENSIONS : Flag.FIXED_DICTIONARY;
+  registerDictionary(fingerprint, name);
   return {
     name,
     fingerprint,
     encode(value: unknown): Uint8Array {
       const w = Writer.shared();
-      writeHeader(w, flags, fingerprint);
+      const unknown = unknownOf(value);
+      const flags = unknown === undefined ? FLAGS : FLAGS | Flag.EXTENSIONS;
+      writeHeader(w, flags, fingerprint, level);
       try {
         write(w, value);
       } catch (e) {
         rethrowAt(e, "");
       }
+      if (flags & Flag.EXTENSIONS) writeExtensionSection(w, unknown);
       return w.finish();
     },
-    decode(bytes: Uint8Array): unknown {
+    decode(bytes: Uint8Array, options?: DecodeOptions): unknown {
       const r = new Reader(bytes);
-      readHeader(r, fingerprint, name);
+      const flags = readHeader(r, fingerprint, name);
       const v = read(r);
+      if (flags & Flag.EXTENSIONS) readExtensionSection(r, v, apply, options);
       r.done();
       return v;
     },

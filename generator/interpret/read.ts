@@ -15,8 +15,20 @@ export type ReadFn = (r: Reader) => any;
 
 export class ReadCompiler {
   private defs = new Map<string, { fn: ReadFn }>();
+  /** Readers of extension property values, by dictionary ID (`$extR<id>` in a generated module). */
+  private exts = new Map<number, ReadFn>();
 
   constructor(private readonly cx: ModuleContext) {}
+
+  /** The reader of extension property `id` (a standalone value: `emitReadFunction(shape, false)`). */
+  extension(id: number, shape: Shape): ReadFn {
+    let fn = this.exts.get(id);
+    if (fn === undefined) {
+      fn = this.function(shape, false);
+      this.exts.set(id, fn);
+    }
+    return fn;
+  }
 
   definition(name: string): { fn: ReadFn } {
     let cell = this.defs.get(name);
@@ -131,6 +143,11 @@ export class ReadCompiler {
   }
 
   private object(s: ObjectShape, p: string): ReadFn {
+    return s.wire === undefined ? this.plainObject(s, p) : this.evolvedObject(s, p);
+  }
+
+  /** Every property in schema order (a fresh dictionary): values go straight into the object. */
+  private plainObject(s: ObjectShape, p: string): ReadFn {
     const layout = objectLayout(s);
     const names = s.properties.map((q) => q.name);
     const readers = s.properties.map((q) => this.compile(q.shape, childPath(p, q.name)));
@@ -138,9 +155,8 @@ export class ReadCompiler {
     const bitOf = layout.bitOf;
     const masks: number[] = [];
     for (let b = 0; b * 8 < layout.bits; b++) masks.push(byteMask(layout.bits, b));
-    const known = new Set<string>(names);
-    const additional = s.additional === false ? undefined : this.compile(s.additional, "");
-    const entryWidth = s.additional === false ? 0 : 1 + this.cx.minWidth(s.additional);
+    const additional = s.additional !== false;
+    const readExtras = this.extras(s, p);
     const isMap = layout.isMap;
     const extrasBit = layout.extrasBit;
     return (r) => {
@@ -158,22 +174,99 @@ export class ReadCompiler {
         if (k === "__proto__") setOwn(o, k, v);
         else o[k] = v;
       }
-      if (additional !== undefined && (isMap || (m[extrasBit >> 3]! & (1 << (extrasBit & 7))) !== 0)) {
+      if (additional && (isMap || (m[extrasBit >> 3]! & (1 << (extrasBit & 7))) !== 0)) readExtras(r, o);
+      return o;
+    };
+  }
+
+  /**
+   * A layout the dictionary froze (ObjectShape.wire): positional values in wire order into locals, retired slots
+   * an older writer filled read and dropped where they stood, then the object assembled in schema order without
+   * the extension properties (their records apply after the body), defaults for extension properties newer than
+   * the writer, and the extras.
+   */
+  private evolvedObject(s: ObjectShape, p: string): ReadFn {
+    const layout = objectLayout(s);
+    const names = s.properties.map((q) => q.name);
+    const count = names.length;
+    const order = layout.order;
+    const inWire = s.properties.map((_, i) => order.includes(i));
+    const readers = s.properties.map((q, i) => (inWire[i] ? this.compile(q.shape, childPath(p, q.name)) : undefined));
+    const bitOf = layout.bitOf;
+    const masks: number[] = [];
+    for (let b = 0; b * 8 < layout.bits; b++) masks.push(byteMask(layout.bits, b));
+    // retired slots, grouped by the number of positional values before them
+    const skips: { bit: number; read: ReadFn }[][] = [];
+    for (let at = 0; at <= order.length; at++) skips.push([]);
+    for (const x of layout.retired) skips[x.after]!.push({ bit: x.bit, read: this.compile(x.shape, childPath(p, x.name)) });
+    const defaults = layout.ext.flatMap((x) => {
+      const d = s.properties[x.prop]!.shape.default;
+      return d === undefined ? [] : [{ key: names[x.prop]!, level: x.level, value: d }];
+    });
+    const additional = s.additional !== false;
+    const readExtras = this.extras(s, p);
+    const isMap = layout.isMap;
+    const extrasBit = layout.extrasBit;
+    const has = (m: number[], bit: number): boolean => (m[bit >> 3]! & (1 << (bit & 7))) !== 0;
+    const skip = (r: Reader, m: number[], at: number): void => {
+      const list = skips[at]!;
+      for (let j = 0; j < list.length; j++) if (has(m, list[j]!.bit)) list[j]!.read(r);
+    };
+    return (r) => {
+      const m: number[] = [];
+      for (let b = 0; b < masks.length; b++) {
         r.at = p;
-        const n = r.count(entryWidth);
-        let k = "";
-        try {
-          for (let j = 0; j < n; j++) {
-            r.at = "";
-            k = r.string();
-            if (known.has(k) || hasOwn(o, k)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k));
-            setOwn(o, k, additional(r));
-          }
-        } catch (e) {
-          rethrowAtIndex(e, p, k);
+        m.push(r.bits(masks[b]!));
+      }
+      const f: unknown[] = new Array(count);
+      for (let at = 0; at < order.length; at++) {
+        skip(r, m, at);
+        const i = order[at]!;
+        const bit = bitOf[i]!;
+        if (bit < 0 || has(m, bit)) f[i] = readers[i]!(r);
+      }
+      skip(r, m, order.length);
+      const o: Record<string, unknown> = {};
+      for (let i = 0; i < count; i++) {
+        if (!inWire[i]) continue;
+        const bit = bitOf[i]!;
+        if (bit >= 0 && !has(m, bit)) continue;
+        const k = names[i]!;
+        if (k === "__proto__") setOwn(o, k, f[i]);
+        else o[k] = f[i];
+      }
+      for (let j = 0; j < defaults.length; j++) {
+        const d = defaults[j]!;
+        if (r.level < d.level) {
+          if (d.key === "__proto__") setOwn(o, d.key, cloneJson(d.value));
+          else o[d.key] = cloneJson(d.value);
         }
       }
+      if (additional && (isMap || has(m, extrasBit))) readExtras(r, o);
       return o;
+    };
+  }
+
+  /** The extras loop of an open object (`extrasRead` in the emitter). */
+  private extras(s: ObjectShape, p: string): (r: Reader, o: Record<string, unknown>) => void {
+    if (s.additional === false) return () => undefined;
+    const known = new Set<string>(s.properties.map((q) => q.name));
+    const additional = this.compile(s.additional, "");
+    const entryWidth = 1 + this.cx.minWidth(s.additional);
+    return (r, o) => {
+      r.at = p;
+      const n = r.count(entryWidth);
+      let k = "";
+      try {
+        for (let j = 0; j < n; j++) {
+          r.at = "";
+          k = r.string();
+          if (known.has(k) || hasOwn(o, k)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k));
+          setOwn(o, k, additional(r));
+        }
+      } catch (e) {
+        rethrowAtIndex(e, p, k);
+      }
     };
   }
 

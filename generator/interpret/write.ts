@@ -8,7 +8,8 @@ import { childPath, isPrimitive, type ModuleContext } from "../emit/context.ts";
 import { objectLayout } from "../emit/layout.ts";
 import { planBranches } from "../emit/predicate.ts";
 import { writeAny } from "../../runtime/any.ts";
-import { ToonError, rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
+import { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
+import { writeExtension } from "../../runtime/extensions.ts";
 import { checkClosed, extraKeys, jsonEquals, keyCount, missing } from "../../runtime/objects.ts";
 import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { invalid, writeInt64, type Writer } from "../../runtime/writer.ts";
@@ -22,11 +23,28 @@ const isInteger = Number.isInteger;
 
 export class WriteCompiler {
   private defs = new Map<string, { fn: WriteFn }>();
+  /** Writers of extension property values, by dictionary ID (`$extW<id>` in a generated module). */
+  private exts = new Map<number, { fn: WriteFn }>();
+  /** `cx.evolved`: loops and definition calls keep `w.ptr` current, so extension records name their object. */
+  private readonly evolved: boolean;
 
   constructor(
     private readonly cx: ModuleContext,
     private readonly preds: PredicateCompiler,
-  ) {}
+  ) {
+    this.evolved = cx.evolved;
+  }
+
+  /** The writer of extension property `id` (a standalone value: `emitWriteFunction(shape, false)`). */
+  extension(id: number, shape: Shape): { fn: WriteFn } {
+    let cell = this.exts.get(id);
+    if (cell === undefined) {
+      cell = { fn: () => undefined };
+      this.exts.set(id, cell);
+      cell.fn = this.function(shape, false);
+    }
+    return cell;
+  }
 
   /** The writer function of a named definition (compiled once; depth-guarded when it recurses). */
   definition(name: string): { fn: WriteFn } {
@@ -109,6 +127,17 @@ export class WriteCompiler {
       case "ref": {
         const cell = this.definition(s.name);
         if (p === "") return (w, v) => cell.fn(w, v);
+        if (this.evolved) {
+          return (w, v) => {
+            try {
+              w.ptr.push(p);
+              cell.fn(w, v);
+              w.ptr.pop();
+            } catch (e) {
+              rethrowAt(e, p);
+            }
+          };
+        }
         return (w, v) => {
           try {
             cell.fn(w, v);
@@ -132,6 +161,26 @@ export class WriteCompiler {
     const zeroWidth = this.cx.minWidth(items) === 0;
     const item = this.compile(items, "");
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} items of a zero-width type`;
+    if (this.evolved) {
+      return (w, v) => {
+        if (!isArray(v)) throw invalid(p, "an array", v);
+        const n = v.length;
+        if (zeroWidth && n > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
+        w.varint(n);
+        let i = 0;
+        w.ptr.push("");
+        try {
+          for (; i < n; i++) {
+            const e = v[i];
+            w.ptr[w.ptr.length - 1] = p + "/" + i;
+            item(w, e);
+          }
+        } catch (err) {
+          rethrowAtIndex(err, p, i);
+        }
+        w.ptr.pop();
+      };
+    }
     return (w, v) => {
       if (!isArray(v)) throw invalid(p, "an array", v);
       const n = v.length;
@@ -156,6 +205,7 @@ export class WriteCompiler {
     const rest = s.rest === false ? undefined : this.compile(s.rest, "");
     const zeroWidthRest = s.rest !== false && this.cx.minWidth(s.rest) === 0;
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} rest items of a zero-width type`;
+    const evolved = this.evolved;
     return (w, v) => {
       if (!isArray(v)) throw invalid(p, "an array", v);
       const n = v.length;
@@ -165,6 +215,20 @@ export class WriteCompiler {
       for (let idx = 0; idx < count; idx++) if (idx < min || n > idx) items[idx]!(w, v[idx]);
       if (rest !== undefined) {
         let i = count;
+        if (evolved) {
+          w.ptr.push("");
+          try {
+            for (; i < n; i++) {
+              const e = v[i];
+              w.ptr[w.ptr.length - 1] = p + "/" + i;
+              rest(w, e);
+            }
+          } catch (err) {
+            rethrowAtIndex(err, p, i);
+          }
+          w.ptr.pop();
+          return;
+        }
         try {
           for (; i < n; i++) rest(w, v[i]);
         } catch (err) {
@@ -179,12 +243,18 @@ export class WriteCompiler {
     const names = s.properties.map((q) => q.name);
     const getters = names.map(propReader);
     const required = s.properties.map((q) => q.required);
-    const writers = s.properties.map((q) => this.compile(q.shape, childPath(p, q.name)));
     const count = names.length;
+    // positional properties in wire order (schema order unless the dictionary froze another)
+    const order = layout.order;
+    const inWire = new Set(order);
+    const writers = s.properties.map((q, i) => (inWire.has(i) ? this.compile(q.shape, childPath(p, q.name)) : undefined));
+    // properties added after the object's dictionary segment: extension records, after the positional ones
+    const ext = layout.ext.map((x) => ({ prop: x.prop, id: x.id, key: names[x.prop]!, required: required[x.prop]!, cell: this.extension(x.id, s.properties[x.prop]!.shape) }));
     const known = new Set<string>(names);
     const closed = s.additional === false;
     const additional = s.additional === false ? undefined : this.compile(s.additional, "");
     const isMap = layout.isMap;
+    const evolved = this.evolved;
     // presence bitmap: per byte, the (property index, bit mask) pairs and the extras mask (0 when not in it)
     const bitmap: { props: [number, number][]; extras: number }[] = [];
     for (let b = 0; b * 8 < layout.bits; b++) {
@@ -214,7 +284,8 @@ export class WriteCompiler {
         if (extras !== undefined) m |= byte.extras;
         w.byte(m);
       }
-      for (let i = 0; i < count; i++) {
+      for (let j = 0; j < order.length; j++) {
+        const i = order[j]!;
         const x = f[i];
         if (required[i]) {
           if (x === undefined) throw missing(p, names[i]!);
@@ -223,6 +294,15 @@ export class WriteCompiler {
           writers[i]!(w, x);
         }
       }
+      for (let j = 0; j < ext.length; j++) {
+        const e = ext[j]!;
+        const x = f[e.prop];
+        if (x === undefined) {
+          if (e.required) throw missing(p, e.key);
+          continue;
+        }
+        writeExtension(w, e.id, p, e.key, x, e.cell.fn);
+      }
       if (additional !== undefined) {
         if (extras === undefined) {
           if (isMap) w.byte(0);
@@ -230,15 +310,18 @@ export class WriteCompiler {
         }
         w.varint(extras.length);
         let k = "";
+        if (evolved) w.ptr.push("");
         try {
           for (let j = 0; j < extras.length; j++) {
             k = extras[j]!;
+            if (evolved) w.ptr[w.ptr.length - 1] = p + pointerSegment(k);
             if (!w.string(k)) throw invalid("", "a key without lone surrogates", k);
             additional(w, v[k]);
           }
         } catch (err) {
           rethrowAtIndex(err, p, k);
         }
+        if (evolved) w.ptr.pop();
       }
     };
   }

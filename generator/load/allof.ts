@@ -3,6 +3,10 @@
  * Objects merge property by property (required is the union), scalars merge their constraints (the tighter bound
  * wins), enums intersect, unions distribute (branches that cannot combine are dropped), refs are looked through.
  * Types that cannot be combined (string and object) are a clear SCHEMA_ERROR.
+ *
+ * "Loose" shapes are those whose type was only implied by keywords (`{ properties: ... }` without `type`): in
+ * JSON Schema such a schema constrains objects and lets every other type through, so merging it into
+ * `{ type: ["boolean", "object"] }` narrows the object branch and leaves the boolean one alone.
  */
 import type { ArrayShape, JsonValue, ObjectShape, PropertyShape, RefShape, Shape, TupleShape } from "../ir/types.ts";
 import { mergeConstraints } from "./constraints.ts";
@@ -17,6 +21,9 @@ export interface MergeEnv {
   conflict(reason: string): never;
   /** Count one merge step against the work budget. */
   tick(): void;
+  /** Was the shape's type only implied by its keywords? */
+  isLoose(s: Shape): boolean;
+  markLoose(s: Shape): void;
 }
 
 /** Thrown inside a merge; caught by union distribution (drop the branch) or turned into `env.conflict`. */
@@ -44,15 +51,25 @@ function annotate<S extends Shape>(s: S, from: Shape): S {
   return out;
 }
 
-function merge(a: Shape, b: Shape, env: MergeEnv, depth: number): Shape {
+/** `annotate` keeping `s`'s looseness (the copy still has only an implied type). */
+function keep<S extends Shape>(s: S, from: Shape, env: MergeEnv): S {
+  const out = annotate(s, from);
+  if (env.isLoose(s)) env.markLoose(out);
+  return out;
+}
+
+/** `plain`: ignore the looseness of `a` and `b` themselves (set when called for one pair of branches). */
+function merge(a: Shape, b: Shape, env: MergeEnv, depth: number, plain = false): Shape {
   if (depth > MAX_DEPTH) throw new Conflict("allOf merge nested too deeply");
   env.tick();
-  if (b.kind === "any") return annotate(a, b);
-  if (a.kind === "any") return annotate(b, a);
+  if (b.kind === "any") return keep(a, b, env);
+  if (a.kind === "any") return keep(b, a, env);
   if (a.kind === "ref" && b.kind === "ref" && a.name === b.name) return annotate(a, b);
-  if (a.kind === "ref") return merge(env.deref(a), b, env, depth + 1);
-  if (b.kind === "ref") return merge(a, env.deref(b), env, depth + 1);
-  if (a.kind === "union" || b.kind === "union") return mergeUnion(a, b, env, depth);
+  if (a.kind === "ref") return merge(env.deref(a), b, env, depth + 1, plain);
+  if (b.kind === "ref") return merge(a, env.deref(b), env, depth + 1, plain);
+  const aLoose = !plain && env.isLoose(a);
+  const bLoose = !plain && env.isLoose(b);
+  if (a.kind === "union" || b.kind === "union" || aLoose || bLoose) return mergeBranches(a, b, aLoose, bLoose, env, depth);
   if (a.kind === "enum" || a.kind === "const" || b.kind === "enum" || b.kind === "const") return mergeValues(a, b);
 
   if (a.kind === b.kind) {
@@ -90,28 +107,62 @@ function asTuple(a: ArrayShape): TupleShape {
   return { ...base, kind: "tuple", items: [], minItems: 0, rest: items };
 }
 
-/** `(A | B) & C` = `(A & C) | (B & C)`, dropping combinations that conflict. */
-function mergeUnion(a: Shape, b: Shape, env: MergeEnv, depth: number): Shape {
+/**
+ * `(A | B) & C` = `(A & C) | (B & C)`, dropping combinations that conflict. A branch of one side that meets no
+ * branch of its kind on a loose other side passes unchanged (the loose side does not constrain its type).
+ */
+function mergeBranches(a: Shape, b: Shape, aLoose: boolean, bLoose: boolean, env: MergeEnv, depth: number): Shape {
   const left = a.kind === "union" ? a.branches : [a];
   const right = b.kind === "union" ? b.branches : [b];
   if (left.length * right.length > MAX_PRODUCT) throw new Conflict(`allOf of unions with ${left.length} x ${right.length} branches is too large`);
   const out: Shape[] = [];
   let lastConflict: Conflict | undefined;
-  for (const l of left) {
-    for (const r of right) {
-      try {
-        out.push(merge(l, r, env, depth + 1));
-      } catch (e) {
-        if (!(e instanceof Conflict)) throw e;
-        lastConflict = e;
-      }
+  const pair = (l: Shape, r: Shape): Shape | undefined => {
+    try {
+      return merge(l, r, env, depth + 1, true);
+    } catch (e) {
+      if (!(e instanceof Conflict)) throw e;
+      lastConflict = e;
+      return undefined;
     }
+  };
+  if (aLoose && !bLoose) {
+    // the typed side drives the order (`{ properties, oneOf: [string, object] }` stays string | object)
+    for (const r of right) {
+      let matched = false;
+      for (const l of left) {
+        const m = pair(l, r);
+        if (m !== undefined) {
+          out.push(m);
+          matched = true;
+        } else if (env.isLoose(r)) out.push(l);
+      }
+      // a loose side as a whole (`{ properties, items }`) constrains only the types it implies
+      if (!matched) out.push(r);
+    }
+  } else {
+    const rightMatched = new Set<number>();
+    for (const l of left) {
+      let matched = false;
+      right.forEach((r, j) => {
+        const m = pair(l, r);
+        if (m !== undefined) {
+          out.push(m);
+          matched = true;
+          rightMatched.add(j);
+        } else if (!bLoose && env.isLoose(r)) out.push(l); // one loose branch (`anyOf: [{ required }]`) lets other types through
+        else if (!aLoose && env.isLoose(l)) out.push(r);
+      });
+      if (!matched && bLoose) out.push(l);
+    }
+    if (aLoose) right.forEach((r, j) => rightMatched.has(j) || out.push(r));
   }
   if (out.length === 0) throw lastConflict ?? new Conflict("allOf leaves no union branch");
   // constraints of either side are already in every merged branch; only the description is the union's own
-  const union = makeUnion(out, a.schemaPath);
+  let union = makeUnion(out, a.schemaPath);
   const description = a.description ?? b.description;
-  if (union.kind === "union" && union.description === undefined && description !== undefined) union.description = description;
+  if (union.description === undefined && description !== undefined) union = { ...union, description };
+  if (aLoose && bLoose) env.markLoose(union);
   return union;
 }
 

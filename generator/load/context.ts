@@ -51,6 +51,8 @@ export class LoadContext {
    * may reuse one object at many places (even exponentially many paths): each is normalised once.
    */
   readonly nodeShapes = new WeakMap<object, Shape>();
+  /** Shapes whose type is only implied by keywords (see allof.ts): merging them leaves other types alone. */
+  readonly loose = new WeakSet<Shape>();
   private readonly warningSet = new Set<string>();
   /** Errors meaning "this schema accepts no value" (see `never`). */
   private readonly neverErrors = new WeakSet<object>();

@@ -58,6 +58,7 @@ export function normalizeNode(ctx: LoadContext, doc: Doc, node: unknown, ptr: st
     shape = makeUnion([shape, { kind: "null", schemaPath }], schemaPath);
   }
   const out = annotate(at, node, shape);
+  if (ctx.loose.has(shape)) ctx.loose.add(out);
   ctx.nodeShapes.set(node, out);
   return out;
 }
@@ -152,6 +153,12 @@ function mergeAt(at: Ctx, a: Shape, b: Shape, keyword: string): Shape {
     tick() {
       ctx.tick(doc, ptr);
     },
+    isLoose(s) {
+      return ctx.loose.has(s);
+    },
+    markLoose(s) {
+      ctx.loose.add(s);
+    },
   };
   try {
     return mergeShapes(a, b, env);
@@ -204,11 +211,14 @@ function typeShape(at: Ctx, s: JsonObject): Shape {
   let types = declaredTypes(at, s);
   if (has(s, "const")) return constShape(at, s, types);
   if (has(s, "enum")) return enumShape(at, s, types);
+  const inferred = types === undefined;
   types ??= inferTypes(s);
   if (types.length === 0) return any(schemaPath);
   const shapes = types.map((t) => typedShape(at, s, t));
-  if (shapes.length === 1) return shapes[0]!;
-  return makeUnion(shapes, schemaPath);
+  const shape = shapes.length === 1 ? shapes[0]! : makeUnion(shapes, schemaPath);
+  // standing alone, `{ properties }` reads as an object; merged with other types it must not exclude them
+  if (inferred) at.ctx.loose.add(shape);
+  return shape;
 }
 
 function declaredTypes(at: Ctx, s: JsonObject): string[] | undefined {

@@ -96,7 +96,10 @@ export function exampleProjects(): ExampleProject[] {
 
 export interface TscResult {
   ok: boolean;
+  /** Diagnostics (the file list left out). */
   output: string;
+  /** Every file tsc read (absolute paths), so callers can check that their modules were among them. */
+  files: string[];
   ms: number;
 }
 
@@ -113,16 +116,21 @@ export function typecheck(dir: string, include: string[]): TscResult {
     extends: rel(path.join(REPO, "tsconfig.json")),
     compilerOptions: { noEmit: true, strict: true, skipLibCheck: true, incremental: false },
     include: include.map(rel),
+    // the repo's tsconfig excludes test/.gen, where these modules live
+    exclude: [rel(path.join(REPO, "node_modules"))],
   };
   const tsconfig = path.join(dir, "tsconfig.json");
   writeFileSync(tsconfig, JSON.stringify(config, null, 2));
   const started = performance.now();
-  const res = spawnSync(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig, "--pretty", "false"], {
+  const res = spawnSync(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig, "--pretty", "false", "--listFiles"], {
     cwd: REPO,
     encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+    maxBuffer: 256 * 1024 * 1024,
   });
-  return { ok: res.status === 0, output: `${res.stdout ?? ""}${res.stderr ?? ""}${res.error ? String(res.error) : ""}`, ms: performance.now() - started };
+  const lines = `${res.stdout ?? ""}${res.stderr ?? ""}`.split("\n");
+  const files = lines.filter((l) => l.startsWith("/") && l.endsWith(".ts")).map((l) => path.resolve(l.trim()));
+  const output = lines.filter((l) => !(l.startsWith("/") && l.endsWith(".ts"))).join("\n") + (res.error ? String(res.error) : "");
+  return { ok: res.status === 0, output, files, ms: performance.now() - started };
 }
 
 // -------------------------------------------------------------------------------------------- misc

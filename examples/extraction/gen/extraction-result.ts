@@ -124,7 +124,7 @@ const $tenum20 = ["money"] as const;
 const $tunion21 = [$ckPersonEntity, $ckOrganizationEntity, $ckLocationEntity, $ckDateEntity, $ckMoneyEntity] as const;
 const $tmask22 = [32, 32, 32, 32, 32] as const;
 const $tmask23 = [0, 0, 0, 0, 0] as const;
-const $thints24 = {"root": "object", "keys": ["model", "extractedAt", "documents"]};
+const $thints24 = {"root": "object", "keys": ["model", "extractedAt", "documents"]} as const;
 const $tinstructions25 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nmodel: <model>\nextractedAt: \"2025-01-15T09:30:00Z\"\ndocuments[1]:\n  - id: <id>\n    source: news\n    language: en\n    url: \"https://example.com\"\n    text: <text>\n    entities[1]{type,name,role,confidence}:\n      person,<name>,<role>,1.5\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n- documents[].language: one of \"en\", \"zh\"\n- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n- documents[].entities[]: optional (omit when unknown): role\n- documents[]: optional (omit when unknown): url";
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {

@@ -82,7 +82,7 @@ const $tenum8 = ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"] as cons
 const $tset9 = new Set<unknown>($tenum8);
 const $tenum10 = ["pending", "paid", "shipped", "delivered", "cancelled"] as const;
 const $tset11 = new Set<unknown>($tenum10);
-const $thints12 = {"root": "object", "keys": ["orders"]};
+const $thints12 = {"root": "object", "keys": ["orders"]} as const;
 const $tinstructions13 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\norders[1]:\n  - id: <id>\n    customer:\n      id: 1\n      name: <name>\n      email: name@example.com\n      address:\n        street: <street>\n        city: <city>\n        postcode: <postcode>\n        country: <country>\n    items[1]{sku,name,qty,unitPrice}:\n      <sku>,<name>,1,1.5\n    total: 1.5\n    currency: CNY\n    status: pending\n    createdAt: \"2025-01-15T09:30:00Z\"\n    updatedAt: \"2025-01-15T09:30:00Z\"\n    note: <note>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n- orders[]: optional (omit when unknown): note";
 
 function writeOrderList(w: $rt.Writer, v: any): void {

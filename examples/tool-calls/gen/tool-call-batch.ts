@@ -31,7 +31,7 @@ const $enum3 = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_s
 const $tfields4 = ["action", {"name": "args", "fields": ["city", "date"]}];
 const $tenum5 = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
 const $tset6 = new Set<unknown>($tenum5);
-const $thints7 = {"root": "object", "keys": ["calls"]};
+const $thints7 = {"root": "object", "keys": ["calls"]} as const;
 const $tinstructions8 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncalls[1]{action,args{city,date}}:\n  get_weather,<city>,2025-01-15\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- calls[].action: one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"";
 
 function writeToolCallBatch(w: $rt.Writer, v: any): void {

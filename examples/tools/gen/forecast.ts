@@ -30,7 +30,7 @@ const $enum3 = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
 const $tfields4 = ["date", "high", "low", "conditions", "precipitation"];
 const $tenum5 = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
 const $tset6 = new Set<unknown>($tenum5);
-const $thints7 = {"root": "object", "keys": ["city", "days", "alerts", "sources"]};
+const $thints7 = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
 const $tinstructions8 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndays[1]{date,high,low,conditions,precipitation}:\n  2025-01-15,1.5,1.5,sunny,1.5\nalerts[1]: <alerts>\nsources:\n  key: \"https://example.com\"\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- days[].conditions: one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"\n- days[].precipitation: may be null\n- sources: a map: any keys\n- top level: optional (omit when unknown): alerts";
 
 function writeForecast(w: $rt.Writer, v: any): void {

@@ -19,7 +19,7 @@ const $keys0 = new Set<string>(["level", "headline", "areas", "expires"]);
 const $enum1 = ["advisory", "watch", "warning"] as const;
 const $tenum2 = ["advisory", "watch", "warning"] as const;
 const $tset3 = new Set<unknown>($tenum2);
-const $thints4 = {"root": "object", "keys": ["level", "headline", "areas", "expires"]};
+const $thints4 = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
 const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nlevel: advisory\nheadline: <headline>\nareas[1]: <areas>\nexpires: \"2025-01-15T09:30:00Z\"\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- level: one of \"advisory\", \"watch\", \"warning\"\n- top level: optional (omit when unknown): expires";
 
 function writeLegacyAlert(w: $rt.Writer, v: any): void {

@@ -37,7 +37,7 @@ const $tenum9 = ["cash"] as const;
 const $tunion10 = [$ckb1, $ckb2] as const;
 const $tmask11 = [32, 32] as const;
 const $tmask12 = [0, 0] as const;
-const $thints13 = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]};
+const $thints13 = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]} as const;
 const $tinstructions14 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nstatus: new\nnote: <note>\nitems[1]{sku,qty}:\n  <sku>,1\npayment:\n  kind: card\n  card: <card>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"new\", \"paid\"\n- payment: \"kind\" is one of \"card\", \"cash\", each with its own fields; the example shows the first\n- top level: optional (omit when unknown): note, payment";
 
 function writeOrder(w: $rt.Writer, v: any): void {

@@ -51,7 +51,7 @@ const $tmask14 = [0, 0, 0] as const;
 const $keys15 = new Set<string>(["code", "percent"]);
 const $tenum16 = ["web", "app"] as const;
 const $tset17 = new Set<unknown>($tenum16);
-const $thints18 = {"root": "object", "keys": ["id", "status", "note", "items", "payment", "coupon", "channel"]};
+const $thints18 = {"root": "object", "keys": ["id", "status", "note", "items", "payment", "coupon", "channel"]} as const;
 const $tinstructions19 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nstatus: new\nnote: <note>\nitems[1]{sku,qty,gift}:\n  <sku>,1,true\npayment:\n  kind: card\n  card: <card>\ncoupon:\n  code: <code>\n  percent: 1.5\nchannel: web\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"new\", \"paid\", \"shipped\"\n- items[]: optional (omit when unknown): gift\n- payment: \"kind\" is one of \"card\", \"cash\", \"voucher\", each with its own fields; the example shows the first\n- coupon: optional (omit when unknown): percent\n- channel: one of \"web\", \"app\"\n- top level: optional (omit when unknown): note, payment, coupon";
 const $enum20 = ["web", "app"] as const;
 
@@ -169,7 +169,7 @@ function readOrder(r: $rt.Reader): any {
     f3 = r.string();
   }
   r.at = "/items";
-  const n4 = r.count(3);
+  const n4 = r.count(2);
   const a5: any[] = [];
   let i6 = 0;
   try {

@@ -50,7 +50,7 @@ const $tmask14 = [0, 0, 0] as const;
 const $keys15 = new Set<string>(["code", "percent"]);
 const $tenum16 = ["web", "app"] as const;
 const $tset17 = new Set<unknown>($tenum16);
-const $thints18 = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]};
+const $thints18 = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]} as const;
 const $tinstructions19 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nstatus: new\nitems[1]{sku,qty,gift}:\n  <sku>,1,true\npayment:\n  kind: card\n  card: <card>\ncoupon:\n  code: <code>\n  percent: 1.5\nchannel: web\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"new\", \"paid\", \"shipped\"\n- items[]: optional (omit when unknown): gift\n- payment: \"kind\" is one of \"card\", \"cash\", \"voucher\", each with its own fields; the example shows the first\n- coupon: optional (omit when unknown): percent\n- channel: one of \"web\", \"app\"\n- top level: optional (omit when unknown): payment, coupon";
 const $enum20 = ["web", "app"] as const;
 
@@ -161,7 +161,7 @@ function readOrder(r: $rt.Reader): any {
     r.string();
   }
   r.at = "/items";
-  const n3 = r.count(3);
+  const n3 = r.count(2);
   const a4: any[] = [];
   let i5 = 0;
   try {

@@ -48,7 +48,7 @@ const $tenum6 = ["notes/delete"] as const;
 const $tunion7 = [$ckb2, $ckb4, $ckb6] as const;
 const $tmask8 = [32, 32, 32] as const;
 const $tmask9 = [0, 0, 0] as const;
-const $thints10 = {"root": "array", "keys": []};
+const $thints10 = {"root": "array", "keys": []} as const;
 const $tinstructions11 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\n[1]:\n  - name: notes.search\n    arguments:\n      query: <query>\n      limit: 10\n      tags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- []: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n- [].arguments: optional (omit when unknown): limit, tags";
 
 function writeMcpToolsListBatch(w: $rt.Writer, v: any): void {

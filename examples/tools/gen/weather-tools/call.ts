@@ -75,7 +75,7 @@ const $tset22 = new Set<unknown>($tenum21);
 const $tunion23 = [$ckb1, $ckb3, $ckb5] as const;
 const $tmask24 = [32, 32, 32] as const;
 const $tmask25 = [0, 0, 0] as const;
-const $thints26 = {"root": "other", "keys": []};
+const $thints26 = {"root": "other", "keys": []} as const;
 const $tinstructions27 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nname: get_weather\narguments:\n  city: <city>\n  date: 2025-01-15\n  unit: celsius\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- the value: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n- arguments.date: may be null\n- arguments.unit: one of \"celsius\", \"fahrenheit\"";
 
 function writeWeatherTools(w: $rt.Writer, v: any): void {

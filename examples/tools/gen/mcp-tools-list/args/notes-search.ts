@@ -15,7 +15,7 @@ export interface NotesSearchArguments {
 }
 
 const $keys0 = new Set<string>(["query", "limit", "tags"]);
-const $thints1 = {"root": "object", "keys": ["query", "limit", "tags"]};
+const $thints1 = {"root": "object", "keys": ["query", "limit", "tags"]} as const;
 const $tinstructions2 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nquery: <query>\nlimit: 10\ntags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- top level: optional (omit when unknown): limit, tags";
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {

@@ -20,7 +20,7 @@ export interface NotesSearchResult {
 
 const $keys0 = new Set<string>(["results", "total"]);
 const $keys1 = new Set<string>(["id", "title", "score", "tags"]);
-const $thints2 = {"root": "object", "keys": ["results", "total"]};
+const $thints2 = {"root": "object", "keys": ["results", "total"]} as const;
 const $tinstructions3 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nresults[1]:\n  - id: <id>\n    title: <title>\n    score: 1.5\n    tags[1]: <tags>\ntotal: 1\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
 function writeNotesSearchResult(w: $rt.Writer, v: any): void {

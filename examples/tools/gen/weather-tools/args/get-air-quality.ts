@@ -31,7 +31,7 @@ const $tmask7 = [32, 32] as const;
 const $tmask8 = [0, 0] as const;
 const $tenum9 = ["pm2_5", "pm10", "o3", "no2"] as const;
 const $tset10 = new Set<unknown>($tenum9);
-const $thints11 = {"root": "object", "keys": ["location", "pollutants"]};
+const $thints11 = {"root": "object", "keys": ["location", "pollutants"]} as const;
 const $tinstructions12 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nlocation:\n  kind: city\n  name: <name>\npollutants[1]: pm2_5\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n- top level: optional (omit when unknown): pollutants";
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {

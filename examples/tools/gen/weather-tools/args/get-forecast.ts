@@ -20,7 +20,7 @@ const $keys0 = new Set<string>(["city", "days", "include"]);
 const $enum1 = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $tenum2 = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $tset3 = new Set<unknown>($tenum2);
-const $thints4 = {"root": "object", "keys": ["city", "days", "include"]};
+const $thints4 = {"root": "object", "keys": ["city", "days", "include"]} as const;
 const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndays: 1\ninclude[1]: temperature\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n- top level: optional (omit when unknown): include";
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {

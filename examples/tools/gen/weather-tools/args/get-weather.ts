@@ -21,7 +21,7 @@ const $keys0 = new Set<string>(["city", "date", "unit"]);
 const $enum1 = ["celsius", "fahrenheit"] as const;
 const $tenum2 = ["celsius", "fahrenheit"] as const;
 const $tset3 = new Set<unknown>($tenum2);
-const $thints4 = {"root": "object", "keys": ["city", "date", "unit"]};
+const $thints4 = {"root": "object", "keys": ["city", "date", "unit"]} as const;
 const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndate: 2025-01-15\nunit: celsius\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- date: may be null\n- unit: one of \"celsius\", \"fahrenheit\"";
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
