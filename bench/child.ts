@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { codecByName } from "./codecs.ts";
-import { jsonDiff, summarize } from "./compare.ts";
+import { jsonDiff, summarize, summarizeShort } from "./compare.ts";
 import { DATASETS } from "./datasets.ts";
 
 export type Op = "check" | "encode" | "decode";
@@ -37,6 +37,8 @@ export interface CheckResult {
   gzip: number;
   brotli: number;
   roundTrip: string;
+  /** The same, counts only (for tables). */
+  roundTripShort: string;
   /** Only for codecs that keep state between messages: whether a fresh decoder reads the message. */
   freshDecoder?: string;
 }
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
   let result: ChildResult;
   if (args.op === "check") {
     const bytes = codec.bytes(encoded);
+    const diffs = jsonDiff(data, codec.decode(encoded));
     const r: CheckResult = {
       op: "check",
       raw: bytes.length,
@@ -119,7 +122,8 @@ async function main(): Promise<void> {
       brotli: brotliCompressSync(bytes, {
         params: { [zc.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zc.BROTLI_PARAM_SIZE_HINT]: bytes.length },
       }).length,
-      roundTrip: summarize(jsonDiff(data, codec.decode(encoded))),
+      roundTrip: summarize(diffs),
+      roundTripShort: summarizeShort(diffs),
     };
     // a second message from the same (possibly stateful) encoder, read by a fresh decoder
     if (codec.decodeFresh !== undefined) {

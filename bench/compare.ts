@@ -61,3 +61,14 @@ export function summarize(diffs: readonly Difference[]): string {
   }
   return "LOSSY: " + parts.join("; ");
 }
+
+/** A table cell: `ok`, or counts only, e.g. `lossy: 52 numbers changed, 26 absent keys → null`. */
+export function summarizeShort(diffs: readonly Difference[]): string {
+  if (diffs.length === 0) return "ok";
+  const count = (k: Difference["kind"]): number => diffs.filter((d) => d.kind === k).length;
+  const parts: string[] = [];
+  if (count("number-rounded") > 0) parts.push(`${count("number-rounded")} numbers changed`);
+  if (count("absent-became-null") > 0) parts.push(`${count("absent-became-null")} absent keys → null`);
+  if (count("other") > 0) parts.push(`${count("other")} other differences`);
+  return "lossy: " + parts.join(", ");
+}

@@ -2,6 +2,7 @@
 export interface CodecResult {
   bytes?: { raw: number; gzip: number; brotli: number };
   roundTrip?: string;
+  roundTripShort?: string;
   freshDecoder?: string;
   encode?: Speed;
   decode?: Speed;
@@ -67,7 +68,7 @@ export function renderTables(res: Results): string {
   lines.push("|---|---|---:|---:|---:|---:|---:|---|");
   for (const [ds, codecs] of Object.entries(res.datasets)) {
     for (const [name, c] of Object.entries(codecs)) {
-      const rt = c.errors?.length ? "ERROR: " + c.errors[0]!.split("\n")[0] : (c.roundTrip ?? "–");
+      const rt = c.errors?.length ? "ERROR: " + c.errors[0]!.split("\n")[0] : (c.roundTripShort ?? c.roundTrip ?? "–");
       const cell = (s: string): string => s.replace(/\|/g, "\\|");
       const codec = name === SUBJECT ? `**${name}**` : name;
       lines.push(

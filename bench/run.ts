@@ -40,7 +40,7 @@ const { values: opts } = parseArgs({
 });
 
 const quick = opts.quick === true;
-const warmupMs = Number(opts["warmup-ms"] ?? (quick ? 200 : 700));
+const warmupMs = Number(opts["warmup-ms"] ?? (quick ? 200 : 500));
 const batchMs = Number(opts["batch-ms"] ?? (quick ? 150 : 300));
 const batches = Number(opts.batches ?? (quick ? 3 : 5));
 const rounds = Number(opts.rounds ?? (quick ? 1 : 2));
@@ -144,6 +144,7 @@ for (const c of checks) {
   const entry = entryOf(c);
   entry.bytes = { raw: r.raw, gzip: r.gzip, brotli: r.brotli };
   entry.roundTrip = r.roundTrip;
+  entry.roundTripShort = r.roundTripShort;
   if (r.freshDecoder !== undefined) entry.freshDecoder = r.freshDecoder;
   process.stderr.write(`${r.raw} B, round-trip ${r.roundTrip === "ok" ? "ok" : "LOSSY"}\n`);
 }

@@ -163,6 +163,11 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   options.onProgress?.(inputs.length, inputs.length, "");
 
   // fingerprints are 16 bits: different dictionaries can collide, and then only the name tells them apart
+  for (const n of options.rebase ?? []) {
+    if (n !== "*" && !schemas.some((s) => s.ir.name === n)) {
+      throw new ToonError("CONFIG_ERROR", `--rebase ${n}: no schema generates a codec named ${n} (codecs: ${schemas.map((s) => s.ir.name).join(", ")})`);
+    }
+  }
   const byFp = new Map<number, GeneratedSchema[]>();
   for (const s of schemas) {
     const fp = `0x${s.dictionary.base.fingerprint.toString(16).padStart(4, "0")}`;
@@ -170,7 +175,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     for (const other of same) {
       warnings.push(
         other.dictionary.base.hash64 !== s.dictionary.base.hash64
-          ? `${s.ir.name} and ${other.ir.name} have the same 16-bit fingerprint ${fp}: a message of one would pass the other's fingerprint check (rename a property or rebase one to tell them apart)`
+          ? `${s.ir.name} and ${other.ir.name} have the same 16-bit fingerprint ${fp}: a message of one would pass the other's fingerprint check (rename or add a property in one of them to tell them apart)`
           : `${s.ir.name} and ${other.ir.name} have identical dictionaries (fingerprint ${fp}): their messages are interchangeable`,
       );
     }

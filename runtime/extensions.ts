@@ -10,7 +10,8 @@
  * message into another: an older service that decodes and re-encodes keeps what it does not understand.
  */
 import { ToonError, pointerSegment, rethrowAt } from "./errors.ts";
-import { getOwn } from "./objects.ts";
+import { getOwn, setOwn } from "./objects.ts";
+import { validateWith } from "./validate.ts";
 import { Reader } from "./reader.ts";
 import { Writer } from "./writer.ts";
 
@@ -72,16 +73,18 @@ export function readExtensionSection(
   root: unknown,
   apply: (id: number, payload: Reader, root: unknown) => boolean,
   options: DecodeOptions | undefined,
-): void {
+): number {
   r.at = "";
   const n = r.count(2);
   let kept: Uint8Array[] | undefined;
+  let applied = 0;
   for (let i = 0; i < n; i++) {
     const start = r.pos;
     const id = r.varint();
     const len = r.varint();
     if (len > r.end - r.pos) throw r.truncated();
     const payload = new Reader(r.buf, r.pos, r.pos + len);
+    payload.applied = (r.applied ??= new WeakMap());
     payload.level = r.level;
     payload.maxDepth = r.maxDepth;
     let known: boolean;
@@ -91,13 +94,53 @@ export function readExtensionSection(
       if (e instanceof ToonError) throw e.prefixPath("");
       throw e;
     }
-    if (known) payload.done();
+    if (known) {
+      payload.done();
+      applied++;
+    }
     r.pos += len;
     if (!known && options?.unknown !== "discard") (kept ??= []).push(r.buf.slice(start, r.pos));
   }
   if (kept && typeof root === "object" && root !== null) {
     const prev = unknownOf(root);
     Object.defineProperty(root, UNKNOWN_KEY, { value: prev ? [...prev, ...kept] : kept, enumerable: false, writable: true, configurable: true });
+  }
+  return applied;
+}
+
+/** Apply one known record: the property `key` of the object its pointer names, read with `read`. */
+export function applyExtension(payload: Reader, root: unknown, key: string, read: (r: Reader) => unknown): void {
+  const target = resolveTarget(payload, root);
+  const at = payload.at + pointerSegment(key);
+  // a key may already hold the default filled in for an older writer (a record passed through it wins), but
+  // never a value from another record
+  const done = (payload.applied ??= new WeakMap()).get(target);
+  if (done?.has(key)) {
+    payload.at = at;
+    throw payload.fail("INVALID_ENCODING", `a second extension record for ${JSON.stringify(key)}`);
+  }
+  if (done) done.add(key);
+  else payload.applied.set(target, new Set([key]));
+  payload.at = "";
+  let v: unknown;
+  try {
+    v = read(payload);
+  } catch (e) {
+    if (e instanceof ToonError) throw e.prefixPath(at);
+    throw e;
+  }
+  setOwn(target, key, v);
+}
+
+/**
+ * A value completed by extension records must still be a value of the schema (a record can name any object, or
+ * be missing): checked with the codec's writer, as `validate` does.
+ */
+export function assertDecoded(value: unknown, write: (w: Writer, v: unknown) => void): void {
+  const result = validateWith(value, write);
+  if (!result.ok) {
+    const first = result.errors[0]!;
+    throw new ToonError("INVALID_ENCODING", `extension records make an invalid value: ${first.message}`, { path: first.path, details: result.errors });
   }
 }
 

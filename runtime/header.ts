@@ -6,6 +6,7 @@ import { ToonError } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
 import { FORMAT_VERSION, Flag, KNOWN_FLAGS, MAGIC } from "./wire.ts";
+import { inflateReader } from "./compression.ts";
 
 export function writeHeader(w: Writer, flags: number, fingerprint: number, level = 0): void {
   w.ensure(9);
@@ -83,12 +84,14 @@ function badMagicOrTruncated(r: Reader): ToonError {
  * Returns the flags.
  */
 export function readHeader(r: Reader, fingerprint: number, name: string): number {
+  const start = r.pos;
   const h = peekHeader(r);
   if (h.version !== FORMAT_VERSION) {
     throw new ToonError("UNSUPPORTED_VERSION", `format version ${h.version}; this runtime reads version ${FORMAT_VERSION}`, { offset: 4 });
   }
   if (h.fingerprint === undefined && (h.flags & ~KNOWN_FLAGS) !== 0) {
-    throw new ToonError("UNSUPPORTED_FLAGS", `header flags ${hex16(h.flags & ~KNOWN_FLAGS)} are not supported by this decoder`, { offset: 5 });
+    const schemaless = h.flags & Flag.EMBEDDED_DICTIONARY ? ` (a schemaless message with an embedded dictionary: decode it with decodeSchemaless, or toon-gen decode without --schema)` : "";
+    throw new ToonError("UNSUPPORTED_FLAGS", `header flags ${hex16(h.flags & ~KNOWN_FLAGS)} are not supported by this decoder${schemaless}`, { offset: 5 });
   }
   if (h.fingerprint === undefined) {
     throw new ToonError("FINGERPRINT_MISMATCH", `message has no dictionary fingerprint; ${name} expects ${hex16(fingerprint)}`, { offset: 5 });
@@ -106,5 +109,6 @@ export function readHeader(r: Reader, fingerprint: number, name: string): number
     throw new ToonError("UNSUPPORTED_FLAGS", `header flags ${hex16(unknown)} are not supported by this decoder`, { offset: 5 });
   }
   r.level = h.level;
+  if (h.flags & Flag.COMPRESSED) inflateReader(r, start);
   return h.flags;
 }

@@ -88,3 +88,21 @@ export function missing(path: string, key: string): ToonError {
 }
 
 export { describe };
+
+/**
+ * A cheap test that `v` can be a JSON value at its top level (what an `any` position accepts): used to pick a
+ * union branch, so a bigint, a function or `undefined` moves on to the next branch instead of failing in this one.
+ */
+export function isJsonLike(v: unknown): boolean {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return v - v === 0;
+    case "object":
+      return true;
+    default:
+      return false;
+  }
+}

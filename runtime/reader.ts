@@ -26,6 +26,8 @@ export class Reader {
   maxDepth = DEFAULT_MAX_DEPTH;
   /** The writer's extension level from the header (0: base only). Fields added after it take their defaults. */
   level = 0;
+  /** Extension records applied so far in this message, per object (a second record for one key is refused). */
+  applied: WeakMap<object, Set<string>> | undefined = undefined;
   private strings: string[] = [];
 
   constructor(buf: Uint8Array, pos = 0, end = buf.length) {
@@ -234,9 +236,8 @@ export class Reader {
     const tag = this.byte();
     if (tag === 0) return this.string();
     if (tag !== 1) throw this.fail("INVALID_ENCODING", "unknown decimal tag");
-    const u = this.bigVarint();
-    // inverse of Writer.bigInt, uint64 values above 2^63 included
-    return String(u & 1n ? -(u >> 1n) - 1n : u >> 1n);
+    // inverse of Writer.bigInt (uint64 values above 2^63 included); nothing below -2^63 was ever written
+    return String(this.zigzagBig());
   }
 
   /**

@@ -15,6 +15,7 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
     write(scratch, value);
   } catch (e) {
     if (e instanceof ToonError) return { ok: false, errors: e.details ?? [{ path: e.path, message: e.reason }] };
+    if (e instanceof RangeError) return { ok: false, errors: [{ path: "", message: "nesting too deep for the call stack (a cyclic value?)" }] };
     throw e;
   } finally {
     if (scratch.buf.length > 1 << 20) scratch.buf = new Uint8Array(1024), scratch.view = new DataView(scratch.buf.buffer);

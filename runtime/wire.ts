@@ -26,7 +26,9 @@ export const Flag = {
 } as const;
 
 /** Flags this runtime version knows how to read. */
-export const KNOWN_FLAGS = Flag.FIXED_DICTIONARY | Flag.EXTENSIONS;
+export const KNOWN_FLAGS = Flag.FIXED_DICTIONARY | Flag.EXTENSIONS | Flag.COMPRESSED;
+/** Flags a schemaless decoder (runtime/schemaless.ts) accepts: no fingerprint, the dictionary travels inside. */
+export const SCHEMALESS_FLAGS = Flag.EMBEDDED_DICTIONARY | Flag.COMPRESSED;
 
 /** Literal strings of 1..INTERN_MAX_BYTES UTF-8 bytes enter the per-message string table. */
 export const INTERN_MAX_BYTES = 256;

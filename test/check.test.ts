@@ -190,3 +190,45 @@ test("generate: two dictionaries with the same 16-bit fingerprint are reported a
   assert.ok(result.warnings.some((w) => /S1 and S0 have the same 16-bit fingerprint/.test(w)), JSON.stringify(result.warnings));
   assert.ok(result.warnings.some((w) => /S2 and S\d have identical dictionaries/.test(w)), JSON.stringify(result.warnings));
 });
+
+test("check: reordering properties is safe: the committed layout keeps the old wire order", async () => {
+  const dir = await project("reorder");
+  const { pathToFileURL } = await import("node:url");
+  const oldCodec = (await import(pathToFileURL(path.join(dir, "gen", "ticket.ts")).href + "?v1")).Ticket as { encode(v: unknown): Uint8Array; decode(b: Uint8Array): unknown; fingerprint: number };
+  rewrite(dir, (s) => {
+    const entries = Object.entries(s.properties).reverse();
+    s.properties = Object.fromEntries(entries);
+  });
+  const result = await generate(CONFIG, { cwd: dir });
+  assert.equal(result.findings.length, 0);
+  const newCodec = (await import(pathToFileURL(path.join(dir, "gen", "ticket.ts")).href + "?v2")).Ticket as typeof oldCodec;
+  assert.equal(newCodec.fingerprint, oldCodec.fingerprint);
+  const value = { id: "T-1", state: "open", kind: "ticket", count: 3, note: "n", lines: [{ text: "a" }], actor: { type: "user", name: "u" } };
+  assert.deepStrictEqual(oldCodec.decode(newCodec.encode(value)), value);
+  assert.deepStrictEqual(newCodec.decode(oldCodec.encode(value)), value);
+  assert.deepStrictEqual(Object.keys(newCodec.decode(oldCodec.encode(value)) as object), Object.keys(value).reverse(), "keys in the new schema order");
+});
+
+test("check: adding a tuple position is breaking (tuple-changed)", async () => {
+  const dir = path.join(WORK, "tuple");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, "schemas"), { recursive: true });
+  const schema = (n: number) => ({ title: "Pt", type: "object", properties: { p: { type: "array", prefixItems: Array.from({ length: n }, () => ({ type: "number" })), items: { type: "string" } } } });
+  writeFileSync(path.join(dir, "schemas", "pt.schema.json"), JSON.stringify(schema(2)));
+  await generate(CONFIG, { cwd: dir });
+  writeFileSync(path.join(dir, "schemas", "pt.schema.json"), JSON.stringify(schema(3)));
+  const dry = await generate(CONFIG, { cwd: dir, dryRun: true });
+  assert.ok(dry.findings.some((f) => f.rule === "tuple-changed" && f.breaking), JSON.stringify(dry.findings));
+});
+
+test("check: editing only the 16-bit fingerprint in the file is caught, and --rebase of an unknown codec is an error", async () => {
+  const dir = await project("fp-edit");
+  const dictFile = path.join(dir, "dictionaries", "ticket.dictionary.json");
+  const d = JSON.parse(readFileSync(dictFile, "utf8"));
+  d.base.fingerprint = "0x0001";
+  writeFileSync(dictFile, JSON.stringify(d));
+  const dry = await generate(CONFIG, { cwd: dir, dryRun: true });
+  assert.ok(dry.findings.some((f) => f.rule === "base-edited"), JSON.stringify(dry.findings.map((f) => f.rule)));
+  const clean = await project("rebase-unknown");
+  await assert.rejects(generate(CONFIG, { cwd: clean, rebase: ["NoSuchCodec"] }), (e: unknown) => e instanceof ToonError && e.code === "CONFIG_ERROR" && /NoSuchCodec/.test(e.message));
+});

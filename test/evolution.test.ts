@@ -134,3 +134,26 @@ test("evolution: v1 and v2 share the base fingerprint; v2 declares its extension
   assert.equal(b2[6]! & 0x02, 0x02, "v2 sets the EXTENSIONS flag");
   assert.equal(b2[9], 1, "v2's extension level");
 });
+
+test("evolution: records that would make an invalid value are refused (wrong object, duplicate, missing required)", async () => {
+  const rt = await import("toon-gen/runtime");
+  const base = { id: "B-1", status: "new", items: [{ sku: "S", qty: 1 }] };
+  const body = V1.encode(base as never).subarray(9); // after magic, version, flags, fingerprint
+  /** A v2 message: the v1 body, then the given records. */
+  const message = (records: { id: number; rel: string; key: string; write: (w: InstanceType<typeof rt.Writer>) => void }[]) => {
+    const w = new rt.Writer();
+    rt.writeHeader(w, rt.Flag.FIXED_DICTIONARY | rt.Flag.EXTENSIONS, V2.fingerprint, 1);
+    w.bytes(body);
+    for (const r of records) rt.writeExtension(w, r.id, r.rel, r.key, null, (sub) => r.write(sub));
+    rt.writeExtensionSection(w, undefined);
+    return w.finish();
+  };
+  const channelApp = { id: 21, rel: "", key: "channel", write: (w: InstanceType<typeof rt.Writer>) => w.byte(1) };
+  assert.deepStrictEqual(V2.decode(message([channelApp])), { ...base, channel: "app" });
+  const refused = (bytes: Uint8Array, why: RegExp) =>
+    assert.throws(() => V2.decode(bytes), (e: unknown) => e instanceof ToonError && e.code === "INVALID_ENCODING" && why.test(e.message));
+  // `gift` (an items[] property) aimed at the closed root object
+  refused(message([channelApp, { id: 14, rel: "", key: "gift", write: (w) => w.byte(1) }]), /unknown property "gift"/);
+  refused(message([channelApp, channelApp]), /second extension record for "channel"/);
+  refused(message([]), /"channel" is missing/);
+});

@@ -10,11 +10,20 @@ import { exampleProjects, REPO } from "./support/gen.ts";
 
 const projects = exampleProjects();
 
+/** Where two texts first differ: line, column, and a window of both lines around it. */
 function firstDifference(a: string, b: string): string {
   const la = a.split("\n");
   const lb = b.split("\n");
   for (let i = 0; i < Math.max(la.length, lb.length); i++) {
-    if (la[i] !== lb[i]) return `line ${i + 1}:\n  committed: ${JSON.stringify(la[i] ?? "<end of file>")}\n  generated: ${JSON.stringify(lb[i] ?? "<end of file>")}`;
+    const x = la[i];
+    const y = lb[i];
+    if (x === y) continue;
+    if (x === undefined || y === undefined) return `line ${i + 1}: ${x === undefined ? "committed file ends" : "generated text ends"}`;
+    let c = 0;
+    while (c < x.length && x[c] === y[c]) c++;
+    const from = Math.max(0, c - 60);
+    const win = (t: string): string => JSON.stringify((from > 0 ? "..." : "") + t.slice(from, c + 60) + (t.length > c + 60 ? "..." : ""));
+    return `line ${i + 1}, column ${c + 1}:\n  committed: ${win(x)}\n  generated: ${win(y)}`;
   }
   return "(same lines; line endings differ?)";
 }

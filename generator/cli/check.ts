@@ -44,11 +44,15 @@ export async function runCheck(args: string[]): Promise<number> {
       });
     }
   }
+  for (const w of result.warnings) lines.push({ file: "", path: "", rule: "warning", breaking: false, message: w, fix: "see the message" });
   const failed = lines.some((l) => l.breaking);
   if (values.json) {
     process.stdout.write(JSON.stringify({ ok: !failed, findings: lines }, null, 2) + "\n");
   } else {
-    for (const l of lines) process.stdout.write(`${l.file}: ${l.path === "" ? "" : l.path + ": "}[${l.rule}] ${l.message} (fix: ${l.fix})\n`);
+    for (const l of lines) {
+      if (l.rule === "warning") process.stdout.write(`warning: ${l.message}\n`);
+      else process.stdout.write(`${l.file}: ${l.path === "" ? "" : l.path + ": "}[${l.rule}] ${l.message} (fix: ${l.fix})\n`);
+    }
     process.stdout.write(
       failed
         ? `toon-gen check: ${lines.filter((l) => l.breaking).length} problem(s) in ${result.schemas.length} schema(s)\n`

@@ -2,10 +2,21 @@
 export const HELP = `toon-gen: JSON Schema, Zod and LLM tool definitions in; fixed dictionaries and typed TOON codecs out.
 
 Usage:
-  toon-gen [generate] [--config toon.config.json] [--quiet]
+  toon-gen [generate] [--config toon.config.json] [--quiet] [--rebase <Name>]...
       Read the config, generate one TypeScript module per schema into outDir (plus outDir/index.ts) and one
       dictionary file per schema into dictionaryDir. Files whose content is unchanged are not rewritten.
       Prints one summary line: schemas read, files written, files unchanged, time.
+      A committed dictionary is evolved, never rewritten: new paths go to a new extension segment, removed
+      ones are retired. A schema change that breaks wire compatibility with it fails (SCHEMA_ERROR, one line
+      per finding) and writes nothing. --rebase <Name> (a codec name; repeatable; '*' for every codec) folds
+      that dictionary into a new base with a new fingerprint instead: the explicit breaking release, after
+      which old decoders fail with FINGERPRINT_MISMATCH.
+
+  toon-gen check [--config toon.config.json] [--json]
+      For CI: regenerate in memory, write nothing, and print one line per problem ("<file>: <path>: [rule]
+      message (fix: ...)"): a schema change that breaks wire compatibility with the committed dictionaries,
+      or else a generated file or dictionary that is stale or missing. --json: {"ok", "findings": [{file,
+      path, rule, breaking, message, fix}]}. Exit code 0 when clean, 1 on any finding, 2 for usage errors.
 
   toon-gen encode --schema <schema.json> [in.json] [--out file] [--text]
       Encode a JSON value (file or stdin) to TOON binary (stdout or --out). With --text: check it against

@@ -121,6 +121,16 @@ export function evolveDictionary(ir: SchemaIR, previous: Dictionary | undefined,
       const e = { id: next++, ...d };
       added.push(e);
       addedPaths.push(d.path);
+      const tupleParent = /\[\d+\]$/.test(d.path) ? d.path.replace(/\[\d+\]$/, "") : undefined;
+      if (tupleParent !== undefined && prev.has(tupleParent)) {
+        findings.push({
+          rule: "tuple-changed",
+          path: d.path,
+          breaking: true,
+          message: "a tuple position was added (positions are positional: older readers would take it for a rest item, or reject the length)",
+          fix: `keep the tuple as it was (add a property elsewhere), or rebase (toon-gen generate --rebase ${ir.name})`,
+        });
+      }
       const parent = parentOfProperty(d.path);
       if (d.required === true && parent !== undefined && prev.has(parent.parent) && d.type !== "const") {
         if (!defaults.has(d.path)) {
@@ -242,12 +252,12 @@ export function integrityFindings(d: Dictionary): Finding[] {
   const out: Finding[] = [];
   const check = (s: Segment, what: string, rule: Rule) => {
     const fp = fingerprintOf(canonicalForm(s.entries));
-    if (fp.hash64 !== s.hash64) {
+    if (fp.hash64 !== s.hash64 || fp.fingerprint !== s.fingerprint) {
       out.push({
         rule,
         path: "$",
         breaking: true,
-        message: `the ${what} of dictionary ${d.name} was edited by hand (its entries hash to ${fp.hash64}, the file says ${s.hash64})`,
+        message: `the ${what} of dictionary ${d.name} was edited by hand (its entries hash to ${fp.hash64}, fingerprint 0x${fp.fingerprint.toString(16).padStart(4, "0")}; the file says ${s.hash64}, 0x${s.fingerprint.toString(16).padStart(4, "0")})`,
         fix: "restore the dictionary file from git (git checkout -- <file>); to change the base, rebase",
       });
     }

@@ -26,10 +26,11 @@ class DictionaryIndex {
     for (const seg of [dict.base, ...dict.extensions]) {
       for (const e of seg.entries) {
         const known = this.byPath.get(e.path);
-        if (known) {
+        if (known && !(this.retired.has(known.entry.id) && e.id !== known.entry.id)) {
           if (e.values !== undefined) known.values = [...(known.values ?? []), ...e.values];
           continue;
         }
+        // first sight of the path, or the path came back after being retired: the live entry wins lookups
         this.byPath.set(e.path, e.values !== undefined ? { entry: e, level: seg.level, values: e.values } : { entry: e, level: seg.level });
         const parent = parentOfProperty(e.path);
         if (parent) {
@@ -99,14 +100,13 @@ class DictionaryIndex {
   }
 }
 
-/** True when the dictionary changes any layout (a fresh dictionary leaves the IR as it is). */
-export function hasEvolved(dict: Dictionary): boolean {
-  return dict.extensions.length > 0 || dict.retired.some((r) => [dict.base].some((s) => s.entries.some((e) => e.id === r.id)));
-}
-
-/** The IR with `wire` set on every object whose layout the dictionary fixes; unchanged when nothing evolved. */
+/**
+ * The IR with `wire` set on every object: the committed dictionary, not the schema's current key order, fixes
+ * the order of fields on the wire (reordering properties in a schema must not change the bytes old readers
+ * expect). For a dictionary made from this very schema the layout is the schema order, and the generated code
+ * is the same as without it.
+ */
 export function applyWireLayout(ir: SchemaIR, dict: Dictionary): SchemaIR {
-  if (!hasEvolved(dict)) return ir;
   const index = new DictionaryIndex(dict);
   const missingDefs = new Set<string>();
   const visit = (s: Shape, path: string): Shape => {

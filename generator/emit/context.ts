@@ -60,7 +60,7 @@ export class ModuleContext {
   /** The dictionary has evolved: objects have extension properties, so writers track JSON pointers. */
   readonly evolved: boolean;
   /** Extension properties by dictionary ID: each gets a writer and a reader of its own (records are standalone). */
-  readonly extensions = new Map<number, { key: string; shape: Shape; level: number; writer: Code; reader: Code }>();
+  readonly extensions = new Map<number, { key: string; shape: Shape; level: number; writer: Code; reader: Code; required: boolean }>();
 
   constructor(readonly ir: SchemaIR) {
     this.evolved = hasExtensions(ir);
@@ -69,9 +69,9 @@ export class ModuleContext {
   }
 
   /** Names of the writer and reader of extension property `id` (emitted by the module after the rest). */
-  extension(id: number, key: string, shape: Shape, level: number): { writer: Code; reader: Code } {
+  extension(id: number, key: string, shape: Shape, level: number, required = false): { writer: Code; reader: Code } {
     let e = this.extensions.get(id);
-    if (!e) this.extensions.set(id, (e = { key, shape, level, writer: name(`$extW${id}`), reader: name(`$extR${id}`) }));
+    if (!e) this.extensions.set(id, (e = { key, shape, level, writer: name(`$extW${id}`), reader: name(`$extR${id}`), required }));
     return e;
   }
 

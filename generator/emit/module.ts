@@ -74,10 +74,13 @@ export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions)
     }
   }
   const level = dict.extensions.length;
+  // from this writer level on, a message lacks records it must have unless it is checked (see decode)
+  const mustArrive = [...cx.extensions.values()].filter((x) => x.required).map((x) => x.level);
+  const checkFrom = mustArrive.length === 0 ? null : Math.min(...mustArrive);
   const retiredIds = dict.retired.map((r) => r.id).filter((id) => !cx.extensions.has(id));
   const applyCases = [...cx.extensions].map(
     ([id, x]) => code`    case ${id}:
-      $rt.setOwn($rt.resolveTarget(r, root), ${x.key}, ${x.reader}(r));
+      $rt.applyExtension(r, root, ${x.key}, ${x.reader});
       return true;`,
   );
   const apply =
@@ -150,7 +153,7 @@ export const ${codec} = {
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: ${codec}): Uint8Array {
+  encode(value: ${codec}, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
     const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
@@ -161,14 +164,17 @@ export const ${codec} = {
       $rt.rethrowAt(e, "");
     }
     if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
-    return w.finish();
+    return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
     const r = new $rt.Reader(bytes);
     const flags = $rt.readHeader(r, $FINGERPRINT, ${ir.name});
     const v = ${readerName(ir.name)}(r);
-    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0${checkFrom === null ? raw("") : code` || r.level >= ${checkFrom}`})) {
+      $rt.assertDecoded(v, ${writerName(ir.name)});
+    }
     r.done();
     return v;
   },

@@ -126,7 +126,7 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
     case "null":
       return code`${v} === null`;
     case "any":
-      return code`${v} !== undefined`;
+      return code`$rt.isJsonLike(${v})`;
     case "const":
       return isPrimitive(s.value) ? code`${v} === ${lit(s.value)}` : code`$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value)})`;
     case "enum":

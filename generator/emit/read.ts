@@ -195,8 +195,9 @@ ${f} = ${rc.expr};`, "  ")}
   const extDefaults = (o: Code): Code[] =>
     layout.ext.flatMap((x) => {
       const q = s.properties[x.prop]!;
-      if (q.shape.default === undefined) return [];
-      return [code`if (r.level < ${x.level}) ${assign(o, q.name, code`$rt.cloneJson(${cx.jsonConstant(q.shape.default)})`)}`];
+      const value = q.shape.kind === "const" ? q.shape.value : q.shape.default;
+      if (value === undefined) return [];
+      return [code`if (r.level < ${x.level}) ${assign(o, q.name, code`$rt.cloneJson(${cx.jsonConstant(value)})`)}`];
     });
   const extrasRead = (o: Code): Code[] => {
     if (s.additional === false) return [];
@@ -212,7 +213,9 @@ try {
   for (let j = 0; j < ${n}; j++) {
     r.at = "";
     ${k} = r.string();
-    if (${known}.has(${k}) || $rt.hasOwn(${o}, ${k})) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(${k}));
+    // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
+    // of another schema version (a property added or retired since), and is kept as it came
+    if ($rt.hasOwn(${o}, ${k})) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(${k}));
 ${indentBy(bound.stmts, "    ")}
     $rt.setOwn(${o}, ${k}, ${bound.local});
   }

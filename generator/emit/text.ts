@@ -19,7 +19,7 @@
  */
 import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, jsonLit, lit, name, raw } from "../../templates/code.ts";
-import { childPath, isPrimitive, Locals, type ModuleContext } from "./context.ts";
+import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { indentBy, readProp } from "./write.ts";
 import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
 import {
@@ -152,6 +152,7 @@ export class TextEmitter {
   private readonly rowFns = new Map<string, Code>();
   private readonly checkFns = new Map<string, Code>();
   private readonly L = new Locals();
+  private chunks = 0;
 
   constructor(readonly cx: ModuleContext) {}
 
@@ -236,16 +237,33 @@ ${indentBy(this.array(s.items, raw('"\\n"'), name("v"), n, new Num(null, 1), new
     const out: Code[] = [code`const ${ind} = $rt.textNl(e, ${depth.code});`];
     if (!same) out.push(code`let ${lead} = ${lead0};`);
     out.push(code`let ${j} = 0;`);
+    const blocks: Code[] = [];
     for (const p of s.properties) {
       const f = L.fresh("f");
       const kt = encodeKeySafe(p.name);
       const pos: Pos = { mode: "field", lead, key: lit(p.name), kt: kt ?? code`$rt.encodeKey(${p.name})`, fd: depth, lvl };
       const body = this.value(p.shape, f, pos);
-      out.push(code`if (${ks}[${j}] === ${p.name}) {
+      blocks.push(code`if (${ks}[${j}] === ${p.name}) {
   const ${f} = ${readProp(v, p.name)};
 ${indentBy(body, "  ")}
 ${same ? raw("") : code`  ${lead} = ${ind};\n`}  ${j}++;
 }`);
+    }
+    if (linesOf(blocks) <= MAX_FUNCTION_LINES) out.push(...blocks);
+    else {
+      // too big for one function (see MAX_FUNCTION_LINES): chunks of properties go to helpers that return `j`
+      const bases = [...new Set([depth.base, lvl.base].filter((b): b is string => b !== null))].map((b) => raw(b));
+      for (const group of chunkBlocks(blocks.map((c) => ({ code: c })))) {
+        const fn = name(`$txc${this.chunks++}`);
+        const params = [code`e: $rt.TextState`, code`${v}: any`, code`${ks}: string[]`, code`${j}: number`, ...(same ? [] : [code`${lead}: string`]), code`${ind}: string`, ...bases.map((b) => code`${b}: number`)];
+        this.fns.push(code`function ${fn}(${join(params, ", ")}): number {
+${indentBy(join(group.map((g) => g.code)), "  ")}
+  return ${j};
+}`);
+        const args = [raw("e"), v, ks, j, ...(same ? [] : [lead]), ind, ...bases];
+        out.push(code`${j} = ${fn}(${join(args, ", ")});`);
+        if (!same) out.push(code`if (${j} > 0) ${lead} = ${ind};`);
+      }
     }
     const k = L.fresh("k");
     const x = L.fresh("x");
@@ -692,23 +710,39 @@ ${indentBy(this.check(s.rest, x, "", (c) => code`${v}[${i}] = ${c};`, L), "    "
     const cx = this.cx;
     const out: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.textInvalid(${p}, "an object", ${v});`];
     const locals: Code[] = [];
+    const blocks: Code[] = [];
     for (const q of s.properties) {
       const f = L.fresh("f");
       locals.push(f);
       const setter = (c: Code): Code => (q.name === "__proto__" ? code`$rt.setOwn(${v}, "__proto__", ${c});` : code`${propOf(v, q.name)} = ${c};`);
       const body = this.check(q.shape, f, childPath(p, q.name), setter, L);
-      out.push(code`const ${f} = ${readProp(v, q.name)};`);
       if (q.required) {
-        out.push(code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+        blocks.push(code`const ${f} = ${readProp(v, q.name)};
+if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${body}`);
       } else {
-        out.push(code`if (${f} !== undefined) {
+        blocks.push(code`const ${f} = ${readProp(v, q.name)};
+if (${f} !== undefined) {
 ${indentBy(body, "  ")}
 }`);
       }
     }
     const known = cx.knownKeys(s.properties.map((q) => q.name));
-    if (s.additional === false) {
+    const split = linesOf(blocks) > MAX_FUNCTION_LINES;
+    if (!split) out.push(...blocks);
+    else {
+      // too big for one function (see MAX_FUNCTION_LINES): chunks of properties are checked by helpers
+      for (const group of chunkBlocks(blocks.map((c) => ({ code: c })))) {
+        const fn = name(`$ckc${this.chunks++}`);
+        this.fns.push(code`function ${fn}(${v}: any): void {
+${indentBy(join(group.map((g) => g.code)), "  ")}
+}`);
+        out.push(code`${fn}(${v});`);
+      }
+    }
+    if (split && s.additional === false) {
+      out.push(code`$rt.checkClosed(${v}, ${known}, ${p});`);
+    } else if (s.additional === false) {
       const terms = s.properties.map((q, i) => (q.required ? raw("1") : code`(${locals[i]!} !== undefined ? 1 : 0)`));
       const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
       out.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);

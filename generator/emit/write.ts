@@ -219,7 +219,8 @@ ${indentBy(body, "  ")}
   for (const x of layout.ext) {
     const q = s.properties[x.prop]!;
     const f = locals[x.prop]!;
-    const fns = cx.extension(x.id, q.name, q.shape, x.level);
+    // required: writers at its level always send it (defaults only stand in for older writers)
+    const fns = cx.extension(x.id, q.name, q.shape, x.level, q.required);
     const write = code`$rt.writeExtension(w, ${x.id}, ${p}, ${q.name}, ${f}, ${fns.writer});`;
     tail.push(q.required ? code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${write}` : code`if (${f} !== undefined) ${write}`);

@@ -5,8 +5,7 @@
 import type { Dictionary } from "../dictionary/file.ts";
 import { applyWireLayout } from "../dictionary/wire-layout.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
-import { resolveTarget } from "../../runtime/extensions.ts";
-import { setOwn } from "../../runtime/objects.ts";
+import { applyExtension } from "../../runtime/extensions.ts";
 import type { Reader } from "../../runtime/reader.ts";
 import type { ReadFn } from "./read.ts";
 
@@ -90,9 +89,9 @@ export function extensionsOf(ir: SchemaIR): Map<number, ExtensionProperty> {
 export type ApplyExtensions = (id: number, r: Reader, root: unknown) => boolean;
 
 /**
- * The generated `$applyExtensions`: a known extension record sets its property on the object its pointer names;
- * a record of a retired property (one this codec does not know as an extension) is dropped; any other is
- * unknown (`false`: kept on the root, or discarded, by `readExtensionSection`).
+ * The generated `$applyExtensions`: a known extension record sets its property on the object its pointer names
+ * (`applyExtension`); a record of a retired property (one this codec does not know as an extension) is dropped;
+ * any other is unknown (`false`: kept on the root, or discarded, by `readExtensionSection`).
  */
 export function applyExtensions(known: Map<number, { key: string; read: ReadFn }>, dict: Dictionary): ApplyExtensions {
   const retired = new Set(dict.retired.map((r) => r.id).filter((id) => !known.has(id)));
@@ -100,7 +99,7 @@ export function applyExtensions(known: Map<number, { key: string; read: ReadFn }
   return (id, r, root) => {
     const x = known.get(id);
     if (x !== undefined) {
-      setOwn(resolveTarget(r, root), x.key, x.read(r));
+      applyExtension(r, root, x.key, x.read);
       return true;
     }
     if (retired.has(id)) {

@@ -14,7 +14,8 @@ import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { ModuleContext } from "../emit/context.ts";
 import { rethrowAt } from "../../runtime/errors.ts";
-import { readExtensionSection, unknownOf, writeExtensionSection, type DecodeOptions } from "../../runtime/extensions.ts";
+import { compressMessage, type EncodeOptions } from "../../runtime/compression.ts";
+import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, type DecodeOptions } from "../../runtime/extensions.ts";
 import { readHeader, registerDictionary, writeHeader } from "../../runtime/header.ts";
 import { Reader } from "../../runtime/reader.ts";
 import { validateWith, type ValidationResult } from "../../runtime/validate.ts";
@@ -30,7 +31,7 @@ export interface InterpretedCodec {
   /** The dictionary fingerprint carried in (and checked against) message headers. */
   fingerprint: number;
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: unknown): Uint8Array;
+  encode(value: unknown, options?: EncodeOptions): Uint8Array;
   /**
    * Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset.
    * Extension records this codec does not know are kept on the root as the non-enumerable `$unknown` (and
@@ -76,7 +77,7 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
   return {
     name,
     fingerprint,
-    encode(value: unknown): Uint8Array {
+    encode(value: unknown, options?: EncodeOptions): Uint8Array {
       const w = Writer.shared();
       const unknown = unknownOf(value);
       const flags = unknown === undefined ? FLAGS : FLAGS | Flag.EXTENSIONS;
@@ -87,13 +88,14 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
         rethrowAt(e, "");
       }
       if (flags & Flag.EXTENSIONS) writeExtensionSection(w, unknown);
-      return w.finish();
+      return options === undefined ? w.finish() : compressMessage(w.finish(), options);
     },
     decode(bytes: Uint8Array, options?: DecodeOptions): unknown {
       const r = new Reader(bytes);
       const flags = readHeader(r, fingerprint, name);
       const v = read(r);
-      if (flags & Flag.EXTENSIONS) readExtensionSection(r, v, apply, options);
+      // records say where they go: a value they completed is checked against the schema before it is handed out
+      if (flags & Flag.EXTENSIONS && readExtensionSection(r, v, apply, options) > 0) assertDecoded(v, write);
       r.done();
       return v;
     },

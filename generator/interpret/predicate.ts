@@ -6,7 +6,7 @@ import type { Shape } from "../ir/types.ts";
 import type { Category } from "../emit/predicate.ts";
 import type { ModuleContext } from "../emit/context.ts";
 import { isPrimitive } from "../emit/context.ts";
-import { extraKeys, jsonEquals } from "../../runtime/objects.ts";
+import { isJsonLike, extraKeys, jsonEquals } from "../../runtime/objects.ts";
 import { propReader } from "./props.ts";
 
 export type Predicate = (v: any) => boolean;
@@ -68,7 +68,7 @@ export class PredicateCompiler {
       case "null":
         return (v) => v === null;
       case "any":
-        return (v) => v !== undefined;
+        return isJsonLike;
       case "const": {
         const c = s.value;
         return isPrimitive(c) ? (v) => v === c : (v) => jsonEquals(v, c);

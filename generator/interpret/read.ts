@@ -5,7 +5,7 @@
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
 import { childPath, isPrimitive, type ModuleContext } from "../emit/context.ts";
-import { byteMask, objectLayout } from "../emit/layout.ts";
+import { byteMask, objectLayout, type ObjectLayout } from "../emit/layout.ts";
 import { readAny } from "../../runtime/any.ts";
 import { rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
 import { cloneJson, hasOwn, setOwn } from "../../runtime/objects.ts";
@@ -143,7 +143,7 @@ export class ReadCompiler {
   }
 
   private object(s: ObjectShape, p: string): ReadFn {
-    return s.wire === undefined ? this.plainObject(s, p) : this.evolvedObject(s, p);
+    return s.wire === undefined || isPlainLayout(objectLayout(s)) ? this.plainObject(s, p) : this.evolvedObject(s, p);
   }
 
   /** Every property in schema order (a fresh dictionary): values go straight into the object. */
@@ -199,8 +199,10 @@ export class ReadCompiler {
     const skips: { bit: number; read: ReadFn }[][] = [];
     for (let at = 0; at <= order.length; at++) skips.push([]);
     for (const x of layout.retired) skips[x.after]!.push({ bit: x.bit, read: this.compile(x.shape, childPath(p, x.name)) });
+    // a constant added later is known without its record; other properties by their default
     const defaults = layout.ext.flatMap((x) => {
-      const d = s.properties[x.prop]!.shape.default;
+      const q = s.properties[x.prop]!.shape;
+      const d = q.kind === "const" ? q.value : q.default;
       return d === undefined ? [] : [{ key: names[x.prop]!, level: x.level, value: d }];
     });
     const additional = s.additional !== false;
@@ -250,7 +252,6 @@ export class ReadCompiler {
   /** The extras loop of an open object (`extrasRead` in the emitter). */
   private extras(s: ObjectShape, p: string): (r: Reader, o: Record<string, unknown>) => void {
     if (s.additional === false) return () => undefined;
-    const known = new Set<string>(s.properties.map((q) => q.name));
     const additional = this.compile(s.additional, "");
     const entryWidth = 1 + this.cx.minWidth(s.additional);
     return (r, o) => {
@@ -261,7 +262,7 @@ export class ReadCompiler {
         for (let j = 0; j < n; j++) {
           r.at = "";
           k = r.string();
-          if (known.has(k) || hasOwn(o, k)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k));
+          if (hasOwn(o, k)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k));
           setOwn(o, k, additional(r));
         }
       } catch (e) {
@@ -278,6 +279,11 @@ export class ReadCompiler {
       return branches[r.index(size)]!(r);
     };
   }
+}
+
+/** A frozen layout that is the schema order with nothing retired or added: read like a fresh one. */
+function isPlainLayout(layout: ObjectLayout): boolean {
+  return layout.retired.length === 0 && layout.ext.length === 0 && layout.order.every((i, at) => i === at);
 }
 
 function constant(v: unknown): ReadFn {

@@ -105,6 +105,8 @@ class D {
   vs = 0;
   q = 0;
   hdr: Header | null = null;
+  /** Recently seen unquoted keys by (first character, length): the same key text is sliced (and internalized) once. */
+  keys: (string | undefined)[] = new Array<string | undefined>(256);
   /** Scratch cell buffer for tabular rows and keyed entries, and the cell cursor. */
   cells: unknown[] = [];
   ck = 0;
@@ -619,6 +621,16 @@ function literalKV(d: D, a: number, b: number): number {
   return K_KV;
 }
 
+/** The unquoted key [a, e): a cached string when the same key was seen before (saves the slice and its hashing). */
+function keyOf(d: D, a: number, e: number): string {
+  const t = d.t;
+  const n = e - a;
+  const h = (t.charCodeAt(a) * 7 + n) & 255;
+  const k = d.keys[h];
+  if (k !== undefined && k.length === n && t.startsWith(k, a)) return k;
+  return (d.keys[h] = t.slice(a, e));
+}
+
 /** Classify the content [a, b) of line `li` (§5.2): K_NONE, K_KV (d.key, d.vs) or K_HDR (d.hdr). */
 function classify(d: D, a: number, b: number, li: number): number {
   const t = d.t;
@@ -645,7 +657,7 @@ function classify(d: D, a: number, b: number, li: number): number {
     if (c === CH_COLON) {
       let e = i;
       while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
-      d.key = t.slice(a, e);
+      d.key = keyOf(d, a, e);
       d.vs = i + 1;
       return K_KV;
     }
@@ -654,7 +666,7 @@ function classify(d: D, a: number, b: number, li: number): number {
       const pc = i > a ? t.charCodeAt(i - 1) : 0;
       // `foo [2]: x` fails the header grammar (§5.2) and is a key-value line in both modes.
       if (pc === CH_SPACE || pc === CH_TAB) return literalKV(d, a, b);
-      if (parseHeader(d, i === a ? null : t.slice(a, i), i, b, li)) return K_HDR;
+      if (parseHeader(d, i === a ? null : keyOf(d, a, i), i, b, li)) return K_HDR;
       return literalKV(d, a, b);
     }
     if (c === CH_QUOTE) i = skipQuoted(t, i, b);

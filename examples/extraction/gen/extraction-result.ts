@@ -125,7 +125,7 @@ const $tunion21 = [$ckPersonEntity, $ckOrganizationEntity, $ckLocationEntity, $c
 const $tmask22 = [32, 32, 32, 32, 32] as const;
 const $tmask23 = [0, 0, 0, 0, 0] as const;
 const $thints24 = {"root": "object", "keys": ["model", "extractedAt", "documents"]} as const;
-const $tinstructions25 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nmodel: <model>\nextractedAt: \"2025-01-15T09:30:00Z\"\ndocuments[1]:\n  - id: <id>\n    source: news\n    language: en\n    url: \"https://example.com\"\n    text: <text>\n    entities[1]{type,name,role,confidence}:\n      person,<name>,<role>,1.5\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n- documents[].language: one of \"en\", \"zh\"\n- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n- documents[].entities[]: optional (omit when unknown): role\n- documents[]: optional (omit when unknown): url";
+const $tinstructions25 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nmodel: <model>\nextractedAt: \"2025-01-15T09:30:00Z\"\ndocuments[1]:\n  - id: <id>\n    source: news\n    language: en\n    url: \"https://example.com\"\n    text: <text>\n    entities[1]{type,name,role,confidence}:\n      person,<name>,<role>,0.5\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n- documents[].language: one of \"en\", \"zh\"\n- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n- documents[].entities[]: optional (omit when unknown): role\n- documents[]: optional (omit when unknown): url";
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -1256,8 +1256,11 @@ export const ExtractionResult = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: ExtractionResult): Uint8Array {
+  /**
+   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
+   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
+   */
+  encode(value: ExtractionResult, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
     const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
@@ -1268,14 +1271,17 @@ export const ExtractionResult = {
       $rt.rethrowAt(e, "");
     }
     if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
-    return w.finish();
+    return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ExtractionResult {
     const r = new $rt.Reader(bytes);
     const flags = $rt.readHeader(r, $FINGERPRINT, "ExtractionResult");
     const v = readExtractionResult(r);
-    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
+      $rt.assertDecoded(v, writeExtractionResult);
+    }
     r.done();
     return v;
   },

@@ -809,7 +809,10 @@ export const OrderList = {
     const r = new $rt.Reader(bytes);
     const flags = $rt.readHeader(r, $FINGERPRINT, "OrderList");
     const v = readOrderList(r);
-    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
+      $rt.assertDecoded(v, writeOrderList);
+    }
     r.done();
     return v;
   },

@@ -212,8 +212,11 @@ export const LegacyAlert = {
   name: "LegacyAlert",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: LegacyAlert): Uint8Array {
+  /**
+   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
+   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
+   */
+  encode(value: LegacyAlert, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
     const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
@@ -224,14 +227,17 @@ export const LegacyAlert = {
       $rt.rethrowAt(e, "");
     }
     if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
-    return w.finish();
+    return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LegacyAlert {
     const r = new $rt.Reader(bytes);
     const flags = $rt.readHeader(r, $FINGERPRINT, "LegacyAlert");
     const v = readLegacyAlert(r);
-    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
+      $rt.assertDecoded(v, writeLegacyAlert);
+    }
     r.done();
     return v;
   },

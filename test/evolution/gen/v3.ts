@@ -272,13 +272,13 @@ function $extR21(r: $rt.Reader): any {
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
   switch (id) {
     case 14:
-      $rt.setOwn($rt.resolveTarget(r, root), "gift", $extR14(r));
+      $rt.applyExtension(r, root, "gift", $extR14);
       return true;
     case 18:
-      $rt.setOwn($rt.resolveTarget(r, root), "coupon", $extR18(r));
+      $rt.applyExtension(r, root, "coupon", $extR18);
       return true;
     case 21:
-      $rt.setOwn($rt.resolveTarget(r, root), "channel", $extR21(r));
+      $rt.applyExtension(r, root, "channel", $extR21);
       return true;
     case 3:
       r.pos = r.end; // a retired property: dropped
@@ -700,7 +700,7 @@ export const Order = {
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
   /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: Order): Uint8Array {
+  encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
     const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
@@ -711,14 +711,17 @@ export const Order = {
       $rt.rethrowAt(e, "");
     }
     if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
-    return w.finish();
+    return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
     const r = new $rt.Reader(bytes);
     const flags = $rt.readHeader(r, $FINGERPRINT, "Order");
     const v = readOrder(r);
-    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0 || r.level >= 1)) {
+      $rt.assertDecoded(v, writeOrder);
+    }
     r.done();
     return v;
   },

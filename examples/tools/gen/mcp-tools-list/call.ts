@@ -285,7 +285,9 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
       for (let j = 0; j < n4; j++) {
         r.at = "";
         k5 = r.string();
-        if ($keys3.has(k5) || $rt.hasOwn(o3, k5)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k5));
+        // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
+        // of another schema version (a property added or retired since), and is kept as it came
+        if ($rt.hasOwn(o3, k5)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k5));
         r.at = "";
         const e6 = $rt.readAny(r);
         $rt.setOwn(o3, k5, e6);
@@ -464,8 +466,11 @@ export const McpToolsList = {
   name: "McpToolsList",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: McpToolsList): Uint8Array {
+  /**
+   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
+   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
+   */
+  encode(value: McpToolsList, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
     const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
@@ -476,14 +481,17 @@ export const McpToolsList = {
       $rt.rethrowAt(e, "");
     }
     if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
-    return w.finish();
+    return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array, options?: $rt.DecodeOptions): McpToolsList {
     const r = new $rt.Reader(bytes);
     const flags = $rt.readHeader(r, $FINGERPRINT, "McpToolsList");
     const v = readMcpToolsList(r);
-    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
+      $rt.assertDecoded(v, writeMcpToolsList);
+    }
     r.done();
     return v;
   },

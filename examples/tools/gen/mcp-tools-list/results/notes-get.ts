@@ -145,8 +145,11 @@ export const NotesGetResult = {
   name: "NotesGetResult",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: NotesGetResult): Uint8Array {
+  /**
+   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
+   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
+   */
+  encode(value: NotesGetResult, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
     const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
@@ -157,14 +160,17 @@ export const NotesGetResult = {
       $rt.rethrowAt(e, "");
     }
     if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
-    return w.finish();
+    return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
   },
   /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesGetResult {
     const r = new $rt.Reader(bytes);
     const flags = $rt.readHeader(r, $FINGERPRINT, "NotesGetResult");
     const v = readNotesGetResult(r);
-    if (flags & $rt.Flag.EXTENSIONS) $rt.readExtensionSection(r, v, $applyExtensions, options);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
+      $rt.assertDecoded(v, writeNotesGetResult);
+    }
     r.done();
     return v;
   },

@@ -1,0 +1,203 @@
+/**
+ * Compression on top (docs/format-compression.md): the payload of a message (every byte after the header's
+ * fingerprint and extension level) compressed with zstd when it is at least `threshold` bytes (default 8 KiB),
+ * recorded in the COMPRESSED header flag. Below the threshold a message is never compressed.
+ *
+ *   compressed message := header (flags | COMPRESSED) ‖ algorithm:u8 (01 = zstd) ‖ rawLength:varint ‖ zstd frame
+ *
+ * The runtime has no dependencies, so the compressor is pluggable: register one once per process with
+ * `setCompressor({ name: "zstd", compress, decompress })` (for Node, e.g. the `zstd-napi` package). Encoders
+ * only compress when asked (`encode(value, { compress: true })`); decoders decompress whenever the flag is
+ * set, and without a registered compressor fail with UNSUPPORTED_FLAGS saying how to register one.
+ */
+import { ToonError } from "./errors.ts";
+import type { Reader } from "./reader.ts";
+import { Flag, MAGIC } from "./wire.ts";
+
+/** The compression algorithm byte after the header. Only zstd is specified. */
+export const CompressionAlgorithm = { ZSTD: 0x01 } as const;
+
+/** Payloads smaller than this many bytes are never compressed (unless an encoder is given another threshold). */
+export const DEFAULT_COMPRESS_THRESHOLD = 8192;
+
+/** Decoders refuse a compressed payload that claims to inflate to more than this (a decompression bomb). */
+export const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+
+export interface Compressor {
+  /** The algorithm: only `"zstd"` is specified (docs/format-compression.md). */
+  name: "zstd";
+  /** Compress one payload into a single zstd frame. */
+  compress(data: Uint8Array): Uint8Array;
+  /**
+   * Decompress one zstd frame. `rawLength` is the size the message declares (already checked against
+   * MAX_INFLATED_BYTES); an implementation may use it to bound its output. Throw on a malformed frame.
+   */
+  decompress(data: Uint8Array, rawLength: number): Uint8Array;
+}
+
+/** Options of generated `encode(value, options)` (and of `encodeSchemaless`). */
+export interface EncodeOptions {
+  /** Compress the payload with the registered compressor when it is at least `threshold` bytes. */
+  compress?: boolean;
+  /** Smallest payload (bytes after the header) that is compressed; default DEFAULT_COMPRESS_THRESHOLD (8192). */
+  threshold?: number;
+}
+
+/**
+ * The registered compressor lives on globalThis under a registry symbol, so that two copies of the runtime in
+ * one process (two bundles, the dev and dist builds) share it, as they share ToonError's brand.
+ */
+const REGISTRY = Symbol.for("toon-gen.compressor");
+type Registry = { [REGISTRY]?: Compressor };
+
+/** Register (or, with `undefined`, remove) the process-wide compressor. */
+export function setCompressor(c: Compressor | undefined): void {
+  if (c !== undefined) {
+    if (c.name !== "zstd") throw new ToonError("CONFIG_ERROR", `compressor ${JSON.stringify(c.name)}: only "zstd" is specified for the COMPRESSED flag`);
+    if (typeof c.compress !== "function" || typeof c.decompress !== "function") {
+      throw new ToonError("CONFIG_ERROR", "a compressor needs compress(data) and decompress(data, rawLength) functions");
+    }
+  }
+  (globalThis as Registry)[REGISTRY] = c;
+}
+
+export function getCompressor(): Compressor | undefined {
+  return (globalThis as Registry)[REGISTRY];
+}
+
+const HOW_TO_REGISTER =
+  'register one with setCompressor from toon-gen/runtime, e.g. with the zstd-napi package: import * as zstd from "zstd-napi"; setCompressor({ name: "zstd", compress: (b) => zstd.compress(b), decompress: (b) => zstd.decompress(b) })';
+
+/**
+ * Where the payload starts: after magic, version, flags, the fingerprint (FIXED_DICTIONARY) and the extension
+ * level (EXTENSIONS). Undefined when `bytes` is not a complete header.
+ */
+export function payloadStart(bytes: Uint8Array, start = 0): number | undefined {
+  if (bytes.length - start < 7) return undefined;
+  for (let i = 0; i < 4; i++) if (bytes[start + i] !== MAGIC[i]) return undefined;
+  const flags = (bytes[start + 5]! << 8) | bytes[start + 6]!;
+  let p = start + 7;
+  if (flags & Flag.FIXED_DICTIONARY) p += 2;
+  if (flags & Flag.EXTENSIONS) {
+    for (;;) {
+      if (p >= bytes.length) return undefined;
+      if (bytes[p++]! < 0x80) break;
+    }
+  }
+  return p > bytes.length ? undefined : p;
+}
+
+function varintBytes(n: number): number[] {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n % 128) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+
+/**
+ * Compress a complete, uncompressed message when `options.compress` is set and its payload is at least the
+ * threshold; otherwise return it unchanged. Also unchanged when compression would not make it smaller.
+ * Throws CONFIG_ERROR when compression is asked for and no compressor is registered.
+ */
+export function compressMessage(message: Uint8Array, options: EncodeOptions | undefined): Uint8Array {
+  if (options === undefined || !options.compress) return message;
+  const c = getCompressor();
+  if (c === undefined) throw new ToonError("CONFIG_ERROR", `encode with { compress: true } needs a compressor: ${HOW_TO_REGISTER}`);
+  const threshold = options.threshold ?? DEFAULT_COMPRESS_THRESHOLD;
+  if (!(threshold >= 0)) throw new ToonError("CONFIG_ERROR", `compression threshold must be a non-negative number of bytes, got ${threshold}`);
+  const start = payloadStart(message);
+  if (start === undefined) throw new ToonError("INVALID_VALUE", "not a complete TOON message");
+  const flags = (message[5]! << 8) | message[6]!;
+  if (flags & (Flag.COMPRESSED | Flag.STREAM)) return message;
+  const rawLength = message.length - start;
+  if (rawLength === 0 || rawLength < threshold) return message;
+  const frame = c.compress(message.subarray(start));
+  const len = varintBytes(rawLength);
+  const size = start + 1 + len.length + frame.length;
+  if (size >= message.length) return message;
+  const out = new Uint8Array(size);
+  out.set(message.subarray(0, start));
+  const f = flags | Flag.COMPRESSED;
+  out[5] = f >>> 8;
+  out[6] = f & 0xff;
+  let p = start;
+  out[p++] = CompressionAlgorithm.ZSTD;
+  for (const b of len) out[p++] = b;
+  out.set(frame, p);
+  return out;
+}
+
+/**
+ * The uncompressed equivalent of a message whose COMPRESSED flag is set: the same header with the flag cleared,
+ * then the inflated payload. `headerEnd` is where the compressed section starts (after fingerprint and level).
+ * Byte offsets in errors raised while decoding the result refer to this uncompressed form.
+ */
+export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, end = bytes.length): Uint8Array {
+  let p = headerEnd;
+  const fail = (reason: string, code: "TRUNCATED" | "INVALID_ENCODING" = "INVALID_ENCODING"): ToonError =>
+    new ToonError(code, `${reason} (byte ${p})`, { offset: p });
+  if (p >= end) throw fail("input ended in the middle of a value", "TRUNCATED");
+  const algorithm = bytes[p]!;
+  if (algorithm !== CompressionAlgorithm.ZSTD) throw fail(`unknown compression algorithm ${algorithm} (01 = zstd)`);
+  p++;
+  let rawLength = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (p >= end) throw fail("input ended in the middle of a value", "TRUNCATED");
+    if (shift > 28) throw fail("compressed length varint too long");
+    const b = bytes[p++]!;
+    rawLength += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) break;
+  }
+  if (rawLength === 0) throw fail("compressed payload declares 0 bytes");
+  if (rawLength > MAX_INFLATED_BYTES) throw fail(`compressed payload declares ${rawLength} bytes, above the limit of ${MAX_INFLATED_BYTES}`);
+  const c = getCompressor();
+  if (c === undefined) {
+    throw new ToonError("UNSUPPORTED_FLAGS", `header flag 0x0040 (COMPRESSED, zstd): the body is compressed and no decompressor is registered; ${HOW_TO_REGISTER}`, {
+      offset: start + 5,
+    });
+  }
+  let raw: Uint8Array;
+  try {
+    raw = c.decompress(bytes.subarray(p, end), rawLength);
+  } catch (e) {
+    if (e instanceof ToonError) throw e;
+    throw fail(`compressed payload is not a valid zstd frame: ${(e as Error)?.message ?? String(e)}`);
+  }
+  if (!(raw instanceof Uint8Array) || raw.length !== rawLength) {
+    throw fail(`compressed payload inflates to ${raw instanceof Uint8Array ? raw.length : "no"} bytes, but the message declares ${rawLength}`);
+  }
+  const out = new Uint8Array(headerEnd - start + rawLength);
+  out.set(bytes.subarray(start, headerEnd));
+  const f = ((out[5]! << 8) | out[6]!) & ~Flag.COMPRESSED;
+  out[5] = f >>> 8;
+  out[6] = f & 0xff;
+  out.set(raw, headerEnd - start);
+  return out;
+}
+
+/** A whole message, uncompressed when its COMPRESSED flag is set (otherwise returned as is). */
+export function inflateMessage(bytes: Uint8Array): Uint8Array {
+  const start = payloadStart(bytes);
+  if (start === undefined) return bytes; // not a complete header: the decoder reports it
+  if ((((bytes[5]! << 8) | bytes[6]!) & Flag.COMPRESSED) === 0) return bytes;
+  return inflateAt(bytes, 0, start);
+}
+
+/**
+ * Called by `readHeader` once the header of a COMPRESSED message has been checked (`r.pos` at the compressed
+ * section, `start` where the message began): the reader continues on the uncompressed form, at the same offset.
+ */
+export function inflateReader(r: Reader, start: number): void {
+  const headerEnd = r.pos;
+  const buf = inflateAt(r.buf, start, headerEnd, r.end);
+  // Reader keeps buf/view read-only for generated code; only this hand-over replaces them
+  Object.assign(r as { buf: Uint8Array; view: DataView; pos: number; end: number }, {
+    buf,
+    view: new DataView(buf.buffer, buf.byteOffset, buf.byteLength),
+    pos: headerEnd - start,
+    end: buf.length,
+  });
+}
