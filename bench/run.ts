@@ -23,7 +23,7 @@ import { renderMarkdown, renderTables, type CodecResult, type Results, type Spee
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CHILD = resolve(import.meta.dirname, "child.ts");
-// no --expose-gc: forcing a full GC between batches was measured to halve some codecs' speed afterwards
+// no forced GC between batches (--expose-gc + gc()): measured to halve toon-gen decode speed in the batches after it
 const NODE_FLAGS = ["--conditions=toon-dev", "--import", "tsx"];
 
 const { values: opts } = parseArgs({

@@ -32,8 +32,21 @@ function daysFromCivil(y: number, m: number, d: number): number {
 const PAD2: string[] = [];
 for (let i = 0; i < 100; i++) PAD2.push(i < 10 ? "0" + i : String(i));
 
+const CACHE_SIZE = 512;
+const cacheDays = new Float64Array(CACHE_SIZE).fill(NaN);
+const cacheText: (string | undefined)[] = new Array(CACHE_SIZE).fill(undefined);
+
 /** `YYYY-MM-DD` of a day number; undefined outside years 0000..9999. */
 export function formatDate(days: number): string | undefined {
+  const slot = days & (CACHE_SIZE - 1);
+  if (cacheDays[slot] === days) return cacheText[slot];
+  const text = formatDateUncached(days);
+  cacheDays[slot] = days;
+  cacheText[slot] = text;
+  return text;
+}
+
+function formatDateUncached(days: number): string | undefined {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -47,15 +60,28 @@ export function formatDate(days: number): string | undefined {
   return PAD2[(y / 100) | 0]! + PAD2[y % 100]! + "-" + PAD2[m]! + "-" + PAD2[d]!;
 }
 
+/** Days in month m (1..12) of year y (proleptic Gregorian). */
+function monthDays(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/** Day number of the canonical `YYYY-MM-DD` at `i` in `s` (hyphens checked here), or NaN. */
+function daysAt(s: string, i: number): number {
+  if (s.charCodeAt(i + 4) !== 45 || s.charCodeAt(i + 7) !== 45) return NaN;
+  const y = num4(s, i);
+  const m = num2(s, i + 5);
+  const d = num2(s, i + 8);
+  // 4 digits: y is 0..9999 (a non-digit makes it negative); rejects 2025-02-30 and friends
+  if (y < 0 || m < 1 || m > 12 || d < 1 || d > monthDays(y, m)) return NaN;
+  return daysFromCivil(y, m, d);
+}
+
 /** Day number of a canonical `YYYY-MM-DD`, or undefined when `s` is not exactly that form. */
 export function parseDate(s: string): number | undefined {
-  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return undefined;
-  const y = num4(s, 0);
-  const m = num2(s, 5);
-  const d = num2(s, 8);
-  if (y < 0 || m < 1 || m > 12 || d < 1 || d > 31) return undefined;
-  const days = daysFromCivil(y, m, d);
-  return formatDate(days) === s ? days : undefined; // rejects 2025-02-30 and friends
+  if (s.length !== 10) return undefined;
+  const days = daysAt(s, 0);
+  return days === days ? days : undefined;
 }
 
 /**
@@ -63,24 +89,38 @@ export function parseDate(s: string): number | undefined {
  * forms it was; undefined for any other string.
  */
 export function parseDateTime(s: string): { ms: number; withMillis: boolean } | undefined {
+  const ms = dateTimeMs(s);
+  return ms === ms ? { ms, withMillis: s.length === 24 } : undefined;
+}
+
+/** parseDateTime without the result object: the milliseconds, or NaN (with millis iff `s.length === 24`). */
+export function dateTimeMs(s: string): number {
   const n = s.length;
-  if (n !== 20 && n !== 24) return undefined;
-  if (s.charCodeAt(n - 1) !== 90 /* Z */ || s.charCodeAt(10) !== 84 /* T */) return undefined;
-  if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
-  const days = parseDate(s.slice(0, 10));
-  if (days === undefined) return undefined;
+  if (n !== 20 && n !== 24) return NaN;
+  if (s.charCodeAt(n - 1) !== 90 /* Z */ || s.charCodeAt(10) !== 84 /* T */) return NaN;
+  if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return NaN;
+  const days = daysAt(s, 0);
   const hh = num2(s, 11);
   const mm = num2(s, 14);
   const ss = num2(s, 17);
-  if (hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 59) return undefined;
+  if (hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0 || ss > 59) return NaN; // NaN days falls through to NaN
   let ms = days * MS_PER_DAY + ((hh * 60 + mm) * 60 + ss) * 1000;
   if (n === 24) {
-    if (s.charCodeAt(19) !== 46) return undefined;
+    if (s.charCodeAt(19) !== 46) return NaN;
     const frac = digit(s, 20) * 100 + digit(s, 21) * 10 + digit(s, 22);
-    if (frac < 0) return undefined;
+    if (frac < 0) return NaN;
     ms += frac;
   }
-  return { ms, withMillis: n === 24 };
+  return ms;
+}
+
+/** `HH:MM:` for each minute of the day, built on first use. */
+let HHMM: string[] | undefined;
+
+function hhmmTable(): string[] {
+  const t: string[] = [];
+  for (let i = 0; i < 1440; i++) t.push(PAD2[(i / 60) | 0]! + ":" + PAD2[i % 60]! + ":");
+  return t;
 }
 
 /** Inverse of parseDateTime. */
@@ -88,14 +128,11 @@ export function formatDateTime(ms: number, withMillis: boolean): string | undefi
   const days = Math.floor(ms / MS_PER_DAY);
   const date = formatDate(days);
   if (date === undefined) return undefined;
-  let rest = ms - days * MS_PER_DAY;
+  const rest = (ms - days * MS_PER_DAY) | 0; // 0 .. 86399999: int32 arithmetic from here on
   const frac = rest % 1000;
-  rest = (rest - frac) / 1000;
-  const ss = rest % 60;
-  rest = (rest - ss) / 60;
-  const mm = rest % 60;
-  const hh = (rest - mm) / 60;
-  const time = date + "T" + PAD2[hh]! + ":" + PAD2[mm]! + ":" + PAD2[ss]!;
+  const sec = ((rest - frac) / 1000) | 0;
+  const ss = sec % 60;
+  const time = date + "T" + (HHMM ??= hhmmTable())[((sec - ss) / 60) | 0]! + PAD2[ss]!;
   if (!withMillis) return frac === 0 ? time + "Z" : undefined;
   return time + "." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + frac + "Z";
 }

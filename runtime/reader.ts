@@ -9,6 +9,7 @@ import { formatDate, formatDateTime } from "./dates.ts";
 import { readUtf8 } from "./utf8.ts";
 import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64 } from "./wire.ts";
 import { POW10 } from "./writer.ts";
+import type { FieldIndex } from "./field-index.ts";
 
 const MIN_INT64 = -(2n ** 63n);
 const TWO_64 = 2 ** 64;
@@ -28,6 +29,8 @@ export class Reader {
   level = 0;
   /** Extension records applied so far in this message, per object (a second record for one key is refused). */
   applied: WeakMap<object, Set<string>> | undefined = undefined;
+  /** The message's field offset table (FIELD_INDEX), once readHeader has stepped over it (runtime/field-index.ts). */
+  fieldIndex: FieldIndex | undefined = undefined;
   private strings: string[] = [];
 
   constructor(buf: Uint8Array, pos = 0, end = buf.length) {
@@ -61,7 +64,51 @@ export class Reader {
   varint(): number {
     const buf = this.buf;
     let pos = this.pos;
-    if (pos < this.end) {
+    if (pos + 7 <= this.end) {
+      // unrolled for up to 7 bytes (49 bits) away from the end; longer varints and the last bytes take the loop
+      let b = buf[pos]!;
+      if (b < 0x80) {
+        this.pos = pos + 1;
+        return b;
+      }
+      let r = b & 0x7f;
+      b = buf[pos + 1]!;
+      r |= (b & 0x7f) << 7;
+      if (b < 0x80) {
+        this.pos = pos + 2;
+        return r;
+      }
+      b = buf[pos + 2]!;
+      r |= (b & 0x7f) << 14;
+      if (b < 0x80) {
+        this.pos = pos + 3;
+        return r;
+      }
+      b = buf[pos + 3]!;
+      r |= (b & 0x7f) << 21;
+      if (b < 0x80) {
+        this.pos = pos + 4;
+        return r;
+      }
+      b = buf[pos + 4]!;
+      r += (b & 0x7f) * 0x10000000;
+      if (b < 0x80) {
+        this.pos = pos + 5;
+        return r;
+      }
+      b = buf[pos + 5]!;
+      r += (b & 0x7f) * 0x800000000;
+      if (b < 0x80) {
+        this.pos = pos + 6;
+        return r;
+      }
+      b = buf[pos + 6]!;
+      r += (b & 0x7f) * 0x40000000000;
+      if (b < 0x80) {
+        this.pos = pos + 7;
+        return r;
+      }
+    } else if (pos < this.end) {
       const b = buf[pos]!;
       if (b < 0x80) {
         this.pos = pos + 1;
@@ -205,6 +252,35 @@ export class Reader {
     this.pos += n;
     if (n <= INTERN_MAX_BYTES) this.strings.push(s);
     return s;
+  }
+
+  /**
+   * The rest of a string whose varint header `h` was already read (tabled strings read a shifted header:
+   * runtime/defaults.ts). Same rules as `string()`.
+   */
+  stringOf(h: number): string {
+    if (h % 2 === 1) {
+      const s = this.strings[(h - 1) / 2];
+      if (s === undefined) throw this.fail("INVALID_ENCODING", "string reference to an unknown entry");
+      return s;
+    }
+    const n = h / 2;
+    if (n === 0) return "";
+    if (n > this.end - this.pos) throw this.truncated();
+    const s = readUtf8(this.buf, this.pos, n);
+    if (s === undefined) throw this.fail("INVALID_UTF8", "string is not well-formed UTF-8");
+    this.pos += n;
+    if (n <= INTERN_MAX_BYTES) this.strings.push(s);
+    return s;
+  }
+
+  /**
+   * Peek (FIELD_INDEX): start reading an indexed value whose first string-table entry has index `base`. The
+   * entries before it belong to the rest of the message, which the value never references (an encoder writes
+   * no reference below the value's base), so they stay unknown: a reference to one is INVALID_ENCODING.
+   */
+  tableBase(base: number): void {
+    this.strings = new Array<string>(base);
   }
 
   dateTime(): string {

@@ -61,6 +61,13 @@ export function readUtf8(buf: Uint8Array, pos: number, len: number): string | un
   }
   const end = pos + len;
   let out = "";
+  // ASCII runs 8 bytes at a time: one fixed-arity fromCharCode per 8 characters
+  for (; pos + 8 <= end; pos += 8) {
+    const a = buf[pos]!, b = buf[pos + 1]!, c = buf[pos + 2]!, d = buf[pos + 3]!;
+    const e = buf[pos + 4]!, f = buf[pos + 5]!, g = buf[pos + 6]!, h = buf[pos + 7]!;
+    if ((a | b | c | d | e | f | g | h) >= 0x80) break;
+    out += fromCharCode(a, b, c, d, e, f, g, h);
+  }
   while (pos < end) {
     const a = buf[pos++]!;
     if (a < 0x80) {

@@ -6,8 +6,9 @@
  * ToonError without a path, which the caller prefixes) when a value cannot be written losslessly.
  */
 import { ToonError } from "./errors.ts";
-import { parseDate, parseDateTime } from "./dates.ts";
+import { dateTimeMs, parseDate } from "./dates.ts";
 import { writeUtf8 } from "./utf8.ts";
+import type { FieldIndexWriter } from "./field-index.ts";
 import { INTERN_MAX_BYTES, NUM_FLOAT64, NUM_MANTISSA_LIMIT } from "./wire.ts";
 
 const POW10: number[] = [];
@@ -29,8 +30,19 @@ export class Writer {
    */
   ptr: string[] = [];
   ext: (Uint8Array | undefined)[] | undefined = undefined;
+  /**
+   * FIELD_INDEX (runtime/field-index.ts): references to string-table entries below `floor` are not written (a
+   * literal is), so an indexed value only refers to strings of its own; `index` collects the offset table.
+   */
+  floor = 0;
+  index: FieldIndexWriter | undefined = undefined;
   private strings = new Map<string, number>();
   private stringCount = 0;
+
+  /** Entries in this message's string table so far. */
+  get tableSize(): number {
+    return this.stringCount;
+  }
 
   constructor(size = 4096) {
     this.buf = new Uint8Array(size);
@@ -48,6 +60,8 @@ export class Writer {
   reset(): void {
     this.pos = 0;
     this.depth = 0;
+    this.floor = 0;
+    this.index = undefined;
     if (this.ptr.length !== 0) this.ptr = [];
     this.ext = undefined;
     if (this.stringCount !== 0) {
@@ -205,15 +219,14 @@ export class Writer {
     }
     if (len <= INTERN_MAX_BYTES) {
       const ref = this.strings.get(s);
-      if (ref !== undefined) {
+      if (ref !== undefined && ref >= this.floor) {
         this.varint(ref * 2 + 1);
         return true;
       }
     }
-    const max = len * 3;
-    // header size for the worst case: 1 byte when max*2 < 128, else 2 bytes up to 2^14, else 3, ...
-    const hsize = max < 64 ? 1 : max < 8192 ? 2 : max < 1048576 ? 3 : max < 134217728 ? 4 : 5;
-    this.ensure(hsize + max);
+    // header size guessed for ASCII (len bytes); UTF-8 is never shorter, so a wrong guess only moves bytes right
+    const hsize = len < 64 ? 1 : len < 8192 ? 2 : len < 1048576 ? 3 : len < 134217728 ? 4 : 5;
+    this.ensure(5 + len * 3);
     const start = this.pos + hsize;
     const end = writeUtf8(s, this.buf, start);
     if (end < 0) return false;
@@ -229,13 +242,14 @@ export class Writer {
 
   /** `format: "date-time"`: varint v; v%4 = 1: zigzag(seconds)*4+1, 2: zigzag(ms)*4+2, 0: a literal string follows. */
   dateTime(s: string): boolean {
-    const t = parseDateTime(s);
-    if (t === undefined) {
+    const ms = dateTimeMs(s);
+    if (ms !== ms) {
       this.byte(0);
       return this.string(s);
     }
-    const v = t.withMillis ? t.ms : t.ms / 1000;
-    this.varint((v >= 0 ? v * 2 : -v * 2 - 1) * 4 + (t.withMillis ? 2 : 1));
+    const withMillis = s.length === 24;
+    const v = withMillis ? ms : ms / 1000;
+    this.varint((v >= 0 ? v * 2 : -v * 2 - 1) * 4 + (withMillis ? 2 : 1));
     return true;
   }
 
