@@ -32,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./codec.ts")).runCodecCommand(first, rest);
       case "stats":
         return await (await import("./stats.ts")).runStats(rest);
+      case "inspect":
+        return await (await import("./inspect.ts")).runInspect(rest);
       default:
         if (first.startsWith("-")) return await runGenerate(argv);
         throw new ToonError("CONFIG_ERROR", `unknown command ${JSON.stringify(first)} (see toon-gen --help)`);
@@ -57,7 +59,8 @@ function isEntryModule(): boolean {
   }
 }
 
-if (isEntryModule()) {
+/** Run the CLI on this process's arguments and set its exit code (the `toon-gen` binary and direct runs). */
+export function runCli(): void {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
@@ -68,3 +71,5 @@ if (isEntryModule()) {
     },
   );
 }
+
+if (isEntryModule()) runCli();

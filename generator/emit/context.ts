@@ -3,6 +3,7 @@
  * them), fresh local names, and facts about definitions (which recurse, how many bytes a value takes at least).
  */
 import type { Definition, SchemaIR, Shape } from "../ir/types.ts";
+import { someObject } from "../ir/walk.ts";
 import { Code, code, jsonLit, name, raw } from "../../templates/code.ts";
 import { objectLayout } from "./layout.ts";
 
@@ -206,22 +207,5 @@ export function isPrimitive(v: unknown): v is string | number | boolean | null {
 }
 
 function hasExtensions(ir: SchemaIR): boolean {
-  const seen = new Set<Shape>();
-  const visit = (s: Shape): boolean => {
-    if (seen.has(s)) return false;
-    seen.add(s);
-    switch (s.kind) {
-      case "object":
-        return (s.wire !== undefined && s.wire.ext.length > 0) || s.properties.some((p) => visit(p.shape)) || (s.additional !== false && visit(s.additional));
-      case "array":
-        return visit(s.items);
-      case "tuple":
-        return s.items.some(visit) || (s.rest !== false && visit(s.rest));
-      case "union":
-        return s.branches.some(visit);
-      default:
-        return false;
-    }
-  };
-  return visit(ir.root) || ir.definitions.some((d) => visit(d.shape));
+  return someObject(ir, (o) => o.wire !== undefined && o.wire.ext.length > 0);
 }

@@ -5,36 +5,21 @@
 import type { Dictionary } from "../dictionary/file.ts";
 import { applyWireLayout } from "../dictionary/wire-layout.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
+import { someObject } from "../ir/walk.ts";
 import { applyExtension } from "../../runtime/extensions.ts";
 import type { Reader } from "../../runtime/reader.ts";
 import type { ReadFn } from "./read.ts";
 
 /** True when some object of `ir` already carries a wire layout (`ObjectShape.wire`, set by `applyWireLayout`). */
 export function hasWireLayout(ir: SchemaIR): boolean {
-  const seen = new Set<Shape>();
-  const visit = (s: Shape): boolean => {
-    if (seen.has(s)) return false;
-    seen.add(s);
-    switch (s.kind) {
-      case "object":
-        return s.wire !== undefined || s.properties.some((p) => visit(p.shape)) || (s.additional !== false && visit(s.additional));
-      case "array":
-        return visit(s.items);
-      case "tuple":
-        return s.items.some(visit) || (s.rest !== false && visit(s.rest));
-      case "union":
-        return s.branches.some(visit);
-      default:
-        return false;
-    }
-  };
-  return visit(ir.root) || ir.definitions.some((d) => visit(d.shape));
+  return someObject(ir, (o) => o.wire !== undefined);
 }
 
 /**
  * The IR the generated module is emitted from (`emitModule(applyWireLayout(ir, dict), dict)`): `ir` as loaded
  * gets the dictionary's wire layout; an IR that already has one (the very IR handed to `emitModule`) is taken
- * as it is, so passing either gives the same codec. (A fresh dictionary changes no layout: the IR is unchanged.)
+ * as it is, so passing either gives the same codec. (For a dictionary made from this very schema the layout is
+ * the schema order, and the codec is the one of a fresh IR.)
  */
 export function laidOut(ir: SchemaIR, dict: Dictionary): SchemaIR {
   return hasWireLayout(ir) ? ir : applyWireLayout(ir, dict);
@@ -44,6 +29,10 @@ export interface ExtensionProperty {
   /** The property's key in its object. */
   key: string;
   shape: Shape;
+  /** The dictionary level it was added at. */
+  level: number;
+  /** Required: writers at its level or later always send its record. */
+  required: boolean;
 }
 
 /**
@@ -62,7 +51,7 @@ export function extensionsOf(ir: SchemaIR): Map<number, ExtensionProperty> {
         if (s.wire !== undefined) {
           for (const x of s.wire.ext) {
             const q = s.properties[x.prop]!;
-            if (!out.has(x.id)) out.set(x.id, { key: q.name, shape: q.shape });
+            if (!out.has(x.id)) out.set(x.id, { key: q.name, shape: q.shape, level: x.level, required: q.required });
           }
         }
         for (const p of s.properties) visit(p.shape);
