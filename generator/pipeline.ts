@@ -15,6 +15,9 @@ import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
 import { produceInput, splitExport, type CodecUnit } from "./inputs/index.ts";
 import { GENERATOR_VERSION } from "./version.ts";
+import { profileSamples, readSamples, type Profile } from "./samples/profile.ts";
+import { codecFingerprint, hasTables } from "./samples/tables.ts";
+import { indexCandidates } from "./emit/peek.ts";
 import { lineComment, name as safeName, quote } from "../templates/code.ts";
 
 export interface GenerateConfig {
@@ -26,6 +29,13 @@ export interface GenerateConfig {
   dictionaryDir: string;
   /** Runtime module specifier generated code imports (default `toon-gen/runtime`). */
   runtimeImport?: string;
+  /**
+   * Sample data (globs) profiled for default-value tables (docs/format-defaults.md): for every codec a sample
+   * fits, or per codec name.
+   */
+  samples?: string[] | Record<string, string[]>;
+  /** Field offset tables (docs/format-field-index.md): `true` (top-level properties) or paths; or per codec name. */
+  index?: true | string[] | Record<string, true | string[]>;
 }
 
 export interface GenerateOptions {
@@ -34,6 +44,8 @@ export interface GenerateOptions {
   dryRun?: boolean;
   /** Codec names whose dictionaries fold into a new base (`*` for all): the explicit breaking release. */
   rebase?: string[];
+  /** Sample globs (`--samples`), added to the config's `samples` for every codec. */
+  samples?: string[];
   onProgress?: (done: number, total: number, file: string) => void;
 }
 
@@ -67,6 +79,8 @@ export interface GenerateResult {
   warnings: string[];
   /** Evolution findings against the committed dictionaries (breaking ones stop a real run). */
   findings: SchemaFinding[];
+  /** Codecs whose samples were profiled: how many samples fitted and how many paths got a default-value table. */
+  profiled: { schema: string; samples: number; tables: number }[];
   ms: number;
 }
 
@@ -100,6 +114,21 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   const schemas: GeneratedSchema[] = [];
   const warnings: string[] = [];
   const findings: SchemaFinding[] = [];
+  const profiled: GenerateResult["profiled"] = [];
+  // sample files, read once: for every codec (globs), or per codec name
+  const sampleCache = new Map<string, unknown[]>();
+  const samplesOf = (patterns: string[]): unknown[] => {
+    const key = patterns.join("\0");
+    let values = sampleCache.get(key);
+    if (values === undefined) sampleCache.set(key, (values = readSamples(patterns, cwd).flatMap((f) => f.values)));
+    return values;
+  };
+  const profileFor = (ir: SchemaIR): Profile | undefined => {
+    const s = config.samples;
+    const patterns = [...(Array.isArray(s) ? s : (s?.[ir.name] ?? [])), ...(options.samples ?? [])];
+    if (patterns.length === 0) return undefined;
+    return profileSamples(ir, samplesOf(patterns));
+  };
   const seenModule = new Map<string, string>();
   /** Modules written as they are (a tool set's main module), for outDir/index.ts. */
   const extraExports: { modulePath: string; exports: string[]; source: string }[] = [];
@@ -117,7 +146,9 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : undefined;
     // evolution (docs/EVOLUTION.md): the committed dictionary fixes IDs and layouts; breaking changes stop here
     const rebase = options.rebase?.includes(ir.name) === true || options.rebase?.includes("*") === true;
-    const evolved = evolveDictionary(ir, previous, { rebase });
+    // default-value tables are frozen once committed: samples are profiled only when tables can still change
+    const profile = hasTables(previous) && !rebase ? undefined : profileFor(ir);
+    const evolved = evolveDictionary(ir, previous, profile === undefined ? { rebase } : { rebase, profile });
     const dictionary = evolved.dictionary;
     for (const f of evolved.findings) findings.push({ ...f, schema: ir.name, source: ir.source });
     const breaking = evolved.findings.filter((f) => f.breaking);
@@ -131,6 +162,9 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     const modulePath = path.join(outDir, unit.module);
     const emitOptions: Parameters<typeof emitModule>[2] = { fileName: unit.module };
     if (config.runtimeImport !== undefined) emitOptions.runtimeImport = config.runtimeImport;
+    const index = indexFor(config.index, ir);
+    if (index !== undefined) emitOptions.index = index;
+    if (profile !== undefined) profiled.push({ schema: ir.name, samples: profile.samples, tables: dictionary.defaults?.tables.length ?? 0 });
     files.push(fileOf(modulePath, emitModule(applyWireLayout(ir, dictionary), dictionary, emitOptions)));
     files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
     schemas.push({ input, ir, dictionary, modulePath, dictionaryPath, exports: unit.exports });
@@ -169,17 +203,19 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
   }
   const byFp = new Map<number, GeneratedSchema[]>();
+  // the fingerprint messages carry: the default-value tables' one for a codec with tables (docs/format-defaults.md)
+  const hashOf = (d: Dictionary): string => (hasTables(d) ? d.defaults!.hash64 : d.base.hash64);
   for (const s of schemas) {
-    const fp = `0x${s.dictionary.base.fingerprint.toString(16).padStart(4, "0")}`;
-    const same = byFp.get(s.dictionary.base.fingerprint) ?? [];
+    const fp = `0x${codecFingerprint(s.dictionary).toString(16).padStart(4, "0")}`;
+    const same = byFp.get(codecFingerprint(s.dictionary)) ?? [];
     for (const other of same) {
       warnings.push(
-        other.dictionary.base.hash64 !== s.dictionary.base.hash64
+        hashOf(other.dictionary) !== hashOf(s.dictionary)
           ? `${s.ir.name} and ${other.ir.name} have the same 16-bit fingerprint ${fp}: a message of one would pass the other's fingerprint check (rename or add a property in one of them to tell them apart)`
           : `${s.ir.name} and ${other.ir.name} have identical dictionaries (fingerprint ${fp}): their messages are interchangeable`,
       );
     }
-    byFp.set(s.dictionary.base.fingerprint, [...same, s]);
+    byFp.set(codecFingerprint(s.dictionary), [...same, s]);
   }
 
   const entries: IndexEntry[] = [
@@ -205,7 +241,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
     written++;
   }
-  return { schemas, files, written, unchanged: files.length - written, warnings, findings, ms: performance.now() - started };
+  return { schemas, files, written, unchanged: files.length - written, warnings, findings, profiled, ms: performance.now() - started };
 }
 
 function fileOf(p: string, content: string): GeneratedFile {
@@ -233,4 +269,13 @@ function indexModule(entries: IndexEntry[]): string {
       .map((e) => `export { ${e.exports.map((n) => safeName(n).text).join(", ")} } from ${quote("./" + path.basename(e.modulePath, ".ts") + ".js")};`),
   ];
   return lines.join("\n") + "\n";
+}
+
+/** The `index` option of one codec: `true` applies to codecs whose root is an object with properties. */
+function indexFor(option: GenerateConfig["index"], ir: SchemaIR): true | string[] | undefined {
+  if (option === undefined) return undefined;
+  const own = option === true || Array.isArray(option) ? option : option[ir.name];
+  if (own === undefined) return undefined;
+  if (own === true && (ir.root.kind !== "object" || indexCandidates(ir).size === 0)) return undefined;
+  return own;
 }

@@ -4,6 +4,7 @@
  */
 import { ToonError } from "./errors.ts";
 import type { Reader } from "./reader.ts";
+import { readFieldIndex } from "./field-index.ts";
 import type { Writer } from "./writer.ts";
 import { FORMAT_VERSION, Flag, KNOWN_FLAGS, MAGIC } from "./wire.ts";
 import { inflateReader } from "./compression.ts";
@@ -83,7 +84,7 @@ function badMagicOrTruncated(r: Reader): ToonError {
  * Read and check the header of a message for the codec `name` with dictionary `fingerprint`.
  * Returns the flags.
  */
-export function readHeader(r: Reader, fingerprint: number, name: string): number {
+export function readHeader(r: Reader, fingerprint: number, name: string, extra = 0): number {
   const start = r.pos;
   const h = peekHeader(r);
   if (h.version !== FORMAT_VERSION) {
@@ -104,11 +105,16 @@ export function readHeader(r: Reader, fingerprint: number, name: string): number
       { offset: 7 },
     );
   }
-  const unknown = h.flags & ~KNOWN_FLAGS;
+  if (extra & Flag.DEFAULTS && !(h.flags & Flag.DEFAULTS)) {
+    // the fingerprint of a codec with a default-value table covers the table: only DEFAULTS messages carry it
+    throw new ToonError("FINGERPRINT_MISMATCH", `message has fingerprint ${hex16(h.fingerprint)} but not the DEFAULTS flag, and ${name} reads only messages written with its default-value table`, { offset: 5 });
+  }
+  const unknown = h.flags & ~(KNOWN_FLAGS | extra);
   if (unknown !== 0) {
     throw new ToonError("UNSUPPORTED_FLAGS", `header flags ${hex16(unknown)} are not supported by this decoder`, { offset: 5 });
   }
   r.level = h.level;
   if (h.flags & Flag.COMPRESSED) inflateReader(r, start);
+  if (h.flags & Flag.FIELD_INDEX) r.fieldIndex = readFieldIndex(r);
   return h.flags;
 }

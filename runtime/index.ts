@@ -39,3 +39,11 @@ export { setCompressor, getCompressor, compressMessage, inflateMessage, DEFAULT_
 export type { Compressor, EncodeOptions } from "./compression.ts";
 export { encodeSchemaless, decodeSchemaless, inferSchemaless, readSchemalessHeader, readSchemalessDictionary, readSchemalessValue, schemalessMinWidth, schemalessNodeBudget, SchemalessKind, SCHEMALESS_KIND_NAMES } from "./schemaless.ts";
 export type { SchemalessType, SchemalessScalar, SchemalessDecodeOptions, SchemalessObjectType, SchemalessMapType, SchemalessUnionType, SchemalessEnumType, SchemalessArrayType, SchemalessConstType, SchemalessSimpleType } from "./schemaless.ts";
+export { StreamEncoder, StreamDecoder, JsonDeltaParser, streamCodec, concatBytes, FrameKind, StreamSeg, StreamPathFlag, MAX_STREAM_STEPS, MAX_STREAM_ROW, DEFAULT_MAX_FRAME_BYTES } from "./stream.ts";
+export type { StreamSpec, StreamPathRow, StreamWriteFn, StreamReadFn, StreamEvent, FieldEvent, ElementEvent, TextEvent, ValueEvent, PartialValue, StreamCodec, StreamDecoderOptions, StreamEncoderOptions, IncrementalOptions, FrameKindName, MissingPart } from "./stream.ts";
+export { defaultTable, writeTabledString, readTabledString, writeTabledDateTime, readTabledDateTime, writeTabledDate, readTabledDate, writeTabledDecimalString, readTabledDecimalString, writeTabledNumber, readTabledNumber, writeTabledInt, readTabledInt, writeTabledInt64, readTabledInt64, MAX_DEFAULT_TABLE } from "./defaults.ts";
+export type { DefaultTable } from "./defaults.ts";
+export { beginFieldIndex, fieldStart, endFieldIndex, readFieldIndex, peekField, pickPath } from "./field-index.ts";
+export type { FieldIndex, PeekSpec } from "./field-index.ts";
+export { SSE_EVENT, SSE_HEADERS, toBase64, fromBase64, sseEvent, sseComment, SseParser, SseFrameReader } from "./sse.ts";
+export type { SseMessage } from "./sse.ts";

@@ -21,6 +21,7 @@ import { hex16, peekHeader, writeHeader } from "./header.ts";
 import { setOwn } from "./objects.ts";
 import { Reader } from "./reader.ts";
 import { Writer, isCanonicalInteger } from "./writer.ts";
+import { readUtf8, writeUtf8 } from "./utf8.ts";
 import { AnyTag, DEFAULT_MAX_DEPTH, FORMAT_VERSION, Flag, INTERN_MAX_BYTES, SCHEMALESS_FLAGS } from "./wire.ts";
 
 /** Type kinds of the embedded dictionary (one byte each on the wire). */
@@ -34,7 +35,7 @@ export const SchemalessKind = {
   INT: 0x03,
   /** A number: decimal varint or float64 escape (FORMAT §3.4). */
   NUM: 0x04,
-  /** A string, sharing the string table (FORMAT §3.1). */
+  /** A string in the schemaless string form: reference, literal, or a prefix of the previous string plus a suffix. */
   STR: 0x05,
   /** A string in the date-time form of FORMAT §3.7 (compact when canonical UTC, else a literal). */
   DATETIME: 0x06,
@@ -79,6 +80,8 @@ export interface SchemalessEnumType {
 export interface SchemalessArrayType {
   kind: 12;
   items: SchemalessType;
+  /** @internal per-message string sites of its slots */
+  sites?: SchemalessSite[];
 }
 export interface SchemalessObjectType {
   kind: 13;
@@ -89,18 +92,24 @@ export interface SchemalessObjectType {
   optionalCount: number;
   /** Fewest body bytes a value takes (bitmap plus the required values' minimum widths). */
   minWidth: number;
+  /** @internal per-message string sites of its slots */
+  sites?: SchemalessSite[];
 }
 export interface SchemalessMapType {
   kind: 14;
   /** How keys travel: STR (a string) or DECSTR (a decimal-integer string). */
   keyKind: 5 | 8;
   values: SchemalessType;
+  /** @internal per-message string sites of its slots (0: values, 1: keys) */
+  sites?: SchemalessSite[];
 }
 export interface SchemalessUnionType {
   kind: 15;
   branches: SchemalessType[];
   /** @internal encoder: which branch takes a value */
   select?: Selector;
+  /** @internal per-message string sites of its slots */
+  sites?: SchemalessSite[];
 }
 export type SchemalessType =
   | SchemalessSimpleType
@@ -136,6 +145,10 @@ const SIMPLE: readonly SchemalessSimpleType[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].m
 /** Nodes a decoder may produce per message byte (plus NODE_BUDGET_BASE): bounds zero-width amplification. */
 export const NODE_BUDGET_FACTOR = 8;
 export const NODE_BUDGET_BASE = 65536;
+/** Code points a message's prefixed strings may copy from their predecessors, per message byte (plus the base). */
+export const PREFIX_BUDGET_FACTOR = 16;
+/** The longest prefix (in code points) one prefixed string may take from the previous string. */
+export const MAX_PREFIX = 1024;
 
 export interface SchemalessDecodeOptions {
   /** Nesting limit for arrays, objects and maps (default DEFAULT_MAX_DEPTH, 256). */
@@ -177,8 +190,11 @@ export function encodeSchemaless(value: unknown, options?: EncodeOptions): Uint8
     }
     // attempt 1: no zero-width types for scalars (constants become one-value enums), see "Bounds"
     const root = new Inferrer(pre.strings.size, attempt === 1).infer([value], 0);
-    new DictionaryWriter(w).type(root);
-    writeValue(w, value, root);
+    const sw = new StrWriter();
+    const dw = new DictionaryWriter(w, sw);
+    sw.canon = (t) => dw.canon(t);
+    dw.type(root);
+    writeValue(w, value, root, sw, { prev: "" });
     // a decoder refuses messages that decode to more values than their length allows (zero-width amplification)
     if (pre.nodes <= schemalessNodeBudget(w.pos)) break;
   }
@@ -361,7 +377,7 @@ class Inferrer {
     /** Constants and nulls as one-value enums (one byte each), so every scalar takes body bytes. */
     private readonly noZeroWidth = false,
   ) {
-    this.refSize = varintSize(tableSize + 1);
+    this.refSize = varintSize(2 * tableSize + 1); // a reference to an average entry: varint 4i + 1, i about half the table
   }
 
   private nz(t: SchemalessType): SchemalessType {
@@ -535,11 +551,18 @@ class Inferrer {
       } else counts.set(key, { v: x, c: 1 });
     }
     if (!overflow && counts.size === 1 && nums.length >= 2) return { t: { kind: K.CONST, value: nums[0]! }, cost: this.scalarDictSize(nums[0]!) + 1 };
-    const int = nums.every(isWireInt);
-    let cost = 0;
-    if (!overflow) for (const e of counts.values()) cost += e.c * this.numSize(e.v, int);
-    else for (const x of nums) cost += this.numSize(x, int);
-    const plain = { t: SIMPLE[int ? K.INT : K.NUM]!, cost };
+    const cost = (int: boolean): number => {
+      let n = 0;
+      if (!overflow) for (const e of counts.values()) n += e.c * this.numSize(e.v, int);
+      else for (const x of nums) n += this.numSize(x, int);
+      return n;
+    };
+    let plain = { t: SIMPLE[K.NUM]!, cost: cost(false) };
+    if (nums.every(isWireInt)) {
+      // INT unless NUM is as small: integers beyond 2^53 take 9 bytes either way, and NUM's float64 decodes faster
+      const asInt = cost(true);
+      if (asInt < plain.cost || (asInt === plain.cost && nums.every(isSafeInt))) plain = { t: SIMPLE[K.INT]!, cost: asInt };
+    }
     if (overflow) return plain;
     const e = this.enumCost([...counts.values()]);
     return e.cost < plain.cost ? e : plain;
@@ -712,6 +735,7 @@ function clusterShapes(shapes: { sig: string; keys: string[]; count: number }[])
     }
     if (best === undefined) {
       variants.push({ order: s.keys.slice(), members: s.count, present: new Map(s.keys.map((k) => [k, s.count])), sigs: [s.sig] });
+      if (variants.length > MAX_VARIANTS) return variants; // too many templates: the caller makes a map of them
     } else {
       const v = best.v;
       v.order = best.order;
@@ -756,10 +780,13 @@ class DictionaryWriter {
   private written = new Map<number, number>();
   private next = 0;
 
-  constructor(private readonly w: Writer) {}
+  constructor(
+    private readonly w: Writer,
+    private readonly sw: StrWriter,
+  ) {}
 
-  /** Structural identity: equal ids for types that encode the same way. */
-  private canon(t: SchemalessType): number {
+  /** Structural identity: equal ids for types that encode the same way (written once, then as REF). */
+  canon(t: SchemalessType): number {
     let id = this.ids.get(t);
     if (id !== undefined) return id;
     let key: string;
@@ -807,11 +834,11 @@ class DictionaryWriter {
     w.byte(t.kind);
     switch (t.kind) {
       case K.CONST:
-        writeAny(w, t.value);
+        writeScalar(w, t.value, this.sw);
         break;
       case K.ENUM:
         w.varint(t.values.length);
-        for (const v of t.values) writeAny(w, v);
+        for (const v of t.values) writeScalar(w, v, this.sw);
         break;
       case K.ARRAY:
         this.type(t.items);
@@ -825,7 +852,7 @@ class DictionaryWriter {
           w.byte(byte);
         }
         for (let i = 0; i < n; i++) {
-          w.string(t.keys[i]!);
+          this.sw.write(w, t.keys[i]!);
           this.type(t.types[i]!);
         }
         break;
@@ -841,6 +868,14 @@ class DictionaryWriter {
     }
     this.written.set(id, this.next++);
   }
+}
+
+/** A CONST or ENUM value: the `any` tags of scalars (FORMAT §4.8), strings in the STR form (value table). */
+function writeScalar(w: Writer, v: SchemalessScalar, sw: StrWriter): void {
+  if (typeof v === "string") {
+    w.byte(AnyTag.STRING);
+    sw.write(w, v);
+  } else writeAny(w, v);
 }
 
 function scalarText(v: SchemalessScalar): string {
@@ -904,8 +939,182 @@ function pick(t: SchemalessUnionType, v: unknown): number {
   return i;
 }
 
+/**
+ * Strings at STR positions (and STR map keys, and the strings of the dictionary) have a table of their own, the
+ * *value table*, and two more forms: a prefix of an earlier string followed by a suffix (URLs, paths and IDs
+ * share long prefixes). The earlier string is either the previous string of the same *site* (the same slot of
+ * the same dictionary type: the `url` of the previous array element) or the previous string of the message.
+ *
+ *   h even        a literal of h/2 UTF-8 bytes (h = 0: the empty string)
+ *   h = 4i + 1    a reference to entry i of the value table
+ *   h = 8p + 3    the first p code points of the site's previous string, then varint n and an n-byte suffix
+ *   h = 8p + 7    the same from the message's previous string
+ *
+ * Literals and prefixed strings of 1..256 UTF-8 bytes (the whole string) enter the value table.
+ */
+export interface SchemalessSite {
+  /** The last string read or written at this site ("" before the first). */
+  prev: string;
+}
+
+/** Common prefix of `a` and `b`: UTF-16 units (never splitting a surrogate pair) and code points. */
+function commonPrefix(a: string, b: string): { units: number; points: number } {
+  const max = Math.min(a.length, b.length);
+  let u = 0;
+  while (u < max && a.charCodeAt(u) === b.charCodeAt(u)) u++;
+  if (u > 0 && u < b.length) {
+    const c = b.charCodeAt(u - 1);
+    if (c >= 0xd800 && c < 0xdc00) u--;
+  }
+  let p = u;
+  for (let i = 0; i < u; i++) {
+    const c = b.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00) {
+      p--;
+      i++;
+    }
+  }
+  if (p > MAX_PREFIX) {
+    // stay within the limit: the first MAX_PREFIX code points
+    u = 0;
+    for (let i = 0; i < MAX_PREFIX; i++) u += b.charCodeAt(u) >= 0xd800 && b.charCodeAt(u) < 0xdc00 ? 2 : 1;
+    p = MAX_PREFIX;
+  }
+  return { units: u, points: p };
+}
+
+class StrWriter {
+  private table = new Map<string, number>();
+  private prev = "";
+  /** Code points copied by prefixed strings so far (bounded, see PREFIX_BUDGET_FACTOR). */
+  private copied = 0;
+  /** Canonical id of a type: types the dictionary writes once (REF) share their sites, as in the decoder. */
+  canon: (t: SchemalessType) => number = () => 0;
+  private shared = new Map<number, SchemalessSite[]>();
+
+  sitesOf(t: SchemalessType & { sites?: SchemalessSite[] }): SchemalessSite[] {
+    let s = t.sites;
+    if (s === undefined) {
+      const id = this.canon(t);
+      s = this.shared.get(id);
+      if (s === undefined) this.shared.set(id, (s = []));
+      t.sites = s;
+    }
+    return s;
+  }
+
+  write(w: Writer, s: string, site?: SchemalessSite): void {
+    const prev = this.prev;
+    this.prev = s;
+    const sitePrev = site === undefined ? "" : site.prev;
+    if (site !== undefined) site.prev = s;
+    if (s.length === 0) {
+      w.byte(0);
+      return;
+    }
+    const ref = this.table.get(s);
+    if (ref !== undefined) {
+      w.varint(ref * 4 + 1);
+      return;
+    }
+    const len = utf8Length(s);
+    if (len <= INTERN_MAX_BYTES) this.table.set(s, this.table.size);
+    let best = varintSize(2 * len) + len;
+    let form = 0;
+    let chosen = { units: 0, points: 0 };
+    for (const [from, tag] of [
+      [sitePrev, 3],
+      [prev, 7],
+    ] as const) {
+      if (from.length < 3) continue;
+      const c = commonPrefix(from, s);
+      if (c.points < 3) continue;
+      const suffixLen = len - utf8Length(s.slice(0, c.units));
+      const cost = varintSize(8 * c.points + tag) + varintSize(suffixLen) + suffixLen;
+      if (cost < best) {
+        best = cost;
+        form = tag;
+        chosen = c;
+      }
+    }
+    if (form !== 0 && this.copied + chosen.points <= PREFIX_BUDGET_FACTOR * w.pos + NODE_BUDGET_BASE) {
+      this.copied += chosen.points;
+      const suffix = s.slice(chosen.units);
+      const suffixLen = utf8Length(suffix);
+      w.varint(8 * chosen.points + form);
+      w.varint(suffixLen);
+      utf8Bytes(w, suffix, suffixLen);
+      return;
+    }
+    w.varint(2 * len);
+    utf8Bytes(w, s, len);
+  }
+}
+
+function utf8Bytes(w: Writer, s: string, len: number): void {
+  w.ensure(len);
+  w.pos = writeUtf8(s, w.buf, w.pos);
+}
+
+/** The decoder's side of STR strings (see StrWriter): the value table and the previous string. */
+export class SchemalessStrings {
+  readonly table: string[] = [];
+  prev = "";
+  copied = 0;
+
+  constructor(private readonly prefixBudget: number) {}
+
+  /** One string; `site` is undefined in the dictionary (no site form there). */
+  read(r: Reader, site?: SchemalessSite): string {
+    const h = r.varint();
+    let s: string;
+    if (h % 2 === 0) {
+      const n = h / 2;
+      s = n === 0 ? "" : this.utf8(r, n);
+      if (n > 0 && n <= INTERN_MAX_BYTES) this.table.push(s);
+    } else if (h % 4 === 1) {
+      const e = this.table[(h - 1) / 4];
+      if (e === undefined) throw r.fail("INVALID_ENCODING", "string reference to an unknown entry");
+      s = e;
+    } else {
+      const fromSite = h % 8 === 3;
+      const p = (h - (fromSite ? 3 : 7)) / 8;
+      if (p === 0 || p > MAX_PREFIX) throw r.fail("INVALID_ENCODING", `string prefix of ${p} code points (1..${MAX_PREFIX})`);
+      if (fromSite && site === undefined) throw r.fail("INVALID_ENCODING", "a site prefix in the dictionary");
+      if ((this.copied += p) > this.prefixBudget) throw r.fail("INVALID_ENCODING", `prefixed strings copy more than ${this.prefixBudget} code points (the message's length allows no more)`);
+      const prev = fromSite ? site!.prev : this.prev;
+      let u = 0;
+      for (let i = 0; i < p; i++) {
+        if (u >= prev.length) throw r.fail("INVALID_ENCODING", `string prefix of ${p} code points, but the earlier string has fewer`);
+        const c = prev.charCodeAt(u);
+        u += c >= 0xd800 && c < 0xdc00 ? 2 : 1;
+      }
+      const n = r.varint();
+      const prefix = prev.slice(0, u);
+      s = n === 0 ? prefix : prefix + this.utf8(r, n);
+      if (utf8Length(prefix) + n <= INTERN_MAX_BYTES) this.table.push(s);
+    }
+    this.prev = s;
+    if (site !== undefined) site.prev = s;
+    return s;
+  }
+
+  private utf8(r: Reader, n: number): string {
+    if (n > r.end - r.pos) throw r.truncated();
+    const s = readUtf8(r.buf, r.pos, n);
+    if (s === undefined) throw r.fail("INVALID_UTF8", "string is not well-formed UTF-8");
+    r.pos += n;
+    return s;
+  }
+}
+
 /** The body: `v` encoded with the type inferred for it. */
-function writeValue(w: Writer, v: unknown, t: SchemalessType): void {
+/** The site of slot `i` (created on first use). */
+export function siteAt(sites: SchemalessSite[], i: number): SchemalessSite {
+  return (sites[i] ??= { prev: "" });
+}
+
+function writeValue(w: Writer, v: unknown, t: SchemalessType, sw: StrWriter, site: SchemalessSite | undefined): void {
   switch (t.kind) {
     case K.ANY:
       writeAny(w, v);
@@ -927,7 +1136,7 @@ function writeValue(w: Writer, v: unknown, t: SchemalessType): void {
       w.num(v as number);
       return;
     case K.STR:
-      w.string(v as string);
+      sw.write(w, v as string, site);
       return;
     case K.DATETIME:
       w.dateTime(v as string);
@@ -946,7 +1155,8 @@ function writeValue(w: Writer, v: unknown, t: SchemalessType): void {
       const n = a.length;
       w.varint(n);
       const items = t.items;
-      for (let i = 0; i < n; i++) writeValue(w, a[i], items);
+      const s = items.kind === K.STR ? siteAt(sw.sitesOf(t), 0) : undefined;
+      for (let i = 0; i < n; i++) writeValue(w, a[i], items, sw, s);
       return;
     }
     case K.OBJECT: {
@@ -967,10 +1177,12 @@ function writeValue(w: Writer, v: unknown, t: SchemalessType): void {
         }
         if ((bit & 7) !== 0) w.byte(byte);
       }
+      const sites = sw.sitesOf(t);
       for (let i = 0; i < n; i++) {
         const k = keys[i]!;
         if (t.optional[i] && !(hasOwnProperty.call(o, k) && o[k] !== undefined)) continue;
-        writeValue(w, o[k], t.types[i]!);
+        const ct = t.types[i]!;
+        writeValue(w, o[k], ct, sw, ct.kind === K.STR ? siteAt(sites, i) : undefined);
       }
       return;
     }
@@ -979,17 +1191,21 @@ function writeValue(w: Writer, v: unknown, t: SchemalessType): void {
       const keys = ownKeys(o);
       w.varint(keys.length);
       const decimal = t.keyKind === K.DECSTR;
+      const sites = sw.sitesOf(t);
+      const valueSite = t.values.kind === K.STR ? siteAt(sites, 0) : undefined;
+      const keySite = siteAt(sites, 1);
       for (const k of keys) {
         if (decimal) w.decimalString(k);
-        else w.string(k);
-        writeValue(w, o[k], t.values);
+        else sw.write(w, k, keySite);
+        writeValue(w, o[k], t.values, sw, valueSite);
       }
       return;
     }
     case K.UNION: {
       const i = pick(t, v);
       w.varint(i);
-      writeValue(w, v, t.branches[i]!);
+      const b = t.branches[i]!;
+      writeValue(w, v, b, sw, b.kind === K.STR ? siteAt(sw.sitesOf(t), i) : undefined);
       return;
     }
   }
@@ -1026,13 +1242,16 @@ interface TypeReader {
   /** Composite types read so far, in the order they were completed (REF indices). */
   table: SchemalessType[];
   maxDepth: number;
+  strings: SchemalessStrings;
 }
 
-/** Read the embedded dictionary (the root type); `r` must be positioned after the header. */
-export function readSchemalessDictionary(r: Reader, options?: SchemalessDecodeOptions): SchemalessType {
-  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+/**
+ * Read the embedded dictionary (the root type); `r` must be positioned after the header. `cx` is the body's
+ * decoding state: dictionary and body share the value table of STR strings.
+ */
+export function readSchemalessDictionary(r: Reader, cx: SchemalessBodyReader): SchemalessType {
   r.at = "";
-  return readType(r, { table: [], maxDepth: 2 * maxDepth + 2 }, 0);
+  return readType(r, { table: [], maxDepth: 2 * cx.maxDepth + 2, strings: cx.strings }, 0);
 }
 
 function readType(r: Reader, cx: TypeReader, depth: number): SchemalessType {
@@ -1042,13 +1261,13 @@ function readType(r: Reader, cx: TypeReader, depth: number): SchemalessType {
   let t: SchemalessType;
   switch (kind) {
     case K.CONST:
-      t = { kind: K.CONST, value: readScalar(r) };
+      t = { kind: K.CONST, value: readScalar(r, cx.strings) };
       break;
     case K.ENUM: {
       const n = r.count(1);
       if (n === 0) throw r.fail("INVALID_ENCODING", "enum type with no values");
       const values: SchemalessScalar[] = [];
-      for (let i = 0; i < n; i++) values.push(readScalar(r));
+      for (let i = 0; i < n; i++) values.push(readScalar(r, cx.strings));
       t = { kind: K.ENUM, values };
       break;
     }
@@ -1067,7 +1286,7 @@ function readType(r: Reader, cx: TypeReader, depth: number): SchemalessType {
       const types: SchemalessType[] = [];
       const seen = new Set<string>();
       for (let i = 0; i < n; i++) {
-        const k = r.string();
+        const k = cx.strings.read(r);
         if (seen.has(k)) throw r.fail("INVALID_ENCODING", `object type lists the key ${JSON.stringify(k)} twice`);
         seen.add(k);
         keys.push(k);
@@ -1108,17 +1327,27 @@ function readType(r: Reader, cx: TypeReader, depth: number): SchemalessType {
 }
 
 /** A CONST or ENUM value: an `any` value that must be a scalar. */
-function readScalar(r: Reader): SchemalessScalar {
+function readScalar(r: Reader, strings: SchemalessStrings): SchemalessScalar {
   if (r.pos >= r.end) throw r.truncated();
   const tag = r.buf[r.pos]!;
   if (tag === AnyTag.ARRAY || tag === AnyTag.OBJECT) throw r.fail("INVALID_ENCODING", "a constant or enum value must be a scalar");
+  if (tag === AnyTag.STRING) {
+    r.pos++;
+    return strings.read(r);
+  }
   return readAny(r) as SchemalessScalar;
 }
 
-interface BodyReader {
+export interface SchemalessBodyReader {
   nodes: number;
   budget: number;
   maxDepth: number;
+  strings: SchemalessStrings;
+}
+
+/** Decoding state for the body of a message of `length` bytes. */
+export function schemalessBodyReader(length: number, maxDepth = DEFAULT_MAX_DEPTH): SchemalessBodyReader {
+  return { nodes: 0, budget: schemalessNodeBudget(length), maxDepth, strings: new SchemalessStrings(PREFIX_BUDGET_FACTOR * length + NODE_BUDGET_BASE) };
 }
 
 /** Decode a schemaless message (EMBEDDED_DICTIONARY) back to the JSON value it was encoded from. */
@@ -1126,9 +1355,10 @@ export function decodeSchemaless(bytes: Uint8Array, options?: SchemalessDecodeOp
   const r = new Reader(bytes);
   readSchemalessHeader(r);
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const root = readSchemalessDictionary(r, options);
+  const cx = schemalessBodyReader(r.end, maxDepth);
+  const root = readSchemalessDictionary(r, cx);
   r.maxDepth = maxDepth;
-  const v = readSchemalessValue(r, root, { nodes: 0, budget: schemalessNodeBudget(r.end), maxDepth }, 0);
+  const v = readSchemalessValue(r, root, cx, 0, { prev: "" });
   r.done();
   return v;
 }
@@ -1139,8 +1369,12 @@ export function schemalessNodeBudget(length: number): number {
 }
 
 /** Read one value of type `t` (the body reader; `depth` counts enclosing arrays, objects and maps). */
-export function readSchemalessValue(r: Reader, t: SchemalessType, cx: BodyReader, depth: number): unknown {
-  while (t.kind === K.UNION) t = t.branches[r.index(t.branches.length)]!;
+export function readSchemalessValue(r: Reader, t: SchemalessType, cx: SchemalessBodyReader, depth: number, site?: SchemalessSite): unknown {
+  while (t.kind === K.UNION) {
+    const i = r.index(t.branches.length);
+    site = siteAt((t.sites ??= []), i);
+    t = t.branches[i]!;
+  }
   if (++cx.nodes > cx.budget) throw r.fail("INVALID_ENCODING", `message decodes to more than ${cx.budget} values (its length allows no more)`);
   switch (t.kind) {
     case K.ANY: {
@@ -1160,7 +1394,7 @@ export function readSchemalessValue(r: Reader, t: SchemalessType, cx: BodyReader
     case K.NUM:
       return r.num();
     case K.STR:
-      return r.string();
+      return cx.strings.read(r, site ?? { prev: "" });
     case K.DATETIME:
       return r.dateTime();
     case K.DATE:
@@ -1180,9 +1414,10 @@ export function readSchemalessValue(r: Reader, t: SchemalessType, cx: BodyReader
       }
       const a: unknown[] = [];
       const items = t.items;
+      const s = items.kind === K.STR ? siteAt((t.sites ??= []), 0) : undefined;
       let i = 0;
       try {
-        for (; i < n; i++) a.push(readSchemalessValue(r, items, cx, depth + 1));
+        for (; i < n; i++) a.push(readSchemalessValue(r, items, cx, depth + 1, s));
       } catch (e) {
         rethrowAtIndex(e, "", i);
       }
@@ -1201,6 +1436,7 @@ export function readSchemalessValue(r: Reader, t: SchemalessType, cx: BodyReader
         }
       }
       const o: Record<string, unknown> = {};
+      const sites = (t.sites ??= []);
       let k = "";
       try {
         for (let i = 0, bit = 0; i < n; i++) {
@@ -1210,7 +1446,8 @@ export function readSchemalessValue(r: Reader, t: SchemalessType, cx: BodyReader
             bit++;
             if (!present) continue;
           }
-          const v = readSchemalessValue(r, t.types[i]!, cx, depth + 1);
+          const ct = t.types[i]!;
+          const v = readSchemalessValue(r, ct, cx, depth + 1, ct.kind === K.STR ? siteAt(sites, i) : undefined);
           if (k === "__proto__") setOwn(o, k, v);
           else o[k] = v;
         }
@@ -1225,12 +1462,15 @@ export function readSchemalessValue(r: Reader, t: SchemalessType, cx: BodyReader
       if (n * (1 + schemalessMinWidth(t.values)) > r.end - r.pos) throw r.fail("TRUNCATED", `count ${n} exceeds what the input can hold`);
       const o: Record<string, unknown> = {};
       const decimal = t.keyKind === K.DECSTR;
+      const sites = (t.sites ??= []);
+      const valueSite = t.values.kind === K.STR ? siteAt(sites, 0) : undefined;
+      const keySite = siteAt(sites, 1);
       let k = "";
       try {
         for (let i = 0; i < n; i++) {
-          k = decimal ? r.decimalString() : r.string();
+          k = decimal ? r.decimalString() : cx.strings.read(r, keySite);
           if (hasOwnProperty.call(o, k)) throw r.fail("INVALID_ENCODING", `duplicate key ${JSON.stringify(k)}`);
-          setOwn(o, k, readSchemalessValue(r, t.values, cx, depth + 1));
+          setOwn(o, k, readSchemalessValue(r, t.values, cx, depth + 1, valueSite));
         }
       } catch (e) {
         rethrowAt(e, pointerSegment(k));

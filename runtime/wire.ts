@@ -26,7 +26,9 @@ export const Flag = {
 } as const;
 
 /** Flags this runtime version knows how to read. */
-export const KNOWN_FLAGS = Flag.FIXED_DICTIONARY | Flag.EXTENSIONS | Flag.COMPRESSED;
+// FIELD_INDEX is skippable: readHeader steps over the offset table (docs/format-field-index.md). DEFAULTS is not
+// here: only a codec generated with a default-value table reads it, and tells readHeader so (docs/format-defaults.md).
+export const KNOWN_FLAGS = Flag.FIXED_DICTIONARY | Flag.EXTENSIONS | Flag.COMPRESSED | Flag.FIELD_INDEX;
 /** Flags a schemaless decoder (runtime/schemaless.ts) accepts: no fingerprint, the dictionary travels inside. */
 export const SCHEMALESS_FLAGS = Flag.EMBEDDED_DICTIONARY | Flag.COMPRESSED;
 

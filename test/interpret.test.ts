@@ -936,6 +936,14 @@ describe("interpreted codec = generated module: schema evolution", () => {
     assert.equal(unknownOf(discarded), undefined);
     const { coupon: _coupon, ...withoutCoupon } = value;
     assert.deepStrictEqual(v2!.decode(v1!.encode(discarded)), { ...withoutCoupon, items: value.items.map(({ sku, qty }) => ({ sku, qty })), channel: "web" });
+    // a writer at channel's level must send its record: a message that claims level 1 but lacks it is refused
+    const body = v1!.encode(ev1);
+    const claimed = new Uint8Array([...body.subarray(0, 9), 1, ...body.subarray(9), 0]);
+    claimed[6]! |= 0x02; // EXTENSIONS: the level (1) after the fingerprint, an empty extension section at the end
+    for (const x of order.slice(1, 3)) {
+      const o = sameEvoDecode(x.gen, x.interp, claimed, `${x.label}: level 1 without the channel record`);
+      assert.ok(!o.ok && o.code === "INVALID_ENCODING" && o.path === "/channel", JSON.stringify(o));
+    }
     // rebased v4 and the others refuse each other's messages
     assert.throws(() => v1!.decode(v4!.encode(ev3)), { name: "ToonError", code: "FINGERPRINT_MISMATCH" });
     assert.throws(() => v4!.decode(v3!.encode(ev3)), { name: "ToonError", code: "FINGERPRINT_MISMATCH" });

@@ -356,6 +356,7 @@ describe("fromText: coercion and rejection per schema", () => {
     ["a table cell", "name: a\ncount: 1\nitems[2]{sku,qty}:\n  a,1\n  b,2.5", { code: "INVALID_VALUE", path: "/items/1/qty", line: 5, column: 5 }],
     ["a missing table column", "name: a\ncount: 1\nitems[1]{sku}:\n  a", { code: "INVALID_VALUE", path: "/items/0/qty", line: 4, column: 3 }],
     ["array expected", "name: a\ncount: 1\nitems: 3", { code: "INVALID_VALUE", path: "/items", line: 3, column: 8 }],
+    ["nullable integer rejects a string", "name: a\ncount: 1\nmaybe: x", { code: "INVALID_VALUE", path: "/maybe", line: 3, column: 8 }],
     ["union without a match", "name: a\ncount: 1\neither[1]: 2", { code: "INVALID_VALUE", path: "/either", line: 3, column: 1 }],
     ["syntax: row count", "name: a\ncount: 1\nitems[2]{sku,qty}:\n  a,1", { code: "TEXT_SYNTAX", path: "/items", line: 3, column: 6 }],
     ["syntax: bad indentation", "name: a\n   count: 1", { code: "TEXT_SYNTAX", path: "", line: 2, column: 4 }],

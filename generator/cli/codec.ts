@@ -6,6 +6,9 @@
  * dictionary of the schema when a toon.config.json in the working directory lists the schema among its inputs
  * (so messages of the generated modules decode); else one built fresh from the schema, as `generate` would
  * write it the first time.
+ *
+ * Without `--schema` (binary only), messages are schemaless (docs/format-schemaless.md). `--compress` zstd-compresses
+ * payloads from 8 KiB (or `--compress-threshold`) up (docs/format-compression.md); decode inflates by itself.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -21,13 +24,15 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from "./config.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
 import { fromTextWith } from "../../runtime/text/check.ts";
 import { compileTextCheck } from "../emit/text.ts";
+import { schemalessCommand } from "../inspect/schemaless-cli.ts";
+import { compressOptions, isCompressedMessage, useZstd } from "../inspect/zstd.ts";
 
 export async function runCodecCommand(command: "encode" | "decode", args: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       args,
-      options: { schema: { type: "string", short: "s" }, out: { type: "string", short: "o" }, dictionary: { type: "string", short: "d" }, text: { type: "boolean", short: "t" } },
+      options: { schema: { type: "string", short: "s" }, out: { type: "string", short: "o" }, dictionary: { type: "string", short: "d" }, text: { type: "boolean", short: "t" }, compress: { type: "boolean", short: "z" }, "compress-threshold": { type: "string" } },
       allowPositionals: true,
       strict: true,
     });
@@ -35,10 +40,19 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
     throw new ToonError("CONFIG_ERROR", `${command}: ${(e as Error).message}`);
   }
   const { values, positionals } = parsed;
-  if (values.schema === undefined) throw new ToonError("CONFIG_ERROR", `${command} needs --schema <schema.json>`);
+  if (values.schema === undefined && values.text) throw new ToonError("CONFIG_ERROR", `${command} --text needs --schema <schema.json>`);
   if (positionals.length > 1) throw new ToonError("CONFIG_ERROR", `${command} takes at most one input file`);
-  await initHash();
+  if ((values.compress || values["compress-threshold"] !== undefined) && (command !== "encode" || values.text)) {
+    throw new ToonError("CONFIG_ERROR", "--compress applies to binary encode only (decode decompresses by itself)");
+  }
   const cwd = process.cwd();
+  const compress = await compressOptions(values.compress, values["compress-threshold"]);
+  if (values.schema === undefined) {
+    // no schema: schemaless mode, the dictionary inferred from the value and embedded (docs/format-schemaless.md)
+    const input = positionals[0] === undefined || positionals[0] === "-" ? readStdin() : readBytes(positionals[0], cwd);
+    return writeOutput(await schemalessCommand(command, input, compress), values.out, cwd);
+  }
+  await initHash();
   const ir = await loadSchemaFile(values.schema, { cwd });
   const dictionaryFile = values.dictionary ?? committedDictionary(values.schema, cwd);
   const previous = dictionaryFile === undefined ? undefined : readDictionary(dictionaryFile, cwd);
@@ -59,7 +73,7 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
       if (!checked.ok) throw new ToonError("INVALID_VALUE", checked.errors[0]!.message, { path: checked.errors[0]!.path, details: checked.errors });
       output = new TextEncoder().encode(encodeText(value) + "\n");
     } else {
-      output = codec.encode(value);
+      output = codec.encode(value, compress);
     }
   } else if (values.text) {
     // TOON text: decoded and checked against the schema as Codec.fromText does (interpreted twin)
@@ -71,14 +85,19 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
     }
     output = new TextEncoder().encode(stringifyJson(fromTextWith(text, undefined, compileTextCheck(ir).check)));
   } else {
+    if (isCompressedMessage(input)) await useZstd();
     output = new TextEncoder().encode(stringifyJson(codec.decode(input)));
   }
-  if (values.out !== undefined) {
-    const out = path.resolve(cwd, values.out);
+  return writeOutput(output, values.out, cwd);
+}
+
+function writeOutput(output: Uint8Array, file: string | undefined, cwd: string): number {
+  if (file !== undefined) {
+    const out = path.resolve(cwd, file);
     try {
       writeFileSync(out, output);
     } catch (e) {
-      throw new ToonError("IO_ERROR", `cannot write ${values.out}: ${(e as Error).message}`);
+      throw new ToonError("IO_ERROR", `cannot write ${file}: ${(e as Error).message}`);
     }
   } else {
     process.stdout.write(output);

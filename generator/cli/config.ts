@@ -6,7 +6,7 @@ import type { GenerateConfig } from "../pipeline.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -54,5 +54,47 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
   };
   const config: GenerateConfig = { inputs: inputs as string[], outDir: str("outDir"), dictionaryDir: str("dictionaryDir", "toon-dictionaries") };
   if (o.runtimeImport !== undefined) config.runtimeImport = str("runtimeImport");
+  if (o.samples !== undefined) config.samples = checkSamples(o.samples, where);
+  if (o.index !== undefined) config.index = checkIndex(o.index, where);
   return config;
+}
+
+/**
+ * `samples` (default-value tables, docs/format-defaults.md): globs of sample data, for every codec whose schema
+ * a sample fits, or an object of codec name -> globs.
+ */
+function checkSamples(v: unknown, where: string): NonNullable<GenerateConfig["samples"]> {
+  const globs = (x: unknown, at: string): string[] => {
+    const list = typeof x === "string" ? [x] : x;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((g) => typeof g === "string" && g !== "")) {
+      throw new ToonError("CONFIG_ERROR", `${where}: "${at}" must be a glob or a non-empty array of globs of sample files`, { path: "/" + at });
+    }
+    return list as string[];
+  };
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+    const out: Record<string, string[]> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = globs(x, `samples/${k}`);
+    return out;
+  }
+  return globs(v, "samples");
+}
+
+/**
+ * `index` (field offset tables, docs/format-field-index.md): `true` (every top-level property of every codec),
+ * a list of dictionary paths, or an object of codec name -> `true` or paths.
+ */
+function checkIndex(v: unknown, where: string): NonNullable<GenerateConfig["index"]> {
+  const one = (x: unknown, at: string): true | string[] => {
+    if (x === true) return true;
+    if (!Array.isArray(x) || x.length === 0 || !x.every((g) => typeof g === "string" && g !== "")) {
+      throw new ToonError("CONFIG_ERROR", `${where}: "${at}" must be true or a non-empty array of dictionary paths`, { path: "/" + at });
+    }
+    return x as string[];
+  };
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+    const out: Record<string, true | string[]> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = one(x, `index/${k}`);
+    return out;
+  }
+  return one(v, "index");
 }

@@ -2,7 +2,7 @@
 export const HELP = `toon-gen: JSON Schema, Zod and LLM tool definitions in; fixed dictionaries and typed TOON codecs out.
 
 Usage:
-  toon-gen [generate] [--config toon.config.json] [--quiet] [--rebase <Name>]...
+  toon-gen [generate] [--config toon.config.json] [--quiet] [--rebase <Name>]... [--samples <glob>]...
       Read the config, generate one TypeScript module per schema into outDir (plus outDir/index.ts) and one
       dictionary file per schema into dictionaryDir. Files whose content is unchanged are not rewritten.
       Prints one summary line: schemas read, files written, files unchanged, time.
@@ -11,6 +11,11 @@ Usage:
       per finding) and writes nothing. --rebase <Name> (a codec name; repeatable; '*' for every codec) folds
       that dictionary into a new base with a new fingerprint instead: the explicit breaking release, after
       which old decoders fail with FINGERPRINT_MISMATCH.
+      --samples <glob> (repeatable; config "samples"): profile sample JSON (.jsonl: one value per line) and
+      give each path's most frequent values (and schema defaults) a default-value table in the dictionary:
+      such values travel as one-byte references (docs/format-defaults.md). Tables are frozen once committed;
+      --rebase re-profiles. Config "index" (true, or dictionary paths): a field offset table in every
+      message and typed Codec.peek.<path>(bytes) accessors (docs/format-field-index.md).
 
   toon-gen check [--config toon.config.json] [--json]
       For CI: regenerate in memory, write nothing, and print one line per problem ("<file>: <path>: [rule]
@@ -21,14 +26,26 @@ Usage:
   toon-gen encode --schema <schema.json> [in.json] [--out file] [--text]
       Encode a JSON value (file or stdin) to TOON binary (stdout or --out). With --text: check it against
       the schema and write TOON text (spec v4), exactly what the generated Codec.toText(value) writes.
+      Without --schema: a schemaless message, its dictionary inferred from the value and embedded in it
+      (docs/format-schemaless.md). --compress [--compress-threshold N]: zstd-compress the payload when it is
+      at least N bytes (default 8192; needs the optional zstd-napi package; docs/format-compression.md).
 
   toon-gen decode --schema <schema.json> [in.toon] [--out file] [--text]
       Decode TOON binary (file or stdin) to pretty JSON. With --text: decode TOON text, checked against the
       schema and coerced as the generated Codec.fromText(text) does; errors name line, column and path.
+      Without --schema: a schemaless message. Compressed messages are inflated (zstd-napi).
 
   toon-gen stats <file.json> [--schema <schema.json>] [--json]
       A table of bytes and tokens (gpt-tokenizer, o200k_base) of the document as pretty JSON, compact JSON,
       TOON text and, with --schema, TOON binary (tokens of its base64 form). --json: the rows as JSON.
+
+  toon-gen inspect <file.toon> [--schema <schema.json> [--dictionary d.json]] [--json]
+      What a message holds: the header (flags by name, fingerprint, extension level, the dictionary it
+      matches: the --schema's, else one in the dictionaryDir of ./toon.config.json with its fingerprint, or
+      the embedded one of a schemaless message), the dictionary table (id, path, type), the decoded tree, and
+      per path the bytes it takes in TOON against the bytes it took in JSON, sorted by waste (the TOON bytes
+      the path still costs, largest first). On truncated or corrupt input it shows what decoded and where it
+      stopped (byte offset, JSON pointer). --json: the same as one JSON object. Exit code 1 if incomplete.
 
   toon-gen --version | --help
 

@@ -10,6 +10,8 @@ import { canonicalForm, collectEntries, type DictionaryEntry } from "./build.ts"
 import { fingerprintOf } from "./hash.ts";
 import { DICTIONARY_FORMAT, type Dictionary, type RetiredEntry, type Segment } from "./file.ts";
 import { parentOfProperty } from "./paths.ts";
+import type { Profile } from "../samples/profile.ts";
+import { buildTables, hasTables, tablesIntact } from "../samples/tables.ts";
 
 export type Rule =
   | "required-removed"
@@ -24,7 +26,8 @@ export type Rule =
   | "retired-reused"
   | "base-edited"
   | "segment-edited"
-  | "duplicate-id";
+  | "duplicate-id"
+  | "defaults-edited";
 
 export interface Finding {
   rule: Rule;
@@ -44,6 +47,20 @@ export interface EvolveResult {
 }
 
 type Draft = Omit<DictionaryEntry, "id">;
+
+export interface EvolveOptions {
+  /** Fold everything into a fresh base (the explicit breaking release). */
+  rebase?: boolean;
+  /** Profiled samples (generator/samples): default-value tables for a fresh base, or a dictionary without tables. */
+  profile?: Profile;
+}
+
+/** `dict` with default-value tables from the schema's defaults and `profile` (none: `dict` without tables). */
+function withTables(ir: SchemaIR, dict: Dictionary, profile: Profile | undefined): Dictionary {
+  const { defaults: _old, ...rest } = dict;
+  const defaults = buildTables(ir, rest, profile);
+  return defaults === undefined ? rest : { ...rest, defaults };
+}
 
 function segmentOf(level: number, entries: DictionaryEntry[]): Segment {
   const fp = fingerprintOf(canonicalForm(entries));
@@ -81,14 +98,14 @@ function facts(e: Draft): string {
 /**
  * Evolve `previous` to describe `ir`. Without `previous` (or with `rebase`) the result is a fresh base.
  */
-export function evolveDictionary(ir: SchemaIR, previous: Dictionary | undefined, options: { rebase?: boolean } = {}): EvolveResult {
+export function evolveDictionary(ir: SchemaIR, previous: Dictionary | undefined, options: EvolveOptions = {}): EvolveResult {
   const defaults = new Map<string, JsonValue>();
   const drafts = collectEntries(ir, defaults);
   if (!previous || options.rebase) {
     const dictionary = freshBase(ir, drafts, previous);
     const unchanged = previous && previous.extensions.length === 0 && previous.base.hash64 === dictionary.base.hash64;
     return {
-      dictionary: unchanged ? { ...dictionary, retired: previous!.retired } : dictionary,
+      dictionary: withTables(ir, unchanged ? { ...dictionary, retired: previous!.retired } : dictionary, options.profile),
       findings: [],
       added: previous ? drafts.filter((d) => !hasPath(previous, d.path)).map((d) => d.path) : drafts.map((d) => d.path),
       retired: [],
@@ -235,7 +252,9 @@ export function evolveDictionary(ir: SchemaIR, previous: Dictionary | undefined,
 
   const extensions = [...previous.extensions];
   if (added.length > 0) extensions.push(segmentOf(level, added));
-  const dictionary: Dictionary = { ...previous, name: ir.name, source: ir.source, extensions, retired };
+  // default-value tables are frozen with the base; a dictionary without any gets them when samples first come
+  const evolved: Dictionary = { ...previous, name: ir.name, source: ir.source, extensions, retired };
+  const dictionary = hasTables(previous) || options.profile === undefined ? evolved : withTables(ir, evolved, options.profile);
   return { dictionary, findings, added: addedPaths, retired: retiredPaths };
 }
 
@@ -263,6 +282,15 @@ export function integrityFindings(d: Dictionary): Finding[] {
     }
   };
   check(d.base, "base segment", "base-edited");
+  if (!tablesIntact(d)) {
+    out.push({
+      rule: "defaults-edited",
+      path: "$",
+      breaking: true,
+      message: `the default-value tables of dictionary ${d.name} were edited by hand (they no longer hash to ${d.defaults!.hash64})`,
+      fix: "restore the dictionary file from git (git checkout -- <file>); to change the tables, rebase",
+    });
+  }
   d.extensions.forEach((s) => check(s, `extension segment ${s.level}`, "segment-edited"));
   const retiredIds = new Map(d.retired.map((r) => [r.id, r.path]));
   const seen = new Map<number, string>();

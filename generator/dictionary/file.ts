@@ -24,6 +24,23 @@ export interface RetiredEntry {
   retiredAt: number;
 }
 
+/** One path's default-value table (docs/format-defaults.md). */
+export interface DefaultTableEntry {
+  id: number;
+  path: string;
+  values: (string | number)[];
+}
+
+/**
+ * The default-value tables (generator/samples/tables.ts): frozen once written, like the base. Their fingerprint
+ * (of the base's canonical form and the tables) is the one DEFAULTS messages carry.
+ */
+export interface DefaultTables {
+  fingerprint: number;
+  hash64: string;
+  tables: DefaultTableEntry[];
+}
+
 export interface Dictionary {
   format: typeof DICTIONARY_FORMAT;
   name: string;
@@ -31,6 +48,8 @@ export interface Dictionary {
   base: Segment;
   extensions: Segment[];
   retired: RetiredEntry[];
+  /** Default-value tables, when the codec has any (absent: the file and the wire are as without the feature). */
+  defaults?: DefaultTables;
 }
 
 /**
@@ -63,7 +82,13 @@ export function formatDictionary(d: Dictionary): string {
     `{\n  "format": ${JSON.stringify(d.format)},\n  "name": ${JSON.stringify(d.name)},\n  "source": ${JSON.stringify(d.source)},\n` +
     `  "base": ${seg(d.base, "  ")},\n` +
     `  "extensions": [${d.extensions.length === 0 ? "" : "\n" + d.extensions.map((s) => "    " + seg(s, "    ")).join(",\n") + "\n  "}],\n` +
-    `  "retired": [${d.retired.length === 0 ? "" : "\n" + d.retired.map((r) => `    ${JSON.stringify({ id: r.id, path: r.path, retiredAt: r.retiredAt })}`).join(",\n") + "\n  "}]\n}\n`
+    `  "retired": [${d.retired.length === 0 ? "" : "\n" + d.retired.map((r) => `    ${JSON.stringify({ id: r.id, path: r.path, retiredAt: r.retiredAt })}`).join(",\n") + "\n  "}]` +
+    (d.defaults === undefined
+      ? ""
+      : `,\n  "defaults": {\n    "fingerprint": ${JSON.stringify(hexFingerprint(d.defaults.fingerprint))},\n    "hash64": ${JSON.stringify(d.defaults.hash64)},\n    "tables": [` +
+        d.defaults.tables.map((t) => `\n      ${JSON.stringify({ id: t.id, path: t.path, values: t.values })}`).join(",") +
+        `${d.defaults.tables.length === 0 ? "" : "\n    "}]\n  }`) +
+    `\n}\n`
   );
 }
 
@@ -88,5 +113,13 @@ export function parseDictionary(text: string, file: string): Dictionary {
     throw new ToonError("IO_ERROR", `${file}: not a toon-gen dictionary (expected "format": "${DICTIONARY_FORMAT}")`);
   }
   const fix = (s: Segment & { fingerprint: unknown }): Segment => ({ ...s, fingerprint: typeof s.fingerprint === "string" ? parseInt(s.fingerprint, 16) : Number(s.fingerprint) });
-  return { ...dict, base: fix(dict.base), extensions: (dict.extensions ?? []).map(fix), retired: dict.retired ?? [] };
+  const out: Dictionary = { ...dict, base: fix(dict.base), extensions: (dict.extensions ?? []).map(fix), retired: dict.retired ?? [] };
+  const defaults = (dict as { defaults?: unknown }).defaults as (DefaultTables & { fingerprint: unknown }) | undefined;
+  if (defaults !== undefined) {
+    if (typeof defaults !== "object" || defaults === null || !Array.isArray(defaults.tables) || typeof defaults.hash64 !== "string") {
+      throw new ToonError("IO_ERROR", `${file}: "defaults" must be an object with "fingerprint", "hash64" and "tables"`);
+    }
+    out.defaults = { ...defaults, fingerprint: typeof defaults.fingerprint === "string" ? parseInt(defaults.fingerprint, 16) : Number(defaults.fingerprint) };
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import { Code, code, join, lit, prop, propKey, raw } from "../../templates/code.
 import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
+import { emitTabledRead, isTabled } from "./defaults.ts";
 import { indentBy } from "./write.ts";
 
 export interface ReadCode {
@@ -25,6 +26,7 @@ function leaf(p: string, call: Code): ReadCode {
 }
 
 export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {
+  if (isTabled(s)) return emitTabledRead(s, p, cx); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
     case "string":
       return leaf(p, s.int64 ? code`r.decimalString()` : s.format === "date-time" ? code`r.dateTime()` : s.format === "date" ? code`r.date()` : code`r.string()`);

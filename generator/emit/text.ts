@@ -11,7 +11,9 @@
  * (reordered or unknown keys, `any`, tuples, arrays of arrays, rows that turn out non-uniform, a value of the
  * wrong type) to the runtime's generic building blocks, which append to the same encoder state. Any surprise
  * deeper down (a non-plain object, a depth limit, an error) makes the whole value go through `encodeText`
- * instead (`encodeTextWith`). So the output equals `encodeText`'s for every value, not only schema-valid ones.
+ * instead (`encodeTextWith`). So the output equals `encodeText`'s for every schema-valid value, and for any other
+ * value made of plain JSON data (objects with a toJSON method, Dates, Maps in object-typed positions are read as
+ * plain objects, where `encodeText` would normalise them first).
  *
  * Check pass. `fromText` decodes with the runtime (`decodeTextExact`) and runs a generated pass over the value:
  * structure checks (types, required and unknown properties, tuple lengths, enum/const) and coercions per schema
@@ -114,6 +116,26 @@ function tabularFields(s: Shape, cx: Defs, depth = 0): { fields: TextField[]; sh
     }
   }
   return { fields, shape: r, depth: deepest };
+}
+
+/**
+ * Up to 8 property names that a value of object (or object union) `s` may or may not have: rows that differ in
+ * one of them have different keys, so they cannot form a table.
+ */
+function probeProperties(s: Shape, cx: Defs): string[] {
+  const r = resolve(s, cx);
+  if (r === undefined) return [];
+  const objects: ObjectShape[] = [];
+  const collect = (x: Shape): void => {
+    const y = resolve(x, cx);
+    if (y?.kind === "object") objects.push(y);
+    else if (y?.kind === "union") y.branches.forEach(collect);
+  };
+  collect(r);
+  const names = new Set<string>();
+  for (const o of objects) for (const p of o.properties) names.add(p.name);
+  const always = (n: string): boolean => objects.every((o) => o.properties.some((p) => p.name === n && p.required));
+  return [...names].filter((n) => !always(n)).slice(0, 8);
 }
 
 /** A required property of object `s` that is always an array (so rows of `s` never form a table). */
@@ -486,11 +508,29 @@ else ${generic}`;
     const dash = L.fresh("dash");
     const x = L.fresh("x");
     const arrProp = tab ? arrayProperty(items, this.cx) : undefined;
-    const attempt = !tab
-      ? raw("")
-      : arrProp !== undefined
-        ? code`if (!$isArray(${readProp(x0, arrProp)})) ${t} = $rt.textTable(e, ${v}, ${cd.code}, ${lvl.plus(1).code});\n  `
-        : code`${t} = $rt.textTable(e, ${v}, ${cd.code}, ${lvl.plus(1).code});\n  `;
+    const probes = tab && arrProp === undefined ? probeProperties(items, this.cx) : [];
+    const attemptTable = code`${t} = $rt.textTable(e, ${v}, ${cd.code}, ${lvl.plus(1).code});`;
+    let attempt: Code;
+    if (!tab) attempt = raw("");
+    else if (arrProp !== undefined) attempt = code`if (!$isArray(${readProp(x0, arrProp)})) ${attemptTable}\n  `;
+    else if (probes.length === 0) attempt = code`${attemptTable}\n  `;
+    else {
+      // rows that differ in whether they have an optional property have different keys: no table (cheap test
+      // before the generic attempt, which would build the first rows' cells first)
+      const k = L.fresh("k");
+      const r = L.fresh("r");
+      const differs = join(
+        probes.map((q) => code`$rt.hasOwn(${r}, ${q}) !== $rt.hasOwn(${x0}, ${q})`),
+        " || ",
+      );
+      attempt = code`let ${k} = 1;
+  for (; ${k} < ${n}; ${k}++) {
+    const ${r} = ${v}[${k}];
+    if (typeof ${r} !== "object" || ${r} === null || ${differs}) break;
+  }
+  if (${k} === ${n}) ${attemptTable}
+  `;
+    }
     const item: Pos = { mode: "item", depth: cd, dash, lvl: lvl.plus(1) };
     return code`const ${x0} = ${v}[0];
 if (typeof ${x0} !== "object" || ${x0} === null || $isArray(${x0}) || ${lvl.code} > e.max) ${generic}
@@ -516,42 +556,67 @@ ${indentBy(this.value(items, x, item), "      ")}
     const fn = name(`$tr${this.rowFns.size}`);
     this.rowFns.set(key, fn);
     const names = s.properties.map((p) => p.name);
-    const keyTest = join(
-      names.map((k, i) => code` || ks[${i}] !== ${k}`),
-      "",
-    );
-    const cells: Code[] = [];
-    s.properties.forEach((p, i) => {
+    const keyTest =
+      names.length <= 24
+        ? code`if (ks.length !== ${names.length}${join(
+            names.map((k, i) => code` || ks[${i}] !== ${k}`),
+            "",
+          )}) return null;`
+        : code`if (ks.length !== ${names.length}) return null;
+const kn = ${this.cx.constant("tkeys", code`[${names}] as const`)};
+for (let i = 0; i < ${names.length}; i++) if (ks[i] !== kn[i]) return null;`;
+    /** The code of cell `i`, appending to `s` (assigning it when `first`). */
+    const cell = (p: (typeof s.properties)[number], i: number, first: boolean): Code => {
       const f = name(`f${i}`);
-      const glue = i === 0 ? code`s = ` : code`s += e.d + `;
+      const glue = first ? code`s = ` : code`s += e.d + `;
       const read = code`const ${f} = ${readProp(name("r"), p.name)};`;
       if (!primOnly(p.shape, this.cx)) {
         const sub = tabularFields(p.shape, this.cx)!;
         const subFn = this.rowFn(sub.shape, sub.fields);
         const c = name(`c${i}`);
-        cells.push(code`${read}
+        return code`${read}
 const ${c} = ${subFn}(e, ${f});
 if (${c} === null) return null;
-${glue}${c};`);
-        return;
+${glue}${c};`;
       }
       const r = resolve(p.shape, this.cx)!;
       const fast =
         r.kind === "string"
           ? code`if (typeof ${f} === "string") ${glue}$rt.textStr(${f}, e.dc);\nelse `
           : r.kind === "number" || r.kind === "integer"
-            ? code`if (typeof ${f} === "number" && ${f} - ${f} === 0) ${glue}${i === 0 ? code`"" + ` : raw("")}${f};\nelse `
+            ? code`if (typeof ${f} === "number" && ${f} - ${f} === 0) ${glue}${first ? code`"" + ` : raw("")}${f};\nelse `
             : raw("");
-      cells.push(code`${read}
+      return code`${read}
 ${fast}if (${f} === null || typeof ${f} !== "object") ${glue}$rt.textPrim(${f}, e.dc);
-else return null;`);
-    });
+else return null;`;
+    };
+    const cells = s.properties.map((p, i) => cell(p, i, i === 0));
+    let body: Code;
+    if (linesOf(cells) <= MAX_FUNCTION_LINES) body = join(cells);
+    else {
+      // too big for one function (see MAX_FUNCTION_LINES): chunks of cells come from helpers
+      const indexed = s.properties.map((p, i) => ({ code: cells[i]!, p, i }));
+      const parts: Code[] = [];
+      chunkBlocks(indexed).forEach((group, g) => {
+        const part = name(`$trc${this.chunks++}`);
+        this.fns.push(code`function ${part}(e: $rt.TextState, r: any): string | null {
+  let s: string;
+${indentBy(join(group.map((x, k) => cell(x.p, x.i, k === 0))), "  ")}
+  return s;
+}`);
+        const c = name(`p${g}`);
+        parts.push(code`const ${c} = ${part}(e, r);
+if (${c} === null) return null;
+${g === 0 ? code`s = ` : code`s += e.d + `}${c};`);
+      });
+      body = join(parts);
+    }
     this.fns.push(code`function ${fn}(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
-  if (ks.length !== ${names.length}${keyTest}) return null;
+${indentBy(keyTest, "  ")}
   let s: string;
-${indentBy(join(cells), "  ")}
+${indentBy(body, "  ")}
   return s;
 }`);
     return fn;
@@ -1084,6 +1149,12 @@ export function compileTextCheck(ir: SchemaIR): { check: TextCheckFn; hints: Pay
         };
       }
       case "union": {
+        const others = s.branches.filter((b) => b.kind !== "null");
+        if (others.length === 1 && s.branches.length === 2) {
+          // nullable: T | null (as the generated pass)
+          const other = compile(others[0]!);
+          return (v) => (v === null ? v : other(v));
+        }
         const branches = s.branches.map(compile);
         const masks = s.branches.map((b) => categoryMasks(b, lookup));
         const exact = masks.map((m) => m.exact);

@@ -9,10 +9,13 @@ import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINE
 import { byteMask, objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
+import { emitTabledWrite, isTabled } from "./defaults.ts";
+import { indexMark } from "./peek.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 
 
 export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+  if (isTabled(s)) return emitTabledWrite(s, v, p, cx); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
     case "string": {
       const method = s.int64 ? "decimalString" : s.format === "date-time" ? "dateTime" : s.format === "date" ? "date" : "string";
@@ -205,7 +208,7 @@ w.byte(${m});`);
     const q = s.properties[i]!;
     const f = locals[i]!;
     const fp = childPath(p, q.name);
-    const body = emitWrite(q.shape, f, fp, cx, L);
+    const body = indexMark(cx, s, i, emitWrite(q.shape, f, fp, cx, L)); // field index (emit/peek.ts)
     if (q.required) {
       return code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${body}`;

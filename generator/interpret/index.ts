@@ -21,6 +21,7 @@ import { Reader } from "../../runtime/reader.ts";
 import { validateWith, type ValidationResult } from "../../runtime/validate.ts";
 import { Flag } from "../../runtime/wire.ts";
 import { Writer } from "../../runtime/writer.ts";
+import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
 import { applyExtensions, extensionsOf, laidOut } from "./extensions.ts";
 import { PredicateCompiler } from "./predicate.ts";
 import { ReadCompiler, type ReadFn } from "./read.ts";
@@ -45,7 +46,7 @@ export interface InterpretedCodec {
 export type { DecodeOptions, ValidationResult };
 
 export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec {
-  const ir = laidOut(schema, dict);
+  const ir = withDefaultTables(laidOut(schema, dict), dict);
   const cx = new ModuleContext(ir);
   const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
   for (const d of ir.definitions) {
@@ -66,13 +67,19 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
     read = readers.function(ir.root, false);
   }
   const known = new Map<number, { key: string; read: ReadFn }>();
-  for (const [id, x] of extensionsOf(ir)) known.set(id, { key: x.key, read: readers.extension(id, x.shape) });
+  const extensions = extensionsOf(ir);
+  for (const [id, x] of extensions) known.set(id, { key: x.key, read: readers.extension(id, x.shape) });
   const apply = applyExtensions(known, dict);
+  // from this writer level on, a message lacks records it must have unless it is checked (see decode)
+  const mustArrive = [...extensions.values()].filter((x) => x.required).map((x) => x.level);
+  const checkFrom = mustArrive.length === 0 ? Infinity : Math.min(...mustArrive);
   const name = ir.name;
-  const fingerprint = dict.base.fingerprint;
+  const fingerprint = codecFingerprint(dict);
+  /** Default-value tables (docs/format-defaults.md): DEFAULTS messages only, with the tables' fingerprint. */
+  const extraFlags = hasTables(dict) ? Flag.DEFAULTS : 0;
   /** The codec's extension level: how many extension segments its dictionary has. */
   const level = dict.extensions.length;
-  const FLAGS = level > 0 ? Flag.FIXED_DICTIONARY | Flag.EXTENSIONS : Flag.FIXED_DICTIONARY;
+  const FLAGS = (level > 0 ? Flag.FIXED_DICTIONARY | Flag.EXTENSIONS : Flag.FIXED_DICTIONARY) | extraFlags;
   registerDictionary(fingerprint, name);
   return {
     name,
@@ -92,10 +99,10 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
     },
     decode(bytes: Uint8Array, options?: DecodeOptions): unknown {
       const r = new Reader(bytes);
-      const flags = readHeader(r, fingerprint, name);
+      const flags = readHeader(r, fingerprint, name, extraFlags);
       const v = read(r);
       // records say where they go: a value they completed is checked against the schema before it is handed out
-      if (flags & Flag.EXTENSIONS && readExtensionSection(r, v, apply, options) > 0) assertDecoded(v, write);
+      if (flags & Flag.EXTENSIONS && (readExtensionSection(r, v, apply, options) > 0 || r.level >= checkFrom)) assertDecoded(v, write);
       r.done();
       return v;
     },

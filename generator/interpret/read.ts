@@ -10,6 +10,7 @@ import { readAny } from "../../runtime/any.ts";
 import { rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
 import { cloneJson, hasOwn, setOwn } from "../../runtime/objects.ts";
 import type { Reader } from "../../runtime/reader.ts";
+import { isTabled, tabledReader } from "./defaults.ts";
 
 export type ReadFn = (r: Reader) => any;
 
@@ -54,6 +55,7 @@ export class ReadCompiler {
 
   /** `emitRead`. */
   compile(s: Shape, p: string): ReadFn {
+    if (isTabled(s)) return tabledReader(s, p); // a default-value table (./defaults.ts)
     switch (s.kind) {
       case "string":
         if (s.int64) return (r) => ((r.at = p), r.decimalString());

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { invalid, writeInt64, type Writer } from "../../runtime/writer.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
 import { propReader } from "./props.ts";
+import { isTabled, tabledWriter } from "./defaults.ts";
 
 export type WriteFn = (w: Writer, v: any) => void;
 
@@ -70,6 +71,7 @@ export class WriteCompiler {
 
   /** `emitWrite`: `p` is the static path relative to the innermost loop or definition. */
   compile(s: Shape, p: string): WriteFn {
+    if (isTabled(s)) return tabledWriter(s, p); // a default-value table (./defaults.ts)
     switch (s.kind) {
       case "string":
         if (s.int64) return stringWriter(p, (w, v) => w.decimalString(v));

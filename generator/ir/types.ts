@@ -36,6 +36,11 @@ interface ShapeBase {
   description?: string;
   /** The schema's `default`, when it is valid for the shape. */
   default?: JsonValue;
+  /**
+   * The dictionary's default-value table for this position (strings, integers, numbers; set by the dictionary
+   * stage, generator/samples/tables.ts, never by loaders): entry k travels as a one-byte reference.
+   */
+  table?: (string | number)[];
   constraints?: Constraints;
 }
 

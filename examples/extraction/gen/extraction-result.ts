@@ -609,9 +609,9 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
       j4++;
     }
     for (; j4 < ks0.length; j4++) {
-      const k93 = ks0[j4];
-      const x94 = v[k93];
-      $rt.textField(e, x94, ind3, k93, 0, 1);
+      const k95 = ks0[j4];
+      const x96 = v[k95];
+      $rt.textField(e, x96, ind3, k95, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -620,46 +620,46 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
 
 function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks32 = Object.keys(v);
-    if (ks32.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks34 = Object.keys(v);
+    if (ks34.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind34 = $rt.textNl(e, depth + 1);
-      let lead36 = dash;
-      let j35 = 0;
-      if (ks32[j35] === "type") {
-        const f37 = v.type;
-        if (f37 === null || typeof f37 !== "object") e.out += lead36 + "type: " + $rt.textPrim(f37, e.dc);
-        else $rt.textField(e, f37, lead36, "type", depth + 1, lvl);
-        lead36 = ind34;
-        j35++;
+      const ind36 = $rt.textNl(e, depth + 1);
+      let lead38 = dash;
+      let j37 = 0;
+      if (ks34[j37] === "type") {
+        const f39 = v.type;
+        if (f39 === null || typeof f39 !== "object") e.out += lead38 + "type: " + $rt.textPrim(f39, e.dc);
+        else $rt.textField(e, f39, lead38, "type", depth + 1, lvl);
+        lead38 = ind36;
+        j37++;
       }
-      if (ks32[j35] === "name") {
-        const f38 = v.name;
-        if (typeof f38 === "string") e.out += lead36 + "name: " + $rt.textStr(f38, e.dc);
-        else $rt.textField(e, f38, lead36, "name", depth + 1, lvl);
-        lead36 = ind34;
-        j35++;
+      if (ks34[j37] === "name") {
+        const f40 = v.name;
+        if (typeof f40 === "string") e.out += lead38 + "name: " + $rt.textStr(f40, e.dc);
+        else $rt.textField(e, f40, lead38, "name", depth + 1, lvl);
+        lead38 = ind36;
+        j37++;
       }
-      if (ks32[j35] === "role") {
-        const f39 = v.role;
-        if (typeof f39 === "string") e.out += lead36 + "role: " + $rt.textStr(f39, e.dc);
-        else $rt.textField(e, f39, lead36, "role", depth + 1, lvl);
-        lead36 = ind34;
-        j35++;
+      if (ks34[j37] === "role") {
+        const f41 = v.role;
+        if (typeof f41 === "string") e.out += lead38 + "role: " + $rt.textStr(f41, e.dc);
+        else $rt.textField(e, f41, lead38, "role", depth + 1, lvl);
+        lead38 = ind36;
+        j37++;
       }
-      if (ks32[j35] === "confidence") {
-        const f40 = v.confidence;
-        if (typeof f40 === "number" && f40 - f40 === 0) e.out += lead36 + "confidence: " + f40;
-        else $rt.textField(e, f40, lead36, "confidence", depth + 1, lvl);
-        lead36 = ind34;
-        j35++;
+      if (ks34[j37] === "confidence") {
+        const f42 = v.confidence;
+        if (typeof f42 === "number" && f42 - f42 === 0) e.out += lead38 + "confidence: " + f42;
+        else $rt.textField(e, f42, lead38, "confidence", depth + 1, lvl);
+        lead38 = ind36;
+        j37++;
       }
-      for (; j35 < ks32.length; j35++) {
-        const k41 = ks32[j35];
-        const x42 = v[k41];
-        $rt.textField(e, x42, lead36, k41, depth + 1, lvl);
-        lead36 = ind34;
+      for (; j37 < ks34.length; j37++) {
+        const k43 = ks34[j37];
+        const x44 = v[k43];
+        $rt.textField(e, x44, lead38, k43, depth + 1, lvl);
+        lead38 = ind36;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -667,46 +667,46 @@ function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, 
 
 function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks43 = Object.keys(v);
-    if (ks43.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks45 = Object.keys(v);
+    if (ks45.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind45 = $rt.textNl(e, depth + 1);
-      let lead47 = dash;
-      let j46 = 0;
-      if (ks43[j46] === "type") {
-        const f48 = v.type;
-        if (f48 === null || typeof f48 !== "object") e.out += lead47 + "type: " + $rt.textPrim(f48, e.dc);
-        else $rt.textField(e, f48, lead47, "type", depth + 1, lvl);
-        lead47 = ind45;
-        j46++;
+      const ind47 = $rt.textNl(e, depth + 1);
+      let lead49 = dash;
+      let j48 = 0;
+      if (ks45[j48] === "type") {
+        const f50 = v.type;
+        if (f50 === null || typeof f50 !== "object") e.out += lead49 + "type: " + $rt.textPrim(f50, e.dc);
+        else $rt.textField(e, f50, lead49, "type", depth + 1, lvl);
+        lead49 = ind47;
+        j48++;
       }
-      if (ks43[j46] === "name") {
-        const f49 = v.name;
-        if (typeof f49 === "string") e.out += lead47 + "name: " + $rt.textStr(f49, e.dc);
-        else $rt.textField(e, f49, lead47, "name", depth + 1, lvl);
-        lead47 = ind45;
-        j46++;
+      if (ks45[j48] === "name") {
+        const f51 = v.name;
+        if (typeof f51 === "string") e.out += lead49 + "name: " + $rt.textStr(f51, e.dc);
+        else $rt.textField(e, f51, lead49, "name", depth + 1, lvl);
+        lead49 = ind47;
+        j48++;
       }
-      if (ks43[j46] === "ticker") {
-        const f50 = v.ticker;
-        if (typeof f50 === "string") e.out += lead47 + "ticker: " + $rt.textStr(f50, e.dc);
-        else $rt.textField(e, f50, lead47, "ticker", depth + 1, lvl);
-        lead47 = ind45;
-        j46++;
+      if (ks45[j48] === "ticker") {
+        const f52 = v.ticker;
+        if (typeof f52 === "string") e.out += lead49 + "ticker: " + $rt.textStr(f52, e.dc);
+        else $rt.textField(e, f52, lead49, "ticker", depth + 1, lvl);
+        lead49 = ind47;
+        j48++;
       }
-      if (ks43[j46] === "confidence") {
-        const f51 = v.confidence;
-        if (typeof f51 === "number" && f51 - f51 === 0) e.out += lead47 + "confidence: " + f51;
-        else $rt.textField(e, f51, lead47, "confidence", depth + 1, lvl);
-        lead47 = ind45;
-        j46++;
+      if (ks45[j48] === "confidence") {
+        const f53 = v.confidence;
+        if (typeof f53 === "number" && f53 - f53 === 0) e.out += lead49 + "confidence: " + f53;
+        else $rt.textField(e, f53, lead49, "confidence", depth + 1, lvl);
+        lead49 = ind47;
+        j48++;
       }
-      for (; j46 < ks43.length; j46++) {
-        const k52 = ks43[j46];
-        const x53 = v[k52];
-        $rt.textField(e, x53, lead47, k52, depth + 1, lvl);
-        lead47 = ind45;
+      for (; j48 < ks45.length; j48++) {
+        const k54 = ks45[j48];
+        const x55 = v[k54];
+        $rt.textField(e, x55, lead49, k54, depth + 1, lvl);
+        lead49 = ind47;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -714,60 +714,60 @@ function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: st
 
 function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks54 = Object.keys(v);
-    if (ks54.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks56 = Object.keys(v);
+    if (ks56.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind56 = $rt.textNl(e, depth + 1);
-      let lead58 = dash;
-      let j57 = 0;
-      if (ks54[j57] === "type") {
-        const f59 = v.type;
-        if (f59 === null || typeof f59 !== "object") e.out += lead58 + "type: " + $rt.textPrim(f59, e.dc);
-        else $rt.textField(e, f59, lead58, "type", depth + 1, lvl);
-        lead58 = ind56;
-        j57++;
+      const ind58 = $rt.textNl(e, depth + 1);
+      let lead60 = dash;
+      let j59 = 0;
+      if (ks56[j59] === "type") {
+        const f61 = v.type;
+        if (f61 === null || typeof f61 !== "object") e.out += lead60 + "type: " + $rt.textPrim(f61, e.dc);
+        else $rt.textField(e, f61, lead60, "type", depth + 1, lvl);
+        lead60 = ind58;
+        j59++;
       }
-      if (ks54[j57] === "name") {
-        const f60 = v.name;
-        if (typeof f60 === "string") e.out += lead58 + "name: " + $rt.textStr(f60, e.dc);
-        else $rt.textField(e, f60, lead58, "name", depth + 1, lvl);
-        lead58 = ind56;
-        j57++;
+      if (ks56[j59] === "name") {
+        const f62 = v.name;
+        if (typeof f62 === "string") e.out += lead60 + "name: " + $rt.textStr(f62, e.dc);
+        else $rt.textField(e, f62, lead60, "name", depth + 1, lvl);
+        lead60 = ind58;
+        j59++;
       }
-      if (ks54[j57] === "countryCode") {
-        const f61 = v.countryCode;
-        if (typeof f61 === "string") e.out += lead58 + "countryCode: " + $rt.textStr(f61, e.dc);
-        else $rt.textField(e, f61, lead58, "countryCode", depth + 1, lvl);
-        lead58 = ind56;
-        j57++;
+      if (ks56[j59] === "countryCode") {
+        const f63 = v.countryCode;
+        if (typeof f63 === "string") e.out += lead60 + "countryCode: " + $rt.textStr(f63, e.dc);
+        else $rt.textField(e, f63, lead60, "countryCode", depth + 1, lvl);
+        lead60 = ind58;
+        j59++;
       }
-      if (ks54[j57] === "lat") {
-        const f62 = v.lat;
-        if (typeof f62 === "number" && f62 - f62 === 0) e.out += lead58 + "lat: " + f62;
-        else $rt.textField(e, f62, lead58, "lat", depth + 1, lvl);
-        lead58 = ind56;
-        j57++;
+      if (ks56[j59] === "lat") {
+        const f64 = v.lat;
+        if (typeof f64 === "number" && f64 - f64 === 0) e.out += lead60 + "lat: " + f64;
+        else $rt.textField(e, f64, lead60, "lat", depth + 1, lvl);
+        lead60 = ind58;
+        j59++;
       }
-      if (ks54[j57] === "lon") {
-        const f63 = v.lon;
-        if (typeof f63 === "number" && f63 - f63 === 0) e.out += lead58 + "lon: " + f63;
-        else $rt.textField(e, f63, lead58, "lon", depth + 1, lvl);
-        lead58 = ind56;
-        j57++;
+      if (ks56[j59] === "lon") {
+        const f65 = v.lon;
+        if (typeof f65 === "number" && f65 - f65 === 0) e.out += lead60 + "lon: " + f65;
+        else $rt.textField(e, f65, lead60, "lon", depth + 1, lvl);
+        lead60 = ind58;
+        j59++;
       }
-      if (ks54[j57] === "confidence") {
-        const f64 = v.confidence;
-        if (typeof f64 === "number" && f64 - f64 === 0) e.out += lead58 + "confidence: " + f64;
-        else $rt.textField(e, f64, lead58, "confidence", depth + 1, lvl);
-        lead58 = ind56;
-        j57++;
+      if (ks56[j59] === "confidence") {
+        const f66 = v.confidence;
+        if (typeof f66 === "number" && f66 - f66 === 0) e.out += lead60 + "confidence: " + f66;
+        else $rt.textField(e, f66, lead60, "confidence", depth + 1, lvl);
+        lead60 = ind58;
+        j59++;
       }
-      for (; j57 < ks54.length; j57++) {
-        const k65 = ks54[j57];
-        const x66 = v[k65];
-        $rt.textField(e, x66, lead58, k65, depth + 1, lvl);
-        lead58 = ind56;
+      for (; j59 < ks56.length; j59++) {
+        const k67 = ks56[j59];
+        const x68 = v[k67];
+        $rt.textField(e, x68, lead60, k67, depth + 1, lvl);
+        lead60 = ind58;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -775,53 +775,53 @@ function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string
 
 function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks67 = Object.keys(v);
-    if (ks67.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks69 = Object.keys(v);
+    if (ks69.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind69 = $rt.textNl(e, depth + 1);
-      let lead71 = dash;
-      let j70 = 0;
-      if (ks67[j70] === "type") {
-        const f72 = v.type;
-        if (f72 === null || typeof f72 !== "object") e.out += lead71 + "type: " + $rt.textPrim(f72, e.dc);
-        else $rt.textField(e, f72, lead71, "type", depth + 1, lvl);
-        lead71 = ind69;
-        j70++;
+      const ind71 = $rt.textNl(e, depth + 1);
+      let lead73 = dash;
+      let j72 = 0;
+      if (ks69[j72] === "type") {
+        const f74 = v.type;
+        if (f74 === null || typeof f74 !== "object") e.out += lead73 + "type: " + $rt.textPrim(f74, e.dc);
+        else $rt.textField(e, f74, lead73, "type", depth + 1, lvl);
+        lead73 = ind71;
+        j72++;
       }
-      if (ks67[j70] === "text") {
-        const f73 = v.text;
-        if (typeof f73 === "string") e.out += lead71 + "text: " + $rt.textStr(f73, e.dc);
-        else $rt.textField(e, f73, lead71, "text", depth + 1, lvl);
-        lead71 = ind69;
-        j70++;
+      if (ks69[j72] === "text") {
+        const f75 = v.text;
+        if (typeof f75 === "string") e.out += lead73 + "text: " + $rt.textStr(f75, e.dc);
+        else $rt.textField(e, f75, lead73, "text", depth + 1, lvl);
+        lead73 = ind71;
+        j72++;
       }
-      if (ks67[j70] === "value") {
-        const f74 = v.value;
-        if (typeof f74 === "string") e.out += lead71 + "value: " + $rt.textStr(f74, e.dc);
-        else $rt.textField(e, f74, lead71, "value", depth + 1, lvl);
-        lead71 = ind69;
-        j70++;
+      if (ks69[j72] === "value") {
+        const f76 = v.value;
+        if (typeof f76 === "string") e.out += lead73 + "value: " + $rt.textStr(f76, e.dc);
+        else $rt.textField(e, f76, lead73, "value", depth + 1, lvl);
+        lead73 = ind71;
+        j72++;
       }
-      if (ks67[j70] === "precision") {
-        const f75 = v.precision;
-        if (f75 === null || typeof f75 !== "object") e.out += lead71 + "precision: " + $rt.textPrim(f75, e.dc);
-        else $rt.textField(e, f75, lead71, "precision", depth + 1, lvl);
-        lead71 = ind69;
-        j70++;
+      if (ks69[j72] === "precision") {
+        const f77 = v.precision;
+        if (f77 === null || typeof f77 !== "object") e.out += lead73 + "precision: " + $rt.textPrim(f77, e.dc);
+        else $rt.textField(e, f77, lead73, "precision", depth + 1, lvl);
+        lead73 = ind71;
+        j72++;
       }
-      if (ks67[j70] === "confidence") {
-        const f76 = v.confidence;
-        if (typeof f76 === "number" && f76 - f76 === 0) e.out += lead71 + "confidence: " + f76;
-        else $rt.textField(e, f76, lead71, "confidence", depth + 1, lvl);
-        lead71 = ind69;
-        j70++;
+      if (ks69[j72] === "confidence") {
+        const f78 = v.confidence;
+        if (typeof f78 === "number" && f78 - f78 === 0) e.out += lead73 + "confidence: " + f78;
+        else $rt.textField(e, f78, lead73, "confidence", depth + 1, lvl);
+        lead73 = ind71;
+        j72++;
       }
-      for (; j70 < ks67.length; j70++) {
-        const k77 = ks67[j70];
-        const x78 = v[k77];
-        $rt.textField(e, x78, lead71, k77, depth + 1, lvl);
-        lead71 = ind69;
+      for (; j72 < ks69.length; j72++) {
+        const k79 = ks69[j72];
+        const x80 = v[k79];
+        $rt.textField(e, x80, lead73, k79, depth + 1, lvl);
+        lead73 = ind71;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -829,53 +829,53 @@ function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lv
 
 function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks79 = Object.keys(v);
-    if (ks79.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks81 = Object.keys(v);
+    if (ks81.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind81 = $rt.textNl(e, depth + 1);
-      let lead83 = dash;
-      let j82 = 0;
-      if (ks79[j82] === "type") {
-        const f84 = v.type;
-        if (f84 === null || typeof f84 !== "object") e.out += lead83 + "type: " + $rt.textPrim(f84, e.dc);
-        else $rt.textField(e, f84, lead83, "type", depth + 1, lvl);
-        lead83 = ind81;
-        j82++;
+      const ind83 = $rt.textNl(e, depth + 1);
+      let lead85 = dash;
+      let j84 = 0;
+      if (ks81[j84] === "type") {
+        const f86 = v.type;
+        if (f86 === null || typeof f86 !== "object") e.out += lead85 + "type: " + $rt.textPrim(f86, e.dc);
+        else $rt.textField(e, f86, lead85, "type", depth + 1, lvl);
+        lead85 = ind83;
+        j84++;
       }
-      if (ks79[j82] === "text") {
-        const f85 = v.text;
-        if (typeof f85 === "string") e.out += lead83 + "text: " + $rt.textStr(f85, e.dc);
-        else $rt.textField(e, f85, lead83, "text", depth + 1, lvl);
-        lead83 = ind81;
-        j82++;
+      if (ks81[j84] === "text") {
+        const f87 = v.text;
+        if (typeof f87 === "string") e.out += lead85 + "text: " + $rt.textStr(f87, e.dc);
+        else $rt.textField(e, f87, lead85, "text", depth + 1, lvl);
+        lead85 = ind83;
+        j84++;
       }
-      if (ks79[j82] === "amount") {
-        const f86 = v.amount;
-        if (typeof f86 === "number" && f86 - f86 === 0) e.out += lead83 + "amount: " + f86;
-        else $rt.textField(e, f86, lead83, "amount", depth + 1, lvl);
-        lead83 = ind81;
-        j82++;
+      if (ks81[j84] === "amount") {
+        const f88 = v.amount;
+        if (typeof f88 === "number" && f88 - f88 === 0) e.out += lead85 + "amount: " + f88;
+        else $rt.textField(e, f88, lead85, "amount", depth + 1, lvl);
+        lead85 = ind83;
+        j84++;
       }
-      if (ks79[j82] === "currency") {
-        const f87 = v.currency;
-        if (typeof f87 === "string") e.out += lead83 + "currency: " + $rt.textStr(f87, e.dc);
-        else $rt.textField(e, f87, lead83, "currency", depth + 1, lvl);
-        lead83 = ind81;
-        j82++;
+      if (ks81[j84] === "currency") {
+        const f89 = v.currency;
+        if (typeof f89 === "string") e.out += lead85 + "currency: " + $rt.textStr(f89, e.dc);
+        else $rt.textField(e, f89, lead85, "currency", depth + 1, lvl);
+        lead85 = ind83;
+        j84++;
       }
-      if (ks79[j82] === "confidence") {
-        const f88 = v.confidence;
-        if (typeof f88 === "number" && f88 - f88 === 0) e.out += lead83 + "confidence: " + f88;
-        else $rt.textField(e, f88, lead83, "confidence", depth + 1, lvl);
-        lead83 = ind81;
-        j82++;
+      if (ks81[j84] === "confidence") {
+        const f90 = v.confidence;
+        if (typeof f90 === "number" && f90 - f90 === 0) e.out += lead85 + "confidence: " + f90;
+        else $rt.textField(e, f90, lead85, "confidence", depth + 1, lvl);
+        lead85 = ind83;
+        j84++;
       }
-      for (; j82 < ks79.length; j82++) {
-        const k89 = ks79[j82];
-        const x90 = v[k89];
-        $rt.textField(e, x90, lead83, k89, depth + 1, lvl);
-        lead83 = ind81;
+      for (; j84 < ks81.length; j84++) {
+        const k91 = ks81[j84];
+        const x92 = v[k91];
+        $rt.textField(e, x92, lead85, k91, depth + 1, lvl);
+        lead85 = ind83;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -883,8 +883,8 @@ function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, l
 
 function $tiEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const d31 = v.type;
-    switch (d31) {
+    const d33 = v.type;
+    switch (d33) {
       case "person": {
         $tiPersonEntity(e, v, depth, dash, lvl);
         break;
@@ -966,7 +966,12 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
             if (typeof x26 !== "object" || x26 === null || $isArray(x26) || lvl + 1 > e.max) $rt.textArray(e, lead18 + "entities", f24, depth + 2, lvl + 1, true);
             else {
               let t27: string | null = null;
-              t27 = $rt.textTable(e, f24, depth + 2, lvl + 2);
+              let k31 = 1;
+              for (; k31 < n25; k31++) {
+                const r32 = f24[k31];
+                if (typeof r32 !== "object" || r32 === null || $rt.hasOwn(r32, "name") !== $rt.hasOwn(x26, "name") || $rt.hasOwn(r32, "role") !== $rt.hasOwn(x26, "role") || $rt.hasOwn(r32, "ticker") !== $rt.hasOwn(x26, "ticker") || $rt.hasOwn(r32, "countryCode") !== $rt.hasOwn(x26, "countryCode") || $rt.hasOwn(r32, "lat") !== $rt.hasOwn(x26, "lat") || $rt.hasOwn(r32, "lon") !== $rt.hasOwn(x26, "lon") || $rt.hasOwn(r32, "text") !== $rt.hasOwn(x26, "text") || $rt.hasOwn(r32, "value") !== $rt.hasOwn(x26, "value")) break;
+              }
+              if (k31 === n25) t27 = $rt.textTable(e, f24, depth + 2, lvl + 2);
               if (t27 !== null) e.out += lead18 + "entities" + t27;
               else {
                 e.out += lead18 + "entities" + "[" + n25 + e.mk + "]:";
@@ -983,9 +988,9 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
         j17++;
       }
       for (; j17 < ks14.length; j17++) {
-        const k91 = ks14[j17];
-        const x92 = v[k91];
-        $rt.textField(e, x92, lead18, k91, depth + 1, lvl);
+        const k93 = ks14[j17];
+        const x94 = v[k93];
+        $rt.textField(e, x94, lead18, k93, depth + 1, lvl);
         lead18 = ind16;
       }
     }
@@ -1252,14 +1257,306 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 0;
 $rt.registerDictionary($FINGERPRINT, "ExtractionResult");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": ExtractionResult;
+  "model": string;
+  "extractedAt": string;
+  "documents": $StreamPaths["$"]["documents"];
+  "documents[]": Document;
+  "#Document": Document;
+  "#Document.id": string;
+  "#Document.source": "news" | "filing" | "email" | "chat" | "report";
+  "#Document.language": "en" | "zh";
+  "#Document.url": string;
+  "#Document.text": string;
+  "#Document.entities": $StreamPaths["#Document"]["entities"];
+  "#Document.entities[]": Entity;
+  "#Entity": Entity;
+  "#Entity<0>": PersonEntity;
+  "#Entity<1>": OrganizationEntity;
+  "#Entity<2>": LocationEntity;
+  "#Entity<3>": DateEntity;
+  "#Entity<4>": MoneyEntity;
+  "#PersonEntity": PersonEntity;
+  "#PersonEntity.type": "person";
+  "#PersonEntity.name": string;
+  "#PersonEntity.role": string;
+  "#PersonEntity.confidence": number;
+  "#OrganizationEntity": OrganizationEntity;
+  "#OrganizationEntity.type": "organization";
+  "#OrganizationEntity.name": string;
+  "#OrganizationEntity.ticker": string;
+  "#OrganizationEntity.confidence": number;
+  "#LocationEntity": LocationEntity;
+  "#LocationEntity.type": "location";
+  "#LocationEntity.name": string;
+  "#LocationEntity.countryCode": string;
+  "#LocationEntity.lat": number;
+  "#LocationEntity.lon": number;
+  "#LocationEntity.confidence": number;
+  "#DateEntity": DateEntity;
+  "#DateEntity.type": "date";
+  "#DateEntity.text": string;
+  "#DateEntity.value": string;
+  "#DateEntity.precision": "day" | "month" | "year";
+  "#DateEntity.confidence": number;
+  "#MoneyEntity": MoneyEntity;
+  "#MoneyEntity.type": "money";
+  "#MoneyEntity.text": string;
+  "#MoneyEntity.amount": number;
+  "#MoneyEntity.currency": string;
+  "#MoneyEntity.confidence": number;
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+function $sw1(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.dateTime(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr1(r: $rt.Reader): any {
+  r.at = "";
+  return r.dateTime();
+}
+
+function write$s3(w: $rt.Writer, v: any): void {
+  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
+  const n0 = v.length;
+  w.varint(n0);
+  let i1 = 0;
+  try {
+    for (; i1 < n0; i1++) {
+      const e2 = v[i1];
+      writeDocument(w, e2);
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "", i1);
+  }
+}
+
+function read$s3(r: $rt.Reader): any {
+  r.at = "";
+  const n0 = r.count(6);
+  const a1: any[] = [];
+  let i2 = 0;
+  try {
+    for (; i2 < n0; i2++) {
+      const r3 = readDocument(r);
+      a1.push(r3);
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "", i2);
+  }
+  return a1;
+}
+
+function $sw2(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "news": w.byte(0); break;
+    case "filing": w.byte(1); break;
+    case "email": w.byte(2); break;
+    case "chat": w.byte(3); break;
+    case "report": w.byte(4); break;
+    default: throw $rt.invalid("", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"", v);
+  }
+}
+
+function $sr2(r: $rt.Reader): any {
+  r.at = "";
+  return $enum2[r.index(5)];
+}
+
+function $sw3(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "en": w.byte(0); break;
+    case "zh": w.byte(1); break;
+    default: throw $rt.invalid("", "one of \"en\", \"zh\"", v);
+  }
+}
+
+function $sr3(r: $rt.Reader): any {
+  r.at = "";
+  return $enum3[r.index(2)];
+}
+
+function write$s11(w: $rt.Writer, v: any): void {
+  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
+  const n0 = v.length;
+  w.varint(n0);
+  let i1 = 0;
+  try {
+    for (; i1 < n0; i1++) {
+      const e2 = v[i1];
+      writeEntity(w, e2);
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "", i1);
+  }
+}
+
+function read$s11(r: $rt.Reader): any {
+  r.at = "";
+  const n0 = r.count(1);
+  const a1: any[] = [];
+  let i2 = 0;
+  try {
+    for (; i2 < n0; i2++) {
+      const r3 = readEntity(r);
+      a1.push(r3);
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "", i2);
+  }
+  return a1;
+}
+
+function $sw4(w: $rt.Writer, v: any): void {
+  if (v !== "person") throw $rt.invalid("", "the constant \"person\"", v);
+}
+
+function $sr4(r: $rt.Reader): any {
+  return "person";
+}
+
+function $sw5(w: $rt.Writer, v: any): void {
+  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
+}
+
+function $sr5(r: $rt.Reader): any {
+  r.at = "";
+  return r.num();
+}
+
+function $sw6(w: $rt.Writer, v: any): void {
+  if (v !== "organization") throw $rt.invalid("", "the constant \"organization\"", v);
+}
+
+function $sr6(r: $rt.Reader): any {
+  return "organization";
+}
+
+function $sw7(w: $rt.Writer, v: any): void {
+  if (v !== "location") throw $rt.invalid("", "the constant \"location\"", v);
+}
+
+function $sr7(r: $rt.Reader): any {
+  return "location";
+}
+
+function $sw8(w: $rt.Writer, v: any): void {
+  if (v !== "date") throw $rt.invalid("", "the constant \"date\"", v);
+}
+
+function $sr8(r: $rt.Reader): any {
+  return "date";
+}
+
+function $sw9(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr9(r: $rt.Reader): any {
+  r.at = "";
+  return r.date();
+}
+
+function $sw10(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "day": w.byte(0); break;
+    case "month": w.byte(1); break;
+    case "year": w.byte(2); break;
+    default: throw $rt.invalid("", "one of \"day\", \"month\", \"year\"", v);
+  }
+}
+
+function $sr10(r: $rt.Reader): any {
+  r.at = "";
+  return $enum8[r.index(3)];
+}
+
+function $sw11(w: $rt.Writer, v: any): void {
+  if (v !== "money") throw $rt.invalid("", "the constant \"money\"", v);
+}
+
+function $sr11(r: $rt.Reader): any {
+  return "money";
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "ExtractionResult",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3], writeExtractionResult, readExtractionResult],
+    [1, "model", 0, 1, "model", "string", 9, null, $sw0, $sr0],
+    [2, "extractedAt", 0, 1, "extractedAt", "string", 1, null, $sw1, $sr1],
+    [3, "documents", 0, 1, "documents", "array", 1, null, write$s3, read$s3],
+    [4, "documents[]", 3, 2, null, "ref", 0, 5, writeDocument, readDocument],
+    [5, "#Document", -1, 0, null, "object", 2, [6, 7, 8, 9, 10, 11], writeDocument, readDocument],
+    [6, "#Document.id", 5, 1, "id", "string", 9, null, $sw0, $sr0],
+    [7, "#Document.source", 5, 1, "source", "enum", 1, null, $sw2, $sr2],
+    [8, "#Document.language", 5, 1, "language", "enum", 1, null, $sw3, $sr3],
+    [9, "#Document.url", 5, 1, "url", "string", 8, null, $sw0, $sr0],
+    [10, "#Document.text", 5, 1, "text", "string", 9, null, $sw0, $sr0],
+    [11, "#Document.entities", 5, 1, "entities", "array", 1, null, write$s11, read$s11],
+    [12, "#Document.entities[]", 11, 2, null, "ref", 0, 13, writeEntity, readEntity],
+    [13, "#Entity", -1, 0, null, "union", 0, ["type", ["person", "organization", "location", "date", "money"]], writeEntity, readEntity],
+    [14, "#Entity<0>", 13, 6, 0, "ref", 0, 19, writePersonEntity, readPersonEntity],
+    [15, "#Entity<1>", 13, 6, 1, "ref", 0, 24, writeOrganizationEntity, readOrganizationEntity],
+    [16, "#Entity<2>", 13, 6, 2, "ref", 0, 29, writeLocationEntity, readLocationEntity],
+    [17, "#Entity<3>", 13, 6, 3, "ref", 0, 36, writeDateEntity, readDateEntity],
+    [18, "#Entity<4>", 13, 6, 4, "ref", 0, 42, writeMoneyEntity, readMoneyEntity],
+    [19, "#PersonEntity", -1, 0, null, "object", 2, [20, 21, 22, 23], writePersonEntity, readPersonEntity],
+    [20, "#PersonEntity.type", 19, 1, "type", "const", 1, null, $sw4, $sr4],
+    [21, "#PersonEntity.name", 19, 1, "name", "string", 9, null, $sw0, $sr0],
+    [22, "#PersonEntity.role", 19, 1, "role", "string", 8, null, $sw0, $sr0],
+    [23, "#PersonEntity.confidence", 19, 1, "confidence", "number", 1, null, $sw5, $sr5],
+    [24, "#OrganizationEntity", -1, 0, null, "object", 2, [25, 26, 27, 28], writeOrganizationEntity, readOrganizationEntity],
+    [25, "#OrganizationEntity.type", 24, 1, "type", "const", 1, null, $sw6, $sr6],
+    [26, "#OrganizationEntity.name", 24, 1, "name", "string", 9, null, $sw0, $sr0],
+    [27, "#OrganizationEntity.ticker", 24, 1, "ticker", "string", 8, null, $sw0, $sr0],
+    [28, "#OrganizationEntity.confidence", 24, 1, "confidence", "number", 1, null, $sw5, $sr5],
+    [29, "#LocationEntity", -1, 0, null, "object", 2, [30, 31, 32, 33, 34, 35], writeLocationEntity, readLocationEntity],
+    [30, "#LocationEntity.type", 29, 1, "type", "const", 1, null, $sw7, $sr7],
+    [31, "#LocationEntity.name", 29, 1, "name", "string", 9, null, $sw0, $sr0],
+    [32, "#LocationEntity.countryCode", 29, 1, "countryCode", "string", 8, null, $sw0, $sr0],
+    [33, "#LocationEntity.lat", 29, 1, "lat", "number", 0, null, $sw5, $sr5],
+    [34, "#LocationEntity.lon", 29, 1, "lon", "number", 0, null, $sw5, $sr5],
+    [35, "#LocationEntity.confidence", 29, 1, "confidence", "number", 1, null, $sw5, $sr5],
+    [36, "#DateEntity", -1, 0, null, "object", 2, [37, 38, 39, 40, 41], writeDateEntity, readDateEntity],
+    [37, "#DateEntity.type", 36, 1, "type", "const", 1, null, $sw8, $sr8],
+    [38, "#DateEntity.text", 36, 1, "text", "string", 9, null, $sw0, $sr0],
+    [39, "#DateEntity.value", 36, 1, "value", "string", 1, null, $sw9, $sr9],
+    [40, "#DateEntity.precision", 36, 1, "precision", "enum", 1, null, $sw10, $sr10],
+    [41, "#DateEntity.confidence", 36, 1, "confidence", "number", 1, null, $sw5, $sr5],
+    [42, "#MoneyEntity", -1, 0, null, "object", 2, [43, 44, 45, 46, 47], writeMoneyEntity, readMoneyEntity],
+    [43, "#MoneyEntity.type", 42, 1, "type", "const", 1, null, $sw11, $sr11],
+    [44, "#MoneyEntity.text", 42, 1, "text", "string", 9, null, $sw0, $sr0],
+    [45, "#MoneyEntity.amount", 42, 1, "amount", "number", 1, null, $sw5, $sr5],
+    [46, "#MoneyEntity.currency", 42, 1, "currency", "string", 9, null, $sw0, $sr0],
+    [47, "#MoneyEntity.confidence", 42, 1, "confidence", "number", 1, null, $sw5, $sr5],
+  ],
+  applyExtensions: $applyExtensions,
+};
+
 export const ExtractionResult = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /**
-   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
-   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
-   */
+  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: ExtractionResult, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
@@ -1289,6 +1586,12 @@ export const ExtractionResult = {
   validate(value: unknown): $rt.ValidationResult<ExtractionResult> {
     return $rt.validateWith(value, writeExtractionResult);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<ExtractionResult, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

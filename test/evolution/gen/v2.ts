@@ -336,7 +336,12 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
           if (typeof x10 !== "object" || x10 === null || $isArray(x10) || 2 > e.max) $rt.textArray(e, ind3 + "items", f8, 1, 2, true);
           else {
             let t11: string | null = null;
-            t11 = $rt.textTable(e, f8, 1, 3);
+            let k15 = 1;
+            for (; k15 < n9; k15++) {
+              const r16 = f8[k15];
+              if (typeof r16 !== "object" || r16 === null || $rt.hasOwn(r16, "gift") !== $rt.hasOwn(x10, "gift")) break;
+            }
+            if (k15 === n9) t11 = $rt.textTable(e, f8, 1, 3);
             if (t11 !== null) e.out += ind3 + "items" + t11;
             else {
               e.out += ind3 + "items" + "[" + n9 + e.mk + "]:";
@@ -344,39 +349,39 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
               for (let i12 = 0; i12 < n9; i12++) {
                 const x14 = f8[i12];
                 if (typeof x14 === "object" && x14 !== null && !$isArray(x14)) {
-                  const ks15 = Object.keys(x14);
-                  if (ks15.length === 0) e.out += $rt.textNl(e, 1) + "-";
+                  const ks17 = Object.keys(x14);
+                  if (ks17.length === 0) e.out += $rt.textNl(e, 1) + "-";
                   else {
                     if (3 > e.max) $rt.textBail();
-                    const ind17 = $rt.textNl(e, 2);
-                    let lead19 = dash13;
-                    let j18 = 0;
-                    if (ks15[j18] === "sku") {
-                      const f20 = x14.sku;
-                      if (typeof f20 === "string") e.out += lead19 + "sku: " + $rt.textStr(f20, e.dc);
-                      else $rt.textField(e, f20, lead19, "sku", 2, 3);
-                      lead19 = ind17;
-                      j18++;
+                    const ind19 = $rt.textNl(e, 2);
+                    let lead21 = dash13;
+                    let j20 = 0;
+                    if (ks17[j20] === "sku") {
+                      const f22 = x14.sku;
+                      if (typeof f22 === "string") e.out += lead21 + "sku: " + $rt.textStr(f22, e.dc);
+                      else $rt.textField(e, f22, lead21, "sku", 2, 3);
+                      lead21 = ind19;
+                      j20++;
                     }
-                    if (ks15[j18] === "qty") {
-                      const f21 = x14.qty;
-                      if (typeof f21 === "number" && f21 - f21 === 0) e.out += lead19 + "qty: " + f21;
-                      else $rt.textField(e, f21, lead19, "qty", 2, 3);
-                      lead19 = ind17;
-                      j18++;
+                    if (ks17[j20] === "qty") {
+                      const f23 = x14.qty;
+                      if (typeof f23 === "number" && f23 - f23 === 0) e.out += lead21 + "qty: " + f23;
+                      else $rt.textField(e, f23, lead21, "qty", 2, 3);
+                      lead21 = ind19;
+                      j20++;
                     }
-                    if (ks15[j18] === "gift") {
-                      const f22 = x14.gift;
-                      if (typeof f22 === "boolean") e.out += lead19 + "gift: " + (f22 ? "true" : "false");
-                      else $rt.textField(e, f22, lead19, "gift", 2, 3);
-                      lead19 = ind17;
-                      j18++;
+                    if (ks17[j20] === "gift") {
+                      const f24 = x14.gift;
+                      if (typeof f24 === "boolean") e.out += lead21 + "gift: " + (f24 ? "true" : "false");
+                      else $rt.textField(e, f24, lead21, "gift", 2, 3);
+                      lead21 = ind19;
+                      j20++;
                     }
-                    for (; j18 < ks15.length; j18++) {
-                      const k23 = ks15[j18];
-                      const x24 = x14[k23];
-                      $rt.textField(e, x24, lead19, k23, 2, 3);
-                      lead19 = ind17;
+                    for (; j20 < ks17.length; j20++) {
+                      const k25 = ks17[j20];
+                      const x26 = x14[k25];
+                      $rt.textField(e, x26, lead21, k25, 2, 3);
+                      lead21 = ind19;
                     }
                   }
                 } else $rt.textItem(e, x14, 1, 3);
@@ -388,174 +393,174 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
       j4++;
     }
     if (ks0[j4] === "payment") {
-      const f25 = v.payment;
-      if (typeof f25 === "object" && f25 !== null && !$isArray(f25)) {
-        const d26 = f25.kind;
-        switch (d26) {
+      const f27 = v.payment;
+      if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
+        const d28 = f27.kind;
+        switch (d28) {
           case "card": {
-            if (typeof f25 === "object" && f25 !== null && !$isArray(f25)) {
-              const ks27 = Object.keys(f25);
-              if (ks27.length === 0) e.out += ind3 + "payment:";
+            if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
+              const ks29 = Object.keys(f27);
+              if (ks29.length === 0) e.out += ind3 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf29: string | null = null;
-                if (ks27.length > 1 && ks27[0] !== "kind") {
-                  const x28 = f25[ks27[0]];
-                  if (typeof x28 === "object" && x28 !== null && !$isArray(x28)) kf29 = $rt.textKeyed(e, f25, ks27, 1, 3);
+                let kf31: string | null = null;
+                if (ks29.length > 1 && ks29[0] !== "kind") {
+                  const x30 = f27[ks29[0]];
+                  if (typeof x30 === "object" && x30 !== null && !$isArray(x30)) kf31 = $rt.textKeyed(e, f27, ks29, 1, 3);
                 }
-                if (kf29 !== null) e.out += ind3 + "payment" + kf29;
+                if (kf31 !== null) e.out += ind3 + "payment" + kf31;
                 else {
                   e.out += ind3 + "payment:";
-                  const ind30 = $rt.textNl(e, 1);
-                  let j31 = 0;
-                  if (ks27[j31] === "kind") {
-                    const f32 = f25.kind;
-                    if (f32 === null || typeof f32 !== "object") e.out += ind30 + "kind: " + $rt.textPrim(f32, e.dc);
-                    else $rt.textField(e, f32, ind30, "kind", 1, 2);
-                    j31++;
+                  const ind32 = $rt.textNl(e, 1);
+                  let j33 = 0;
+                  if (ks29[j33] === "kind") {
+                    const f34 = f27.kind;
+                    if (f34 === null || typeof f34 !== "object") e.out += ind32 + "kind: " + $rt.textPrim(f34, e.dc);
+                    else $rt.textField(e, f34, ind32, "kind", 1, 2);
+                    j33++;
                   }
-                  if (ks27[j31] === "card") {
-                    const f33 = f25.card;
-                    if (typeof f33 === "string") e.out += ind30 + "card: " + $rt.textStr(f33, e.dc);
-                    else $rt.textField(e, f33, ind30, "card", 1, 2);
-                    j31++;
+                  if (ks29[j33] === "card") {
+                    const f35 = f27.card;
+                    if (typeof f35 === "string") e.out += ind32 + "card: " + $rt.textStr(f35, e.dc);
+                    else $rt.textField(e, f35, ind32, "card", 1, 2);
+                    j33++;
                   }
-                  for (; j31 < ks27.length; j31++) {
-                    const k34 = ks27[j31];
-                    const x35 = f25[k34];
-                    $rt.textField(e, x35, ind30, k34, 1, 2);
+                  for (; j33 < ks29.length; j33++) {
+                    const k36 = ks29[j33];
+                    const x37 = f27[k36];
+                    $rt.textField(e, x37, ind32, k36, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f25, ind3, "payment", 0, 1);
+            } else $rt.textField(e, f27, ind3, "payment", 0, 1);
             break;
           }
           case "cash": {
-            if (typeof f25 === "object" && f25 !== null && !$isArray(f25)) {
-              const ks36 = Object.keys(f25);
-              if (ks36.length === 0) e.out += ind3 + "payment:";
+            if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
+              const ks38 = Object.keys(f27);
+              if (ks38.length === 0) e.out += ind3 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf38: string | null = null;
-                if (ks36.length > 1 && ks36[0] !== "kind") {
-                  const x37 = f25[ks36[0]];
-                  if (typeof x37 === "object" && x37 !== null && !$isArray(x37)) kf38 = $rt.textKeyed(e, f25, ks36, 1, 3);
+                let kf40: string | null = null;
+                if (ks38.length > 1 && ks38[0] !== "kind") {
+                  const x39 = f27[ks38[0]];
+                  if (typeof x39 === "object" && x39 !== null && !$isArray(x39)) kf40 = $rt.textKeyed(e, f27, ks38, 1, 3);
                 }
-                if (kf38 !== null) e.out += ind3 + "payment" + kf38;
+                if (kf40 !== null) e.out += ind3 + "payment" + kf40;
                 else {
                   e.out += ind3 + "payment:";
-                  const ind39 = $rt.textNl(e, 1);
-                  let j40 = 0;
-                  if (ks36[j40] === "kind") {
-                    const f41 = f25.kind;
-                    if (f41 === null || typeof f41 !== "object") e.out += ind39 + "kind: " + $rt.textPrim(f41, e.dc);
-                    else $rt.textField(e, f41, ind39, "kind", 1, 2);
-                    j40++;
+                  const ind41 = $rt.textNl(e, 1);
+                  let j42 = 0;
+                  if (ks38[j42] === "kind") {
+                    const f43 = f27.kind;
+                    if (f43 === null || typeof f43 !== "object") e.out += ind41 + "kind: " + $rt.textPrim(f43, e.dc);
+                    else $rt.textField(e, f43, ind41, "kind", 1, 2);
+                    j42++;
                   }
-                  for (; j40 < ks36.length; j40++) {
-                    const k42 = ks36[j40];
-                    const x43 = f25[k42];
-                    $rt.textField(e, x43, ind39, k42, 1, 2);
+                  for (; j42 < ks38.length; j42++) {
+                    const k44 = ks38[j42];
+                    const x45 = f27[k44];
+                    $rt.textField(e, x45, ind41, k44, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f25, ind3, "payment", 0, 1);
+            } else $rt.textField(e, f27, ind3, "payment", 0, 1);
             break;
           }
           case "voucher": {
-            if (typeof f25 === "object" && f25 !== null && !$isArray(f25)) {
-              const ks44 = Object.keys(f25);
-              if (ks44.length === 0) e.out += ind3 + "payment:";
+            if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
+              const ks46 = Object.keys(f27);
+              if (ks46.length === 0) e.out += ind3 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf46: string | null = null;
-                if (ks44.length > 1 && ks44[0] !== "kind") {
-                  const x45 = f25[ks44[0]];
-                  if (typeof x45 === "object" && x45 !== null && !$isArray(x45)) kf46 = $rt.textKeyed(e, f25, ks44, 1, 3);
+                let kf48: string | null = null;
+                if (ks46.length > 1 && ks46[0] !== "kind") {
+                  const x47 = f27[ks46[0]];
+                  if (typeof x47 === "object" && x47 !== null && !$isArray(x47)) kf48 = $rt.textKeyed(e, f27, ks46, 1, 3);
                 }
-                if (kf46 !== null) e.out += ind3 + "payment" + kf46;
+                if (kf48 !== null) e.out += ind3 + "payment" + kf48;
                 else {
                   e.out += ind3 + "payment:";
-                  const ind47 = $rt.textNl(e, 1);
-                  let j48 = 0;
-                  if (ks44[j48] === "kind") {
-                    const f49 = f25.kind;
-                    if (f49 === null || typeof f49 !== "object") e.out += ind47 + "kind: " + $rt.textPrim(f49, e.dc);
-                    else $rt.textField(e, f49, ind47, "kind", 1, 2);
-                    j48++;
+                  const ind49 = $rt.textNl(e, 1);
+                  let j50 = 0;
+                  if (ks46[j50] === "kind") {
+                    const f51 = f27.kind;
+                    if (f51 === null || typeof f51 !== "object") e.out += ind49 + "kind: " + $rt.textPrim(f51, e.dc);
+                    else $rt.textField(e, f51, ind49, "kind", 1, 2);
+                    j50++;
                   }
-                  if (ks44[j48] === "voucher") {
-                    const f50 = f25.voucher;
-                    if (typeof f50 === "string") e.out += ind47 + "voucher: " + $rt.textStr(f50, e.dc);
-                    else $rt.textField(e, f50, ind47, "voucher", 1, 2);
-                    j48++;
+                  if (ks46[j50] === "voucher") {
+                    const f52 = f27.voucher;
+                    if (typeof f52 === "string") e.out += ind49 + "voucher: " + $rt.textStr(f52, e.dc);
+                    else $rt.textField(e, f52, ind49, "voucher", 1, 2);
+                    j50++;
                   }
-                  for (; j48 < ks44.length; j48++) {
-                    const k51 = ks44[j48];
-                    const x52 = f25[k51];
-                    $rt.textField(e, x52, ind47, k51, 1, 2);
+                  for (; j50 < ks46.length; j50++) {
+                    const k53 = ks46[j50];
+                    const x54 = f27[k53];
+                    $rt.textField(e, x54, ind49, k53, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f25, ind3, "payment", 0, 1);
+            } else $rt.textField(e, f27, ind3, "payment", 0, 1);
             break;
           }
           default:
-            $rt.textField(e, f25, ind3, "payment", 0, 1);
+            $rt.textField(e, f27, ind3, "payment", 0, 1);
         }
       }
-      else $rt.textField(e, f25, ind3, "payment", 0, 1);
+      else $rt.textField(e, f27, ind3, "payment", 0, 1);
       j4++;
     }
     if (ks0[j4] === "coupon") {
-      const f53 = v.coupon;
-      if (typeof f53 === "object" && f53 !== null && !$isArray(f53)) {
-        const ks54 = Object.keys(f53);
-        if (ks54.length === 0) e.out += ind3 + "coupon:";
+      const f55 = v.coupon;
+      if (typeof f55 === "object" && f55 !== null && !$isArray(f55)) {
+        const ks56 = Object.keys(f55);
+        if (ks56.length === 0) e.out += ind3 + "coupon:";
         else {
           if (2 > e.max) $rt.textBail();
-          let kf56: string | null = null;
-          if (ks54.length > 1 && ks54[0] !== "code") {
-            const x55 = f53[ks54[0]];
-            if (typeof x55 === "object" && x55 !== null && !$isArray(x55)) kf56 = $rt.textKeyed(e, f53, ks54, 1, 3);
+          let kf58: string | null = null;
+          if (ks56.length > 1 && ks56[0] !== "code") {
+            const x57 = f55[ks56[0]];
+            if (typeof x57 === "object" && x57 !== null && !$isArray(x57)) kf58 = $rt.textKeyed(e, f55, ks56, 1, 3);
           }
-          if (kf56 !== null) e.out += ind3 + "coupon" + kf56;
+          if (kf58 !== null) e.out += ind3 + "coupon" + kf58;
           else {
             e.out += ind3 + "coupon:";
-            const ind57 = $rt.textNl(e, 1);
-            let j58 = 0;
-            if (ks54[j58] === "code") {
-              const f59 = f53.code;
-              if (typeof f59 === "string") e.out += ind57 + "code: " + $rt.textStr(f59, e.dc);
-              else $rt.textField(e, f59, ind57, "code", 1, 2);
-              j58++;
+            const ind59 = $rt.textNl(e, 1);
+            let j60 = 0;
+            if (ks56[j60] === "code") {
+              const f61 = f55.code;
+              if (typeof f61 === "string") e.out += ind59 + "code: " + $rt.textStr(f61, e.dc);
+              else $rt.textField(e, f61, ind59, "code", 1, 2);
+              j60++;
             }
-            if (ks54[j58] === "percent") {
-              const f60 = f53.percent;
-              if (typeof f60 === "number" && f60 - f60 === 0) e.out += ind57 + "percent: " + f60;
-              else $rt.textField(e, f60, ind57, "percent", 1, 2);
-              j58++;
+            if (ks56[j60] === "percent") {
+              const f62 = f55.percent;
+              if (typeof f62 === "number" && f62 - f62 === 0) e.out += ind59 + "percent: " + f62;
+              else $rt.textField(e, f62, ind59, "percent", 1, 2);
+              j60++;
             }
-            for (; j58 < ks54.length; j58++) {
-              const k61 = ks54[j58];
-              const x62 = f53[k61];
-              $rt.textField(e, x62, ind57, k61, 1, 2);
+            for (; j60 < ks56.length; j60++) {
+              const k63 = ks56[j60];
+              const x64 = f55[k63];
+              $rt.textField(e, x64, ind59, k63, 1, 2);
             }
           }
         }
-      } else $rt.textField(e, f53, ind3, "coupon", 0, 1);
+      } else $rt.textField(e, f55, ind3, "coupon", 0, 1);
       j4++;
     }
     if (ks0[j4] === "channel") {
-      const f63 = v.channel;
-      if (f63 === null || typeof f63 !== "object") e.out += ind3 + "channel: " + $rt.textPrim(f63, e.dc);
-      else $rt.textField(e, f63, ind3, "channel", 0, 1);
+      const f65 = v.channel;
+      if (f65 === null || typeof f65 !== "object") e.out += ind3 + "channel: " + $rt.textPrim(f65, e.dc);
+      else $rt.textField(e, f65, ind3, "channel", 0, 1);
       j4++;
     }
     for (; j4 < ks0.length; j4++) {
-      const k64 = ks0[j4];
-      const x65 = v[k64];
-      $rt.textField(e, x65, ind3, k64, 0, 1);
+      const k66 = ks0[j4];
+      const x67 = v[k66];
+      $rt.textField(e, x67, ind3, k66, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -712,6 +717,343 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 1;
 $rt.registerDictionary($FINGERPRINT, "Order");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": Order;
+  "id": string;
+  "status": "new" | "paid" | "shipped";
+  "note": string;
+  "items": $StreamPaths["$"]["items"];
+  "items[]": $StreamPaths["items"][number];
+  "items[].sku": string;
+  "items[].qty": number;
+  "payment": Exclude<$StreamPaths["$"]["payment"], undefined>;
+  "payment<0>": unknown;
+  "payment<0>.kind": "card";
+  "payment<0>.card": string;
+  "payment<1>": unknown;
+  "payment<1>.kind": "cash";
+  "items[].gift": boolean;
+  "payment<2>": unknown;
+  "payment<2>.kind": "voucher";
+  "payment<2>.voucher": string;
+  "coupon": Exclude<$StreamPaths["$"]["coupon"], undefined>;
+  "coupon.code": string;
+  "coupon.percent": number;
+  "channel": "web" | "app";
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+function $sw1(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "new": w.byte(0); break;
+    case "paid": w.byte(1); break;
+    case "shipped": w.byte(2); break;
+    default: throw $rt.invalid("", "one of \"new\", \"paid\", \"shipped\"", v);
+  }
+}
+
+function $sr1(r: $rt.Reader): any {
+  r.at = "";
+  return $enum5[r.index(3)];
+}
+
+function write$s4(w: $rt.Writer, v: any): void {
+  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
+  const n0 = v.length;
+  w.varint(n0);
+  let i1 = 0;
+  w.ptr.push("");
+  try {
+    for (; i1 < n0; i1++) {
+      const e2 = v[i1];
+      w.ptr[w.ptr.length - 1] = "" + "/" + i1;
+      write$s5(w, e2);
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "", i1);
+  }
+  w.ptr.pop();
+}
+
+function read$s4(r: $rt.Reader): any {
+  r.at = "";
+  const n0 = r.count(2);
+  const a1: any[] = [];
+  let i2 = 0;
+  try {
+    for (; i2 < n0; i2++) {
+      const r3 = read$s5(r);
+      a1.push(r3);
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "", i2);
+  }
+  return a1;
+}
+
+function write$s5(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.sku;
+  const f1 = v.qty;
+  const f2 = v.gift;
+  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
+  if (f0 === undefined) throw $rt.missing("", "sku");
+  if (typeof f0 !== "string") throw $rt.invalid("/sku", "a string", f0);
+  if (!w.string(f0)) throw $rt.invalid("/sku", "a string without lone surrogates", f0);
+  if (f1 === undefined) throw $rt.missing("", "qty");
+  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/qty", "an integer within 64 bits", f1);
+  if (f2 !== undefined) $rt.writeExtension(w, 14, "", "gift", f2, $extW14);
+}
+
+function read$s5(r: $rt.Reader): any {
+  r.at = "/sku";
+  const f0 = r.string();
+  r.at = "/qty";
+  const f1 = r.int();
+  const o2: any = { sku: f0, qty: f1 };
+  return o2;
+}
+
+function $sw2(w: $rt.Writer, v: any): void {
+  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
+}
+
+function $sr2(r: $rt.Reader): any {
+  r.at = "";
+  return r.int();
+}
+
+function $sw3(w: $rt.Writer, v: any): void {
+  if (v === true) w.byte(1);
+  else if (v === false) w.byte(0);
+  else throw $rt.invalid("", "a boolean", v);
+}
+
+function $sr3(r: $rt.Reader): any {
+  r.at = "";
+  return r.bool();
+}
+
+function write$s8(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const d0 = v.kind;
+  switch (d0) {
+    case "card": {
+      w.byte(0);
+      write$s9(w, v);
+      break;
+    }
+    case "cash": {
+      w.byte(1);
+      write$s12(w, v);
+      break;
+    }
+    case "voucher": {
+      w.byte(2);
+      write$s15(w, v);
+      break;
+    }
+    default: throw $rt.invalid("/kind", "one of \"card\", \"cash\", \"voucher\"", d0);
+  }
+}
+
+function read$s8(r: $rt.Reader): any {
+  r.at = "";
+  let u0: any;
+  switch (r.index(3)) {
+    case 0: {
+      const r1 = read$s9(r);
+      u0 = r1;
+      break;
+    }
+    case 1: {
+      const r2 = read$s12(r);
+      u0 = r2;
+      break;
+    }
+    case 2: {
+      const r3 = read$s15(r);
+      u0 = r3;
+      break;
+    }
+  }
+  return u0;
+}
+
+function write$s9(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.kind;
+  const f1 = v.card;
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys2, "");
+  if (f0 === undefined) throw $rt.missing("", "kind");
+  if (f0 !== "card") throw $rt.invalid("/kind", "the constant \"card\"", f0);
+  if (f1 === undefined) throw $rt.missing("", "card");
+  if (typeof f1 !== "string") throw $rt.invalid("/card", "a string", f1);
+  if (!w.string(f1)) throw $rt.invalid("/card", "a string without lone surrogates", f1);
+}
+
+function read$s9(r: $rt.Reader): any {
+  const f0 = "card";
+  r.at = "/card";
+  const f1 = r.string();
+  const o2: any = { kind: f0, card: f1 };
+  return o2;
+}
+
+function $sw4(w: $rt.Writer, v: any): void {
+  if (v !== "card") throw $rt.invalid("", "the constant \"card\"", v);
+}
+
+function $sr4(r: $rt.Reader): any {
+  return "card";
+}
+
+function write$s12(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.kind;
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys3, "");
+  if (f0 === undefined) throw $rt.missing("", "kind");
+  if (f0 !== "cash") throw $rt.invalid("/kind", "the constant \"cash\"", f0);
+}
+
+function read$s12(r: $rt.Reader): any {
+  const f0 = "cash";
+  const o1: any = { kind: f0 };
+  return o1;
+}
+
+function $sw5(w: $rt.Writer, v: any): void {
+  if (v !== "cash") throw $rt.invalid("", "the constant \"cash\"", v);
+}
+
+function $sr5(r: $rt.Reader): any {
+  return "cash";
+}
+
+function write$s15(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.kind;
+  const f1 = v.voucher;
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys4, "");
+  if (f0 === undefined) throw $rt.missing("", "kind");
+  if (f0 !== "voucher") throw $rt.invalid("/kind", "the constant \"voucher\"", f0);
+  if (f1 === undefined) throw $rt.missing("", "voucher");
+  if (typeof f1 !== "string") throw $rt.invalid("/voucher", "a string", f1);
+  if (!w.string(f1)) throw $rt.invalid("/voucher", "a string without lone surrogates", f1);
+}
+
+function read$s15(r: $rt.Reader): any {
+  const f0 = "voucher";
+  r.at = "/voucher";
+  const f1 = r.string();
+  const o2: any = { kind: f0, voucher: f1 };
+  return o2;
+}
+
+function $sw6(w: $rt.Writer, v: any): void {
+  if (v !== "voucher") throw $rt.invalid("", "the constant \"voucher\"", v);
+}
+
+function $sr6(r: $rt.Reader): any {
+  return "voucher";
+}
+
+function write$s18(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.code;
+  const f1 = v.percent;
+  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys15, "");
+  let m2 = 0;
+  if (f1 !== undefined) m2 |= 1;
+  w.byte(m2);
+  if (f0 === undefined) throw $rt.missing("", "code");
+  if (typeof f0 !== "string") throw $rt.invalid("/code", "a string", f0);
+  if (!w.string(f0)) throw $rt.invalid("/code", "a string without lone surrogates", f0);
+  if (f1 !== undefined) {
+    if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/percent", "a finite number", f1);
+  }
+}
+
+function read$s18(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  r.at = "/code";
+  const f1 = r.string();
+  let f2: any;
+  if ((m0 & 1)) {
+    r.at = "/percent";
+    f2 = r.num();
+  }
+  const o3: any = { code: f1 };
+  if ((m0 & 1)) o3.percent = f2;
+  return o3;
+}
+
+function $sw7(w: $rt.Writer, v: any): void {
+  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
+}
+
+function $sr7(r: $rt.Reader): any {
+  r.at = "";
+  return r.num();
+}
+
+function $sw8(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "web": w.byte(0); break;
+    case "app": w.byte(1); break;
+    default: throw $rt.invalid("", "one of \"web\", \"app\"", v);
+  }
+}
+
+function $sr8(r: $rt.Reader): any {
+  r.at = "";
+  return $enum20[r.index(2)];
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "Order",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4, 8, 18, 21], writeOrder, readOrder],
+    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
+    [2, "status", 0, 1, "status", "enum", 1, null, $sw1, $sr1],
+    [3, "note", 0, 1, "note", "string", 8, null, $sw0, $sr0],
+    [4, "items", 0, 1, "items", "array", 1, null, write$s4, read$s4],
+    [5, "items[]", 4, 2, null, "object", 2, [6, 7, 14], write$s5, read$s5],
+    [6, "items[].sku", 5, 1, "sku", "string", 9, null, $sw0, $sr0],
+    [7, "items[].qty", 5, 1, "qty", "integer", 1, null, $sw2, $sr2],
+    [8, "payment", 0, 1, "payment", "union", 0, ["kind", ["card", "cash", "voucher"]], write$s8, read$s8],
+    [9, "payment<0>", 8, 6, 0, "object", 2, [10, 11], write$s9, read$s9],
+    [10, "payment<0>.kind", 9, 1, "kind", "const", 1, null, $sw4, $sr4],
+    [11, "payment<0>.card", 9, 1, "card", "string", 9, null, $sw0, $sr0],
+    [12, "payment<1>", 8, 6, 1, "object", 2, [13], write$s12, read$s12],
+    [13, "payment<1>.kind", 12, 1, "kind", "const", 1, null, $sw5, $sr5],
+    [14, "items[].gift", 5, 1, "gift", "boolean", 256, null, $sw3, $sr3],
+    [15, "payment<2>", 8, 6, 2, "object", 2, [16, 17], write$s15, read$s15],
+    [16, "payment<2>.kind", 15, 1, "kind", "const", 1, null, $sw6, $sr6],
+    [17, "payment<2>.voucher", 15, 1, "voucher", "string", 9, null, $sw0, $sr0],
+    [18, "coupon", 0, 1, "coupon", "object", 258, [19, 20], write$s18, read$s18],
+    [19, "coupon.code", 18, 1, "code", "string", 9, null, $sw0, $sr0],
+    [20, "coupon.percent", 18, 1, "percent", "number", 0, null, $sw7, $sr7],
+    [21, "channel", 0, 1, "channel", "enum", 257, null, $sw8, $sr8, ["web"]],
+  ],
+  applyExtensions: $applyExtensions,
+};
+
 export const Order = {
   name: "Order",
   fingerprint: $FINGERPRINT,
@@ -746,6 +1088,12 @@ export const Order = {
   validate(value: unknown): $rt.ValidationResult<Order> {
     return $rt.validateWith(value, writeOrder);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<Order, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

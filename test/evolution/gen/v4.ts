@@ -304,7 +304,12 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
           if (typeof x9 !== "object" || x9 === null || $isArray(x9) || 2 > e.max) $rt.textArray(e, ind3 + "items", f7, 1, 2, true);
           else {
             let t10: string | null = null;
-            t10 = $rt.textTable(e, f7, 1, 3);
+            let k14 = 1;
+            for (; k14 < n8; k14++) {
+              const r15 = f7[k14];
+              if (typeof r15 !== "object" || r15 === null || $rt.hasOwn(r15, "gift") !== $rt.hasOwn(x9, "gift")) break;
+            }
+            if (k14 === n8) t10 = $rt.textTable(e, f7, 1, 3);
             if (t10 !== null) e.out += ind3 + "items" + t10;
             else {
               e.out += ind3 + "items" + "[" + n8 + e.mk + "]:";
@@ -312,39 +317,39 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
               for (let i11 = 0; i11 < n8; i11++) {
                 const x13 = f7[i11];
                 if (typeof x13 === "object" && x13 !== null && !$isArray(x13)) {
-                  const ks14 = Object.keys(x13);
-                  if (ks14.length === 0) e.out += $rt.textNl(e, 1) + "-";
+                  const ks16 = Object.keys(x13);
+                  if (ks16.length === 0) e.out += $rt.textNl(e, 1) + "-";
                   else {
                     if (3 > e.max) $rt.textBail();
-                    const ind16 = $rt.textNl(e, 2);
-                    let lead18 = dash12;
-                    let j17 = 0;
-                    if (ks14[j17] === "sku") {
-                      const f19 = x13.sku;
-                      if (typeof f19 === "string") e.out += lead18 + "sku: " + $rt.textStr(f19, e.dc);
-                      else $rt.textField(e, f19, lead18, "sku", 2, 3);
-                      lead18 = ind16;
-                      j17++;
+                    const ind18 = $rt.textNl(e, 2);
+                    let lead20 = dash12;
+                    let j19 = 0;
+                    if (ks16[j19] === "sku") {
+                      const f21 = x13.sku;
+                      if (typeof f21 === "string") e.out += lead20 + "sku: " + $rt.textStr(f21, e.dc);
+                      else $rt.textField(e, f21, lead20, "sku", 2, 3);
+                      lead20 = ind18;
+                      j19++;
                     }
-                    if (ks14[j17] === "qty") {
-                      const f20 = x13.qty;
-                      if (typeof f20 === "number" && f20 - f20 === 0) e.out += lead18 + "qty: " + f20;
-                      else $rt.textField(e, f20, lead18, "qty", 2, 3);
-                      lead18 = ind16;
-                      j17++;
+                    if (ks16[j19] === "qty") {
+                      const f22 = x13.qty;
+                      if (typeof f22 === "number" && f22 - f22 === 0) e.out += lead20 + "qty: " + f22;
+                      else $rt.textField(e, f22, lead20, "qty", 2, 3);
+                      lead20 = ind18;
+                      j19++;
                     }
-                    if (ks14[j17] === "gift") {
-                      const f21 = x13.gift;
-                      if (typeof f21 === "boolean") e.out += lead18 + "gift: " + (f21 ? "true" : "false");
-                      else $rt.textField(e, f21, lead18, "gift", 2, 3);
-                      lead18 = ind16;
-                      j17++;
+                    if (ks16[j19] === "gift") {
+                      const f23 = x13.gift;
+                      if (typeof f23 === "boolean") e.out += lead20 + "gift: " + (f23 ? "true" : "false");
+                      else $rt.textField(e, f23, lead20, "gift", 2, 3);
+                      lead20 = ind18;
+                      j19++;
                     }
-                    for (; j17 < ks14.length; j17++) {
-                      const k22 = ks14[j17];
-                      const x23 = x13[k22];
-                      $rt.textField(e, x23, lead18, k22, 2, 3);
-                      lead18 = ind16;
+                    for (; j19 < ks16.length; j19++) {
+                      const k24 = ks16[j19];
+                      const x25 = x13[k24];
+                      $rt.textField(e, x25, lead20, k24, 2, 3);
+                      lead20 = ind18;
                     }
                   }
                 } else $rt.textItem(e, x13, 1, 3);
@@ -356,174 +361,174 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
       j4++;
     }
     if (ks0[j4] === "payment") {
-      const f24 = v.payment;
-      if (typeof f24 === "object" && f24 !== null && !$isArray(f24)) {
-        const d25 = f24.kind;
-        switch (d25) {
+      const f26 = v.payment;
+      if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
+        const d27 = f26.kind;
+        switch (d27) {
           case "card": {
-            if (typeof f24 === "object" && f24 !== null && !$isArray(f24)) {
-              const ks26 = Object.keys(f24);
-              if (ks26.length === 0) e.out += ind3 + "payment:";
+            if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
+              const ks28 = Object.keys(f26);
+              if (ks28.length === 0) e.out += ind3 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf28: string | null = null;
-                if (ks26.length > 1 && ks26[0] !== "kind") {
-                  const x27 = f24[ks26[0]];
-                  if (typeof x27 === "object" && x27 !== null && !$isArray(x27)) kf28 = $rt.textKeyed(e, f24, ks26, 1, 3);
+                let kf30: string | null = null;
+                if (ks28.length > 1 && ks28[0] !== "kind") {
+                  const x29 = f26[ks28[0]];
+                  if (typeof x29 === "object" && x29 !== null && !$isArray(x29)) kf30 = $rt.textKeyed(e, f26, ks28, 1, 3);
                 }
-                if (kf28 !== null) e.out += ind3 + "payment" + kf28;
+                if (kf30 !== null) e.out += ind3 + "payment" + kf30;
                 else {
                   e.out += ind3 + "payment:";
-                  const ind29 = $rt.textNl(e, 1);
-                  let j30 = 0;
-                  if (ks26[j30] === "kind") {
-                    const f31 = f24.kind;
-                    if (f31 === null || typeof f31 !== "object") e.out += ind29 + "kind: " + $rt.textPrim(f31, e.dc);
-                    else $rt.textField(e, f31, ind29, "kind", 1, 2);
-                    j30++;
+                  const ind31 = $rt.textNl(e, 1);
+                  let j32 = 0;
+                  if (ks28[j32] === "kind") {
+                    const f33 = f26.kind;
+                    if (f33 === null || typeof f33 !== "object") e.out += ind31 + "kind: " + $rt.textPrim(f33, e.dc);
+                    else $rt.textField(e, f33, ind31, "kind", 1, 2);
+                    j32++;
                   }
-                  if (ks26[j30] === "card") {
-                    const f32 = f24.card;
-                    if (typeof f32 === "string") e.out += ind29 + "card: " + $rt.textStr(f32, e.dc);
-                    else $rt.textField(e, f32, ind29, "card", 1, 2);
-                    j30++;
+                  if (ks28[j32] === "card") {
+                    const f34 = f26.card;
+                    if (typeof f34 === "string") e.out += ind31 + "card: " + $rt.textStr(f34, e.dc);
+                    else $rt.textField(e, f34, ind31, "card", 1, 2);
+                    j32++;
                   }
-                  for (; j30 < ks26.length; j30++) {
-                    const k33 = ks26[j30];
-                    const x34 = f24[k33];
-                    $rt.textField(e, x34, ind29, k33, 1, 2);
+                  for (; j32 < ks28.length; j32++) {
+                    const k35 = ks28[j32];
+                    const x36 = f26[k35];
+                    $rt.textField(e, x36, ind31, k35, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f24, ind3, "payment", 0, 1);
+            } else $rt.textField(e, f26, ind3, "payment", 0, 1);
             break;
           }
           case "cash": {
-            if (typeof f24 === "object" && f24 !== null && !$isArray(f24)) {
-              const ks35 = Object.keys(f24);
-              if (ks35.length === 0) e.out += ind3 + "payment:";
+            if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
+              const ks37 = Object.keys(f26);
+              if (ks37.length === 0) e.out += ind3 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf37: string | null = null;
-                if (ks35.length > 1 && ks35[0] !== "kind") {
-                  const x36 = f24[ks35[0]];
-                  if (typeof x36 === "object" && x36 !== null && !$isArray(x36)) kf37 = $rt.textKeyed(e, f24, ks35, 1, 3);
+                let kf39: string | null = null;
+                if (ks37.length > 1 && ks37[0] !== "kind") {
+                  const x38 = f26[ks37[0]];
+                  if (typeof x38 === "object" && x38 !== null && !$isArray(x38)) kf39 = $rt.textKeyed(e, f26, ks37, 1, 3);
                 }
-                if (kf37 !== null) e.out += ind3 + "payment" + kf37;
+                if (kf39 !== null) e.out += ind3 + "payment" + kf39;
                 else {
                   e.out += ind3 + "payment:";
-                  const ind38 = $rt.textNl(e, 1);
-                  let j39 = 0;
-                  if (ks35[j39] === "kind") {
-                    const f40 = f24.kind;
-                    if (f40 === null || typeof f40 !== "object") e.out += ind38 + "kind: " + $rt.textPrim(f40, e.dc);
-                    else $rt.textField(e, f40, ind38, "kind", 1, 2);
-                    j39++;
+                  const ind40 = $rt.textNl(e, 1);
+                  let j41 = 0;
+                  if (ks37[j41] === "kind") {
+                    const f42 = f26.kind;
+                    if (f42 === null || typeof f42 !== "object") e.out += ind40 + "kind: " + $rt.textPrim(f42, e.dc);
+                    else $rt.textField(e, f42, ind40, "kind", 1, 2);
+                    j41++;
                   }
-                  for (; j39 < ks35.length; j39++) {
-                    const k41 = ks35[j39];
-                    const x42 = f24[k41];
-                    $rt.textField(e, x42, ind38, k41, 1, 2);
+                  for (; j41 < ks37.length; j41++) {
+                    const k43 = ks37[j41];
+                    const x44 = f26[k43];
+                    $rt.textField(e, x44, ind40, k43, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f24, ind3, "payment", 0, 1);
+            } else $rt.textField(e, f26, ind3, "payment", 0, 1);
             break;
           }
           case "voucher": {
-            if (typeof f24 === "object" && f24 !== null && !$isArray(f24)) {
-              const ks43 = Object.keys(f24);
-              if (ks43.length === 0) e.out += ind3 + "payment:";
+            if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
+              const ks45 = Object.keys(f26);
+              if (ks45.length === 0) e.out += ind3 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf45: string | null = null;
-                if (ks43.length > 1 && ks43[0] !== "kind") {
-                  const x44 = f24[ks43[0]];
-                  if (typeof x44 === "object" && x44 !== null && !$isArray(x44)) kf45 = $rt.textKeyed(e, f24, ks43, 1, 3);
+                let kf47: string | null = null;
+                if (ks45.length > 1 && ks45[0] !== "kind") {
+                  const x46 = f26[ks45[0]];
+                  if (typeof x46 === "object" && x46 !== null && !$isArray(x46)) kf47 = $rt.textKeyed(e, f26, ks45, 1, 3);
                 }
-                if (kf45 !== null) e.out += ind3 + "payment" + kf45;
+                if (kf47 !== null) e.out += ind3 + "payment" + kf47;
                 else {
                   e.out += ind3 + "payment:";
-                  const ind46 = $rt.textNl(e, 1);
-                  let j47 = 0;
-                  if (ks43[j47] === "kind") {
-                    const f48 = f24.kind;
-                    if (f48 === null || typeof f48 !== "object") e.out += ind46 + "kind: " + $rt.textPrim(f48, e.dc);
-                    else $rt.textField(e, f48, ind46, "kind", 1, 2);
-                    j47++;
+                  const ind48 = $rt.textNl(e, 1);
+                  let j49 = 0;
+                  if (ks45[j49] === "kind") {
+                    const f50 = f26.kind;
+                    if (f50 === null || typeof f50 !== "object") e.out += ind48 + "kind: " + $rt.textPrim(f50, e.dc);
+                    else $rt.textField(e, f50, ind48, "kind", 1, 2);
+                    j49++;
                   }
-                  if (ks43[j47] === "voucher") {
-                    const f49 = f24.voucher;
-                    if (typeof f49 === "string") e.out += ind46 + "voucher: " + $rt.textStr(f49, e.dc);
-                    else $rt.textField(e, f49, ind46, "voucher", 1, 2);
-                    j47++;
+                  if (ks45[j49] === "voucher") {
+                    const f51 = f26.voucher;
+                    if (typeof f51 === "string") e.out += ind48 + "voucher: " + $rt.textStr(f51, e.dc);
+                    else $rt.textField(e, f51, ind48, "voucher", 1, 2);
+                    j49++;
                   }
-                  for (; j47 < ks43.length; j47++) {
-                    const k50 = ks43[j47];
-                    const x51 = f24[k50];
-                    $rt.textField(e, x51, ind46, k50, 1, 2);
+                  for (; j49 < ks45.length; j49++) {
+                    const k52 = ks45[j49];
+                    const x53 = f26[k52];
+                    $rt.textField(e, x53, ind48, k52, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f24, ind3, "payment", 0, 1);
+            } else $rt.textField(e, f26, ind3, "payment", 0, 1);
             break;
           }
           default:
-            $rt.textField(e, f24, ind3, "payment", 0, 1);
+            $rt.textField(e, f26, ind3, "payment", 0, 1);
         }
       }
-      else $rt.textField(e, f24, ind3, "payment", 0, 1);
+      else $rt.textField(e, f26, ind3, "payment", 0, 1);
       j4++;
     }
     if (ks0[j4] === "coupon") {
-      const f52 = v.coupon;
-      if (typeof f52 === "object" && f52 !== null && !$isArray(f52)) {
-        const ks53 = Object.keys(f52);
-        if (ks53.length === 0) e.out += ind3 + "coupon:";
+      const f54 = v.coupon;
+      if (typeof f54 === "object" && f54 !== null && !$isArray(f54)) {
+        const ks55 = Object.keys(f54);
+        if (ks55.length === 0) e.out += ind3 + "coupon:";
         else {
           if (2 > e.max) $rt.textBail();
-          let kf55: string | null = null;
-          if (ks53.length > 1 && ks53[0] !== "code") {
-            const x54 = f52[ks53[0]];
-            if (typeof x54 === "object" && x54 !== null && !$isArray(x54)) kf55 = $rt.textKeyed(e, f52, ks53, 1, 3);
+          let kf57: string | null = null;
+          if (ks55.length > 1 && ks55[0] !== "code") {
+            const x56 = f54[ks55[0]];
+            if (typeof x56 === "object" && x56 !== null && !$isArray(x56)) kf57 = $rt.textKeyed(e, f54, ks55, 1, 3);
           }
-          if (kf55 !== null) e.out += ind3 + "coupon" + kf55;
+          if (kf57 !== null) e.out += ind3 + "coupon" + kf57;
           else {
             e.out += ind3 + "coupon:";
-            const ind56 = $rt.textNl(e, 1);
-            let j57 = 0;
-            if (ks53[j57] === "code") {
-              const f58 = f52.code;
-              if (typeof f58 === "string") e.out += ind56 + "code: " + $rt.textStr(f58, e.dc);
-              else $rt.textField(e, f58, ind56, "code", 1, 2);
-              j57++;
+            const ind58 = $rt.textNl(e, 1);
+            let j59 = 0;
+            if (ks55[j59] === "code") {
+              const f60 = f54.code;
+              if (typeof f60 === "string") e.out += ind58 + "code: " + $rt.textStr(f60, e.dc);
+              else $rt.textField(e, f60, ind58, "code", 1, 2);
+              j59++;
             }
-            if (ks53[j57] === "percent") {
-              const f59 = f52.percent;
-              if (typeof f59 === "number" && f59 - f59 === 0) e.out += ind56 + "percent: " + f59;
-              else $rt.textField(e, f59, ind56, "percent", 1, 2);
-              j57++;
+            if (ks55[j59] === "percent") {
+              const f61 = f54.percent;
+              if (typeof f61 === "number" && f61 - f61 === 0) e.out += ind58 + "percent: " + f61;
+              else $rt.textField(e, f61, ind58, "percent", 1, 2);
+              j59++;
             }
-            for (; j57 < ks53.length; j57++) {
-              const k60 = ks53[j57];
-              const x61 = f52[k60];
-              $rt.textField(e, x61, ind56, k60, 1, 2);
+            for (; j59 < ks55.length; j59++) {
+              const k62 = ks55[j59];
+              const x63 = f54[k62];
+              $rt.textField(e, x63, ind58, k62, 1, 2);
             }
           }
         }
-      } else $rt.textField(e, f52, ind3, "coupon", 0, 1);
+      } else $rt.textField(e, f54, ind3, "coupon", 0, 1);
       j4++;
     }
     if (ks0[j4] === "channel") {
-      const f62 = v.channel;
-      if (f62 === null || typeof f62 !== "object") e.out += ind3 + "channel: " + $rt.textPrim(f62, e.dc);
-      else $rt.textField(e, f62, ind3, "channel", 0, 1);
+      const f64 = v.channel;
+      if (f64 === null || typeof f64 !== "object") e.out += ind3 + "channel: " + $rt.textPrim(f64, e.dc);
+      else $rt.textField(e, f64, ind3, "channel", 0, 1);
       j4++;
     }
     for (; j4 < ks0.length; j4++) {
-      const k63 = ks0[j4];
-      const x64 = v[k63];
-      $rt.textField(e, x64, ind3, k63, 0, 1);
+      const k65 = ks0[j4];
+      const x66 = v[k65];
+      $rt.textField(e, x66, ind3, k65, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -683,6 +688,354 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 0;
 $rt.registerDictionary($FINGERPRINT, "Order");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": Order;
+  "id": string;
+  "status": "new" | "paid" | "shipped";
+  "items": $StreamPaths["$"]["items"];
+  "items[]": $StreamPaths["items"][number];
+  "items[].sku": string;
+  "items[].qty": number;
+  "payment": Exclude<$StreamPaths["$"]["payment"], undefined>;
+  "payment<0>": unknown;
+  "payment<0>.kind": "card";
+  "payment<0>.card": string;
+  "payment<1>": unknown;
+  "payment<1>.kind": "cash";
+  "items[].gift": boolean;
+  "payment<2>": unknown;
+  "payment<2>.kind": "voucher";
+  "payment<2>.voucher": string;
+  "coupon": Exclude<$StreamPaths["$"]["coupon"], undefined>;
+  "coupon.code": string;
+  "coupon.percent": number;
+  "channel": "web" | "app";
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+function $sw1(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "new": w.byte(0); break;
+    case "paid": w.byte(1); break;
+    case "shipped": w.byte(2); break;
+    default: throw $rt.invalid("", "one of \"new\", \"paid\", \"shipped\"", v);
+  }
+}
+
+function $sr1(r: $rt.Reader): any {
+  r.at = "";
+  return $enum6[r.index(3)];
+}
+
+function write$s4(w: $rt.Writer, v: any): void {
+  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
+  const n0 = v.length;
+  w.varint(n0);
+  let i1 = 0;
+  try {
+    for (; i1 < n0; i1++) {
+      const e2 = v[i1];
+      write$s5(w, e2);
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "", i1);
+  }
+}
+
+function read$s4(r: $rt.Reader): any {
+  r.at = "";
+  const n0 = r.count(3);
+  const a1: any[] = [];
+  let i2 = 0;
+  try {
+    for (; i2 < n0; i2++) {
+      const r3 = read$s5(r);
+      a1.push(r3);
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "", i2);
+  }
+  return a1;
+}
+
+function write$s5(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.sku;
+  const f1 = v.qty;
+  const f2 = v.gift;
+  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
+  let m3 = 0;
+  if (f2 !== undefined) m3 |= 1;
+  w.byte(m3);
+  if (f0 === undefined) throw $rt.missing("", "sku");
+  if (typeof f0 !== "string") throw $rt.invalid("/sku", "a string", f0);
+  if (!w.string(f0)) throw $rt.invalid("/sku", "a string without lone surrogates", f0);
+  if (f1 === undefined) throw $rt.missing("", "qty");
+  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/qty", "an integer within 64 bits", f1);
+  if (f2 !== undefined) {
+    if (f2 === true) w.byte(1);
+    else if (f2 === false) w.byte(0);
+    else throw $rt.invalid("/gift", "a boolean", f2);
+  }
+}
+
+function read$s5(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  r.at = "/sku";
+  const f1 = r.string();
+  r.at = "/qty";
+  const f2 = r.int();
+  let f3: any;
+  if ((m0 & 1)) {
+    r.at = "/gift";
+    f3 = r.bool();
+  }
+  const o4: any = { sku: f1, qty: f2 };
+  if ((m0 & 1)) o4.gift = f3;
+  return o4;
+}
+
+function $sw2(w: $rt.Writer, v: any): void {
+  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
+}
+
+function $sr2(r: $rt.Reader): any {
+  r.at = "";
+  return r.int();
+}
+
+function $sw3(w: $rt.Writer, v: any): void {
+  if (v === true) w.byte(1);
+  else if (v === false) w.byte(0);
+  else throw $rt.invalid("", "a boolean", v);
+}
+
+function $sr3(r: $rt.Reader): any {
+  r.at = "";
+  return r.bool();
+}
+
+function write$s8(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const d0 = v.kind;
+  switch (d0) {
+    case "card": {
+      w.byte(0);
+      write$s9(w, v);
+      break;
+    }
+    case "cash": {
+      w.byte(1);
+      write$s12(w, v);
+      break;
+    }
+    case "voucher": {
+      w.byte(2);
+      write$s15(w, v);
+      break;
+    }
+    default: throw $rt.invalid("/kind", "one of \"card\", \"cash\", \"voucher\"", d0);
+  }
+}
+
+function read$s8(r: $rt.Reader): any {
+  r.at = "";
+  let u0: any;
+  switch (r.index(3)) {
+    case 0: {
+      const r1 = read$s9(r);
+      u0 = r1;
+      break;
+    }
+    case 1: {
+      const r2 = read$s12(r);
+      u0 = r2;
+      break;
+    }
+    case 2: {
+      const r3 = read$s15(r);
+      u0 = r3;
+      break;
+    }
+  }
+  return u0;
+}
+
+function write$s9(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.kind;
+  const f1 = v.card;
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys2, "");
+  if (f0 === undefined) throw $rt.missing("", "kind");
+  if (f0 !== "card") throw $rt.invalid("/kind", "the constant \"card\"", f0);
+  if (f1 === undefined) throw $rt.missing("", "card");
+  if (typeof f1 !== "string") throw $rt.invalid("/card", "a string", f1);
+  if (!w.string(f1)) throw $rt.invalid("/card", "a string without lone surrogates", f1);
+}
+
+function read$s9(r: $rt.Reader): any {
+  const f0 = "card";
+  r.at = "/card";
+  const f1 = r.string();
+  const o2: any = { kind: f0, card: f1 };
+  return o2;
+}
+
+function $sw4(w: $rt.Writer, v: any): void {
+  if (v !== "card") throw $rt.invalid("", "the constant \"card\"", v);
+}
+
+function $sr4(r: $rt.Reader): any {
+  return "card";
+}
+
+function write$s12(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.kind;
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys3, "");
+  if (f0 === undefined) throw $rt.missing("", "kind");
+  if (f0 !== "cash") throw $rt.invalid("/kind", "the constant \"cash\"", f0);
+}
+
+function read$s12(r: $rt.Reader): any {
+  const f0 = "cash";
+  const o1: any = { kind: f0 };
+  return o1;
+}
+
+function $sw5(w: $rt.Writer, v: any): void {
+  if (v !== "cash") throw $rt.invalid("", "the constant \"cash\"", v);
+}
+
+function $sr5(r: $rt.Reader): any {
+  return "cash";
+}
+
+function write$s15(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.kind;
+  const f1 = v.voucher;
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys4, "");
+  if (f0 === undefined) throw $rt.missing("", "kind");
+  if (f0 !== "voucher") throw $rt.invalid("/kind", "the constant \"voucher\"", f0);
+  if (f1 === undefined) throw $rt.missing("", "voucher");
+  if (typeof f1 !== "string") throw $rt.invalid("/voucher", "a string", f1);
+  if (!w.string(f1)) throw $rt.invalid("/voucher", "a string without lone surrogates", f1);
+}
+
+function read$s15(r: $rt.Reader): any {
+  const f0 = "voucher";
+  r.at = "/voucher";
+  const f1 = r.string();
+  const o2: any = { kind: f0, voucher: f1 };
+  return o2;
+}
+
+function $sw6(w: $rt.Writer, v: any): void {
+  if (v !== "voucher") throw $rt.invalid("", "the constant \"voucher\"", v);
+}
+
+function $sr6(r: $rt.Reader): any {
+  return "voucher";
+}
+
+function write$s18(w: $rt.Writer, v: any): void {
+  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  const f0 = v.code;
+  const f1 = v.percent;
+  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys5, "");
+  let m2 = 0;
+  if (f1 !== undefined) m2 |= 1;
+  w.byte(m2);
+  if (f0 === undefined) throw $rt.missing("", "code");
+  if (typeof f0 !== "string") throw $rt.invalid("/code", "a string", f0);
+  if (!w.string(f0)) throw $rt.invalid("/code", "a string without lone surrogates", f0);
+  if (f1 !== undefined) {
+    if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/percent", "a finite number", f1);
+  }
+}
+
+function read$s18(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  r.at = "/code";
+  const f1 = r.string();
+  let f2: any;
+  if ((m0 & 1)) {
+    r.at = "/percent";
+    f2 = r.num();
+  }
+  const o3: any = { code: f1 };
+  if ((m0 & 1)) o3.percent = f2;
+  return o3;
+}
+
+function $sw7(w: $rt.Writer, v: any): void {
+  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
+}
+
+function $sr7(r: $rt.Reader): any {
+  r.at = "";
+  return r.num();
+}
+
+function $sw8(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "web": w.byte(0); break;
+    case "app": w.byte(1); break;
+    default: throw $rt.invalid("", "one of \"web\", \"app\"", v);
+  }
+}
+
+function $sr8(r: $rt.Reader): any {
+  r.at = "";
+  return $enum7[r.index(2)];
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "Order",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 4, 8, 18, 21], writeOrder, readOrder],
+    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
+    [2, "status", 0, 1, "status", "enum", 1, null, $sw1, $sr1],
+    [4, "items", 0, 1, "items", "array", 1, null, write$s4, read$s4],
+    [5, "items[]", 4, 2, null, "object", 2, [6, 7, 14], write$s5, read$s5],
+    [6, "items[].sku", 5, 1, "sku", "string", 9, null, $sw0, $sr0],
+    [7, "items[].qty", 5, 1, "qty", "integer", 1, null, $sw2, $sr2],
+    [8, "payment", 0, 1, "payment", "union", 0, ["kind", ["card", "cash", "voucher"]], write$s8, read$s8],
+    [9, "payment<0>", 8, 6, 0, "object", 2, [10, 11], write$s9, read$s9],
+    [10, "payment<0>.kind", 9, 1, "kind", "const", 1, null, $sw4, $sr4],
+    [11, "payment<0>.card", 9, 1, "card", "string", 9, null, $sw0, $sr0],
+    [12, "payment<1>", 8, 6, 1, "object", 2, [13], write$s12, read$s12],
+    [13, "payment<1>.kind", 12, 1, "kind", "const", 1, null, $sw5, $sr5],
+    [14, "items[].gift", 5, 1, "gift", "boolean", 0, null, $sw3, $sr3],
+    [15, "payment<2>", 8, 6, 2, "object", 2, [16, 17], write$s15, read$s15],
+    [16, "payment<2>.kind", 15, 1, "kind", "const", 1, null, $sw6, $sr6],
+    [17, "payment<2>.voucher", 15, 1, "voucher", "string", 9, null, $sw0, $sr0],
+    [18, "coupon", 0, 1, "coupon", "object", 2, [19, 20], write$s18, read$s18],
+    [19, "coupon.code", 18, 1, "code", "string", 9, null, $sw0, $sr0],
+    [20, "coupon.percent", 18, 1, "percent", "number", 0, null, $sw7, $sr7],
+    [21, "channel", 0, 1, "channel", "enum", 1, null, $sw8, $sr8],
+  ],
+  retired: [3],
+  applyExtensions: $applyExtensions,
+};
+
 export const Order = {
   name: "Order",
   fingerprint: $FINGERPRINT,
@@ -717,6 +1070,12 @@ export const Order = {
   validate(value: unknown): $rt.ValidationResult<Order> {
     return $rt.validateWith(value, writeOrder);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<Order, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

@@ -154,14 +154,64 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 0;
 $rt.registerDictionary($FINGERPRINT, "NotesDeleteArguments");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": NotesDeleteArguments;
+  "id": string;
+  "permanent": boolean;
+  "${}": unknown;
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+function $sw1(w: $rt.Writer, v: any): void {
+  if (v === true) w.byte(1);
+  else if (v === false) w.byte(0);
+  else throw $rt.invalid("", "a boolean", v);
+}
+
+function $sr1(r: $rt.Reader): any {
+  r.at = "";
+  return r.bool();
+}
+
+function $sw2(w: $rt.Writer, v: any): void {
+  $rt.writeAny(w, v);
+}
+
+function $sr2(r: $rt.Reader): any {
+  r.at = "";
+  return $rt.readAny(r);
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "NotesDeleteArguments",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 0, [1, 2], writeNotesDeleteArguments, readNotesDeleteArguments],
+    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
+    [2, "permanent", 0, 1, "permanent", "boolean", 0, null, $sw1, $sr1],
+    [3, "${}", 0, 5, null, "any", 0, null, $sw2, $sr2],
+  ],
+  applyExtensions: $applyExtensions,
+};
+
 export const NotesDeleteArguments = {
   name: "NotesDeleteArguments",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /**
-   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
-   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
-   */
+  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: NotesDeleteArguments, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
@@ -191,6 +241,12 @@ export const NotesDeleteArguments = {
   validate(value: unknown): $rt.ValidationResult<NotesDeleteArguments> {
     return $rt.validateWith(value, writeNotesDeleteArguments);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<NotesDeleteArguments, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

@@ -90,14 +90,40 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 0;
 $rt.registerDictionary($FINGERPRINT, "NotesGetArguments");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": NotesGetArguments;
+  "id": string;
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "NotesGetArguments",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 2, [1], writeNotesGetArguments, readNotesGetArguments],
+    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
+  ],
+  applyExtensions: $applyExtensions,
+};
+
 export const NotesGetArguments = {
   name: "NotesGetArguments",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /**
-   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
-   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
-   */
+  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: NotesGetArguments, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
@@ -127,6 +153,12 @@ export const NotesGetArguments = {
   validate(value: unknown): $rt.ValidationResult<NotesGetArguments> {
     return $rt.validateWith(value, writeNotesGetArguments);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<NotesGetArguments, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

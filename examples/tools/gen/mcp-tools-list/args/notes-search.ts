@@ -190,14 +190,87 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 0;
 $rt.registerDictionary($FINGERPRINT, "NotesSearchArguments");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": NotesSearchArguments;
+  "query": string;
+  "limit": number;
+  "tags": Exclude<$StreamPaths["$"]["tags"], undefined>;
+  "tags[]": string;
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+function $sw1(w: $rt.Writer, v: any): void {
+  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
+}
+
+function $sr1(r: $rt.Reader): any {
+  r.at = "";
+  return r.int();
+}
+
+function write$s3(w: $rt.Writer, v: any): void {
+  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
+  const n0 = v.length;
+  w.varint(n0);
+  let i1 = 0;
+  try {
+    for (; i1 < n0; i1++) {
+      const e2 = v[i1];
+      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
+      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "", i1);
+  }
+}
+
+function read$s3(r: $rt.Reader): any {
+  r.at = "";
+  const n0 = r.count(1);
+  const a1: any[] = [];
+  let i2 = 0;
+  try {
+    for (; i2 < n0; i2++) {
+      r.at = "";
+      a1.push(r.string());
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "", i2);
+  }
+  return a1;
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "NotesSearchArguments",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3], writeNotesSearchArguments, readNotesSearchArguments],
+    [1, "query", 0, 1, "query", "string", 9, null, $sw0, $sr0],
+    [2, "limit", 0, 1, "limit", "integer", 0, null, $sw1, $sr1],
+    [3, "tags", 0, 1, "tags", "array", 0, null, write$s3, read$s3],
+    [4, "tags[]", 3, 2, null, "string", 8, null, $sw0, $sr0],
+  ],
+  applyExtensions: $applyExtensions,
+};
+
 export const NotesSearchArguments = {
   name: "NotesSearchArguments",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /**
-   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
-   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
-   */
+  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: NotesSearchArguments, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
@@ -227,6 +300,12 @@ export const NotesSearchArguments = {
   validate(value: unknown): $rt.ValidationResult<NotesSearchArguments> {
     return $rt.validateWith(value, writeNotesSearchArguments);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<NotesSearchArguments, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

@@ -193,14 +193,107 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 0;
 $rt.registerDictionary($FINGERPRINT, "GetForecastArguments");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": GetForecastArguments;
+  "city": string;
+  "days": number;
+  "include": Exclude<$StreamPaths["$"]["include"], undefined>;
+  "include[]": "temperature" | "precipitation" | "wind" | "uv_index";
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+function $sw1(w: $rt.Writer, v: any): void {
+  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
+}
+
+function $sr1(r: $rt.Reader): any {
+  r.at = "";
+  return r.int();
+}
+
+function write$s3(w: $rt.Writer, v: any): void {
+  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
+  const n0 = v.length;
+  w.varint(n0);
+  let i1 = 0;
+  try {
+    for (; i1 < n0; i1++) {
+      const e2 = v[i1];
+      switch (e2) {
+        case "temperature": w.byte(0); break;
+        case "precipitation": w.byte(1); break;
+        case "wind": w.byte(2); break;
+        case "uv_index": w.byte(3); break;
+        default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e2);
+      }
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "", i1);
+  }
+}
+
+function read$s3(r: $rt.Reader): any {
+  r.at = "";
+  const n0 = r.count(1);
+  const a1: any[] = [];
+  let i2 = 0;
+  try {
+    for (; i2 < n0; i2++) {
+      r.at = "";
+      a1.push($enum1[r.index(4)]);
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "", i2);
+  }
+  return a1;
+}
+
+function $sw2(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "temperature": w.byte(0); break;
+    case "precipitation": w.byte(1); break;
+    case "wind": w.byte(2); break;
+    case "uv_index": w.byte(3); break;
+    default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", v);
+  }
+}
+
+function $sr2(r: $rt.Reader): any {
+  r.at = "";
+  return $enum1[r.index(4)];
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "GetForecastArguments",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3], writeGetForecastArguments, readGetForecastArguments],
+    [1, "city", 0, 1, "city", "string", 9, null, $sw0, $sr0],
+    [2, "days", 0, 1, "days", "integer", 1, null, $sw1, $sr1],
+    [3, "include", 0, 1, "include", "array", 0, null, write$s3, read$s3],
+    [4, "include[]", 3, 2, null, "enum", 0, null, $sw2, $sr2],
+  ],
+  applyExtensions: $applyExtensions,
+};
+
 export const GetForecastArguments = {
   name: "GetForecastArguments",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /**
-   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
-   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
-   */
+  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: GetForecastArguments, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
@@ -230,6 +323,12 @@ export const GetForecastArguments = {
   validate(value: unknown): $rt.ValidationResult<GetForecastArguments> {
     return $rt.validateWith(value, writeGetForecastArguments);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<GetForecastArguments, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

@@ -156,14 +156,108 @@ const $FINGERPRINT = $dictionary.fingerprint;
 const $LEVEL = 0;
 $rt.registerDictionary($FINGERPRINT, "GetWeatherArguments");
 
+/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+  "$": GetWeatherArguments;
+  "city": string;
+  "date": $StreamPaths["$"]["date"];
+  "date<0>": string;
+  "date<1>": null;
+  "unit": "celsius" | "fahrenheit";
+};
+
+function $sw0(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr0(r: $rt.Reader): any {
+  r.at = "";
+  return r.string();
+}
+
+function write$s2(w: $rt.Writer, v: any): void {
+  if (typeof v === "string") {
+    w.byte(0);
+    if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+    if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+  }
+  else {
+    w.byte(1);
+    if (v !== null) throw $rt.invalid("", "null", v);
+  }
+}
+
+function read$s2(r: $rt.Reader): any {
+  r.at = "";
+  let u0: any;
+  switch (r.index(2)) {
+    case 0: {
+      r.at = "";
+      u0 = r.date();
+      break;
+    }
+    case 1: {
+      u0 = null;
+      break;
+    }
+  }
+  return u0;
+}
+
+function $sw1(w: $rt.Writer, v: any): void {
+  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
+  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
+}
+
+function $sr1(r: $rt.Reader): any {
+  r.at = "";
+  return r.date();
+}
+
+function $sw2(w: $rt.Writer, v: any): void {
+  if (v !== null) throw $rt.invalid("", "null", v);
+}
+
+function $sr2(r: $rt.Reader): any {
+  return null;
+}
+
+function $sw3(w: $rt.Writer, v: any): void {
+  switch (v) {
+    case "celsius": w.byte(0); break;
+    case "fahrenheit": w.byte(1); break;
+    default: throw $rt.invalid("", "one of \"celsius\", \"fahrenheit\"", v);
+  }
+}
+
+function $sr3(r: $rt.Reader): any {
+  r.at = "";
+  return $enum1[r.index(2)];
+}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: "GetWeatherArguments",
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 5], writeGetWeatherArguments, readGetWeatherArguments],
+    [1, "city", 0, 1, "city", "string", 9, null, $sw0, $sr0],
+    [2, "date", 0, 1, "date", "union", 1, null, write$s2, read$s2],
+    [3, "date<0>", 2, 6, 0, "string", 0, null, $sw1, $sr1],
+    [4, "date<1>", 2, 6, 1, "null", 0, null, $sw2, $sr2],
+    [5, "unit", 0, 1, "unit", "enum", 1, null, $sw3, $sr3],
+  ],
+  applyExtensions: $applyExtensions,
+};
+
 export const GetWeatherArguments = {
   name: "GetWeatherArguments",
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /**
-   * Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value).
-   * `{ compress: true }`: zstd above 8 KiB (docs/format-compression.md; needs $rt.setCompressor).
-   */
+  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
   encode(value: GetWeatherArguments, options?: $rt.EncodeOptions): Uint8Array {
     const w = $rt.Writer.shared();
     const unknown = $rt.unknownOf(value);
@@ -193,6 +287,12 @@ export const GetWeatherArguments = {
   validate(value: unknown): $rt.ValidationResult<GetWeatherArguments> {
     return $rt.validateWith(value, writeGetWeatherArguments);
   },
+  /**
+   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<GetWeatherArguments, $StreamPaths>($streamSpec),
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
    * this schema. Does not validate: call `validate` first for untrusted values.

@@ -1,0 +1,55 @@
+/**
+ * Emission of tabled positions (docs/format-defaults.md): a string, integer or number shape with a
+ * default-value table (`Shape.table`, set by generator/samples/tables.ts) is written and read through the
+ * runtime's tabled functions (runtime/defaults.ts), with the same checks, paths and messages as the plain
+ * statements of write.ts / read.ts. The table itself is a hoisted module constant.
+ */
+import type { Shape } from "../ir/types.ts";
+import { Code, code, jsonLit, raw } from "../../templates/code.ts";
+import type { ModuleContext } from "./context.ts";
+import type { ReadCode } from "./read.ts";
+
+type Tabled = Extract<Shape, { kind: "string" | "integer" | "number" }>;
+
+/** The runtime function suffix of a tabled shape. */
+export function tabledKind(s: Tabled): "String" | "DateTime" | "Date" | "DecimalString" | "Int" | "Int64" | "Number" {
+  switch (s.kind) {
+    case "string":
+      return s.int64 ? "DecimalString" : s.format === "date-time" ? "DateTime" : s.format === "date" ? "Date" : "String";
+    case "integer":
+      return s.int64 ? "Int64" : "Int";
+    case "number":
+      return "Number";
+  }
+}
+
+function table(s: Tabled, cx: ModuleContext): Code {
+  const type = s.kind === "string" ? "string" : "number";
+  return cx.constant("dt", code`$rt.defaultTable<${raw(type)}>(${jsonLit(s.table)})`);
+}
+
+/** `emitWrite` of a tabled shape (the caller checked `s.table`). */
+export function emitTabledWrite(s: Tabled, v: Code, p: string, cx: ModuleContext): Code {
+  const t = table(s, cx);
+  const fn = raw(`$rt.writeTabled${tabledKind(s)}`);
+  switch (s.kind) {
+    case "string":
+      return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
+if (!${fn}(w, ${v}, ${t})) throw $rt.invalid(${p}, "a string without lone surrogates", ${v});`;
+    case "integer":
+      if (s.int64) return code`if (!${fn}(w, ${v}, ${t})) throw $rt.invalid(${p}, "a 64-bit integer (number or bigint)", ${v});`;
+      return code`if (!(typeof ${v} === "number" && $isInteger(${v}) && ${fn}(w, ${v}, ${t}))) throw $rt.invalid(${p}, "an integer within 64 bits", ${v});`;
+    case "number":
+      return code`if (!(typeof ${v} === "number" && ${fn}(w, ${v}, ${t}))) throw $rt.invalid(${p}, "a finite number", ${v});`;
+  }
+}
+
+/** `emitRead` of a tabled shape. */
+export function emitTabledRead(s: Tabled, p: string, cx: ModuleContext): ReadCode {
+  return { stmts: code`r.at = ${p};`, expr: code`${raw(`$rt.readTabled${tabledKind(s)}`)}(r, ${table(s, cx)})` };
+}
+
+/** Whether `s` is written through a default-value table. */
+export function isTabled(s: Shape): s is Tabled & { table: (string | number)[] } {
+  return (s.kind === "string" || s.kind === "integer" || s.kind === "number") && s.table !== undefined && s.table.length > 0;
+}

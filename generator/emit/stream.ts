@@ -1,0 +1,262 @@
+/**
+ * Streaming emission (docs/format-streaming.md): the schema-specific half of `Codec.stream`.
+ *
+ * - a path table: one row per dictionary path (ID, path, parent, how it hangs off the parent, type, flags and
+ *   what the runtime needs to assemble the value: property order, tuple bounds, ref targets, discriminators);
+ * - one writer and one reader per path, for VALUE frames (a frame carries the value at any path in its ordinary
+ *   encoding). The root and definition roots reuse the codec's own functions and refs call them; scalar paths
+ *   share one function per distinct body; inline containers get a function each whose inline container
+ *   children are calls to the children's functions, so the code stays linear in the schema's size;
+ * - `$StreamPaths`, the value type at each path, for typed events.
+ *
+ * The generic machinery (frames, assembly, events, snapshots) is runtime/stream.ts.
+ */
+import type { Dictionary } from "../dictionary/file.ts";
+import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../dictionary/paths.ts";
+import type { SchemaIR, Shape } from "../ir/types.ts";
+import { Code, code, join, jsonLit, name, raw } from "../../templates/code.ts";
+import type { ModuleContext } from "./context.ts";
+import { emitPredicateFunction } from "./predicate.ts";
+import { emitReadFunction } from "./read.ts";
+import { typeOf } from "./types.ts";
+import { emitWriteFunction } from "./write.ts";
+import { readerName, writerName } from "./names.ts";
+import { StreamPathFlag, StreamSeg } from "../../runtime/stream.ts";
+
+export interface StreamSection {
+  /** Types, functions and the `$streamSpec` constant (after `$FINGERPRINT`, `$LEVEL`, `$applyExtensions`). */
+  section: Code;
+  /** The `stream` member of the codec object. */
+  member: Code;
+}
+
+interface PathNode {
+  id: number;
+  path: string;
+  parent: number;
+  parentPath: string | undefined;
+  seg: number;
+  arg: string | number | null;
+  shape: Shape;
+  flags: number;
+  /** Names the value's own type (root, definition roots). */
+  typeName?: string;
+  /** The path is the root of the codec or a definition: its functions already exist. */
+  own?: { write: Code; read: Code };
+}
+
+const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
+const PLAIN_FORMATS = new Set(["date-time", "date"]);
+
+function entryType(s: Shape): string {
+  if (s.kind === "object" && s.properties.length === 0 && s.additional !== false) return "map";
+  return s.kind;
+}
+
+export function emitStreamSection(ir: SchemaIR, dict: Dictionary, cx: ModuleContext): StreamSection {
+  const ids = new Map<string, number>();
+  for (const seg of [dict.base, ...dict.extensions]) for (const e of seg.entries) ids.set(e.path, e.id);
+  const idOf = (path: string): number => {
+    const id = ids.get(path);
+    if (id === undefined) throw new Error(`internal: path ${path} is not in the dictionary of ${ir.name}`);
+    return id;
+  };
+
+  // ---- the paths, walked as the dictionary walks them
+  const nodes: PathNode[] = [];
+  const walk = (s: Shape, path: string, parent: PathNode | undefined, seg: number, arg: string | number | null, flags: number): PathNode => {
+    const node: PathNode = { id: idOf(path), path, parent: parent?.id ?? -1, parentPath: parent?.path, seg, arg, shape: s, flags };
+    if (s.kind === "string" && !s.int64 && !(s.format !== undefined && PLAIN_FORMATS.has(s.format))) node.flags |= StreamPathFlag.PLAIN;
+    if ((s.kind === "string" || s.kind === "integer") && s.int64) node.flags |= StreamPathFlag.INT64;
+    if (s.kind === "object" && s.additional === false) node.flags |= StreamPathFlag.CLOSED;
+    nodes.push(node);
+    switch (s.kind) {
+      case "object": {
+        const levels = new Map<number, number>();
+        for (const x of s.wire?.ext ?? []) levels.set(x.prop, x.level);
+        s.properties.forEach((p, i) =>
+          walk(p.shape, propertySegment(path, p.name), node, StreamSeg.PROPERTY, p.name, (p.required ? StreamPathFlag.REQUIRED : 0) | ((levels.get(i) ?? 0) << 8)),
+        );
+        if (s.additional !== false) walk(s.additional, mapSegment(path), node, StreamSeg.VALUES, null, 0);
+        break;
+      }
+      case "array":
+        walk(s.items, itemsSegment(path), node, StreamSeg.ITEMS, null, 0);
+        break;
+      case "tuple":
+        s.items.forEach((item, i) => walk(item, tupleSegment(path, i), node, StreamSeg.POSITION, i, i < s.minItems ? StreamPathFlag.REQUIRED : 0));
+        if (s.rest !== false) walk(s.rest, tupleSegment(path, "rest"), node, StreamSeg.REST, null, 0);
+        break;
+      case "union":
+        s.branches.forEach((b, i) => walk(b, branchSegment(path, i), node, StreamSeg.BRANCH, i, 0));
+        break;
+      default:
+        break;
+    }
+    return node;
+  };
+  const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
+  const root = walk(ir.root, "$", undefined, StreamSeg.ROOT, null, 0);
+  root.typeName = ir.name;
+  if (!rootIsDefinition) root.own = { write: writerName(ir.name), read: readerName(ir.name) };
+  for (const d of ir.definitions) {
+    const n = walk(d.shape, definitionRoot(d.name), undefined, StreamSeg.ROOT, null, 0);
+    n.typeName = d.name;
+    n.own = { write: writerName(d.name), read: readerName(d.name) };
+  }
+  const byPath = new Map(nodes.map((n) => [n.path, n]));
+  const childrenOf = new Map<number, PathNode[]>();
+  for (const n of nodes) if (n.parent >= 0) (childrenOf.get(n.parent) ?? childrenOf.set(n.parent, []).get(n.parent)!).push(n);
+
+  // ---- functions
+  const synthetic = (n: PathNode): string => `$s${n.id}`;
+  const isInline = (n: PathNode): boolean => n.own === undefined && INLINE_CONTAINERS.has(n.shape.kind);
+  // inline containers are reached from their parents as refs to synthetic definitions (their original shapes, so
+  // widths and union predicates come out as for the codec itself)
+  const added: string[] = [];
+  for (const n of nodes) {
+    if (!isInline(n)) continue;
+    cx.defs.set(synthetic(n), { name: synthetic(n), origin: `stream:${n.path}`, shape: n.shape });
+    added.push(synthetic(n));
+  }
+  const predicatesBefore = new Set(cx.predicates.keys());
+  const fns: Code[] = [];
+  const fnFor = new Map<number, { write: Code; read: Code }>();
+  const shared = new Map<string, { write: Code; read: Code }>();
+  const substituted = (n: PathNode): Shape => {
+    const kids = childrenOf.get(n.id) ?? [];
+    const swap = (s: Shape, path: string): Shape => {
+      const k = byPath.get(path);
+      return k !== undefined && isInline(k) ? { kind: "ref", name: synthetic(k), schemaPath: s.schemaPath } : s;
+    };
+    void kids;
+    const s = n.shape;
+    switch (s.kind) {
+      case "object":
+        return {
+          ...s,
+          properties: s.properties.map((p) => ({ ...p, shape: swap(p.shape, propertySegment(n.path, p.name)) })),
+          additional: s.additional === false ? false : swap(s.additional, mapSegment(n.path)),
+        };
+      case "array":
+        return { ...s, items: swap(s.items, itemsSegment(n.path)) };
+      case "tuple":
+        return { ...s, items: s.items.map((item, i) => swap(item, tupleSegment(n.path, i))), rest: s.rest === false ? false : swap(s.rest, tupleSegment(n.path, "rest")) };
+      case "union":
+        return { ...s, branches: s.branches.map((b, i) => swap(b, branchSegment(n.path, i))) };
+      default:
+        return s;
+    }
+  };
+  try {
+    for (const n of nodes) {
+      if (n.own !== undefined) {
+        fnFor.set(n.id, n.own);
+      } else if (n.shape.kind === "ref") {
+        fnFor.set(n.id, { write: writerName(n.shape.name), read: readerName(n.shape.name) });
+      } else if (isInline(n)) {
+        const s = substituted(n);
+        const write = writerName(synthetic(n));
+        const read = readerName(synthetic(n));
+        fns.push(emitWriteFunction(write, s, false, cx), emitReadFunction(read, s, false, cx));
+        fnFor.set(n.id, { write, read });
+      } else {
+        // a scalar: one function per distinct body
+        const probeW = emitWriteFunction(name("$PROBE"), n.shape, false, cx).text;
+        const probeR = emitReadFunction(name("$PROBE"), n.shape, false, cx).text;
+        const key = probeW + "\u0000" + probeR;
+        let f = shared.get(key);
+        if (f === undefined) {
+          const k = shared.size;
+          f = { write: name(`$sw${k}`), read: name(`$sr${k}`) };
+          shared.set(key, f);
+          fns.push(raw(probeW.replace("function $PROBE(", `function ${f.write.text}(`)), raw(probeR.replace("function $PROBE(", `function ${f.read.text}(`)));
+        }
+        fnFor.set(n.id, f);
+      }
+    }
+    // predicates the union arms above asked for (the module emitted its own already)
+    const done = new Set(predicatesBefore);
+    for (let again = true; again; ) {
+      again = false;
+      for (const [key, p] of [...cx.predicates]) {
+        if (done.has(key)) continue;
+        done.add(key);
+        again = true;
+        fns.push(emitPredicateFunction(p.fn, p.shape, cx));
+      }
+    }
+  } finally {
+    for (const d of added) cx.defs.delete(d);
+  }
+
+  // ---- the table
+  const rows = [...nodes]
+    .sort((a, b) => a.id - b.id)
+    .map((n) => {
+      const s = n.shape;
+      let extra: Code = raw("null");
+      if (s.kind === "object") extra = jsonLit((childrenOf.get(n.id) ?? []).filter((k) => k.seg === StreamSeg.PROPERTY).map((k) => k.id));
+      else if (s.kind === "tuple") extra = jsonLit([s.minItems, s.items.length]);
+      else if (s.kind === "ref") extra = jsonLit(idOf(definitionRoot(s.name)));
+      else if (s.kind === "union" && s.discriminator) extra = jsonLit([s.discriminator.property, s.discriminator.values]);
+      const f = fnFor.get(n.id)!;
+      // properties newer than the base: a writer that predates them gets the schema's default (as in decode)
+      const fallback = n.flags >>> 8 > 0 && s.default !== undefined ? code`, [${jsonLit(s.default)}]` : raw("");
+      return code`    [${n.id}, ${n.path}, ${n.parent}, ${n.seg}, ${n.arg === null ? raw("null") : n.arg}, ${entryType(s)}, ${n.flags}, ${extra}, ${f.write}, ${f.read}${fallback}],`;
+    });
+
+  // ---- types
+  const typeLines = [...nodes]
+    .sort((a, b) => a.id - b.id)
+    .map((n) => code`  ${n.path}: ${pathType(n)};`);
+  const retired = dict.retired.map((r) => r.id);
+  const T = name(ir.name);
+
+  const section = code`/** The value type at each dictionary path (typed stream events). */
+type $StreamPaths = {
+${join(typeLines)}
+};
+
+${join(fns, "\n\n")}
+
+/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+const $streamSpec: $rt.StreamSpec = {
+  name: ${ir.name},
+  fingerprint: $FINGERPRINT,
+  level: $LEVEL,
+  flags: $FLAGS,
+  paths: [
+${join(rows)}
+  ],${retired.length > 0 ? code`\n  retired: ${jsonLit(retired)},` : raw("")}
+  applyExtensions: $applyExtensions,
+};`;
+  const member = code`  /**
+   * Streaming frames (docs/format-streaming.md): \`stream.encoder()\` sends the value frame by frame as its fields
+   * become available; \`stream.decoder()\` takes bytes split anywhere and reports fields, elements and the value as
+   * they complete, with partial snapshots.
+   */
+  stream: $rt.streamCodec<${T}, $StreamPaths>($streamSpec),`;
+  return { section, member };
+
+  function pathType(n: PathNode): Code {
+    if (n.typeName !== undefined) return name(n.typeName);
+    const s = n.shape;
+    if (!INLINE_CONTAINERS.has(s.kind)) return typeOf(s);
+    const parent = n.parentPath!;
+    const P = code`$StreamPaths[${parent}]`;
+    switch (n.seg) {
+      case StreamSeg.PROPERTY:
+        return n.flags & StreamPathFlag.REQUIRED ? code`${P}[${n.arg as string}]` : code`Exclude<${P}[${n.arg as string}], undefined>`;
+      case StreamSeg.ITEMS:
+      case StreamSeg.REST:
+        return code`${P}[number]`;
+      case StreamSeg.POSITION:
+        return code`Exclude<${P}[${n.arg as number}], undefined>`;
+      case StreamSeg.VALUES:
+        return code`${P}[string]`;
+      default:
+        return raw("unknown");
+    }
+  }
+}
