@@ -239,10 +239,18 @@ ${join(rows)}
   stream: $rt.streamCodec<${T}, $StreamPaths>($streamSpec),`;
   return { section, member };
 
+  /** Whether the path's type is a named type or an indexed access into one (union branches are not). */
+  function indexable(n: PathNode): boolean {
+    if (n.typeName !== undefined) return true;
+    if (n.seg === StreamSeg.BRANCH || n.parentPath === undefined) return false;
+    return indexable(byPath.get(n.parentPath)!);
+  }
+
   function pathType(n: PathNode): Code {
     if (n.typeName !== undefined) return name(n.typeName);
     const s = n.shape;
     if (!INLINE_CONTAINERS.has(s.kind)) return typeOf(s);
+    if (!indexable(n)) return raw("unknown");
     const parent = n.parentPath!;
     const P = code`$StreamPaths[${parent}]`;
     switch (n.seg) {
