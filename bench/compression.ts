@@ -1,5 +1,5 @@
 /**
- * Compression on top (docs/format-compression.md): TOON + zstd against zstd of JSON, with gzip and brotli of
+ * Compression on top (docs/FORMAT.md §10.5): TOON + zstd against zstd of JSON, with gzip and brotli of
  * both for reference, on the examples (TOON with their generated codecs) and the corpus datasets (TOON
  * schemaless, no schema exists for them).
  *

@@ -1,5 +1,5 @@
 /**
- * O(1) field access (docs/format-field-index.md): on a message with 200 top-level fields, reading 3 indexed
+ * O(1) field access (docs/FORMAT.md §10.2): on a message with 200 top-level fields, reading 3 indexed
  * fields with `Codec.peek.<path>(bytes)` against one full `decode`. The codec is generated here (into
  * test/.gen/bench-peek/) from a 200-property schema: strings (some repeated, so the string table matters),
  * integers, decimals, booleans, date-times and enums, all required.

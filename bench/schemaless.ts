@@ -1,5 +1,5 @@
 /**
- * Schemaless TOON (docs/format-schemaless.md) against msgpackr with records and avsc, on the examples and the
+ * Schemaless TOON (docs/FORMAT.md §10.4) against msgpackr with records and avsc, on the examples and the
  * corpus datasets: bytes, and encode / decode time.
  *
  *   node --conditions=toon-dev --import tsx bench/schemaless.ts [--quick]

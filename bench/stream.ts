@@ -1,5 +1,5 @@
 /**
- * Streaming frames (docs/format-streaming.md) against whole messages, on the four examples' data:
+ * Streaming frames (docs/FORMAT.md §10.3) against whole messages, on the four examples' data:
  *
  * - first-field latency: how many frames and bytes a receiver needs before the first field is available
  *   (and before the first item of the top-level array is complete), fed one byte at a time; a whole message

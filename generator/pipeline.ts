@@ -30,11 +30,11 @@ export interface GenerateConfig {
   /** Runtime module specifier generated code imports (default `toon-gen/runtime`). */
   runtimeImport?: string;
   /**
-   * Sample data (globs) profiled for default-value tables (docs/format-defaults.md): for every codec a sample
+   * Sample data (globs) profiled for default-value tables (docs/FORMAT.md §10.1): for every codec a sample
    * fits, or per codec name.
    */
   samples?: string[] | Record<string, string[]>;
-  /** Field offset tables (docs/format-field-index.md): `true` (top-level properties) or paths; or per codec name. */
+  /** Field offset tables (docs/FORMAT.md §10.2): `true` (top-level properties) or paths; or per codec name. */
   index?: true | string[] | Record<string, true | string[]>;
 }
 
@@ -203,7 +203,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
   }
   const byFp = new Map<number, GeneratedSchema[]>();
-  // the fingerprint messages carry: the default-value tables' one for a codec with tables (docs/format-defaults.md)
+  // the fingerprint messages carry: the default-value tables' one for a codec with tables (docs/FORMAT.md §10.1)
   const hashOf = (d: Dictionary): string => (hasTables(d) ? d.defaults!.hash64 : d.base.hash64);
   for (const s of schemas) {
     const fp = `0x${codecFingerprint(s.dictionary).toString(16).padStart(4, "0")}`;

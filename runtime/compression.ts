@@ -1,5 +1,5 @@
 /**
- * Compression on top (docs/format-compression.md): the payload of a message (every byte after the header's
+ * Compression on top (docs/FORMAT.md §10.5): the payload of a message (every byte after the header's
  * fingerprint and extension level) compressed with zstd when it is at least `threshold` bytes (default 8 KiB),
  * recorded in the COMPRESSED header flag. Below the threshold a message is never compressed.
  *
@@ -24,7 +24,7 @@ export const DEFAULT_COMPRESS_THRESHOLD = 8192;
 export const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
 
 export interface Compressor {
-  /** The algorithm: only `"zstd"` is specified (docs/format-compression.md). */
+  /** The algorithm: only `"zstd"` is specified (docs/FORMAT.md §10.5). */
   name: "zstd";
   /** Compress one payload into a single zstd frame. */
   compress(data: Uint8Array): Uint8Array;

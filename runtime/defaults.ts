@@ -1,5 +1,5 @@
 /**
- * Default-value tables (docs/format-defaults.md): a codec whose dictionary records, for some paths, a small
+ * Default-value tables (docs/FORMAT.md §10.1): a codec whose dictionary records, for some paths, a small
  * table of frequent values (profiled from samples, or the schema's `default`) writes a one-byte reference
  * instead of such a value, in a tag its ordinary encoding leaves unused. Only codecs generated with a table
  * call these functions, and their messages carry the DEFAULTS flag and the table's fingerprint.

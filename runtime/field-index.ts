@@ -1,5 +1,5 @@
 /**
- * O(1) field access (docs/format-field-index.md). With the FIELD_INDEX flag, an offset table follows the
+ * O(1) field access (docs/FORMAT.md §10.2). With the FIELD_INDEX flag, an offset table follows the
  * header (after the extension level):
  *
  *   field-index := tag:u16 BE ‖ count:varint ‖ widths:u8 ‖ count × entry

@@ -1,5 +1,5 @@
 /**
- * Schemaless mode (docs/format-schemaless.md): JSON without a schema. The encoder infers a dictionary from the
+ * Schemaless mode (docs/FORMAT.md §10.4): JSON without a schema. The encoder infers a dictionary from the
  * value itself (one type per position of the value, with templates for objects of the same shape: array
  * elements, map values, repeated sub-objects), writes it into the message (EMBEDDED_DICTIONARY flag), then
  * writes the body positionally as the schema-driven format does: a shape seen again costs its values only.
@@ -1363,7 +1363,7 @@ export function decodeSchemaless(bytes: Uint8Array, options?: SchemalessDecodeOp
   return v;
 }
 
-/** How many values a message of `length` bytes may decode to (docs/format-schemaless.md, "Bounds"). */
+/** How many values a message of `length` bytes may decode to (docs/FORMAT.md §10.4, "Bounds"). */
 export function schemalessNodeBudget(length: number): number {
   return NODE_BUDGET_FACTOR * length + NODE_BUDGET_BASE;
 }

@@ -1,5 +1,5 @@
 /**
- * TOON streams over server-sent events (text/event-stream, docs/format-streaming.md §7). Each frame (the header
+ * TOON streams over server-sent events (text/event-stream, docs/FORMAT.md §10.3 (§7 there)). Each frame (the header
  * first) travels as one event named `toon` whose single `data:` line is the frame's bytes in base64 (RFC 4648,
  * with padding). Base64 is text-safe: it holds no line break, so a frame is always exactly one line.
  *

@@ -1,5 +1,5 @@
 /**
- * Streaming frames (docs/format-streaming.md): a value sent as a sequence of small, self-contained frames so a
+ * Streaming frames (docs/FORMAT.md §10.3): a value sent as a sequence of small, self-contained frames so a
  * receiver can use each field as soon as its frame arrives.
  *
  *   stream := header (magic, version, flags with STREAM, fingerprint[, level]) ‖ frame*
@@ -83,7 +83,7 @@ export interface StreamSpec {
   level: number;
   /**
    * The codec's own header flags: DEFAULTS (its values may reference the dictionary's default-value tables,
-   * docs/format-defaults.md) carries over to its streams; FIELD_INDEX and COMPRESSED do not.
+   * docs/FORMAT.md §10.1) carries over to its streams; FIELD_INDEX and COMPRESSED do not.
    */
   flags?: number;
   paths: readonly StreamPathRow[];

@@ -26,8 +26,8 @@ export const Flag = {
 } as const;
 
 /** Flags this runtime version knows how to read. */
-// FIELD_INDEX is skippable: readHeader steps over the offset table (docs/format-field-index.md). DEFAULTS is not
-// here: only a codec generated with a default-value table reads it, and tells readHeader so (docs/format-defaults.md).
+// FIELD_INDEX is skippable: readHeader steps over the offset table (docs/FORMAT.md §10.2). DEFAULTS is not
+// here: only a codec generated with a default-value table reads it, and tells readHeader so (docs/FORMAT.md §10.1).
 export const KNOWN_FLAGS = Flag.FIXED_DICTIONARY | Flag.EXTENSIONS | Flag.COMPRESSED | Flag.FIELD_INDEX;
 /** Flags a schemaless decoder (runtime/schemaless.ts) accepts: no fingerprint, the dictionary travels inside. */
 export const SCHEMALESS_FLAGS = Flag.EMBEDDED_DICTIONARY | Flag.COMPRESSED;

@@ -1,4 +1,4 @@
-// Compression on top (docs/format-compression.md): the COMPRESSED flag, the 8 KiB threshold, round trips through
+// Compression on top (docs/FORMAT.md §10.5): the COMPRESSED flag, the 8 KiB threshold, round trips through
 // the generated, interpreted and schemaless codecs, the missing-decompressor error, hostile compressed sections,
 // and `toon-gen encode --compress`.
 

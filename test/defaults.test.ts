@@ -1,4 +1,4 @@
-// Default-value tables (docs/format-defaults.md): profiling picks frequent values; every tabled kind round-trips
+// Default-value tables (docs/FORMAT.md §10.1): profiling picks frequent values; every tabled kind round-trips
 // through references and through values not in the table; generated and interpreted codecs write the same bytes;
 // a decoder with another table (or none) fails with FINGERPRINT_MISMATCH; corrupt references are refused; tables
 // are frozen in the committed dictionary; and the orders and logs examples shrink.

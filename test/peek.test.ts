@@ -1,4 +1,4 @@
-// O(1) field access (docs/format-field-index.md): with the config `index`, every message carries a field offset
+// O(1) field access (docs/FORMAT.md §10.2): with the config `index`, every message carries a field offset
 // table and `Codec.peek.<path>(bytes)` reads one value by jumping to it. For every example codec (and random
 // values), every accessor equals the field of the full decode; decoders without the index read indexed messages
 // unchanged; corrupt and truncated input fails with a ToonError; another fingerprint with FINGERPRINT_MISMATCH;

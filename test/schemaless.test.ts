@@ -1,4 +1,4 @@
-// Schemaless mode (docs/format-schemaless.md): lossless round trips of the examples, the corpus datasets and
+// Schemaless mode (docs/FORMAT.md §10.4): lossless round trips of the examples, the corpus datasets and
 // seeded random JSON; every truncation and random corruption ends in a ToonError (or a value, never anything
 // else); hostile dictionaries are bounded; the worked examples of the spec; sizes against msgpackr with records.
 

@@ -1,4 +1,4 @@
-// Streaming frames (docs/format-streaming.md, runtime/stream.ts, generator/emit/stream.ts, runtime/sse.ts):
+// Streaming frames (docs/FORMAT.md §10.3, runtime/stream.ts, generator/emit/stream.ts, runtime/sse.ts):
 // every split point of every example stream, interleaved elements, a lost connection's partial state and
 // INCOMPLETE, corrupt and foreign streams, the encoder API and JSON mode, random values of the inline test
 // schemas, the SSE helper, and the loopback HTTP example.
@@ -590,7 +590,7 @@ test("stream: writers and readers of different dictionary levels (test/evolution
 
 // -------------------------------------------------------------------------------------------- the spec's example
 
-test("stream: the worked example of docs/format-streaming.md §12 (bytes, partial value, INCOMPLETE)", async () => {
+test("stream: the worked example of docs/FORMAT.md §10.3 (§12 there) (bytes, partial value, INCOMPLETE)", async () => {
   const c = await compileSchema(JSON.parse(readFileSync(path.join(REPO, "docs/examples/order.schema.json"), "utf8")), suiteDir("stream-doc"), "order");
   const codec = c.codec as unknown as Example["codec"];
   assert.equal(c.codec.fingerprint, 0xeb6a);

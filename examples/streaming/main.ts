@@ -1,5 +1,5 @@
 /**
- * TOON streams over server-sent events, on loopback (docs/format-streaming.md).
+ * TOON streams over server-sent events, on loopback (docs/FORMAT.md §10.3).
  *
  * A Node HTTP server on 127.0.0.1 (an ephemeral port) streams values frame by frame as SSE events; a client
  * in the same process reads them with `SseFrameReader`, feeds a `StreamDecoder` and prints the events and

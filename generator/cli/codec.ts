@@ -7,8 +7,8 @@
  * (so messages of the generated modules decode); else one built fresh from the schema, as `generate` would
  * write it the first time.
  *
- * Without `--schema` (binary only), messages are schemaless (docs/format-schemaless.md). `--compress` zstd-compresses
- * payloads from 8 KiB (or `--compress-threshold`) up (docs/format-compression.md); decode inflates by itself.
+ * Without `--schema` (binary only), messages are schemaless (docs/FORMAT.md §10.4). `--compress` zstd-compresses
+ * payloads from 8 KiB (or `--compress-threshold`) up (docs/FORMAT.md §10.5); decode inflates by itself.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -48,7 +48,7 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
   const cwd = process.cwd();
   const compress = await compressOptions(values.compress, values["compress-threshold"]);
   if (values.schema === undefined) {
-    // no schema: schemaless mode, the dictionary inferred from the value and embedded (docs/format-schemaless.md)
+    // no schema: schemaless mode, the dictionary inferred from the value and embedded (docs/FORMAT.md §10.4)
     const input = positionals[0] === undefined || positionals[0] === "-" ? readStdin() : readBytes(positionals[0], cwd);
     return writeOutput(await schemalessCommand(command, input, compress), values.out, cwd);
   }

@@ -60,7 +60,7 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
 }
 
 /**
- * `samples` (default-value tables, docs/format-defaults.md): globs of sample data, for every codec whose schema
+ * `samples` (default-value tables, docs/FORMAT.md §10.1): globs of sample data, for every codec whose schema
  * a sample fits, or an object of codec name -> globs.
  */
 function checkSamples(v: unknown, where: string): NonNullable<GenerateConfig["samples"]> {
@@ -80,7 +80,7 @@ function checkSamples(v: unknown, where: string): NonNullable<GenerateConfig["sa
 }
 
 /**
- * `index` (field offset tables, docs/format-field-index.md): `true` (every top-level property of every codec),
+ * `index` (field offset tables, docs/FORMAT.md §10.2): `true` (every top-level property of every codec),
  * a list of dictionary paths, or an object of codec name -> `true` or paths.
  */
 function checkIndex(v: unknown, where: string): NonNullable<GenerateConfig["index"]> {

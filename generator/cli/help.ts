@@ -13,9 +13,9 @@ Usage:
       which old decoders fail with FINGERPRINT_MISMATCH.
       --samples <glob> (repeatable; config "samples"): profile sample JSON (.jsonl: one value per line) and
       give each path's most frequent values (and schema defaults) a default-value table in the dictionary:
-      such values travel as one-byte references (docs/format-defaults.md). Tables are frozen once committed;
+      such values travel as one-byte references (docs/FORMAT.md §10.1). Tables are frozen once committed;
       --rebase re-profiles. Config "index" (true, or dictionary paths): a field offset table in every
-      message and typed Codec.peek.<path>(bytes) accessors (docs/format-field-index.md).
+      message and typed Codec.peek.<path>(bytes) accessors (docs/FORMAT.md §10.2).
 
   toon-gen check [--config toon.config.json] [--json]
       For CI: regenerate in memory, write nothing, and print one line per problem ("<file>: <path>: [rule]
@@ -27,8 +27,8 @@ Usage:
       Encode a JSON value (file or stdin) to TOON binary (stdout or --out). With --text: check it against
       the schema and write TOON text (spec v4), exactly what the generated Codec.toText(value) writes.
       Without --schema: a schemaless message, its dictionary inferred from the value and embedded in it
-      (docs/format-schemaless.md). --compress [--compress-threshold N]: zstd-compress the payload when it is
-      at least N bytes (default 8192; needs the optional zstd-napi package; docs/format-compression.md).
+      (docs/FORMAT.md §10.4). --compress [--compress-threshold N]: zstd-compress the payload when it is
+      at least N bytes (default 8192; needs the optional zstd-napi package; docs/FORMAT.md §10.5).
 
   toon-gen decode --schema <schema.json> [in.toon] [--out file] [--text]
       Decode TOON binary (file or stdin) to pretty JSON. With --text: decode TOON text, checked against the

@@ -24,7 +24,7 @@ export interface RetiredEntry {
   retiredAt: number;
 }
 
-/** One path's default-value table (docs/format-defaults.md). */
+/** One path's default-value table (docs/FORMAT.md §10.1). */
 export interface DefaultTableEntry {
   id: number;
   path: string;

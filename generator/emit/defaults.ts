@@ -1,5 +1,5 @@
 /**
- * Emission of tabled positions (docs/format-defaults.md): a string, integer or number shape with a
+ * Emission of tabled positions (docs/FORMAT.md §10.1): a string, integer or number shape with a
  * default-value table (`Shape.table`, set by generator/samples/tables.ts) is written and read through the
  * runtime's tabled functions (runtime/defaults.ts), with the same checks, paths and messages as the plain
  * statements of write.ts / read.ts. The table itself is a hoisted module constant.

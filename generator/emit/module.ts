@@ -28,11 +28,11 @@ export interface EmitOptions {
 }
 
 export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions): string {
-  // default-value tables (docs/format-defaults.md): the positions they cover are written through them
+  // default-value tables (docs/FORMAT.md §10.1): the positions they cover are written through them
   const tabled = hasTables(dict);
   ir = withDefaultTables(ir, dict);
   const cx = new ModuleContext(ir);
-  // field index (docs/format-field-index.md): marks in the root writer, before anything is emitted
+  // field index (docs/FORMAT.md §10.2): marks in the root writer, before anything is emitted
   const index = planFieldIndex(ir, dict, options.index, cx);
   for (const d of ir.definitions) {
     if (d.name === ir.name) {

@@ -1,5 +1,5 @@
 /**
- * O(1) field access (docs/format-field-index.md): the indexed paths of a codec (config `index`), the marks its
+ * O(1) field access (docs/FORMAT.md §10.2): the indexed paths of a codec (config `index`), the marks its
  * root writer sets where an indexed value starts, and the generated `peek` accessors, one per path, typed.
  *
  * Indexed paths are property chains from the root through inline objects (`status`, `window.start`): each
@@ -139,7 +139,7 @@ export interface PeekSection {
 export function emitPeekSection(plan: IndexPlan, cx: ModuleContext, codecName: string, extraFlags: Code): PeekSection {
   const codec = name(codecName);
   const readers = plan.slots.flatMap((s, i) => (s.full ? [] : [emitReadFunction(name(`$peekR${i}`), s.shape, false, cx)]));
-  const section = code`/** Field index (FIELD_INDEX, docs/format-field-index.md): the indexed paths, in slot order. */
+  const section = code`/** Field index (FIELD_INDEX, docs/FORMAT.md §10.2): the indexed paths, in slot order. */
 const $PEEK: $rt.PeekSpec = { name: ${codecName}, fingerprint: $FINGERPRINT, flags: ${extraFlags}, tag: ${raw("0x" + plan.tag.toString(16).padStart(4, "0"))}, count: ${plan.slots.length} };
 
 ${join(readers, "\n\n")}`;

@@ -1,5 +1,5 @@
 /**
- * Streaming emission (docs/format-streaming.md): the schema-specific half of `Codec.stream`.
+ * Streaming emission (docs/FORMAT.md §10.3): the schema-specific half of `Codec.stream`.
  *
  * - a path table: one row per dictionary path (ID, path, parent, how it hangs off the parent, type, flags and
  *   what the runtime needs to assemble the value: property order, tuple bounds, ref targets, discriminators);
@@ -220,7 +220,7 @@ ${join(typeLines)}
 
 ${join(fns, "\n\n")}
 
-/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
@@ -232,7 +232,7 @@ ${join(rows)}
   applyExtensions: $applyExtensions,
 };`;
   const member = code`  /**
-   * Streaming frames (docs/format-streaming.md): \`stream.encoder()\` sends the value frame by frame as its fields
+   * Streaming frames (docs/FORMAT.md §10.3): \`stream.encoder()\` sends the value frame by frame as its fields
    * become available; \`stream.decoder()\` takes bytes split anywhere and reports fields, elements and the value as
    * they complete, with partial snapshots.
    */

@@ -295,7 +295,7 @@ export async function inspectMessage(bytes: Uint8Array, file: string, options: I
         codec = await codecFromConfig(fp, options.cwd, match);
       }
       if (codec !== undefined) match.entries = dictionaryEntries(codec.dictionary);
-      // DEFAULTS: only with a dictionary that has default-value tables (docs/format-defaults.md)
+      // DEFAULTS: only with a dictionary that has default-value tables (docs/FORMAT.md §10.1)
       const unknown = header.flags & ~(KNOWN_FLAGS | (codec !== undefined && hasTables(codec.dictionary) ? Flag.DEFAULTS : 0));
       if (codec === undefined || !match.matches) {
         /* the body is not decoded: the note says why */

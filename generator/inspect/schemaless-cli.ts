@@ -1,5 +1,5 @@
 /**
- * `toon-gen encode` / `decode` without `--schema`: schemaless messages (docs/format-schemaless.md), the
+ * `toon-gen encode` / `decode` without `--schema`: schemaless messages (docs/FORMAT.md §10.4), the
  * dictionary inferred from the value and embedded in the message.
  */
 import { ToonError } from "../../runtime/errors.ts";

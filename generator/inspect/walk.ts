@@ -179,7 +179,7 @@ export function walkSchemaMessage(bytes: Uint8Array, schema: SchemaIR, dict: Dic
     const w = new SchemaWalker(r, compiled(schema, dict), tally);
     try {
       if (out.header!.flags & Flag.FIELD_INDEX) {
-        // the offset table of O(1) field access (docs/format-field-index.md): skipped, as readHeader does
+        // the offset table of O(1) field access (docs/FORMAT.md §10.2): skipped, as readHeader does
         const start = r.pos;
         readFieldIndex(r);
         tally.add("(field index)", r.pos - start, 0, 1);
@@ -250,7 +250,7 @@ class SchemaWalker {
     this.at = ptr;
     r.at = "";
     const start = r.pos;
-    // a position with a default-value table (docs/format-defaults.md): a reference or the value, as interpret reads it
+    // a position with a default-value table (docs/FORMAT.md §10.1): a reference or the value, as interpret reads it
     if (isTabled(s)) return this.leaf(path, start, tabledReader(s, "")(r), kb, place);
     switch (s.kind) {
       case "string":

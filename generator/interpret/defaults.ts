@@ -1,6 +1,6 @@
 /**
  * Run-time twin of ../emit/defaults.ts: writers and readers of positions with a default-value table
- * (docs/format-defaults.md), with the same checks, paths and messages as the generated statements.
+ * (docs/FORMAT.md §10.1), with the same checks, paths and messages as the generated statements.
  */
 import type { Shape } from "../ir/types.ts";
 import { tabledKind, isTabled } from "../emit/defaults.ts";

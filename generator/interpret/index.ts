@@ -75,7 +75,7 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
   const checkFrom = mustArrive.length === 0 ? Infinity : Math.min(...mustArrive);
   const name = ir.name;
   const fingerprint = codecFingerprint(dict);
-  /** Default-value tables (docs/format-defaults.md): DEFAULTS messages only, with the tables' fingerprint. */
+  /** Default-value tables (docs/FORMAT.md §10.1): DEFAULTS messages only, with the tables' fingerprint. */
   const extraFlags = hasTables(dict) ? Flag.DEFAULTS : 0;
   /** The codec's extension level: how many extension segments its dictionary has. */
   const level = dict.extensions.length;

@@ -15,7 +15,7 @@ import { categoryTest, PredicateCompiler, type Predicate } from "../interpret/pr
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../dictionary/paths.ts";
 
-/** How a tabled position encodes (docs/format-defaults.md): which tag space its references use. */
+/** How a tabled position encodes (docs/FORMAT.md §10.1): which tag space its references use. */
 export type TableKind = "string" | "date-time" | "date" | "decimal" | "integer" | "int64" | "number";
 
 export function tableKind(s: Shape): TableKind | undefined {

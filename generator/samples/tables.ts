@@ -1,5 +1,5 @@
 /**
- * Default-value tables (docs/format-defaults.md): which values of which paths the dictionary tables, how the
+ * Default-value tables (docs/FORMAT.md §10.1): which values of which paths the dictionary tables, how the
  * tables are hashed into the fingerprint DEFAULTS messages carry, and the IR annotation the emitter and the
  * interpreter read (`Shape.table`).
  *

@@ -1493,7 +1493,7 @@ function $sr11(r: $rt.Reader): any {
   return "money";
 }
 
-/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
@@ -1587,7 +1587,7 @@ export const ExtractionResult = {
     return $rt.validateWith(value, writeExtractionResult);
   },
   /**
-   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields
    * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
    * they complete, with partial snapshots.
    */

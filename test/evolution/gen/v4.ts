@@ -1003,7 +1003,7 @@ function $sr8(r: $rt.Reader): any {
   return $enum7[r.index(2)];
 }
 
-/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
@@ -1071,7 +1071,7 @@ export const Order = {
     return $rt.validateWith(value, writeOrder);
   },
   /**
-   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields
    * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
    * they complete, with partial snapshots.
    */

@@ -1501,7 +1501,7 @@ function $sr12(r: $rt.Reader): any {
   return $enum8[r.index(4)];
 }
 
-/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherToolsBatch",
   fingerprint: $FINGERPRINT,
@@ -1581,7 +1581,7 @@ export const WeatherToolsBatch = {
     return $rt.validateWith(value, writeWeatherToolsBatch);
   },
   /**
-   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields
    * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
    * they complete, with partial snapshots.
    */

@@ -566,7 +566,7 @@ function $sr4(r: $rt.Reader): any {
   return $enum3[r.index(4)];
 }
 
-/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetAirQualityArguments",
   fingerprint: $FINGERPRINT,
@@ -623,7 +623,7 @@ export const GetAirQualityArguments = {
     return $rt.validateWith(value, writeGetAirQualityArguments);
   },
   /**
-   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields
    * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
    * they complete, with partial snapshots.
    */

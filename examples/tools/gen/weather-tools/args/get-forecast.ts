@@ -273,7 +273,7 @@ function $sr2(r: $rt.Reader): any {
   return $enum1[r.index(4)];
 }
 
-/** Streaming (docs/format-streaming.md): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetForecastArguments",
   fingerprint: $FINGERPRINT,
@@ -324,7 +324,7 @@ export const GetForecastArguments = {
     return $rt.validateWith(value, writeGetForecastArguments);
   },
   /**
-   * Streaming frames (docs/format-streaming.md): `stream.encoder()` sends the value frame by frame as its fields
+   * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields
    * become available; `stream.decoder()` takes bytes split anywhere and reports fields, elements and the value as
    * they complete, with partial snapshots.
    */
