@@ -105,13 +105,13 @@ function writeOutput(output: Uint8Array, file: string | undefined, cwd: string):
   return 0;
 }
 
-function readDictionary(file: string, cwd: string): Dictionary {
+export function readDictionary(file: string, cwd: string): Dictionary {
   const text = new TextDecoder().decode(readBytes(file, cwd));
   return parseDictionary(text, file);
 }
 
 /** `<dictionaryDir>/<name>.dictionary.json` when ./toon.config.json has the schema among its inputs. */
-function committedDictionary(schema: string, cwd: string): string | undefined {
+export function committedDictionary(schema: string, cwd: string): string | undefined {
   if (!existsSync(path.join(cwd, DEFAULT_CONFIG_FILE))) return undefined;
   try {
     const { config, baseDir } = loadConfig(undefined, cwd);

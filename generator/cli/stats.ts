@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { ToonError } from "../../runtime/errors.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
 import { buildDictionary } from "../dictionary/file.ts";
+import { committedDictionary, readDictionary } from "./codec.ts";
 import { initHash } from "../dictionary/hash.ts";
 import { interpret } from "../interpret/index.ts";
 import { parseJson } from "../interpret/json.ts";
@@ -54,7 +55,9 @@ export async function computeStats(value: unknown, schemaFile?: string, cwd = pr
   if (schemaFile !== undefined) {
     await initHash();
     const ir = await loadSchemaFile(schemaFile, { cwd });
-    const codec = interpret(ir, buildDictionary(ir));
+    // the committed dictionary (default-value tables included) when ./toon.config.json lists the schema, as encode does
+    const committed = committedDictionary(schemaFile, cwd);
+    const codec = interpret(ir, buildDictionary(ir, committed === undefined ? undefined : readDictionary(committed, cwd)));
     const checked = codec.validate(value);
     if (!checked.ok) throw new ToonError("INVALID_VALUE", `the document does not match the schema: ${checked.errors[0]!.message}`, { path: checked.errors[0]!.path, details: checked.errors });
     binary = codec.encode(value);
