@@ -11,6 +11,7 @@ import { emitPredicateFunction } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
 import { declareType } from "./types.ts";
 import { emitWriteFunction } from "./write.ts";
+import { checkShapeOf } from "./toolset.ts";
 import { emitTextSection } from "./text.ts";
 import { emitStreamSection } from "./stream.ts";
 import { readerName, writerName } from "./names.ts";
@@ -115,6 +116,16 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   }
 }`;
 
+  // value constraints (minLength, pattern, minimum, ...): checked by validate() when the schema has any
+  const checkRoot = checkShapeOf(ir.root);
+  const checkDefs = Object.fromEntries(ir.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
+  const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{')
+    ? {
+        root: cx.constant("check", code`${jsonLit(checkRoot)} as unknown as $rt.CheckShape`),
+        defs: cx.constant("check", code`${jsonLit(checkDefs)} as unknown as $rt.CheckDefs`),
+      }
+    : undefined;
+
   const fp = codecFingerprint(dict);
   const extraFlags = tabled ? raw("$rt.Flag.DEFAULTS") : raw("0");
   const peek = index === undefined ? undefined : emitPeekSection(index, cx, ir.name, extraFlags);
@@ -200,7 +211,11 @@ export const ${codec} = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<${codec}> {
-    return $rt.validateWith(value, ${writerName(ir.name)});
+    ${constraints === undefined ? code`return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, ${constraints.root}, ${constraints.defs});
+    return errors.length === 0 ? shaped : { ok: false, errors };`}
   },
 ${stream.member}${peek ? code`
 ${peek.member}` : raw("")}

@@ -19,6 +19,8 @@ import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, 
 import { readHeader, registerDictionary, writeHeader } from "../../runtime/header.ts";
 import { Reader } from "../../runtime/reader.ts";
 import { validateWith, type ValidationResult } from "../../runtime/validate.ts";
+import { checkShape, type CheckDefs, type CheckShape } from "../../runtime/tools.ts";
+import { checkShapeOf } from "../emit/toolset.ts";
 import { Flag } from "../../runtime/wire.ts";
 import { Writer } from "../../runtime/writer.ts";
 import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
@@ -81,6 +83,11 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
   const level = dict.extensions.length;
   const FLAGS = (level > 0 ? Flag.FIXED_DICTIONARY | Flag.EXTENSIONS : Flag.FIXED_DICTIONARY) | extraFlags;
   registerDictionary(fingerprint, name);
+  const checkRoot = checkShapeOf(ir.root);
+  const checkDefs = Object.fromEntries(ir.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
+  const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{')
+    ? { root: checkRoot as CheckShape, defs: checkDefs as CheckDefs }
+    : undefined;
   return {
     name,
     fingerprint,
@@ -107,7 +114,11 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
       return v;
     },
     validate(value: unknown): ValidationResult<unknown> {
-      return validateWith(value, write);
+      // as the generated validate: the shape, then the value constraints (when the schema has any)
+      const shaped = validateWith(value, write);
+      if (!shaped.ok || constraints === undefined) return shaped;
+      const errors = checkShape(value, constraints.root, constraints.defs);
+      return errors.length === 0 ? shaped : { ok: false, errors };
     },
   };
 }

@@ -95,6 +95,8 @@ const $tenum21 = ["pending", "paid", "shipped", "delivered", "cancelled"] as con
 const $tset22 = new Set<unknown>($tenum21);
 const $thints23 = {"root": "object", "keys": ["orders"]} as const;
 const $tinstructions24 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\norders[1]:\n  - id: <id>\n    customer:\n      id: 1\n      name: <name>\n      email: name@example.com\n      address:\n        street: <street>\n        city: <city>\n        postcode: <postcode>\n        country: <country>\n    items[1]{sku,name,qty,unitPrice}:\n      <sku>,<name>,1,1.5\n    total: 1.5\n    currency: CNY\n    status: pending\n    createdAt: \"2025-01-15T09:30:00Z\"\n    updatedAt: \"2025-01-15T09:30:00Z\"\n    note: <note>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n- orders[]: optional (omit when unknown): note";
+const $check25 = {"kind": "object", "properties": [["orders", true, {"kind": "array", "items": {"kind": "ref", "name": "Order"}}]], "additional": false} as unknown as $rt.CheckShape;
+const $check26 = {"Order": {"kind": "object", "properties": [["id", true, {"kind": "string", "c": {"pattern": "^ORD-[0-9]{4}-[0-9]{6}$"}}], ["customer", true, {"kind": "ref", "name": "Customer"}], ["items", true, {"kind": "array", "items": {"kind": "ref", "name": "LineItem"}, "c": {"minItems": 1, "maxItems": 5}}], ["total", true, {"kind": "number", "c": {"minimum": 0}}], ["currency", true, {"kind": "enum", "values": ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"]}], ["status", true, {"kind": "enum", "values": ["pending", "paid", "shipped", "delivered", "cancelled"]}], ["createdAt", true, {"kind": "string"}], ["updatedAt", true, {"kind": "string"}], ["note", false, {"kind": "string", "c": {"maxLength": 200}}]], "additional": false}, "Customer": {"kind": "object", "properties": [["id", true, {"kind": "integer", "c": {"minimum": 1}}], ["name", true, {"kind": "string", "c": {"minLength": 1}}], ["email", true, {"kind": "string"}], ["address", true, {"kind": "ref", "name": "Address"}]], "additional": false}, "LineItem": {"kind": "object", "properties": [["sku", true, {"kind": "string", "c": {"pattern": "^[A-Z0-9-]+$"}}], ["name", true, {"kind": "string"}], ["qty", true, {"kind": "integer", "c": {"minimum": 1}}], ["unitPrice", true, {"kind": "number", "c": {"minimum": 0}}]], "additional": false}, "Address": {"kind": "object", "properties": [["street", true, {"kind": "string"}], ["city", true, {"kind": "string"}], ["postcode", true, {"kind": "string"}], ["country", true, {"kind": "string", "c": {"pattern": "^[A-Z]{2}$"}}]], "additional": false}} as unknown as $rt.CheckDefs;
 
 function writeOrderList(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -1135,7 +1137,11 @@ export const OrderList = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<OrderList> {
-    return $rt.validateWith(value, writeOrderList);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<OrderList>(value, writeOrderList);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check25, $check26);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

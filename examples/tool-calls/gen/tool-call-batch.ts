@@ -33,6 +33,8 @@ const $tenum5 = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_
 const $tset6 = new Set<unknown>($tenum5);
 const $thints7 = {"root": "object", "keys": ["calls"]} as const;
 const $tinstructions8 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncalls[1]{action,args{city,date}}:\n  get_weather,<city>,2025-01-15\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- calls[].action: one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"";
+const $check9 = {"kind": "object", "properties": [["calls", true, {"kind": "array", "items": {"kind": "object", "properties": [["action", true, {"kind": "enum", "values": ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"]}], ["args", true, {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", true, {"kind": "string"}]], "additional": false}]], "additional": false}}]], "additional": false} as unknown as $rt.CheckShape;
+const $check10 = {} as unknown as $rt.CheckDefs;
 
 function writeToolCallBatch(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -419,7 +421,11 @@ export const ToolCallBatch = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<ToolCallBatch> {
-    return $rt.validateWith(value, writeToolCallBatch);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<ToolCallBatch>(value, writeToolCallBatch);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check9, $check10);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

@@ -32,6 +32,8 @@ const $tenum5 = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
 const $tset6 = new Set<unknown>($tenum5);
 const $thints7 = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
 const $tinstructions8 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndays[1]{date,high,low,conditions,precipitation}:\n  2025-01-15,1.5,1.5,sunny,0.5\nalerts[1]: <alerts>\nsources:\n  key: \"https://example.com\"\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- days[].conditions: one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"\n- days[].precipitation: may be null\n- sources: a map: any keys\n- top level: optional (omit when unknown): alerts";
+const $check9 = {"kind": "object", "properties": [["city", true, {"kind": "string"}], ["days", true, {"kind": "array", "items": {"kind": "object", "properties": [["date", true, {"kind": "string", "c": {"pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"}}], ["high", true, {"kind": "number"}], ["low", true, {"kind": "number"}], ["conditions", true, {"kind": "enum", "values": ["sunny", "cloudy", "rain", "snow", "storm"]}], ["precipitation", true, {"kind": "union", "branches": [{"kind": "number", "c": {"minimum": 0, "maximum": 1}}, {"kind": "null"}]}]], "additional": false}}], ["alerts", false, {"kind": "array", "items": {"kind": "string"}}], ["sources", true, {"kind": "object", "properties": [], "additional": {"kind": "string"}}]], "additional": false} as unknown as $rt.CheckShape;
+const $check10 = {} as unknown as $rt.CheckDefs;
 
 function writeForecast(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -747,7 +749,11 @@ export const Forecast = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<Forecast> {
-    return $rt.validateWith(value, writeForecast);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<Forecast>(value, writeForecast);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check9, $check10);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

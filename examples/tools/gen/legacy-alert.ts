@@ -21,6 +21,8 @@ const $tenum2 = ["advisory", "watch", "warning"] as const;
 const $tset3 = new Set<unknown>($tenum2);
 const $thints4 = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
 const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nlevel: advisory\nheadline: <headline>\nareas[1]: <areas>\nexpires: \"2025-01-15T09:30:00Z\"\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- level: one of \"advisory\", \"watch\", \"warning\"\n- top level: optional (omit when unknown): expires";
+const $check6 = {"kind": "object", "properties": [["level", true, {"kind": "enum", "values": ["advisory", "watch", "warning"]}], ["headline", true, {"kind": "string"}], ["areas", true, {"kind": "array", "items": {"kind": "string"}, "c": {"minItems": 1}}], ["expires", false, {"kind": "string"}]], "additional": false} as unknown as $rt.CheckShape;
+const $check7 = {} as unknown as $rt.CheckDefs;
 
 function writeLegacyAlert(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -333,7 +335,11 @@ export const LegacyAlert = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<LegacyAlert> {
-    return $rt.validateWith(value, writeLegacyAlert);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<LegacyAlert>(value, writeLegacyAlert);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check6, $check7);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

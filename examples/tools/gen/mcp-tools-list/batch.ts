@@ -50,6 +50,8 @@ const $tmask8 = [32, 32, 32] as const;
 const $tmask9 = [0, 0, 0] as const;
 const $thints10 = {"root": "array", "keys": []} as const;
 const $tinstructions11 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\n[1]:\n  - name: notes.search\n    arguments:\n      query: <query>\n      limit: 10\n      tags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- []: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n- [].arguments: optional (omit when unknown): limit, tags";
+const $check12 = {"kind": "array", "items": {"kind": "ref", "name": "McpToolsList"}} as unknown as $rt.CheckShape;
+const $check13 = {"McpToolsList": {"kind": "union", "branches": [{"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes.search"}], ["arguments", true, {"kind": "ref", "name": "NotesSearchArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes.get"}], ["arguments", true, {"kind": "ref", "name": "NotesGetArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes/delete"}], ["arguments", true, {"kind": "ref", "name": "NotesDeleteArguments"}]], "additional": false}], "discriminator": "name"}, "NotesSearchArguments": {"kind": "object", "properties": [["query", true, {"kind": "string", "c": {"minLength": 1}}], ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}], ["tags", false, {"kind": "array", "items": {"kind": "string"}}]], "additional": false}, "NotesGetArguments": {"kind": "object", "properties": [["id", true, {"kind": "string"}]], "additional": false}, "NotesDeleteArguments": {"kind": "object", "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]], "additional": {"kind": "any"}}} as unknown as $rt.CheckDefs;
 
 function writeMcpToolsListBatch(w: $rt.Writer, v: any): void {
   if (!$isArray(v)) throw $rt.invalid("", "an array", v);
@@ -1040,7 +1042,11 @@ export const McpToolsListBatch = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<McpToolsListBatch> {
-    return $rt.validateWith(value, writeMcpToolsListBatch);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<McpToolsListBatch>(value, writeMcpToolsListBatch);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check12, $check13);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

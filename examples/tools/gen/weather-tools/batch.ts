@@ -79,6 +79,8 @@ const $tmask24 = [32, 32, 32] as const;
 const $tmask25 = [0, 0, 0] as const;
 const $thints26 = {"root": "array", "keys": []} as const;
 const $tinstructions27 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\n[1]{name,arguments{city,date,unit}}:\n  get_weather,<city>,2025-01-15,celsius\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- []: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n- [].arguments.date: may be null\n- [].arguments.unit: one of \"celsius\", \"fahrenheit\"";
+const $check28 = {"kind": "array", "items": {"kind": "ref", "name": "WeatherTools"}} as unknown as $rt.CheckShape;
+const $check29 = {"WeatherTools": {"kind": "union", "branches": [{"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get_weather"}], ["arguments", true, {"kind": "ref", "name": "GetWeatherArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get_forecast"}], ["arguments", true, {"kind": "ref", "name": "GetForecastArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get-air-quality"}], ["arguments", true, {"kind": "ref", "name": "GetAirQualityArguments"}]], "additional": false}], "discriminator": "name"}, "GetWeatherArguments": {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}], ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}]], "additional": false}, "GetForecastArguments": {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}], ["include", false, {"kind": "array", "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]}, "c": {"uniqueItems": true}}]], "additional": false}, "GetAirQualityArguments": {"kind": "object", "properties": [["location", true, {"kind": "union", "branches": [{"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "city"}], ["name", true, {"kind": "string"}]], "additional": false}, {"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "coordinates"}], ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}], ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}]], "additional": false}], "discriminator": "kind"}], ["pollutants", false, {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}}]], "additional": false}} as unknown as $rt.CheckDefs;
 
 function writeWeatherToolsBatch(w: $rt.Writer, v: any): void {
   if (!$isArray(v)) throw $rt.invalid("", "an array", v);
@@ -1578,7 +1580,11 @@ export const WeatherToolsBatch = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<WeatherToolsBatch> {
-    return $rt.validateWith(value, writeWeatherToolsBatch);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<WeatherToolsBatch>(value, writeWeatherToolsBatch);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check28, $check29);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

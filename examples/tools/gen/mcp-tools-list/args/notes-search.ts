@@ -17,6 +17,8 @@ export interface NotesSearchArguments {
 const $keys0 = new Set<string>(["query", "limit", "tags"]);
 const $thints1 = {"root": "object", "keys": ["query", "limit", "tags"]} as const;
 const $tinstructions2 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nquery: <query>\nlimit: 10\ntags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- top level: optional (omit when unknown): limit, tags";
+const $check3 = {"kind": "object", "properties": [["query", true, {"kind": "string", "c": {"minLength": 1}}], ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}], ["tags", false, {"kind": "array", "items": {"kind": "string"}}]], "additional": false} as unknown as $rt.CheckShape;
+const $check4 = {} as unknown as $rt.CheckDefs;
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -298,7 +300,11 @@ export const NotesSearchArguments = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<NotesSearchArguments> {
-    return $rt.validateWith(value, writeNotesSearchArguments);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<NotesSearchArguments>(value, writeNotesSearchArguments);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check3, $check4);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

@@ -33,6 +33,8 @@ const $tenum9 = ["pm2_5", "pm10", "o3", "no2"] as const;
 const $tset10 = new Set<unknown>($tenum9);
 const $thints11 = {"root": "object", "keys": ["location", "pollutants"]} as const;
 const $tinstructions12 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nlocation:\n  kind: city\n  name: <name>\npollutants[1]: pm2_5\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n- top level: optional (omit when unknown): pollutants";
+const $check13 = {"kind": "object", "properties": [["location", true, {"kind": "union", "branches": [{"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "city"}], ["name", true, {"kind": "string"}]], "additional": false}, {"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "coordinates"}], ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}], ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}]], "additional": false}], "discriminator": "kind"}], ["pollutants", false, {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}}]], "additional": false} as unknown as $rt.CheckShape;
+const $check14 = {} as unknown as $rt.CheckDefs;
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -620,7 +622,11 @@ export const GetAirQualityArguments = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<GetAirQualityArguments> {
-    return $rt.validateWith(value, writeGetAirQualityArguments);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<GetAirQualityArguments>(value, writeGetAirQualityArguments);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check13, $check14);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

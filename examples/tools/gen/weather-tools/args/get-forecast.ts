@@ -22,6 +22,8 @@ const $tenum2 = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $tset3 = new Set<unknown>($tenum2);
 const $thints4 = {"root": "object", "keys": ["city", "days", "include"]} as const;
 const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndays: 1\ninclude[1]: temperature\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n- top level: optional (omit when unknown): include";
+const $check6 = {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}], ["include", false, {"kind": "array", "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]}, "c": {"uniqueItems": true}}]], "additional": false} as unknown as $rt.CheckShape;
+const $check7 = {} as unknown as $rt.CheckDefs;
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -321,7 +323,11 @@ export const GetForecastArguments = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<GetForecastArguments> {
-    return $rt.validateWith(value, writeGetForecastArguments);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<GetForecastArguments>(value, writeGetForecastArguments);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check6, $check7);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields

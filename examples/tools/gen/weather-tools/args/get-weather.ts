@@ -23,6 +23,8 @@ const $tenum2 = ["celsius", "fahrenheit"] as const;
 const $tset3 = new Set<unknown>($tenum2);
 const $thints4 = {"root": "object", "keys": ["city", "date", "unit"]} as const;
 const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndate: 2025-01-15\nunit: celsius\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- date: may be null\n- unit: one of \"celsius\", \"fahrenheit\"";
+const $check6 = {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}], ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}]], "additional": false} as unknown as $rt.CheckShape;
+const $check7 = {} as unknown as $rt.CheckDefs;
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -285,7 +287,11 @@ export const GetWeatherArguments = {
   },
   /** Check a value against the schema's shape without keeping the bytes. */
   validate(value: unknown): $rt.ValidationResult<GetWeatherArguments> {
-    return $rt.validateWith(value, writeGetWeatherArguments);
+    // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+    const shaped = $rt.validateWith<GetWeatherArguments>(value, writeGetWeatherArguments);
+    if (!shaped.ok) return shaped;
+    const errors = $rt.checkShape(value, $check6, $check7);
+    return errors.length === 0 ? shaped : { ok: false, errors };
   },
   /**
    * Streaming frames (docs/FORMAT.md §10.3): `stream.encoder()` sends the value frame by frame as its fields
