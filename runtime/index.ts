@@ -21,7 +21,7 @@ export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "./errors.t
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions } from "./errors.ts";
 export { Writer, invalid, describe, isCanonicalInteger, writeInt64 } from "./writer.ts";
 export { validateWith } from "./validate.ts";
-export type { ValidationResult } from "./validate.ts";
+export type { ValidationResult, ValidateOptions } from "./validate.ts";
 export { Reader } from "./reader.ts";
 export { writeHeader, readHeader, peekHeader, hex16, registerDictionary } from "./header.ts";
 export type { Header } from "./header.ts";

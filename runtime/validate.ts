@@ -5,6 +5,11 @@
 import { ToonError, type ToonErrorDetail } from "./errors.ts";
 import { Writer } from "./writer.ts";
 
+export interface ValidateOptions {
+  /** `false`: check only the shape (what the codec can carry), not minLength, pattern, minimum, ... */
+  constraints?: boolean;
+}
+
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ToonErrorDetail[] };
 
 const scratch = new Writer(1024);

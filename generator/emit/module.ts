@@ -210,10 +210,11 @@ export const ${codec} = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<${codec}> {
-    ${constraints === undefined ? code`return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
+    ${constraints === undefined ? code`void options;
+    return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
     const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
-    if (!shaped.ok) return shaped;
+    if (!shaped.ok || options?.constraints === false) return shaped;
     const errors = $rt.checkShape(value, ${constraints.root}, ${constraints.defs});
     return errors.length === 0 ? shaped : { ok: false, errors };`}
   },

@@ -18,7 +18,7 @@ import { compressMessage, type EncodeOptions } from "../../runtime/compression.t
 import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, type DecodeOptions } from "../../runtime/extensions.ts";
 import { readHeader, registerDictionary, writeHeader } from "../../runtime/header.ts";
 import { Reader } from "../../runtime/reader.ts";
-import { validateWith, type ValidationResult } from "../../runtime/validate.ts";
+import { validateWith, type ValidateOptions, type ValidationResult } from "../../runtime/validate.ts";
 import { checkShape, type CheckDefs, type CheckShape } from "../../runtime/tools.ts";
 import { checkShapeOf } from "../emit/toolset.ts";
 import { Flag } from "../../runtime/wire.ts";
@@ -42,7 +42,7 @@ export interface InterpretedCodec {
    */
   decode(bytes: Uint8Array, options?: DecodeOptions): unknown;
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): ValidationResult<unknown>;
+  validate(value: unknown, options?: ValidateOptions): ValidationResult<unknown>;
 }
 
 export type { DecodeOptions, ValidationResult };
@@ -113,10 +113,10 @@ export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec 
       r.done();
       return v;
     },
-    validate(value: unknown): ValidationResult<unknown> {
+    validate(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
       // as the generated validate: the shape, then the value constraints (when the schema has any)
       const shaped = validateWith(value, write);
-      if (!shaped.ok || constraints === undefined) return shaped;
+      if (!shaped.ok || constraints === undefined || options?.constraints === false) return shaped;
       const errors = checkShape(value, constraints.root, constraints.defs);
       return errors.length === 0 ? shaped : { ok: false, errors };
     },

@@ -24,7 +24,7 @@ export interface Codec<T = any> {
   dictionary: { name: string; fingerprint: number; hash64: string; entries: ReadonlyArray<readonly [number, string, string]> };
   encode(value: T): Uint8Array;
   decode(bytes: Uint8Array): T;
-  validate(value: unknown): ValidationResult<T>;
+  validate(value: unknown, options?: { constraints?: boolean }): ValidationResult<T>;
 }
 
 /** A fresh, empty `test/.gen/<suite>` folder. */

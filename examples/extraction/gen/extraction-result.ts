@@ -1585,10 +1585,10 @@ export const ExtractionResult = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<ExtractionResult> {
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ExtractionResult> {
     // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
     const shaped = $rt.validateWith<ExtractionResult>(value, writeExtractionResult);
-    if (!shaped.ok) return shaped;
+    if (!shaped.ok || options?.constraints === false) return shaped;
     const errors = $rt.checkShape(value, $check26, $check27);
     return errors.length === 0 ? shaped : { ok: false, errors };
   },

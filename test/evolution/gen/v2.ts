@@ -1085,7 +1085,8 @@ export const Order = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<Order> {
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Order> {
+    void options;
     return $rt.validateWith(value, writeOrder);
   },
   /**

@@ -238,7 +238,8 @@ export const NotesDeleteArguments = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<NotesDeleteArguments> {
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesDeleteArguments> {
+    void options;
     return $rt.validateWith(value, writeNotesDeleteArguments);
   },
   /**

@@ -150,7 +150,8 @@ export const NotesGetArguments = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<NotesGetArguments> {
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesGetArguments> {
+    void options;
     return $rt.validateWith(value, writeNotesGetArguments);
   },
   /**

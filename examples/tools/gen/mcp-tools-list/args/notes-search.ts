@@ -299,10 +299,10 @@ export const NotesSearchArguments = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<NotesSearchArguments> {
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesSearchArguments> {
     // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
     const shaped = $rt.validateWith<NotesSearchArguments>(value, writeNotesSearchArguments);
-    if (!shaped.ok) return shaped;
+    if (!shaped.ok || options?.constraints === false) return shaped;
     const errors = $rt.checkShape(value, $check3, $check4);
     return errors.length === 0 ? shaped : { ok: false, errors };
   },

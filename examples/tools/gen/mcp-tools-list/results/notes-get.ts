@@ -217,7 +217,8 @@ export const NotesGetResult = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<NotesGetResult> {
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesGetResult> {
+    void options;
     return $rt.validateWith(value, writeNotesGetResult);
   },
   /**

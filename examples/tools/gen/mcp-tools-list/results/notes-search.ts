@@ -492,7 +492,8 @@ export const NotesSearchResult = {
     return v;
   },
   /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown): $rt.ValidationResult<NotesSearchResult> {
+  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesSearchResult> {
+    void options;
     return $rt.validateWith(value, writeNotesSearchResult);
   },
   /**
