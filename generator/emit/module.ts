@@ -11,7 +11,7 @@ import { emitPredicateFunction } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
 import { declareType } from "./types.ts";
 import { emitWriteFunction } from "./write.ts";
-import { checkShapeOf } from "./toolset.ts";
+import { checkShapeOf } from "./check-shape.ts";
 import { emitTextSection } from "./text.ts";
 import { emitStreamSection } from "./stream.ts";
 import { readerName, writerName } from "./names.ts";

@@ -20,7 +20,7 @@ import { readHeader, registerDictionary, writeHeader } from "../../runtime/heade
 import { Reader } from "../../runtime/reader.ts";
 import { validateWith, type ValidateOptions, type ValidationResult } from "../../runtime/validate.ts";
 import { checkShape, type CheckDefs, type CheckShape } from "../../runtime/tools.ts";
-import { checkShapeOf } from "../emit/toolset.ts";
+import { checkShapeOf } from "../emit/check-shape.ts";
 import { Flag } from "../../runtime/wire.ts";
 import { Writer } from "../../runtime/writer.ts";
 import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
