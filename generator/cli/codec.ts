@@ -10,7 +10,7 @@
  * Without `--schema` (binary only), messages are schemaless (docs/FORMAT.md §10.4). `--compress` zstd-compresses
  * payloads from 8 KiB (or `--compress-threshold`) up (docs/FORMAT.md §10.5); decode inflates by itself.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
@@ -19,8 +19,7 @@ import { initHash } from "../dictionary/hash.ts";
 import { loadSchemaFile } from "../load/index.ts";
 import { interpret } from "../interpret/index.ts";
 import { parseJson, stringifyJson } from "../interpret/json.ts";
-import { baseName, resolveInputs } from "../pipeline.ts";
-import { DEFAULT_CONFIG_FILE, loadConfig } from "./config.ts";
+import { committedDictionary } from "./config.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
 import { fromTextWith } from "../../runtime/text/check.ts";
 import { compileTextCheck } from "../emit/text.ts";
@@ -110,19 +109,6 @@ export function readDictionary(file: string, cwd: string): Dictionary {
   return parseDictionary(text, file);
 }
 
-/** `<dictionaryDir>/<name>.dictionary.json` when ./toon.config.json has the schema among its inputs. */
-export function committedDictionary(schema: string, cwd: string): string | undefined {
-  if (!existsSync(path.join(cwd, DEFAULT_CONFIG_FILE))) return undefined;
-  try {
-    const { config, baseDir } = loadConfig(undefined, cwd);
-    const abs = path.resolve(cwd, schema);
-    if (!resolveInputs(config, baseDir).some((f) => path.resolve(baseDir, f) === abs)) return undefined;
-    const file = path.join(path.resolve(baseDir, config.dictionaryDir), `${baseName(abs)}.dictionary.json`);
-    return existsSync(file) ? file : undefined;
-  } catch {
-    return undefined; // a broken config is `generate`'s business; encode/decode work without it
-  }
-}
 
 function readBytes(file: string, cwd: string): Uint8Array {
   try {

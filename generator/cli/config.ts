@@ -1,8 +1,8 @@
 /** `toon.config.json`: read, check every field, and report mistakes by name. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
-import type { GenerateConfig } from "../pipeline.ts";
+import { baseName, resolveInputs, type GenerateConfig } from "../pipeline.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
@@ -97,4 +97,21 @@ function checkIndex(v: unknown, where: string): NonNullable<GenerateConfig["inde
     return out;
   }
   return one(v, "index");
+}
+
+/**
+ * `<dictionaryDir>/<name>.dictionary.json` when ./toon.config.json has `schema` among its inputs, so one-off
+ * commands (encode, decode, inspect, stats) use the committed dictionary, default tables included.
+ */
+export function committedDictionary(schema: string, cwd: string): string | undefined {
+  if (!existsSync(path.join(cwd, DEFAULT_CONFIG_FILE))) return undefined;
+  try {
+    const { config, baseDir } = loadConfig(undefined, cwd);
+    const abs = path.resolve(cwd, schema);
+    if (!resolveInputs(config, baseDir).some((f) => path.resolve(baseDir, f) === abs)) return undefined;
+    const file = path.join(path.resolve(baseDir, config.dictionaryDir), `${baseName(abs)}.dictionary.json`);
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined; // a broken config is `generate`'s business; one-off commands work without it
+  }
 }

@@ -7,7 +7,7 @@ import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { Code, code, join, jsonLit, lineComment, name, raw } from "../../templates/code.ts";
 import { ModuleContext } from "./context.ts";
-import { emitPredicateFunction } from "./predicate.ts";
+import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
 import { declareType } from "./types.ts";
 import { emitWriteFunction } from "./write.ts";
@@ -59,17 +59,7 @@ export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions)
     fns.push(emitReadFunction(readerName(d.name), d.shape, rec, cx));
   }
   // predicates may request further predicates while being emitted
-  const preds: Code[] = [];
-  const done = new Set<string>();
-  for (let again = true; again; ) {
-    again = false;
-    for (const [key, p] of [...cx.predicates]) {
-      if (done.has(key)) continue;
-      done.add(key);
-      again = true;
-      preds.push(emitPredicateFunction(p.fn, p.shape, cx));
-    }
-  }
+  const preds = emitPendingPredicates(cx, new Set<string>());
 
   const text = emitTextSection(ir, cx);
   // extension properties' own writers and readers (they may request more: nested extensions)

@@ -213,3 +213,21 @@ return true;`;
 ${indentBy(body, "  ")}
 }`;
 }
+
+/**
+ * Emit every requested predicate not in `done` (which it updates): emitting one may request more, so this runs
+ * until nothing new appears.
+ */
+export function emitPendingPredicates(cx: ModuleContext, done: Set<string>): Code[] {
+  const out: Code[] = [];
+  for (let again = true; again; ) {
+    again = false;
+    for (const [key, p] of [...cx.predicates]) {
+      if (done.has(key)) continue;
+      done.add(key);
+      again = true;
+      out.push(emitPredicateFunction(p.fn, p.shape, cx));
+    }
+  }
+  return out;
+}

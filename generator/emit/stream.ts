@@ -16,7 +16,7 @@ import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegmen
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import { Code, code, join, jsonLit, name, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";
-import { emitPredicateFunction } from "./predicate.ts";
+import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
 import { typeOf } from "./types.ts";
 import { emitWriteFunction } from "./write.ts";
@@ -176,16 +176,7 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, cx: ModuleCont
       }
     }
     // predicates the union arms above asked for (the module emitted its own already)
-    const done = new Set(predicatesBefore);
-    for (let again = true; again; ) {
-      again = false;
-      for (const [key, p] of [...cx.predicates]) {
-        if (done.has(key)) continue;
-        done.add(key);
-        again = true;
-        fns.push(emitPredicateFunction(p.fn, p.shape, cx));
-      }
-    }
+    fns.push(...emitPendingPredicates(cx, new Set(predicatesBefore)));
   } finally {
     for (const d of added) cx.defs.delete(d);
   }

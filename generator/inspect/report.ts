@@ -15,8 +15,8 @@ import { initHash } from "../dictionary/hash.ts";
 import type { DictionaryEntry } from "../dictionary/build.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { loadSchemaFile } from "../load/index.ts";
-import { baseName, generate, resolveInputs } from "../pipeline.ts";
-import { DEFAULT_CONFIG_FILE, loadConfig } from "../cli/config.ts";
+import { generate } from "../pipeline.ts";
+import { committedDictionary, DEFAULT_CONFIG_FILE, loadConfig } from "../cli/config.ts";
 import { ToonError } from "../../runtime/errors.ts";
 import { hex16, peekHeader, type Header } from "../../runtime/header.ts";
 import { Reader } from "../../runtime/reader.ts";
@@ -151,19 +151,6 @@ interface Codec {
   file?: string;
 }
 
-/** The committed dictionary file of `schema` when ./toon.config.json lists it (as `toon-gen decode` finds it). */
-function committedDictionary(schema: string, cwd: string): string | undefined {
-  if (!existsSync(path.join(cwd, DEFAULT_CONFIG_FILE))) return undefined;
-  try {
-    const { config, baseDir } = loadConfig(undefined, cwd);
-    const abs = path.resolve(cwd, schema);
-    if (!resolveInputs(config, baseDir).some((f) => path.resolve(baseDir, f) === abs)) return undefined;
-    const file = path.join(path.resolve(baseDir, config.dictionaryDir), `${baseName(abs)}.dictionary.json`);
-    return existsSync(file) ? file : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function readDictionaryFile(file: string): Dictionary {
   let text: string;
