@@ -18,6 +18,7 @@ import { GENERATOR_VERSION } from "./version.ts";
 import { profileSamples, readSamples, type Profile } from "./samples/profile.ts";
 import { codecFingerprint, hasTables } from "./samples/tables.ts";
 import { indexCandidates } from "./emit/peek.ts";
+import { codecExports } from "./emit/module.ts";
 import { lineComment, name as safeName, quote } from "../templates/code.ts";
 
 export interface GenerateConfig {
@@ -167,7 +168,9 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     if (profile !== undefined) profiled.push({ schema: ir.name, samples: profile.samples, tables: dictionary.defaults?.tables.length ?? 0 });
     files.push(fileOf(modulePath, emitModule(applyWireLayout(ir, dictionary), dictionary, emitOptions)));
     files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
-    schemas.push({ input, ir, dictionary, modulePath, dictionaryPath, exports: unit.exports });
+    // the codec's own name stands for the codec object and its feature groups (emit/module.ts)
+    const exports = (unit.exports ?? [ir.name]).flatMap((n) => (n === ir.name ? codecExports(n, index !== undefined) : [n]));
+    schemas.push({ input, ir, dictionary, modulePath, dictionaryPath, exports });
   };
 
   for (let i = 0; i < inputs.length; i++) {

@@ -91,7 +91,7 @@ describe("toon-gen CLI", { concurrency: true }, () => {
     const line = first.stdout.toString();
     assert.match(line, /^toon-gen: 1 schema read, 3 files written, 0 unchanged in \d+ ms\n$/);
     for (const f of ["gen/order-list.ts", "gen/index.ts", "dictionaries/order-list.dictionary.json"]) assert.ok(existsSync(path.join(d, f)), `${f} was not written`);
-    assert.match(readFileSync(path.join(d, "gen/order-list.ts"), "utf8"), /export const OrderList = \{/);
+    assert.match(readFileSync(path.join(d, "gen/order-list.ts"), "utf8"), /export const OrderList = \/\*@__PURE__\*\/ \$rt\.codecOf\(/);
     const mtime = statSync(path.join(d, "gen/order-list.ts")).mtimeMs;
     const second = await toonGen([], d); // `generate` is the default command
     assert.equal(second.code, 0, second.stderr);

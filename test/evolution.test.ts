@@ -136,7 +136,7 @@ test("evolution: v1 and v2 share the base fingerprint; v2 declares its extension
 });
 
 test("evolution: records that would make an invalid value are refused (wrong object, duplicate, missing required)", async () => {
-  const rt = await import("toon-gen/runtime");
+  const rt = await import("toon-gen/runtime/codegen");
   const base = { id: "B-1", status: "new", items: [{ sku: "S", qty: 1 }] };
   const body = V1.encode(base as never).subarray(9); // after magic, version, flags, fingerprint
   /** A v2 message: the v1 body, then the given records. */

@@ -94,7 +94,7 @@ export class ModuleContext {
   }
 
   knownKeys(keys: string[]): Code {
-    return this.constant("keys", code`new Set<string>([${keys}])`);
+    return this.constant("keys", code`/*@__PURE__*/ new Set<string>([${keys}])`);
   }
 
   /**

@@ -25,7 +25,7 @@ export function tabledKind(s: Tabled): "String" | "DateTime" | "Date" | "Decimal
 
 function table(s: Tabled, cx: ModuleContext): Code {
   const type = s.kind === "string" ? "string" : "number";
-  return cx.constant("dt", code`$rt.defaultTable<${raw(type)}>(${jsonLit(s.table)})`);
+  return cx.constant("dt", code`/*@__PURE__*/ $rt.defaultTable<${raw(type)}>(${jsonLit(s.table)})`);
 }
 
 /** `emitWrite` of a tabled shape (the caller checked `s.table`). */

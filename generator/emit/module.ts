@@ -128,10 +128,10 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
     ),
     raw("/* eslint-disable */"),
   ];
+  const g = featureGroups(ir.name);
+  const [B, Va, Tx, Pr, St, Pk] = [g.binary, g.validate, g.text, g.prompt, g.stream, g.peek].map((n) => name(n)) as [Code, Code, Code, Code, Code, Code];
   const body = code`${join(header)}
-import * as $rt from ${options.runtimeImport ?? "toon-gen/runtime"};
-
-$rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName});
+import * as $rt from ${codegenImport(options.runtimeImport)};
 
 const $isArray = globalThis.Array.isArray;
 const $isInteger = globalThis.Number.isInteger;
@@ -158,62 +158,131 @@ ${join(entries.map((e) => code`    ${e},`))}
 } as const;
 
 const $FLAGS = ${level > 0 ? raw("$rt.Flag.FIXED_DICTIONARY | $rt.Flag.EXTENSIONS") : raw("$rt.Flag.FIXED_DICTIONARY")}${tabled ? raw(" | $rt.Flag.DEFAULTS") : raw("")}${index ? raw(" | $rt.Flag.FIELD_INDEX") : raw("")};
-const $FINGERPRINT = $dictionary.fingerprint;
+/**
+ * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
+ * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
+ */
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName}, $dictionary.fingerprint, ${ir.name});
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = ${level};
-$rt.registerDictionary($FINGERPRINT, ${ir.name});
 ${peek ? code`
 ${peek.section}
 ` : raw("")}
 ${stream.section}
 
-export const ${codec} = {
+/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+function $encode(value: ${codec}, options?: $rt.EncodeOptions): Uint8Array {
+  const w = $rt.Writer.shared();
+  const unknown = $rt.unknownOf(value);
+  const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
+  $rt.writeHeader(w, flags, $FINGERPRINT, $LEVEL);${index ? code`
+  $rt.beginFieldIndex(w, ${index.slots.length});` : raw("")}
+  try {
+    ${writerName(ir.name)}(w, value);
+  } catch (e) {
+    $rt.rethrowAt(e, "");
+  }${index ? code`
+  $rt.endFieldIndex(w, ${raw("0x" + index.tag.toString(16).padStart(4, "0"))});` : raw("")}
+  if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
+  return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
+}
+
+/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
+function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
+  const r = new $rt.Reader(bytes);
+  const flags = $rt.readHeader(r, $FINGERPRINT, ${ir.name}${tabled ? raw(", $rt.Flag.DEFAULTS") : raw("")});
+  const v = ${readerName(ir.name)}(r);
+  // records say where they go: a value they completed is checked against the schema before it is handed out
+  if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0${checkFrom === null ? raw("") : code` || r.level >= ${checkFrom}`})) {
+    $rt.assertDecoded(v, ${writerName(ir.name)});
+  }
+  r.done();
+  return v;
+}
+
+/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
+  ${constraints === undefined ? code`void options;
+  return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
+  const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
+  if (!shaped.ok || options?.constraints === false) return shaped;
+  const errors = $rt.checkShape(value, ${constraints.root}, ${constraints.defs});
+  return errors.length === 0 ? shaped : { ok: false, errors };`}
+}
+
+// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
+// but PURE calls). \`${codec}\` below has every member, for convenience.
+
+/** Binary TOON: encode and decode. */
+export const ${B} = {
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
   dictionary: $dictionary,
-  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
-  encode(value: ${codec}, options?: $rt.EncodeOptions): Uint8Array {
-    const w = $rt.Writer.shared();
-    const unknown = $rt.unknownOf(value);
-    const flags = unknown === undefined ? $FLAGS : $FLAGS | $rt.Flag.EXTENSIONS;
-    $rt.writeHeader(w, flags, $FINGERPRINT, $LEVEL);${index ? code`
-    $rt.beginFieldIndex(w, ${index.slots.length});` : raw("")}
-    try {
-      ${writerName(ir.name)}(w, value);
-    } catch (e) {
-      $rt.rethrowAt(e, "");
-    }${index ? code`
-    $rt.endFieldIndex(w, ${raw("0x" + index.tag.toString(16).padStart(4, "0"))});` : raw("")}
-    if (flags & $rt.Flag.EXTENSIONS) $rt.writeExtensionSection(w, unknown);
-    return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
-  },
-  /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
-  decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
-    const r = new $rt.Reader(bytes);
-    const flags = $rt.readHeader(r, $FINGERPRINT, ${ir.name}${tabled ? raw(", $rt.Flag.DEFAULTS") : raw("")});
-    const v = ${readerName(ir.name)}(r);
-    // records say where they go: a value they completed is checked against the schema before it is handed out
-    if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0${checkFrom === null ? raw("") : code` || r.level >= ${checkFrom}`})) {
-      $rt.assertDecoded(v, ${writerName(ir.name)});
-    }
-    r.done();
-    return v;
-  },
-  /** Check a value against the schema's shape without keeping the bytes. */
-  validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
-    ${constraints === undefined ? code`void options;
-    return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-    const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
-    if (!shaped.ok || options?.constraints === false) return shaped;
-    const errors = $rt.checkShape(value, ${constraints.root}, ${constraints.defs});
-    return errors.length === 0 ? shaped : { ok: false, errors };`}
-  },
-${stream.member}${peek ? code`
-${peek.member}` : raw("")}
+  encode: $encode,
+  decode: $decode,
+};
+
+/** Validation against the schema (shape and value constraints), without encoding. */
+export const ${Va} = {
+  name: ${ir.name},
+  fingerprint: $FINGERPRINT,
+  validate: $validate,
+};
+
+/** TOON text: what a model reads and writes. */
+export const ${Tx} = {
+  name: ${ir.name},
+  fingerprint: $FINGERPRINT,
 ${text.members}
 };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
+export const ${Pr} = {
+  name: ${ir.name},
+  fingerprint: $FINGERPRINT,
+${text.promptMembers}
+};
+
+/** Streaming frames (docs/FORMAT.md §10.3). */
+export const ${St} = /*@__PURE__*/ $rt.streamCodec<${codec}, $StreamPaths>($streamSpec);
+${peek ? code`
+/** O(1) field access (docs/FORMAT.md §10.2). */
+export const ${Pk} = {
+  name: ${ir.name},
+  fingerprint: $FINGERPRINT,
+${peek.member}
+};
+` : raw("")}
+/** The codec: binary, validation, text, prompting, streams${peek ? raw(", field access") : raw("")} (a bundle that uses it keeps them all: prefer the groups above). */
+export const ${codec} = /*@__PURE__*/ $rt.codecOf(${B}, ${Va}, ${Tx}, ${Pr}, { stream: ${St} }${peek ? code`, ${Pk}` : raw("")});
 `;
   return tidy(body.text);
+}
+
+/**
+ * The feature groups a codec module exports besides the all-in-one codec object: each a small object an app can
+ * import alone, so that its bundle keeps only that feature (tree-shaking drops the others).
+ */
+export function featureGroups(codecName: string): { binary: string; validate: string; text: string; prompt: string; stream: string; peek: string } {
+  return {
+    binary: `${codecName}Binary`,
+    validate: `${codecName}Validate`,
+    text: `${codecName}Text`,
+    prompt: `${codecName}Prompt`,
+    stream: `${codecName}Stream`,
+    peek: `${codecName}Peek`,
+  };
+}
+
+/** Every name a codec module exports as a value: the codec object, then its feature groups (peek only when indexed). */
+export function codecExports(codecName: string, indexed: boolean): string[] {
+  const g = featureGroups(codecName);
+  return [codecName, g.binary, g.validate, g.text, g.prompt, g.stream, ...(indexed ? [g.peek] : [])];
+}
+
+/** The generated-code entry of the runtime (`<runtime>/codegen`, the versioned contract surface). */
+export function codegenImport(runtimeImport: string | undefined): string {
+  return `${runtimeImport ?? "toon-gen/runtime"}/codegen`;
 }
 
 /** Collapse runs of blank lines left by empty sections. */

@@ -137,7 +137,6 @@ export interface PeekSection {
 
 /** `peek` accessors: `Codec.peek.status(bytes)` reads one indexed value by jumping to it. */
 export function emitPeekSection(plan: IndexPlan, cx: ModuleContext, codecName: string, extraFlags: Code): PeekSection {
-  const codec = name(codecName);
   const readers = plan.slots.flatMap((s, i) => (s.full ? [] : [emitReadFunction(name(`$peekR${i}`), s.shape, false, cx)]));
   const section = code`/** Field index (FIELD_INDEX, docs/FORMAT.md §10.2): the indexed paths, in slot order. */
 const $PEEK: $rt.PeekSpec = { name: ${codecName}, fingerprint: $FINGERPRINT, flags: ${extraFlags}, tag: ${raw("0x" + plan.tag.toString(16).padStart(4, "0"))}, count: ${plan.slots.length} };
@@ -149,12 +148,12 @@ ${join(readers, "\n\n")}`;
     if (s.full) {
       return code`${doc}
     ${propKey(s.path)}(bytes: Uint8Array): ${type} {
-      return $rt.pickPath(${codec}.decode(bytes), ${jsonLit(s.keys)}) as ${type};
+      return $rt.pickPath($decode(bytes), ${jsonLit(s.keys)}) as ${type};
     },`;
     }
     return code`${doc}
     ${propKey(s.path)}(bytes: Uint8Array): ${type} {
-      return $rt.peekField(bytes, $PEEK, ${i}, ${s.pointer}, ${jsonLit(s.keys)}, $peekR${raw(String(i))}, (b) => ${codec}.decode(b)) as ${type};
+      return $rt.peekField(bytes, $PEEK, ${i}, ${s.pointer}, ${jsonLit(s.keys)}, $peekR${raw(String(i))}, $decode) as ${type};
     },`;
   });
   const member = code`  /**

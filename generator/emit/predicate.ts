@@ -131,7 +131,7 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
       return isPrimitive(s.value) ? code`${v} === ${lit(s.value)}` : code`$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value)})`;
     case "enum":
       if (s.values.every(isPrimitive)) {
-        return code`${cx.constant("set", code`new Set<unknown>([${s.values.map((x) => lit(x as string))}])`)}.has(${v})`;
+        return code`${cx.constant("set", code`/*@__PURE__*/ new Set<unknown>([${s.values.map((x) => lit(x as string))}])`)}.has(${v})`;
       }
       return code`${cx.jsonConstant(s.values)}.some((x: unknown) => $rt.jsonEquals(x, ${v}))`;
     case "ref":

@@ -702,7 +702,7 @@ ${indentBy(body, "  ")}
         const expected = expectedOf(values);
         if (values.every(isPrimitive)) {
           const table = cx.constant("tenum", code`[${values.map((x) => lit(x as string))}] as const`);
-          const test = values.length === 1 ? code`${v} !== ${lit(values[0] as string)}` : code`!${cx.constant("tset", code`new Set<unknown>(${table})`)}.has(${v})`;
+          const test = values.length === 1 ? code`${v} !== ${lit(values[0] as string)}` : code`!${cx.constant("tset", code`/*@__PURE__*/ new Set<unknown>(${table})`)}.has(${v})`;
           return code`if (${test}) ${set(code`$rt.tcEnum(${v}, ${table}, ${p}, ${expected})`)}`;
         }
         return set(code`$rt.tcJsonEnum(${v}, ${cx.jsonConstant(values)}, ${p}, ${expected})`);
@@ -981,8 +981,10 @@ function payloadHints(shape: Shape, cx: Defs): PayloadHints {
 export interface TextSection {
   /** Functions to place in the module body. */
   functions: Code;
-  /** Members of the codec object (each ending with a comma). */
+  /** `toText` and `fromText`: members of the codec object, each ending with a comma. */
   members: Code;
+  /** `formatInstructions` and `fromModelOutput`: what a model is told, and reading what it replies. */
+  promptMembers: Code;
 }
 
 /**
@@ -1011,8 +1013,8 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): ${T} {
     return $rt.fromTextWith<${T}>(text, options, ${check});
-  },
-  /**
+  },`;
+  const promptMembers = code`  /**
    * The value in a model's reply: a \`\`\`toon or \`\`\`json block, TOON or JSON with prose around it. Parsed strictly
    * and checked like \`fromText\`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
@@ -1023,7 +1025,7 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
   formatInstructions(): string {
     return ${instructions};
   },`;
-  return { functions: join([encoder, ...t.functions()], "\n\n"), members };
+  return { functions: join([encoder, ...t.functions()], "\n\n"), members, promptMembers };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

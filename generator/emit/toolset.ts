@@ -13,6 +13,7 @@ import type { ToolSetIR } from "../tools/toolset.ts";
 import { FORMAT_LABEL } from "../inputs/tool-definitions.ts";
 import { Code, code, docComment, join, jsonLit, lineComment, lit, name, propKey, quote, raw } from "../../templates/code.ts";
 import { GENERATOR_VERSION, RUNTIME_CONTRACT_VERSION } from "../version.ts";
+import { codegenImport } from "./module.ts";
 
 export interface ToolSetModulePaths {
   /** Relative to outDir, `/` separated, with `.ts`. */
@@ -64,7 +65,7 @@ export function emitToolSetModule(set: ToolSetIR, options: ToolSetEmitOptions): 
   const fileName = paths.main;
 
   const imports: Code[] = [
-    code`import * as $rt from ${options.runtimeImport ?? "toon-gen/runtime"};`,
+    code`import * as $rt from ${codegenImport(options.runtimeImport)};`,
     code`import { ${Set_} as $Call } from ${specifier(paths.main, paths.call)};`,
     code`import { ${Batch} } from ${specifier(paths.main, paths.batch)};`,
   ];
@@ -100,8 +101,6 @@ export function emitToolSetModule(set: ToolSetIR, options: ToolSetEmitOptions): 
   const body = code`${join(header)}
 ${join(imports)}
 
-$rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName});
-
 export type { ${join(typeExports, ", ")} };
 
 /** A call of one of the tools: \`name\` picks the tool (it travels as an index), \`arguments\` are its input. */
@@ -130,13 +129,14 @@ const $defs: $rt.CheckDefs = {
 ${join(defs)}
 };
 
-const $spec = $rt.toolSet(${set.name}, [
+const $spec = /*@__PURE__*/ $rt.toolSet(${set.name}, [
 ${join(specEntries)}
 ], $defs);
 
 export const ${Set_} = {
   name: ${set.name},
-  fingerprint: $Call.fingerprint,
+  /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
+  fingerprint: /*@__PURE__*/ $rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName}, $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ${jsonLit(set.tools.map((t) => t.name))} as const,

@@ -1,0 +1,65 @@
+/**
+ * toon-gen/runtime/codegen: what generated modules import, and nothing else. This surface is the versioned
+ * contract (`requireContract`, runtime/contract.ts): it may change with a contract bump, while the user API
+ * (`toon-gen/runtime` and its feature subpaths) stays stable. Apps do not import it.
+ *
+ * Every module here is free of import-time side effects (package.json `sideEffects: false`), so a bundle keeps
+ * only the functions the codec it uses calls.
+ */
+export { requireContract, codecOf, RUNTIME_CONTRACT } from "./contract.ts";
+export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "./errors.ts";
+export type { ToonErrorDetail } from "./errors.ts";
+export { Writer, invalid, writeInt64 } from "./writer.ts";
+export { Reader } from "./reader.ts";
+export { writeHeader, readHeader } from "./header.ts";
+export { writeAny, readAny } from "./any.ts";
+export { hasOwn, setOwn, getOwn, isJsonLike, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./objects.ts";
+export { Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
+export { validateWith } from "./validate.ts";
+export type { ValidationResult, ValidateOptions } from "./validate.ts";
+export { checkShape, checkToolArguments, parseToolCall, parseToolCalls, toolSet, ToolCallAccumulator } from "./tools.ts";
+export type { CheckShape, CheckDefs } from "./tools.ts";
+export { writeExtension, writeExtensionSection, readExtensionSection, applyExtension, assertDecoded, unknownOf } from "./extensions.ts";
+export type { DecodeOptions } from "./extensions.ts";
+export { compressMessage } from "./compression.ts";
+export type { EncodeOptions } from "./compression.ts";
+export { streamCodec } from "./stream.ts";
+export type { StreamSpec } from "./stream.ts";
+export {
+  defaultTable,
+  writeTabledString,
+  readTabledString,
+  writeTabledDateTime,
+  readTabledDateTime,
+  writeTabledDate,
+  readTabledDate,
+  writeTabledDecimalString,
+  readTabledDecimalString,
+  writeTabledNumber,
+  readTabledNumber,
+  writeTabledInt,
+  readTabledInt,
+  writeTabledInt64,
+  readTabledInt64,
+} from "./defaults.ts";
+export { beginFieldIndex, fieldStart, endFieldIndex, peekField, pickPath } from "./field-index.ts";
+export type { PeekSpec } from "./field-index.ts";
+export {
+  encodeKey,
+  fieldList,
+  TextState,
+  textBail,
+  encodeTextWith,
+  textNl,
+  textStr,
+  textPrim,
+  textField,
+  textItem,
+  textArray,
+  textTable,
+  textKeyed,
+} from "./text/encode.ts";
+export type { TextEncodeOptions } from "./text/encode.ts";
+export type { TextDecodeOptions } from "./text/decode.ts";
+export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcEnum, tcJsonEnum, tcAny, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
+export { fromModelOutputWith } from "./text/model-output.ts";
