@@ -11,6 +11,7 @@ import { initHash } from "../../generator/dictionary/hash.ts";
 import { emitModule } from "../../generator/emit/module.ts";
 import { parseDocument, slash } from "../../generator/load/documents.ts";
 import { schemaToIR } from "../../generator/load/schema-to-ir.ts";
+import { moduleParts, PARTS, type Part } from "./parts.ts";
 
 export interface SchemaCase {
   /** Stable id: the file relative to the corpus (`schemas/tsconfig.json`), `#<pointer>` for a definition. */
@@ -28,6 +29,8 @@ export interface GeneratedSize {
   /** Undefined when generation failed (see `error`). */
   moduleBytes?: number;
   ratio?: number;
+  /** The module's bytes by codec feature (parts.ts). */
+  parts?: Record<Part, number>;
   error?: string;
 }
 
@@ -96,7 +99,7 @@ export async function generatedSize(c: SchemaCase, cwd: string): Promise<Generat
     countRead();
     const module = emitModule(ir, buildDictionary(ir), { fileName: `${path.basename(c.file, ".json")}.ts` });
     const moduleBytes = Buffer.byteLength(module);
-    return { ...base, schemaBytes, documents, moduleBytes, ratio: moduleBytes / schemaBytes };
+    return { ...base, schemaBytes, documents, moduleBytes, ratio: moduleBytes / schemaBytes, parts: moduleParts(module) };
   } catch (e) {
     countRead();
     const err = e as { code?: string; message?: string };
@@ -159,15 +162,17 @@ export interface GeneratedSummary {
   largestModule: { id: string; bytes: number } | undefined;
   /** The 10 worst by ratio, worst first. */
   worst10: GeneratedSize[];
+  /** Bytes by codec feature over every module generated (the largest modules weigh most). */
+  parts: Record<Part, number>;
+  /** Per feature, the median over modules of its share of the module (each module weighs the same). */
+  medianPartShare: Record<Part, number>;
 }
 
 export const ONE_MB = 1024 * 1024;
 
 export function summarizeGenerated(rows: GeneratedSize[]): GeneratedSummary {
   const ok = rows.filter((r) => r.ratio !== undefined).sort((a, b) => b.ratio! - a.ratio! || (a.id < b.id ? -1 : 1));
-  const ratios = ok.map((r) => r.ratio!).sort((a, b) => a - b);
-  const mid = ratios.length >> 1;
-  const medianRatio = ratios.length === 0 ? NaN : ratios.length % 2 === 1 ? ratios[mid]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
+  const medianRatio = median(ok.map((r) => r.ratio!));
   const largest = [...ok].sort((a, b) => b.moduleBytes! - a.moduleBytes!)[0];
   return {
     schemas: rows.length,
@@ -177,5 +182,13 @@ export function summarizeGenerated(rows: GeneratedSize[]): GeneratedSummary {
     overOneMB: ok.filter((r) => r.moduleBytes! > ONE_MB).length,
     largestModule: largest === undefined ? undefined : { id: largest.id, bytes: largest.moduleBytes! },
     worst10: ok.slice(0, 10),
+    parts: Object.fromEntries(PARTS.map((p) => [p, ok.reduce((sum, r) => sum + (r.parts?.[p] ?? 0), 0)])) as Record<Part, number>,
+    medianPartShare: Object.fromEntries(PARTS.map((p) => [p, median(ok.map((r) => (r.parts?.[p] ?? 0) / r.moduleBytes!))])) as Record<Part, number>,
   };
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
