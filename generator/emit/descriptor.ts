@@ -35,7 +35,11 @@ export function codecIR(schema: SchemaIR, dict: Dictionary): SchemaIR {
  * dictionary the module was generated with).
  */
 export function describeCodec(schema: SchemaIR, dict: Dictionary): CodecDescriptor {
-  const ir = codecIR(schema, dict);
+  return descriptorOf(codecIR(schema, dict), dict);
+}
+
+/** The descriptor of an IR the wire layout and tables are applied to already (`codecIR`; what `emitModule` emits). */
+export function descriptorOf(ir: SchemaIR, dict: Dictionary): CodecDescriptor {
   const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
   for (const d of ir.definitions) {
     if (d.name === ir.name && !rootIsDefinition) throw new Error(`internal: definition ${d.name} clashes with the codec name`);
@@ -49,6 +53,47 @@ export function describeCodec(schema: SchemaIR, dict: Dictionary): CodecDescript
     definitions: ir.definitions.map((d) => ({ name: d.name, shape: trim(d.shape, false) })),
     retired: dict.retired.map((r) => r.id),
   };
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Lines up to this width print on one line; longer objects and arrays get one entry per line. */
+const LINE = 100;
+
+/**
+ * A descriptor (any JSON) as a TypeScript expression for a generated module: an object or array that fits in
+ * LINE columns on one line, otherwise one entry per line, so a schema change shows as a small diff. Keys are
+ * bare when they are identifiers; `__proto__` is computed (`["__proto__"]`), so it stays an own property.
+ */
+export function printDescriptor(v: unknown, indent = ""): string {
+  const flat = printFlat(v);
+  if (typeof v !== "object" || v === null || indent.length + flat.length <= LINE) return flat;
+  const inner = indent + "  ";
+  const entries = Array.isArray(v)
+    ? v.map((x) => inner + printDescriptor(x, inner))
+    : Object.entries(v).map(([k, x]) => inner + printKey(k) + ": " + printDescriptor(x, inner));
+  return (Array.isArray(v) ? "[" : "{") + "\n" + entries.join(",\n") + ",\n" + indent + (Array.isArray(v) ? "]" : "}");
+}
+
+function printFlat(v: unknown): string {
+  if (Array.isArray(v)) return "[" + v.map(printFlat).join(", ") + "]";
+  if (typeof v === "object" && v !== null) {
+    const parts = Object.entries(v).map(([k, x]) => printKey(k) + ": " + printFlat(x));
+    return parts.length === 0 ? "{}" : "{ " + parts.join(", ") + " }";
+  }
+  if (typeof v === "string") return printString(v);
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  if (typeof v === "boolean" || v === null) return String(v);
+  throw new Error(`internal: ${typeof v} in a descriptor`);
+}
+
+function printKey(k: string): string {
+  if (k === "__proto__") return '["__proto__"]';
+  return IDENTIFIER.test(k) ? k : printString(k);
+}
+
+/** A JSON string literal, with the line separators escaped too (a module's text stays plain lines). */
+function printString(s: string): string {
+  return JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
 /**
