@@ -7,7 +7,7 @@
  * TOON rows sum to the message length, JSON rows to the length of `JSON.stringify(value)`.
  *
  * Nothing here is on the generated codecs' path: they stay as fast as they are. The walk reads exactly what the
- * interpreted codec (generator/interpret/read.ts) and the schemaless decoder read; tests check that the values
+ * codec engine (runtime/codec/engine/read.ts) and the schemaless decoder read; tests check that the values
  * agree. On bad or truncated input the walk stops with the ToonError, keeping the value read so far (containers
  * are attached to their parent as soon as they start).
  */
