@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { compileCodec, type CodecDescriptor } from "../runtime/codec/index.ts";
 import { parseDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
-import { describeCodec } from "../generator/emit/descriptor.ts";
+import { describeCodec, printDescriptor } from "../generator/emit/descriptor.ts";
 import { loadSchemaFile } from "../generator/load/index.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -64,8 +64,23 @@ describe("codec descriptor", () => {
       assert.deepStrictEqual(codec.decode(bytes), gen.decode(bytes));
       assert.equal(codec.fingerprint, gen.fingerprint);
       assert.deepEqual(codec.validate(data), gen.validate(data));
+      // the module embeds this very descriptor (its streams run on it)
+      assert.deepStrictEqual(gen.stream.spec.descriptor, desc);
     });
   }
+
+  test("printDescriptor: the module text evaluates to the same JSON (__proto__ keys, line separators, -0)", () => {
+    const hostile = JSON.parse('{"__proto__": {"a": 1}, "x\u2028y": "p\u2029q", "constructor": [-0, 1e21, "\\u0000"]}');
+    const desc = { name: "N", fingerprint: 1, level: 0, tables: false, retired: [], definitions: [],
+      root: { kind: "enum", values: [hostile, "a".repeat(120), Array.from({ length: 40 }, (_, i) => i)] } };
+    const text = printDescriptor(desc);
+    assert.ok(text.split("\n").every((l) => !/[\u2028\u2029]/.test(l)), "no raw line separators");
+    assert.ok(text.split("\n").length > 5, "long values get one entry per line");
+    const back = new Function(`return ${text};`)();
+    assert.deepStrictEqual(back, desc);
+    assert.ok(Object.hasOwn(back.root.values[0], "__proto__") && Object.getPrototypeOf(back.root.values[0]) === Object.prototype);
+    assert.ok(Object.is(back.root.values[0].constructor[0], -0));
+  });
 
   test("evolved dictionaries: wire layouts, extension properties and retired IDs are in the descriptor", async () => {
     const dir = path.join(ROOT, "test", "evolution");
