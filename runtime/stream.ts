@@ -10,14 +10,18 @@
  * address is complete (arrays, tuples and maps give their count); TEXT: a piece of a string still arriving.
  * Every frame has its own string table, so frames stand alone and may be interleaved freely.
  *
- * The schema-specific parts (the path table, one writer and reader per path) are generated
- * (generator/emit/stream.ts); everything else lives here. Zero dependencies; no Node APIs.
+ * The schema-specific part, the path table, is generated (generator/emit/stream.ts) next to the codec's
+ * descriptor; the codec engine builds each path's writer and reader from the descriptor
+ * (./codec/engine/stream.ts); everything else lives here. Zero dependencies; no Node APIs.
  */
+import type { CodecDescriptor } from "./codec/descriptor.ts";
+import { pathFunctions } from "./codec/engine/stream.ts";
 import { ToonError, pointerSegment, rethrowAt } from "./errors.ts";
 import { readExtensionSection, writeExtensionSection } from "./extensions.ts";
 import { hex16, peekHeader, writeHeader, type Header } from "./header.ts";
 import { getOwn, hasOwn, setOwn } from "./objects.ts";
 import { Reader } from "./reader.ts";
+import { StreamSeg } from "./stream-seg.ts";
 import { DEFAULT_MAX_DEPTH, FORMAT_VERSION, Flag } from "./wire.ts";
 import { Writer } from "./writer.ts";
 
@@ -28,8 +32,7 @@ import { Writer } from "./writer.ts";
 export const FrameKind = { VALUE: 0, END: 1, TEXT: 2 } as const;
 export type FrameKindName = "VALUE" | "END" | "TEXT";
 
-/** How a path hangs off its parent (column `seg` of the generated path table). */
-export const StreamSeg = { ROOT: 0, PROPERTY: 1, ITEMS: 2, POSITION: 3, REST: 4, VALUES: 5, BRANCH: 6 } as const;
+export { StreamSeg }; // how a path hangs off its parent (column `seg` of the path table)
 
 /** Column `flags` of the path table; bits 8..15 hold the extension level a property was added at. */
 export const StreamPathFlag = { REQUIRED: 1, CLOSED: 2, INT64: 4, PLAIN: 8 } as const;
@@ -56,7 +59,7 @@ export type StreamWriteFn = (w: Writer, v: any) => void;
 export type StreamReadFn = (r: Reader) => any;
 
 /**
- * One row per dictionary path, generated: `[id, path, parent, seg, arg, type, flags, extra, write, read]`.
+ * One row per dictionary path, generated: `[id, path, parent, seg, arg, type, flags, extra, fallback?]`.
  * `arg`: the property name (PROPERTY), the position (POSITION) or the branch (BRANCH); `extra`: objects, their
  * property IDs in schema order; tuples, `[minItems, positions]`; refs, the ID of the definition's root path;
  * unions, `[property, values]` of their discriminator or null.
@@ -70,8 +73,6 @@ export type StreamPathRow = readonly [
   type: string,
   flags: number,
   extra: unknown,
-  write: StreamWriteFn,
-  read: StreamReadFn,
   /** Properties added after the base dictionary that have a schema `default`: `[default]`. */
   fallback?: readonly [unknown],
 ];
@@ -86,6 +87,8 @@ export interface StreamSpec {
    * docs/FORMAT.md §10.1) carries over to its streams; FIELD_INDEX and COMPRESSED do not.
    */
   flags?: number;
+  /** The codec's descriptor: the engine builds each path's writer and reader (VALUE frames) from it. */
+  descriptor: CodecDescriptor;
   paths: readonly StreamPathRow[];
   /** IDs of retired paths: frames addressing them (from older writers) are skipped. */
   retired?: readonly number[];
@@ -194,8 +197,9 @@ class PathTable {
     let max = -1;
     for (const row of spec.paths) max = Math.max(max, row[0]);
     this.size = max + 1;
+    const fns = pathFunctions(spec.descriptor, spec.paths);
     for (const row of spec.paths) {
-      const [id, path, parent, seg, arg, type, flags, extra, write, read, fallback] = row;
+      const [id, path, parent, seg, arg, type, flags, extra, fallback] = row;
       this.fallback[id] = fallback;
       this.known[id] = true;
       this.path[id] = path;
@@ -205,8 +209,8 @@ class PathTable {
       this.type[id] = type;
       this.flags[id] = flags;
       this.extra[id] = extra;
-      this.write[id] = write;
-      this.read[id] = read;
+      this.write[id] = fns.write[id]!;
+      this.read[id] = fns.read[id]!;
       if (path === "$") this.rootId = id;
     }
     for (const row of spec.paths) {

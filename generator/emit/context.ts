@@ -5,7 +5,7 @@
 import type { Definition, SchemaIR, Shape } from "../ir/types.ts";
 import { someObject } from "../ir/walk.ts";
 import { Code, code, jsonLit, name, raw } from "../../templates/code.ts";
-import { objectLayout } from "./layout.ts";
+import { minWidth, recursiveDefinitions } from "../../runtime/codec/plan.ts";
 
 /**
  * The most lines of straight-line code one generated function gets before the emitter splits it (objects into
@@ -66,7 +66,7 @@ export class ModuleContext {
   constructor(readonly ir: SchemaIR) {
     this.evolved = hasExtensions(ir);
     for (const d of ir.definitions) this.defs.set(d.name, d);
-    for (const d of ir.definitions) if (reaches(d.shape, d.name, this.defs, new Set())) this.recursive.add(d.name);
+    for (const n of recursiveDefinitions(new Map(ir.definitions.map((d) => [d.name, d.shape])))) this.recursive.add(n);
   }
 
   /** Names of the writer and reader of extension property `id` (emitted by the module after the rest). */
@@ -127,64 +127,7 @@ export class ModuleContext {
 
   /** Fewest bytes one encoded value of `s` can take (bounds the counts a decoder accepts). */
   minWidth(s: Shape, seen: Set<string> = new Set()): number {
-    switch (s.kind) {
-      case "null":
-      case "const":
-        return 0;
-      case "enum":
-        return s.values.length > 1 ? 1 : 0;
-      case "object": {
-        if (s.wire !== undefined) {
-          // a frozen layout (ObjectShape.wire): the bitmap when it has bits (retired slots have one), then the
-          // positional required values; extension properties travel after the body, in the extension section
-          const layout = objectLayout(s);
-          if (layout.isMap) return 1;
-          let w = layout.bits > 0 ? 1 : 0;
-          for (const i of layout.order) if (s.properties[i]!.required) w += this.minWidth(s.properties[i]!.shape, seen);
-          return w;
-        }
-        const optional = s.properties.some((p) => !p.required) || s.additional !== false;
-        let w = optional && !(s.properties.length === 0) ? 1 : 0;
-        if (s.properties.length === 0 && s.additional !== false) return 1; // map: its count
-        for (const p of s.properties) if (p.required) w += this.minWidth(p.shape, seen);
-        return w;
-      }
-      case "tuple":
-        return 1;
-      case "array":
-        return 1;
-      case "union":
-        return 1;
-      case "ref": {
-        if (seen.has(s.name)) return 0;
-        seen.add(s.name);
-        const w = this.minWidth(this.def(s.name).shape, seen);
-        seen.delete(s.name);
-        return w;
-      }
-      default:
-        return 1;
-    }
-  }
-}
-
-function reaches(s: Shape, target: string, defs: Map<string, Definition>, seen: Set<string>): boolean {
-  switch (s.kind) {
-    case "ref":
-      if (s.name === target) return true;
-      if (seen.has(s.name)) return false;
-      seen.add(s.name);
-      return reaches(defs.get(s.name)!.shape, target, defs, seen);
-    case "object":
-      return s.properties.some((p) => reaches(p.shape, target, defs, seen)) || (s.additional !== false && reaches(s.additional, target, defs, seen));
-    case "array":
-      return reaches(s.items, target, defs, seen);
-    case "tuple":
-      return s.items.some((i) => reaches(i, target, defs, seen)) || (s.rest !== false && reaches(s.rest, target, defs, seen));
-    case "union":
-      return s.branches.some((b) => reaches(b, target, defs, seen));
-    default:
-      return false;
+    return minWidth(s, this, seen);
   }
 }
 

@@ -8,20 +8,11 @@ import type { Shape } from "../ir/types.ts";
 import { Code, code, jsonLit, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";
 import type { ReadCode } from "./read.ts";
+import { isTabled, tabledKind } from "../../runtime/codec/plan.ts";
 
 type Tabled = Extract<Shape, { kind: "string" | "integer" | "number" }>;
 
-/** The runtime function suffix of a tabled shape. */
-export function tabledKind(s: Tabled): "String" | "DateTime" | "Date" | "DecimalString" | "Int" | "Int64" | "Number" {
-  switch (s.kind) {
-    case "string":
-      return s.int64 ? "DecimalString" : s.format === "date-time" ? "DateTime" : s.format === "date" ? "Date" : "String";
-    case "integer":
-      return s.int64 ? "Int64" : "Int";
-    case "number":
-      return "Number";
-  }
-}
+export { isTabled, tabledKind }; // the layout facts live in the runtime (runtime/codec/plan.ts)
 
 function table(s: Tabled, cx: ModuleContext): Code {
   const type = s.kind === "string" ? "string" : "number";
@@ -47,9 +38,4 @@ if (!${fn}(w, ${v}, ${t})) throw $rt.invalid(${p}, "a string without lone surrog
 /** `emitRead` of a tabled shape. */
 export function emitTabledRead(s: Tabled, p: string, cx: ModuleContext): ReadCode {
   return { stmts: code`r.at = ${p};`, expr: code`${raw(`$rt.readTabled${tabledKind(s)}`)}(r, ${table(s, cx)})` };
-}
-
-/** Whether `s` is written through a default-value table. */
-export function isTabled(s: Shape): s is Tabled & { table: (string | number)[] } {
-  return (s.kind === "string" || s.kind === "integer" || s.kind === "number") && s.table !== undefined && s.table.length > 0;
 }

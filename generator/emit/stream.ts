@@ -3,10 +3,9 @@
  *
  * - a path table: one row per dictionary path (ID, path, parent, how it hangs off the parent, type, flags and
  *   what the runtime needs to assemble the value: property order, tuple bounds, ref targets, discriminators);
- * - one writer and one reader per path, for VALUE frames (a frame carries the value at any path in its ordinary
- *   encoding). The root and definition roots reuse the codec's own functions and refs call them; scalar paths
- *   share one function per distinct body; inline containers get a function each whose inline container
- *   children are calls to the children's functions, so the code stays linear in the schema's size;
+ * - the codec's descriptor (runtime/codec/descriptor.ts), from which the runtime's engine builds one writer and
+ *   one reader per path for VALUE frames (a frame carries the value at any path in its ordinary encoding), so
+ *   the module carries data, not a function per path;
  * - `$StreamPaths`, the value type at each path, for typed events.
  *
  * The generic machinery (frames, assembly, events, snapshots) is runtime/stream.ts.
@@ -16,11 +15,8 @@ import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegmen
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import { Code, code, join, jsonLit, name, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";
-import { emitPendingPredicates } from "./predicate.ts";
-import { emitReadFunction } from "./read.ts";
+import { descriptorOf, printDescriptor } from "./descriptor.ts";
 import { typeOf } from "./types.ts";
-import { emitWriteFunction } from "./write.ts";
-import { readerName, writerName } from "./names.ts";
 import { StreamPathFlag, StreamSeg } from "../../runtime/stream.ts";
 
 export interface StreamSection {
@@ -41,8 +37,6 @@ interface PathNode {
   flags: number;
   /** Names the value's own type (root, definition roots). */
   typeName?: string;
-  /** The path is the root of the codec or a definition: its functions already exist. */
-  own?: { write: Code; read: Code };
 }
 
 const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
@@ -53,7 +47,7 @@ function entryType(s: Shape): string {
   return s.kind;
 }
 
-export function emitStreamSection(ir: SchemaIR, dict: Dictionary, cx: ModuleContext): StreamSection {
+export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleContext): StreamSection {
   const ids = new Map<string, number>();
   for (const seg of [dict.base, ...dict.extensions]) for (const e of seg.entries) ids.set(e.path, e.id);
   const idOf = (path: string): number => {
@@ -95,91 +89,15 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, cx: ModuleCont
     }
     return node;
   };
-  const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
   const root = walk(ir.root, "$", undefined, StreamSeg.ROOT, null, 0);
   root.typeName = ir.name;
-  if (!rootIsDefinition) root.own = { write: writerName(ir.name), read: readerName(ir.name) };
   for (const d of ir.definitions) {
     const n = walk(d.shape, definitionRoot(d.name), undefined, StreamSeg.ROOT, null, 0);
     n.typeName = d.name;
-    n.own = { write: writerName(d.name), read: readerName(d.name) };
   }
   const byPath = new Map(nodes.map((n) => [n.path, n]));
   const childrenOf = new Map<number, PathNode[]>();
   for (const n of nodes) if (n.parent >= 0) (childrenOf.get(n.parent) ?? childrenOf.set(n.parent, []).get(n.parent)!).push(n);
-
-  // ---- functions
-  const synthetic = (n: PathNode): string => `$s${n.id}`;
-  const isInline = (n: PathNode): boolean => n.own === undefined && INLINE_CONTAINERS.has(n.shape.kind);
-  // inline containers are reached from their parents as refs to synthetic definitions (their original shapes, so
-  // widths and union predicates come out as for the codec itself)
-  const added: string[] = [];
-  for (const n of nodes) {
-    if (!isInline(n)) continue;
-    cx.defs.set(synthetic(n), { name: synthetic(n), origin: `stream:${n.path}`, shape: n.shape });
-    added.push(synthetic(n));
-  }
-  const predicatesBefore = new Set(cx.predicates.keys());
-  const fns: Code[] = [];
-  const fnFor = new Map<number, { write: Code; read: Code }>();
-  const shared = new Map<string, { write: Code; read: Code }>();
-  const substituted = (n: PathNode): Shape => {
-    const kids = childrenOf.get(n.id) ?? [];
-    const swap = (s: Shape, path: string): Shape => {
-      const k = byPath.get(path);
-      return k !== undefined && isInline(k) ? { kind: "ref", name: synthetic(k), schemaPath: s.schemaPath } : s;
-    };
-    void kids;
-    const s = n.shape;
-    switch (s.kind) {
-      case "object":
-        return {
-          ...s,
-          properties: s.properties.map((p) => ({ ...p, shape: swap(p.shape, propertySegment(n.path, p.name)) })),
-          additional: s.additional === false ? false : swap(s.additional, mapSegment(n.path)),
-        };
-      case "array":
-        return { ...s, items: swap(s.items, itemsSegment(n.path)) };
-      case "tuple":
-        return { ...s, items: s.items.map((item, i) => swap(item, tupleSegment(n.path, i))), rest: s.rest === false ? false : swap(s.rest, tupleSegment(n.path, "rest")) };
-      case "union":
-        return { ...s, branches: s.branches.map((b, i) => swap(b, branchSegment(n.path, i))) };
-      default:
-        return s;
-    }
-  };
-  try {
-    for (const n of nodes) {
-      if (n.own !== undefined) {
-        fnFor.set(n.id, n.own);
-      } else if (n.shape.kind === "ref") {
-        fnFor.set(n.id, { write: writerName(n.shape.name), read: readerName(n.shape.name) });
-      } else if (isInline(n)) {
-        const s = substituted(n);
-        const write = writerName(synthetic(n));
-        const read = readerName(synthetic(n));
-        fns.push(emitWriteFunction(write, s, false, cx), emitReadFunction(read, s, false, cx));
-        fnFor.set(n.id, { write, read });
-      } else {
-        // a scalar: one function per distinct body
-        const probeW = emitWriteFunction(name("$PROBE"), n.shape, false, cx).text;
-        const probeR = emitReadFunction(name("$PROBE"), n.shape, false, cx).text;
-        const key = probeW + "\u0000" + probeR;
-        let f = shared.get(key);
-        if (f === undefined) {
-          const k = shared.size;
-          f = { write: name(`$sw${k}`), read: name(`$sr${k}`) };
-          shared.set(key, f);
-          fns.push(raw(probeW.replace("function $PROBE(", `function ${f.write.text}(`)), raw(probeR.replace("function $PROBE(", `function ${f.read.text}(`)));
-        }
-        fnFor.set(n.id, f);
-      }
-    }
-    // predicates the union arms above asked for (the module emitted its own already)
-    fns.push(...emitPendingPredicates(cx, new Set(predicatesBefore)));
-  } finally {
-    for (const d of added) cx.defs.delete(d);
-  }
 
   // ---- the table
   const rows = [...nodes]
@@ -191,10 +109,9 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, cx: ModuleCont
       else if (s.kind === "tuple") extra = jsonLit([s.minItems, s.items.length]);
       else if (s.kind === "ref") extra = jsonLit(idOf(definitionRoot(s.name)));
       else if (s.kind === "union" && s.discriminator) extra = jsonLit([s.discriminator.property, s.discriminator.values]);
-      const f = fnFor.get(n.id)!;
       // properties newer than the base: a writer that predates them gets the schema's default (as in decode)
       const fallback = n.flags >>> 8 > 0 && s.default !== undefined ? code`, [${jsonLit(s.default)}]` : raw("");
-      return code`    [${n.id}, ${n.path}, ${n.parent}, ${n.seg}, ${n.arg === null ? raw("null") : n.arg}, ${entryType(s)}, ${n.flags}, ${extra}, ${f.write}, ${f.read}${fallback}],`;
+      return code`    [${n.id}, ${n.path}, ${n.parent}, ${n.seg}, ${n.arg === null ? raw("null") : n.arg}, ${entryType(s)}, ${n.flags}, ${extra}${fallback}],`;
     });
 
   // ---- types
@@ -209,14 +126,16 @@ type $StreamPaths = {
 ${join(typeLines)}
 };
 
-${join(fns, "\n\n")}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = ${raw(printDescriptor(descriptorOf(ir, dict)))};
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
 ${join(rows)}
   ],${retired.length > 0 ? code`\n  retired: ${jsonLit(retired)},` : raw("")}

@@ -7,17 +7,18 @@
  * TOON rows sum to the message length, JSON rows to the length of `JSON.stringify(value)`.
  *
  * Nothing here is on the generated codecs' path: they stay as fast as they are. The walk reads exactly what the
- * interpreted codec (generator/interpret/read.ts) and the schemaless decoder read; tests check that the values
+ * codec engine (runtime/codec/engine/read.ts) and the schemaless decoder read; tests check that the values
  * agree. On bad or truncated input the walk stops with the ToonError, keeping the value read so far (containers
  * are attached to their parent as soon as they start).
  */
 import type { Dictionary } from "../dictionary/file.ts";
-import type { SchemaIR, Shape } from "../ir/types.ts";
+import type { SchemaIR, Shape, Source } from "../ir/types.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../dictionary/paths.ts";
 import { ModuleContext } from "../emit/context.ts";
 import { byteMask, objectLayout } from "../emit/layout.ts";
-import { extensionsOf, laidOut } from "../interpret/extensions.ts";
-import { isTabled, tabledReader } from "../interpret/defaults.ts";
+import { laidOut } from "../emit/descriptor.ts";
+import { extensionsOf, isTabled, type ExtensionProperty } from "../../runtime/codec/plan.ts";
+import { tabledReader } from "../../runtime/codec/engine/defaults.ts";
 import { withDefaultTables } from "../samples/tables.ts";
 import { readFieldIndex } from "../../runtime/field-index.ts";
 import { readAny } from "../../runtime/any.ts";
@@ -201,7 +202,7 @@ interface Compiled {
   ir: SchemaIR;
   dict: Dictionary;
   cx: ModuleContext;
-  extensions: ReturnType<typeof extensionsOf>;
+  extensions: Map<number, ExtensionProperty<Source>>;
 }
 
 const compiledCache = new WeakMap<SchemaIR, WeakMap<Dictionary, Compiled>>();
@@ -214,7 +215,7 @@ function compiled(schema: SchemaIR, dict: Dictionary): Compiled {
   if (c === undefined) {
     // as interpret() compiles it: the dictionary's wire layout, then its default-value tables
     const ir = withDefaultTables(laidOut(schema, dict), dict);
-    byDict.set(dict, (c = { ir, dict, cx: new ModuleContext(ir), extensions: extensionsOf(ir) }));
+    byDict.set(dict, (c = { ir, dict, cx: new ModuleContext(ir), extensions: extensionsOf<Source>(ir.root, ir.definitions) }));
   }
   return c;
 }

@@ -9,9 +9,9 @@ import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 import { getOwn } from "../../runtime/objects.ts";
 import { ModuleContext } from "../emit/context.ts";
-import { planBranches } from "../emit/predicate.ts";
+import { planBranches } from "../../runtime/codec/plan.ts";
 import { glob, hasMagic, toPosix } from "../fs/glob.ts";
-import { categoryTest, PredicateCompiler, type Predicate } from "../interpret/predicate.ts";
+import { categoryTest, PredicateCompiler, type Predicate } from "../../runtime/codec/engine/predicate.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../dictionary/paths.ts";
 

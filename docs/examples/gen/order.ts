@@ -274,106 +274,50 @@ type $StreamPaths = {
   "tags[]": string;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "Order",
+  fingerprint: 60266,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "id", required: true, shape: { kind: "string" } },
+      { name: "qty", required: true, shape: { kind: "integer" } },
+      { name: "price", required: true, shape: { kind: "number" } },
+      {
+        name: "status",
+        required: true,
+        shape: { kind: "enum", values: ["pending", "paid", "shipped"] },
+      },
+      { name: "note", required: false, shape: { kind: "string" } },
+      { name: "created", required: true, shape: { kind: "string", format: "date-time" } },
+      { name: "tags", required: true, shape: { kind: "array", items: { kind: "string" } } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "pending": w.byte(0); break;
-    case "paid": w.byte(1); break;
-    case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("", "one of \"pending\", \"paid\", \"shipped\"", v);
-  }
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return $enum1[r.index(3)];
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.dateTime(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  r.at = "";
-  return r.dateTime();
-}
-
-function write$s7(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s7(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push(r.string());
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4, 5, 6, 7], writeOrder, readOrder],
-    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
-    [2, "qty", 0, 1, "qty", "integer", 1, null, $sw1, $sr1],
-    [3, "price", 0, 1, "price", "number", 1, null, $sw2, $sr2],
-    [4, "status", 0, 1, "status", "enum", 1, null, $sw3, $sr3],
-    [5, "note", 0, 1, "note", "string", 8, null, $sw0, $sr0],
-    [6, "created", 0, 1, "created", "string", 1, null, $sw4, $sr4],
-    [7, "tags", 0, 1, "tags", "array", 1, null, write$s7, read$s7],
-    [8, "tags[]", 7, 2, null, "string", 8, null, $sw0, $sr0],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4, 5, 6, 7]],
+    [1, "id", 0, 1, "id", "string", 9, null],
+    [2, "qty", 0, 1, "qty", "integer", 1, null],
+    [3, "price", 0, 1, "price", "number", 1, null],
+    [4, "status", 0, 1, "status", "enum", 1, null],
+    [5, "note", 0, 1, "note", "string", 8, null],
+    [6, "created", 0, 1, "created", "string", 1, null],
+    [7, "tags", 0, 1, "tags", "array", 1, null],
+    [8, "tags[]", 7, 2, null, "string", 8, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -1312,245 +1312,236 @@ type $StreamPaths = {
   "#MoneyEntity.confidence": number;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "ExtractionResult",
+  fingerprint: 1220,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "model", required: true, shape: { kind: "string" } },
+      { name: "extractedAt", required: true, shape: { kind: "string", format: "date-time" } },
+      {
+        name: "documents",
+        required: true,
+        shape: { kind: "array", items: { kind: "ref", name: "Document" } },
+      },
+    ],
+    additional: false,
+  },
+  definitions: [
+    {
+      name: "Document",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "id",
+            required: true,
+            shape: { kind: "string", constraints: { pattern: "^doc-[0-9]{4}$" } },
+          },
+          {
+            name: "source",
+            required: true,
+            shape: { kind: "enum", values: ["news", "filing", "email", "chat", "report"] },
+          },
+          { name: "language", required: true, shape: { kind: "enum", values: ["en", "zh"] } },
+          { name: "url", required: false, shape: { kind: "string" } },
+          { name: "text", required: true, shape: { kind: "string" } },
+          {
+            name: "entities",
+            required: true,
+            shape: { kind: "array", items: { kind: "ref", name: "Entity" } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "Entity",
+      shape: {
+        kind: "union",
+        branches: [
+          { kind: "ref", name: "PersonEntity" },
+          { kind: "ref", name: "OrganizationEntity" },
+          { kind: "ref", name: "LocationEntity" },
+          { kind: "ref", name: "DateEntity" },
+          { kind: "ref", name: "MoneyEntity" },
+        ],
+        discriminator: { property: "type", values: ["person", "organization", "location", "date", "money"] },
+      },
+    },
+    {
+      name: "PersonEntity",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "type", required: true, shape: { kind: "const", value: "person" } },
+          { name: "name", required: true, shape: { kind: "string" } },
+          { name: "role", required: false, shape: { kind: "string" } },
+          {
+            name: "confidence",
+            required: true,
+            shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "OrganizationEntity",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "type", required: true, shape: { kind: "const", value: "organization" } },
+          { name: "name", required: true, shape: { kind: "string" } },
+          { name: "ticker", required: false, shape: { kind: "string" } },
+          {
+            name: "confidence",
+            required: true,
+            shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "LocationEntity",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "type", required: true, shape: { kind: "const", value: "location" } },
+          { name: "name", required: true, shape: { kind: "string" } },
+          {
+            name: "countryCode",
+            required: false,
+            shape: { kind: "string", constraints: { pattern: "^[A-Z]{2}$" } },
+          },
+          {
+            name: "lat",
+            required: false,
+            shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } },
+          },
+          {
+            name: "lon",
+            required: false,
+            shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } },
+          },
+          {
+            name: "confidence",
+            required: true,
+            shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "DateEntity",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "type", required: true, shape: { kind: "const", value: "date" } },
+          { name: "text", required: true, shape: { kind: "string" } },
+          { name: "value", required: true, shape: { kind: "string", format: "date" } },
+          {
+            name: "precision",
+            required: true,
+            shape: { kind: "enum", values: ["day", "month", "year"] },
+          },
+          {
+            name: "confidence",
+            required: true,
+            shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "MoneyEntity",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "type", required: true, shape: { kind: "const", value: "money" } },
+          { name: "text", required: true, shape: { kind: "string" } },
+          { name: "amount", required: true, shape: { kind: "number" } },
+          {
+            name: "currency",
+            required: true,
+            shape: { kind: "string", constraints: { pattern: "^[A-Z]{3}$" } },
+          },
+          {
+            name: "confidence",
+            required: true,
+            shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } },
+          },
+        ],
+        additional: false,
+      },
+    },
+  ],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.dateTime(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.dateTime();
-}
-
-function write$s3(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeDocument(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s3(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(6);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = readDocument(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "news": w.byte(0); break;
-    case "filing": w.byte(1); break;
-    case "email": w.byte(2); break;
-    case "chat": w.byte(3); break;
-    case "report": w.byte(4); break;
-    default: throw $rt.invalid("", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"", v);
-  }
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return $enum2[r.index(5)];
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "en": w.byte(0); break;
-    case "zh": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"en\", \"zh\"", v);
-  }
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return $enum3[r.index(2)];
-}
-
-function write$s11(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeEntity(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s11(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = readEntity(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (v !== "person") throw $rt.invalid("", "the constant \"person\"", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  return "person";
-}
-
-function $sw5(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr5(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function $sw6(w: $rt.Writer, v: any): void {
-  if (v !== "organization") throw $rt.invalid("", "the constant \"organization\"", v);
-}
-
-function $sr6(r: $rt.Reader): any {
-  return "organization";
-}
-
-function $sw7(w: $rt.Writer, v: any): void {
-  if (v !== "location") throw $rt.invalid("", "the constant \"location\"", v);
-}
-
-function $sr7(r: $rt.Reader): any {
-  return "location";
-}
-
-function $sw8(w: $rt.Writer, v: any): void {
-  if (v !== "date") throw $rt.invalid("", "the constant \"date\"", v);
-}
-
-function $sr8(r: $rt.Reader): any {
-  return "date";
-}
-
-function $sw9(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr9(r: $rt.Reader): any {
-  r.at = "";
-  return r.date();
-}
-
-function $sw10(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "day": w.byte(0); break;
-    case "month": w.byte(1); break;
-    case "year": w.byte(2); break;
-    default: throw $rt.invalid("", "one of \"day\", \"month\", \"year\"", v);
-  }
-}
-
-function $sr10(r: $rt.Reader): any {
-  r.at = "";
-  return $enum8[r.index(3)];
-}
-
-function $sw11(w: $rt.Writer, v: any): void {
-  if (v !== "money") throw $rt.invalid("", "the constant \"money\"", v);
-}
-
-function $sr11(r: $rt.Reader): any {
-  return "money";
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3], writeExtractionResult, readExtractionResult],
-    [1, "model", 0, 1, "model", "string", 9, null, $sw0, $sr0],
-    [2, "extractedAt", 0, 1, "extractedAt", "string", 1, null, $sw1, $sr1],
-    [3, "documents", 0, 1, "documents", "array", 1, null, write$s3, read$s3],
-    [4, "documents[]", 3, 2, null, "ref", 0, 5, writeDocument, readDocument],
-    [5, "#Document", -1, 0, null, "object", 2, [6, 7, 8, 9, 10, 11], writeDocument, readDocument],
-    [6, "#Document.id", 5, 1, "id", "string", 9, null, $sw0, $sr0],
-    [7, "#Document.source", 5, 1, "source", "enum", 1, null, $sw2, $sr2],
-    [8, "#Document.language", 5, 1, "language", "enum", 1, null, $sw3, $sr3],
-    [9, "#Document.url", 5, 1, "url", "string", 8, null, $sw0, $sr0],
-    [10, "#Document.text", 5, 1, "text", "string", 9, null, $sw0, $sr0],
-    [11, "#Document.entities", 5, 1, "entities", "array", 1, null, write$s11, read$s11],
-    [12, "#Document.entities[]", 11, 2, null, "ref", 0, 13, writeEntity, readEntity],
-    [13, "#Entity", -1, 0, null, "union", 0, ["type", ["person", "organization", "location", "date", "money"]], writeEntity, readEntity],
-    [14, "#Entity<0>", 13, 6, 0, "ref", 0, 19, writePersonEntity, readPersonEntity],
-    [15, "#Entity<1>", 13, 6, 1, "ref", 0, 24, writeOrganizationEntity, readOrganizationEntity],
-    [16, "#Entity<2>", 13, 6, 2, "ref", 0, 29, writeLocationEntity, readLocationEntity],
-    [17, "#Entity<3>", 13, 6, 3, "ref", 0, 36, writeDateEntity, readDateEntity],
-    [18, "#Entity<4>", 13, 6, 4, "ref", 0, 42, writeMoneyEntity, readMoneyEntity],
-    [19, "#PersonEntity", -1, 0, null, "object", 2, [20, 21, 22, 23], writePersonEntity, readPersonEntity],
-    [20, "#PersonEntity.type", 19, 1, "type", "const", 1, null, $sw4, $sr4],
-    [21, "#PersonEntity.name", 19, 1, "name", "string", 9, null, $sw0, $sr0],
-    [22, "#PersonEntity.role", 19, 1, "role", "string", 8, null, $sw0, $sr0],
-    [23, "#PersonEntity.confidence", 19, 1, "confidence", "number", 1, null, $sw5, $sr5],
-    [24, "#OrganizationEntity", -1, 0, null, "object", 2, [25, 26, 27, 28], writeOrganizationEntity, readOrganizationEntity],
-    [25, "#OrganizationEntity.type", 24, 1, "type", "const", 1, null, $sw6, $sr6],
-    [26, "#OrganizationEntity.name", 24, 1, "name", "string", 9, null, $sw0, $sr0],
-    [27, "#OrganizationEntity.ticker", 24, 1, "ticker", "string", 8, null, $sw0, $sr0],
-    [28, "#OrganizationEntity.confidence", 24, 1, "confidence", "number", 1, null, $sw5, $sr5],
-    [29, "#LocationEntity", -1, 0, null, "object", 2, [30, 31, 32, 33, 34, 35], writeLocationEntity, readLocationEntity],
-    [30, "#LocationEntity.type", 29, 1, "type", "const", 1, null, $sw7, $sr7],
-    [31, "#LocationEntity.name", 29, 1, "name", "string", 9, null, $sw0, $sr0],
-    [32, "#LocationEntity.countryCode", 29, 1, "countryCode", "string", 8, null, $sw0, $sr0],
-    [33, "#LocationEntity.lat", 29, 1, "lat", "number", 0, null, $sw5, $sr5],
-    [34, "#LocationEntity.lon", 29, 1, "lon", "number", 0, null, $sw5, $sr5],
-    [35, "#LocationEntity.confidence", 29, 1, "confidence", "number", 1, null, $sw5, $sr5],
-    [36, "#DateEntity", -1, 0, null, "object", 2, [37, 38, 39, 40, 41], writeDateEntity, readDateEntity],
-    [37, "#DateEntity.type", 36, 1, "type", "const", 1, null, $sw8, $sr8],
-    [38, "#DateEntity.text", 36, 1, "text", "string", 9, null, $sw0, $sr0],
-    [39, "#DateEntity.value", 36, 1, "value", "string", 1, null, $sw9, $sr9],
-    [40, "#DateEntity.precision", 36, 1, "precision", "enum", 1, null, $sw10, $sr10],
-    [41, "#DateEntity.confidence", 36, 1, "confidence", "number", 1, null, $sw5, $sr5],
-    [42, "#MoneyEntity", -1, 0, null, "object", 2, [43, 44, 45, 46, 47], writeMoneyEntity, readMoneyEntity],
-    [43, "#MoneyEntity.type", 42, 1, "type", "const", 1, null, $sw11, $sr11],
-    [44, "#MoneyEntity.text", 42, 1, "text", "string", 9, null, $sw0, $sr0],
-    [45, "#MoneyEntity.amount", 42, 1, "amount", "number", 1, null, $sw5, $sr5],
-    [46, "#MoneyEntity.currency", 42, 1, "currency", "string", 9, null, $sw0, $sr0],
-    [47, "#MoneyEntity.confidence", 42, 1, "confidence", "number", 1, null, $sw5, $sr5],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
+    [1, "model", 0, 1, "model", "string", 9, null],
+    [2, "extractedAt", 0, 1, "extractedAt", "string", 1, null],
+    [3, "documents", 0, 1, "documents", "array", 1, null],
+    [4, "documents[]", 3, 2, null, "ref", 0, 5],
+    [5, "#Document", -1, 0, null, "object", 2, [6, 7, 8, 9, 10, 11]],
+    [6, "#Document.id", 5, 1, "id", "string", 9, null],
+    [7, "#Document.source", 5, 1, "source", "enum", 1, null],
+    [8, "#Document.language", 5, 1, "language", "enum", 1, null],
+    [9, "#Document.url", 5, 1, "url", "string", 8, null],
+    [10, "#Document.text", 5, 1, "text", "string", 9, null],
+    [11, "#Document.entities", 5, 1, "entities", "array", 1, null],
+    [12, "#Document.entities[]", 11, 2, null, "ref", 0, 13],
+    [13, "#Entity", -1, 0, null, "union", 0, ["type", ["person", "organization", "location", "date", "money"]]],
+    [14, "#Entity<0>", 13, 6, 0, "ref", 0, 19],
+    [15, "#Entity<1>", 13, 6, 1, "ref", 0, 24],
+    [16, "#Entity<2>", 13, 6, 2, "ref", 0, 29],
+    [17, "#Entity<3>", 13, 6, 3, "ref", 0, 36],
+    [18, "#Entity<4>", 13, 6, 4, "ref", 0, 42],
+    [19, "#PersonEntity", -1, 0, null, "object", 2, [20, 21, 22, 23]],
+    [20, "#PersonEntity.type", 19, 1, "type", "const", 1, null],
+    [21, "#PersonEntity.name", 19, 1, "name", "string", 9, null],
+    [22, "#PersonEntity.role", 19, 1, "role", "string", 8, null],
+    [23, "#PersonEntity.confidence", 19, 1, "confidence", "number", 1, null],
+    [24, "#OrganizationEntity", -1, 0, null, "object", 2, [25, 26, 27, 28]],
+    [25, "#OrganizationEntity.type", 24, 1, "type", "const", 1, null],
+    [26, "#OrganizationEntity.name", 24, 1, "name", "string", 9, null],
+    [27, "#OrganizationEntity.ticker", 24, 1, "ticker", "string", 8, null],
+    [28, "#OrganizationEntity.confidence", 24, 1, "confidence", "number", 1, null],
+    [29, "#LocationEntity", -1, 0, null, "object", 2, [30, 31, 32, 33, 34, 35]],
+    [30, "#LocationEntity.type", 29, 1, "type", "const", 1, null],
+    [31, "#LocationEntity.name", 29, 1, "name", "string", 9, null],
+    [32, "#LocationEntity.countryCode", 29, 1, "countryCode", "string", 8, null],
+    [33, "#LocationEntity.lat", 29, 1, "lat", "number", 0, null],
+    [34, "#LocationEntity.lon", 29, 1, "lon", "number", 0, null],
+    [35, "#LocationEntity.confidence", 29, 1, "confidence", "number", 1, null],
+    [36, "#DateEntity", -1, 0, null, "object", 2, [37, 38, 39, 40, 41]],
+    [37, "#DateEntity.type", 36, 1, "type", "const", 1, null],
+    [38, "#DateEntity.text", 36, 1, "text", "string", 9, null],
+    [39, "#DateEntity.value", 36, 1, "value", "string", 1, null],
+    [40, "#DateEntity.precision", 36, 1, "precision", "enum", 1, null],
+    [41, "#DateEntity.confidence", 36, 1, "confidence", "number", 1, null],
+    [42, "#MoneyEntity", -1, 0, null, "object", 2, [43, 44, 45, 46, 47]],
+    [43, "#MoneyEntity.type", 42, 1, "type", "const", 1, null],
+    [44, "#MoneyEntity.text", 42, 1, "text", "string", 9, null],
+    [45, "#MoneyEntity.amount", 42, 1, "amount", "number", 1, null],
+    [46, "#MoneyEntity.currency", 42, 1, "currency", "string", 9, null],
+    [47, "#MoneyEntity.confidence", 42, 1, "confidence", "number", 1, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -1326,350 +1326,269 @@ type $StreamPaths = {
   "#TopError.sampleTraceIds[]": string;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "LogReport",
+  fingerprint: 60045,
+  level: 0,
+  tables: true,
+  root: {
+    kind: "object",
+    properties: [
+      {
+        name: "reportId",
+        required: true,
+        shape: { kind: "string", constraints: { pattern: "^rpt_[0-9a-z]{12}$" } },
+      },
+      { name: "query", required: true, shape: { kind: "string" } },
+      { name: "window", required: true, shape: { kind: "ref", name: "TimeWindow" } },
+      {
+        name: "environment",
+        required: true,
+        shape: { kind: "enum", values: ["production", "staging", "development"] },
+      },
+      { name: "region", required: true, shape: { kind: "string" } },
+      { name: "truncated", required: true, shape: { kind: "boolean" } },
+      {
+        name: "totalEvents",
+        required: true,
+        shape: { kind: "integer", constraints: { minimum: 0 } },
+      },
+      {
+        name: "totalBytes",
+        required: true,
+        shape: { kind: "integer", int64: true, constraints: { minimum: 0 } },
+      },
+      {
+        name: "services",
+        required: true,
+        shape: { kind: "array", items: { kind: "ref", name: "ServiceGroup" } },
+      },
+    ],
+    additional: false,
+  },
+  definitions: [
+    {
+      name: "TimeWindow",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "start", required: true, shape: { kind: "string", format: "date-time" } },
+          { name: "end", required: true, shape: { kind: "string", format: "date-time" } },
+          {
+            name: "bucketSeconds",
+            required: true,
+            shape: { kind: "integer", constraints: { minimum: 1 } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "ServiceGroup",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "service", required: true, shape: { kind: "string" } },
+          { name: "version", required: true, shape: { kind: "string" } },
+          { name: "healthy", required: true, shape: { kind: "boolean" } },
+          {
+            name: "instances",
+            required: true,
+            shape: { kind: "integer", constraints: { minimum: 0 } },
+          },
+          { name: "counts", required: true, shape: { kind: "ref", name: "LevelCounts" } },
+          {
+            name: "errorRate",
+            required: true,
+            shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } },
+          },
+          { name: "latencyMs", required: true, shape: { kind: "ref", name: "Latency" } },
+          {
+            name: "bytesIngested",
+            required: true,
+            shape: { kind: "integer", int64: true, constraints: { minimum: 0 } },
+          },
+          {
+            name: "tags",
+            required: true,
+            shape: {
+              kind: "array",
+              items: {
+                kind: "string",
+                table: [
+                  "team:commerce",
+                  "team:platform",
+                  "lang:python",
+                  "cn-mirror",
+                  "lang:java",
+                  "lang:ts",
+                  "canary",
+                  "tier:2",
+                  "gpu",
+                  "k8s",
+                  "pci",
+                ],
+              },
+            },
+          },
+          {
+            name: "incidentId",
+            required: false,
+            shape: { kind: "union", branches: [{ kind: "string" }, { kind: "null" }] },
+          },
+          {
+            name: "topErrors",
+            required: true,
+            shape: { kind: "array", items: { kind: "ref", name: "TopError" } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "LevelCounts",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "debug", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
+          { name: "info", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
+          { name: "warn", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
+          { name: "error", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
+          { name: "fatal", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "Latency",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "p50", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
+          { name: "p90", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
+          { name: "p99", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
+          { name: "max", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "TopError",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "message",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "schema validation failed: /items/<n>/price must be number",
+                "failed to acquire DB connection from pool: pool exhausted",
+                "deadline exceeded calling inventory.v1.Stock/Reserve",
+                "connection reset by peer (redis://cache-<n>:6379)",
+                "下游服务不可用: 503 Service Unavailable",
+                "null pointer dereference in OrderMapper.toDto",
+                "kafka producer: message too large (<n> bytes)",
+                "TLS handshake failed: certificate has expired",
+                "CUDA out of memory while allocating <n> MiB",
+                "OOMKilled: container exceeded memory limit",
+                "idempotency key conflict for order <id>",
+                "upstream request timeout after <n>ms",
+                "JWT validation failed: token expired",
+                "rate limit exceeded for tenant <id>",
+                "payment provider returned HTTP 502",
+              ],
+            },
+          },
+          { name: "level", required: true, shape: { kind: "enum", values: ["error", "fatal"] } },
+          {
+            name: "count",
+            required: true,
+            shape: { kind: "integer", table: [70], constraints: { minimum: 1 } },
+          },
+          { name: "firstSeen", required: true, shape: { kind: "string", format: "date-time" } },
+          {
+            name: "lastSeen",
+            required: true,
+            shape: { kind: "string", format: "date-time", table: ["2025-03-14T11:08:34Z"] },
+          },
+          {
+            name: "sampleTraceIds",
+            required: true,
+            shape: {
+              kind: "array",
+              items: { kind: "string", constraints: { pattern: "^[0-9a-f]{32}$" } },
+              constraints: { maxItems: 3 },
+            },
+          },
+        ],
+        additional: false,
+      },
+    },
+  ],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "production": w.byte(0); break;
-    case "staging": w.byte(1); break;
-    case "development": w.byte(2); break;
-    default: throw $rt.invalid("", "one of \"production\", \"staging\", \"development\"", v);
-  }
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return $enum1[r.index(3)];
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (v === true) w.byte(1);
-  else if (v === false) w.byte(0);
-  else throw $rt.invalid("", "a boolean", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return r.bool();
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (!$rt.writeInt64(w, v)) throw $rt.invalid("", "a 64-bit integer (number or bigint)", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  r.at = "";
-  return r.int64();
-}
-
-function write$s9(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeServiceGroup(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s9(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(18);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = readServiceGroup(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw5(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.dateTime(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr5(r: $rt.Reader): any {
-  r.at = "";
-  return r.dateTime();
-}
-
-function $sw6(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr6(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function write$s24(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!$rt.writeTabledString(w, e2, $dt4)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s24(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push($rt.readTabledString(r, $dt4));
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw7(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt4)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr7(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt4);
-}
-
-function write$s26(w: $rt.Writer, v: any): void {
-  if (typeof v === "string") {
-    w.byte(0);
-    if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-    if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-  }
-  else {
-    w.byte(1);
-    if (v !== null) throw $rt.invalid("", "null", v);
-  }
-}
-
-function read$s26(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "";
-      u0 = r.string();
-      break;
-    }
-    case 1: {
-      u0 = null;
-      break;
-    }
-  }
-  return u0;
-}
-
-function $sw8(w: $rt.Writer, v: any): void {
-  if (v !== null) throw $rt.invalid("", "null", v);
-}
-
-function $sr8(r: $rt.Reader): any {
-  return null;
-}
-
-function write$s29(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeTopError(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s29(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(6);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = readTopError(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw9(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt8)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr9(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt8);
-}
-
-function $sw10(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "error": w.byte(0); break;
-    case "fatal": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"error\", \"fatal\"", v);
-  }
-}
-
-function $sr10(r: $rt.Reader): any {
-  r.at = "";
-  return $enum11[r.index(2)];
-}
-
-function $sw11(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && $rt.writeTabledInt(w, v, $dt9))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr11(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledInt(r, $dt9);
-}
-
-function $sw12(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledDateTime(w, v, $dt10)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr12(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledDateTime(r, $dt10);
-}
-
-function write$s48(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s48(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push(r.string());
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "LogReport",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4, 5, 6, 7, 8, 9], writeLogReport, readLogReport],
-    [1, "reportId", 0, 1, "reportId", "string", 9, null, $sw0, $sr0],
-    [2, "query", 0, 1, "query", "string", 9, null, $sw0, $sr0],
-    [3, "window", 0, 1, "window", "ref", 1, 11, writeTimeWindow, readTimeWindow],
-    [4, "environment", 0, 1, "environment", "enum", 1, null, $sw1, $sr1],
-    [5, "region", 0, 1, "region", "string", 9, null, $sw0, $sr0],
-    [6, "truncated", 0, 1, "truncated", "boolean", 1, null, $sw2, $sr2],
-    [7, "totalEvents", 0, 1, "totalEvents", "integer", 1, null, $sw3, $sr3],
-    [8, "totalBytes", 0, 1, "totalBytes", "integer", 5, null, $sw4, $sr4],
-    [9, "services", 0, 1, "services", "array", 1, null, write$s9, read$s9],
-    [10, "services[]", 9, 2, null, "ref", 0, 15, writeServiceGroup, readServiceGroup],
-    [11, "#TimeWindow", -1, 0, null, "object", 2, [12, 13, 14], writeTimeWindow, readTimeWindow],
-    [12, "#TimeWindow.start", 11, 1, "start", "string", 1, null, $sw5, $sr5],
-    [13, "#TimeWindow.end", 11, 1, "end", "string", 1, null, $sw5, $sr5],
-    [14, "#TimeWindow.bucketSeconds", 11, 1, "bucketSeconds", "integer", 1, null, $sw3, $sr3],
-    [15, "#ServiceGroup", -1, 0, null, "object", 2, [16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 29], writeServiceGroup, readServiceGroup],
-    [16, "#ServiceGroup.service", 15, 1, "service", "string", 9, null, $sw0, $sr0],
-    [17, "#ServiceGroup.version", 15, 1, "version", "string", 9, null, $sw0, $sr0],
-    [18, "#ServiceGroup.healthy", 15, 1, "healthy", "boolean", 1, null, $sw2, $sr2],
-    [19, "#ServiceGroup.instances", 15, 1, "instances", "integer", 1, null, $sw3, $sr3],
-    [20, "#ServiceGroup.counts", 15, 1, "counts", "ref", 1, 31, writeLevelCounts, readLevelCounts],
-    [21, "#ServiceGroup.errorRate", 15, 1, "errorRate", "number", 1, null, $sw6, $sr6],
-    [22, "#ServiceGroup.latencyMs", 15, 1, "latencyMs", "ref", 1, 37, writeLatency, readLatency],
-    [23, "#ServiceGroup.bytesIngested", 15, 1, "bytesIngested", "integer", 5, null, $sw4, $sr4],
-    [24, "#ServiceGroup.tags", 15, 1, "tags", "array", 1, null, write$s24, read$s24],
-    [25, "#ServiceGroup.tags[]", 24, 2, null, "string", 8, null, $sw7, $sr7],
-    [26, "#ServiceGroup.incidentId", 15, 1, "incidentId", "union", 0, null, write$s26, read$s26],
-    [27, "#ServiceGroup.incidentId<0>", 26, 6, 0, "string", 8, null, $sw0, $sr0],
-    [28, "#ServiceGroup.incidentId<1>", 26, 6, 1, "null", 0, null, $sw8, $sr8],
-    [29, "#ServiceGroup.topErrors", 15, 1, "topErrors", "array", 1, null, write$s29, read$s29],
-    [30, "#ServiceGroup.topErrors[]", 29, 2, null, "ref", 0, 42, writeTopError, readTopError],
-    [31, "#LevelCounts", -1, 0, null, "object", 2, [32, 33, 34, 35, 36], writeLevelCounts, readLevelCounts],
-    [32, "#LevelCounts.debug", 31, 1, "debug", "integer", 1, null, $sw3, $sr3],
-    [33, "#LevelCounts.info", 31, 1, "info", "integer", 1, null, $sw3, $sr3],
-    [34, "#LevelCounts.warn", 31, 1, "warn", "integer", 1, null, $sw3, $sr3],
-    [35, "#LevelCounts.error", 31, 1, "error", "integer", 1, null, $sw3, $sr3],
-    [36, "#LevelCounts.fatal", 31, 1, "fatal", "integer", 1, null, $sw3, $sr3],
-    [37, "#Latency", -1, 0, null, "object", 2, [38, 39, 40, 41], writeLatency, readLatency],
-    [38, "#Latency.p50", 37, 1, "p50", "number", 1, null, $sw6, $sr6],
-    [39, "#Latency.p90", 37, 1, "p90", "number", 1, null, $sw6, $sr6],
-    [40, "#Latency.p99", 37, 1, "p99", "number", 1, null, $sw6, $sr6],
-    [41, "#Latency.max", 37, 1, "max", "number", 1, null, $sw6, $sr6],
-    [42, "#TopError", -1, 0, null, "object", 2, [43, 44, 45, 46, 47, 48], writeTopError, readTopError],
-    [43, "#TopError.message", 42, 1, "message", "string", 9, null, $sw9, $sr9],
-    [44, "#TopError.level", 42, 1, "level", "enum", 1, null, $sw10, $sr10],
-    [45, "#TopError.count", 42, 1, "count", "integer", 1, null, $sw11, $sr11],
-    [46, "#TopError.firstSeen", 42, 1, "firstSeen", "string", 1, null, $sw5, $sr5],
-    [47, "#TopError.lastSeen", 42, 1, "lastSeen", "string", 1, null, $sw12, $sr12],
-    [48, "#TopError.sampleTraceIds", 42, 1, "sampleTraceIds", "array", 1, null, write$s48, read$s48],
-    [49, "#TopError.sampleTraceIds[]", 48, 2, null, "string", 8, null, $sw0, $sr0],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4, 5, 6, 7, 8, 9]],
+    [1, "reportId", 0, 1, "reportId", "string", 9, null],
+    [2, "query", 0, 1, "query", "string", 9, null],
+    [3, "window", 0, 1, "window", "ref", 1, 11],
+    [4, "environment", 0, 1, "environment", "enum", 1, null],
+    [5, "region", 0, 1, "region", "string", 9, null],
+    [6, "truncated", 0, 1, "truncated", "boolean", 1, null],
+    [7, "totalEvents", 0, 1, "totalEvents", "integer", 1, null],
+    [8, "totalBytes", 0, 1, "totalBytes", "integer", 5, null],
+    [9, "services", 0, 1, "services", "array", 1, null],
+    [10, "services[]", 9, 2, null, "ref", 0, 15],
+    [11, "#TimeWindow", -1, 0, null, "object", 2, [12, 13, 14]],
+    [12, "#TimeWindow.start", 11, 1, "start", "string", 1, null],
+    [13, "#TimeWindow.end", 11, 1, "end", "string", 1, null],
+    [14, "#TimeWindow.bucketSeconds", 11, 1, "bucketSeconds", "integer", 1, null],
+    [15, "#ServiceGroup", -1, 0, null, "object", 2, [16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 29]],
+    [16, "#ServiceGroup.service", 15, 1, "service", "string", 9, null],
+    [17, "#ServiceGroup.version", 15, 1, "version", "string", 9, null],
+    [18, "#ServiceGroup.healthy", 15, 1, "healthy", "boolean", 1, null],
+    [19, "#ServiceGroup.instances", 15, 1, "instances", "integer", 1, null],
+    [20, "#ServiceGroup.counts", 15, 1, "counts", "ref", 1, 31],
+    [21, "#ServiceGroup.errorRate", 15, 1, "errorRate", "number", 1, null],
+    [22, "#ServiceGroup.latencyMs", 15, 1, "latencyMs", "ref", 1, 37],
+    [23, "#ServiceGroup.bytesIngested", 15, 1, "bytesIngested", "integer", 5, null],
+    [24, "#ServiceGroup.tags", 15, 1, "tags", "array", 1, null],
+    [25, "#ServiceGroup.tags[]", 24, 2, null, "string", 8, null],
+    [26, "#ServiceGroup.incidentId", 15, 1, "incidentId", "union", 0, null],
+    [27, "#ServiceGroup.incidentId<0>", 26, 6, 0, "string", 8, null],
+    [28, "#ServiceGroup.incidentId<1>", 26, 6, 1, "null", 0, null],
+    [29, "#ServiceGroup.topErrors", 15, 1, "topErrors", "array", 1, null],
+    [30, "#ServiceGroup.topErrors[]", 29, 2, null, "ref", 0, 42],
+    [31, "#LevelCounts", -1, 0, null, "object", 2, [32, 33, 34, 35, 36]],
+    [32, "#LevelCounts.debug", 31, 1, "debug", "integer", 1, null],
+    [33, "#LevelCounts.info", 31, 1, "info", "integer", 1, null],
+    [34, "#LevelCounts.warn", 31, 1, "warn", "integer", 1, null],
+    [35, "#LevelCounts.error", 31, 1, "error", "integer", 1, null],
+    [36, "#LevelCounts.fatal", 31, 1, "fatal", "integer", 1, null],
+    [37, "#Latency", -1, 0, null, "object", 2, [38, 39, 40, 41]],
+    [38, "#Latency.p50", 37, 1, "p50", "number", 1, null],
+    [39, "#Latency.p90", 37, 1, "p90", "number", 1, null],
+    [40, "#Latency.p99", 37, 1, "p99", "number", 1, null],
+    [41, "#Latency.max", 37, 1, "max", "number", 1, null],
+    [42, "#TopError", -1, 0, null, "object", 2, [43, 44, 45, 46, 47, 48]],
+    [43, "#TopError.message", 42, 1, "message", "string", 9, null],
+    [44, "#TopError.level", 42, 1, "level", "enum", 1, null],
+    [45, "#TopError.count", 42, 1, "count", "integer", 1, null],
+    [46, "#TopError.firstSeen", 42, 1, "firstSeen", "string", 1, null],
+    [47, "#TopError.lastSeen", 42, 1, "lastSeen", "string", 1, null],
+    [48, "#TopError.sampleTraceIds", 42, 1, "sampleTraceIds", "array", 1, null],
+    [49, "#TopError.sampleTraceIds[]", 48, 2, null, "string", 8, null],
   ],
   applyExtensions: $applyExtensions,
 };

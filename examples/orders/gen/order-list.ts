@@ -833,275 +833,318 @@ type $StreamPaths = {
   "#Address.country": string;
 };
 
-function write$s1(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeOrder(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "OrderList",
+  fingerprint: 54751,
+  level: 0,
+  tables: true,
+  root: {
+    kind: "object",
+    properties: [
+      {
+        name: "orders",
+        required: true,
+        shape: { kind: "array", items: { kind: "ref", name: "Order" } },
+      },
+    ],
+    additional: false,
+  },
+  definitions: [
+    {
+      name: "Order",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "id",
+            required: true,
+            shape: { kind: "string", constraints: { pattern: "^ORD-[0-9]{4}-[0-9]{6}$" } },
+          },
+          { name: "customer", required: true, shape: { kind: "ref", name: "Customer" } },
+          {
+            name: "items",
+            required: true,
+            shape: {
+              kind: "array",
+              items: { kind: "ref", name: "LineItem" },
+              constraints: { minItems: 1, maxItems: 5 },
+            },
+          },
+          {
+            name: "total",
+            required: true,
+            shape: { kind: "number", table: [475.06, 90], constraints: { minimum: 0 } },
+          },
+          {
+            name: "currency",
+            required: true,
+            shape: { kind: "enum", values: ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"] },
+          },
+          {
+            name: "status",
+            required: true,
+            shape: { kind: "enum", values: ["pending", "paid", "shipped", "delivered", "cancelled"] },
+          },
+          { name: "createdAt", required: true, shape: { kind: "string", format: "date-time" } },
+          { name: "updatedAt", required: true, shape: { kind: "string", format: "date-time" } },
+          {
+            name: "note",
+            required: false,
+            shape: { kind: "string", constraints: { maxLength: 200 } },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "Customer",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "id",
+            required: true,
+            shape: {
+              kind: "integer",
+              table: [1003, 1031, 1052, 1017, 1024, 1038, 1045, 1059, 1073, 1080, 1094, 1101],
+              constraints: { minimum: 1 },
+            },
+          },
+          {
+            name: "name",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "Emma Schneider",
+                "Lucas Martin",
+                "Tan Wei Ming",
+                "Mia Johnson",
+                "林嘉欣",
+                "佐藤健",
+                "刘洋",
+                "王芳",
+                "周杰",
+                "张敏",
+                "陈静",
+                "黄磊",
+              ],
+              constraints: { minLength: 1 },
+            },
+          },
+          {
+            name: "email",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "lucas.martin@example.fr",
+                "mia.johnson@example.com",
+                "e.schneider@example.de",
+                "weiming.tan@example.sg",
+                "lam.kayan@example.hk",
+                "wang.fang@example.cn",
+                "chen.jing@example.cn",
+                "huang.lei@example.cn",
+                "zhang.min@example.cn",
+                "liu.yang@example.cn",
+                "sato.ken@example.jp",
+                "zhou.jie@example.cn",
+              ],
+            },
+          },
+          { name: "address", required: true, shape: { kind: "ref", name: "Address" } },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "LineItem",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "sku",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "MUG-CER-350",
+                "CBL-USBC-1M",
+                "LMP-DSK-LED",
+                "BTL-SS-750",
+                "CHG-GAN-65",
+                "EAR-BT-002",
+                "PIL-SLK-45",
+                "STD-LAP-AL",
+                "NB-A5-DOT",
+                "KB-MX-087",
+                "TEA-SET-6",
+                "MS-WL-M3",
+                "PWR-20K",
+              ],
+              constraints: { pattern: "^[A-Z0-9-]+$" },
+            },
+          },
+          {
+            name: "name",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "移动电源 20000mAh",
+                "Steel Bottle 750ml",
+                "无线蓝牙耳机",
+                "机械键盘 87键",
+                "USB-C 数据线 1m",
+                "真丝抱枕 45cm",
+                "65W GaN Charger",
+                "Wireless Mouse",
+                "LED Desk Lamp",
+                "Laptop Stand",
+                "青瓷茶具",
+                "A5 Notebook",
+                "Ceramic Mug",
+              ],
+            },
+          },
+          { name: "qty", required: true, shape: { kind: "integer", constraints: { minimum: 1 } } },
+          {
+            name: "unitPrice",
+            required: true,
+            shape: {
+              kind: "number",
+              table: [237.53, 302.4, 431.28, 3749, 56.16, 90],
+              constraints: { minimum: 0 },
+            },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "Address",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "street",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "人民南路四段11号",
+                "渋谷区道玄坂1-2-3",
+                "皇后大道中99號",
+                "Friedrichstraße 43",
+                "深南大道9988号",
+                "12 Rue de Rivoli",
+                "1 Raffles Place",
+                "天河路385号",
+                "建国路88号",
+                "文三路90号",
+                "500 Market St",
+                "中山路1号",
+              ],
+            },
+          },
+          {
+            name: "city",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "San Francisco",
+                "Singapore",
+                "北京",
+                "杭州",
+                "香港",
+                "Berlin",
+                "南京",
+                "广州",
+                "成都",
+                "東京",
+                "深圳",
+                "Paris",
+              ],
+            },
+          },
+          {
+            name: "postcode",
+            required: true,
+            shape: {
+              kind: "string",
+              table: [
+                "150-0043",
+                "100022",
+                "310012",
+                "999077",
+                "048616",
+                "210008",
+                "510620",
+                "518057",
+                "610041",
+                "10117",
+                "75004",
+                "94105",
+              ],
+            },
+          },
+          {
+            name: "country",
+            required: true,
+            shape: {
+              kind: "string",
+              table: ["CN", "HK", "DE", "FR", "JP", "SG", "US"],
+              constraints: { pattern: "^[A-Z]{2}$" },
+            },
+          },
+        ],
+        additional: false,
+      },
+    },
+  ],
+  retired: [],
+};
 
-function read$s1(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(15);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = readOrder(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function write$s6(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeLineItem(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s6(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(4);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = readLineItem(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $rt.writeTabledNumber(w, v, $dt2))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledNumber(r, $dt2);
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "CNY": w.byte(0); break;
-    case "HKD": w.byte(1); break;
-    case "JPY": w.byte(2); break;
-    case "KRW": w.byte(3); break;
-    case "SGD": w.byte(4); break;
-    case "USD": w.byte(5); break;
-    case "EUR": w.byte(6); break;
-    case "GBP": w.byte(7); break;
-    default: throw $rt.invalid("", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"", v);
-  }
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return $enum3[r.index(8)];
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "pending": w.byte(0); break;
-    case "paid": w.byte(1); break;
-    case "shipped": w.byte(2); break;
-    case "delivered": w.byte(3); break;
-    case "cancelled": w.byte(4); break;
-    default: throw $rt.invalid("", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"", v);
-  }
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return $enum4[r.index(5)];
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.dateTime(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  r.at = "";
-  return r.dateTime();
-}
-
-function $sw5(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && $rt.writeTabledInt(w, v, $dt6))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr5(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledInt(r, $dt6);
-}
-
-function $sw6(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt7)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr6(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt7);
-}
-
-function $sw7(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt8)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr7(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt8);
-}
-
-function $sw8(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt10)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr8(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt10);
-}
-
-function $sw9(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt11)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr9(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt11);
-}
-
-function $sw10(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr10(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function $sw11(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $rt.writeTabledNumber(w, v, $dt12))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr11(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledNumber(r, $dt12);
-}
-
-function $sw12(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt14)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr12(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt14);
-}
-
-function $sw13(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt15)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr13(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt15);
-}
-
-function $sw14(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt16)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr14(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt16);
-}
-
-function $sw15(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!$rt.writeTabledString(w, v, $dt17)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr15(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readTabledString(r, $dt17);
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "OrderList",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1], writeOrderList, readOrderList],
-    [1, "orders", 0, 1, "orders", "array", 1, null, write$s1, read$s1],
-    [2, "orders[]", 1, 2, null, "ref", 0, 3, writeOrder, readOrder],
-    [3, "#Order", -1, 0, null, "object", 2, [4, 5, 6, 8, 9, 10, 11, 12, 13], writeOrder, readOrder],
-    [4, "#Order.id", 3, 1, "id", "string", 9, null, $sw0, $sr0],
-    [5, "#Order.customer", 3, 1, "customer", "ref", 1, 14, writeCustomer, readCustomer],
-    [6, "#Order.items", 3, 1, "items", "array", 1, null, write$s6, read$s6],
-    [7, "#Order.items[]", 6, 2, null, "ref", 0, 19, writeLineItem, readLineItem],
-    [8, "#Order.total", 3, 1, "total", "number", 1, null, $sw1, $sr1],
-    [9, "#Order.currency", 3, 1, "currency", "enum", 1, null, $sw2, $sr2],
-    [10, "#Order.status", 3, 1, "status", "enum", 1, null, $sw3, $sr3],
-    [11, "#Order.createdAt", 3, 1, "createdAt", "string", 1, null, $sw4, $sr4],
-    [12, "#Order.updatedAt", 3, 1, "updatedAt", "string", 1, null, $sw4, $sr4],
-    [13, "#Order.note", 3, 1, "note", "string", 8, null, $sw0, $sr0],
-    [14, "#Customer", -1, 0, null, "object", 2, [15, 16, 17, 18], writeCustomer, readCustomer],
-    [15, "#Customer.id", 14, 1, "id", "integer", 1, null, $sw5, $sr5],
-    [16, "#Customer.name", 14, 1, "name", "string", 9, null, $sw6, $sr6],
-    [17, "#Customer.email", 14, 1, "email", "string", 9, null, $sw7, $sr7],
-    [18, "#Customer.address", 14, 1, "address", "ref", 1, 24, writeAddress, readAddress],
-    [19, "#LineItem", -1, 0, null, "object", 2, [20, 21, 22, 23], writeLineItem, readLineItem],
-    [20, "#LineItem.sku", 19, 1, "sku", "string", 9, null, $sw8, $sr8],
-    [21, "#LineItem.name", 19, 1, "name", "string", 9, null, $sw9, $sr9],
-    [22, "#LineItem.qty", 19, 1, "qty", "integer", 1, null, $sw10, $sr10],
-    [23, "#LineItem.unitPrice", 19, 1, "unitPrice", "number", 1, null, $sw11, $sr11],
-    [24, "#Address", -1, 0, null, "object", 2, [25, 26, 27, 28], writeAddress, readAddress],
-    [25, "#Address.street", 24, 1, "street", "string", 9, null, $sw12, $sr12],
-    [26, "#Address.city", 24, 1, "city", "string", 9, null, $sw13, $sr13],
-    [27, "#Address.postcode", 24, 1, "postcode", "string", 9, null, $sw14, $sr14],
-    [28, "#Address.country", 24, 1, "country", "string", 9, null, $sw15, $sr15],
+    [0, "$", -1, 0, null, "object", 2, [1]],
+    [1, "orders", 0, 1, "orders", "array", 1, null],
+    [2, "orders[]", 1, 2, null, "ref", 0, 3],
+    [3, "#Order", -1, 0, null, "object", 2, [4, 5, 6, 8, 9, 10, 11, 12, 13]],
+    [4, "#Order.id", 3, 1, "id", "string", 9, null],
+    [5, "#Order.customer", 3, 1, "customer", "ref", 1, 14],
+    [6, "#Order.items", 3, 1, "items", "array", 1, null],
+    [7, "#Order.items[]", 6, 2, null, "ref", 0, 19],
+    [8, "#Order.total", 3, 1, "total", "number", 1, null],
+    [9, "#Order.currency", 3, 1, "currency", "enum", 1, null],
+    [10, "#Order.status", 3, 1, "status", "enum", 1, null],
+    [11, "#Order.createdAt", 3, 1, "createdAt", "string", 1, null],
+    [12, "#Order.updatedAt", 3, 1, "updatedAt", "string", 1, null],
+    [13, "#Order.note", 3, 1, "note", "string", 8, null],
+    [14, "#Customer", -1, 0, null, "object", 2, [15, 16, 17, 18]],
+    [15, "#Customer.id", 14, 1, "id", "integer", 1, null],
+    [16, "#Customer.name", 14, 1, "name", "string", 9, null],
+    [17, "#Customer.email", 14, 1, "email", "string", 9, null],
+    [18, "#Customer.address", 14, 1, "address", "ref", 1, 24],
+    [19, "#LineItem", -1, 0, null, "object", 2, [20, 21, 22, 23]],
+    [20, "#LineItem.sku", 19, 1, "sku", "string", 9, null],
+    [21, "#LineItem.name", 19, 1, "name", "string", 9, null],
+    [22, "#LineItem.qty", 19, 1, "qty", "integer", 1, null],
+    [23, "#LineItem.unitPrice", 19, 1, "unitPrice", "number", 1, null],
+    [24, "#Address", -1, 0, null, "object", 2, [25, 26, 27, 28]],
+    [25, "#Address.street", 24, 1, "street", "string", 9, null],
+    [26, "#Address.city", 24, 1, "city", "string", 9, null],
+    [27, "#Address.postcode", 24, 1, "postcode", "string", 9, null],
+    [28, "#Address.country", 24, 1, "country", "string", 9, null],
   ],
   applyExtensions: $applyExtensions,
 };

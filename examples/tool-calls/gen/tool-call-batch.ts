@@ -249,143 +249,74 @@ type $StreamPaths = {
   "calls[].args.date": string;
 };
 
-function write$s1(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      write$s2(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "ToolCallBatch",
+  fingerprint: 44935,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      {
+        name: "calls",
+        required: true,
+        shape: {
+          kind: "array",
+          items: {
+            kind: "object",
+            properties: [
+              {
+                name: "action",
+                required: true,
+                shape: {
+                  kind: "enum",
+                  values: ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"],
+                },
+              },
+              {
+                name: "args",
+                required: true,
+                shape: {
+                  kind: "object",
+                  properties: [
+                    {
+                      name: "city",
+                      required: true,
+                      shape: { kind: "string", constraints: { minLength: 1 } },
+                    },
+                    { name: "date", required: true, shape: { kind: "string", format: "date" } },
+                  ],
+                  additional: false,
+                },
+              },
+            ],
+            additional: false,
+          },
+        },
+      },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function read$s1(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(3);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = read$s2(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function write$s2(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.action;
-  const f1 = v.args;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys1, "");
-  if (f0 === undefined) throw $rt.missing("", "action");
-  switch (f0) {
-    case "get_weather": w.byte(0); break;
-    case "get_forecast": w.byte(1); break;
-    case "get_air_quality": w.byte(2); break;
-    case "get_sunrise_sunset": w.byte(3); break;
-    default: throw $rt.invalid("/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"", f0);
-  }
-  if (f1 === undefined) throw $rt.missing("", "args");
-  try {
-    write$s4(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/args");
-  }
-}
-
-function read$s2(r: $rt.Reader): any {
-  r.at = "/action";
-  const f0 = $enum3[r.index(4)];
-  let r1: any;
-  try {
-    r1 = read$s4(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/args");
-  }
-  const f2 = r1;
-  const o3: any = { action: f0, args: f2 };
-  return o3;
-}
-
-function $sw0(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "get_weather": w.byte(0); break;
-    case "get_forecast": w.byte(1); break;
-    case "get_air_quality": w.byte(2); break;
-    case "get_sunrise_sunset": w.byte(3); break;
-    default: throw $rt.invalid("", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"", v);
-  }
-}
-
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return $enum3[r.index(4)];
-}
-
-function write$s4(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.date;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys2, "");
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "date");
-  if (typeof f1 !== "string") throw $rt.invalid("/date", "a string", f1);
-  if (!w.date(f1)) throw $rt.invalid("/date", "a string without lone surrogates", f1);
-}
-
-function read$s4(r: $rt.Reader): any {
-  r.at = "/city";
-  const f0 = r.string();
-  r.at = "/date";
-  const f1 = r.date();
-  const o2: any = { city: f0, date: f1 };
-  return o2;
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return r.date();
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "ToolCallBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1], writeToolCallBatch, readToolCallBatch],
-    [1, "calls", 0, 1, "calls", "array", 1, null, write$s1, read$s1],
-    [2, "calls[]", 1, 2, null, "object", 2, [3, 4], write$s2, read$s2],
-    [3, "calls[].action", 2, 1, "action", "enum", 1, null, $sw0, $sr0],
-    [4, "calls[].args", 2, 1, "args", "object", 3, [5, 6], write$s4, read$s4],
-    [5, "calls[].args.city", 4, 1, "city", "string", 9, null, $sw1, $sr1],
-    [6, "calls[].args.date", 4, 1, "date", "string", 1, null, $sw2, $sr2],
+    [0, "$", -1, 0, null, "object", 2, [1]],
+    [1, "calls", 0, 1, "calls", "array", 1, null],
+    [2, "calls[]", 1, 2, null, "object", 2, [3, 4]],
+    [3, "calls[].action", 2, 1, "action", "enum", 1, null],
+    [4, "calls[].args", 2, 1, "args", "object", 3, [5, 6]],
+    [5, "calls[].args.city", 4, 1, "city", "string", 9, null],
+    [6, "calls[].args.date", 4, 1, "date", "string", 1, null],
   ],
   applyExtensions: $applyExtensions,
 };

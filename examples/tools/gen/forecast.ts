@@ -454,266 +454,91 @@ type $StreamPaths = {
   "sources{}": string;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "Forecast",
+  fingerprint: 14231,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "city", required: true, shape: { kind: "string" } },
+      {
+        name: "days",
+        required: true,
+        shape: {
+          kind: "array",
+          items: {
+            kind: "object",
+            properties: [
+              {
+                name: "date",
+                required: true,
+                shape: {
+                  kind: "string",
+                  format: "date",
+                  constraints: {
+                    pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+                  },
+                },
+              },
+              { name: "high", required: true, shape: { kind: "number" } },
+              { name: "low", required: true, shape: { kind: "number" } },
+              {
+                name: "conditions",
+                required: true,
+                shape: { kind: "enum", values: ["sunny", "cloudy", "rain", "snow", "storm"] },
+              },
+              {
+                name: "precipitation",
+                required: true,
+                shape: {
+                  kind: "union",
+                  branches: [{ kind: "number", constraints: { minimum: 0, maximum: 1 } }, { kind: "null" }],
+                },
+              },
+            ],
+            additional: false,
+          },
+        },
+      },
+      { name: "alerts", required: false, shape: { kind: "array", items: { kind: "string" } } },
+      {
+        name: "sources",
+        required: true,
+        shape: { kind: "object", properties: [], additional: { kind: "string" } },
+      },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function write$s2(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      write$s3(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s2(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(5);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = read$s3(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function write$s3(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.date;
-  const f1 = v.high;
-  const f2 = v.low;
-  const f3 = v.conditions;
-  const f4 = v.precipitation;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys1, "");
-  if (f0 === undefined) throw $rt.missing("", "date");
-  if (typeof f0 !== "string") throw $rt.invalid("/date", "a string", f0);
-  if (!w.date(f0)) throw $rt.invalid("/date", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "high");
-  if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/high", "a finite number", f1);
-  if (f2 === undefined) throw $rt.missing("", "low");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/low", "a finite number", f2);
-  if (f3 === undefined) throw $rt.missing("", "conditions");
-  switch (f3) {
-    case "sunny": w.byte(0); break;
-    case "cloudy": w.byte(1); break;
-    case "rain": w.byte(2); break;
-    case "snow": w.byte(3); break;
-    case "storm": w.byte(4); break;
-    default: throw $rt.invalid("/conditions", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"", f3);
-  }
-  if (f4 === undefined) throw $rt.missing("", "precipitation");
-  try {
-    write$s8(w, f4);
-  } catch (e) {
-    $rt.rethrowAt(e, "/precipitation");
-  }
-}
-
-function read$s3(r: $rt.Reader): any {
-  r.at = "/date";
-  const f0 = r.date();
-  r.at = "/high";
-  const f1 = r.num();
-  r.at = "/low";
-  const f2 = r.num();
-  r.at = "/conditions";
-  const f3 = $enum3[r.index(5)];
-  let r4: any;
-  try {
-    r4 = read$s8(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/precipitation");
-  }
-  const f5 = r4;
-  const o6: any = { date: f0, high: f1, low: f2, conditions: f3, precipitation: f5 };
-  return o6;
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.date();
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "sunny": w.byte(0); break;
-    case "cloudy": w.byte(1); break;
-    case "rain": w.byte(2); break;
-    case "snow": w.byte(3); break;
-    case "storm": w.byte(4); break;
-    default: throw $rt.invalid("", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"", v);
-  }
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return $enum3[r.index(5)];
-}
-
-function write$s8(w: $rt.Writer, v: any): void {
-  if (typeof v === "number") {
-    w.byte(0);
-    if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-  }
-  else {
-    w.byte(1);
-    if (v !== null) throw $rt.invalid("", "null", v);
-  }
-}
-
-function read$s8(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "";
-      u0 = r.num();
-      break;
-    }
-    case 1: {
-      u0 = null;
-      break;
-    }
-  }
-  return u0;
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (v !== null) throw $rt.invalid("", "null", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  return null;
-}
-
-function write$s11(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s11(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push(r.string());
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function write$s13(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const x0 = $rt.extraKeys(v, $keys2);
-  if (x0 === undefined) w.byte(0);
-  else {
-    w.varint(x0.length);
-    let k1 = "";
-    try {
-      for (k1 of x0) {
-        if (!w.string(k1)) throw $rt.invalid("", "a key without lone surrogates", k1);
-        const e2 = v[k1];
-        if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-        if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "", k1);
-    }
-  }
-}
-
-function read$s13(r: $rt.Reader): any {
-  const o0: any = {};
-  r.at = "";
-  const n1 = r.count(2);
-  let k2 = "";
-  try {
-    for (let j = 0; j < n1; j++) {
-      r.at = "";
-      k2 = r.string();
-      // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-      // of another schema version (a property added or retired since), and is kept as it came
-      if ($rt.hasOwn(o0, k2)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k2));
-      r.at = "";
-      const e3 = r.string();
-      $rt.setOwn(o0, k2, e3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", k2);
-  }
-  return o0;
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "Forecast",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 11, 13], writeForecast, readForecast],
-    [1, "city", 0, 1, "city", "string", 9, null, $sw0, $sr0],
-    [2, "days", 0, 1, "days", "array", 1, null, write$s2, read$s2],
-    [3, "days[]", 2, 2, null, "object", 2, [4, 5, 6, 7, 8], write$s3, read$s3],
-    [4, "days[].date", 3, 1, "date", "string", 1, null, $sw1, $sr1],
-    [5, "days[].high", 3, 1, "high", "number", 1, null, $sw2, $sr2],
-    [6, "days[].low", 3, 1, "low", "number", 1, null, $sw2, $sr2],
-    [7, "days[].conditions", 3, 1, "conditions", "enum", 1, null, $sw3, $sr3],
-    [8, "days[].precipitation", 3, 1, "precipitation", "union", 1, null, write$s8, read$s8],
-    [9, "days[].precipitation<0>", 8, 6, 0, "number", 0, null, $sw2, $sr2],
-    [10, "days[].precipitation<1>", 8, 6, 1, "null", 0, null, $sw4, $sr4],
-    [11, "alerts", 0, 1, "alerts", "array", 0, null, write$s11, read$s11],
-    [12, "alerts[]", 11, 2, null, "string", 8, null, $sw0, $sr0],
-    [13, "sources", 0, 1, "sources", "map", 1, [], write$s13, read$s13],
-    [14, "sources{}", 13, 5, null, "string", 8, null, $sw0, $sr0],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 11, 13]],
+    [1, "city", 0, 1, "city", "string", 9, null],
+    [2, "days", 0, 1, "days", "array", 1, null],
+    [3, "days[]", 2, 2, null, "object", 2, [4, 5, 6, 7, 8]],
+    [4, "days[].date", 3, 1, "date", "string", 1, null],
+    [5, "days[].high", 3, 1, "high", "number", 1, null],
+    [6, "days[].low", 3, 1, "low", "number", 1, null],
+    [7, "days[].conditions", 3, 1, "conditions", "enum", 1, null],
+    [8, "days[].precipitation", 3, 1, "precipitation", "union", 1, null],
+    [9, "days[].precipitation<0>", 8, 6, 0, "number", 0, null],
+    [10, "days[].precipitation<1>", 8, 6, 1, "null", 0, null],
+    [11, "alerts", 0, 1, "alerts", "array", 0, null],
+    [12, "alerts[]", 11, 2, null, "string", 8, null],
+    [13, "sources", 0, 1, "sources", "map", 1, []],
+    [14, "sources{}", 13, 5, null, "string", 8, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -221,85 +221,48 @@ type $StreamPaths = {
   "expires": string;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "advisory": w.byte(0); break;
-    case "watch": w.byte(1); break;
-    case "warning": w.byte(2); break;
-    default: throw $rt.invalid("", "one of \"advisory\", \"watch\", \"warning\"", v);
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "LegacyAlert",
+  fingerprint: 15892,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      {
+        name: "level",
+        required: true,
+        shape: { kind: "enum", values: ["advisory", "watch", "warning"] },
+      },
+      { name: "headline", required: true, shape: { kind: "string" } },
+      {
+        name: "areas",
+        required: true,
+        shape: { kind: "array", items: { kind: "string" }, constraints: { minItems: 1 } },
+      },
+      { name: "expires", required: false, shape: { kind: "string", format: "date-time" } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return $enum1[r.index(3)];
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function write$s3(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s3(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push(r.string());
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.dateTime(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return r.dateTime();
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "LegacyAlert",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 5], writeLegacyAlert, readLegacyAlert],
-    [1, "level", 0, 1, "level", "enum", 1, null, $sw0, $sr0],
-    [2, "headline", 0, 1, "headline", "string", 9, null, $sw1, $sr1],
-    [3, "areas", 0, 1, "areas", "array", 1, null, write$s3, read$s3],
-    [4, "areas[]", 3, 2, null, "string", 8, null, $sw1, $sr1],
-    [5, "expires", 0, 1, "expires", "string", 0, null, $sw2, $sr2],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 5]],
+    [1, "level", 0, 1, "level", "enum", 1, null],
+    [2, "headline", 0, 1, "headline", "string", 9, null],
+    [3, "areas", 0, 1, "areas", "array", 1, null],
+    [4, "areas[]", 3, 2, null, "string", 8, null],
+    [5, "expires", 0, 1, "expires", "string", 0, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -155,50 +155,47 @@ type $StreamPaths = {
   "unit": "celsius" | "fahrenheit";
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "WeatherQuery",
+  fingerprint: 35535,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+      {
+        name: "date",
+        required: false,
+        shape: {
+          kind: "string",
+          format: "date",
+          constraints: {
+            pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+          },
+        },
+      },
+      { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.date();
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"celsius\", \"fahrenheit\"", v);
-  }
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return $enum1[r.index(2)];
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherQuery",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3], writeWeatherQuery, readWeatherQuery],
-    [1, "city", 0, 1, "city", "string", 9, null, $sw0, $sr0],
-    [2, "date", 0, 1, "date", "string", 0, null, $sw1, $sr1],
-    [3, "unit", 0, 1, "unit", "enum", 1, null, $sw2, $sr2],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
+    [1, "city", 0, 1, "city", "string", 9, null],
+    [2, "date", 0, 1, "date", "string", 0, null],
+    [3, "unit", 0, 1, "unit", "enum", 1, null],
   ],
   applyExtensions: $applyExtensions,
 };

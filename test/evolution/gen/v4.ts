@@ -714,324 +714,117 @@ type $StreamPaths = {
   "channel": "web" | "app";
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "Order",
+  fingerprint: 60911,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "id", required: true, shape: { kind: "string" } },
+      {
+        name: "status",
+        required: true,
+        shape: { kind: "enum", values: ["new", "paid", "shipped"] },
+      },
+      {
+        name: "items",
+        required: true,
+        shape: {
+          kind: "array",
+          items: {
+            kind: "object",
+            properties: [
+              { name: "sku", required: true, shape: { kind: "string" } },
+              { name: "qty", required: true, shape: { kind: "integer" } },
+              { name: "gift", required: false, shape: { kind: "boolean" } },
+            ],
+            additional: false,
+          },
+        },
+      },
+      {
+        name: "payment",
+        required: false,
+        shape: {
+          kind: "union",
+          branches: [
+            {
+              kind: "object",
+              properties: [
+                { name: "kind", required: true, shape: { kind: "const", value: "card" } },
+                { name: "card", required: true, shape: { kind: "string" } },
+              ],
+              additional: false,
+            },
+            {
+              kind: "object",
+              properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }],
+              additional: false,
+            },
+            {
+              kind: "object",
+              properties: [
+                { name: "kind", required: true, shape: { kind: "const", value: "voucher" } },
+                { name: "voucher", required: true, shape: { kind: "string" } },
+              ],
+              additional: false,
+            },
+          ],
+          discriminator: { property: "kind", values: ["card", "cash", "voucher"] },
+        },
+      },
+      {
+        name: "coupon",
+        required: false,
+        shape: {
+          kind: "object",
+          properties: [
+            { name: "code", required: true, shape: { kind: "string" } },
+            { name: "percent", required: false, shape: { kind: "number" } },
+          ],
+          additional: false,
+        },
+      },
+      { name: "channel", required: true, shape: { kind: "enum", values: ["web", "app"] } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [3],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "new": w.byte(0); break;
-    case "paid": w.byte(1); break;
-    case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("", "one of \"new\", \"paid\", \"shipped\"", v);
-  }
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return $enum6[r.index(3)];
-}
-
-function write$s4(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      write$s5(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s4(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(3);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = read$s5(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function write$s5(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.sku;
-  const f1 = v.qty;
-  const f2 = v.gift;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
-  let m3 = 0;
-  if (f2 !== undefined) m3 |= 1;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "sku");
-  if (typeof f0 !== "string") throw $rt.invalid("/sku", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/sku", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "qty");
-  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/qty", "an integer within 64 bits", f1);
-  if (f2 !== undefined) {
-    if (f2 === true) w.byte(1);
-    else if (f2 === false) w.byte(0);
-    else throw $rt.invalid("/gift", "a boolean", f2);
-  }
-}
-
-function read$s5(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  r.at = "/sku";
-  const f1 = r.string();
-  r.at = "/qty";
-  const f2 = r.int();
-  let f3: any;
-  if ((m0 & 1)) {
-    r.at = "/gift";
-    f3 = r.bool();
-  }
-  const o4: any = { sku: f1, qty: f2 };
-  if ((m0 & 1)) o4.gift = f3;
-  return o4;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  if (v === true) w.byte(1);
-  else if (v === false) w.byte(0);
-  else throw $rt.invalid("", "a boolean", v);
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return r.bool();
-}
-
-function write$s8(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const d0 = v.kind;
-  switch (d0) {
-    case "card": {
-      w.byte(0);
-      write$s9(w, v);
-      break;
-    }
-    case "cash": {
-      w.byte(1);
-      write$s12(w, v);
-      break;
-    }
-    case "voucher": {
-      w.byte(2);
-      write$s15(w, v);
-      break;
-    }
-    default: throw $rt.invalid("/kind", "one of \"card\", \"cash\", \"voucher\"", d0);
-  }
-}
-
-function read$s8(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(3)) {
-    case 0: {
-      const r1 = read$s9(r);
-      u0 = r1;
-      break;
-    }
-    case 1: {
-      const r2 = read$s12(r);
-      u0 = r2;
-      break;
-    }
-    case 2: {
-      const r3 = read$s15(r);
-      u0 = r3;
-      break;
-    }
-  }
-  return u0;
-}
-
-function write$s9(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.card;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys2, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "card") throw $rt.invalid("/kind", "the constant \"card\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "card");
-  if (typeof f1 !== "string") throw $rt.invalid("/card", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/card", "a string without lone surrogates", f1);
-}
-
-function read$s9(r: $rt.Reader): any {
-  const f0 = "card";
-  r.at = "/card";
-  const f1 = r.string();
-  const o2: any = { kind: f0, card: f1 };
-  return o2;
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (v !== "card") throw $rt.invalid("", "the constant \"card\"", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  return "card";
-}
-
-function write$s12(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys3, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "cash") throw $rt.invalid("/kind", "the constant \"cash\"", f0);
-}
-
-function read$s12(r: $rt.Reader): any {
-  const f0 = "cash";
-  const o1: any = { kind: f0 };
-  return o1;
-}
-
-function $sw5(w: $rt.Writer, v: any): void {
-  if (v !== "cash") throw $rt.invalid("", "the constant \"cash\"", v);
-}
-
-function $sr5(r: $rt.Reader): any {
-  return "cash";
-}
-
-function write$s15(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.voucher;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys4, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "voucher") throw $rt.invalid("/kind", "the constant \"voucher\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "voucher");
-  if (typeof f1 !== "string") throw $rt.invalid("/voucher", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/voucher", "a string without lone surrogates", f1);
-}
-
-function read$s15(r: $rt.Reader): any {
-  const f0 = "voucher";
-  r.at = "/voucher";
-  const f1 = r.string();
-  const o2: any = { kind: f0, voucher: f1 };
-  return o2;
-}
-
-function $sw6(w: $rt.Writer, v: any): void {
-  if (v !== "voucher") throw $rt.invalid("", "the constant \"voucher\"", v);
-}
-
-function $sr6(r: $rt.Reader): any {
-  return "voucher";
-}
-
-function write$s18(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.code;
-  const f1 = v.percent;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys5, "");
-  let m2 = 0;
-  if (f1 !== undefined) m2 |= 1;
-  w.byte(m2);
-  if (f0 === undefined) throw $rt.missing("", "code");
-  if (typeof f0 !== "string") throw $rt.invalid("/code", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/code", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/percent", "a finite number", f1);
-  }
-}
-
-function read$s18(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  r.at = "/code";
-  const f1 = r.string();
-  let f2: any;
-  if ((m0 & 1)) {
-    r.at = "/percent";
-    f2 = r.num();
-  }
-  const o3: any = { code: f1 };
-  if ((m0 & 1)) o3.percent = f2;
-  return o3;
-}
-
-function $sw7(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr7(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function $sw8(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "web": w.byte(0); break;
-    case "app": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"web\", \"app\"", v);
-  }
-}
-
-function $sr8(r: $rt.Reader): any {
-  r.at = "";
-  return $enum7[r.index(2)];
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 4, 8, 18, 21], writeOrder, readOrder],
-    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
-    [2, "status", 0, 1, "status", "enum", 1, null, $sw1, $sr1],
-    [4, "items", 0, 1, "items", "array", 1, null, write$s4, read$s4],
-    [5, "items[]", 4, 2, null, "object", 2, [6, 7, 14], write$s5, read$s5],
-    [6, "items[].sku", 5, 1, "sku", "string", 9, null, $sw0, $sr0],
-    [7, "items[].qty", 5, 1, "qty", "integer", 1, null, $sw2, $sr2],
-    [8, "payment", 0, 1, "payment", "union", 0, ["kind", ["card", "cash", "voucher"]], write$s8, read$s8],
-    [9, "payment<0>", 8, 6, 0, "object", 2, [10, 11], write$s9, read$s9],
-    [10, "payment<0>.kind", 9, 1, "kind", "const", 1, null, $sw4, $sr4],
-    [11, "payment<0>.card", 9, 1, "card", "string", 9, null, $sw0, $sr0],
-    [12, "payment<1>", 8, 6, 1, "object", 2, [13], write$s12, read$s12],
-    [13, "payment<1>.kind", 12, 1, "kind", "const", 1, null, $sw5, $sr5],
-    [14, "items[].gift", 5, 1, "gift", "boolean", 0, null, $sw3, $sr3],
-    [15, "payment<2>", 8, 6, 2, "object", 2, [16, 17], write$s15, read$s15],
-    [16, "payment<2>.kind", 15, 1, "kind", "const", 1, null, $sw6, $sr6],
-    [17, "payment<2>.voucher", 15, 1, "voucher", "string", 9, null, $sw0, $sr0],
-    [18, "coupon", 0, 1, "coupon", "object", 2, [19, 20], write$s18, read$s18],
-    [19, "coupon.code", 18, 1, "code", "string", 9, null, $sw0, $sr0],
-    [20, "coupon.percent", 18, 1, "percent", "number", 0, null, $sw7, $sr7],
-    [21, "channel", 0, 1, "channel", "enum", 1, null, $sw8, $sr8],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 4, 8, 18, 21]],
+    [1, "id", 0, 1, "id", "string", 9, null],
+    [2, "status", 0, 1, "status", "enum", 1, null],
+    [4, "items", 0, 1, "items", "array", 1, null],
+    [5, "items[]", 4, 2, null, "object", 2, [6, 7, 14]],
+    [6, "items[].sku", 5, 1, "sku", "string", 9, null],
+    [7, "items[].qty", 5, 1, "qty", "integer", 1, null],
+    [8, "payment", 0, 1, "payment", "union", 0, ["kind", ["card", "cash", "voucher"]]],
+    [9, "payment<0>", 8, 6, 0, "object", 2, [10, 11]],
+    [10, "payment<0>.kind", 9, 1, "kind", "const", 1, null],
+    [11, "payment<0>.card", 9, 1, "card", "string", 9, null],
+    [12, "payment<1>", 8, 6, 1, "object", 2, [13]],
+    [13, "payment<1>.kind", 12, 1, "kind", "const", 1, null],
+    [14, "items[].gift", 5, 1, "gift", "boolean", 0, null],
+    [15, "payment<2>", 8, 6, 2, "object", 2, [16, 17]],
+    [16, "payment<2>.kind", 15, 1, "kind", "const", 1, null],
+    [17, "payment<2>.voucher", 15, 1, "voucher", "string", 9, null],
+    [18, "coupon", 0, 1, "coupon", "object", 2, [19, 20]],
+    [19, "coupon.code", 18, 1, "code", "string", 9, null],
+    [20, "coupon.percent", 18, 1, "percent", "number", 0, null],
+    [21, "channel", 0, 1, "channel", "enum", 1, null],
   ],
   retired: [3],
   applyExtensions: $applyExtensions,

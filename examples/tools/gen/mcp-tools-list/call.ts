@@ -490,213 +490,123 @@ type $StreamPaths = {
   "#NotesDeleteArguments{}": unknown;
 };
 
-function write$s1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes.search") throw $rt.invalid("/name", "the constant \"notes.search\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeNotesSearchArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "McpToolsList",
+  fingerprint: 18208,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "union",
+    branches: [
+      {
+        kind: "object",
+        properties: [
+          { name: "name", required: true, shape: { kind: "const", value: "notes.search" } },
+          {
+            name: "arguments",
+            required: true,
+            shape: { kind: "ref", name: "NotesSearchArguments" },
+          },
+        ],
+        additional: false,
+      },
+      {
+        kind: "object",
+        properties: [
+          { name: "name", required: true, shape: { kind: "const", value: "notes.get" } },
+          { name: "arguments", required: true, shape: { kind: "ref", name: "NotesGetArguments" } },
+        ],
+        additional: false,
+      },
+      {
+        kind: "object",
+        properties: [
+          { name: "name", required: true, shape: { kind: "const", value: "notes/delete" } },
+          {
+            name: "arguments",
+            required: true,
+            shape: { kind: "ref", name: "NotesDeleteArguments" },
+          },
+        ],
+        additional: false,
+      },
+    ],
+    discriminator: { property: "name", values: ["notes.search", "notes.get", "notes/delete"] },
+  },
+  definitions: [
+    {
+      name: "NotesSearchArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "query",
+            required: true,
+            shape: { kind: "string", constraints: { minLength: 1 } },
+          },
+          {
+            name: "limit",
+            required: false,
+            shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } },
+          },
+          { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "NotesGetArguments",
+      shape: {
+        kind: "object",
+        properties: [{ name: "id", required: true, shape: { kind: "string" } }],
+        additional: false,
+      },
+    },
+    {
+      name: "NotesDeleteArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "id", required: true, shape: { kind: "string" } },
+          { name: "permanent", required: false, shape: { kind: "boolean" } },
+        ],
+        additional: { kind: "any" },
+      },
+    },
+  ],
+  retired: [],
+};
 
-function read$s1(r: $rt.Reader): any {
-  const f0 = "notes.search";
-  let r1: any;
-  try {
-    r1 = readNotesSearchArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw0(w: $rt.Writer, v: any): void {
-  if (v !== "notes.search") throw $rt.invalid("", "the constant \"notes.search\"", v);
-}
-
-function $sr0(r: $rt.Reader): any {
-  return "notes.search";
-}
-
-function write$s4(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes.get") throw $rt.invalid("/name", "the constant \"notes.get\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeNotesGetArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
-
-function read$s4(r: $rt.Reader): any {
-  const f0 = "notes.get";
-  let r1: any;
-  try {
-    r1 = readNotesGetArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (v !== "notes.get") throw $rt.invalid("", "the constant \"notes.get\"", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  return "notes.get";
-}
-
-function write$s7(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes/delete") throw $rt.invalid("/name", "the constant \"notes/delete\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeNotesDeleteArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
-
-function read$s7(r: $rt.Reader): any {
-  const f0 = "notes/delete";
-  let r1: any;
-  try {
-    r1 = readNotesDeleteArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (v !== "notes/delete") throw $rt.invalid("", "the constant \"notes/delete\"", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  return "notes/delete";
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function write$s13(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s13(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push(r.string());
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw5(w: $rt.Writer, v: any): void {
-  if (v === true) w.byte(1);
-  else if (v === false) w.byte(0);
-  else throw $rt.invalid("", "a boolean", v);
-}
-
-function $sr5(r: $rt.Reader): any {
-  r.at = "";
-  return r.bool();
-}
-
-function $sw6(w: $rt.Writer, v: any): void {
-  $rt.writeAny(w, v);
-}
-
-function $sr6(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readAny(r);
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "McpToolsList",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "union", 0, ["name", ["notes.search", "notes.get", "notes/delete"]], writeMcpToolsList, readMcpToolsList],
-    [1, "$<0>", 0, 6, 0, "object", 2, [2, 3], write$s1, read$s1],
-    [2, "$<0>.name", 1, 1, "name", "const", 1, null, $sw0, $sr0],
-    [3, "$<0>.arguments", 1, 1, "arguments", "ref", 1, 10, writeNotesSearchArguments, readNotesSearchArguments],
-    [4, "$<1>", 0, 6, 1, "object", 2, [5, 6], write$s4, read$s4],
-    [5, "$<1>.name", 4, 1, "name", "const", 1, null, $sw1, $sr1],
-    [6, "$<1>.arguments", 4, 1, "arguments", "ref", 1, 15, writeNotesGetArguments, readNotesGetArguments],
-    [7, "$<2>", 0, 6, 2, "object", 2, [8, 9], write$s7, read$s7],
-    [8, "$<2>.name", 7, 1, "name", "const", 1, null, $sw2, $sr2],
-    [9, "$<2>.arguments", 7, 1, "arguments", "ref", 1, 17, writeNotesDeleteArguments, readNotesDeleteArguments],
-    [10, "#NotesSearchArguments", -1, 0, null, "object", 2, [11, 12, 13], writeNotesSearchArguments, readNotesSearchArguments],
-    [11, "#NotesSearchArguments.query", 10, 1, "query", "string", 9, null, $sw3, $sr3],
-    [12, "#NotesSearchArguments.limit", 10, 1, "limit", "integer", 0, null, $sw4, $sr4],
-    [13, "#NotesSearchArguments.tags", 10, 1, "tags", "array", 0, null, write$s13, read$s13],
-    [14, "#NotesSearchArguments.tags[]", 13, 2, null, "string", 8, null, $sw3, $sr3],
-    [15, "#NotesGetArguments", -1, 0, null, "object", 2, [16], writeNotesGetArguments, readNotesGetArguments],
-    [16, "#NotesGetArguments.id", 15, 1, "id", "string", 9, null, $sw3, $sr3],
-    [17, "#NotesDeleteArguments", -1, 0, null, "object", 0, [18, 19], writeNotesDeleteArguments, readNotesDeleteArguments],
-    [18, "#NotesDeleteArguments.id", 17, 1, "id", "string", 9, null, $sw3, $sr3],
-    [19, "#NotesDeleteArguments.permanent", 17, 1, "permanent", "boolean", 0, null, $sw5, $sr5],
-    [20, "#NotesDeleteArguments{}", 17, 5, null, "any", 0, null, $sw6, $sr6],
+    [0, "$", -1, 0, null, "union", 0, ["name", ["notes.search", "notes.get", "notes/delete"]]],
+    [1, "$<0>", 0, 6, 0, "object", 2, [2, 3]],
+    [2, "$<0>.name", 1, 1, "name", "const", 1, null],
+    [3, "$<0>.arguments", 1, 1, "arguments", "ref", 1, 10],
+    [4, "$<1>", 0, 6, 1, "object", 2, [5, 6]],
+    [5, "$<1>.name", 4, 1, "name", "const", 1, null],
+    [6, "$<1>.arguments", 4, 1, "arguments", "ref", 1, 15],
+    [7, "$<2>", 0, 6, 2, "object", 2, [8, 9]],
+    [8, "$<2>.name", 7, 1, "name", "const", 1, null],
+    [9, "$<2>.arguments", 7, 1, "arguments", "ref", 1, 17],
+    [10, "#NotesSearchArguments", -1, 0, null, "object", 2, [11, 12, 13]],
+    [11, "#NotesSearchArguments.query", 10, 1, "query", "string", 9, null],
+    [12, "#NotesSearchArguments.limit", 10, 1, "limit", "integer", 0, null],
+    [13, "#NotesSearchArguments.tags", 10, 1, "tags", "array", 0, null],
+    [14, "#NotesSearchArguments.tags[]", 13, 2, null, "string", 8, null],
+    [15, "#NotesGetArguments", -1, 0, null, "object", 2, [16]],
+    [16, "#NotesGetArguments.id", 15, 1, "id", "string", 9, null],
+    [17, "#NotesDeleteArguments", -1, 0, null, "object", 0, [18, 19]],
+    [18, "#NotesDeleteArguments.id", 17, 1, "id", "string", 9, null],
+    [19, "#NotesDeleteArguments.permanent", 17, 1, "permanent", "boolean", 0, null],
+    [20, "#NotesDeleteArguments{}", 17, 5, null, "any", 0, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -1108,443 +1108,198 @@ type $StreamPaths = {
   "#GetAirQualityArguments.pollutants[]": "pm2_5" | "pm10" | "o3" | "no2";
 };
 
-function write$s3(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_weather") throw $rt.invalid("/name", "the constant \"get_weather\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeGetWeatherArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "WeatherToolsBatch",
+  fingerprint: 45361,
+  level: 0,
+  tables: false,
+  root: { kind: "array", items: { kind: "ref", name: "WeatherTools" } },
+  definitions: [
+    {
+      name: "WeatherTools",
+      shape: {
+        kind: "union",
+        branches: [
+          {
+            kind: "object",
+            properties: [
+              { name: "name", required: true, shape: { kind: "const", value: "get_weather" } },
+              {
+                name: "arguments",
+                required: true,
+                shape: { kind: "ref", name: "GetWeatherArguments" },
+              },
+            ],
+            additional: false,
+          },
+          {
+            kind: "object",
+            properties: [
+              { name: "name", required: true, shape: { kind: "const", value: "get_forecast" } },
+              {
+                name: "arguments",
+                required: true,
+                shape: { kind: "ref", name: "GetForecastArguments" },
+              },
+            ],
+            additional: false,
+          },
+          {
+            kind: "object",
+            properties: [
+              { name: "name", required: true, shape: { kind: "const", value: "get-air-quality" } },
+              {
+                name: "arguments",
+                required: true,
+                shape: { kind: "ref", name: "GetAirQualityArguments" },
+              },
+            ],
+            additional: false,
+          },
+        ],
+        discriminator: { property: "name", values: ["get_weather", "get_forecast", "get-air-quality"] },
+      },
+    },
+    {
+      name: "GetWeatherArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+          {
+            name: "date",
+            required: true,
+            shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] },
+          },
+          {
+            name: "unit",
+            required: true,
+            shape: { kind: "enum", values: ["celsius", "fahrenheit"] },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "GetForecastArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+          {
+            name: "days",
+            required: true,
+            shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } },
+          },
+          {
+            name: "include",
+            required: false,
+            shape: {
+              kind: "array",
+              items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] },
+              constraints: { uniqueItems: true },
+            },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "GetAirQualityArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "location",
+            required: true,
+            shape: {
+              kind: "union",
+              branches: [
+                {
+                  kind: "object",
+                  properties: [
+                    { name: "kind", required: true, shape: { kind: "const", value: "city" } },
+                    { name: "name", required: true, shape: { kind: "string" } },
+                  ],
+                  additional: false,
+                },
+                {
+                  kind: "object",
+                  properties: [
+                    { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
+                    {
+                      name: "lat",
+                      required: true,
+                      shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } },
+                    },
+                    {
+                      name: "lon",
+                      required: true,
+                      shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } },
+                    },
+                  ],
+                  additional: false,
+                },
+              ],
+              discriminator: { property: "kind", values: ["city", "coordinates"] },
+            },
+          },
+          {
+            name: "pollutants",
+            required: false,
+            shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } },
+          },
+        ],
+        additional: false,
+      },
+    },
+  ],
+  retired: [],
+};
 
-function read$s3(r: $rt.Reader): any {
-  const f0 = "get_weather";
-  let r1: any;
-  try {
-    r1 = readGetWeatherArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw0(w: $rt.Writer, v: any): void {
-  if (v !== "get_weather") throw $rt.invalid("", "the constant \"get_weather\"", v);
-}
-
-function $sr0(r: $rt.Reader): any {
-  return "get_weather";
-}
-
-function write$s6(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_forecast") throw $rt.invalid("/name", "the constant \"get_forecast\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeGetForecastArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
-
-function read$s6(r: $rt.Reader): any {
-  const f0 = "get_forecast";
-  let r1: any;
-  try {
-    r1 = readGetForecastArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (v !== "get_forecast") throw $rt.invalid("", "the constant \"get_forecast\"", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  return "get_forecast";
-}
-
-function write$s9(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get-air-quality") throw $rt.invalid("/name", "the constant \"get-air-quality\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeGetAirQualityArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
-
-function read$s9(r: $rt.Reader): any {
-  const f0 = "get-air-quality";
-  let r1: any;
-  try {
-    r1 = readGetAirQualityArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (v !== "get-air-quality") throw $rt.invalid("", "the constant \"get-air-quality\"", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  return "get-air-quality";
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function write$s14(w: $rt.Writer, v: any): void {
-  if (typeof v === "string") {
-    w.byte(0);
-    if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-    if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-  }
-  else {
-    w.byte(1);
-    if (v !== null) throw $rt.invalid("", "null", v);
-  }
-}
-
-function read$s14(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "";
-      u0 = r.date();
-      break;
-    }
-    case 1: {
-      u0 = null;
-      break;
-    }
-  }
-  return u0;
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  r.at = "";
-  return r.date();
-}
-
-function $sw5(w: $rt.Writer, v: any): void {
-  if (v !== null) throw $rt.invalid("", "null", v);
-}
-
-function $sr5(r: $rt.Reader): any {
-  return null;
-}
-
-function $sw6(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"celsius\", \"fahrenheit\"", v);
-  }
-}
-
-function $sr6(r: $rt.Reader): any {
-  r.at = "";
-  return $enum2[r.index(2)];
-}
-
-function $sw7(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr7(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function write$s21(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      switch (e2) {
-        case "temperature": w.byte(0); break;
-        case "precipitation": w.byte(1); break;
-        case "wind": w.byte(2); break;
-        case "uv_index": w.byte(3); break;
-        default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e2);
-      }
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s21(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push($enum4[r.index(4)]);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw8(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "temperature": w.byte(0); break;
-    case "precipitation": w.byte(1); break;
-    case "wind": w.byte(2); break;
-    case "uv_index": w.byte(3); break;
-    default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", v);
-  }
-}
-
-function $sr8(r: $rt.Reader): any {
-  r.at = "";
-  return $enum4[r.index(4)];
-}
-
-function write$s24(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const d0 = v.kind;
-  switch (d0) {
-    case "city": {
-      w.byte(0);
-      write$s25(w, v);
-      break;
-    }
-    case "coordinates": {
-      w.byte(1);
-      write$s28(w, v);
-      break;
-    }
-    default: throw $rt.invalid("/kind", "one of \"city\", \"coordinates\"", d0);
-  }
-}
-
-function read$s24(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      const r1 = read$s25(r);
-      u0 = r1;
-      break;
-    }
-    case 1: {
-      const r2 = read$s28(r);
-      u0 = r2;
-      break;
-    }
-  }
-  return u0;
-}
-
-function write$s25(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.name;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys6, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "city") throw $rt.invalid("/kind", "the constant \"city\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-}
-
-function read$s25(r: $rt.Reader): any {
-  const f0 = "city";
-  r.at = "/name";
-  const f1 = r.string();
-  const o2: any = { kind: f0, name: f1 };
-  return o2;
-}
-
-function $sw9(w: $rt.Writer, v: any): void {
-  if (v !== "city") throw $rt.invalid("", "the constant \"city\"", v);
-}
-
-function $sr9(r: $rt.Reader): any {
-  return "city";
-}
-
-function write$s28(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.lat;
-  const f2 = v.lon;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "coordinates") throw $rt.invalid("/kind", "the constant \"coordinates\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "lat");
-  if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/lat", "a finite number", f1);
-  if (f2 === undefined) throw $rt.missing("", "lon");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/lon", "a finite number", f2);
-}
-
-function read$s28(r: $rt.Reader): any {
-  const f0 = "coordinates";
-  r.at = "/lat";
-  const f1 = r.num();
-  r.at = "/lon";
-  const f2 = r.num();
-  const o3: any = { kind: f0, lat: f1, lon: f2 };
-  return o3;
-}
-
-function $sw10(w: $rt.Writer, v: any): void {
-  if (v !== "coordinates") throw $rt.invalid("", "the constant \"coordinates\"", v);
-}
-
-function $sr10(r: $rt.Reader): any {
-  return "coordinates";
-}
-
-function $sw11(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr11(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function write$s32(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      switch (e2) {
-        case "pm2_5": w.byte(0); break;
-        case "pm10": w.byte(1); break;
-        case "o3": w.byte(2); break;
-        case "no2": w.byte(3); break;
-        default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e2);
-      }
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s32(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push($enum8[r.index(4)]);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw12(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "pm2_5": w.byte(0); break;
-    case "pm10": w.byte(1); break;
-    case "o3": w.byte(2); break;
-    case "no2": w.byte(3); break;
-    default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", v);
-  }
-}
-
-function $sr12(r: $rt.Reader): any {
-  r.at = "";
-  return $enum8[r.index(4)];
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherToolsBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "array", 0, null, writeWeatherToolsBatch, readWeatherToolsBatch],
-    [1, "$[]", 0, 2, null, "ref", 0, 2, writeWeatherTools, readWeatherTools],
-    [2, "#WeatherTools", -1, 0, null, "union", 0, ["name", ["get_weather", "get_forecast", "get-air-quality"]], writeWeatherTools, readWeatherTools],
-    [3, "#WeatherTools<0>", 2, 6, 0, "object", 2, [4, 5], write$s3, read$s3],
-    [4, "#WeatherTools<0>.name", 3, 1, "name", "const", 1, null, $sw0, $sr0],
-    [5, "#WeatherTools<0>.arguments", 3, 1, "arguments", "ref", 1, 12, writeGetWeatherArguments, readGetWeatherArguments],
-    [6, "#WeatherTools<1>", 2, 6, 1, "object", 2, [7, 8], write$s6, read$s6],
-    [7, "#WeatherTools<1>.name", 6, 1, "name", "const", 1, null, $sw1, $sr1],
-    [8, "#WeatherTools<1>.arguments", 6, 1, "arguments", "ref", 1, 18, writeGetForecastArguments, readGetForecastArguments],
-    [9, "#WeatherTools<2>", 2, 6, 2, "object", 2, [10, 11], write$s9, read$s9],
-    [10, "#WeatherTools<2>.name", 9, 1, "name", "const", 1, null, $sw2, $sr2],
-    [11, "#WeatherTools<2>.arguments", 9, 1, "arguments", "ref", 1, 23, writeGetAirQualityArguments, readGetAirQualityArguments],
-    [12, "#GetWeatherArguments", -1, 0, null, "object", 2, [13, 14, 17], writeGetWeatherArguments, readGetWeatherArguments],
-    [13, "#GetWeatherArguments.city", 12, 1, "city", "string", 9, null, $sw3, $sr3],
-    [14, "#GetWeatherArguments.date", 12, 1, "date", "union", 1, null, write$s14, read$s14],
-    [15, "#GetWeatherArguments.date<0>", 14, 6, 0, "string", 0, null, $sw4, $sr4],
-    [16, "#GetWeatherArguments.date<1>", 14, 6, 1, "null", 0, null, $sw5, $sr5],
-    [17, "#GetWeatherArguments.unit", 12, 1, "unit", "enum", 1, null, $sw6, $sr6],
-    [18, "#GetForecastArguments", -1, 0, null, "object", 2, [19, 20, 21], writeGetForecastArguments, readGetForecastArguments],
-    [19, "#GetForecastArguments.city", 18, 1, "city", "string", 9, null, $sw3, $sr3],
-    [20, "#GetForecastArguments.days", 18, 1, "days", "integer", 1, null, $sw7, $sr7],
-    [21, "#GetForecastArguments.include", 18, 1, "include", "array", 0, null, write$s21, read$s21],
-    [22, "#GetForecastArguments.include[]", 21, 2, null, "enum", 0, null, $sw8, $sr8],
-    [23, "#GetAirQualityArguments", -1, 0, null, "object", 2, [24, 32], writeGetAirQualityArguments, readGetAirQualityArguments],
-    [24, "#GetAirQualityArguments.location", 23, 1, "location", "union", 1, ["kind", ["city", "coordinates"]], write$s24, read$s24],
-    [25, "#GetAirQualityArguments.location<0>", 24, 6, 0, "object", 2, [26, 27], write$s25, read$s25],
-    [26, "#GetAirQualityArguments.location<0>.kind", 25, 1, "kind", "const", 1, null, $sw9, $sr9],
-    [27, "#GetAirQualityArguments.location<0>.name", 25, 1, "name", "string", 9, null, $sw3, $sr3],
-    [28, "#GetAirQualityArguments.location<1>", 24, 6, 1, "object", 2, [29, 30, 31], write$s28, read$s28],
-    [29, "#GetAirQualityArguments.location<1>.kind", 28, 1, "kind", "const", 1, null, $sw10, $sr10],
-    [30, "#GetAirQualityArguments.location<1>.lat", 28, 1, "lat", "number", 1, null, $sw11, $sr11],
-    [31, "#GetAirQualityArguments.location<1>.lon", 28, 1, "lon", "number", 1, null, $sw11, $sr11],
-    [32, "#GetAirQualityArguments.pollutants", 23, 1, "pollutants", "array", 0, null, write$s32, read$s32],
-    [33, "#GetAirQualityArguments.pollutants[]", 32, 2, null, "enum", 0, null, $sw12, $sr12],
+    [0, "$", -1, 0, null, "array", 0, null],
+    [1, "$[]", 0, 2, null, "ref", 0, 2],
+    [2, "#WeatherTools", -1, 0, null, "union", 0, ["name", ["get_weather", "get_forecast", "get-air-quality"]]],
+    [3, "#WeatherTools<0>", 2, 6, 0, "object", 2, [4, 5]],
+    [4, "#WeatherTools<0>.name", 3, 1, "name", "const", 1, null],
+    [5, "#WeatherTools<0>.arguments", 3, 1, "arguments", "ref", 1, 12],
+    [6, "#WeatherTools<1>", 2, 6, 1, "object", 2, [7, 8]],
+    [7, "#WeatherTools<1>.name", 6, 1, "name", "const", 1, null],
+    [8, "#WeatherTools<1>.arguments", 6, 1, "arguments", "ref", 1, 18],
+    [9, "#WeatherTools<2>", 2, 6, 2, "object", 2, [10, 11]],
+    [10, "#WeatherTools<2>.name", 9, 1, "name", "const", 1, null],
+    [11, "#WeatherTools<2>.arguments", 9, 1, "arguments", "ref", 1, 23],
+    [12, "#GetWeatherArguments", -1, 0, null, "object", 2, [13, 14, 17]],
+    [13, "#GetWeatherArguments.city", 12, 1, "city", "string", 9, null],
+    [14, "#GetWeatherArguments.date", 12, 1, "date", "union", 1, null],
+    [15, "#GetWeatherArguments.date<0>", 14, 6, 0, "string", 0, null],
+    [16, "#GetWeatherArguments.date<1>", 14, 6, 1, "null", 0, null],
+    [17, "#GetWeatherArguments.unit", 12, 1, "unit", "enum", 1, null],
+    [18, "#GetForecastArguments", -1, 0, null, "object", 2, [19, 20, 21]],
+    [19, "#GetForecastArguments.city", 18, 1, "city", "string", 9, null],
+    [20, "#GetForecastArguments.days", 18, 1, "days", "integer", 1, null],
+    [21, "#GetForecastArguments.include", 18, 1, "include", "array", 0, null],
+    [22, "#GetForecastArguments.include[]", 21, 2, null, "enum", 0, null],
+    [23, "#GetAirQualityArguments", -1, 0, null, "object", 2, [24, 32]],
+    [24, "#GetAirQualityArguments.location", 23, 1, "location", "union", 1, ["kind", ["city", "coordinates"]]],
+    [25, "#GetAirQualityArguments.location<0>", 24, 6, 0, "object", 2, [26, 27]],
+    [26, "#GetAirQualityArguments.location<0>.kind", 25, 1, "kind", "const", 1, null],
+    [27, "#GetAirQualityArguments.location<0>.name", 25, 1, "name", "string", 9, null],
+    [28, "#GetAirQualityArguments.location<1>", 24, 6, 1, "object", 2, [29, 30, 31]],
+    [29, "#GetAirQualityArguments.location<1>.kind", 28, 1, "kind", "const", 1, null],
+    [30, "#GetAirQualityArguments.location<1>.lat", 28, 1, "lat", "number", 1, null],
+    [31, "#GetAirQualityArguments.location<1>.lon", 28, 1, "lon", "number", 1, null],
+    [32, "#GetAirQualityArguments.pollutants", 23, 1, "pollutants", "array", 0, null],
+    [33, "#GetAirQualityArguments.pollutants[]", 32, 2, null, "enum", 0, null],
   ],
   applyExtensions: $applyExtensions,
 };

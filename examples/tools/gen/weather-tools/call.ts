@@ -684,441 +684,188 @@ type $StreamPaths = {
   "#GetAirQualityArguments.pollutants[]": "pm2_5" | "pm10" | "o3" | "no2";
 };
 
-function write$s1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_weather") throw $rt.invalid("/name", "the constant \"get_weather\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeGetWeatherArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "WeatherTools",
+  fingerprint: 2545,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "union",
+    branches: [
+      {
+        kind: "object",
+        properties: [
+          { name: "name", required: true, shape: { kind: "const", value: "get_weather" } },
+          { name: "arguments", required: true, shape: { kind: "ref", name: "GetWeatherArguments" } },
+        ],
+        additional: false,
+      },
+      {
+        kind: "object",
+        properties: [
+          { name: "name", required: true, shape: { kind: "const", value: "get_forecast" } },
+          {
+            name: "arguments",
+            required: true,
+            shape: { kind: "ref", name: "GetForecastArguments" },
+          },
+        ],
+        additional: false,
+      },
+      {
+        kind: "object",
+        properties: [
+          { name: "name", required: true, shape: { kind: "const", value: "get-air-quality" } },
+          {
+            name: "arguments",
+            required: true,
+            shape: { kind: "ref", name: "GetAirQualityArguments" },
+          },
+        ],
+        additional: false,
+      },
+    ],
+    discriminator: { property: "name", values: ["get_weather", "get_forecast", "get-air-quality"] },
+  },
+  definitions: [
+    {
+      name: "GetWeatherArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+          {
+            name: "date",
+            required: true,
+            shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] },
+          },
+          {
+            name: "unit",
+            required: true,
+            shape: { kind: "enum", values: ["celsius", "fahrenheit"] },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "GetForecastArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+          {
+            name: "days",
+            required: true,
+            shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } },
+          },
+          {
+            name: "include",
+            required: false,
+            shape: {
+              kind: "array",
+              items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] },
+              constraints: { uniqueItems: true },
+            },
+          },
+        ],
+        additional: false,
+      },
+    },
+    {
+      name: "GetAirQualityArguments",
+      shape: {
+        kind: "object",
+        properties: [
+          {
+            name: "location",
+            required: true,
+            shape: {
+              kind: "union",
+              branches: [
+                {
+                  kind: "object",
+                  properties: [
+                    { name: "kind", required: true, shape: { kind: "const", value: "city" } },
+                    { name: "name", required: true, shape: { kind: "string" } },
+                  ],
+                  additional: false,
+                },
+                {
+                  kind: "object",
+                  properties: [
+                    { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
+                    {
+                      name: "lat",
+                      required: true,
+                      shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } },
+                    },
+                    {
+                      name: "lon",
+                      required: true,
+                      shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } },
+                    },
+                  ],
+                  additional: false,
+                },
+              ],
+              discriminator: { property: "kind", values: ["city", "coordinates"] },
+            },
+          },
+          {
+            name: "pollutants",
+            required: false,
+            shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } },
+          },
+        ],
+        additional: false,
+      },
+    },
+  ],
+  retired: [],
+};
 
-function read$s1(r: $rt.Reader): any {
-  const f0 = "get_weather";
-  let r1: any;
-  try {
-    r1 = readGetWeatherArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw0(w: $rt.Writer, v: any): void {
-  if (v !== "get_weather") throw $rt.invalid("", "the constant \"get_weather\"", v);
-}
-
-function $sr0(r: $rt.Reader): any {
-  return "get_weather";
-}
-
-function write$s4(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_forecast") throw $rt.invalid("/name", "the constant \"get_forecast\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeGetForecastArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
-
-function read$s4(r: $rt.Reader): any {
-  const f0 = "get_forecast";
-  let r1: any;
-  try {
-    r1 = readGetForecastArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (v !== "get_forecast") throw $rt.invalid("", "the constant \"get_forecast\"", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  return "get_forecast";
-}
-
-function write$s7(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.name;
-  const f1 = v.arguments;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get-air-quality") throw $rt.invalid("/name", "the constant \"get-air-quality\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "arguments");
-  try {
-    writeGetAirQualityArguments(w, f1);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-}
-
-function read$s7(r: $rt.Reader): any {
-  const f0 = "get-air-quality";
-  let r1: any;
-  try {
-    r1 = readGetAirQualityArguments(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/arguments");
-  }
-  const f2 = r1;
-  const o3: any = { name: f0, arguments: f2 };
-  return o3;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (v !== "get-air-quality") throw $rt.invalid("", "the constant \"get-air-quality\"", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  return "get-air-quality";
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function write$s12(w: $rt.Writer, v: any): void {
-  if (typeof v === "string") {
-    w.byte(0);
-    if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-    if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-  }
-  else {
-    w.byte(1);
-    if (v !== null) throw $rt.invalid("", "null", v);
-  }
-}
-
-function read$s12(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "";
-      u0 = r.date();
-      break;
-    }
-    case 1: {
-      u0 = null;
-      break;
-    }
-  }
-  return u0;
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr4(r: $rt.Reader): any {
-  r.at = "";
-  return r.date();
-}
-
-function $sw5(w: $rt.Writer, v: any): void {
-  if (v !== null) throw $rt.invalid("", "null", v);
-}
-
-function $sr5(r: $rt.Reader): any {
-  return null;
-}
-
-function $sw6(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"celsius\", \"fahrenheit\"", v);
-  }
-}
-
-function $sr6(r: $rt.Reader): any {
-  r.at = "";
-  return $enum2[r.index(2)];
-}
-
-function $sw7(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr7(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function write$s19(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      switch (e2) {
-        case "temperature": w.byte(0); break;
-        case "precipitation": w.byte(1); break;
-        case "wind": w.byte(2); break;
-        case "uv_index": w.byte(3); break;
-        default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e2);
-      }
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s19(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push($enum4[r.index(4)]);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw8(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "temperature": w.byte(0); break;
-    case "precipitation": w.byte(1); break;
-    case "wind": w.byte(2); break;
-    case "uv_index": w.byte(3); break;
-    default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", v);
-  }
-}
-
-function $sr8(r: $rt.Reader): any {
-  r.at = "";
-  return $enum4[r.index(4)];
-}
-
-function write$s22(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const d0 = v.kind;
-  switch (d0) {
-    case "city": {
-      w.byte(0);
-      write$s23(w, v);
-      break;
-    }
-    case "coordinates": {
-      w.byte(1);
-      write$s26(w, v);
-      break;
-    }
-    default: throw $rt.invalid("/kind", "one of \"city\", \"coordinates\"", d0);
-  }
-}
-
-function read$s22(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      const r1 = read$s23(r);
-      u0 = r1;
-      break;
-    }
-    case 1: {
-      const r2 = read$s26(r);
-      u0 = r2;
-      break;
-    }
-  }
-  return u0;
-}
-
-function write$s23(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.name;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys6, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "city") throw $rt.invalid("/kind", "the constant \"city\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-}
-
-function read$s23(r: $rt.Reader): any {
-  const f0 = "city";
-  r.at = "/name";
-  const f1 = r.string();
-  const o2: any = { kind: f0, name: f1 };
-  return o2;
-}
-
-function $sw9(w: $rt.Writer, v: any): void {
-  if (v !== "city") throw $rt.invalid("", "the constant \"city\"", v);
-}
-
-function $sr9(r: $rt.Reader): any {
-  return "city";
-}
-
-function write$s26(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.lat;
-  const f2 = v.lon;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "coordinates") throw $rt.invalid("/kind", "the constant \"coordinates\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "lat");
-  if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/lat", "a finite number", f1);
-  if (f2 === undefined) throw $rt.missing("", "lon");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/lon", "a finite number", f2);
-}
-
-function read$s26(r: $rt.Reader): any {
-  const f0 = "coordinates";
-  r.at = "/lat";
-  const f1 = r.num();
-  r.at = "/lon";
-  const f2 = r.num();
-  const o3: any = { kind: f0, lat: f1, lon: f2 };
-  return o3;
-}
-
-function $sw10(w: $rt.Writer, v: any): void {
-  if (v !== "coordinates") throw $rt.invalid("", "the constant \"coordinates\"", v);
-}
-
-function $sr10(r: $rt.Reader): any {
-  return "coordinates";
-}
-
-function $sw11(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr11(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function write$s30(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      switch (e2) {
-        case "pm2_5": w.byte(0); break;
-        case "pm10": w.byte(1); break;
-        case "o3": w.byte(2); break;
-        case "no2": w.byte(3); break;
-        default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e2);
-      }
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s30(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push($enum8[r.index(4)]);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw12(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "pm2_5": w.byte(0); break;
-    case "pm10": w.byte(1); break;
-    case "o3": w.byte(2); break;
-    case "no2": w.byte(3); break;
-    default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", v);
-  }
-}
-
-function $sr12(r: $rt.Reader): any {
-  r.at = "";
-  return $enum8[r.index(4)];
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherTools",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "union", 0, ["name", ["get_weather", "get_forecast", "get-air-quality"]], writeWeatherTools, readWeatherTools],
-    [1, "$<0>", 0, 6, 0, "object", 2, [2, 3], write$s1, read$s1],
-    [2, "$<0>.name", 1, 1, "name", "const", 1, null, $sw0, $sr0],
-    [3, "$<0>.arguments", 1, 1, "arguments", "ref", 1, 10, writeGetWeatherArguments, readGetWeatherArguments],
-    [4, "$<1>", 0, 6, 1, "object", 2, [5, 6], write$s4, read$s4],
-    [5, "$<1>.name", 4, 1, "name", "const", 1, null, $sw1, $sr1],
-    [6, "$<1>.arguments", 4, 1, "arguments", "ref", 1, 16, writeGetForecastArguments, readGetForecastArguments],
-    [7, "$<2>", 0, 6, 2, "object", 2, [8, 9], write$s7, read$s7],
-    [8, "$<2>.name", 7, 1, "name", "const", 1, null, $sw2, $sr2],
-    [9, "$<2>.arguments", 7, 1, "arguments", "ref", 1, 21, writeGetAirQualityArguments, readGetAirQualityArguments],
-    [10, "#GetWeatherArguments", -1, 0, null, "object", 2, [11, 12, 15], writeGetWeatherArguments, readGetWeatherArguments],
-    [11, "#GetWeatherArguments.city", 10, 1, "city", "string", 9, null, $sw3, $sr3],
-    [12, "#GetWeatherArguments.date", 10, 1, "date", "union", 1, null, write$s12, read$s12],
-    [13, "#GetWeatherArguments.date<0>", 12, 6, 0, "string", 0, null, $sw4, $sr4],
-    [14, "#GetWeatherArguments.date<1>", 12, 6, 1, "null", 0, null, $sw5, $sr5],
-    [15, "#GetWeatherArguments.unit", 10, 1, "unit", "enum", 1, null, $sw6, $sr6],
-    [16, "#GetForecastArguments", -1, 0, null, "object", 2, [17, 18, 19], writeGetForecastArguments, readGetForecastArguments],
-    [17, "#GetForecastArguments.city", 16, 1, "city", "string", 9, null, $sw3, $sr3],
-    [18, "#GetForecastArguments.days", 16, 1, "days", "integer", 1, null, $sw7, $sr7],
-    [19, "#GetForecastArguments.include", 16, 1, "include", "array", 0, null, write$s19, read$s19],
-    [20, "#GetForecastArguments.include[]", 19, 2, null, "enum", 0, null, $sw8, $sr8],
-    [21, "#GetAirQualityArguments", -1, 0, null, "object", 2, [22, 30], writeGetAirQualityArguments, readGetAirQualityArguments],
-    [22, "#GetAirQualityArguments.location", 21, 1, "location", "union", 1, ["kind", ["city", "coordinates"]], write$s22, read$s22],
-    [23, "#GetAirQualityArguments.location<0>", 22, 6, 0, "object", 2, [24, 25], write$s23, read$s23],
-    [24, "#GetAirQualityArguments.location<0>.kind", 23, 1, "kind", "const", 1, null, $sw9, $sr9],
-    [25, "#GetAirQualityArguments.location<0>.name", 23, 1, "name", "string", 9, null, $sw3, $sr3],
-    [26, "#GetAirQualityArguments.location<1>", 22, 6, 1, "object", 2, [27, 28, 29], write$s26, read$s26],
-    [27, "#GetAirQualityArguments.location<1>.kind", 26, 1, "kind", "const", 1, null, $sw10, $sr10],
-    [28, "#GetAirQualityArguments.location<1>.lat", 26, 1, "lat", "number", 1, null, $sw11, $sr11],
-    [29, "#GetAirQualityArguments.location<1>.lon", 26, 1, "lon", "number", 1, null, $sw11, $sr11],
-    [30, "#GetAirQualityArguments.pollutants", 21, 1, "pollutants", "array", 0, null, write$s30, read$s30],
-    [31, "#GetAirQualityArguments.pollutants[]", 30, 2, null, "enum", 0, null, $sw12, $sr12],
+    [0, "$", -1, 0, null, "union", 0, ["name", ["get_weather", "get_forecast", "get-air-quality"]]],
+    [1, "$<0>", 0, 6, 0, "object", 2, [2, 3]],
+    [2, "$<0>.name", 1, 1, "name", "const", 1, null],
+    [3, "$<0>.arguments", 1, 1, "arguments", "ref", 1, 10],
+    [4, "$<1>", 0, 6, 1, "object", 2, [5, 6]],
+    [5, "$<1>.name", 4, 1, "name", "const", 1, null],
+    [6, "$<1>.arguments", 4, 1, "arguments", "ref", 1, 16],
+    [7, "$<2>", 0, 6, 2, "object", 2, [8, 9]],
+    [8, "$<2>.name", 7, 1, "name", "const", 1, null],
+    [9, "$<2>.arguments", 7, 1, "arguments", "ref", 1, 21],
+    [10, "#GetWeatherArguments", -1, 0, null, "object", 2, [11, 12, 15]],
+    [11, "#GetWeatherArguments.city", 10, 1, "city", "string", 9, null],
+    [12, "#GetWeatherArguments.date", 10, 1, "date", "union", 1, null],
+    [13, "#GetWeatherArguments.date<0>", 12, 6, 0, "string", 0, null],
+    [14, "#GetWeatherArguments.date<1>", 12, 6, 1, "null", 0, null],
+    [15, "#GetWeatherArguments.unit", 10, 1, "unit", "enum", 1, null],
+    [16, "#GetForecastArguments", -1, 0, null, "object", 2, [17, 18, 19]],
+    [17, "#GetForecastArguments.city", 16, 1, "city", "string", 9, null],
+    [18, "#GetForecastArguments.days", 16, 1, "days", "integer", 1, null],
+    [19, "#GetForecastArguments.include", 16, 1, "include", "array", 0, null],
+    [20, "#GetForecastArguments.include[]", 19, 2, null, "enum", 0, null],
+    [21, "#GetAirQualityArguments", -1, 0, null, "object", 2, [22, 30]],
+    [22, "#GetAirQualityArguments.location", 21, 1, "location", "union", 1, ["kind", ["city", "coordinates"]]],
+    [23, "#GetAirQualityArguments.location<0>", 22, 6, 0, "object", 2, [24, 25]],
+    [24, "#GetAirQualityArguments.location<0>.kind", 23, 1, "kind", "const", 1, null],
+    [25, "#GetAirQualityArguments.location<0>.name", 23, 1, "name", "string", 9, null],
+    [26, "#GetAirQualityArguments.location<1>", 22, 6, 1, "object", 2, [27, 28, 29]],
+    [27, "#GetAirQualityArguments.location<1>.kind", 26, 1, "kind", "const", 1, null],
+    [28, "#GetAirQualityArguments.location<1>.lat", 26, 1, "lat", "number", 1, null],
+    [29, "#GetAirQualityArguments.location<1>.lon", 26, 1, "lon", "number", 1, null],
+    [30, "#GetAirQualityArguments.pollutants", 21, 1, "pollutants", "array", 0, null],
+    [31, "#GetAirQualityArguments.pollutants[]", 30, 2, null, "enum", 0, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -163,47 +163,36 @@ type $StreamPaths = {
   "${}": unknown;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "NotesDeleteArguments",
+  fingerprint: 51486,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "id", required: true, shape: { kind: "string" } },
+      { name: "permanent", required: false, shape: { kind: "boolean" } },
+    ],
+    additional: { kind: "any" },
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (v === true) w.byte(1);
-  else if (v === false) w.byte(0);
-  else throw $rt.invalid("", "a boolean", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.bool();
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  $rt.writeAny(w, v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return $rt.readAny(r);
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesDeleteArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 0, [1, 2], writeNotesDeleteArguments, readNotesDeleteArguments],
-    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
-    [2, "permanent", 0, 1, "permanent", "boolean", 0, null, $sw1, $sr1],
-    [3, "${}", 0, 5, null, "any", 0, null, $sw2, $sr2],
+    [0, "$", -1, 0, null, "object", 0, [1, 2]],
+    [1, "id", 0, 1, "id", "string", 9, null],
+    [2, "permanent", 0, 1, "permanent", "boolean", 0, null],
+    [3, "${}", 0, 5, null, "any", 0, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -97,25 +97,31 @@ type $StreamPaths = {
   "id": string;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "NotesGetArguments",
+  fingerprint: 31400,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [{ name: "id", required: true, shape: { kind: "string" } }],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesGetArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1], writeNotesGetArguments, readNotesGetArguments],
-    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
+    [0, "$", -1, 0, null, "object", 2, [1]],
+    [1, "id", 0, 1, "id", "string", 9, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -202,69 +202,42 @@ type $StreamPaths = {
   "tags[]": string;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "NotesSearchArguments",
+  fingerprint: 16435,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+      {
+        name: "limit",
+        required: false,
+        shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } },
+      },
+      { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function write$s3(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s3(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push(r.string());
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesSearchArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3], writeNotesSearchArguments, readNotesSearchArguments],
-    [1, "query", 0, 1, "query", "string", 9, null, $sw0, $sr0],
-    [2, "limit", 0, 1, "limit", "integer", 0, null, $sw1, $sr1],
-    [3, "tags", 0, 1, "tags", "array", 0, null, write$s3, read$s3],
-    [4, "tags[]", 3, 2, null, "string", 8, null, $sw0, $sr0],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
+    [1, "query", 0, 1, "query", "string", 9, null],
+    [2, "limit", 0, 1, "limit", "integer", 0, null],
+    [3, "tags", 0, 1, "tags", "array", 0, null],
+    [4, "tags[]", 3, 2, null, "string", 8, null],
   ],
   applyExtensions: $applyExtensions,
 };

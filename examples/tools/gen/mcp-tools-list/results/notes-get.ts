@@ -151,38 +151,39 @@ type $StreamPaths = {
   "updated": string;
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "NotesGetResult",
+  fingerprint: 10380,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "id", required: true, shape: { kind: "string" } },
+      { name: "title", required: true, shape: { kind: "string" } },
+      { name: "body", required: true, shape: { kind: "string" } },
+      { name: "updated", required: true, shape: { kind: "string", format: "date-time" } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.dateTime(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.dateTime();
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesGetResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4], writeNotesGetResult, readNotesGetResult],
-    [1, "id", 0, 1, "id", "string", 9, null, $sw0, $sr0],
-    [2, "title", 0, 1, "title", "string", 9, null, $sw0, $sr0],
-    [3, "body", 0, 1, "body", "string", 9, null, $sw0, $sr0],
-    [4, "updated", 0, 1, "updated", "string", 1, null, $sw1, $sr1],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4]],
+    [1, "id", 0, 1, "id", "string", 9, null],
+    [2, "title", 0, 1, "title", "string", 9, null],
+    [3, "body", 0, 1, "body", "string", 9, null],
+    [4, "updated", 0, 1, "updated", "string", 1, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -310,154 +310,57 @@ type $StreamPaths = {
   "total": number;
 };
 
-function write$s1(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      write$s2(w, e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "NotesSearchResult",
+  fingerprint: 47868,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      {
+        name: "results",
+        required: true,
+        shape: {
+          kind: "array",
+          items: {
+            kind: "object",
+            properties: [
+              { name: "id", required: true, shape: { kind: "string" } },
+              { name: "title", required: true, shape: { kind: "string" } },
+              { name: "score", required: true, shape: { kind: "number" } },
+              { name: "tags", required: true, shape: { kind: "array", items: { kind: "string" } } },
+            ],
+            additional: false,
+          },
+        },
+      },
+      { name: "total", required: true, shape: { kind: "integer" } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function read$s1(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(4);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      const r3 = read$s2(r);
-      a1.push(r3);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function write$s2(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.title;
-  const f2 = v.score;
-  const f3 = v.tags;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys1, "");
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "title");
-  if (typeof f1 !== "string") throw $rt.invalid("/title", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/title", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "score");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/score", "a finite number", f2);
-  if (f3 === undefined) throw $rt.missing("", "tags");
-  try {
-    write$s6(w, f3);
-  } catch (e) {
-    $rt.rethrowAt(e, "/tags");
-  }
-}
-
-function read$s2(r: $rt.Reader): any {
-  r.at = "/id";
-  const f0 = r.string();
-  r.at = "/title";
-  const f1 = r.string();
-  r.at = "/score";
-  const f2 = r.num();
-  let r3: any;
-  try {
-    r3 = read$s6(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/tags");
-  }
-  const f4 = r3;
-  const o5: any = { id: f0, title: f1, score: f2, tags: f4 };
-  return o5;
-}
-
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function write$s6(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      if (typeof e2 !== "string") throw $rt.invalid("", "a string", e2);
-      if (!w.string(e2)) throw $rt.invalid("", "a string without lone surrogates", e2);
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s6(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push(r.string());
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesSearchResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 8], writeNotesSearchResult, readNotesSearchResult],
-    [1, "results", 0, 1, "results", "array", 1, null, write$s1, read$s1],
-    [2, "results[]", 1, 2, null, "object", 2, [3, 4, 5, 6], write$s2, read$s2],
-    [3, "results[].id", 2, 1, "id", "string", 9, null, $sw0, $sr0],
-    [4, "results[].title", 2, 1, "title", "string", 9, null, $sw0, $sr0],
-    [5, "results[].score", 2, 1, "score", "number", 1, null, $sw1, $sr1],
-    [6, "results[].tags", 2, 1, "tags", "array", 1, null, write$s6, read$s6],
-    [7, "results[].tags[]", 6, 2, null, "string", 8, null, $sw0, $sr0],
-    [8, "total", 0, 1, "total", "integer", 1, null, $sw2, $sr2],
+    [0, "$", -1, 0, null, "object", 2, [1, 8]],
+    [1, "results", 0, 1, "results", "array", 1, null],
+    [2, "results[]", 1, 2, null, "object", 2, [3, 4, 5, 6]],
+    [3, "results[].id", 2, 1, "id", "string", 9, null],
+    [4, "results[].title", 2, 1, "title", "string", 9, null],
+    [5, "results[].score", 2, 1, "score", "number", 1, null],
+    [6, "results[].tags", 2, 1, "tags", "array", 1, null],
+    [7, "results[].tags[]", 6, 2, null, "string", 8, null],
+    [8, "total", 0, 1, "total", "integer", 1, null],
   ],
   applyExtensions: $applyExtensions,
 };

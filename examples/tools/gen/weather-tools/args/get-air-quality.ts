@@ -402,191 +402,81 @@ type $StreamPaths = {
   "pollutants[]": "pm2_5" | "pm10" | "o3" | "no2";
 };
 
-function write$s1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const d0 = v.kind;
-  switch (d0) {
-    case "city": {
-      w.byte(0);
-      write$s2(w, v);
-      break;
-    }
-    case "coordinates": {
-      w.byte(1);
-      write$s5(w, v);
-      break;
-    }
-    default: throw $rt.invalid("/kind", "one of \"city\", \"coordinates\"", d0);
-  }
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "GetAirQualityArguments",
+  fingerprint: 34600,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      {
+        name: "location",
+        required: true,
+        shape: {
+          kind: "union",
+          branches: [
+            {
+              kind: "object",
+              properties: [
+                { name: "kind", required: true, shape: { kind: "const", value: "city" } },
+                { name: "name", required: true, shape: { kind: "string" } },
+              ],
+              additional: false,
+            },
+            {
+              kind: "object",
+              properties: [
+                { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
+                {
+                  name: "lat",
+                  required: true,
+                  shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } },
+                },
+                {
+                  name: "lon",
+                  required: true,
+                  shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } },
+                },
+              ],
+              additional: false,
+            },
+          ],
+          discriminator: { property: "kind", values: ["city", "coordinates"] },
+        },
+      },
+      {
+        name: "pollutants",
+        required: false,
+        shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } },
+      },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function read$s1(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      const r1 = read$s2(r);
-      u0 = r1;
-      break;
-    }
-    case 1: {
-      const r2 = read$s5(r);
-      u0 = r2;
-      break;
-    }
-  }
-  return u0;
-}
-
-function write$s2(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.name;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys1, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "city") throw $rt.invalid("/kind", "the constant \"city\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-}
-
-function read$s2(r: $rt.Reader): any {
-  const f0 = "city";
-  r.at = "/name";
-  const f1 = r.string();
-  const o2: any = { kind: f0, name: f1 };
-  return o2;
-}
-
-function $sw0(w: $rt.Writer, v: any): void {
-  if (v !== "city") throw $rt.invalid("", "the constant \"city\"", v);
-}
-
-function $sr0(r: $rt.Reader): any {
-  return "city";
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function write$s5(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.kind;
-  const f1 = v.lat;
-  const f2 = v.lon;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys2, "");
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "coordinates") throw $rt.invalid("/kind", "the constant \"coordinates\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "lat");
-  if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/lat", "a finite number", f1);
-  if (f2 === undefined) throw $rt.missing("", "lon");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/lon", "a finite number", f2);
-}
-
-function read$s5(r: $rt.Reader): any {
-  const f0 = "coordinates";
-  r.at = "/lat";
-  const f1 = r.num();
-  r.at = "/lon";
-  const f2 = r.num();
-  const o3: any = { kind: f0, lat: f1, lon: f2 };
-  return o3;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (v !== "coordinates") throw $rt.invalid("", "the constant \"coordinates\"", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  return "coordinates";
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && w.num(v))) throw $rt.invalid("", "a finite number", v);
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return r.num();
-}
-
-function write$s9(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      switch (e2) {
-        case "pm2_5": w.byte(0); break;
-        case "pm10": w.byte(1); break;
-        case "o3": w.byte(2); break;
-        case "no2": w.byte(3); break;
-        default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e2);
-      }
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s9(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push($enum3[r.index(4)]);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw4(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "pm2_5": w.byte(0); break;
-    case "pm10": w.byte(1); break;
-    case "o3": w.byte(2); break;
-    case "no2": w.byte(3); break;
-    default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", v);
-  }
-}
-
-function $sr4(r: $rt.Reader): any {
-  r.at = "";
-  return $enum3[r.index(4)];
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetAirQualityArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 9], writeGetAirQualityArguments, readGetAirQualityArguments],
-    [1, "location", 0, 1, "location", "union", 1, ["kind", ["city", "coordinates"]], write$s1, read$s1],
-    [2, "location<0>", 1, 6, 0, "object", 2, [3, 4], write$s2, read$s2],
-    [3, "location<0>.kind", 2, 1, "kind", "const", 1, null, $sw0, $sr0],
-    [4, "location<0>.name", 2, 1, "name", "string", 9, null, $sw1, $sr1],
-    [5, "location<1>", 1, 6, 1, "object", 2, [6, 7, 8], write$s5, read$s5],
-    [6, "location<1>.kind", 5, 1, "kind", "const", 1, null, $sw2, $sr2],
-    [7, "location<1>.lat", 5, 1, "lat", "number", 1, null, $sw3, $sr3],
-    [8, "location<1>.lon", 5, 1, "lon", "number", 1, null, $sw3, $sr3],
-    [9, "pollutants", 0, 1, "pollutants", "array", 0, null, write$s9, read$s9],
-    [10, "pollutants[]", 9, 2, null, "enum", 0, null, $sw4, $sr4],
+    [0, "$", -1, 0, null, "object", 2, [1, 9]],
+    [1, "location", 0, 1, "location", "union", 1, ["kind", ["city", "coordinates"]]],
+    [2, "location<0>", 1, 6, 0, "object", 2, [3, 4]],
+    [3, "location<0>.kind", 2, 1, "kind", "const", 1, null],
+    [4, "location<0>.name", 2, 1, "name", "string", 9, null],
+    [5, "location<1>", 1, 6, 1, "object", 2, [6, 7, 8]],
+    [6, "location<1>.kind", 5, 1, "kind", "const", 1, null],
+    [7, "location<1>.lat", 5, 1, "lat", "number", 1, null],
+    [8, "location<1>.lon", 5, 1, "lon", "number", 1, null],
+    [9, "pollutants", 0, 1, "pollutants", "array", 0, null],
+    [10, "pollutants[]", 9, 2, null, "enum", 0, null],
   ],
   applyExtensions: $applyExtensions,
 };

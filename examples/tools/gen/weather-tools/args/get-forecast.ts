@@ -205,89 +205,50 @@ type $StreamPaths = {
   "include[]": "temperature" | "precipitation" | "wind" | "uv_index";
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "GetForecastArguments",
+  fingerprint: 62257,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+      {
+        name: "days",
+        required: true,
+        shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } },
+      },
+      {
+        name: "include",
+        required: false,
+        shape: {
+          kind: "array",
+          items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] },
+          constraints: { uniqueItems: true },
+        },
+      },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (!(typeof v === "number" && $isInteger(v) && w.int(v))) throw $rt.invalid("", "an integer within 64 bits", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.int();
-}
-
-function write$s3(w: $rt.Writer, v: any): void {
-  if (!$isArray(v)) throw $rt.invalid("", "an array", v);
-  const n0 = v.length;
-  w.varint(n0);
-  let i1 = 0;
-  try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      switch (e2) {
-        case "temperature": w.byte(0); break;
-        case "precipitation": w.byte(1); break;
-        case "wind": w.byte(2); break;
-        case "uv_index": w.byte(3); break;
-        default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e2);
-      }
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
-  }
-}
-
-function read$s3(r: $rt.Reader): any {
-  r.at = "";
-  const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
-  try {
-    for (; i2 < n0; i2++) {
-      r.at = "";
-      a1.push($enum1[r.index(4)]);
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
-  }
-  return a1;
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "temperature": w.byte(0); break;
-    case "precipitation": w.byte(1); break;
-    case "wind": w.byte(2); break;
-    case "uv_index": w.byte(3); break;
-    default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", v);
-  }
-}
-
-function $sr2(r: $rt.Reader): any {
-  r.at = "";
-  return $enum1[r.index(4)];
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetForecastArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3], writeGetForecastArguments, readGetForecastArguments],
-    [1, "city", 0, 1, "city", "string", 9, null, $sw0, $sr0],
-    [2, "days", 0, 1, "days", "integer", 1, null, $sw1, $sr1],
-    [3, "include", 0, 1, "include", "array", 0, null, write$s3, read$s3],
-    [4, "include[]", 3, 2, null, "enum", 0, null, $sw2, $sr2],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
+    [1, "city", 0, 1, "city", "string", 9, null],
+    [2, "days", 0, 1, "days", "integer", 1, null],
+    [3, "include", 0, 1, "include", "array", 0, null],
+    [4, "include[]", 3, 2, null, "enum", 0, null],
   ],
   applyExtensions: $applyExtensions,
 };

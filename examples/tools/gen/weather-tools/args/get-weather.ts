@@ -169,89 +169,43 @@ type $StreamPaths = {
   "unit": "celsius" | "fahrenheit";
 };
 
-function $sw0(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.string(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
+/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "GetWeatherArguments",
+  fingerprint: 10534,
+  level: 0,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+      {
+        name: "date",
+        required: true,
+        shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] },
+      },
+      { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
+};
 
-function $sr0(r: $rt.Reader): any {
-  r.at = "";
-  return r.string();
-}
-
-function write$s2(w: $rt.Writer, v: any): void {
-  if (typeof v === "string") {
-    w.byte(0);
-    if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-    if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-  }
-  else {
-    w.byte(1);
-    if (v !== null) throw $rt.invalid("", "null", v);
-  }
-}
-
-function read$s2(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "";
-      u0 = r.date();
-      break;
-    }
-    case 1: {
-      u0 = null;
-      break;
-    }
-  }
-  return u0;
-}
-
-function $sw1(w: $rt.Writer, v: any): void {
-  if (typeof v !== "string") throw $rt.invalid("", "a string", v);
-  if (!w.date(v)) throw $rt.invalid("", "a string without lone surrogates", v);
-}
-
-function $sr1(r: $rt.Reader): any {
-  r.at = "";
-  return r.date();
-}
-
-function $sw2(w: $rt.Writer, v: any): void {
-  if (v !== null) throw $rt.invalid("", "null", v);
-}
-
-function $sr2(r: $rt.Reader): any {
-  return null;
-}
-
-function $sw3(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"celsius\", \"fahrenheit\"", v);
-  }
-}
-
-function $sr3(r: $rt.Reader): any {
-  r.at = "";
-  return $enum1[r.index(2)];
-}
-
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, write, read, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetWeatherArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
+  descriptor: $descriptor,
   paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 5], writeGetWeatherArguments, readGetWeatherArguments],
-    [1, "city", 0, 1, "city", "string", 9, null, $sw0, $sr0],
-    [2, "date", 0, 1, "date", "union", 1, null, write$s2, read$s2],
-    [3, "date<0>", 2, 6, 0, "string", 0, null, $sw1, $sr1],
-    [4, "date<1>", 2, 6, 1, "null", 0, null, $sw2, $sr2],
-    [5, "unit", 0, 1, "unit", "enum", 1, null, $sw3, $sr3],
+    [0, "$", -1, 0, null, "object", 2, [1, 2, 5]],
+    [1, "city", 0, 1, "city", "string", 9, null],
+    [2, "date", 0, 1, "date", "union", 1, null],
+    [3, "date<0>", 2, 6, 0, "string", 0, null],
+    [4, "date<1>", 2, 6, 1, "null", 0, null],
+    [5, "unit", 0, 1, "unit", "enum", 1, null],
   ],
   applyExtensions: $applyExtensions,
 };

@@ -1,16 +1,16 @@
 /**
- * Run-time twin of ../emit/read.ts: each shape compiles once into a closure `(r) => value` that reads the same
+ * The engine's decoder, twin of generator/emit/read.ts: each shape compiles once into a closure `(r) => value` that reads the same
  * bytes and keeps `r.at` exactly as the generated decoder does (set to the static path, relative to the
  * innermost loop or definition, before each read), so failures carry the same code, path and offset.
  */
-import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
-import { childPath, isPrimitive, type ModuleContext } from "../emit/context.ts";
-import { byteMask, objectLayout, type ObjectLayout } from "../emit/layout.ts";
-import { readAny } from "../../runtime/any.ts";
-import { rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
-import { cloneJson, hasOwn, setOwn } from "../../runtime/objects.ts";
-import type { Reader } from "../../runtime/reader.ts";
-import { isTabled, tabledReader } from "./defaults.ts";
+import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
+import { byteMask, isTabled, objectLayout, type CodecPlan, type ObjectLayout } from "../plan.ts";
+import { readAny } from "../../any.ts";
+import { rethrowAt, rethrowAtIndex } from "../../errors.ts";
+import { cloneJson, hasOwn, setOwn } from "../../objects.ts";
+import type { Reader } from "../../reader.ts";
+import { tabledReader } from "./defaults.ts";
+import { childPath, isPrimitive } from "./props.ts";
 
 export type ReadFn = (r: Reader) => any;
 
@@ -19,7 +19,7 @@ export class ReadCompiler {
   /** Readers of extension property values, by dictionary ID (`$extR<id>` in a generated module). */
   private exts = new Map<number, ReadFn>();
 
-  constructor(private readonly cx: ModuleContext) {}
+  constructor(private readonly plan: CodecPlan) {}
 
   /** The reader of extension property `id` (a standalone value: `emitReadFunction(shape, false)`). */
   extension(id: number, shape: Shape): ReadFn {
@@ -36,7 +36,7 @@ export class ReadCompiler {
     if (cell === undefined) {
       cell = { fn: () => undefined };
       this.defs.set(name, cell);
-      cell.fn = this.function(this.cx.def(name).shape, this.cx.recursive.has(name));
+      cell.fn = this.function(this.plan.def(name).shape, this.plan.recursive.has(name));
     }
     return cell;
   }
@@ -104,7 +104,7 @@ export class ReadCompiler {
   }
 
   private array(items: Shape, p: string): ReadFn {
-    const minWidth = this.cx.minWidth(items);
+    const minWidth = this.plan.minWidth(items);
     const item = this.compile(items, "");
     return (r) => {
       r.at = p;
@@ -125,7 +125,7 @@ export class ReadCompiler {
     const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
     const count = items.length;
     const rest = s.rest === false ? undefined : this.compile(s.rest, "");
-    const restWidth = s.rest === false ? -1 : this.cx.minWidth(s.rest);
+    const restWidth = s.rest === false ? -1 : this.plan.minWidth(s.rest);
     return (r) => {
       r.at = p;
       const n = r.tupleCount(count, restWidth);
@@ -255,7 +255,7 @@ export class ReadCompiler {
   private extras(s: ObjectShape, p: string): (r: Reader, o: Record<string, unknown>) => void {
     if (s.additional === false) return () => undefined;
     const additional = this.compile(s.additional, "");
-    const entryWidth = 1 + this.cx.minWidth(s.additional);
+    const entryWidth = 1 + this.plan.minWidth(s.additional);
     return (r, o) => {
       r.at = p;
       const n = r.count(entryWidth);

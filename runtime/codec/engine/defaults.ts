@@ -1,17 +1,12 @@
 /**
- * Run-time twin of ../emit/defaults.ts: writers and readers of positions with a default-value table
+ * The engine's twin of generator/emit/defaults.ts: writers and readers of positions with a default-value table
  * (docs/FORMAT.md §10.1), with the same checks, paths and messages as the generated statements.
  */
-import type { Shape } from "../ir/types.ts";
-import { tabledKind, isTabled } from "../emit/defaults.ts";
-import * as d from "../../runtime/defaults.ts";
-import { invalid } from "../../runtime/writer.ts";
+import { tabledKind, type Tabled } from "../plan.ts";
+import * as d from "../../defaults.ts";
+import { invalid } from "../../writer.ts";
 import type { WriteFn } from "./write.ts";
 import type { ReadFn } from "./read.ts";
-
-export { isTabled };
-
-type Tabled = Extract<Shape, { kind: "string" | "integer" | "number" }>;
 
 /** `emitTabledWrite`. */
 export function tabledWriter(s: Tabled, p: string): WriteFn {

@@ -1,13 +1,11 @@
 /**
- * Run-time twin of the structural predicates in ../emit/predicate.ts (union branch selection when branches
+ * The engine's structural predicates, twin of those in generator/emit/predicate.ts (union branch selection when branches
  * share a JSON type): `predicateOf(s)(v)` is true exactly when the generated `predicate(s, v)` is.
  */
-import type { Shape } from "../ir/types.ts";
-import type { Category } from "../emit/predicate.ts";
-import type { ModuleContext } from "../emit/context.ts";
-import { isPrimitive } from "../emit/context.ts";
-import { isJsonLike, extraKeys, jsonEquals } from "../../runtime/objects.ts";
-import { propReader } from "./props.ts";
+import type { Shape } from "../descriptor.ts";
+import type { Category, DefinitionLookup } from "../plan.ts";
+import { isJsonLike, extraKeys, jsonEquals } from "../../objects.ts";
+import { isPrimitive, propReader } from "./props.ts";
 
 export type Predicate = (v: any) => boolean;
 
@@ -51,7 +49,7 @@ export class PredicateCompiler {
   /** One predicate per named definition, filled after compilation so recursive definitions can refer to it. */
   private defs = new Map<string, { fn: Predicate }>();
 
-  constructor(private readonly cx: ModuleContext) {}
+  constructor(private readonly plan: DefinitionLookup) {}
 
   predicateOf(s: Shape): Predicate {
     switch (s.kind) {
@@ -122,7 +120,7 @@ export class PredicateCompiler {
     if (cell === undefined) {
       cell = { fn: () => false };
       this.defs.set(name, cell);
-      cell.fn = this.predicateOf(this.cx.def(name).shape);
+      cell.fn = this.predicateOf(this.plan.def(name).shape);
     }
     return cell;
   }

@@ -1,21 +1,19 @@
 /**
- * Run-time twin of ../emit/write.ts: each shape compiles once into a closure `(w, v) => void` that performs the
+ * The engine's encoder, twin of generator/emit/write.ts: each shape compiles once into a closure `(w, v) => void` that performs the
  * same checks, in the same order, with the same static paths (relative to the innermost loop or definition)
  * and the same messages as the generated statements, and writes the same bytes.
  */
-import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
-import { childPath, isPrimitive, type ModuleContext } from "../emit/context.ts";
-import { objectLayout } from "../emit/layout.ts";
-import { planBranches } from "../emit/predicate.ts";
-import { writeAny } from "../../runtime/any.ts";
-import { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "../../runtime/errors.ts";
-import { writeExtension } from "../../runtime/extensions.ts";
-import { checkClosed, extraKeys, jsonEquals, keyCount, missing } from "../../runtime/objects.ts";
-import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
-import { invalid, writeInt64, type Writer } from "../../runtime/writer.ts";
+import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
+import { isTabled, objectLayout, planBranches, type CodecPlan } from "../plan.ts";
+import { writeAny } from "../../any.ts";
+import { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "../../errors.ts";
+import { writeExtension } from "../../extensions.ts";
+import { checkClosed, extraKeys, jsonEquals, keyCount, missing } from "../../objects.ts";
+import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../wire.ts";
+import { invalid, writeInt64, type Writer } from "../../writer.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
-import { propReader } from "./props.ts";
-import { isTabled, tabledWriter } from "./defaults.ts";
+import { childPath, isPrimitive, propReader } from "./props.ts";
+import { tabledWriter } from "./defaults.ts";
 
 export type WriteFn = (w: Writer, v: any) => void;
 
@@ -26,14 +24,14 @@ export class WriteCompiler {
   private defs = new Map<string, { fn: WriteFn }>();
   /** Writers of extension property values, by dictionary ID (`$extW<id>` in a generated module). */
   private exts = new Map<number, { fn: WriteFn }>();
-  /** `cx.evolved`: loops and definition calls keep `w.ptr` current, so extension records name their object. */
+  /** `plan.evolved`: loops and definition calls keep `w.ptr` current, so extension records name their object. */
   private readonly evolved: boolean;
 
   constructor(
-    private readonly cx: ModuleContext,
+    private readonly plan: CodecPlan,
     private readonly preds: PredicateCompiler,
   ) {
-    this.evolved = cx.evolved;
+    this.evolved = plan.evolved;
   }
 
   /** The writer of extension property `id` (a standalone value: `emitWriteFunction(shape, false)`). */
@@ -53,7 +51,7 @@ export class WriteCompiler {
     if (cell === undefined) {
       cell = { fn: () => undefined };
       this.defs.set(name, cell);
-      cell.fn = this.function(this.cx.def(name).shape, this.cx.recursive.has(name));
+      cell.fn = this.function(this.plan.def(name).shape, this.plan.recursive.has(name));
     }
     return cell;
   }
@@ -124,7 +122,7 @@ export class WriteCompiler {
       }
       case "enum":
         // a one-value enum is written (as nothing) and checked like a const
-        if (s.values.length === 1) return this.compile({ kind: "const", value: s.values[0]!, schemaPath: s.schemaPath }, p);
+        if (s.values.length === 1) return this.compile({ kind: "const", value: s.values[0]! }, p);
         return enumWriter(s.values, p);
       case "ref": {
         const cell = this.definition(s.name);
@@ -160,7 +158,7 @@ export class WriteCompiler {
   }
 
   private array(items: Shape, p: string): WriteFn {
-    const zeroWidth = this.cx.minWidth(items) === 0;
+    const zeroWidth = this.plan.minWidth(items) === 0;
     const item = this.compile(items, "");
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} items of a zero-width type`;
     if (this.evolved) {
@@ -205,7 +203,7 @@ export class WriteCompiler {
     const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
     const count = items.length;
     const rest = s.rest === false ? undefined : this.compile(s.rest, "");
-    const zeroWidthRest = s.rest !== false && this.cx.minWidth(s.rest) === 0;
+    const zeroWidthRest = s.rest !== false && this.plan.minWidth(s.rest) === 0;
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} rest items of a zero-width type`;
     const evolved = this.evolved;
     return (w, v) => {
@@ -348,7 +346,7 @@ export class WriteCompiler {
         branches[i]!(w, v);
       };
     }
-    const arms: { index: number; test: Predicate | undefined }[] = planBranches(s.branches, this.cx).map((b) => ({
+    const arms: { index: number; test: Predicate | undefined }[] = planBranches(s.branches, this.plan).map((b) => ({
       index: b.index,
       test: b.test === "else" ? undefined : b.test === "categories" ? categoryTest(b.categories) : this.preds.predicateOf(s.branches[b.index]!),
     }));

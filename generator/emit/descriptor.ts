@@ -1,0 +1,167 @@
+/**
+ * From a loaded schema and its dictionary to the codec descriptor the engine runs (runtime/codec/descriptor.ts):
+ * the dictionary's wire layout and default tables applied here (they need the dictionary file and xxhash), then
+ * the shapes trimmed to what the engine reads, so the descriptor is small enough to embed in a generated module.
+ */
+import type { CodecDescriptor, Constraints, Shape as WireShape } from "../../runtime/codec/descriptor.ts";
+import type { Dictionary } from "../dictionary/file.ts";
+import { applyWireLayout } from "../dictionary/wire-layout.ts";
+import type { ObjectShape, SchemaIR, Shape } from "../ir/types.ts";
+import { someObject } from "../ir/walk.ts";
+import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
+
+/** True when some object of `ir` already carries a wire layout (`ObjectShape.wire`, set by `applyWireLayout`). */
+export function hasWireLayout(ir: SchemaIR): boolean {
+  return someObject(ir, (o) => o.wire !== undefined);
+}
+
+/**
+ * The IR the generated module is emitted from (`emitModule(applyWireLayout(ir, dict), dict)`): `ir` as loaded
+ * gets the dictionary's wire layout; an IR that already has one (the very IR handed to `emitModule`) is taken
+ * as it is, so passing either gives the same codec. (For a dictionary made from this very schema the layout is
+ * the schema order, and the codec is the one of a fresh IR.)
+ */
+export function laidOut(ir: SchemaIR, dict: Dictionary): SchemaIR {
+  return hasWireLayout(ir) ? ir : applyWireLayout(ir, dict);
+}
+
+/** The IR the codec runs: the wire layout, then the default-value tables applied. */
+export function codecIR(schema: SchemaIR, dict: Dictionary): SchemaIR {
+  return withDefaultTables(laidOut(schema, dict), dict);
+}
+
+/**
+ * The descriptor of the codec `emitModule` generates for `schema` and `dict` (`dict` as for `interpret`: the
+ * dictionary the module was generated with).
+ */
+export function describeCodec(schema: SchemaIR, dict: Dictionary): CodecDescriptor {
+  return descriptorOf(codecIR(schema, dict), dict);
+}
+
+/** The descriptor of an IR the wire layout and tables are applied to already (`codecIR`; what `emitModule` emits). */
+export function descriptorOf(ir: SchemaIR, dict: Dictionary): CodecDescriptor {
+  const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
+  for (const d of ir.definitions) {
+    if (d.name === ir.name && !rootIsDefinition) throw new Error(`internal: definition ${d.name} clashes with the codec name`);
+  }
+  return {
+    name: ir.name,
+    fingerprint: codecFingerprint(dict),
+    level: dict.extensions.length,
+    tables: hasTables(dict),
+    root: trim(ir.root, false),
+    definitions: ir.definitions.map((d) => ({ name: d.name, shape: trim(d.shape, false) })),
+    retired: dict.retired.map((r) => r.id),
+  };
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Lines up to this width print on one line; longer objects and arrays get one entry per line. */
+const LINE = 100;
+
+/**
+ * A descriptor (any JSON) as a TypeScript expression for a generated module: an object or array that fits in
+ * LINE columns on one line, otherwise one entry per line, so a schema change shows as a small diff. Keys are
+ * bare when they are identifiers; `__proto__` is computed (`["__proto__"]`), so it stays an own property.
+ */
+export function printDescriptor(v: unknown, indent = ""): string {
+  const flat = printFlat(v);
+  if (typeof v !== "object" || v === null || indent.length + flat.length <= LINE) return flat;
+  const inner = indent + "  ";
+  const entries = Array.isArray(v)
+    ? v.map((x) => inner + printDescriptor(x, inner))
+    : Object.entries(v).map(([k, x]) => inner + printKey(k) + ": " + printDescriptor(x, inner));
+  return (Array.isArray(v) ? "[" : "{") + "\n" + entries.join(",\n") + ",\n" + indent + (Array.isArray(v) ? "]" : "}");
+}
+
+function printFlat(v: unknown): string {
+  if (Array.isArray(v)) return "[" + v.map(printFlat).join(", ") + "]";
+  if (typeof v === "object" && v !== null) {
+    const parts = Object.entries(v).map(([k, x]) => printKey(k) + ": " + printFlat(x));
+    return parts.length === 0 ? "{}" : "{ " + parts.join(", ") + " }";
+  }
+  if (typeof v === "string") return printString(v);
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  if (typeof v === "boolean" || v === null) return String(v);
+  throw new Error(`internal: ${typeof v} in a descriptor`);
+}
+
+function printKey(k: string): string {
+  if (k === "__proto__") return '["__proto__"]';
+  return IDENTIFIER.test(k) ? k : printString(k);
+}
+
+/** A JSON string literal, with the line separators escaped too (a module's text stays plain lines). */
+function printString(s: string): string {
+  return JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * A shape with only what the engine reads: no schema paths, descriptions or unenforced keywords; string
+ * formats only where they change the encoding; wire layouts only where they differ from the schema order; `default` only on extension properties (a decoder fills them
+ * in for writers older than the property).
+ */
+function trim(s: Shape, keepDefault: boolean): WireShape {
+  const out: Record<string, unknown> = { kind: s.kind };
+  switch (s.kind) {
+    case "string":
+      if (s.format === "date-time" || s.format === "date") out.format = s.format;
+      if (s.int64) out.int64 = true;
+      break;
+    case "integer":
+      if (s.int64) out.int64 = true;
+      break;
+    case "enum":
+      out.values = s.values;
+      break;
+    case "const":
+      out.value = s.value;
+      break;
+    case "ref":
+      out.name = s.name;
+      break;
+    case "array":
+      out.items = trim(s.items, false);
+      break;
+    case "tuple":
+      out.items = s.items.map((i) => trim(i, false));
+      out.minItems = s.minItems;
+      out.rest = s.rest === false ? false : trim(s.rest, false);
+      break;
+    case "union":
+      out.branches = s.branches.map((b) => trim(b, false));
+      if (s.discriminator !== undefined) out.discriminator = s.discriminator;
+      break;
+    case "object": {
+      const ext = new Set(s.wire?.ext.map((x) => x.prop));
+      out.properties = s.properties.map((p, i) => ({ name: p.name, required: p.required, shape: trim(p.shape, ext.has(i)) }));
+      out.additional = s.additional === false ? false : trim(s.additional, false);
+      // a layout that is the schema order, nothing retired or added, travels as a fresh object does: left out
+      if (s.wire !== undefined && !isSchemaOrder(s.wire)) {
+        out.wire = {
+          path: s.wire.path,
+          slots: s.wire.slots.map((slot) => ("prop" in slot ? { prop: slot.prop } : { retired: slot.retired, required: false, shape: trim(slot.shape, false) })),
+          ext: s.wire.ext.map((x) => ({ prop: x.prop, id: x.id, level: x.level })),
+        };
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (keepDefault && s.default !== undefined) out.default = s.default;
+  if (s.table !== undefined) out.table = s.table;
+  const c = enforced(s.constraints);
+  if (c !== undefined) out.constraints = c;
+  return out as unknown as WireShape;
+}
+
+function isSchemaOrder(wire: NonNullable<ObjectShape["wire"]>): boolean {
+  return wire.ext.length === 0 && wire.slots.every((slot, i) => "prop" in slot && slot.prop === i);
+}
+
+function enforced(c: Constraints | undefined): Constraints | undefined {
+  if (c === undefined) return undefined;
+  const { unchecked: _, ...rest } = c;
+  return Object.keys(rest).length === 0 ? undefined : rest;
+}

@@ -1,0 +1,108 @@
+/**
+ * The codec engine (typebox style): a generated module's twin, built from its descriptor (../descriptor.ts) at
+ * run time. `compileCodec(desc)` compiles the shapes once into closures; the codec then writes the same bytes,
+ * reads them back to the same values and fails with the same ToonError (code, path, message) as the module
+ * the generator emits for the same schema and dictionary. It needs nothing but the runtime (a browser can run
+ * it); generator/emit/descriptor.ts `describeCodec` builds descriptors.
+ */
+import type { CodecDescriptor } from "../descriptor.ts";
+import { checkShapeOf } from "../check-shape.ts";
+import { CodecPlan, extensionsOf } from "../plan.ts";
+import { rethrowAt } from "../../errors.ts";
+import { compressMessage, type EncodeOptions } from "../../compression.ts";
+import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, type DecodeOptions } from "../../extensions.ts";
+import { readHeader, registerDictionary, writeHeader } from "../../header.ts";
+import { Reader } from "../../reader.ts";
+import { validateWith, type ValidateOptions, type ValidationResult } from "../../validate.ts";
+import { checkShape, type CheckDefs, type CheckShape } from "../../tools.ts";
+import { Flag } from "../../wire.ts";
+import { Writer } from "../../writer.ts";
+import { applyExtensions } from "./extensions.ts";
+import { PredicateCompiler } from "./predicate.ts";
+import { ReadCompiler, type ReadFn } from "./read.ts";
+import { WriteCompiler, type WriteFn } from "./write.ts";
+
+export interface CompiledCodec {
+  name: string;
+  /** The dictionary fingerprint carried in (and checked against) message headers. */
+  fingerprint: number;
+  /** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+  encode(value: unknown, options?: EncodeOptions): Uint8Array;
+  /**
+   * Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset.
+   * Extension records this codec does not know are kept on the root as the non-enumerable `$unknown` (and
+   * written back by `encode`), or dropped with `{ unknown: "discard" }`.
+   */
+  decode(bytes: Uint8Array, options?: DecodeOptions): unknown;
+  /** Check a value against the schema's shape (then its value constraints) without keeping the bytes. */
+  validate(value: unknown, options?: ValidateOptions): ValidationResult<unknown>;
+}
+
+export type { DecodeOptions, EncodeOptions, ValidateOptions, ValidationResult };
+
+export function compileCodec(desc: CodecDescriptor): CompiledCodec {
+  const plan = new CodecPlan(desc);
+  const { name, fingerprint, level } = desc;
+  const rootIsDefinition = desc.root.kind === "ref" && desc.root.name === name;
+  const preds = new PredicateCompiler(plan);
+  const writers = new WriteCompiler(plan, preds);
+  const readers = new ReadCompiler(plan);
+  let write: WriteFn;
+  let read: ReadFn;
+  if (rootIsDefinition) {
+    write = writers.definition(name).fn;
+    read = readers.definition(name).fn;
+  } else {
+    write = writers.function(desc.root, false);
+    read = readers.function(desc.root, false);
+  }
+  const known = new Map<number, { key: string; read: ReadFn }>();
+  const extensions = extensionsOf(desc.root, desc.definitions);
+  for (const [id, x] of extensions) known.set(id, { key: x.key, read: readers.extension(id, x.shape) });
+  const apply = applyExtensions(known, desc.retired);
+  // from this writer level on, a message lacks records it must have unless it is checked (see decode)
+  const mustArrive = [...extensions.values()].filter((x) => x.required).map((x) => x.level);
+  const checkFrom = mustArrive.length === 0 ? Infinity : Math.min(...mustArrive);
+  /** Default-value tables (docs/FORMAT.md §10.1): DEFAULTS messages only, with the tables' fingerprint. */
+  const extraFlags = desc.tables ? Flag.DEFAULTS : 0;
+  const FLAGS = (level > 0 ? Flag.FIXED_DICTIONARY | Flag.EXTENSIONS : Flag.FIXED_DICTIONARY) | extraFlags;
+  registerDictionary(fingerprint, name);
+  const checkRoot = checkShapeOf(desc.root);
+  const checkDefs = Object.fromEntries(desc.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
+  const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{')
+    ? { root: checkRoot as CheckShape, defs: checkDefs as CheckDefs }
+    : undefined;
+  return {
+    name,
+    fingerprint,
+    encode(value: unknown, options?: EncodeOptions): Uint8Array {
+      const w = Writer.shared();
+      const unknown = unknownOf(value);
+      const flags = unknown === undefined ? FLAGS : FLAGS | Flag.EXTENSIONS;
+      writeHeader(w, flags, fingerprint, level);
+      try {
+        write(w, value);
+      } catch (e) {
+        rethrowAt(e, "");
+      }
+      if (flags & Flag.EXTENSIONS) writeExtensionSection(w, unknown);
+      return options === undefined ? w.finish() : compressMessage(w.finish(), options);
+    },
+    decode(bytes: Uint8Array, options?: DecodeOptions): unknown {
+      const r = new Reader(bytes);
+      const flags = readHeader(r, fingerprint, name, extraFlags);
+      const v = read(r);
+      // records say where they go: a value they completed is checked against the schema before it is handed out
+      if (flags & Flag.EXTENSIONS && (readExtensionSection(r, v, apply, options) > 0 || r.level >= checkFrom)) assertDecoded(v, write);
+      r.done();
+      return v;
+    },
+    validate(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+      // as the generated validate: the shape, then the value constraints (when the schema has any)
+      const shaped = validateWith(value, write);
+      if (!shaped.ok || constraints === undefined || options?.constraints === false) return shaped;
+      const errors = checkShape(value, constraints.root, constraints.defs);
+      return errors.length === 0 ? shaped : { ok: false, errors };
+    },
+  };
+}
