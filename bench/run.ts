@@ -1,6 +1,7 @@
 /**
  * Side-by-side benchmarks: toon-gen binary vs JSON (bytes) vs avsc (inferred schema) vs msgpackr (records) vs
- * TOON text, on every dataset in bench/datasets.ts. Each (dataset, codec, operation) runs in its own process.
+ * protobufjs and pbf (static code from the .proto equivalents in bench/proto) vs TOON text, on every dataset in
+ * bench/datasets.ts. Each (dataset, codec, operation) runs in its own process.
  *
  *   npm run bench                      full run → bench/results/latest.{json,md}
  *   npm run bench -- --quick           short batches → bench/results/scratch.{json,md}
@@ -98,6 +99,9 @@ const results: Results = {
       msgpackr: version("msgpackr"),
       "msgpackr-extract": version("msgpackr-extract"),
       "@toon-format/toon": version("@toon-format/toon"),
+      protobufjs: version("protobufjs"),
+      "protobufjs-cli": version("protobufjs-cli"),
+      pbf: version("pbf"),
     },
   },
   codecs: Object.fromEntries(CODECS.map((c) => [c.name, c.describe])),
