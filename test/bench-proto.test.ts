@@ -10,6 +10,7 @@ import { jsonDiff, summarize, type Difference } from "../bench/compare.ts";
 import { DATASETS } from "../bench/datasets.ts";
 import { loadPeer, PEER_DATASETS, type Peer } from "../bench/proto/peers.ts";
 import { generate, staleFiles } from "../bench/proto/generate.ts";
+import { renderTables, type CodecResult, type Results, type Speed } from "../bench/report.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const dataOf = (name: string): unknown => JSON.parse(readFileSync(resolve(ROOT, DATASETS.find((d) => d.name === name)!.data), "utf8"));
@@ -125,4 +126,44 @@ test("bench/proto/gen holds the code pbjs and pbf produce from the .proto files 
     [],
     "run npm run bench:proto",
   );
+});
+
+test("the report's peer table: toon-gen / protobufjs and / pbf ratios, encode target on orders, logs, extraction", () => {
+  const speed = (opsPerSec: number): Speed => ({
+    opsPerSec,
+    clock: "cpu",
+    wallOpsPerSec: opsPerSec,
+    cpuOpsPerSec: opsPerSec,
+    roundOpsPerSec: [opsPerSec],
+    batchWall: [opsPerSec],
+    batchCpu: [opsPerSec],
+  });
+  const entry = (raw: number, encode: number, decode: number): CodecResult => ({
+    bytes: { raw, gzip: raw, brotli: raw },
+    roundTrip: "ok",
+    encode: speed(encode),
+    decode: speed(decode),
+  });
+  const res = {
+    machine: {},
+    settings: {},
+    codecs: {},
+    datasets: {
+      orders: { "toon-gen": entry(100, 300, 400), protobufjs: entry(400, 200, 100), pbf: entry(400, 600, 100) },
+      "tool-calls": { "toon-gen": entry(10, 10, 10), pbf: entry(20, 20, 20) },
+    },
+  } as unknown as Results;
+  const rows = renderTables(res)
+    .split("\n")
+    .filter((l) => l.startsWith("| ") && l.includes("toon-gen / p"));
+  assert.deepEqual(rows, [
+    "| orders | toon-gen / protobufjs | 0.25x | 0.25x | 0.25x | 1.50x | 4.00x | met |",
+    "| orders | toon-gen / pbf | 0.25x | 0.25x | 0.25x | 0.50x | 4.00x | MISS: encode slower |",
+    "| tool-calls | toon-gen / pbf | 0.50x | 0.50x | 0.50x | 0.50x | 0.50x | no target |",
+  ]);
+  // a results file from before the peers (bench/readme-table.ts on an old latest.json): no peer table at all
+  delete (res.datasets.orders as Record<string, unknown>).protobufjs;
+  delete (res.datasets.orders as Record<string, unknown>).pbf;
+  delete (res.datasets["tool-calls"] as Record<string, unknown>).pbf;
+  assert.ok(!renderTables(res).includes("protobuf peers"));
 });
