@@ -8,5 +8,3 @@ import $protobuf from "protobufjs/minimal.js";
 
 ($protobuf.util as { Long: unknown }).Long = null;
 $protobuf.configure();
-
-export const protobufjs = $protobuf;
