@@ -16,6 +16,13 @@ export interface Prepared {
   bytes(encoded: unknown): Uint8Array;
   /** Decode with a fresh codec instance, to show a message does not depend on encoder-side state. */
   decodeFresh?(encoded: unknown): unknown;
+  /**
+   * For codecs whose encode takes objects of their own (protobuf messages): builds them from the JSON data,
+   * untimed. Without it, encode gets the JSON data itself.
+   */
+  input?(data: unknown): unknown;
+  /** The way back from what decode returns to JSON values, for the round-trip check only (untimed). */
+  output?(decoded: unknown): unknown;
 }
 
 export interface CodecDef {
@@ -39,6 +46,24 @@ function avscCodec(type: avro.Type): Prepared {
     encode: (v) => type.toBuffer(v),
     decode: (b) => type.fromBuffer(b as Buffer),
     bytes: (b) => b as Buffer,
+  };
+}
+
+/**
+ * A protobuf library on the dataset's .proto equivalent (bench/proto). Timed: the library's own encode of
+ * message objects and decode to message objects; the JSON ⇄ message adapter runs untimed (input / output).
+ */
+async function protoCodec(dataset: Dataset, which: "protobufjs" | "pbf"): Promise<Prepared> {
+  // imported here, not at the top: only the processes of these codecs load protobuf code
+  const { loadPeer } = await import("./proto/peers.ts");
+  const peer = await loadPeer(dataset.name, which);
+  const lib = peer[which];
+  return {
+    encode: (m) => lib.encode(m as object),
+    decode: (b) => lib.decode(b as Uint8Array),
+    bytes: (b) => b as Uint8Array,
+    input: (data) => peer.adapter.toMessage(data),
+    output: (m) => peer.adapter.fromMessage(m),
   };
 }
 
@@ -93,6 +118,24 @@ export const CODECS: readonly CodecDef[] = [
         bytes: (b) => b as Uint8Array,
         decodeFresh: (b) => new Packr({ useRecords: true }).unpack(b as Uint8Array),
       };
+    },
+  },
+  {
+    name: "protobufjs",
+    describe:
+      "protobufjs 8.8.1 static code (`pbjs -t static-module --keep-case --force-number`, util.Long cleared) from bench/proto/*.proto, " +
+      "`T.encode(message).finish()` / `T.decode(bytes)` on message objects (JSON ⇄ message adapter untimed)",
+    async prepare(_data, dataset) {
+      return protoCodec(dataset, "protobufjs");
+    },
+  },
+  {
+    name: "pbf",
+    describe:
+      "pbf 5.1.2 compiled read/write functions (`pbf NAME.proto`) from bench/proto/*.proto, `writeT(message, new PbfWriter())` + `finish()` / " +
+      "`readT(new PbfReader(bytes))` on message objects (JSON ⇄ message adapter untimed)",
+    async prepare(_data, dataset) {
+      return protoCodec(dataset, "pbf");
     },
   },
   {

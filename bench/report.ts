@@ -57,6 +57,10 @@ export const BASELINE = "avsc";
 export const BASELINE_LOSSLESS = "avsc-f64";
 export const SUBJECT = "toon-gen";
 
+/** The protobuf peers (bench/proto) and the datasets where toon-gen's encode is to be at least as fast as theirs. */
+export const PROTO_PEERS = ["protobufjs", "pbf"] as const;
+export const PROTO_ENCODE_TARGET_DATASETS: readonly string[] = ["orders", "logs", "extraction"];
+
 const int = (n: number | undefined): string => (n === undefined ? "–" : Math.round(n).toLocaleString("en-US"));
 const ratio = (a: number | undefined, b: number | undefined): string =>
   a === undefined || b === undefined || b === 0 ? "–" : (a / b).toFixed(2) + "x";
@@ -102,7 +106,42 @@ export function renderTables(res: Results): string {
         `${both((c) => c.encode?.opsPerSec)} | ${both((c) => c.decode?.opsPerSec)} | ${verdict} |`,
     );
   }
+  lines.push(...renderPeerTable(res));
   return lines.join("\n");
+}
+
+/** toon-gen / protobufjs and toon-gen / pbf, one row per dataset and peer; nothing when no peer was run. */
+function renderPeerTable(res: Results): string[] {
+  const rows: string[] = [];
+  for (const [ds, codecs] of Object.entries(res.datasets)) {
+    const t = codecs[SUBJECT];
+    if (t === undefined) continue;
+    for (const peer of PROTO_PEERS) {
+      const p = codecs[peer];
+      if (p === undefined) continue;
+      const r = (x: (c: CodecResult) => number | undefined): string => ratio(x(t), x(p));
+      const targeted = PROTO_ENCODE_TARGET_DATASETS.includes(ds);
+      let verdict: string;
+      if (p.errors?.length || t.errors?.length) verdict = "ERROR";
+      else if (!targeted) verdict = "no target";
+      else if (t.encode === undefined || p.encode === undefined) verdict = "(partial run)";
+      else verdict = t.encode.opsPerSec >= p.encode.opsPerSec ? "met" : "MISS: encode slower";
+      rows.push(
+        `| ${ds} | ${SUBJECT} / ${peer} | ${r((c) => c.bytes?.raw)} | ${r((c) => c.bytes?.gzip)} | ${r((c) => c.bytes?.brotli)} | ` +
+          `${r((c) => c.encode?.opsPerSec)} | ${r((c) => c.decode?.opsPerSec)} | ${verdict} |`,
+      );
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    "",
+    `**${SUBJECT} / protobuf peers** (static code from bench/proto/*.proto; timed on message objects, the JSON adapter untimed; ` +
+      `target: encode ≥ 1.00x on ${PROTO_ENCODE_TARGET_DATASETS.join(", ")}).`,
+    "",
+    "| dataset | ratio | bytes | gzip | brotli | encode | decode | target |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+    ...rows,
+  ];
 }
 
 export function renderMachine(res: Results): string {

@@ -1,10 +1,12 @@
 /**
  * Side-by-side benchmarks: toon-gen binary vs JSON (bytes) vs avsc (inferred schema) vs msgpackr (records) vs
- * TOON text, on every dataset in bench/datasets.ts. Each (dataset, codec, operation) runs in its own process.
+ * protobufjs and pbf (static code from the .proto equivalents in bench/proto) vs TOON text, on every dataset in
+ * bench/datasets.ts. Each (dataset, codec, operation) runs in its own process.
  *
  *   npm run bench                      full run → bench/results/latest.{json,md}
  *   npm run bench -- --quick           short batches → bench/results/scratch.{json,md}
- *   npm run bench -- --filter orders   only cases whose "dataset/codec/op" contains the substring (→ scratch)
+ *   npm run bench -- --filter orders   only cases whose "dataset/codec/op" contains the substring (→ scratch);
+ *                                      several, comma-separated: any of them (--filter /toon-gen/,/pbf/)
  *   options: --out <name>  --rounds <n>  --batches <n>  --batch-ms <ms>  --warmup-ms <ms>
  *            --clock cpu|wall  (default cpu: ops per CPU-second of the case's process, robust to other load;
  *                               wall: ops per elapsed second; both are recorded in the JSON either way)
@@ -45,6 +47,7 @@ const batchMs = Number(opts["batch-ms"] ?? (quick ? 150 : 300));
 const batches = Number(opts.batches ?? (quick ? 3 : 5));
 const rounds = Number(opts.rounds ?? (quick ? 1 : 2));
 const filter = opts.filter;
+const filters = filter?.split(",").filter((f) => f !== "");
 const clock = (opts.clock ?? "cpu") as Clock;
 if (clock !== "cpu" && clock !== "wall") throw new Error("--clock must be cpu or wall");
 const outName = opts.out ?? (quick || filter !== undefined ? "scratch" : "latest");
@@ -98,6 +101,9 @@ const results: Results = {
       msgpackr: version("msgpackr"),
       "msgpackr-extract": version("msgpackr-extract"),
       "@toon-format/toon": version("@toon-format/toon"),
+      protobufjs: version("protobufjs"),
+      "protobufjs-cli": version("protobufjs-cli"),
+      pbf: version("pbf"),
     },
   },
   codecs: Object.fromEntries(CODECS.map((c) => [c.name, c.describe])),
@@ -109,7 +115,7 @@ const checks: ChildArgs[] = [];
 const timed: ChildArgs[] = [];
 for (const ds of DATASETS) {
   for (const codec of CODECS) {
-    const wanted = OPS.filter((op) => filter === undefined || `${ds.name}/${codec.name}/${op}`.includes(filter));
+    const wanted = OPS.filter((op) => filters === undefined || filters.some((f) => `${ds.name}/${codec.name}/${op}`.includes(f)));
     if (wanted.length === 0) continue;
     // sizes and round-trip always come along
     for (const op of ["check", ...wanted.filter((op) => op !== "check")] as Op[]) {
