@@ -5,7 +5,7 @@
  */
 import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
-import { Code, code, join, jsonLit, lineComment, name, raw } from "../../templates/code.ts";
+import { Code, code, join, jsonBlock, jsonLit, lineComment, name, raw } from "../../templates/code.ts";
 import { ModuleContext } from "./context.ts";
 import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
@@ -111,8 +111,8 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   const checkDefs = Object.fromEntries(ir.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
   const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{')
     ? {
-        root: cx.constant("check", code`${jsonLit(checkRoot)} as unknown as $rt.CheckShape`),
-        defs: cx.constant("check", code`${jsonLit(checkDefs)} as unknown as $rt.CheckDefs`),
+        root: cx.constant("check", code`${jsonBlock(checkRoot)} as unknown as $rt.CheckShape`, "root"),
+        defs: cx.constant("check", code`${jsonBlock(checkDefs)} as unknown as $rt.CheckDefs`, "defs"),
       }
     : undefined;
 

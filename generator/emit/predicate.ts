@@ -4,7 +4,7 @@
  * When several branches share a JSON type, generated structural predicates (`$isN`) decide, first match wins.
  */
 import type { Shape } from "../ir/types.ts";
-import { Code, code, join, lit, name, raw } from "../../templates/code.ts";
+import { Code, code, join, jsonBlock, lit, name, raw } from "../../templates/code.ts";
 import { chunkBlocks, isPrimitive, linesOf, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { objectLayout } from "./layout.ts";
 import { indentBy, readProp } from "./write.ts";
@@ -128,12 +128,12 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
     case "any":
       return code`$rt.isJsonLike(${v})`;
     case "const":
-      return isPrimitive(s.value) ? code`${v} === ${lit(s.value)}` : code`$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value)})`;
+      return isPrimitive(s.value) ? code`${v} === ${lit(s.value)}` : code`$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value, s)})`;
     case "enum":
       if (s.values.every(isPrimitive)) {
-        return code`${cx.constant("set", code`new Set<unknown>([${s.values.map((x) => lit(x as string))}])`)}.has(${v})`;
+        return code`${cx.constant("set", code`new Set<unknown>(${jsonBlock(s.values)})`, s)}.has(${v})`;
       }
-      return code`${cx.jsonConstant(s.values)}.some((x: unknown) => $rt.jsonEquals(x, ${v}))`;
+      return code`${cx.jsonConstant(s.values, s)}.some((x: unknown) => $rt.jsonEquals(x, ${v}))`;
     case "ref":
       return code`${predicateFunction(s, cx, "def:" + s.name)}(${v})`;
     default:
@@ -172,7 +172,7 @@ ${indentBy(join([...group.map((g) => g.code), code`return true;`]), "  ")}
           lines.push(code`if (!${fn}(v)) return false;`);
         }
       }
-      const known = cx.knownKeys(s.properties.map((p) => p.name));
+      const known = cx.knownKeys(s.properties.map((p) => p.name), s);
       if (s.additional === false) lines.push(code`if ($rt.extraKeys(v, ${known}) !== undefined) return false;`);
       else if (s.additional.kind !== "any") {
         lines.push(code`for (const k of $rt.extraKeys(v, ${known}) ?? []) {
