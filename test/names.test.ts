@@ -148,9 +148,9 @@ test("names: jsonBlock and stringBlock write the same values as jsonLit, one ent
   ];
   for (const v of values) {
     const text = jsonBlock(v).text;
-    const back = new Function(`return (${text});`)();
+    const back: object = new Function(`return (${text});`)();
     assert.deepEqual(back, v, text);
-    if (v !== null && typeof v === "object" && "__proto__" in (v as object) && Object.hasOwn(v as object, "__proto__")) {
+    if (v !== null && typeof v === "object" && Object.hasOwn(v, "__proto__")) {
       assert.ok(Object.hasOwn(back, "__proto__"), "__proto__ must stay an own property");
     }
     assert.ok(!/[\u2028\u2029]/.test(text), "raw line separators in code");
