@@ -168,3 +168,21 @@ test("names: jsonBlock and stringBlock write the same values as jsonLit, one ent
     assert.equal(text.split("\n").length, Math.max(1, s.split("\n").length - (s.endsWith("\n") ? 1 : 0)), text);
   }
 });
+
+test("names: a definition named like one of the module's own names gets a suffix, not a duplicate declaration", async () => {
+  // `$isInteger` is the module's alias of Number.isInteger; the union predicate of definition `Integer` was
+  // `$is` + its name as well
+  const object = (key: string, type: string) => ({ type: "object", properties: { [key]: { type } }, required: [key], additionalProperties: false });
+  const schema = {
+    title: "Holder",
+    type: "object",
+    properties: { x: { anyOf: [{ $ref: "#/$defs/Integer" }, { $ref: "#/$defs/Other" }, { type: "string" }] } },
+    required: ["x"],
+    additionalProperties: false,
+    $defs: { Integer: object("b", "integer"), Other: object("a", "string") },
+  };
+  const c = await compileSchema(schema, suiteDir("names-own"), "holder");
+  assert.equal(c.text.match(/^const \$isInteger = /gm)?.length, 1);
+  assert.match(c.text, /^function \$isInteger\$2\(v: any\): boolean \{$/m);
+  for (const v of [{ x: { a: "s" } }, { x: { b: 2 } }, { x: "str" }]) assert.deepEqual(c.codec.decode(c.codec.encode(v)), v);
+});

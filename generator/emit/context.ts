@@ -55,7 +55,8 @@ export class ModuleContext {
   readonly recursive = new Set<string>();
   private constants: Code[] = [];
   private constantKeys = new Map<string, Code>();
-  private readonly constantNames = new NameSet();
+  /** Module-level names handed out (constants, named functions); the module's fixed ones are taken. */
+  private readonly moduleNames = new NameSet(["$rt", "$isArray", "$isInteger", "$dictionary", "$FLAGS", "$FINGERPRINT", "$LEVEL", "$streamSpec", "$applyExtensions", "$PEEK"]);
   /** Predicate functions requested for union branch selection, emitted after the rest. */
   readonly predicates = new Map<string, { fn: Code; shape: Shape }>();
 
@@ -135,10 +136,15 @@ export class ModuleContext {
     const known = this.constantKeys.get(init.text);
     if (known) return known;
     const label = typeof hint === "string" ? (hint === "" ? identPart(this.ir.name) : identPart(hint, 60)) : this.nameOf(hint);
-    const id = name(this.constantNames.take(`$${prefix}_${label}`));
+    const id = this.uniqueName(`$${prefix}_${label}`);
     this.constants.push(code`const ${id} = ${init};`);
     this.constantKeys.set(init.text, id);
     return id;
+  }
+
+  /** A module-level name: `base`, or `base$2`, `base$3`... when taken (counted per name). */
+  uniqueName(base: string): Code {
+    return name(this.moduleNames.take(base));
   }
 
   /**
@@ -319,7 +325,10 @@ export function identPart(s: string, max = 40): string {
 
 /** Names handed out so far; a taken one gets `$2`, `$3`... (counted per name, so other names do not move). */
 class NameSet {
-  private readonly used = new Set<string>();
+  private readonly used: Set<string>;
+  constructor(taken: readonly string[] = []) {
+    this.used = new Set(taken);
+  }
   take(base: string): string {
     let id = base;
     for (let k = 2; this.used.has(id); k++) id = `${base}$${k}`;

@@ -5,7 +5,7 @@
  */
 import type { Shape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, lit, name, raw } from "../../templates/code.ts";
-import { chunkBlocks, isPrimitive, linesOf, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
+import { chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { objectLayout } from "./layout.ts";
 import { indentBy, readProp } from "./write.ts";
 
@@ -145,7 +145,7 @@ function predicateFunction(s: Shape, cx: ModuleContext, key?: string): Code {
   const k = key ?? "shape:" + JSON.stringify(s);
   const known = cx.predicates.get(k);
   if (known) return known.fn;
-  const fn = name(s.kind === "ref" ? `$is${s.name}` : `$is${cx.predicates.size}`);
+  const fn = cx.uniqueName(s.kind === "ref" ? `$is${s.name}` : `$is_${cx.nameOf(s)}`);
   cx.predicates.set(k, { fn, shape: s.kind === "ref" ? cx.def(s.name).shape : s });
   return fn;
 }
@@ -157,8 +157,9 @@ export function emitPredicateFunction(fn: Code, s: Shape, cx: ModuleContext): Co
   switch (s.kind) {
     case "object": {
       const lines: Code[] = [code`if (typeof v !== "object" || v === null || $isArray(v)) return false;`];
-      const checks = s.properties.map((p, i) => {
-        const f = name(`f${i}`);
+      const L = new Locals();
+      const checks = s.properties.map((p) => {
+        const f = L.fresh("v", p.name);
         return code`const ${f} = ${readProp(v, p.name)};
 ${p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) return false;` : code`if (${f} !== undefined && !(${predicate(p.shape, f, cx)})) return false;`}`;
       });

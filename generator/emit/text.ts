@@ -570,7 +570,7 @@ ${indentBy(this.value(items, x, item), "      ")}
     const key = JSON.stringify([s.schemaPath, fields]);
     const known = this.rowFns.get(key);
     if (known !== undefined) return known;
-    const fn = name(`$tr${this.rowFns.size}`);
+    const fn = this.cx.uniqueName(`$tr_${this.cx.nameOf(s)}`);
     this.rowFns.set(key, fn);
     const names = s.properties.map((p) => p.name);
     const keyTest =
@@ -644,7 +644,7 @@ ${indentBy(body, "  ")}
     const key = mode + ":" + n;
     const known = this.defFns.get(key);
     if (known !== undefined) return known;
-    const fn = name(mode === "field" ? `$tf${n}` : `$ti${n}`);
+    const fn = this.cx.uniqueName(mode === "field" ? `$tf${n}` : `$ti${n}`);
     this.defFns.set(key, fn);
     const shape = this.cx.def(n).shape;
     const v = name("v");
@@ -670,7 +670,7 @@ ${indentBy(body, "  ")}
   checker(n: string, shape: Shape): Code {
     const known = this.checkFns.get("def:" + n);
     if (known !== undefined) return known;
-    const fn = name(`$ck${n}`);
+    const fn = this.cx.uniqueName(`$ck${n}`);
     this.checkFns.set("def:" + n, fn);
     this.fns.push(this.checkFunction(fn, shape));
     return fn;
@@ -691,7 +691,7 @@ ${indentBy(body, "  ")}
     const key = "shape:" + JSON.stringify(s);
     const known = this.checkFns.get(key);
     if (known !== undefined) return known;
-    const fn = name(`$ckb${this.checkFns.size}`);
+    const fn = this.cx.uniqueName(`$ckb_${this.cx.nameOf(s)}`);
     this.checkFns.set(key, fn);
     this.fns.push(this.checkFunction(fn, s));
     return fn;

@@ -695,7 +695,7 @@ function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: st
   } else $rt.textField(e, v, lead, key, fd, lvl);
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_LineItem(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 4 || ks[0] !== "sku" || ks[1] !== "name" || ks[2] !== "qty" || ks[3] !== "unitPrice") return null;
@@ -752,7 +752,7 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
             let i_items = 0;
             if (lvl + 2 <= e.max) {
               for (; i_items < n_items; i_items++) {
-                const c_items = $tr0(e, v_items[i_items]);
+                const c_items = $tr_LineItem(e, v_items[i_items]);
                 if (c_items === null) break;
                 b_items += ind_items + c_items;
               }

@@ -180,7 +180,7 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
           let i_calls = 0;
           if (4 <= e.max) {
             for (; i_calls < n_calls; i_calls++) {
-              const c_calls = $tr0(e, v_calls[i_calls]);
+              const c_calls = $tr_ToolCallBatch_calls_items(e, v_calls[i_calls]);
               if (c_calls === null) break;
               b_calls += ind_calls + c_calls;
             }
@@ -201,7 +201,7 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr1(e: $rt.TextState, r: any): string | null {
+function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
@@ -217,7 +217,7 @@ function $tr1(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
@@ -226,7 +226,7 @@ function $tr0(e: $rt.TextState, r: any): string | null {
   if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
   else return null;
   const f1 = r.args;
-  const c1 = $tr1(e, f1);
+  const c1 = $tr_ToolCallBatch_calls_items_args(e, f1);
   if (c1 === null) return null;
   s += e.d + c1;
   return s;

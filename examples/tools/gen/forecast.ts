@@ -315,7 +315,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
           let i_days = 0;
           if (3 <= e.max) {
             for (; i_days < n_days; i_days++) {
-              const c_days = $tr0(e, v_days[i_days]);
+              const c_days = $tr_Forecast_days_items(e, v_days[i_days]);
               if (c_days === null) break;
               b_days += ind_days + c_days;
             }
@@ -386,7 +386,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 5 || ks[0] !== "date" || ks[1] !== "high" || ks[2] !== "low" || ks[3] !== "conditions" || ks[4] !== "precipitation") return null;

@@ -39,7 +39,7 @@ const $tfields_Order_items_items = ["sku", "qty"];
 const $tset_Order_status = new Set<unknown>($enum_Order_status);
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
-const $tunion_Order_payment = [$ckb1, $ckb2] as const;
+const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash] as const;
 const $tmask_Order_payment_exact = [32, 32] as const;
 const $tmask_Order_payment_coercible = [0, 0] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]} as const;
@@ -246,7 +246,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
           let i_items = 0;
           if (3 <= e.max) {
             for (; i_items < n_items; i_items++) {
-              const c_items = $tr0(e, v_items[i_items]);
+              const c_items = $tr_Order_items_items(e, v_items[i_items]);
               if (c_items === null) break;
               b_items += ind_items + c_items;
             }
@@ -349,7 +349,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
@@ -365,7 +365,7 @@ function $tr0(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $ckb1(v: any): any {
+function $ckb_Order_payment_card(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -377,7 +377,7 @@ function $ckb1(v: any): any {
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_Order_payment_cash(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -425,7 +425,7 @@ function $ckOrder(v: any): any {
     switch (d_payment) {
       case "card": {
         try {
-          v.payment = $ckb1(v_payment);
+          v.payment = $ckb_Order_payment_card(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -433,7 +433,7 @@ function $ckOrder(v: any): any {
       }
       case "cash": {
         try {
-          v.payment = $ckb2(v_payment);
+          v.payment = $ckb_Order_payment_cash(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }

@@ -50,7 +50,7 @@ const $tset_Order_status = new Set<unknown>($enum_Order_status);
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
 const $tenum_Order_payment_voucher_kind = ["voucher"] as const;
-const $tunion_Order_payment = [$ckb1, $ckb2, $ckb3] as const;
+const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash, $ckb_Order_payment_voucher] as const;
 const $tmask_Order_payment_exact = [32, 32, 32] as const;
 const $tmask_Order_payment_coercible = [0, 0, 0] as const;
 const $keys_Order_coupon = new Set<string>(["code", "percent"]);
@@ -586,7 +586,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb1(v: any): any {
+function $ckb_Order_payment_card(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -598,7 +598,7 @@ function $ckb1(v: any): any {
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_Order_payment_cash(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -607,7 +607,7 @@ function $ckb2(v: any): any {
   return v;
 }
 
-function $ckb3(v: any): any {
+function $ckb_Order_payment_voucher(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -658,7 +658,7 @@ function $ckOrder(v: any): any {
     switch (d_payment) {
       case "card": {
         try {
-          v.payment = $ckb1(v_payment);
+          v.payment = $ckb_Order_payment_card(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -666,7 +666,7 @@ function $ckOrder(v: any): any {
       }
       case "cash": {
         try {
-          v.payment = $ckb2(v_payment);
+          v.payment = $ckb_Order_payment_cash(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -674,7 +674,7 @@ function $ckOrder(v: any): any {
       }
       case "voucher": {
         try {
-          v.payment = $ckb3(v_payment);
+          v.payment = $ckb_Order_payment_voucher(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }

@@ -45,7 +45,7 @@ const $keys_NotesDeleteArguments = new Set<string>(["id", "permanent"]);
 const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
 const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
 const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
-const $tunion_McpToolsList = [$ckb2, $ckb4, $ckb6] as const;
+const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
 const $tmask_McpToolsList_exact = [32, 32, 32] as const;
 const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
@@ -693,7 +693,7 @@ function $ckNotesSearchArguments(v: any): any {
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_McpToolsList_notes_search(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -718,7 +718,7 @@ function $ckNotesGetArguments(v: any): any {
   return v;
 }
 
-function $ckb4(v: any): any {
+function $ckb_McpToolsList_notes_get(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -747,7 +747,7 @@ function $ckNotesDeleteArguments(v: any): any {
   return v;
 }
 
-function $ckb6(v: any): any {
+function $ckb_McpToolsList_notes_delete(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -768,15 +768,15 @@ function $ckMcpToolsList(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {
-      v = $ckb2(v);
+      v = $ckb_McpToolsList_notes_search(v);
       break;
     }
     case "notes.get": {
-      v = $ckb4(v);
+      v = $ckb_McpToolsList_notes_get(v);
       break;
     }
     case "notes/delete": {
-      v = $ckb6(v);
+      v = $ckb_McpToolsList_notes_delete(v);
       break;
     }
     default:

@@ -43,7 +43,7 @@ const $keys_NotesDeleteArguments = new Set<string>(["id", "permanent"]);
 const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
 const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
 const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
-const $tunion_McpToolsList = [$ckb1, $ckb3, $ckb5] as const;
+const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
 const $tmask_McpToolsList_exact = [32, 32, 32] as const;
 const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsList = {"root": "other", "keys": []} as const;
@@ -402,7 +402,7 @@ function $ckNotesSearchArguments(v: any): any {
   return v;
 }
 
-function $ckb1(v: any): any {
+function $ckb_McpToolsList_notes_search(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -427,7 +427,7 @@ function $ckNotesGetArguments(v: any): any {
   return v;
 }
 
-function $ckb3(v: any): any {
+function $ckb_McpToolsList_notes_get(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -456,7 +456,7 @@ function $ckNotesDeleteArguments(v: any): any {
   return v;
 }
 
-function $ckb5(v: any): any {
+function $ckb_McpToolsList_notes_delete(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -477,15 +477,15 @@ function $ckMcpToolsList(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {
-      v = $ckb1(v);
+      v = $ckb_McpToolsList_notes_search(v);
       break;
     }
     case "notes.get": {
-      v = $ckb3(v);
+      v = $ckb_McpToolsList_notes_get(v);
       break;
     }
     case "notes/delete": {
-      v = $ckb5(v);
+      v = $ckb_McpToolsList_notes_delete(v);
       break;
     }
     default:

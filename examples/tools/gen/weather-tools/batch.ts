@@ -67,11 +67,11 @@ const $tset_GetForecastArguments_include_items = new Set<unknown>($enum_GetForec
 const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
 const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_GetAirQualityArguments_location = [$ckb8, $ckb9] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $tset_GetAirQualityArguments_pollutants_items = new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
-const $tunion_WeatherTools = [$ckb2, $ckb4, $ckb6] as const;
+const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
@@ -945,7 +945,7 @@ function $ckGetWeatherArguments(v: any): any {
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_WeatherTools_get_weather(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -987,7 +987,7 @@ function $ckGetForecastArguments(v: any): any {
   return v;
 }
 
-function $ckb4(v: any): any {
+function $ckb_WeatherTools_get_forecast(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -1003,7 +1003,7 @@ function $ckb4(v: any): any {
   return v;
 }
 
-function $ckb8(v: any): any {
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -1015,7 +1015,7 @@ function $ckb8(v: any): any {
   return v;
 }
 
-function $ckb9(v: any): any {
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -1039,7 +1039,7 @@ function $ckGetAirQualityArguments(v: any): any {
   switch (d_location) {
     case "city": {
       try {
-        v.location = $ckb8(v_location);
+        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -1047,7 +1047,7 @@ function $ckGetAirQualityArguments(v: any): any {
     }
     case "coordinates": {
       try {
-        v.location = $ckb9(v_location);
+        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -1074,7 +1074,7 @@ function $ckGetAirQualityArguments(v: any): any {
   return v;
 }
 
-function $ckb6(v: any): any {
+function $ckb_WeatherTools_get_air_quality(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -1095,15 +1095,15 @@ function $ckWeatherTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
-      v = $ckb2(v);
+      v = $ckb_WeatherTools_get_weather(v);
       break;
     }
     case "get_forecast": {
-      v = $ckb4(v);
+      v = $ckb_WeatherTools_get_forecast(v);
       break;
     }
     case "get-air-quality": {
-      v = $ckb6(v);
+      v = $ckb_WeatherTools_get_air_quality(v);
       break;
     }
     default:

@@ -65,11 +65,11 @@ const $tset_GetForecastArguments_include_items = new Set<unknown>($enum_GetForec
 const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
 const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_GetAirQualityArguments_location = [$ckb7, $ckb8] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $tset_GetAirQualityArguments_pollutants_items = new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
-const $tunion_WeatherTools = [$ckb1, $ckb3, $ckb5] as const;
+const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
@@ -542,7 +542,7 @@ function $ckGetWeatherArguments(v: any): any {
   return v;
 }
 
-function $ckb1(v: any): any {
+function $ckb_WeatherTools_get_weather(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -584,7 +584,7 @@ function $ckGetForecastArguments(v: any): any {
   return v;
 }
 
-function $ckb3(v: any): any {
+function $ckb_WeatherTools_get_forecast(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -600,7 +600,7 @@ function $ckb3(v: any): any {
   return v;
 }
 
-function $ckb7(v: any): any {
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -612,7 +612,7 @@ function $ckb7(v: any): any {
   return v;
 }
 
-function $ckb8(v: any): any {
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -636,7 +636,7 @@ function $ckGetAirQualityArguments(v: any): any {
   switch (d_location) {
     case "city": {
       try {
-        v.location = $ckb7(v_location);
+        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -644,7 +644,7 @@ function $ckGetAirQualityArguments(v: any): any {
     }
     case "coordinates": {
       try {
-        v.location = $ckb8(v_location);
+        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -671,7 +671,7 @@ function $ckGetAirQualityArguments(v: any): any {
   return v;
 }
 
-function $ckb5(v: any): any {
+function $ckb_WeatherTools_get_air_quality(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_name = v.name;
   if (v_name === undefined) throw $rt.missing("", "name");
@@ -692,15 +692,15 @@ function $ckWeatherTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
-      v = $ckb1(v);
+      v = $ckb_WeatherTools_get_weather(v);
       break;
     }
     case "get_forecast": {
-      v = $ckb3(v);
+      v = $ckb_WeatherTools_get_forecast(v);
       break;
     }
     case "get-air-quality": {
-      v = $ckb5(v);
+      v = $ckb_WeatherTools_get_air_quality(v);
       break;
     }
     default:

@@ -26,7 +26,7 @@ const $keys_GetAirQualityArguments_location_coordinates = new Set<string>(["kind
 const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
 const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
 const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_GetAirQualityArguments_location = [$ckb1, $ckb2] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $tset_GetAirQualityArguments_pollutants_items = new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
@@ -342,7 +342,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb1(v: any): any {
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -354,7 +354,7 @@ function $ckb1(v: any): any {
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
   const v_kind = v.kind;
   if (v_kind === undefined) throw $rt.missing("", "kind");
@@ -378,7 +378,7 @@ function $ckGetAirQualityArguments(v: any): any {
   switch (d_location) {
     case "city": {
       try {
-        v.location = $ckb1(v_location);
+        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -386,7 +386,7 @@ function $ckGetAirQualityArguments(v: any): any {
     }
     case "coordinates": {
       try {
-        v.location = $ckb2(v_location);
+        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
