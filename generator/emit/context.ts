@@ -186,11 +186,11 @@ export class ModuleContext {
   }
 
   /**
-   * A module-level function split off an oversized one: `make` gets its (fresh, unique) name and returns the
-   * function. Names are `$chunkW<n>` / `$chunkR<n>` / `$chunkP<n>`, a namespace nothing else uses.
+   * A module-level function split off an oversized one (of shape `of`): `make` gets its (fresh, unique) name and
+   * returns the function. Names are `$chunkW_<shape>` / `$chunkR_...` / `$chunkP_...`, then `$2`, `$3`...
    */
-  helper(kind: "W" | "R" | "P", make: (fn: Code) => Code): Code {
-    const fn = name(`$chunk${kind}${this.helperFns.length}`);
+  helper(kind: "W" | "R" | "P", of: Shape, make: (fn: Code) => Code): Code {
+    const fn = this.uniqueName(`$chunk${kind}_${this.nameOf(of)}`);
     this.helperFns.push(raw(""));
     const index = this.helperFns.length - 1;
     this.helperFns[index] = make(fn);

@@ -167,7 +167,7 @@ ${p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) r
       else {
         // too big for one function (see MAX_FUNCTION_LINES): chunks of property checks in helpers
         for (const group of chunkBlocks(checks.map((c) => ({ code: c })))) {
-          const fn = cx.helper("P", (fn) => code`function ${fn}(v: any): boolean {
+          const fn = cx.helper("P", s, (fn) => code`function ${fn}(v: any): boolean {
 ${indentBy(join([...group.map((g) => g.code), code`return true;`]), "  ")}
 }`);
           lines.push(code`if (!${fn}(v)) return false;`);

@@ -248,7 +248,7 @@ ${indentBy(body, "  ")}
     blocks.push(...skipsAt(layout.order.length));
     const calls = chunkBlocks(blocks).map((group) => {
       const used = [...new Set(group.filter((g) => g.mask >= 0).map((g) => g.mask))].sort((a, b) => a - b);
-      const fn = cx.helper("R", (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
+      const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
 }`);
       return code`${fn}(r, ${o}${join(used.map((m) => code`, ${masks[m]!}`), "")});`;
@@ -285,7 +285,7 @@ ${u} = ${rc.expr};` };
     // too big for one function (see MAX_FUNCTION_LINES): the larger arms read their value in a helper
     bodies = bodies.map((b) => {
       if (linesOf(b.code) < 8) return b;
-      const fn = cx.helper("R", (fn) => code`function ${fn}(r: $rt.Reader): any {
+      const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader): any {
 ${indentBy(b.rc.stmts, "  ")}
   return ${b.rc.expr};
 }`);

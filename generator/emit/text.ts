@@ -175,7 +175,6 @@ export class TextEmitter {
   private readonly checkFns = new Map<string, Code>();
   /** Locals of the encoder function being emitted (each function has its own: see withLocals). */
   private L = new Locals();
-  private chunks = 0;
 
   constructor(readonly cx: ModuleContext) {}
 
@@ -291,7 +290,7 @@ ${same ? raw("") : code`  ${lead} = ${ind};\n`}  ${j}++;
       // too big for one function (see MAX_FUNCTION_LINES): chunks of properties go to helpers that return `j`
       const bases = [...new Set([depth.base, lvl.base].filter((b): b is string => b !== null))].map((b) => raw(b));
       for (const group of chunkBlocks(blocks.map((c) => ({ code: c })))) {
-        const fn = name(`$txc${this.chunks++}`);
+        const fn = this.cx.uniqueName(`$txc_${this.cx.nameOf(s)}`);
         const params = [code`e: $rt.TextState`, code`${v}: any`, code`${ks}: string[]`, code`${j}: number`, ...(same ? [] : [code`${lead}: string`]), code`${ind}: string`, ...bases.map((b) => code`${b}: number`)];
         this.fns.push(code`function ${fn}(${join(params, ", ")}): number {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
@@ -615,7 +614,7 @@ else return null;`;
       const indexed = s.properties.map((p, i) => ({ code: cells[i]!, p, i }));
       const parts: Code[] = [];
       chunkBlocks(indexed).forEach((group, g) => {
-        const part = name(`$trc${this.chunks++}`);
+        const part = this.cx.uniqueName(`$trc_${this.cx.nameOf(s)}`);
         this.fns.push(code`function ${part}(e: $rt.TextState, r: any): string | null {
   let s: string;
 ${indentBy(join(group.map((x, k) => cell(x.p, x.i, k === 0))), "  ")}
@@ -815,7 +814,7 @@ ${indentBy(body, "  ")}
     else {
       // too big for one function (see MAX_FUNCTION_LINES): chunks of properties are checked by helpers
       for (const group of chunkBlocks(blocks.map((c) => ({ code: c })))) {
-        const fn = name(`$ckc${this.chunks++}`);
+        const fn = this.cx.uniqueName(`$ckc_${this.cx.nameOf(s)}`);
         this.fns.push(code`function ${fn}(${v}: any): void {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
 }`);

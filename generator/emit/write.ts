@@ -278,7 +278,7 @@ ${indentBy(entries, "  ")}
     flatBitmap.push(code`w.byte(${join(terms, " | ")});`);
   }
   const calls = chunkBlocks(blocks.map((c, j) => ({ code: c, local: locals[layout.order[j]!]! }))).map((group) => {
-    const fn = cx.helper("W", (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
+    const fn = cx.helper("W", s, (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
 }`);
     return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
@@ -294,6 +294,7 @@ function emitUnion(s: UnionShape, v: Code, p: string, cx: ModuleContext, L: Loca
       s.branches.map((b) => emitWrite(b, v, p, cx, L)),
       v,
       cx,
+      s,
     );
     const cases = s.branches.map((_, i) => {
       const body = bodies[i]!;
@@ -316,6 +317,7 @@ ${join(cases)}
     choices.map((c) => emitWrite(s.branches[c.index]!, v, p, cx, L)),
     v,
     cx,
+    s,
   );
   const arms = choices.map((c, i) => {
     const body = code`${writeIndex(c.index)}
@@ -339,12 +341,12 @@ else throw $rt.invalid(${p}, ${`a value matching one of the ${s.branches.length}
  * Union arms whose code together is too big for one function (see MAX_FUNCTION_LINES) move into helper
  * functions of the value variable (always a plain local); small arms stay inline.
  */
-function outlineArms(bodies: Code[], v: Code, cx: ModuleContext): Code[] {
+function outlineArms(bodies: Code[], v: Code, cx: ModuleContext, of: Shape): Code[] {
   if (linesOf(bodies) <= MAX_FUNCTION_LINES) return bodies;
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(v.text)) throw new Error(`internal: union value ${v.text} is not a local`);
   return bodies.map((body) => {
     if (linesOf(body) < 8) return body;
-    const fn = cx.helper("W", (fn) => code`function ${fn}(w: $rt.Writer, ${v}: any): void {
+    const fn = cx.helper("W", of, (fn) => code`function ${fn}(w: $rt.Writer, ${v}: any): void {
 ${indentBy(body, "  ")}
 }`);
     return code`${fn}(w, ${v});`;
