@@ -103,6 +103,44 @@ export function jsonLit(v: unknown): Code {
   return new Code("{" + parts.join(", ") + "}");
 }
 
+/**
+ * `jsonLit` laid out for diffs: a value whose one-line form fits in `width` columns stays on one line; a larger
+ * array or object gets one entry per line (indented by two under `indent`, with a trailing comma), each entry
+ * laid out the same way. So one changed entry of a big constant (a property of a definition, an enum value)
+ * changes one line of the generated file, not the whole blob. Same value, same escaping as jsonLit.
+ */
+export function jsonBlock(v: unknown, indent = "", width = 100): Code {
+  return new Code(jsonLayout(v, indent, indent.length, width));
+}
+
+/** `v` at a column where `used` characters of the line are already taken. */
+function jsonLayout(v: unknown, indent: string, used: number, width: number): string {
+  const flat = jsonLit(v).text;
+  if (used + flat.length <= width || v === null || typeof v !== "object") return flat;
+  const inner = indent + "  ";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return flat;
+    return "[\n" + v.map((x) => inner + jsonLayout(x, inner, inner.length + 1, width) + ",\n").join("") + indent + "]";
+  }
+  const keys = Object.keys(v);
+  if (keys.length === 0) return flat;
+  const entries = keys.map((k) => {
+    const key = `${k === "__proto__" ? `[${quote(k)}]` : quote(k)}: `;
+    return inner + key + jsonLayout((v as Record<string, unknown>)[k], inner, inner.length + key.length + 1, width) + ",\n";
+  });
+  return "{\n" + entries.join("") + indent + "}";
+}
+
+/**
+ * A string literal for a long multi-line text (prompt instructions): one concatenated literal per line of the
+ * text, so that one changed line of the text is one changed line of code. Each piece goes through `quote`.
+ */
+export function stringBlock(s: string, indent = ""): Code {
+  const pieces = s.match(/[^\n]*\n|[^\n]+$/g) ?? [""];
+  if (pieces.length <= 1) return lit(s);
+  return new Code(pieces.map((x) => quote(x)).join(` +\n${indent}  `));
+}
+
 /** `obj.key` when `key` is a plain identifier, else `obj["key"]`. Never use for `__proto__` reads (see getOwn). */
 export function prop(obj: Code, key: string): Code {
   if (key === "__proto__") throw new Error("internal: __proto__ must be read with getOwn and written with setOwn");

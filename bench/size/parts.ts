@@ -23,22 +23,23 @@ export type Part = (typeof PARTS)[number];
 
 /** First match wins; tested against the declared name. */
 const RULES: [RegExp, Part][] = [
+  // names are `<prefix>_<Definition>_<path>` (emit/context.ts), or numbered in modules of older generators
   [/^(write|read)/, "binary"],
   // oversized functions split into module-level helpers: binary write/read and union predicates (emit/context.ts)
-  [/^\$chunk[WRP]\d/, "binary"],
-  [/^\$(keys|dt|enum|json|set|ext[WR])\d/, "binary"],
-  [/^\$applyExtensions$/, "binary"],
+  [/^\$chunk[WRP](\d|_|\$|$)/, "binary"],
+  [/^\$(keys|dt|enum|json|set|ext[WR]|is)(\d|_|\$|$)/, "binary"],
+  [/^\$(applyExtensions|encode|decode|FINGERPRINT|FLAGS|LEVEL|isArray|isInteger)$/, "binary"],
   [/^\$(sw|sr)\d/, "stream"],
-  [/^\$(streamSpec|StreamPaths)$/, "stream"],
-  [/^\$(thints|tinstructions)\d/, "model output"],
+  [/^\$(streamSpec|StreamPaths|descriptor)$/, "stream"],
+  [/^\$(thints|tinstructions)(\d|_|\$|$)/, "model output"],
   [/^\$(tx|tf|ti)[A-Z]/, "text encode"],
-  [/^\$(tr|trc|tfields|txc)\d/, "text encode"],
+  [/^\$(tr|trc|tfields|txc)(\d|_|\$|$)/, "text encode"],
   [/^\$ck[A-Z]/, "text check"],
-  [/^\$(ckb|ckc|tenum|tset|tunion|tmask|tkeys)\d/, "text check"],
-  [/^\$check\d/, "validate"],
+  [/^\$(ckb|ckc|tenum|tset|tunion|tmask|tkeys)(\d|_|\$|$)/, "text check"],
+  [/^\$(check(\d|_|\$|$)|validate$)/, "validate"],
   [/^\$dictionary$/, "dictionary"],
   // field index offsets and peek accessors (docs/FORMAT.md §10.2)
-  [/^\$(ix|peekR)\d/, "peek"],
+  [/^\$(ix|peekR|PEEK)(\d|_|\$|$)/, "peek"],
 ];
 
 function partOf(statement: ts.Statement): Part {

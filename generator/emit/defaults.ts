@@ -5,7 +5,7 @@
  * statements of write.ts / read.ts. The table itself is a hoisted module constant.
  */
 import type { Shape } from "../ir/types.ts";
-import { Code, code, jsonLit, raw } from "../../templates/code.ts";
+import { Code, code, jsonBlock, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";
 import type { ReadCode } from "./read.ts";
 import { isTabled, tabledKind } from "../../runtime/codec/plan.ts";
@@ -16,7 +16,7 @@ export { isTabled, tabledKind }; // the layout facts live in the runtime (runtim
 
 function table(s: Tabled, cx: ModuleContext): Code {
   const type = s.kind === "string" ? "string" : "number";
-  return cx.constant("dt", code`/*@__PURE__*/ $rt.defaultTable<${raw(type)}>(${jsonLit(s.table)})`);
+  return cx.constant("dt", code`/*@__PURE__*/ $rt.defaultTable<${raw(type)}>(${jsonBlock(s.table)})`, s);
 }
 
 /** `emitWrite` of a tabled shape (the caller checked `s.table`). */

@@ -5,7 +5,7 @@
  */
 import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
-import { Code, code, join, jsonLit, lineComment, name, raw } from "../../templates/code.ts";
+import { Code, code, join, jsonBlock, jsonLit, lineComment, name, raw } from "../../templates/code.ts";
 import { ModuleContext } from "./context.ts";
 import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
@@ -86,21 +86,19 @@ export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions)
       $rt.applyExtension(r, root, ${x.key}, ${x.reader});
       return true;`,
   );
-  const apply =
-    applyCases.length === 0 && retiredIds.length === 0
-      ? code`/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;`
-      : code`/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
-function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
-  switch (id) {
-${join(applyCases)}${
-          retiredIds.length === 0
-            ? raw("")
-            : code`
+  // always a switch, so that the first extension property adds its case, not a new function
+  const knowsNone = applyCases.length === 0 && retiredIds.length === 0;
+  const apply = code`/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(${knowsNone ? raw("id: number") : raw("id: number, r: $rt.Reader, root: unknown")}): boolean {
+  switch (id) {${knowsNone ? raw("") : code`
+${join(applyCases)}`}${
+    retiredIds.length === 0
+      ? raw("")
+      : code`
 ${join(retiredIds.map((id) => code`    case ${id}:`))}
       r.pos = r.end; // a retired property: dropped
       return true;`
-        }
+  }
     default:
       return false;
   }
@@ -111,8 +109,8 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   const checkDefs = Object.fromEntries(ir.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
   const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{')
     ? {
-        root: cx.constant("check", code`${jsonLit(checkRoot)} as unknown as $rt.CheckShape`),
-        defs: cx.constant("check", code`${jsonLit(checkDefs)} as unknown as $rt.CheckDefs`),
+        root: cx.constant("check", code`${jsonBlock(checkRoot)} as unknown as $rt.CheckShape`, "root"),
+        defs: cx.constant("check", code`${jsonBlock(checkDefs)} as unknown as $rt.CheckDefs`, "defs"),
       }
     : undefined;
 

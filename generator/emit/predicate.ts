@@ -4,8 +4,8 @@
  * When several branches share a JSON type, generated structural predicates (`$isN`) decide, first match wins.
  */
 import type { Shape } from "../ir/types.ts";
-import { Code, code, join, lit, name, raw } from "../../templates/code.ts";
-import { chunkBlocks, isPrimitive, linesOf, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
+import { Code, code, join, jsonBlock, lit, name, raw } from "../../templates/code.ts";
+import { chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { objectLayout } from "./layout.ts";
 import { indentBy, readProp } from "./write.ts";
 
@@ -128,12 +128,12 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
     case "any":
       return code`$rt.isJsonLike(${v})`;
     case "const":
-      return isPrimitive(s.value) ? code`${v} === ${lit(s.value)}` : code`$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value)})`;
+      return isPrimitive(s.value) ? code`${v} === ${lit(s.value)}` : code`$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value, s)})`;
     case "enum":
       if (s.values.every(isPrimitive)) {
-        return code`${cx.constant("set", code`/*@__PURE__*/ new Set<unknown>([${s.values.map((x) => lit(x as string))}])`)}.has(${v})`;
+        return code`${cx.constant("set", code`/*@__PURE__*/ new Set<unknown>(${jsonBlock(s.values)})`, s)}.has(${v})`;
       }
-      return code`${cx.jsonConstant(s.values)}.some((x: unknown) => $rt.jsonEquals(x, ${v}))`;
+      return code`${cx.jsonConstant(s.values, s)}.some((x: unknown) => $rt.jsonEquals(x, ${v}))`;
     case "ref":
       return code`${predicateFunction(s, cx, "def:" + s.name)}(${v})`;
     default:
@@ -145,7 +145,7 @@ function predicateFunction(s: Shape, cx: ModuleContext, key?: string): Code {
   const k = key ?? "shape:" + JSON.stringify(s);
   const known = cx.predicates.get(k);
   if (known) return known.fn;
-  const fn = name(s.kind === "ref" ? `$is${s.name}` : `$is${cx.predicates.size}`);
+  const fn = cx.uniqueName(s.kind === "ref" ? `$is${s.name}` : `$is_${cx.nameOf(s)}`);
   cx.predicates.set(k, { fn, shape: s.kind === "ref" ? cx.def(s.name).shape : s });
   return fn;
 }
@@ -157,8 +157,9 @@ export function emitPredicateFunction(fn: Code, s: Shape, cx: ModuleContext): Co
   switch (s.kind) {
     case "object": {
       const lines: Code[] = [code`if (typeof v !== "object" || v === null || $isArray(v)) return false;`];
-      const checks = s.properties.map((p, i) => {
-        const f = name(`f${i}`);
+      const L = new Locals();
+      const checks = s.properties.map((p) => {
+        const f = L.fresh("v", p.name);
         return code`const ${f} = ${readProp(v, p.name)};
 ${p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) return false;` : code`if (${f} !== undefined && !(${predicate(p.shape, f, cx)})) return false;`}`;
       });
@@ -166,13 +167,13 @@ ${p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) r
       else {
         // too big for one function (see MAX_FUNCTION_LINES): chunks of property checks in helpers
         for (const group of chunkBlocks(checks.map((c) => ({ code: c })))) {
-          const fn = cx.helper("P", (fn) => code`function ${fn}(v: any): boolean {
+          const fn = cx.helper("P", s, (fn) => code`function ${fn}(v: any): boolean {
 ${indentBy(join([...group.map((g) => g.code), code`return true;`]), "  ")}
 }`);
           lines.push(code`if (!${fn}(v)) return false;`);
         }
       }
-      const known = cx.knownKeys(s.properties.map((p) => p.name));
+      const known = cx.knownKeys(s.properties.map((p) => p.name), s);
       if (s.additional === false) lines.push(code`if ($rt.extraKeys(v, ${known}) !== undefined) return false;`);
       else if (s.additional.kind !== "any") {
         lines.push(code`for (const k of $rt.extraKeys(v, ${known}) ?? []) {

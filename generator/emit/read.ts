@@ -5,8 +5,8 @@
  * failure anywhere names where it happened; loops and definition calls prefix their part while it bubbles.
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
-import { Code, code, join, lit, prop, propKey, raw } from "../../templates/code.ts";
-import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
+import { Code, code, join, jsonBlock, lit, prop, propKey, raw } from "../../templates/code.ts";
+import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
 import { emitTabledRead, isTabled } from "./defaults.ts";
@@ -41,15 +41,15 @@ export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): Rea
     case "any":
       return leaf(p, code`$rt.readAny(r)`);
     case "const":
-      return { stmts: EMPTY, expr: isPrimitive(s.value) ? lit(s.value) : code`$rt.cloneJson(${cx.jsonConstant(s.value)})` };
+      return { stmts: EMPTY, expr: isPrimitive(s.value) ? lit(s.value) : code`$rt.cloneJson(${cx.jsonConstant(s.value, s)})` };
     case "enum": {
-      if (s.values.length === 1) return { stmts: EMPTY, expr: constantValue(s.values[0], cx) };
-      const table = s.values.every(isPrimitive) ? cx.constant("enum", code`[${s.values.map((x) => lit(x as string))}] as const`) : cx.jsonConstant(s.values);
+      if (s.values.length === 1) return { stmts: EMPTY, expr: constantValue(s.values[0], cx, s) };
+      const table = s.values.every(isPrimitive) ? cx.constant("enum", code`${jsonBlock(s.values)} as const`, s) : cx.jsonConstant(s.values, s);
       const pick = code`${table}[r.index(${s.values.length})]`;
       return leaf(p, s.values.every(isPrimitive) ? pick : code`$rt.cloneJson(${pick})`);
     }
     case "ref": {
-      const x = L.fresh("r");
+      const x = L.fresh("r", fieldOf(p));
       const call = code`${readerName(s.name)}(r)`;
       if (p === "") return { stmts: code`const ${x} = ${call};`, expr: x };
       return {
@@ -73,20 +73,20 @@ try {
   }
 }
 
-function constantValue(v: unknown, cx: ModuleContext): Code {
-  return isPrimitive(v) ? lit(v) : code`$rt.cloneJson(${cx.jsonConstant(v)})`;
+function constantValue(v: unknown, cx: ModuleContext, at: Shape): Code {
+  return isPrimitive(v) ? lit(v) : code`$rt.cloneJson(${cx.jsonConstant(v, at)})`;
 }
 
 /** Bind a ReadCode to a fresh const. */
-function bind(rc: ReadCode, L: Locals, prefix = "f"): { stmts: Code; local: Code } {
-  const local = L.fresh(prefix);
+function bind(rc: ReadCode, L: Locals, prefix: string, field: string | undefined): { stmts: Code; local: Code } {
+  const local = L.fresh(prefix, field);
   return { stmts: code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}const ${local} = ${rc.expr};`, local };
 }
 
 function emitArray(items: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {
-  const n = L.fresh("n");
-  const a = L.fresh("a");
-  const i = L.fresh("i");
+  const n = L.fresh("n", fieldOf(p));
+  const a = L.fresh("a", fieldOf(p));
+  const i = L.fresh("i", fieldOf(p));
   const item = emitRead(items, "", cx, L);
   const push = item.stmts.text === "" ? code`${a}.push(${item.expr});` : code`${item.stmts}
 ${a}.push(${item.expr});`;
@@ -107,8 +107,8 @@ ${indentBy(push, "    ")}
 }
 
 function emitTuple(s: TupleShape, p: string, cx: ModuleContext, L: Locals): ReadCode {
-  const n = L.fresh("n");
-  const a = L.fresh("a");
+  const n = L.fresh("n", fieldOf(p));
+  const a = L.fresh("a", fieldOf(p));
   const max = s.rest === false ? s.items.length : -1;
   const out: Code[] = [
     code`r.at = ${p};
@@ -127,7 +127,7 @@ ${indentBy(body, "  ")}
 }`);
   });
   if (s.rest !== false) {
-    const i = L.fresh("i");
+    const i = L.fresh("i", fieldOf(p));
     const rc = emitRead(s.rest, "", cx, L);
     const body = rc.stmts.text === "" ? code`${a}.push(${rc.expr});` : code`${rc.stmts}
 ${a}.push(${rc.expr});`;
@@ -152,7 +152,7 @@ function emitObject(s: ObjectShape, p: string, cx: ModuleContext, L: Locals): Re
   const maskStmts: Code[] = [];
   const masks: Code[] = [];
   for (let b = 0; b * 8 < layout.bits; b++) {
-    const m = L.fresh("m");
+    const m = L.fresh("m", fieldOf(p));
     masks.push(m);
     maskStmts.push(code`r.at = ${p};
 const ${m} = r.bits(${byteMask(layout.bits, b)});`);
@@ -179,11 +179,11 @@ ${indentBy(code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}${rc.expr}
     reads[i] = rc;
     const bit = layout.bitOf[i]!;
     if (bit < 0) {
-      const b = bind(rc, L);
+      const b = bind(rc, L, "v", q.name);
       propStmts.push(b.stmts);
       locals[i] = b.local;
     } else {
-      const f = L.fresh("f");
+      const f = L.fresh("v", q.name);
       locals[i] = f;
       propStmts.push(code`let ${f}: any;
 if (${bitTest(bit)}) {
@@ -199,15 +199,15 @@ ${f} = ${rc.expr};`, "  ")}
       const q = s.properties[x.prop]!;
       const value = q.shape.kind === "const" ? q.shape.value : q.shape.default;
       if (value === undefined) return [];
-      return [code`if (r.level < ${x.level}) ${assign(o, q.name, code`$rt.cloneJson(${cx.jsonConstant(value)})`)}`];
+      return [code`if (r.level < ${x.level}) ${assign(o, q.name, code`$rt.cloneJson(${cx.jsonConstant(value, q.shape)})`)}`];
     });
   const extrasRead = (o: Code): Code[] => {
     if (s.additional === false) return [];
-    const n = L.fresh("n");
-    const k = L.fresh("k");
-    const known = cx.knownKeys(s.properties.map((q) => q.name));
+    const n = L.fresh("n", fieldOf(p));
+    const k = L.fresh("k", fieldOf(p));
+    const known = cx.knownKeys(s.properties.map((q) => q.name), s);
     const val = emitRead(s.additional, "", cx, L);
-    const bound = bind(val, L, "e");
+    const bound = bind(val, L, "e", fieldOf(p));
     const loop = code`r.at = ${p};
 const ${n} = r.count(${1 + cx.minWidth(s.additional)});
 let ${k} = "";
@@ -232,7 +232,7 @@ ${indentBy(loop, "  ")}
   if (linesOf(propStmts) > MAX_FUNCTION_LINES) {
     // Too big for one function (see MAX_FUNCTION_LINES): the object is created first and helper functions read
     // chunks of properties into it, in schema order (so keys keep that order), given the bitmap bytes they test.
-    const o = L.fresh("o");
+    const o = L.fresh("o", fieldOf(p));
     const skipsAt = (at: number) => layout.retired.filter((x) => x.after === at).map((x, j) => ({ code: skipRetired(at)[j]!, mask: x.bit >> 3 }));
     const blocks = layout.order.flatMap((i, at) => {
       const q = s.properties[i]!;
@@ -248,7 +248,7 @@ ${indentBy(body, "  ")}
     blocks.push(...skipsAt(layout.order.length));
     const calls = chunkBlocks(blocks).map((group) => {
       const used = [...new Set(group.filter((g) => g.mask >= 0).map((g) => g.mask))].sort((a, b) => a - b);
-      const fn = cx.helper("R", (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
+      const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
 }`);
       return code`${fn}(r, ${o}${join(used.map((m) => code`, ${masks[m]!}`), "")});`;
@@ -258,7 +258,7 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
 
   const out: Code[] = [...maskStmts, ...propStmts];
   // assemble: a literal up to the first optional property, then assignments in schema order
-  const o = L.fresh("o");
+  const o = L.fresh("o", fieldOf(p));
   const firstOptional = s.properties.findIndex((_, i) => layout.bitOf[i]! >= 0 || !inWire.has(i));
   const literalCount = firstOptional < 0 ? s.properties.length : firstOptional;
   const fields = s.properties.slice(0, literalCount).map((q, i) => (q.name === "__proto__" ? code`["__proto__"]: ${locals[i]!}` : code`${propKey(q.name)}: ${locals[i]!}`));
@@ -275,7 +275,7 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
 }
 
 function emitUnion(s: UnionShape, p: string, cx: ModuleContext, L: Locals): ReadCode {
-  const u = L.fresh("u");
+  const u = L.fresh("u", fieldOf(p));
   let bodies = s.branches.map((b) => {
     const rc = emitRead(b, p, cx, L);
     return { rc, code: rc.stmts.text === "" ? code`${u} = ${rc.expr};` : code`${rc.stmts}
@@ -285,7 +285,7 @@ ${u} = ${rc.expr};` };
     // too big for one function (see MAX_FUNCTION_LINES): the larger arms read their value in a helper
     bodies = bodies.map((b) => {
       if (linesOf(b.code) < 8) return b;
-      const fn = cx.helper("R", (fn) => code`function ${fn}(r: $rt.Reader): any {
+      const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader): any {
 ${indentBy(b.rc.stmts, "  ")}
   return ${b.rc.expr};
 }`);

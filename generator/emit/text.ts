@@ -20,8 +20,8 @@
  * (runtime/text/check.ts). `compileTextCheck` builds the same pass from the IR as closures, for the CLI.
  */
 import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir/types.ts";
-import { Code, code, join, jsonLit, lit, name, raw } from "../../templates/code.ts";
-import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
+import { Code, code, join, jsonBlock, lit, name, raw, stringBlock } from "../../templates/code.ts";
+import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { indentBy, readProp } from "./write.ts";
 import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
 import {
@@ -165,7 +165,7 @@ class Num {
 
 /** Where a value is written: an object field (`key: value`), or a list item (`- value`). */
 type Pos =
-  | { mode: "field"; lead: Code; key: Code; kt: string | Code; fd: Num; lvl: Num }
+  | { mode: "field"; lead: Code; key: Code; kt: string | Code; fd: Num; lvl: Num; field?: string }
   | { mode: "item"; depth: Num; dash: Code; lvl: Num };
 
 export class TextEmitter {
@@ -173,8 +173,8 @@ export class TextEmitter {
   private readonly defFns = new Map<string, Code>();
   private readonly rowFns = new Map<string, Code>();
   private readonly checkFns = new Map<string, Code>();
-  private readonly L = new Locals();
-  private chunks = 0;
+  /** Locals of the encoder function being emitted (each function has its own: see withLocals). */
+  private L = new Locals();
 
   constructor(readonly cx: ModuleContext) {}
 
@@ -188,9 +188,23 @@ export class TextEmitter {
   /** `function fn(e, v): string | null` encoding a whole value of `shape` (null: let the generic encoder do it). */
   rootEncoder(fn: Code, shape: Shape): Code {
     return code`function ${fn}(e: $rt.TextState, v: any): string | null {
-${indentBy(this.root(shape), "  ")}
+${indentBy(this.withLocals(() => this.root(shape)), "  ")}
   return null;
 }`;
+  }
+
+  /**
+   * Run `emit` with fresh locals: names are per function (an edit of one definition renames nothing in the
+   * others), and definition encoders are emitted on first use, from inside another function's emission.
+   */
+  private withLocals(emit: () => Code): Code {
+    const outer = this.L;
+    this.L = new Locals();
+    try {
+      return emit();
+    } finally {
+      this.L = outer;
+    }
   }
 
   /** Statements returning the text of root value `v` (falling through when they cannot). */
@@ -251,19 +265,19 @@ ${indentBy(this.array(s.items, raw('"\\n"'), name("v"), n, new Num(null, 1), new
    * keys follow it, then the remaining keys one by one. `lead0` starts the first line (`"\n" + indent`, or the
    * `- ` of a list item); `same`: lead0 is the plain indentation of `depth`.
    */
-  private fields(s: ObjectShape, v: Code, ks: Code, lead0: Code, depth: Num, lvl: Num, same: boolean): Code {
+  private fields(s: ObjectShape, v: Code, ks: Code, lead0: Code, depth: Num, lvl: Num, same: boolean, field?: string): Code {
     const L = this.L;
-    const ind = L.fresh("ind");
-    const j = L.fresh("j");
-    const lead = same ? ind : L.fresh("lead");
+    const ind = L.fresh("ind", field);
+    const j = L.fresh("j", field);
+    const lead = same ? ind : L.fresh("lead", field);
     const out: Code[] = [code`const ${ind} = $rt.textNl(e, ${depth.code});`];
     if (!same) out.push(code`let ${lead} = ${lead0};`);
     out.push(code`let ${j} = 0;`);
     const blocks: Code[] = [];
     for (const p of s.properties) {
-      const f = L.fresh("f");
+      const f = L.fresh("v", p.name);
       const kt = encodeKeySafe(p.name);
-      const pos: Pos = { mode: "field", lead, key: lit(p.name), kt: kt ?? code`$rt.encodeKey(${p.name})`, fd: depth, lvl };
+      const pos: Pos = { mode: "field", lead, key: lit(p.name), kt: kt ?? code`$rt.encodeKey(${p.name})`, fd: depth, lvl, field: p.name };
       const body = this.value(p.shape, f, pos);
       blocks.push(code`if (${ks}[${j}] === ${p.name}) {
   const ${f} = ${readProp(v, p.name)};
@@ -276,7 +290,7 @@ ${same ? raw("") : code`  ${lead} = ${ind};\n`}  ${j}++;
       // too big for one function (see MAX_FUNCTION_LINES): chunks of properties go to helpers that return `j`
       const bases = [...new Set([depth.base, lvl.base].filter((b): b is string => b !== null))].map((b) => raw(b));
       for (const group of chunkBlocks(blocks.map((c) => ({ code: c })))) {
-        const fn = name(`$txc${this.chunks++}`);
+        const fn = this.cx.uniqueName(`$txc_${this.cx.nameOf(s)}`);
         const params = [code`e: $rt.TextState`, code`${v}: any`, code`${ks}: string[]`, code`${j}: number`, ...(same ? [] : [code`${lead}: string`]), code`${ind}: string`, ...bases.map((b) => code`${b}: number`)];
         this.fns.push(code`function ${fn}(${join(params, ", ")}): number {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
@@ -287,8 +301,8 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
         if (!same) out.push(code`if (${j} > 0) ${lead} = ${ind};`);
       }
     }
-    const k = L.fresh("k");
-    const x = L.fresh("x");
+    const k = L.fresh("k", field);
+    const x = L.fresh("x", field);
     const extra: Pos = { mode: "field", lead, key: k, kt: code`$rt.encodeKey(${k})`, fd: depth, lvl };
     const entry =
       s.additional !== false && s.additional.kind !== "any" && s.properties.length === 0
@@ -401,11 +415,12 @@ else ${this.generic(pos, v)}`;
 
   /** A non-null, non-array object value at `pos`. */
   private object(s: ObjectShape, v: Code, pos: Pos): Code {
-    const ks = this.L.fresh("ks");
-    const x0 = this.L.fresh("x");
+    const field = pos.mode === "field" ? pos.field : undefined;
+    const ks = this.L.fresh("ks", field);
+    const x0 = this.L.fresh("x", field);
     if (pos.mode === "field") {
       const inner = pos.fd.plus(1);
-      const kf = this.L.fresh("kf");
+      const kf = this.L.fresh("kf", field);
       return code`const ${ks} = Object.keys(${v});
 if (${ks}.length === 0) e.out += ${this.pre(pos, ":")};
 else {
@@ -418,7 +433,7 @@ else {
   if (${kf} !== null) e.out += ${this.pre(pos, "")} + ${kf};
   else {
     e.out += ${this.pre(pos, ":")};
-${indentBy(this.fields(s, v, ks, raw(""), inner, pos.lvl.plus(1), true), "    ")}
+${indentBy(this.fields(s, v, ks, raw(""), inner, pos.lvl.plus(1), true, field), "    ")}
   }
 }`;
     }
@@ -432,12 +447,13 @@ ${indentBy(this.fields(s, v, ks, pos.dash, pos.depth.plus(1), pos.lvl, false), "
 
   /** An array value at `pos`. */
   private arrayValue(s: ArrayShape, v: Code, pos: Pos): Code {
-    const n = this.L.fresh("n");
+    const field = pos.mode === "field" ? pos.field : undefined;
+    const n = this.L.fresh("n", field);
     if (pos.mode === "field") {
       return code`const ${n} = ${v}.length;
 if (${n} === 0) e.out += ${this.pre(pos, ": []")};
 else {
-${indentBy(this.array(s.items, this.pre(pos, ""), v, n, pos.fd.plus(1), pos.lvl.plus(1), true), "  ")}
+${indentBy(this.array(s.items, this.pre(pos, ""), v, n, pos.fd.plus(1), pos.lvl.plus(1), true, field), "  ")}
 }`;
     }
     return code`const ${n} = ${v}.length;
@@ -451,14 +467,14 @@ ${indentBy(this.array(s.items, pos.dash, v, n, pos.depth.plus(1), pos.lvl, false
    * A non-empty array `v` (length `n`) of `items` whose header line starts with `pre`; items or rows at `cd`;
    * `lvl` as the generic emitArray's; `tab`: the tabular form is allowed.
    */
-  private array(items: Shape, pre: Code, v: Code, n: Code, cd: Num, lvl: Num, tab: boolean): Code {
+  private array(items: Shape, pre: Code, v: Code, n: Code, cd: Num, lvl: Num, tab: boolean, field?: string): Code {
     const L = this.L;
     const generic = code`$rt.textArray(e, ${pre}, ${v}, ${cd.code}, ${lvl.code}, ${tab});`;
     if (primOnly(items, this.cx)) {
-      const s = L.fresh("s");
-      const i = L.fresh("i");
-      const x = L.fresh("x");
-      const c = L.fresh("c");
+      const s = L.fresh("s", field);
+      const i = L.fresh("i", field);
+      const x = L.fresh("x", field);
+      const c = L.fresh("c", field);
       const r = resolve(items, this.cx)!;
       const first =
         r.kind === "string"
@@ -483,12 +499,12 @@ else ${generic}`;
     const table = tab ? tabularFields(items, this.cx) : null;
     if (table !== null) {
       const row = this.rowFn(table.shape, table.fields);
-      const fieldsConst = this.cx.constant("tfields", jsonLit(table.fields));
+      const fieldsConst = this.cx.constant("tfields", jsonBlock(table.fields), table.shape);
       const header = fieldList(table.fields, ",");
-      const body = L.fresh("b");
-      const ind = L.fresh("ind");
-      const i = L.fresh("i");
-      const c = L.fresh("c");
+      const body = L.fresh("b", field);
+      const ind = L.fresh("ind", field);
+      const i = L.fresh("i", field);
+      const c = L.fresh("c", field);
       return code`const ${ind} = $rt.textNl(e, ${cd.code});
 let ${body} = "";
 let ${i} = 0;
@@ -502,11 +518,11 @@ if (${lvl.plus(table.depth).code} <= e.max) {
 if (${i} === ${n}) e.out += ${pre} + "[" + ${n} + e.mk + "]" + (e.d === "," ? ${header} : $rt.fieldList(${fieldsConst}, e.d)) + ":" + ${body};
 else ${generic}`;
     }
-    const x0 = L.fresh("x");
-    const t = L.fresh("t");
-    const i = L.fresh("i");
-    const dash = L.fresh("dash");
-    const x = L.fresh("x");
+    const x0 = L.fresh("x", field);
+    const t = L.fresh("t", field);
+    const i = L.fresh("i", field);
+    const dash = L.fresh("dash", field);
+    const x = L.fresh("x", field);
     const arrProp = tab ? arrayProperty(items, this.cx) : undefined;
     const probes = tab && arrProp === undefined ? probeProperties(items, this.cx) : [];
     const attemptTable = code`${t} = $rt.textTable(e, ${v}, ${cd.code}, ${lvl.plus(1).code});`;
@@ -517,8 +533,8 @@ else ${generic}`;
     else {
       // rows that differ in whether they have an optional property have different keys: no table (cheap test
       // before the generic attempt, which would build the first rows' cells first)
-      const k = L.fresh("k");
-      const r = L.fresh("r");
+      const k = L.fresh("k", field);
+      const r = L.fresh("r", field);
       const differs = join(
         probes.map((q) => code`$rt.hasOwn(${r}, ${q}) !== $rt.hasOwn(${x0}, ${q})`),
         " || ",
@@ -553,7 +569,7 @@ ${indentBy(this.value(items, x, item), "      ")}
     const key = JSON.stringify([s.schemaPath, fields]);
     const known = this.rowFns.get(key);
     if (known !== undefined) return known;
-    const fn = name(`$tr${this.rowFns.size}`);
+    const fn = this.cx.uniqueName(`$tr_${this.cx.nameOf(s)}`);
     this.rowFns.set(key, fn);
     const names = s.properties.map((p) => p.name);
     const keyTest =
@@ -563,7 +579,7 @@ ${indentBy(this.value(items, x, item), "      ")}
             "",
           )}) return null;`
         : code`if (ks.length !== ${names.length}) return null;
-const kn = ${this.cx.constant("tkeys", code`[${names}] as const`)};
+const kn = ${this.cx.constant("tkeys", code`${jsonBlock(names)} as const`, s)};
 for (let i = 0; i < ${names.length}; i++) if (ks[i] !== kn[i]) return null;`;
     /** The code of cell `i`, appending to `s` (assigning it when `first`). */
     const cell = (p: (typeof s.properties)[number], i: number, first: boolean): Code => {
@@ -598,7 +614,7 @@ else return null;`;
       const indexed = s.properties.map((p, i) => ({ code: cells[i]!, p, i }));
       const parts: Code[] = [];
       chunkBlocks(indexed).forEach((group, g) => {
-        const part = name(`$trc${this.chunks++}`);
+        const part = this.cx.uniqueName(`$trc_${this.cx.nameOf(s)}`);
         this.fns.push(code`function ${part}(e: $rt.TextState, r: any): string | null {
   let s: string;
 ${indentBy(join(group.map((x, k) => cell(x.p, x.i, k === 0))), "  ")}
@@ -627,19 +643,19 @@ ${indentBy(body, "  ")}
     const key = mode + ":" + n;
     const known = this.defFns.get(key);
     if (known !== undefined) return known;
-    const fn = name(mode === "field" ? `$tf${n}` : `$ti${n}`);
+    const fn = this.cx.uniqueName(mode === "field" ? `$tf${n}` : `$ti${n}`);
     this.defFns.set(key, fn);
     const shape = this.cx.def(n).shape;
     const v = name("v");
     if (mode === "field") {
       const pos: Pos = { mode: "field", lead: name("lead"), key: name("key"), kt: name("kt"), fd: new Num("fd", 0), lvl: new Num("lvl", 0) };
-      const body = this.value(shape, v, pos);
+      const body = this.withLocals(() => this.value(shape, v, pos));
       this.fns.push(code`function ${fn}(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
 ${indentBy(body, "  ")}
 }`);
     } else {
       const pos: Pos = { mode: "item", depth: new Num("depth", 0), dash: name("dash"), lvl: new Num("lvl", 0) };
-      const body = this.value(shape, v, pos);
+      const body = this.withLocals(() => this.value(shape, v, pos));
       this.fns.push(code`function ${fn}(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
 ${indentBy(body, "  ")}
 }`);
@@ -653,7 +669,7 @@ ${indentBy(body, "  ")}
   checker(n: string, shape: Shape): Code {
     const known = this.checkFns.get("def:" + n);
     if (known !== undefined) return known;
-    const fn = name(`$ck${n}`);
+    const fn = this.cx.uniqueName(`$ck${n}`);
     this.checkFns.set("def:" + n, fn);
     this.fns.push(this.checkFunction(fn, shape));
     return fn;
@@ -674,7 +690,7 @@ ${indentBy(body, "  ")}
     const key = "shape:" + JSON.stringify(s);
     const known = this.checkFns.get(key);
     if (known !== undefined) return known;
-    const fn = name(`$ckb${this.checkFns.size}`);
+    const fn = this.cx.uniqueName(`$ckb_${this.cx.nameOf(s)}`);
     this.checkFns.set(key, fn);
     this.fns.push(this.checkFunction(fn, s));
     return fn;
@@ -701,11 +717,11 @@ ${indentBy(body, "  ")}
         const values = s.kind === "const" ? [s.value] : s.values;
         const expected = expectedOf(values);
         if (values.every(isPrimitive)) {
-          const table = cx.constant("tenum", code`[${values.map((x) => lit(x as string))}] as const`);
-          const test = values.length === 1 ? code`${v} !== ${lit(values[0] as string)}` : code`!${cx.constant("tset", code`/*@__PURE__*/ new Set<unknown>(${table})`)}.has(${v})`;
+          const table = cx.constant("tenum", code`${jsonBlock(values)} as const`, s);
+          const test = values.length === 1 ? code`${v} !== ${lit(values[0] as string)}` : code`!${cx.constant("tset", code`/*@__PURE__*/ new Set<unknown>(${table})`, s)}.has(${v})`;
           return code`if (${test}) ${set(code`$rt.tcEnum(${v}, ${table}, ${p}, ${expected})`)}`;
         }
-        return set(code`$rt.tcJsonEnum(${v}, ${cx.jsonConstant(values)}, ${p}, ${expected})`);
+        return set(code`$rt.tcJsonEnum(${v}, ${cx.jsonConstant(values, s)}, ${p}, ${expected})`);
       }
       case "ref": {
         const fn = this.checker(s.name, cx.def(s.name).shape);
@@ -719,9 +735,9 @@ ${indentBy(body, "  ")}
       case "object":
         return this.checkObject(s, v, p, L);
       case "array": {
-        const i = L.fresh("i");
-        const x = L.fresh("x");
-        const n = L.fresh("n");
+        const i = L.fresh("i", fieldOf(p));
+        const x = L.fresh("x", fieldOf(p));
+        const n = L.fresh("n", fieldOf(p));
         const body = this.check(s.items, x, "", (c) => code`${v}[${i}] = ${c};`, L);
         return code`if (!$isArray(${v})) throw $rt.textInvalid(${p}, "an array", ${v});
 const ${n} = ${v}.length;
@@ -742,7 +758,7 @@ ${indentBy(body, "    ")}
           code`if (!$isArray(${v}) || ${v}.length < ${s.minItems}${max >= 0 ? code` || ${v}.length > ${max}` : raw("")}) throw $rt.textInvalid(${p}, ${"an array of " + range}, ${v});`,
         ];
         s.items.forEach((item, idx) => {
-          const t = L.fresh("t");
+          const t = L.fresh("t", fieldOf(childPath(p, idx)));
           const body = code`const ${t} = ${v}[${idx}];
 ${this.check(item, t, childPath(p, idx), (c) => code`${v}[${idx}] = ${c};`, L)}`;
           out.push(idx < s.minItems ? code`{
@@ -752,8 +768,8 @@ ${indentBy(body, "  ")}
 }`);
         });
         if (s.rest !== false) {
-          const i = L.fresh("i");
-          const x = L.fresh("x");
+          const i = L.fresh("i", fieldOf(p));
+          const x = L.fresh("x", fieldOf(p));
           out.push(code`let ${i} = ${s.items.length};
 try {
   for (; ${i} < ${v}.length; ${i}++) {
@@ -777,7 +793,7 @@ ${indentBy(this.check(s.rest, x, "", (c) => code`${v}[${i}] = ${c};`, L), "    "
     const locals: Code[] = [];
     const blocks: Code[] = [];
     for (const q of s.properties) {
-      const f = L.fresh("f");
+      const f = L.fresh("v", q.name);
       locals.push(f);
       const setter = (c: Code): Code => (q.name === "__proto__" ? code`$rt.setOwn(${v}, "__proto__", ${c});` : code`${propOf(v, q.name)} = ${c};`);
       const body = this.check(q.shape, f, childPath(p, q.name), setter, L);
@@ -792,13 +808,13 @@ ${indentBy(body, "  ")}
 }`);
       }
     }
-    const known = cx.knownKeys(s.properties.map((q) => q.name));
+    const known = cx.knownKeys(s.properties.map((q) => q.name), s);
     const split = linesOf(blocks) > MAX_FUNCTION_LINES;
     if (!split) out.push(...blocks);
     else {
       // too big for one function (see MAX_FUNCTION_LINES): chunks of properties are checked by helpers
       for (const group of chunkBlocks(blocks.map((c) => ({ code: c })))) {
-        const fn = name(`$ckc${this.chunks++}`);
+        const fn = this.cx.uniqueName(`$ckc_${this.cx.nameOf(s)}`);
         this.fns.push(code`function ${fn}(${v}: any): void {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
 }`);
@@ -814,8 +830,8 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
     } else if (s.additional.kind === "any") {
       out.push(code`$rt.tcExtras(${v}, ${known});`);
     } else {
-      const k = L.fresh("k");
-      const x = L.fresh("x");
+      const k = L.fresh("k", fieldOf(p));
+      const x = L.fresh("x", fieldOf(p));
       const body = this.check(s.additional, x, "", (c) => code`$rt.setOwn(${v}, ${k}, ${c});`, L);
       const skip = s.properties.length > 0 ? code`    if (${known}.has(${k})) continue;\n` : raw("");
       out.push(code`let ${k} = "";
@@ -842,12 +858,12 @@ ${indentBy(this.check(others[0]!, v, p, set, L), "  ")}
     }
     const fns = s.branches.map((b) => this.branchChecker(b));
     const masks = s.branches.map((b) => categoryMasks(b, cx));
-    const table = cx.constant("tunion", code`[${fns}] as const`);
-    const exact = cx.constant("tmask", code`[${masks.map((m) => m.exact)}] as const`);
-    const coercible = cx.constant("tmask", code`[${masks.map((m) => m.coercible)}] as const`);
+    const table = cx.constant("tunion", code`[${fns}] as const`, s);
+    const exact = cx.constant("tmask", code`[${masks.map((m) => m.exact)}] as const`, `${cx.nameOf(s)}_exact`);
+    const coercible = cx.constant("tmask", code`[${masks.map((m) => m.coercible)}] as const`, `${cx.nameOf(s)}_coercible`);
     const general = set(code`$rt.tcUnion(${v}, ${p}, ${table}, ${exact}, ${coercible})`);
     if (s.discriminator !== undefined) {
-      const d = L.fresh("d");
+      const d = L.fresh("d", fieldOf(p));
       const cases = s.branches.map((b, i) => {
         const call = code`${fns[i]!}(${v})`;
         const body = p === "" ? set(call) : code`try {
@@ -997,8 +1013,8 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
   const enc = name(`$tx${ir.name}`);
   const encoder = t.rootEncoder(enc, ir.root);
   const check = rootIsDefinition ? t.checker(ir.name, cx.def(ir.name).shape) : t.checker(ir.name, ir.root);
-  const hints = cx.constant("thints", code`${jsonLit(t.hints(ir.root))} as const`);
-  const instructions = cx.constant("tinstructions", lit(formatInstructions(ir, cx)));
+  const hints = cx.constant("thints", code`${jsonBlock(t.hints(ir.root))} as const`);
+  const instructions = cx.constant("tinstructions", stringBlock(formatInstructions(ir, cx)));
   const T = name(ir.name);
   const members = code`  /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's \`encodeText(value, options)\`, specialised for

@@ -11,7 +11,7 @@
 import { checkShapeOf } from "./check-shape.ts";
 import type { ToolSetIR } from "../tools/toolset.ts";
 import { FORMAT_LABEL } from "../inputs/tool-definitions.ts";
-import { Code, code, docComment, join, jsonLit, lineComment, lit, name, propKey, quote, raw } from "../../templates/code.ts";
+import { Code, code, docComment, join, jsonBlock, jsonLit, lineComment, lit, name, propKey, quote, raw } from "../../templates/code.ts";
 import { GENERATOR_VERSION, RUNTIME_CONTRACT_VERSION } from "../version.ts";
 import { codegenImport } from "./module.ts";
 
@@ -86,8 +86,8 @@ export function emitToolSetModule(set: ToolSetIR, options: ToolSetEmitOptions): 
   const withResults = set.tools.filter((t) => t.result !== undefined);
   const resultEntries = withResults.map((t) => code`  ${propKey(t.name)}: ${name(t.result!.name)};`);
 
-  const defs = set.call.definitions.map((d) => code`  ${objectKey(d.name)}: ${jsonLit(checkShapeOf(d.shape))},`);
-  const specEntries = set.tools.map((t) => code`  [${lit(t.name)}, ${name(t.args.name)}, ${jsonLit(checkShapeOf(t.callShape))}],`);
+  const defs = set.call.definitions.map((d) => code`  ${objectKey(d.name)}: ${jsonBlock(checkShapeOf(d.shape), "  ")},`);
+  const specEntries = set.tools.map((t) => code`  [${lit(t.name)}, ${name(t.args.name)}, ${jsonBlock(checkShapeOf(t.callShape), "  ")}],`);
   const toolCodecs = set.tools.map((t) => code`    ${objectKey(t.name)}: ${name(t.args.name)},`);
   const resultCodecs = withResults.map((t) => code`    ${objectKey(t.name)}: ${name(t.result!.name)},`);
   const formats = set.formats.map((f) => FORMAT_LABEL[f]).join(", ");

@@ -4,8 +4,8 @@
  * The value variable is typed `any` inside (the codec's public signature carries the real type).
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
-import { Code, code, join, lit, name, prop, raw } from "../../templates/code.ts";
-import { childPath, chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
+import { Code, code, join, jsonBlock, lit, name, prop, raw } from "../../templates/code.ts";
+import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
@@ -42,11 +42,11 @@ else throw $rt.invalid(${p}, "a boolean", ${v});`;
     case "const":
       return isPrimitive(s.value)
         ? code`if (${v} !== ${lit(s.value)}) throw $rt.invalid(${p}, ${"the constant " + JSON.stringify(s.value)}, ${v});`
-        : code`if (!$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value)})) throw $rt.invalid(${p}, "the schema's constant value", ${v});`;
+        : code`if (!$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value, s)})) throw $rt.invalid(${p}, "the schema's constant value", ${v});`;
     case "enum":
-      return emitEnum(s.values, v, p, cx);
+      return emitEnum(s.values, v, p, cx, s);
     case "ref": {
-      const call = cx.evolved && p !== "" ? code`w.ptr.push(${p});
+      const call = p !== "" && cx.tracksPointers(s) ? code`w.ptr.push(${p});
   ${writerName(s.name)}(w, ${v});
   w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;
       return p === "" ? call : code`try {
@@ -66,8 +66,8 @@ else throw $rt.invalid(${p}, "a boolean", ${v});`;
   }
 }
 
-function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext): Code {
-  if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: "" }, v, p, cx, new Locals());
+function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext, at: Shape): Code {
+  if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: at.schemaPath }, v, p, cx, new Locals());
   const expected = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
   const shortExpected = expected.length > 200 ? expected.slice(0, 197) + "..." : expected;
   if (values.every(isPrimitive) && values.length <= 16) {
@@ -78,14 +78,14 @@ ${join(cases)}
 }`;
   }
   if (values.every(isPrimitive)) {
-    const table = cx.constant("enum", code`new Map<unknown, number>([${values.map((x, i) => code`[${lit(x as string)}, ${i}]`)}])`);
+    const table = cx.constant("enum", code`new Map<unknown, number>(${jsonBlock(values.map((x, i) => [x, i]))})`, at);
     return code`{
   const i = ${table}.get(${v});
   if (i === undefined) throw $rt.invalid(${p}, ${shortExpected}, ${v});
   w.varint(i);
 }`;
   }
-  const table = cx.jsonConstant(values);
+  const table = cx.jsonConstant(values, at);
   return code`{
   const i = ${table}.findIndex((x: unknown) => $rt.jsonEquals(x, ${v}));
   if (i < 0) throw $rt.invalid(${p}, ${shortExpected}, ${v});
@@ -98,12 +98,12 @@ function writeIndex(i: number): Code {
 }
 
 function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
-  const n = L.fresh("n");
-  const i = L.fresh("i");
-  const e = L.fresh("e");
+  const n = L.fresh("n", fieldOf(p));
+  const i = L.fresh("i", fieldOf(p));
+  const e = L.fresh("e", fieldOf(p));
   const zeroWidth = cx.minWidth(items) === 0;
   const body = emitWrite(items, e, "", cx, L);
-  const track = cx.evolved ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
+  const track = cx.tracksPointers(items) ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
   return code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
 const ${n} = ${v}.length;
 ${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} items of a zero-width type", ${v});\n` : raw("")}w.varint(${n});
@@ -119,7 +119,7 @@ ${track ? code`    ${track.each}\n` : raw("")}${indentBy(body, "    ")}
 }
 
 function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
-  const n = L.fresh("n");
+  const n = L.fresh("n", fieldOf(p));
   const max = s.rest === false ? s.items.length : -1;
   const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
   const out: Code[] = [
@@ -134,7 +134,7 @@ if (${n} - ${s.items.length} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, 
 w.varint(${n});`,
   ];
   s.items.forEach((item, idx) => {
-    const t = L.fresh("t");
+    const t = L.fresh("t", fieldOf(childPath(p, idx)));
     const body = code`const ${t} = ${v}[${idx}];
 ${emitWrite(item, t, childPath(p, idx), cx, L)}`;
     out.push(idx < s.minItems ? code`{
@@ -144,9 +144,9 @@ ${indentBy(body, "  ")}
 }`);
   });
   if (s.rest !== false) {
-    const i = L.fresh("i");
-    const e = L.fresh("e");
-    const track = cx.evolved ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
+    const i = L.fresh("i", fieldOf(p));
+    const e = L.fresh("e", fieldOf(p));
+    const track = cx.tracksPointers(s.rest) ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
     out.push(code`let ${i} = ${s.items.length};
 ${track ? track.before : raw("")}try {
   for (; ${i} < ${n}; ${i}++) {
@@ -173,11 +173,11 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
   const layout = objectLayout(s);
   const head: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});`];
   const locals = s.properties.map((prop) => {
-    const f = L.fresh("f");
+    const f = L.fresh("v", prop.name);
     head.push(code`const ${f} = ${readProp(v, prop.name)};`);
     return f;
   });
-  const known = s.properties.length > 0 ? cx.knownKeys(s.properties.map((q) => q.name)) : cx.knownKeys([]);
+  const known = cx.knownKeys(s.properties.map((q) => q.name), s);
   let extras: Code | undefined;
   const checks: Code[] = [];
   if (s.additional === false) {
@@ -186,13 +186,13 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
     const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
     checks.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
   } else {
-    extras = L.fresh("x");
+    extras = L.fresh("x", fieldOf(p));
     checks.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
   }
   // presence bitmap
   const bitmap: Code[] = [];
   for (let b = 0; b * 8 < layout.bits; b++) {
-    const m = L.fresh("m");
+    const m = L.fresh("m", fieldOf(p));
     const sets: Code[] = [];
     s.properties.forEach((_, i) => {
       const bit = layout.bitOf[i]!;
@@ -229,9 +229,9 @@ ${indentBy(body, "  ")}
 ${write}` : code`if (${f} !== undefined) ${write}`);
   }
   if (s.additional !== false) {
-    const k = L.fresh("k");
-    const e = L.fresh("e");
-    const track = cx.evolved ? pointerTracking(code`${p} + $rt.pointerSegment(${k})`) : undefined;
+    const k = L.fresh("k", fieldOf(p));
+    const e = L.fresh("e", fieldOf(p));
+    const track = cx.tracksPointers(s.additional) ? pointerTracking(code`${p} + $rt.pointerSegment(${k})`) : undefined;
     const entries = code`let ${k} = "";
 ${track ? track.before : raw("")}try {
   for (${k} of ${extras!}) {
@@ -278,7 +278,7 @@ ${indentBy(entries, "  ")}
     flatBitmap.push(code`w.byte(${join(terms, " | ")});`);
   }
   const calls = chunkBlocks(blocks.map((c, j) => ({ code: c, local: locals[layout.order[j]!]! }))).map((group) => {
-    const fn = cx.helper("W", (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
+    const fn = cx.helper("W", s, (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
 ${indentBy(join(group.map((g) => g.code)), "  ")}
 }`);
     return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
@@ -289,11 +289,12 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
 function emitUnion(s: UnionShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
   if (s.discriminator) {
     const key = s.discriminator.property;
-    const d = L.fresh("d");
+    const d = L.fresh("d", fieldOf(p));
     const bodies = outlineArms(
       s.branches.map((b) => emitWrite(b, v, p, cx, L)),
       v,
       cx,
+      s,
     );
     const cases = s.branches.map((_, i) => {
       const body = bodies[i]!;
@@ -316,6 +317,7 @@ ${join(cases)}
     choices.map((c) => emitWrite(s.branches[c.index]!, v, p, cx, L)),
     v,
     cx,
+    s,
   );
   const arms = choices.map((c, i) => {
     const body = code`${writeIndex(c.index)}
@@ -339,12 +341,12 @@ else throw $rt.invalid(${p}, ${`a value matching one of the ${s.branches.length}
  * Union arms whose code together is too big for one function (see MAX_FUNCTION_LINES) move into helper
  * functions of the value variable (always a plain local); small arms stay inline.
  */
-function outlineArms(bodies: Code[], v: Code, cx: ModuleContext): Code[] {
+function outlineArms(bodies: Code[], v: Code, cx: ModuleContext, of: Shape): Code[] {
   if (linesOf(bodies) <= MAX_FUNCTION_LINES) return bodies;
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(v.text)) throw new Error(`internal: union value ${v.text} is not a local`);
   return bodies.map((body) => {
     if (linesOf(body) < 8) return body;
-    const fn = cx.helper("W", (fn) => code`function ${fn}(w: $rt.Writer, ${v}: any): void {
+    const fn = cx.helper("W", of, (fn) => code`function ${fn}(w: $rt.Writer, ${v}: any): void {
 ${indentBy(body, "  ")}
 }`);
     return code`${fn}(w, ${v});`;
@@ -372,7 +374,8 @@ ${indentBy(body, "  ")}
 
 /**
  * Evolved codecs: keep `w.ptr` (the JSON-pointer prefixes of enclosing loops and calls) current, so an extension
- * record written inside names its object. The top entry is overwritten per element.
+ * record written inside names its object (only around values that can hold one: ModuleContext.tracksPointers).
+ * The top entry is overwritten per element.
  */
 function pointerTracking(current: Code): { before: Code; each: Code; after: Code } {
   return { before: code`w.ptr.push("");\n`, each: code`w.ptr[w.ptr.length - 1] = ${current};`, after: code`w.ptr.pop();` };

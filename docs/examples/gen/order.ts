@@ -17,60 +17,86 @@ export interface Order {
   tags: string[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["id", "qty", "price", "status", "note", "created", "tags"]);
-const $enum1 = ["pending", "paid", "shipped"] as const;
-const $tenum2 = ["pending", "paid", "shipped"] as const;
-const $tset3 = /*@__PURE__*/ new Set<unknown>($tenum2);
-const $thints4 = {"root": "object", "keys": ["id", "qty", "price", "status", "note", "created", "tags"]} as const;
-const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nqty: 1\nprice: 1.5\nstatus: pending\nnote: <note>\ncreated: \"2025-01-15T09:30:00Z\"\ntags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"pending\", \"paid\", \"shipped\"\n- top level: optional (omit when unknown): note";
+const $keys_Order = /*@__PURE__*/ new Set<string>([
+  "id",
+  "qty",
+  "price",
+  "status",
+  "note",
+  "created",
+  "tags",
+]);
+const $enum_Order_status = ["pending", "paid", "shipped"] as const;
+const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
+const $thints_Order = {"root": "object", "keys": ["id", "qty", "price", "status", "note", "created", "tags"]} as const;
+const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "id: <id>\n" +
+  "qty: 1\n" +
+  "price: 1.5\n" +
+  "status: pending\n" +
+  "note: <note>\n" +
+  "created: \"2025-01-15T09:30:00Z\"\n" +
+  "tags[1]: <tags>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- status: one of \"pending\", \"paid\", \"shipped\"\n" +
+  "- top level: optional (omit when unknown): note";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.qty;
-  const f2 = v.price;
-  const f3 = v.status;
-  const f4 = v.note;
-  const f5 = v.created;
-  const f6 = v.tags;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + (f4 !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys0, "");
-  let m7 = 0;
-  if (f4 !== undefined) m7 |= 1;
-  w.byte(m7);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "qty");
-  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/qty", "an integer within 64 bits", f1);
-  if (f2 === undefined) throw $rt.missing("", "price");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/price", "a finite number", f2);
-  if (f3 === undefined) throw $rt.missing("", "status");
-  switch (f3) {
+  const v_id = v.id;
+  const v_qty = v.qty;
+  const v_price = v.price;
+  const v_status = v.status;
+  const v_note = v.note;
+  const v_created = v.created;
+  const v_tags = v.tags;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Order, "");
+  let m0 = 0;
+  if (v_note !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_qty === undefined) throw $rt.missing("", "qty");
+  if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
+  if (v_price === undefined) throw $rt.missing("", "price");
+  if (!(typeof v_price === "number" && w.num(v_price))) throw $rt.invalid("/price", "a finite number", v_price);
+  if (v_status === undefined) throw $rt.missing("", "status");
+  switch (v_status) {
     case "pending": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("/status", "one of \"pending\", \"paid\", \"shipped\"", f3);
+    default: throw $rt.invalid("/status", "one of \"pending\", \"paid\", \"shipped\"", v_status);
   }
-  if (f4 !== undefined) {
-    if (typeof f4 !== "string") throw $rt.invalid("/note", "a string", f4);
-    if (!w.string(f4)) throw $rt.invalid("/note", "a string without lone surrogates", f4);
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
+    if (!w.string(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
   }
-  if (f5 === undefined) throw $rt.missing("", "created");
-  if (typeof f5 !== "string") throw $rt.invalid("/created", "a string", f5);
-  if (!w.dateTime(f5)) throw $rt.invalid("/created", "a string without lone surrogates", f5);
-  if (f6 === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(f6)) throw $rt.invalid("/tags", "an array", f6);
-  const n8 = f6.length;
-  w.varint(n8);
-  let i9 = 0;
+  if (v_created === undefined) throw $rt.missing("", "created");
+  if (typeof v_created !== "string") throw $rt.invalid("/created", "a string", v_created);
+  if (!w.dateTime(v_created)) throw $rt.invalid("/created", "a string without lone surrogates", v_created);
+  if (v_tags === undefined) throw $rt.missing("", "tags");
+  if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+  const n_tags = v_tags.length;
+  w.varint(n_tags);
+  let i_tags = 0;
   try {
-    for (; i9 < n8; i9++) {
-      const e10 = f6[i9];
-      if (typeof e10 !== "string") throw $rt.invalid("", "a string", e10);
-      if (!w.string(e10)) throw $rt.invalid("", "a string without lone surrogates", e10);
+    for (; i_tags < n_tags; i_tags++) {
+      const e_tags = v_tags[i_tags];
+      if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
+      if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/tags", i9);
+    $rt.rethrowAtIndex(err, "/tags", i_tags);
   }
 }
 
@@ -78,118 +104,123 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/id";
-  const f1 = r.string();
+  const v_id = r.string();
   r.at = "/qty";
-  const f2 = r.int();
+  const v_qty = r.int();
   r.at = "/price";
-  const f3 = r.num();
+  const v_price = r.num();
   r.at = "/status";
-  const f4 = $enum1[r.index(3)];
-  let f5: any;
+  const v_status = $enum_Order_status[r.index(3)];
+  let v_note: any;
   if ((m0 & 1)) {
     r.at = "/note";
-    f5 = r.string();
+    v_note = r.string();
   }
   r.at = "/created";
-  const f6 = r.dateTime();
+  const v_created = r.dateTime();
   r.at = "/tags";
-  const n7 = r.count(1);
-  const a8: any[] = [];
-  let i9 = 0;
+  const n_tags = r.count(1);
+  const a_tags: any[] = [];
+  let i_tags = 0;
   try {
-    for (; i9 < n7; i9++) {
+    for (; i_tags < n_tags; i_tags++) {
       r.at = "";
-      a8.push(r.string());
+      a_tags.push(r.string());
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/tags", i9);
+    $rt.rethrowAtIndex(e, "/tags", i_tags);
   }
-  const f10 = a8;
-  const o11: any = { id: f1, qty: f2, price: f3, status: f4 };
-  if ((m0 & 1)) o11.note = f5;
-  o11.created = f6;
-  o11.tags = f10;
-  return o11;
+  const v_tags = a_tags;
+  const o0: any = { id: v_id, qty: v_qty, price: v_price, status: v_status };
+  if ((m0 & 1)) o0.note = v_note;
+  o0.created = v_created;
+  o0.tags = v_tags;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "id") {
-      const f5 = v.id;
-      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "id", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "id") {
+      const v_id = v.id;
+      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "qty") {
-      const f6 = v.qty;
-      if (typeof f6 === "number" && f6 - f6 === 0) e.out += ind3 + "qty: " + f6;
-      else $rt.textField(e, f6, ind3, "qty", 0, 1);
-      j4++;
+    if (ks0[j0] === "qty") {
+      const v_qty = v.qty;
+      if (typeof v_qty === "number" && v_qty - v_qty === 0) e.out += ind0 + "qty: " + v_qty;
+      else $rt.textField(e, v_qty, ind0, "qty", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "price") {
-      const f7 = v.price;
-      if (typeof f7 === "number" && f7 - f7 === 0) e.out += ind3 + "price: " + f7;
-      else $rt.textField(e, f7, ind3, "price", 0, 1);
-      j4++;
+    if (ks0[j0] === "price") {
+      const v_price = v.price;
+      if (typeof v_price === "number" && v_price - v_price === 0) e.out += ind0 + "price: " + v_price;
+      else $rt.textField(e, v_price, ind0, "price", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "status") {
-      const f8 = v.status;
-      if (f8 === null || typeof f8 !== "object") e.out += ind3 + "status: " + $rt.textPrim(f8, e.dc);
-      else $rt.textField(e, f8, ind3, "status", 0, 1);
-      j4++;
+    if (ks0[j0] === "status") {
+      const v_status = v.status;
+      if (v_status === null || typeof v_status !== "object") e.out += ind0 + "status: " + $rt.textPrim(v_status, e.dc);
+      else $rt.textField(e, v_status, ind0, "status", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "note") {
-      const f9 = v.note;
-      if (typeof f9 === "string") e.out += ind3 + "note: " + $rt.textStr(f9, e.dc);
-      else $rt.textField(e, f9, ind3, "note", 0, 1);
-      j4++;
+    if (ks0[j0] === "note") {
+      const v_note = v.note;
+      if (typeof v_note === "string") e.out += ind0 + "note: " + $rt.textStr(v_note, e.dc);
+      else $rt.textField(e, v_note, ind0, "note", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "created") {
-      const f10 = v.created;
-      if (typeof f10 === "string") e.out += ind3 + "created: " + $rt.textStr(f10, e.dc);
-      else $rt.textField(e, f10, ind3, "created", 0, 1);
-      j4++;
+    if (ks0[j0] === "created") {
+      const v_created = v.created;
+      if (typeof v_created === "string") e.out += ind0 + "created: " + $rt.textStr(v_created, e.dc);
+      else $rt.textField(e, v_created, ind0, "created", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "tags") {
-      const f11 = v.tags;
-      if ($isArray(f11)) {
-        const n12 = f11.length;
-        if (n12 === 0) e.out += ind3 + "tags: []";
+    if (ks0[j0] === "tags") {
+      const v_tags = v.tags;
+      if ($isArray(v_tags)) {
+        const n_tags = v_tags.length;
+        if (n_tags === 0) e.out += ind0 + "tags: []";
         else {
-          let s13 = "";
-          let i14 = 0;
-          for (; i14 < n12; i14++) {
-            const x15 = f11[i14];
-            let c16: string;
-            if (typeof x15 === "string") c16 = $rt.textStr(x15, e.dc);
-            else if (x15 === null || typeof x15 !== "object") c16 = $rt.textPrim(x15, e.dc);
+          let s_tags = "";
+          let i_tags = 0;
+          for (; i_tags < n_tags; i_tags++) {
+            const x_tags = v_tags[i_tags];
+            let c_tags: string;
+            if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
+            else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
             else break;
-            s13 = i14 === 0 ? c16 : s13 + e.d + c16;
+            s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
           }
-          if (i14 === n12 && 2 <= e.max) e.out += ind3 + "tags" + "[" + n12 + e.mk + "]: " + s13;
-          else $rt.textArray(e, ind3 + "tags", f11, 1, 2, true);
+          if (i_tags === n_tags && 2 <= e.max) e.out += ind0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
+          else $rt.textArray(e, ind0 + "tags", v_tags, 1, 2, true);
         }
-      } else $rt.textField(e, f11, ind3, "tags", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_tags, ind0, "tags", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k17 = ks0[j4];
-      const x18 = v[k17];
-      $rt.textField(e, x18, ind3, k17, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -198,39 +229,39 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
 
 function $ckOrder(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.qty;
-  if (f1 === undefined) throw $rt.missing("", "qty");
-  if (typeof f1 !== "number" || !$isInteger(f1)) v.qty = $rt.tcInteger(f1, "/qty");
-  const f2 = v.price;
-  if (f2 === undefined) throw $rt.missing("", "price");
-  if (typeof f2 !== "number") v.price = $rt.tcNumber(f2, "/price");
-  const f3 = v.status;
-  if (f3 === undefined) throw $rt.missing("", "status");
-  if (!$tset3.has(f3)) v.status = $rt.tcEnum(f3, $tenum2, "/status", "one of \"pending\", \"paid\", \"shipped\"");
-  const f4 = v.note;
-  if (f4 !== undefined) {
-    if (typeof f4 !== "string") v.note = $rt.tcString(f4, "/note");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_qty = v.qty;
+  if (v_qty === undefined) throw $rt.missing("", "qty");
+  if (typeof v_qty !== "number" || !$isInteger(v_qty)) v.qty = $rt.tcInteger(v_qty, "/qty");
+  const v_price = v.price;
+  if (v_price === undefined) throw $rt.missing("", "price");
+  if (typeof v_price !== "number") v.price = $rt.tcNumber(v_price, "/price");
+  const v_status = v.status;
+  if (v_status === undefined) throw $rt.missing("", "status");
+  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"pending\", \"paid\", \"shipped\"");
+  const v_note = v.note;
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") v.note = $rt.tcString(v_note, "/note");
   }
-  const f5 = v.created;
-  if (f5 === undefined) throw $rt.missing("", "created");
-  if (typeof f5 !== "string") v.created = $rt.tcString(f5, "/created");
-  const f6 = v.tags;
-  if (f6 === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(f6)) throw $rt.textInvalid("/tags", "an array", f6);
-  const n9 = f6.length;
-  let i7 = 0;
+  const v_created = v.created;
+  if (v_created === undefined) throw $rt.missing("", "created");
+  if (typeof v_created !== "string") v.created = $rt.tcString(v_created, "/created");
+  const v_tags = v.tags;
+  if (v_tags === undefined) throw $rt.missing("", "tags");
+  if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
+  const n_tags = v_tags.length;
+  let i_tags = 0;
   try {
-    for (; i7 < n9; i7++) {
-      const x8 = f6[i7];
-      if (typeof x8 !== "string") f6[i7] = $rt.tcString(x8, "");
+    for (; i_tags < n_tags; i_tags++) {
+      const x_tags = v_tags[i_tags];
+      if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/tags", i7);
+    $rt.textRethrowAt(e, "/tags", i_tags);
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + (f4 !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 
@@ -404,11 +435,11 @@ export const OrderPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): Order {
-    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints4);
+    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions5;
+    return $tinstructions_Order;
   },
 };
 

@@ -98,133 +98,267 @@ export interface MoneyEntity {
   confidence: number;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["model", "extractedAt", "documents"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["id", "source", "language", "url", "text", "entities"]);
-const $enum2 = ["news", "filing", "email", "chat", "report"] as const;
-const $enum3 = ["en", "zh"] as const;
-const $keys4 = /*@__PURE__*/ new Set<string>(["type", "name", "role", "confidence"]);
-const $keys5 = /*@__PURE__*/ new Set<string>(["type", "name", "ticker", "confidence"]);
-const $keys6 = /*@__PURE__*/ new Set<string>(["type", "name", "countryCode", "lat", "lon", "confidence"]);
-const $keys7 = /*@__PURE__*/ new Set<string>(["type", "text", "value", "precision", "confidence"]);
-const $enum8 = ["day", "month", "year"] as const;
-const $keys9 = /*@__PURE__*/ new Set<string>(["type", "text", "amount", "currency", "confidence"]);
-const $tenum10 = ["news", "filing", "email", "chat", "report"] as const;
-const $tset11 = /*@__PURE__*/ new Set<unknown>($tenum10);
-const $tenum12 = ["en", "zh"] as const;
-const $tset13 = /*@__PURE__*/ new Set<unknown>($tenum12);
-const $tenum14 = ["person"] as const;
-const $tenum15 = ["organization"] as const;
-const $tenum16 = ["location"] as const;
-const $tenum17 = ["date"] as const;
-const $tenum18 = ["day", "month", "year"] as const;
-const $tset19 = /*@__PURE__*/ new Set<unknown>($tenum18);
-const $tenum20 = ["money"] as const;
-const $tunion21 = [$ckPersonEntity, $ckOrganizationEntity, $ckLocationEntity, $ckDateEntity, $ckMoneyEntity] as const;
-const $tmask22 = [32, 32, 32, 32, 32] as const;
-const $tmask23 = [0, 0, 0, 0, 0] as const;
-const $thints24 = {"root": "object", "keys": ["model", "extractedAt", "documents"]} as const;
-const $tinstructions25 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nmodel: <model>\nextractedAt: \"2025-01-15T09:30:00Z\"\ndocuments[1]:\n  - id: <id>\n    source: news\n    language: en\n    url: \"https://example.com\"\n    text: <text>\n    entities[1]{type,name,role,confidence}:\n      person,<name>,<role>,0.5\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n- documents[].language: one of \"en\", \"zh\"\n- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n- documents[].entities[]: optional (omit when unknown): role\n- documents[]: optional (omit when unknown): url";
-const $check26 = {"kind": "object", "properties": [["model", true, {"kind": "string"}], ["extractedAt", true, {"kind": "string"}], ["documents", true, {"kind": "array", "items": {"kind": "ref", "name": "Document"}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check27 = {"Document": {"kind": "object", "properties": [["id", true, {"kind": "string", "c": {"pattern": "^doc-[0-9]{4}$"}}], ["source", true, {"kind": "enum", "values": ["news", "filing", "email", "chat", "report"]}], ["language", true, {"kind": "enum", "values": ["en", "zh"]}], ["url", false, {"kind": "string"}], ["text", true, {"kind": "string"}], ["entities", true, {"kind": "array", "items": {"kind": "ref", "name": "Entity"}}]], "additional": false}, "Entity": {"kind": "union", "branches": [{"kind": "ref", "name": "PersonEntity"}, {"kind": "ref", "name": "OrganizationEntity"}, {"kind": "ref", "name": "LocationEntity"}, {"kind": "ref", "name": "DateEntity"}, {"kind": "ref", "name": "MoneyEntity"}], "discriminator": "type"}, "PersonEntity": {"kind": "object", "properties": [["type", true, {"kind": "const", "value": "person"}], ["name", true, {"kind": "string"}], ["role", false, {"kind": "string"}], ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}]], "additional": false}, "OrganizationEntity": {"kind": "object", "properties": [["type", true, {"kind": "const", "value": "organization"}], ["name", true, {"kind": "string"}], ["ticker", false, {"kind": "string"}], ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}]], "additional": false}, "LocationEntity": {"kind": "object", "properties": [["type", true, {"kind": "const", "value": "location"}], ["name", true, {"kind": "string"}], ["countryCode", false, {"kind": "string", "c": {"pattern": "^[A-Z]{2}$"}}], ["lat", false, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}], ["lon", false, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}], ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}]], "additional": false}, "DateEntity": {"kind": "object", "properties": [["type", true, {"kind": "const", "value": "date"}], ["text", true, {"kind": "string"}], ["value", true, {"kind": "string"}], ["precision", true, {"kind": "enum", "values": ["day", "month", "year"]}], ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}]], "additional": false}, "MoneyEntity": {"kind": "object", "properties": [["type", true, {"kind": "const", "value": "money"}], ["text", true, {"kind": "string"}], ["amount", true, {"kind": "number"}], ["currency", true, {"kind": "string", "c": {"pattern": "^[A-Z]{3}$"}}], ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}]], "additional": false}} as unknown as $rt.CheckDefs;
+const $keys_ExtractionResult = /*@__PURE__*/ new Set<string>(["model", "extractedAt", "documents"]);
+const $keys_Document = /*@__PURE__*/ new Set<string>([
+  "id",
+  "source",
+  "language",
+  "url",
+  "text",
+  "entities",
+]);
+const $enum_Document_source = ["news", "filing", "email", "chat", "report"] as const;
+const $enum_Document_language = ["en", "zh"] as const;
+const $keys_PersonEntity = /*@__PURE__*/ new Set<string>(["type", "name", "role", "confidence"]);
+const $keys_OrganizationEntity = /*@__PURE__*/ new Set<string>(["type", "name", "ticker", "confidence"]);
+const $keys_LocationEntity = /*@__PURE__*/ new Set<string>([
+  "type",
+  "name",
+  "countryCode",
+  "lat",
+  "lon",
+  "confidence",
+]);
+const $keys_DateEntity = /*@__PURE__*/ new Set<string>([
+  "type",
+  "text",
+  "value",
+  "precision",
+  "confidence",
+]);
+const $enum_DateEntity_precision = ["day", "month", "year"] as const;
+const $keys_MoneyEntity = /*@__PURE__*/ new Set<string>([
+  "type",
+  "text",
+  "amount",
+  "currency",
+  "confidence",
+]);
+const $tset_Document_source = /*@__PURE__*/ new Set<unknown>($enum_Document_source);
+const $tset_Document_language = /*@__PURE__*/ new Set<unknown>($enum_Document_language);
+const $tenum_PersonEntity_type = ["person"] as const;
+const $tenum_OrganizationEntity_type = ["organization"] as const;
+const $tenum_LocationEntity_type = ["location"] as const;
+const $tenum_DateEntity_type = ["date"] as const;
+const $tset_DateEntity_precision = /*@__PURE__*/ new Set<unknown>($enum_DateEntity_precision);
+const $tenum_MoneyEntity_type = ["money"] as const;
+const $tunion_Entity = [$ckPersonEntity, $ckOrganizationEntity, $ckLocationEntity, $ckDateEntity, $ckMoneyEntity] as const;
+const $tmask_Entity_exact = [32, 32, 32, 32, 32] as const;
+const $tmask_Entity_coercible = [0, 0, 0, 0, 0] as const;
+const $thints_ExtractionResult = {"root": "object", "keys": ["model", "extractedAt", "documents"]} as const;
+const $tinstructions_ExtractionResult = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "model: <model>\n" +
+  "extractedAt: \"2025-01-15T09:30:00Z\"\n" +
+  "documents[1]:\n" +
+  "  - id: <id>\n" +
+  "    source: news\n" +
+  "    language: en\n" +
+  "    url: \"https://example.com\"\n" +
+  "    text: <text>\n" +
+  "    entities[1]{type,name,role,confidence}:\n" +
+  "      person,<name>,<role>,0.5\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n" +
+  "- documents[].language: one of \"en\", \"zh\"\n" +
+  "- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n" +
+  "- documents[].entities[]: optional (omit when unknown): role\n" +
+  "- documents[]: optional (omit when unknown): url";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    ["model", true, {"kind": "string"}],
+    ["extractedAt", true, {"kind": "string"}],
+    ["documents", true, {"kind": "array", "items": {"kind": "ref", "name": "Document"}}],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {
+  "Document": {
+    "kind": "object",
+    "properties": [
+      ["id", true, {"kind": "string", "c": {"pattern": "^doc-[0-9]{4}$"}}],
+      ["source", true, {"kind": "enum", "values": ["news", "filing", "email", "chat", "report"]}],
+      ["language", true, {"kind": "enum", "values": ["en", "zh"]}],
+      ["url", false, {"kind": "string"}],
+      ["text", true, {"kind": "string"}],
+      ["entities", true, {"kind": "array", "items": {"kind": "ref", "name": "Entity"}}],
+    ],
+    "additional": false,
+  },
+  "Entity": {
+    "kind": "union",
+    "branches": [
+      {"kind": "ref", "name": "PersonEntity"},
+      {"kind": "ref", "name": "OrganizationEntity"},
+      {"kind": "ref", "name": "LocationEntity"},
+      {"kind": "ref", "name": "DateEntity"},
+      {"kind": "ref", "name": "MoneyEntity"},
+    ],
+    "discriminator": "type",
+  },
+  "PersonEntity": {
+    "kind": "object",
+    "properties": [
+      ["type", true, {"kind": "const", "value": "person"}],
+      ["name", true, {"kind": "string"}],
+      ["role", false, {"kind": "string"}],
+      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
+    ],
+    "additional": false,
+  },
+  "OrganizationEntity": {
+    "kind": "object",
+    "properties": [
+      ["type", true, {"kind": "const", "value": "organization"}],
+      ["name", true, {"kind": "string"}],
+      ["ticker", false, {"kind": "string"}],
+      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
+    ],
+    "additional": false,
+  },
+  "LocationEntity": {
+    "kind": "object",
+    "properties": [
+      ["type", true, {"kind": "const", "value": "location"}],
+      ["name", true, {"kind": "string"}],
+      ["countryCode", false, {"kind": "string", "c": {"pattern": "^[A-Z]{2}$"}}],
+      ["lat", false, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
+      ["lon", false, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
+      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
+    ],
+    "additional": false,
+  },
+  "DateEntity": {
+    "kind": "object",
+    "properties": [
+      ["type", true, {"kind": "const", "value": "date"}],
+      ["text", true, {"kind": "string"}],
+      ["value", true, {"kind": "string"}],
+      ["precision", true, {"kind": "enum", "values": ["day", "month", "year"]}],
+      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
+    ],
+    "additional": false,
+  },
+  "MoneyEntity": {
+    "kind": "object",
+    "properties": [
+      ["type", true, {"kind": "const", "value": "money"}],
+      ["text", true, {"kind": "string"}],
+      ["amount", true, {"kind": "number"}],
+      ["currency", true, {"kind": "string", "c": {"pattern": "^[A-Z]{3}$"}}],
+      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
+    ],
+    "additional": false,
+  },
+} as unknown as $rt.CheckDefs;
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.model;
-  const f1 = v.extractedAt;
-  const f2 = v.documents;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "model");
-  if (typeof f0 !== "string") throw $rt.invalid("/model", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/model", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "extractedAt");
-  if (typeof f1 !== "string") throw $rt.invalid("/extractedAt", "a string", f1);
-  if (!w.dateTime(f1)) throw $rt.invalid("/extractedAt", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "documents");
-  if (!$isArray(f2)) throw $rt.invalid("/documents", "an array", f2);
-  const n3 = f2.length;
-  w.varint(n3);
-  let i4 = 0;
+  const v_model = v.model;
+  const v_extractedAt = v.extractedAt;
+  const v_documents = v.documents;
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_ExtractionResult, "");
+  if (v_model === undefined) throw $rt.missing("", "model");
+  if (typeof v_model !== "string") throw $rt.invalid("/model", "a string", v_model);
+  if (!w.string(v_model)) throw $rt.invalid("/model", "a string without lone surrogates", v_model);
+  if (v_extractedAt === undefined) throw $rt.missing("", "extractedAt");
+  if (typeof v_extractedAt !== "string") throw $rt.invalid("/extractedAt", "a string", v_extractedAt);
+  if (!w.dateTime(v_extractedAt)) throw $rt.invalid("/extractedAt", "a string without lone surrogates", v_extractedAt);
+  if (v_documents === undefined) throw $rt.missing("", "documents");
+  if (!$isArray(v_documents)) throw $rt.invalid("/documents", "an array", v_documents);
+  const n_documents = v_documents.length;
+  w.varint(n_documents);
+  let i_documents = 0;
   try {
-    for (; i4 < n3; i4++) {
-      const e5 = f2[i4];
-      writeDocument(w, e5);
+    for (; i_documents < n_documents; i_documents++) {
+      const e_documents = v_documents[i_documents];
+      writeDocument(w, e_documents);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/documents", i4);
+    $rt.rethrowAtIndex(err, "/documents", i_documents);
   }
 }
 
 function readExtractionResult(r: $rt.Reader): any {
   r.at = "/model";
-  const f0 = r.string();
+  const v_model = r.string();
   r.at = "/extractedAt";
-  const f1 = r.dateTime();
+  const v_extractedAt = r.dateTime();
   r.at = "/documents";
-  const n2 = r.count(6);
-  const a3: any[] = [];
-  let i4 = 0;
+  const n_documents = r.count(6);
+  const a_documents: any[] = [];
+  let i_documents = 0;
   try {
-    for (; i4 < n2; i4++) {
-      const r5 = readDocument(r);
-      a3.push(r5);
+    for (; i_documents < n_documents; i_documents++) {
+      const r0 = readDocument(r);
+      a_documents.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/documents", i4);
+    $rt.rethrowAtIndex(e, "/documents", i_documents);
   }
-  const f6 = a3;
-  const o7: any = { model: f0, extractedAt: f1, documents: f6 };
-  return o7;
+  const v_documents = a_documents;
+  const o0: any = { model: v_model, extractedAt: v_extractedAt, documents: v_documents };
+  return o0;
 }
 
 function writeDocument(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.source;
-  const f2 = v.language;
-  const f3 = v.url;
-  const f4 = v.text;
-  const f5 = v.entities;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (f3 !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys1, "");
-  let m6 = 0;
-  if (f3 !== undefined) m6 |= 1;
-  w.byte(m6);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "source");
-  switch (f1) {
+  const v_id = v.id;
+  const v_source = v.source;
+  const v_language = v.language;
+  const v_url = v.url;
+  const v_text = v.text;
+  const v_entities = v.entities;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_url !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Document, "");
+  let m0 = 0;
+  if (v_url !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_source === undefined) throw $rt.missing("", "source");
+  switch (v_source) {
     case "news": w.byte(0); break;
     case "filing": w.byte(1); break;
     case "email": w.byte(2); break;
     case "chat": w.byte(3); break;
     case "report": w.byte(4); break;
-    default: throw $rt.invalid("/source", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"", f1);
+    default: throw $rt.invalid("/source", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"", v_source);
   }
-  if (f2 === undefined) throw $rt.missing("", "language");
-  switch (f2) {
+  if (v_language === undefined) throw $rt.missing("", "language");
+  switch (v_language) {
     case "en": w.byte(0); break;
     case "zh": w.byte(1); break;
-    default: throw $rt.invalid("/language", "one of \"en\", \"zh\"", f2);
+    default: throw $rt.invalid("/language", "one of \"en\", \"zh\"", v_language);
   }
-  if (f3 !== undefined) {
-    if (typeof f3 !== "string") throw $rt.invalid("/url", "a string", f3);
-    if (!w.string(f3)) throw $rt.invalid("/url", "a string without lone surrogates", f3);
+  if (v_url !== undefined) {
+    if (typeof v_url !== "string") throw $rt.invalid("/url", "a string", v_url);
+    if (!w.string(v_url)) throw $rt.invalid("/url", "a string without lone surrogates", v_url);
   }
-  if (f4 === undefined) throw $rt.missing("", "text");
-  if (typeof f4 !== "string") throw $rt.invalid("/text", "a string", f4);
-  if (!w.string(f4)) throw $rt.invalid("/text", "a string without lone surrogates", f4);
-  if (f5 === undefined) throw $rt.missing("", "entities");
-  if (!$isArray(f5)) throw $rt.invalid("/entities", "an array", f5);
-  const n7 = f5.length;
-  w.varint(n7);
-  let i8 = 0;
+  if (v_text === undefined) throw $rt.missing("", "text");
+  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
+  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
+  if (v_entities === undefined) throw $rt.missing("", "entities");
+  if (!$isArray(v_entities)) throw $rt.invalid("/entities", "an array", v_entities);
+  const n_entities = v_entities.length;
+  w.varint(n_entities);
+  let i_entities = 0;
   try {
-    for (; i8 < n7; i8++) {
-      const e9 = f5[i8];
-      writeEntity(w, e9);
+    for (; i_entities < n_entities; i_entities++) {
+      const e_entities = v_entities[i_entities];
+      writeEntity(w, e_entities);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/entities", i8);
+    $rt.rethrowAtIndex(err, "/entities", i_entities);
   }
 }
 
@@ -232,36 +366,36 @@ function readDocument(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/id";
-  const f1 = r.string();
+  const v_id = r.string();
   r.at = "/source";
-  const f2 = $enum2[r.index(5)];
+  const v_source = $enum_Document_source[r.index(5)];
   r.at = "/language";
-  const f3 = $enum3[r.index(2)];
-  let f4: any;
+  const v_language = $enum_Document_language[r.index(2)];
+  let v_url: any;
   if ((m0 & 1)) {
     r.at = "/url";
-    f4 = r.string();
+    v_url = r.string();
   }
   r.at = "/text";
-  const f5 = r.string();
+  const v_text = r.string();
   r.at = "/entities";
-  const n6 = r.count(1);
-  const a7: any[] = [];
-  let i8 = 0;
+  const n_entities = r.count(1);
+  const a_entities: any[] = [];
+  let i_entities = 0;
   try {
-    for (; i8 < n6; i8++) {
-      const r9 = readEntity(r);
-      a7.push(r9);
+    for (; i_entities < n_entities; i_entities++) {
+      const r0 = readEntity(r);
+      a_entities.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/entities", i8);
+    $rt.rethrowAtIndex(e, "/entities", i_entities);
   }
-  const f10 = a7;
-  const o11: any = { id: f1, source: f2, language: f3 };
-  if ((m0 & 1)) o11.url = f4;
-  o11.text = f5;
-  o11.entities = f10;
-  return o11;
+  const v_entities = a_entities;
+  const o0: any = { id: v_id, source: v_source, language: v_language };
+  if ((m0 & 1)) o0.url = v_url;
+  o0.text = v_text;
+  o0.entities = v_entities;
+  return o0;
 }
 
 function writeEntity(w: $rt.Writer, v: any): void {
@@ -302,28 +436,28 @@ function readEntity(r: $rt.Reader): any {
   let u0: any;
   switch (r.index(5)) {
     case 0: {
-      const r1 = readPersonEntity(r);
-      u0 = r1;
+      const r0 = readPersonEntity(r);
+      u0 = r0;
       break;
     }
     case 1: {
-      const r2 = readOrganizationEntity(r);
-      u0 = r2;
+      const r1 = readOrganizationEntity(r);
+      u0 = r1;
       break;
     }
     case 2: {
-      const r3 = readLocationEntity(r);
-      u0 = r3;
+      const r2 = readLocationEntity(r);
+      u0 = r2;
       break;
     }
     case 3: {
-      const r4 = readDateEntity(r);
-      u0 = r4;
+      const r3 = readDateEntity(r);
+      u0 = r3;
       break;
     }
     case 4: {
-      const r5 = readMoneyEntity(r);
-      u0 = r5;
+      const r4 = readMoneyEntity(r);
+      u0 = r4;
       break;
     }
   }
@@ -332,286 +466,291 @@ function readEntity(r: $rt.Reader): any {
 
 function writePersonEntity(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.type;
-  const f1 = v.name;
-  const f2 = v.role;
-  const f3 = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys4, "");
-  let m4 = 0;
-  if (f2 !== undefined) m4 |= 1;
-  w.byte(m4);
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "person") throw $rt.invalid("/type", "the constant \"person\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") throw $rt.invalid("/role", "a string", f2);
-    if (!w.string(f2)) throw $rt.invalid("/role", "a string without lone surrogates", f2);
+  const v_type = v.type;
+  const v_name = v.name;
+  const v_role = v.role;
+  const v_confidence = v.confidence;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_role !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_PersonEntity, "");
+  let m0 = 0;
+  if (v_role !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "person") throw $rt.invalid("/type", "the constant \"person\"", v_type);
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
+  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  if (v_role !== undefined) {
+    if (typeof v_role !== "string") throw $rt.invalid("/role", "a string", v_role);
+    if (!w.string(v_role)) throw $rt.invalid("/role", "a string without lone surrogates", v_role);
   }
-  if (f3 === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof f3 === "number" && w.num(f3))) throw $rt.invalid("/confidence", "a finite number", f3);
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
 }
 
 function readPersonEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  const f1 = "person";
+  const v_type = "person";
   r.at = "/name";
-  const f2 = r.string();
-  let f3: any;
+  const v_name = r.string();
+  let v_role: any;
   if ((m0 & 1)) {
     r.at = "/role";
-    f3 = r.string();
+    v_role = r.string();
   }
   r.at = "/confidence";
-  const f4 = r.num();
-  const o5: any = { type: f1, name: f2 };
-  if ((m0 & 1)) o5.role = f3;
-  o5.confidence = f4;
-  return o5;
+  const v_confidence = r.num();
+  const o0: any = { type: v_type, name: v_name };
+  if ((m0 & 1)) o0.role = v_role;
+  o0.confidence = v_confidence;
+  return o0;
 }
 
 function writeOrganizationEntity(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.type;
-  const f1 = v.name;
-  const f2 = v.ticker;
-  const f3 = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys5, "");
-  let m4 = 0;
-  if (f2 !== undefined) m4 |= 1;
-  w.byte(m4);
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "organization") throw $rt.invalid("/type", "the constant \"organization\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") throw $rt.invalid("/ticker", "a string", f2);
-    if (!w.string(f2)) throw $rt.invalid("/ticker", "a string without lone surrogates", f2);
+  const v_type = v.type;
+  const v_name = v.name;
+  const v_ticker = v.ticker;
+  const v_confidence = v.confidence;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_ticker !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_OrganizationEntity, "");
+  let m0 = 0;
+  if (v_ticker !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "organization") throw $rt.invalid("/type", "the constant \"organization\"", v_type);
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
+  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  if (v_ticker !== undefined) {
+    if (typeof v_ticker !== "string") throw $rt.invalid("/ticker", "a string", v_ticker);
+    if (!w.string(v_ticker)) throw $rt.invalid("/ticker", "a string without lone surrogates", v_ticker);
   }
-  if (f3 === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof f3 === "number" && w.num(f3))) throw $rt.invalid("/confidence", "a finite number", f3);
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
 }
 
 function readOrganizationEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  const f1 = "organization";
+  const v_type = "organization";
   r.at = "/name";
-  const f2 = r.string();
-  let f3: any;
+  const v_name = r.string();
+  let v_ticker: any;
   if ((m0 & 1)) {
     r.at = "/ticker";
-    f3 = r.string();
+    v_ticker = r.string();
   }
   r.at = "/confidence";
-  const f4 = r.num();
-  const o5: any = { type: f1, name: f2 };
-  if ((m0 & 1)) o5.ticker = f3;
-  o5.confidence = f4;
-  return o5;
+  const v_confidence = r.num();
+  const o0: any = { type: v_type, name: v_name };
+  if ((m0 & 1)) o0.ticker = v_ticker;
+  o0.confidence = v_confidence;
+  return o0;
 }
 
 function writeLocationEntity(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.type;
-  const f1 = v.name;
-  const f2 = v.countryCode;
-  const f3 = v.lat;
-  const f4 = v.lon;
-  const f5 = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + (f3 !== undefined ? 1 : 0) + (f4 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys6, "");
-  let m6 = 0;
-  if (f2 !== undefined) m6 |= 1;
-  if (f3 !== undefined) m6 |= 2;
-  if (f4 !== undefined) m6 |= 4;
-  w.byte(m6);
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "location") throw $rt.invalid("/type", "the constant \"location\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") throw $rt.invalid("/countryCode", "a string", f2);
-    if (!w.string(f2)) throw $rt.invalid("/countryCode", "a string without lone surrogates", f2);
+  const v_type = v.type;
+  const v_name = v.name;
+  const v_countryCode = v.countryCode;
+  const v_lat = v.lat;
+  const v_lon = v.lon;
+  const v_confidence = v.confidence;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_countryCode !== undefined ? 1 : 0) + (v_lat !== undefined ? 1 : 0) + (v_lon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_LocationEntity, "");
+  let m0 = 0;
+  if (v_countryCode !== undefined) m0 |= 1;
+  if (v_lat !== undefined) m0 |= 2;
+  if (v_lon !== undefined) m0 |= 4;
+  w.byte(m0);
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "location") throw $rt.invalid("/type", "the constant \"location\"", v_type);
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
+  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  if (v_countryCode !== undefined) {
+    if (typeof v_countryCode !== "string") throw $rt.invalid("/countryCode", "a string", v_countryCode);
+    if (!w.string(v_countryCode)) throw $rt.invalid("/countryCode", "a string without lone surrogates", v_countryCode);
   }
-  if (f3 !== undefined) {
-    if (!(typeof f3 === "number" && w.num(f3))) throw $rt.invalid("/lat", "a finite number", f3);
+  if (v_lat !== undefined) {
+    if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/lat", "a finite number", v_lat);
   }
-  if (f4 !== undefined) {
-    if (!(typeof f4 === "number" && w.num(f4))) throw $rt.invalid("/lon", "a finite number", f4);
+  if (v_lon !== undefined) {
+    if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/lon", "a finite number", v_lon);
   }
-  if (f5 === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof f5 === "number" && w.num(f5))) throw $rt.invalid("/confidence", "a finite number", f5);
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
 }
 
 function readLocationEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(7);
-  const f1 = "location";
+  const v_type = "location";
   r.at = "/name";
-  const f2 = r.string();
-  let f3: any;
+  const v_name = r.string();
+  let v_countryCode: any;
   if ((m0 & 1)) {
     r.at = "/countryCode";
-    f3 = r.string();
+    v_countryCode = r.string();
   }
-  let f4: any;
+  let v_lat: any;
   if ((m0 & 2)) {
     r.at = "/lat";
-    f4 = r.num();
+    v_lat = r.num();
   }
-  let f5: any;
+  let v_lon: any;
   if ((m0 & 4)) {
     r.at = "/lon";
-    f5 = r.num();
+    v_lon = r.num();
   }
   r.at = "/confidence";
-  const f6 = r.num();
-  const o7: any = { type: f1, name: f2 };
-  if ((m0 & 1)) o7.countryCode = f3;
-  if ((m0 & 2)) o7.lat = f4;
-  if ((m0 & 4)) o7.lon = f5;
-  o7.confidence = f6;
-  return o7;
+  const v_confidence = r.num();
+  const o0: any = { type: v_type, name: v_name };
+  if ((m0 & 1)) o0.countryCode = v_countryCode;
+  if ((m0 & 2)) o0.lat = v_lat;
+  if ((m0 & 4)) o0.lon = v_lon;
+  o0.confidence = v_confidence;
+  return o0;
 }
 
 function writeDateEntity(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.type;
-  const f1 = v.text;
-  const f2 = v.value;
-  const f3 = v.precision;
-  const f4 = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "date") throw $rt.invalid("/type", "the constant \"date\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "text");
-  if (typeof f1 !== "string") throw $rt.invalid("/text", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/text", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "value");
-  if (typeof f2 !== "string") throw $rt.invalid("/value", "a string", f2);
-  if (!w.date(f2)) throw $rt.invalid("/value", "a string without lone surrogates", f2);
-  if (f3 === undefined) throw $rt.missing("", "precision");
-  switch (f3) {
+  const v_type = v.type;
+  const v_text = v.text;
+  const v_value = v.value;
+  const v_precision = v.precision;
+  const v_confidence = v.confidence;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_DateEntity, "");
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "date") throw $rt.invalid("/type", "the constant \"date\"", v_type);
+  if (v_text === undefined) throw $rt.missing("", "text");
+  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
+  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
+  if (v_value === undefined) throw $rt.missing("", "value");
+  if (typeof v_value !== "string") throw $rt.invalid("/value", "a string", v_value);
+  if (!w.date(v_value)) throw $rt.invalid("/value", "a string without lone surrogates", v_value);
+  if (v_precision === undefined) throw $rt.missing("", "precision");
+  switch (v_precision) {
     case "day": w.byte(0); break;
     case "month": w.byte(1); break;
     case "year": w.byte(2); break;
-    default: throw $rt.invalid("/precision", "one of \"day\", \"month\", \"year\"", f3);
+    default: throw $rt.invalid("/precision", "one of \"day\", \"month\", \"year\"", v_precision);
   }
-  if (f4 === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof f4 === "number" && w.num(f4))) throw $rt.invalid("/confidence", "a finite number", f4);
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
 }
 
 function readDateEntity(r: $rt.Reader): any {
-  const f0 = "date";
+  const v_type = "date";
   r.at = "/text";
-  const f1 = r.string();
+  const v_text = r.string();
   r.at = "/value";
-  const f2 = r.date();
+  const v_value = r.date();
   r.at = "/precision";
-  const f3 = $enum8[r.index(3)];
+  const v_precision = $enum_DateEntity_precision[r.index(3)];
   r.at = "/confidence";
-  const f4 = r.num();
-  const o5: any = { type: f0, text: f1, value: f2, precision: f3, confidence: f4 };
-  return o5;
+  const v_confidence = r.num();
+  const o0: any = { type: v_type, text: v_text, value: v_value, precision: v_precision, confidence: v_confidence };
+  return o0;
 }
 
 function writeMoneyEntity(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.type;
-  const f1 = v.text;
-  const f2 = v.amount;
-  const f3 = v.currency;
-  const f4 = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys9, "");
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "money") throw $rt.invalid("/type", "the constant \"money\"", f0);
-  if (f1 === undefined) throw $rt.missing("", "text");
-  if (typeof f1 !== "string") throw $rt.invalid("/text", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/text", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "amount");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/amount", "a finite number", f2);
-  if (f3 === undefined) throw $rt.missing("", "currency");
-  if (typeof f3 !== "string") throw $rt.invalid("/currency", "a string", f3);
-  if (!w.string(f3)) throw $rt.invalid("/currency", "a string without lone surrogates", f3);
-  if (f4 === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof f4 === "number" && w.num(f4))) throw $rt.invalid("/confidence", "a finite number", f4);
+  const v_type = v.type;
+  const v_text = v.text;
+  const v_amount = v.amount;
+  const v_currency = v.currency;
+  const v_confidence = v.confidence;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_MoneyEntity, "");
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "money") throw $rt.invalid("/type", "the constant \"money\"", v_type);
+  if (v_text === undefined) throw $rt.missing("", "text");
+  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
+  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
+  if (v_amount === undefined) throw $rt.missing("", "amount");
+  if (!(typeof v_amount === "number" && w.num(v_amount))) throw $rt.invalid("/amount", "a finite number", v_amount);
+  if (v_currency === undefined) throw $rt.missing("", "currency");
+  if (typeof v_currency !== "string") throw $rt.invalid("/currency", "a string", v_currency);
+  if (!w.string(v_currency)) throw $rt.invalid("/currency", "a string without lone surrogates", v_currency);
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
 }
 
 function readMoneyEntity(r: $rt.Reader): any {
-  const f0 = "money";
+  const v_type = "money";
   r.at = "/text";
-  const f1 = r.string();
+  const v_text = r.string();
   r.at = "/amount";
-  const f2 = r.num();
+  const v_amount = r.num();
   r.at = "/currency";
-  const f3 = r.string();
+  const v_currency = r.string();
   r.at = "/confidence";
-  const f4 = r.num();
-  const o5: any = { type: f0, text: f1, amount: f2, currency: f3, confidence: f4 };
-  return o5;
+  const v_confidence = r.num();
+  const o0: any = { type: v_type, text: v_text, amount: v_amount, currency: v_currency, confidence: v_confidence };
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txExtractionResult(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "model") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "model") {
-      const f5 = v.model;
-      if (typeof f5 === "string") e.out += ind3 + "model: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "model", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "model") {
+      const v_model = v.model;
+      if (typeof v_model === "string") e.out += ind0 + "model: " + $rt.textStr(v_model, e.dc);
+      else $rt.textField(e, v_model, ind0, "model", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "extractedAt") {
-      const f6 = v.extractedAt;
-      if (typeof f6 === "string") e.out += ind3 + "extractedAt: " + $rt.textStr(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "extractedAt", 0, 1);
-      j4++;
+    if (ks0[j0] === "extractedAt") {
+      const v_extractedAt = v.extractedAt;
+      if (typeof v_extractedAt === "string") e.out += ind0 + "extractedAt: " + $rt.textStr(v_extractedAt, e.dc);
+      else $rt.textField(e, v_extractedAt, ind0, "extractedAt", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "documents") {
-      const f7 = v.documents;
-      if ($isArray(f7)) {
-        const n8 = f7.length;
-        if (n8 === 0) e.out += ind3 + "documents: []";
+    if (ks0[j0] === "documents") {
+      const v_documents = v.documents;
+      if ($isArray(v_documents)) {
+        const n_documents = v_documents.length;
+        if (n_documents === 0) e.out += ind0 + "documents: []";
         else {
-          const x9 = f7[0];
-          if (typeof x9 !== "object" || x9 === null || $isArray(x9) || 2 > e.max) $rt.textArray(e, ind3 + "documents", f7, 1, 2, true);
+          const x_documents = v_documents[0];
+          if (typeof x_documents !== "object" || x_documents === null || $isArray(x_documents) || 2 > e.max) $rt.textArray(e, ind0 + "documents", v_documents, 1, 2, true);
           else {
-            let t10: string | null = null;
-            if (!$isArray(x9.entities)) t10 = $rt.textTable(e, f7, 1, 3);
-            if (t10 !== null) e.out += ind3 + "documents" + t10;
+            let t_documents: string | null = null;
+            if (!$isArray(x_documents.entities)) t_documents = $rt.textTable(e, v_documents, 1, 3);
+            if (t_documents !== null) e.out += ind0 + "documents" + t_documents;
             else {
-              e.out += ind3 + "documents" + "[" + n8 + e.mk + "]:";
-              const dash12 = $rt.textNl(e, 1) + "- ";
-              for (let i11 = 0; i11 < n8; i11++) {
-                const x13 = f7[i11];
-                $tiDocument(e, x13, 1, dash12, 3);
+              e.out += ind0 + "documents" + "[" + n_documents + e.mk + "]:";
+              const dash_documents = $rt.textNl(e, 1) + "- ";
+              for (let i_documents = 0; i_documents < n_documents; i_documents++) {
+                const x_documents$2 = v_documents[i_documents];
+                $tiDocument(e, x_documents$2, 1, dash_documents, 3);
               }
             }
           }
         }
-      } else $rt.textField(e, f7, ind3, "documents", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_documents, ind0, "documents", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k95 = ks0[j4];
-      const x96 = v[k95];
-      $rt.textField(e, x96, ind3, k95, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -620,46 +759,46 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
 
 function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks34 = Object.keys(v);
-    if (ks34.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind36 = $rt.textNl(e, depth + 1);
-      let lead38 = dash;
-      let j37 = 0;
-      if (ks34[j37] === "type") {
-        const f39 = v.type;
-        if (f39 === null || typeof f39 !== "object") e.out += lead38 + "type: " + $rt.textPrim(f39, e.dc);
-        else $rt.textField(e, f39, lead38, "type", depth + 1, lvl);
-        lead38 = ind36;
-        j37++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "type") {
+        const v_type = v.type;
+        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
+        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks34[j37] === "name") {
-        const f40 = v.name;
-        if (typeof f40 === "string") e.out += lead38 + "name: " + $rt.textStr(f40, e.dc);
-        else $rt.textField(e, f40, lead38, "name", depth + 1, lvl);
-        lead38 = ind36;
-        j37++;
+      if (ks0[j0] === "name") {
+        const v_name = v.name;
+        if (typeof v_name === "string") e.out += lead0 + "name: " + $rt.textStr(v_name, e.dc);
+        else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks34[j37] === "role") {
-        const f41 = v.role;
-        if (typeof f41 === "string") e.out += lead38 + "role: " + $rt.textStr(f41, e.dc);
-        else $rt.textField(e, f41, lead38, "role", depth + 1, lvl);
-        lead38 = ind36;
-        j37++;
+      if (ks0[j0] === "role") {
+        const v_role = v.role;
+        if (typeof v_role === "string") e.out += lead0 + "role: " + $rt.textStr(v_role, e.dc);
+        else $rt.textField(e, v_role, lead0, "role", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks34[j37] === "confidence") {
-        const f42 = v.confidence;
-        if (typeof f42 === "number" && f42 - f42 === 0) e.out += lead38 + "confidence: " + f42;
-        else $rt.textField(e, f42, lead38, "confidence", depth + 1, lvl);
-        lead38 = ind36;
-        j37++;
+      if (ks0[j0] === "confidence") {
+        const v_confidence = v.confidence;
+        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
+        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j37 < ks34.length; j37++) {
-        const k43 = ks34[j37];
-        const x44 = v[k43];
-        $rt.textField(e, x44, lead38, k43, depth + 1, lvl);
-        lead38 = ind36;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -667,46 +806,46 @@ function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, 
 
 function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks45 = Object.keys(v);
-    if (ks45.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind47 = $rt.textNl(e, depth + 1);
-      let lead49 = dash;
-      let j48 = 0;
-      if (ks45[j48] === "type") {
-        const f50 = v.type;
-        if (f50 === null || typeof f50 !== "object") e.out += lead49 + "type: " + $rt.textPrim(f50, e.dc);
-        else $rt.textField(e, f50, lead49, "type", depth + 1, lvl);
-        lead49 = ind47;
-        j48++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "type") {
+        const v_type = v.type;
+        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
+        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks45[j48] === "name") {
-        const f51 = v.name;
-        if (typeof f51 === "string") e.out += lead49 + "name: " + $rt.textStr(f51, e.dc);
-        else $rt.textField(e, f51, lead49, "name", depth + 1, lvl);
-        lead49 = ind47;
-        j48++;
+      if (ks0[j0] === "name") {
+        const v_name = v.name;
+        if (typeof v_name === "string") e.out += lead0 + "name: " + $rt.textStr(v_name, e.dc);
+        else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks45[j48] === "ticker") {
-        const f52 = v.ticker;
-        if (typeof f52 === "string") e.out += lead49 + "ticker: " + $rt.textStr(f52, e.dc);
-        else $rt.textField(e, f52, lead49, "ticker", depth + 1, lvl);
-        lead49 = ind47;
-        j48++;
+      if (ks0[j0] === "ticker") {
+        const v_ticker = v.ticker;
+        if (typeof v_ticker === "string") e.out += lead0 + "ticker: " + $rt.textStr(v_ticker, e.dc);
+        else $rt.textField(e, v_ticker, lead0, "ticker", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks45[j48] === "confidence") {
-        const f53 = v.confidence;
-        if (typeof f53 === "number" && f53 - f53 === 0) e.out += lead49 + "confidence: " + f53;
-        else $rt.textField(e, f53, lead49, "confidence", depth + 1, lvl);
-        lead49 = ind47;
-        j48++;
+      if (ks0[j0] === "confidence") {
+        const v_confidence = v.confidence;
+        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
+        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j48 < ks45.length; j48++) {
-        const k54 = ks45[j48];
-        const x55 = v[k54];
-        $rt.textField(e, x55, lead49, k54, depth + 1, lvl);
-        lead49 = ind47;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -714,60 +853,60 @@ function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: st
 
 function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks56 = Object.keys(v);
-    if (ks56.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind58 = $rt.textNl(e, depth + 1);
-      let lead60 = dash;
-      let j59 = 0;
-      if (ks56[j59] === "type") {
-        const f61 = v.type;
-        if (f61 === null || typeof f61 !== "object") e.out += lead60 + "type: " + $rt.textPrim(f61, e.dc);
-        else $rt.textField(e, f61, lead60, "type", depth + 1, lvl);
-        lead60 = ind58;
-        j59++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "type") {
+        const v_type = v.type;
+        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
+        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks56[j59] === "name") {
-        const f62 = v.name;
-        if (typeof f62 === "string") e.out += lead60 + "name: " + $rt.textStr(f62, e.dc);
-        else $rt.textField(e, f62, lead60, "name", depth + 1, lvl);
-        lead60 = ind58;
-        j59++;
+      if (ks0[j0] === "name") {
+        const v_name = v.name;
+        if (typeof v_name === "string") e.out += lead0 + "name: " + $rt.textStr(v_name, e.dc);
+        else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks56[j59] === "countryCode") {
-        const f63 = v.countryCode;
-        if (typeof f63 === "string") e.out += lead60 + "countryCode: " + $rt.textStr(f63, e.dc);
-        else $rt.textField(e, f63, lead60, "countryCode", depth + 1, lvl);
-        lead60 = ind58;
-        j59++;
+      if (ks0[j0] === "countryCode") {
+        const v_countryCode = v.countryCode;
+        if (typeof v_countryCode === "string") e.out += lead0 + "countryCode: " + $rt.textStr(v_countryCode, e.dc);
+        else $rt.textField(e, v_countryCode, lead0, "countryCode", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks56[j59] === "lat") {
-        const f64 = v.lat;
-        if (typeof f64 === "number" && f64 - f64 === 0) e.out += lead60 + "lat: " + f64;
-        else $rt.textField(e, f64, lead60, "lat", depth + 1, lvl);
-        lead60 = ind58;
-        j59++;
+      if (ks0[j0] === "lat") {
+        const v_lat = v.lat;
+        if (typeof v_lat === "number" && v_lat - v_lat === 0) e.out += lead0 + "lat: " + v_lat;
+        else $rt.textField(e, v_lat, lead0, "lat", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks56[j59] === "lon") {
-        const f65 = v.lon;
-        if (typeof f65 === "number" && f65 - f65 === 0) e.out += lead60 + "lon: " + f65;
-        else $rt.textField(e, f65, lead60, "lon", depth + 1, lvl);
-        lead60 = ind58;
-        j59++;
+      if (ks0[j0] === "lon") {
+        const v_lon = v.lon;
+        if (typeof v_lon === "number" && v_lon - v_lon === 0) e.out += lead0 + "lon: " + v_lon;
+        else $rt.textField(e, v_lon, lead0, "lon", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks56[j59] === "confidence") {
-        const f66 = v.confidence;
-        if (typeof f66 === "number" && f66 - f66 === 0) e.out += lead60 + "confidence: " + f66;
-        else $rt.textField(e, f66, lead60, "confidence", depth + 1, lvl);
-        lead60 = ind58;
-        j59++;
+      if (ks0[j0] === "confidence") {
+        const v_confidence = v.confidence;
+        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
+        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j59 < ks56.length; j59++) {
-        const k67 = ks56[j59];
-        const x68 = v[k67];
-        $rt.textField(e, x68, lead60, k67, depth + 1, lvl);
-        lead60 = ind58;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -775,53 +914,53 @@ function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string
 
 function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks69 = Object.keys(v);
-    if (ks69.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind71 = $rt.textNl(e, depth + 1);
-      let lead73 = dash;
-      let j72 = 0;
-      if (ks69[j72] === "type") {
-        const f74 = v.type;
-        if (f74 === null || typeof f74 !== "object") e.out += lead73 + "type: " + $rt.textPrim(f74, e.dc);
-        else $rt.textField(e, f74, lead73, "type", depth + 1, lvl);
-        lead73 = ind71;
-        j72++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "type") {
+        const v_type = v.type;
+        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
+        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks69[j72] === "text") {
-        const f75 = v.text;
-        if (typeof f75 === "string") e.out += lead73 + "text: " + $rt.textStr(f75, e.dc);
-        else $rt.textField(e, f75, lead73, "text", depth + 1, lvl);
-        lead73 = ind71;
-        j72++;
+      if (ks0[j0] === "text") {
+        const v_text = v.text;
+        if (typeof v_text === "string") e.out += lead0 + "text: " + $rt.textStr(v_text, e.dc);
+        else $rt.textField(e, v_text, lead0, "text", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks69[j72] === "value") {
-        const f76 = v.value;
-        if (typeof f76 === "string") e.out += lead73 + "value: " + $rt.textStr(f76, e.dc);
-        else $rt.textField(e, f76, lead73, "value", depth + 1, lvl);
-        lead73 = ind71;
-        j72++;
+      if (ks0[j0] === "value") {
+        const v_value = v.value;
+        if (typeof v_value === "string") e.out += lead0 + "value: " + $rt.textStr(v_value, e.dc);
+        else $rt.textField(e, v_value, lead0, "value", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks69[j72] === "precision") {
-        const f77 = v.precision;
-        if (f77 === null || typeof f77 !== "object") e.out += lead73 + "precision: " + $rt.textPrim(f77, e.dc);
-        else $rt.textField(e, f77, lead73, "precision", depth + 1, lvl);
-        lead73 = ind71;
-        j72++;
+      if (ks0[j0] === "precision") {
+        const v_precision = v.precision;
+        if (v_precision === null || typeof v_precision !== "object") e.out += lead0 + "precision: " + $rt.textPrim(v_precision, e.dc);
+        else $rt.textField(e, v_precision, lead0, "precision", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks69[j72] === "confidence") {
-        const f78 = v.confidence;
-        if (typeof f78 === "number" && f78 - f78 === 0) e.out += lead73 + "confidence: " + f78;
-        else $rt.textField(e, f78, lead73, "confidence", depth + 1, lvl);
-        lead73 = ind71;
-        j72++;
+      if (ks0[j0] === "confidence") {
+        const v_confidence = v.confidence;
+        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
+        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j72 < ks69.length; j72++) {
-        const k79 = ks69[j72];
-        const x80 = v[k79];
-        $rt.textField(e, x80, lead73, k79, depth + 1, lvl);
-        lead73 = ind71;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -829,53 +968,53 @@ function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lv
 
 function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks81 = Object.keys(v);
-    if (ks81.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind83 = $rt.textNl(e, depth + 1);
-      let lead85 = dash;
-      let j84 = 0;
-      if (ks81[j84] === "type") {
-        const f86 = v.type;
-        if (f86 === null || typeof f86 !== "object") e.out += lead85 + "type: " + $rt.textPrim(f86, e.dc);
-        else $rt.textField(e, f86, lead85, "type", depth + 1, lvl);
-        lead85 = ind83;
-        j84++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "type") {
+        const v_type = v.type;
+        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
+        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks81[j84] === "text") {
-        const f87 = v.text;
-        if (typeof f87 === "string") e.out += lead85 + "text: " + $rt.textStr(f87, e.dc);
-        else $rt.textField(e, f87, lead85, "text", depth + 1, lvl);
-        lead85 = ind83;
-        j84++;
+      if (ks0[j0] === "text") {
+        const v_text = v.text;
+        if (typeof v_text === "string") e.out += lead0 + "text: " + $rt.textStr(v_text, e.dc);
+        else $rt.textField(e, v_text, lead0, "text", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks81[j84] === "amount") {
-        const f88 = v.amount;
-        if (typeof f88 === "number" && f88 - f88 === 0) e.out += lead85 + "amount: " + f88;
-        else $rt.textField(e, f88, lead85, "amount", depth + 1, lvl);
-        lead85 = ind83;
-        j84++;
+      if (ks0[j0] === "amount") {
+        const v_amount = v.amount;
+        if (typeof v_amount === "number" && v_amount - v_amount === 0) e.out += lead0 + "amount: " + v_amount;
+        else $rt.textField(e, v_amount, lead0, "amount", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks81[j84] === "currency") {
-        const f89 = v.currency;
-        if (typeof f89 === "string") e.out += lead85 + "currency: " + $rt.textStr(f89, e.dc);
-        else $rt.textField(e, f89, lead85, "currency", depth + 1, lvl);
-        lead85 = ind83;
-        j84++;
+      if (ks0[j0] === "currency") {
+        const v_currency = v.currency;
+        if (typeof v_currency === "string") e.out += lead0 + "currency: " + $rt.textStr(v_currency, e.dc);
+        else $rt.textField(e, v_currency, lead0, "currency", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks81[j84] === "confidence") {
-        const f90 = v.confidence;
-        if (typeof f90 === "number" && f90 - f90 === 0) e.out += lead85 + "confidence: " + f90;
-        else $rt.textField(e, f90, lead85, "confidence", depth + 1, lvl);
-        lead85 = ind83;
-        j84++;
+      if (ks0[j0] === "confidence") {
+        const v_confidence = v.confidence;
+        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
+        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j84 < ks81.length; j84++) {
-        const k91 = ks81[j84];
-        const x92 = v[k91];
-        $rt.textField(e, x92, lead85, k91, depth + 1, lvl);
-        lead85 = ind83;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -883,8 +1022,8 @@ function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, l
 
 function $tiEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const d33 = v.type;
-    switch (d33) {
+    const d0 = v.type;
+    switch (d0) {
       case "person": {
         $tiPersonEntity(e, v, depth, dash, lvl);
         break;
@@ -914,84 +1053,84 @@ function $tiEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: n
 
 function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks14 = Object.keys(v);
-    if (ks14.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind16 = $rt.textNl(e, depth + 1);
-      let lead18 = dash;
-      let j17 = 0;
-      if (ks14[j17] === "id") {
-        const f19 = v.id;
-        if (typeof f19 === "string") e.out += lead18 + "id: " + $rt.textStr(f19, e.dc);
-        else $rt.textField(e, f19, lead18, "id", depth + 1, lvl);
-        lead18 = ind16;
-        j17++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "id") {
+        const v_id = v.id;
+        if (typeof v_id === "string") e.out += lead0 + "id: " + $rt.textStr(v_id, e.dc);
+        else $rt.textField(e, v_id, lead0, "id", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks14[j17] === "source") {
-        const f20 = v.source;
-        if (f20 === null || typeof f20 !== "object") e.out += lead18 + "source: " + $rt.textPrim(f20, e.dc);
-        else $rt.textField(e, f20, lead18, "source", depth + 1, lvl);
-        lead18 = ind16;
-        j17++;
+      if (ks0[j0] === "source") {
+        const v_source = v.source;
+        if (v_source === null || typeof v_source !== "object") e.out += lead0 + "source: " + $rt.textPrim(v_source, e.dc);
+        else $rt.textField(e, v_source, lead0, "source", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks14[j17] === "language") {
-        const f21 = v.language;
-        if (f21 === null || typeof f21 !== "object") e.out += lead18 + "language: " + $rt.textPrim(f21, e.dc);
-        else $rt.textField(e, f21, lead18, "language", depth + 1, lvl);
-        lead18 = ind16;
-        j17++;
+      if (ks0[j0] === "language") {
+        const v_language = v.language;
+        if (v_language === null || typeof v_language !== "object") e.out += lead0 + "language: " + $rt.textPrim(v_language, e.dc);
+        else $rt.textField(e, v_language, lead0, "language", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks14[j17] === "url") {
-        const f22 = v.url;
-        if (typeof f22 === "string") e.out += lead18 + "url: " + $rt.textStr(f22, e.dc);
-        else $rt.textField(e, f22, lead18, "url", depth + 1, lvl);
-        lead18 = ind16;
-        j17++;
+      if (ks0[j0] === "url") {
+        const v_url = v.url;
+        if (typeof v_url === "string") e.out += lead0 + "url: " + $rt.textStr(v_url, e.dc);
+        else $rt.textField(e, v_url, lead0, "url", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks14[j17] === "text") {
-        const f23 = v.text;
-        if (typeof f23 === "string") e.out += lead18 + "text: " + $rt.textStr(f23, e.dc);
-        else $rt.textField(e, f23, lead18, "text", depth + 1, lvl);
-        lead18 = ind16;
-        j17++;
+      if (ks0[j0] === "text") {
+        const v_text = v.text;
+        if (typeof v_text === "string") e.out += lead0 + "text: " + $rt.textStr(v_text, e.dc);
+        else $rt.textField(e, v_text, lead0, "text", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks14[j17] === "entities") {
-        const f24 = v.entities;
-        if ($isArray(f24)) {
-          const n25 = f24.length;
-          if (n25 === 0) e.out += lead18 + "entities: []";
+      if (ks0[j0] === "entities") {
+        const v_entities = v.entities;
+        if ($isArray(v_entities)) {
+          const n_entities = v_entities.length;
+          if (n_entities === 0) e.out += lead0 + "entities: []";
           else {
-            const x26 = f24[0];
-            if (typeof x26 !== "object" || x26 === null || $isArray(x26) || lvl + 1 > e.max) $rt.textArray(e, lead18 + "entities", f24, depth + 2, lvl + 1, true);
+            const x_entities = v_entities[0];
+            if (typeof x_entities !== "object" || x_entities === null || $isArray(x_entities) || lvl + 1 > e.max) $rt.textArray(e, lead0 + "entities", v_entities, depth + 2, lvl + 1, true);
             else {
-              let t27: string | null = null;
-              let k31 = 1;
-              for (; k31 < n25; k31++) {
-                const r32 = f24[k31];
-                if (typeof r32 !== "object" || r32 === null || $rt.hasOwn(r32, "name") !== $rt.hasOwn(x26, "name") || $rt.hasOwn(r32, "role") !== $rt.hasOwn(x26, "role") || $rt.hasOwn(r32, "ticker") !== $rt.hasOwn(x26, "ticker") || $rt.hasOwn(r32, "countryCode") !== $rt.hasOwn(x26, "countryCode") || $rt.hasOwn(r32, "lat") !== $rt.hasOwn(x26, "lat") || $rt.hasOwn(r32, "lon") !== $rt.hasOwn(x26, "lon") || $rt.hasOwn(r32, "text") !== $rt.hasOwn(x26, "text") || $rt.hasOwn(r32, "value") !== $rt.hasOwn(x26, "value")) break;
+              let t_entities: string | null = null;
+              let k_entities = 1;
+              for (; k_entities < n_entities; k_entities++) {
+                const r_entities = v_entities[k_entities];
+                if (typeof r_entities !== "object" || r_entities === null || $rt.hasOwn(r_entities, "name") !== $rt.hasOwn(x_entities, "name") || $rt.hasOwn(r_entities, "role") !== $rt.hasOwn(x_entities, "role") || $rt.hasOwn(r_entities, "ticker") !== $rt.hasOwn(x_entities, "ticker") || $rt.hasOwn(r_entities, "countryCode") !== $rt.hasOwn(x_entities, "countryCode") || $rt.hasOwn(r_entities, "lat") !== $rt.hasOwn(x_entities, "lat") || $rt.hasOwn(r_entities, "lon") !== $rt.hasOwn(x_entities, "lon") || $rt.hasOwn(r_entities, "text") !== $rt.hasOwn(x_entities, "text") || $rt.hasOwn(r_entities, "value") !== $rt.hasOwn(x_entities, "value")) break;
               }
-              if (k31 === n25) t27 = $rt.textTable(e, f24, depth + 2, lvl + 2);
-              if (t27 !== null) e.out += lead18 + "entities" + t27;
+              if (k_entities === n_entities) t_entities = $rt.textTable(e, v_entities, depth + 2, lvl + 2);
+              if (t_entities !== null) e.out += lead0 + "entities" + t_entities;
               else {
-                e.out += lead18 + "entities" + "[" + n25 + e.mk + "]:";
-                const dash29 = $rt.textNl(e, depth + 2) + "- ";
-                for (let i28 = 0; i28 < n25; i28++) {
-                  const x30 = f24[i28];
-                  $tiEntity(e, x30, depth + 2, dash29, lvl + 2);
+                e.out += lead0 + "entities" + "[" + n_entities + e.mk + "]:";
+                const dash_entities = $rt.textNl(e, depth + 2) + "- ";
+                for (let i_entities = 0; i_entities < n_entities; i_entities++) {
+                  const x_entities$2 = v_entities[i_entities];
+                  $tiEntity(e, x_entities$2, depth + 2, dash_entities, lvl + 2);
                 }
               }
             }
           }
-        } else $rt.textField(e, f24, lead18, "entities", depth + 1, lvl);
-        lead18 = ind16;
-        j17++;
+        } else $rt.textField(e, v_entities, lead0, "entities", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j17 < ks14.length; j17++) {
-        const k93 = ks14[j17];
-        const x94 = v[k93];
-        $rt.textField(e, x94, lead18, k93, depth + 1, lvl);
-        lead18 = ind16;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -999,108 +1138,108 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
 
 function $ckPersonEntity(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.type;
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "person") v.type = $rt.tcEnum(f0, $tenum14, "/type", "the constant \"person\"");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  const f2 = v.role;
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") v.role = $rt.tcString(f2, "/role");
+  const v_type = v.type;
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "person") v.type = $rt.tcEnum(v_type, $tenum_PersonEntity_type, "/type", "the constant \"person\"");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  const v_role = v.role;
+  if (v_role !== undefined) {
+    if (typeof v_role !== "string") v.role = $rt.tcString(v_role, "/role");
   }
-  const f3 = v.confidence;
-  if (f3 === undefined) throw $rt.missing("", "confidence");
-  if (typeof f3 !== "number") v.confidence = $rt.tcNumber(f3, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys4, "");
+  const v_confidence = v.confidence;
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_role !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_PersonEntity, "");
   return v;
 }
 
 function $ckOrganizationEntity(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.type;
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "organization") v.type = $rt.tcEnum(f0, $tenum15, "/type", "the constant \"organization\"");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  const f2 = v.ticker;
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") v.ticker = $rt.tcString(f2, "/ticker");
+  const v_type = v.type;
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "organization") v.type = $rt.tcEnum(v_type, $tenum_OrganizationEntity_type, "/type", "the constant \"organization\"");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  const v_ticker = v.ticker;
+  if (v_ticker !== undefined) {
+    if (typeof v_ticker !== "string") v.ticker = $rt.tcString(v_ticker, "/ticker");
   }
-  const f3 = v.confidence;
-  if (f3 === undefined) throw $rt.missing("", "confidence");
-  if (typeof f3 !== "number") v.confidence = $rt.tcNumber(f3, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys5, "");
+  const v_confidence = v.confidence;
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_ticker !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_OrganizationEntity, "");
   return v;
 }
 
 function $ckLocationEntity(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.type;
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "location") v.type = $rt.tcEnum(f0, $tenum16, "/type", "the constant \"location\"");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  const f2 = v.countryCode;
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") v.countryCode = $rt.tcString(f2, "/countryCode");
+  const v_type = v.type;
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "location") v.type = $rt.tcEnum(v_type, $tenum_LocationEntity_type, "/type", "the constant \"location\"");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  const v_countryCode = v.countryCode;
+  if (v_countryCode !== undefined) {
+    if (typeof v_countryCode !== "string") v.countryCode = $rt.tcString(v_countryCode, "/countryCode");
   }
-  const f3 = v.lat;
-  if (f3 !== undefined) {
-    if (typeof f3 !== "number") v.lat = $rt.tcNumber(f3, "/lat");
+  const v_lat = v.lat;
+  if (v_lat !== undefined) {
+    if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
   }
-  const f4 = v.lon;
-  if (f4 !== undefined) {
-    if (typeof f4 !== "number") v.lon = $rt.tcNumber(f4, "/lon");
+  const v_lon = v.lon;
+  if (v_lon !== undefined) {
+    if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
   }
-  const f5 = v.confidence;
-  if (f5 === undefined) throw $rt.missing("", "confidence");
-  if (typeof f5 !== "number") v.confidence = $rt.tcNumber(f5, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + (f3 !== undefined ? 1 : 0) + (f4 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys6, "");
+  const v_confidence = v.confidence;
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_countryCode !== undefined ? 1 : 0) + (v_lat !== undefined ? 1 : 0) + (v_lon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_LocationEntity, "");
   return v;
 }
 
 function $ckDateEntity(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.type;
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "date") v.type = $rt.tcEnum(f0, $tenum17, "/type", "the constant \"date\"");
-  const f1 = v.text;
-  if (f1 === undefined) throw $rt.missing("", "text");
-  if (typeof f1 !== "string") v.text = $rt.tcString(f1, "/text");
-  const f2 = v.value;
-  if (f2 === undefined) throw $rt.missing("", "value");
-  if (typeof f2 !== "string") v.value = $rt.tcString(f2, "/value");
-  const f3 = v.precision;
-  if (f3 === undefined) throw $rt.missing("", "precision");
-  if (!$tset19.has(f3)) v.precision = $rt.tcEnum(f3, $tenum18, "/precision", "one of \"day\", \"month\", \"year\"");
-  const f4 = v.confidence;
-  if (f4 === undefined) throw $rt.missing("", "confidence");
-  if (typeof f4 !== "number") v.confidence = $rt.tcNumber(f4, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
+  const v_type = v.type;
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "date") v.type = $rt.tcEnum(v_type, $tenum_DateEntity_type, "/type", "the constant \"date\"");
+  const v_text = v.text;
+  if (v_text === undefined) throw $rt.missing("", "text");
+  if (typeof v_text !== "string") v.text = $rt.tcString(v_text, "/text");
+  const v_value = v.value;
+  if (v_value === undefined) throw $rt.missing("", "value");
+  if (typeof v_value !== "string") v.value = $rt.tcString(v_value, "/value");
+  const v_precision = v.precision;
+  if (v_precision === undefined) throw $rt.missing("", "precision");
+  if (!$tset_DateEntity_precision.has(v_precision)) v.precision = $rt.tcEnum(v_precision, $enum_DateEntity_precision, "/precision", "one of \"day\", \"month\", \"year\"");
+  const v_confidence = v.confidence;
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_DateEntity, "");
   return v;
 }
 
 function $ckMoneyEntity(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.type;
-  if (f0 === undefined) throw $rt.missing("", "type");
-  if (f0 !== "money") v.type = $rt.tcEnum(f0, $tenum20, "/type", "the constant \"money\"");
-  const f1 = v.text;
-  if (f1 === undefined) throw $rt.missing("", "text");
-  if (typeof f1 !== "string") v.text = $rt.tcString(f1, "/text");
-  const f2 = v.amount;
-  if (f2 === undefined) throw $rt.missing("", "amount");
-  if (typeof f2 !== "number") v.amount = $rt.tcNumber(f2, "/amount");
-  const f3 = v.currency;
-  if (f3 === undefined) throw $rt.missing("", "currency");
-  if (typeof f3 !== "string") v.currency = $rt.tcString(f3, "/currency");
-  const f4 = v.confidence;
-  if (f4 === undefined) throw $rt.missing("", "confidence");
-  if (typeof f4 !== "number") v.confidence = $rt.tcNumber(f4, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys9, "");
+  const v_type = v.type;
+  if (v_type === undefined) throw $rt.missing("", "type");
+  if (v_type !== "money") v.type = $rt.tcEnum(v_type, $tenum_MoneyEntity_type, "/type", "the constant \"money\"");
+  const v_text = v.text;
+  if (v_text === undefined) throw $rt.missing("", "text");
+  if (typeof v_text !== "string") v.text = $rt.tcString(v_text, "/text");
+  const v_amount = v.amount;
+  if (v_amount === undefined) throw $rt.missing("", "amount");
+  if (typeof v_amount !== "number") v.amount = $rt.tcNumber(v_amount, "/amount");
+  const v_currency = v.currency;
+  if (v_currency === undefined) throw $rt.missing("", "currency");
+  if (typeof v_currency !== "string") v.currency = $rt.tcString(v_currency, "/currency");
+  const v_confidence = v.confidence;
+  if (v_confidence === undefined) throw $rt.missing("", "confidence");
+  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_MoneyEntity, "");
   return v;
 }
 
@@ -1129,68 +1268,68 @@ function $ckEntity(v: any): any {
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion21, $tmask22, $tmask23);
+      v = $rt.tcUnion(v, "", $tunion_Entity, $tmask_Entity_exact, $tmask_Entity_coercible);
   }
   return v;
 }
 
 function $ckDocument(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.source;
-  if (f1 === undefined) throw $rt.missing("", "source");
-  if (!$tset11.has(f1)) v.source = $rt.tcEnum(f1, $tenum10, "/source", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"");
-  const f2 = v.language;
-  if (f2 === undefined) throw $rt.missing("", "language");
-  if (!$tset13.has(f2)) v.language = $rt.tcEnum(f2, $tenum12, "/language", "one of \"en\", \"zh\"");
-  const f3 = v.url;
-  if (f3 !== undefined) {
-    if (typeof f3 !== "string") v.url = $rt.tcString(f3, "/url");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_source = v.source;
+  if (v_source === undefined) throw $rt.missing("", "source");
+  if (!$tset_Document_source.has(v_source)) v.source = $rt.tcEnum(v_source, $enum_Document_source, "/source", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"");
+  const v_language = v.language;
+  if (v_language === undefined) throw $rt.missing("", "language");
+  if (!$tset_Document_language.has(v_language)) v.language = $rt.tcEnum(v_language, $enum_Document_language, "/language", "one of \"en\", \"zh\"");
+  const v_url = v.url;
+  if (v_url !== undefined) {
+    if (typeof v_url !== "string") v.url = $rt.tcString(v_url, "/url");
   }
-  const f4 = v.text;
-  if (f4 === undefined) throw $rt.missing("", "text");
-  if (typeof f4 !== "string") v.text = $rt.tcString(f4, "/text");
-  const f5 = v.entities;
-  if (f5 === undefined) throw $rt.missing("", "entities");
-  if (!$isArray(f5)) throw $rt.textInvalid("/entities", "an array", f5);
-  const n8 = f5.length;
-  let i6 = 0;
+  const v_text = v.text;
+  if (v_text === undefined) throw $rt.missing("", "text");
+  if (typeof v_text !== "string") v.text = $rt.tcString(v_text, "/text");
+  const v_entities = v.entities;
+  if (v_entities === undefined) throw $rt.missing("", "entities");
+  if (!$isArray(v_entities)) throw $rt.textInvalid("/entities", "an array", v_entities);
+  const n_entities = v_entities.length;
+  let i_entities = 0;
   try {
-    for (; i6 < n8; i6++) {
-      const x7 = f5[i6];
-      f5[i6] = $ckEntity(x7);
+    for (; i_entities < n_entities; i_entities++) {
+      const x_entities = v_entities[i_entities];
+      v_entities[i_entities] = $ckEntity(x_entities);
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/entities", i6);
+    $rt.textRethrowAt(e, "/entities", i_entities);
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (f3 !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys1, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_url !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Document, "");
   return v;
 }
 
 function $ckExtractionResult(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.model;
-  if (f0 === undefined) throw $rt.missing("", "model");
-  if (typeof f0 !== "string") v.model = $rt.tcString(f0, "/model");
-  const f1 = v.extractedAt;
-  if (f1 === undefined) throw $rt.missing("", "extractedAt");
-  if (typeof f1 !== "string") v.extractedAt = $rt.tcString(f1, "/extractedAt");
-  const f2 = v.documents;
-  if (f2 === undefined) throw $rt.missing("", "documents");
-  if (!$isArray(f2)) throw $rt.textInvalid("/documents", "an array", f2);
-  const n5 = f2.length;
-  let i3 = 0;
+  const v_model = v.model;
+  if (v_model === undefined) throw $rt.missing("", "model");
+  if (typeof v_model !== "string") v.model = $rt.tcString(v_model, "/model");
+  const v_extractedAt = v.extractedAt;
+  if (v_extractedAt === undefined) throw $rt.missing("", "extractedAt");
+  if (typeof v_extractedAt !== "string") v.extractedAt = $rt.tcString(v_extractedAt, "/extractedAt");
+  const v_documents = v.documents;
+  if (v_documents === undefined) throw $rt.missing("", "documents");
+  if (!$isArray(v_documents)) throw $rt.textInvalid("/documents", "an array", v_documents);
+  const n_documents = v_documents.length;
+  let i_documents = 0;
   try {
-    for (; i3 < n5; i3++) {
-      const x4 = f2[i3];
-      f2[i3] = $ckDocument(x4);
+    for (; i_documents < n_documents; i_documents++) {
+      const x_documents = v_documents[i_documents];
+      v_documents[i_documents] = $ckDocument(x_documents);
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/documents", i3);
+    $rt.textRethrowAt(e, "/documents", i_documents);
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_ExtractionResult, "");
   return v;
 }
 
@@ -1579,7 +1718,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<ExtractionResult>(value, writeExtractionResult);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check26, $check27);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -1631,11 +1770,11 @@ export const ExtractionResultPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): ExtractionResult {
-    return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints24);
+    return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints_ExtractionResult);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions25;
+    return $tinstructions_ExtractionResult;
   },
 };
 

@@ -103,232 +103,440 @@ export interface TopError {
   sampleTraceIds: string[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["reportId", "query", "window", "environment", "region", "truncated", "totalEvents", "totalBytes", "services"]);
-const $enum1 = ["production", "staging", "development"] as const;
-const $keys2 = /*@__PURE__*/ new Set<string>(["start", "end", "bucketSeconds"]);
-const $keys3 = /*@__PURE__*/ new Set<string>(["service", "version", "healthy", "instances", "counts", "errorRate", "latencyMs", "bytesIngested", "tags", "incidentId", "topErrors"]);
-const $dt4 = /*@__PURE__*/ $rt.defaultTable<string>(["team:commerce", "team:platform", "lang:python", "cn-mirror", "lang:java", "lang:ts", "canary", "tier:2", "gpu", "k8s", "pci"]);
-const $keys5 = /*@__PURE__*/ new Set<string>(["debug", "info", "warn", "error", "fatal"]);
-const $keys6 = /*@__PURE__*/ new Set<string>(["p50", "p90", "p99", "max"]);
-const $keys7 = /*@__PURE__*/ new Set<string>(["message", "level", "count", "firstSeen", "lastSeen", "sampleTraceIds"]);
-const $dt8 = /*@__PURE__*/ $rt.defaultTable<string>(["schema validation failed: /items/<n>/price must be number", "failed to acquire DB connection from pool: pool exhausted", "deadline exceeded calling inventory.v1.Stock/Reserve", "connection reset by peer (redis://cache-<n>:6379)", "下游服务不可用: 503 Service Unavailable", "null pointer dereference in OrderMapper.toDto", "kafka producer: message too large (<n> bytes)", "TLS handshake failed: certificate has expired", "CUDA out of memory while allocating <n> MiB", "OOMKilled: container exceeded memory limit", "idempotency key conflict for order <id>", "upstream request timeout after <n>ms", "JWT validation failed: token expired", "rate limit exceeded for tenant <id>", "payment provider returned HTTP 502"]);
-const $dt9 = /*@__PURE__*/ $rt.defaultTable<number>([70]);
-const $dt10 = /*@__PURE__*/ $rt.defaultTable<string>(["2025-03-14T11:08:34Z"]);
-const $enum11 = ["error", "fatal"] as const;
-const $tenum12 = ["production", "staging", "development"] as const;
-const $tset13 = /*@__PURE__*/ new Set<unknown>($tenum12);
-const $tenum14 = ["error", "fatal"] as const;
-const $tset15 = /*@__PURE__*/ new Set<unknown>($tenum14);
-const $thints16 = {"root": "object", "keys": ["reportId", "query", "window", "environment", "region", "truncated", "totalEvents", "totalBytes", "services"]} as const;
-const $tinstructions17 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nreportId: <reportId>\nquery: <query>\nwindow:\n  start: \"2025-01-15T09:30:00Z\"\n  end: \"2025-01-15T09:30:00Z\"\n  bucketSeconds: 1\nenvironment: production\nregion: <region>\ntruncated: true\ntotalEvents: 1\ntotalBytes: 1\nservices[1]:\n  - service: <service>\n    version: <version>\n    healthy: true\n    instances: 1\n    counts:\n      debug: 1\n      info: 1\n      warn: 1\n      error: 1\n      fatal: 1\n    errorRate: 0.5\n    latencyMs:\n      p50: 1.5\n      p90: 1.5\n      p99: 1.5\n      max: 1.5\n    bytesIngested: 1\n    tags[1]: <tags>\n    incidentId: <incidentId>\n    topErrors[1]:\n      - message: <message>\n        level: error\n        count: 1\n        firstSeen: \"2025-01-15T09:30:00Z\"\n        lastSeen: \"2025-01-15T09:30:00Z\"\n        sampleTraceIds[1]: <sampleTraceIds>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- environment: one of \"production\", \"staging\", \"development\"\n- services[].incidentId: may be null\n- services[].topErrors[].level: one of \"error\", \"fatal\"\n- services[]: optional (omit when unknown): incidentId";
-const $check18 = {"kind": "object", "properties": [["reportId", true, {"kind": "string", "c": {"pattern": "^rpt_[0-9a-z]{12}$"}}], ["query", true, {"kind": "string"}], ["window", true, {"kind": "ref", "name": "TimeWindow"}], ["environment", true, {"kind": "enum", "values": ["production", "staging", "development"]}], ["region", true, {"kind": "string"}], ["truncated", true, {"kind": "boolean"}], ["totalEvents", true, {"kind": "integer", "c": {"minimum": 0}}], ["totalBytes", true, {"kind": "integer", "int64": true, "c": {"minimum": 0}}], ["services", true, {"kind": "array", "items": {"kind": "ref", "name": "ServiceGroup"}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check19 = {"TimeWindow": {"kind": "object", "properties": [["start", true, {"kind": "string"}], ["end", true, {"kind": "string"}], ["bucketSeconds", true, {"kind": "integer", "c": {"minimum": 1}}]], "additional": false}, "ServiceGroup": {"kind": "object", "properties": [["service", true, {"kind": "string"}], ["version", true, {"kind": "string"}], ["healthy", true, {"kind": "boolean"}], ["instances", true, {"kind": "integer", "c": {"minimum": 0}}], ["counts", true, {"kind": "ref", "name": "LevelCounts"}], ["errorRate", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}], ["latencyMs", true, {"kind": "ref", "name": "Latency"}], ["bytesIngested", true, {"kind": "integer", "int64": true, "c": {"minimum": 0}}], ["tags", true, {"kind": "array", "items": {"kind": "string"}}], ["incidentId", false, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}], ["topErrors", true, {"kind": "array", "items": {"kind": "ref", "name": "TopError"}}]], "additional": false}, "LevelCounts": {"kind": "object", "properties": [["debug", true, {"kind": "integer", "c": {"minimum": 0}}], ["info", true, {"kind": "integer", "c": {"minimum": 0}}], ["warn", true, {"kind": "integer", "c": {"minimum": 0}}], ["error", true, {"kind": "integer", "c": {"minimum": 0}}], ["fatal", true, {"kind": "integer", "c": {"minimum": 0}}]], "additional": false}, "Latency": {"kind": "object", "properties": [["p50", true, {"kind": "number", "c": {"minimum": 0}}], ["p90", true, {"kind": "number", "c": {"minimum": 0}}], ["p99", true, {"kind": "number", "c": {"minimum": 0}}], ["max", true, {"kind": "number", "c": {"minimum": 0}}]], "additional": false}, "TopError": {"kind": "object", "properties": [["message", true, {"kind": "string"}], ["level", true, {"kind": "enum", "values": ["error", "fatal"]}], ["count", true, {"kind": "integer", "c": {"minimum": 1}}], ["firstSeen", true, {"kind": "string"}], ["lastSeen", true, {"kind": "string"}], ["sampleTraceIds", true, {"kind": "array", "items": {"kind": "string", "c": {"pattern": "^[0-9a-f]{32}$"}}, "c": {"maxItems": 3}}]], "additional": false}} as unknown as $rt.CheckDefs;
+const $keys_LogReport = /*@__PURE__*/ new Set<string>([
+  "reportId",
+  "query",
+  "window",
+  "environment",
+  "region",
+  "truncated",
+  "totalEvents",
+  "totalBytes",
+  "services",
+]);
+const $enum_LogReport_environment = ["production", "staging", "development"] as const;
+const $keys_TimeWindow = /*@__PURE__*/ new Set<string>(["start", "end", "bucketSeconds"]);
+const $keys_ServiceGroup = /*@__PURE__*/ new Set<string>([
+  "service",
+  "version",
+  "healthy",
+  "instances",
+  "counts",
+  "errorRate",
+  "latencyMs",
+  "bytesIngested",
+  "tags",
+  "incidentId",
+  "topErrors",
+]);
+const $dt_ServiceGroup_tags_items = /*@__PURE__*/ $rt.defaultTable<string>([
+  "team:commerce",
+  "team:platform",
+  "lang:python",
+  "cn-mirror",
+  "lang:java",
+  "lang:ts",
+  "canary",
+  "tier:2",
+  "gpu",
+  "k8s",
+  "pci",
+]);
+const $keys_LevelCounts = /*@__PURE__*/ new Set<string>([
+  "debug",
+  "info",
+  "warn",
+  "error",
+  "fatal",
+]);
+const $keys_Latency = /*@__PURE__*/ new Set<string>(["p50", "p90", "p99", "max"]);
+const $keys_TopError = /*@__PURE__*/ new Set<string>([
+  "message",
+  "level",
+  "count",
+  "firstSeen",
+  "lastSeen",
+  "sampleTraceIds",
+]);
+const $dt_TopError_message = /*@__PURE__*/ $rt.defaultTable<string>([
+  "schema validation failed: /items/<n>/price must be number",
+  "failed to acquire DB connection from pool: pool exhausted",
+  "deadline exceeded calling inventory.v1.Stock/Reserve",
+  "connection reset by peer (redis://cache-<n>:6379)",
+  "下游服务不可用: 503 Service Unavailable",
+  "null pointer dereference in OrderMapper.toDto",
+  "kafka producer: message too large (<n> bytes)",
+  "TLS handshake failed: certificate has expired",
+  "CUDA out of memory while allocating <n> MiB",
+  "OOMKilled: container exceeded memory limit",
+  "idempotency key conflict for order <id>",
+  "upstream request timeout after <n>ms",
+  "JWT validation failed: token expired",
+  "rate limit exceeded for tenant <id>",
+  "payment provider returned HTTP 502",
+]);
+const $dt_TopError_count = /*@__PURE__*/ $rt.defaultTable<number>([70]);
+const $dt_TopError_lastSeen = /*@__PURE__*/ $rt.defaultTable<string>(["2025-03-14T11:08:34Z"]);
+const $enum_TopError_level = ["error", "fatal"] as const;
+const $tset_LogReport_environment = /*@__PURE__*/ new Set<unknown>($enum_LogReport_environment);
+const $tset_TopError_level = /*@__PURE__*/ new Set<unknown>($enum_TopError_level);
+const $thints_LogReport = {
+  "root": "object",
+  "keys": [
+    "reportId",
+    "query",
+    "window",
+    "environment",
+    "region",
+    "truncated",
+    "totalEvents",
+    "totalBytes",
+    "services",
+  ],
+} as const;
+const $tinstructions_LogReport = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "reportId: <reportId>\n" +
+  "query: <query>\n" +
+  "window:\n" +
+  "  start: \"2025-01-15T09:30:00Z\"\n" +
+  "  end: \"2025-01-15T09:30:00Z\"\n" +
+  "  bucketSeconds: 1\n" +
+  "environment: production\n" +
+  "region: <region>\n" +
+  "truncated: true\n" +
+  "totalEvents: 1\n" +
+  "totalBytes: 1\n" +
+  "services[1]:\n" +
+  "  - service: <service>\n" +
+  "    version: <version>\n" +
+  "    healthy: true\n" +
+  "    instances: 1\n" +
+  "    counts:\n" +
+  "      debug: 1\n" +
+  "      info: 1\n" +
+  "      warn: 1\n" +
+  "      error: 1\n" +
+  "      fatal: 1\n" +
+  "    errorRate: 0.5\n" +
+  "    latencyMs:\n" +
+  "      p50: 1.5\n" +
+  "      p90: 1.5\n" +
+  "      p99: 1.5\n" +
+  "      max: 1.5\n" +
+  "    bytesIngested: 1\n" +
+  "    tags[1]: <tags>\n" +
+  "    incidentId: <incidentId>\n" +
+  "    topErrors[1]:\n" +
+  "      - message: <message>\n" +
+  "        level: error\n" +
+  "        count: 1\n" +
+  "        firstSeen: \"2025-01-15T09:30:00Z\"\n" +
+  "        lastSeen: \"2025-01-15T09:30:00Z\"\n" +
+  "        sampleTraceIds[1]: <sampleTraceIds>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- environment: one of \"production\", \"staging\", \"development\"\n" +
+  "- services[].incidentId: may be null\n" +
+  "- services[].topErrors[].level: one of \"error\", \"fatal\"\n" +
+  "- services[]: optional (omit when unknown): incidentId";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    ["reportId", true, {"kind": "string", "c": {"pattern": "^rpt_[0-9a-z]{12}$"}}],
+    ["query", true, {"kind": "string"}],
+    ["window", true, {"kind": "ref", "name": "TimeWindow"}],
+    ["environment", true, {"kind": "enum", "values": ["production", "staging", "development"]}],
+    ["region", true, {"kind": "string"}],
+    ["truncated", true, {"kind": "boolean"}],
+    ["totalEvents", true, {"kind": "integer", "c": {"minimum": 0}}],
+    ["totalBytes", true, {"kind": "integer", "int64": true, "c": {"minimum": 0}}],
+    ["services", true, {"kind": "array", "items": {"kind": "ref", "name": "ServiceGroup"}}],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {
+  "TimeWindow": {
+    "kind": "object",
+    "properties": [
+      ["start", true, {"kind": "string"}],
+      ["end", true, {"kind": "string"}],
+      ["bucketSeconds", true, {"kind": "integer", "c": {"minimum": 1}}],
+    ],
+    "additional": false,
+  },
+  "ServiceGroup": {
+    "kind": "object",
+    "properties": [
+      ["service", true, {"kind": "string"}],
+      ["version", true, {"kind": "string"}],
+      ["healthy", true, {"kind": "boolean"}],
+      ["instances", true, {"kind": "integer", "c": {"minimum": 0}}],
+      ["counts", true, {"kind": "ref", "name": "LevelCounts"}],
+      ["errorRate", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
+      ["latencyMs", true, {"kind": "ref", "name": "Latency"}],
+      ["bytesIngested", true, {"kind": "integer", "int64": true, "c": {"minimum": 0}}],
+      ["tags", true, {"kind": "array", "items": {"kind": "string"}}],
+      ["incidentId", false, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
+      ["topErrors", true, {"kind": "array", "items": {"kind": "ref", "name": "TopError"}}],
+    ],
+    "additional": false,
+  },
+  "LevelCounts": {
+    "kind": "object",
+    "properties": [
+      ["debug", true, {"kind": "integer", "c": {"minimum": 0}}],
+      ["info", true, {"kind": "integer", "c": {"minimum": 0}}],
+      ["warn", true, {"kind": "integer", "c": {"minimum": 0}}],
+      ["error", true, {"kind": "integer", "c": {"minimum": 0}}],
+      ["fatal", true, {"kind": "integer", "c": {"minimum": 0}}],
+    ],
+    "additional": false,
+  },
+  "Latency": {
+    "kind": "object",
+    "properties": [
+      ["p50", true, {"kind": "number", "c": {"minimum": 0}}],
+      ["p90", true, {"kind": "number", "c": {"minimum": 0}}],
+      ["p99", true, {"kind": "number", "c": {"minimum": 0}}],
+      ["max", true, {"kind": "number", "c": {"minimum": 0}}],
+    ],
+    "additional": false,
+  },
+  "TopError": {
+    "kind": "object",
+    "properties": [
+      ["message", true, {"kind": "string"}],
+      ["level", true, {"kind": "enum", "values": ["error", "fatal"]}],
+      ["count", true, {"kind": "integer", "c": {"minimum": 1}}],
+      ["firstSeen", true, {"kind": "string"}],
+      ["lastSeen", true, {"kind": "string"}],
+      [
+        "sampleTraceIds",
+        true,
+        {
+          "kind": "array",
+          "items": {"kind": "string", "c": {"pattern": "^[0-9a-f]{32}$"}},
+          "c": {"maxItems": 3},
+        },
+      ],
+    ],
+    "additional": false,
+  },
+} as unknown as $rt.CheckDefs;
 
 function writeLogReport(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.reportId;
-  const f1 = v.query;
-  const f2 = v.window;
-  const f3 = v.environment;
-  const f4 = v.region;
-  const f5 = v.truncated;
-  const f6 = v.totalEvents;
-  const f7 = v.totalBytes;
-  const f8 = v.services;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "reportId");
-  if (typeof f0 !== "string") throw $rt.invalid("/reportId", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/reportId", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "query");
-  if (typeof f1 !== "string") throw $rt.invalid("/query", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/query", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "window");
+  const v_reportId = v.reportId;
+  const v_query = v.query;
+  const v_window = v.window;
+  const v_environment = v.environment;
+  const v_region = v.region;
+  const v_truncated = v.truncated;
+  const v_totalEvents = v.totalEvents;
+  const v_totalBytes = v.totalBytes;
+  const v_services = v.services;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LogReport, "");
+  if (v_reportId === undefined) throw $rt.missing("", "reportId");
+  if (typeof v_reportId !== "string") throw $rt.invalid("/reportId", "a string", v_reportId);
+  if (!w.string(v_reportId)) throw $rt.invalid("/reportId", "a string without lone surrogates", v_reportId);
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
+  if (!w.string(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
+  if (v_window === undefined) throw $rt.missing("", "window");
   try {
-    writeTimeWindow(w, f2);
+    writeTimeWindow(w, v_window);
   } catch (e) {
     $rt.rethrowAt(e, "/window");
   }
-  if (f3 === undefined) throw $rt.missing("", "environment");
-  switch (f3) {
+  if (v_environment === undefined) throw $rt.missing("", "environment");
+  switch (v_environment) {
     case "production": w.byte(0); break;
     case "staging": w.byte(1); break;
     case "development": w.byte(2); break;
-    default: throw $rt.invalid("/environment", "one of \"production\", \"staging\", \"development\"", f3);
+    default: throw $rt.invalid("/environment", "one of \"production\", \"staging\", \"development\"", v_environment);
   }
-  if (f4 === undefined) throw $rt.missing("", "region");
-  if (typeof f4 !== "string") throw $rt.invalid("/region", "a string", f4);
-  if (!w.string(f4)) throw $rt.invalid("/region", "a string without lone surrogates", f4);
-  if (f5 === undefined) throw $rt.missing("", "truncated");
-  if (f5 === true) w.byte(1);
-  else if (f5 === false) w.byte(0);
-  else throw $rt.invalid("/truncated", "a boolean", f5);
-  if (f6 === undefined) throw $rt.missing("", "totalEvents");
-  if (!(typeof f6 === "number" && $isInteger(f6) && w.int(f6))) throw $rt.invalid("/totalEvents", "an integer within 64 bits", f6);
-  if (f7 === undefined) throw $rt.missing("", "totalBytes");
-  if (!$rt.writeInt64(w, f7)) throw $rt.invalid("/totalBytes", "a 64-bit integer (number or bigint)", f7);
-  if (f8 === undefined) throw $rt.missing("", "services");
-  if (!$isArray(f8)) throw $rt.invalid("/services", "an array", f8);
-  const n9 = f8.length;
-  w.varint(n9);
-  let i10 = 0;
+  if (v_region === undefined) throw $rt.missing("", "region");
+  if (typeof v_region !== "string") throw $rt.invalid("/region", "a string", v_region);
+  if (!w.string(v_region)) throw $rt.invalid("/region", "a string without lone surrogates", v_region);
+  if (v_truncated === undefined) throw $rt.missing("", "truncated");
+  if (v_truncated === true) w.byte(1);
+  else if (v_truncated === false) w.byte(0);
+  else throw $rt.invalid("/truncated", "a boolean", v_truncated);
+  if (v_totalEvents === undefined) throw $rt.missing("", "totalEvents");
+  if (!(typeof v_totalEvents === "number" && $isInteger(v_totalEvents) && w.int(v_totalEvents))) throw $rt.invalid("/totalEvents", "an integer within 64 bits", v_totalEvents);
+  if (v_totalBytes === undefined) throw $rt.missing("", "totalBytes");
+  if (!$rt.writeInt64(w, v_totalBytes)) throw $rt.invalid("/totalBytes", "a 64-bit integer (number or bigint)", v_totalBytes);
+  if (v_services === undefined) throw $rt.missing("", "services");
+  if (!$isArray(v_services)) throw $rt.invalid("/services", "an array", v_services);
+  const n_services = v_services.length;
+  w.varint(n_services);
+  let i_services = 0;
   try {
-    for (; i10 < n9; i10++) {
-      const e11 = f8[i10];
-      writeServiceGroup(w, e11);
+    for (; i_services < n_services; i_services++) {
+      const e_services = v_services[i_services];
+      writeServiceGroup(w, e_services);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/services", i10);
+    $rt.rethrowAtIndex(err, "/services", i_services);
   }
 }
 
 function readLogReport(r: $rt.Reader): any {
   r.at = "/reportId";
-  const f0 = r.string();
+  const v_reportId = r.string();
   r.at = "/query";
-  const f1 = r.string();
-  let r2: any;
+  const v_query = r.string();
+  let r_window: any;
   try {
-    r2 = readTimeWindow(r);
+    r_window = readTimeWindow(r);
   } catch (e) {
     $rt.rethrowAt(e, "/window");
   }
-  const f3 = r2;
+  const v_window = r_window;
   r.at = "/environment";
-  const f4 = $enum1[r.index(3)];
+  const v_environment = $enum_LogReport_environment[r.index(3)];
   r.at = "/region";
-  const f5 = r.string();
+  const v_region = r.string();
   r.at = "/truncated";
-  const f6 = r.bool();
+  const v_truncated = r.bool();
   r.at = "/totalEvents";
-  const f7 = r.int();
+  const v_totalEvents = r.int();
   r.at = "/totalBytes";
-  const f8 = r.int64();
+  const v_totalBytes = r.int64();
   r.at = "/services";
-  const n9 = r.count(18);
-  const a10: any[] = [];
-  let i11 = 0;
+  const n_services = r.count(18);
+  const a_services: any[] = [];
+  let i_services = 0;
   try {
-    for (; i11 < n9; i11++) {
-      const r12 = readServiceGroup(r);
-      a10.push(r12);
+    for (; i_services < n_services; i_services++) {
+      const r0 = readServiceGroup(r);
+      a_services.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/services", i11);
+    $rt.rethrowAtIndex(e, "/services", i_services);
   }
-  const f13 = a10;
-  const o14: any = { reportId: f0, query: f1, window: f3, environment: f4, region: f5, truncated: f6, totalEvents: f7, totalBytes: f8, services: f13 };
-  return o14;
+  const v_services = a_services;
+  const o0: any = { reportId: v_reportId, query: v_query, window: v_window, environment: v_environment, region: v_region, truncated: v_truncated, totalEvents: v_totalEvents, totalBytes: v_totalBytes, services: v_services };
+  return o0;
 }
 
 function writeTimeWindow(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.start;
-  const f1 = v.end;
-  const f2 = v.bucketSeconds;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys2, "");
-  if (f0 === undefined) throw $rt.missing("", "start");
-  if (typeof f0 !== "string") throw $rt.invalid("/start", "a string", f0);
-  if (!w.dateTime(f0)) throw $rt.invalid("/start", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "end");
-  if (typeof f1 !== "string") throw $rt.invalid("/end", "a string", f1);
-  if (!w.dateTime(f1)) throw $rt.invalid("/end", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "bucketSeconds");
-  if (!(typeof f2 === "number" && $isInteger(f2) && w.int(f2))) throw $rt.invalid("/bucketSeconds", "an integer within 64 bits", f2);
+  const v_start = v.start;
+  const v_end = v.end;
+  const v_bucketSeconds = v.bucketSeconds;
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_TimeWindow, "");
+  if (v_start === undefined) throw $rt.missing("", "start");
+  if (typeof v_start !== "string") throw $rt.invalid("/start", "a string", v_start);
+  if (!w.dateTime(v_start)) throw $rt.invalid("/start", "a string without lone surrogates", v_start);
+  if (v_end === undefined) throw $rt.missing("", "end");
+  if (typeof v_end !== "string") throw $rt.invalid("/end", "a string", v_end);
+  if (!w.dateTime(v_end)) throw $rt.invalid("/end", "a string without lone surrogates", v_end);
+  if (v_bucketSeconds === undefined) throw $rt.missing("", "bucketSeconds");
+  if (!(typeof v_bucketSeconds === "number" && $isInteger(v_bucketSeconds) && w.int(v_bucketSeconds))) throw $rt.invalid("/bucketSeconds", "an integer within 64 bits", v_bucketSeconds);
 }
 
 function readTimeWindow(r: $rt.Reader): any {
   r.at = "/start";
-  const f0 = r.dateTime();
+  const v_start = r.dateTime();
   r.at = "/end";
-  const f1 = r.dateTime();
+  const v_end = r.dateTime();
   r.at = "/bucketSeconds";
-  const f2 = r.int();
-  const o3: any = { start: f0, end: f1, bucketSeconds: f2 };
-  return o3;
+  const v_bucketSeconds = r.int();
+  const o0: any = { start: v_start, end: v_end, bucketSeconds: v_bucketSeconds };
+  return o0;
 }
 
 function writeServiceGroup(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.service;
-  const f1 = v.version;
-  const f2 = v.healthy;
-  const f3 = v.instances;
-  const f4 = v.counts;
-  const f5 = v.errorRate;
-  const f6 = v.latencyMs;
-  const f7 = v.bytesIngested;
-  const f8 = v.tags;
-  const f9 = v.incidentId;
-  const f10 = v.topErrors;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (f9 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys3, "");
-  let m11 = 0;
-  if (f9 !== undefined) m11 |= 1;
-  w.byte(m11);
-  if (f0 === undefined) throw $rt.missing("", "service");
-  if (typeof f0 !== "string") throw $rt.invalid("/service", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/service", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "version");
-  if (typeof f1 !== "string") throw $rt.invalid("/version", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/version", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "healthy");
-  if (f2 === true) w.byte(1);
-  else if (f2 === false) w.byte(0);
-  else throw $rt.invalid("/healthy", "a boolean", f2);
-  if (f3 === undefined) throw $rt.missing("", "instances");
-  if (!(typeof f3 === "number" && $isInteger(f3) && w.int(f3))) throw $rt.invalid("/instances", "an integer within 64 bits", f3);
-  if (f4 === undefined) throw $rt.missing("", "counts");
+  const v_service = v.service;
+  const v_version = v.version;
+  const v_healthy = v.healthy;
+  const v_instances = v.instances;
+  const v_counts = v.counts;
+  const v_errorRate = v.errorRate;
+  const v_latencyMs = v.latencyMs;
+  const v_bytesIngested = v.bytesIngested;
+  const v_tags = v.tags;
+  const v_incidentId = v.incidentId;
+  const v_topErrors = v.topErrors;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_incidentId !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_ServiceGroup, "");
+  let m0 = 0;
+  if (v_incidentId !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_service === undefined) throw $rt.missing("", "service");
+  if (typeof v_service !== "string") throw $rt.invalid("/service", "a string", v_service);
+  if (!w.string(v_service)) throw $rt.invalid("/service", "a string without lone surrogates", v_service);
+  if (v_version === undefined) throw $rt.missing("", "version");
+  if (typeof v_version !== "string") throw $rt.invalid("/version", "a string", v_version);
+  if (!w.string(v_version)) throw $rt.invalid("/version", "a string without lone surrogates", v_version);
+  if (v_healthy === undefined) throw $rt.missing("", "healthy");
+  if (v_healthy === true) w.byte(1);
+  else if (v_healthy === false) w.byte(0);
+  else throw $rt.invalid("/healthy", "a boolean", v_healthy);
+  if (v_instances === undefined) throw $rt.missing("", "instances");
+  if (!(typeof v_instances === "number" && $isInteger(v_instances) && w.int(v_instances))) throw $rt.invalid("/instances", "an integer within 64 bits", v_instances);
+  if (v_counts === undefined) throw $rt.missing("", "counts");
   try {
-    writeLevelCounts(w, f4);
+    writeLevelCounts(w, v_counts);
   } catch (e) {
     $rt.rethrowAt(e, "/counts");
   }
-  if (f5 === undefined) throw $rt.missing("", "errorRate");
-  if (!(typeof f5 === "number" && w.num(f5))) throw $rt.invalid("/errorRate", "a finite number", f5);
-  if (f6 === undefined) throw $rt.missing("", "latencyMs");
+  if (v_errorRate === undefined) throw $rt.missing("", "errorRate");
+  if (!(typeof v_errorRate === "number" && w.num(v_errorRate))) throw $rt.invalid("/errorRate", "a finite number", v_errorRate);
+  if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
   try {
-    writeLatency(w, f6);
+    writeLatency(w, v_latencyMs);
   } catch (e) {
     $rt.rethrowAt(e, "/latencyMs");
   }
-  if (f7 === undefined) throw $rt.missing("", "bytesIngested");
-  if (!$rt.writeInt64(w, f7)) throw $rt.invalid("/bytesIngested", "a 64-bit integer (number or bigint)", f7);
-  if (f8 === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(f8)) throw $rt.invalid("/tags", "an array", f8);
-  const n12 = f8.length;
-  w.varint(n12);
-  let i13 = 0;
+  if (v_bytesIngested === undefined) throw $rt.missing("", "bytesIngested");
+  if (!$rt.writeInt64(w, v_bytesIngested)) throw $rt.invalid("/bytesIngested", "a 64-bit integer (number or bigint)", v_bytesIngested);
+  if (v_tags === undefined) throw $rt.missing("", "tags");
+  if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+  const n_tags = v_tags.length;
+  w.varint(n_tags);
+  let i_tags = 0;
   try {
-    for (; i13 < n12; i13++) {
-      const e14 = f8[i13];
-      if (typeof e14 !== "string") throw $rt.invalid("", "a string", e14);
-      if (!$rt.writeTabledString(w, e14, $dt4)) throw $rt.invalid("", "a string without lone surrogates", e14);
+    for (; i_tags < n_tags; i_tags++) {
+      const e_tags = v_tags[i_tags];
+      if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
+      if (!$rt.writeTabledString(w, e_tags, $dt_ServiceGroup_tags_items)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/tags", i13);
+    $rt.rethrowAtIndex(err, "/tags", i_tags);
   }
-  if (f9 !== undefined) {
-    if (typeof f9 === "string") {
+  if (v_incidentId !== undefined) {
+    if (typeof v_incidentId === "string") {
       w.byte(0);
-      if (typeof f9 !== "string") throw $rt.invalid("/incidentId", "a string", f9);
-      if (!w.string(f9)) throw $rt.invalid("/incidentId", "a string without lone surrogates", f9);
+      if (typeof v_incidentId !== "string") throw $rt.invalid("/incidentId", "a string", v_incidentId);
+      if (!w.string(v_incidentId)) throw $rt.invalid("/incidentId", "a string without lone surrogates", v_incidentId);
     }
     else {
       w.byte(1);
-      if (f9 !== null) throw $rt.invalid("/incidentId", "null", f9);
+      if (v_incidentId !== null) throw $rt.invalid("/incidentId", "null", v_incidentId);
     }
   }
-  if (f10 === undefined) throw $rt.missing("", "topErrors");
-  if (!$isArray(f10)) throw $rt.invalid("/topErrors", "an array", f10);
-  const n15 = f10.length;
-  w.varint(n15);
-  let i16 = 0;
+  if (v_topErrors === undefined) throw $rt.missing("", "topErrors");
+  if (!$isArray(v_topErrors)) throw $rt.invalid("/topErrors", "an array", v_topErrors);
+  const n_topErrors = v_topErrors.length;
+  w.varint(n_topErrors);
+  let i_topErrors = 0;
   try {
-    for (; i16 < n15; i16++) {
-      const e17 = f10[i16];
-      writeTopError(w, e17);
+    for (; i_topErrors < n_topErrors; i_topErrors++) {
+      const e_topErrors = v_topErrors[i_topErrors];
+      writeTopError(w, e_topErrors);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/topErrors", i16);
+    $rt.rethrowAtIndex(err, "/topErrors", i_topErrors);
   }
 }
 
@@ -336,307 +544,312 @@ function readServiceGroup(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/service";
-  const f1 = r.string();
+  const v_service = r.string();
   r.at = "/version";
-  const f2 = r.string();
+  const v_version = r.string();
   r.at = "/healthy";
-  const f3 = r.bool();
+  const v_healthy = r.bool();
   r.at = "/instances";
-  const f4 = r.int();
-  let r5: any;
+  const v_instances = r.int();
+  let r_counts: any;
   try {
-    r5 = readLevelCounts(r);
+    r_counts = readLevelCounts(r);
   } catch (e) {
     $rt.rethrowAt(e, "/counts");
   }
-  const f6 = r5;
+  const v_counts = r_counts;
   r.at = "/errorRate";
-  const f7 = r.num();
-  let r8: any;
+  const v_errorRate = r.num();
+  let r_latencyMs: any;
   try {
-    r8 = readLatency(r);
+    r_latencyMs = readLatency(r);
   } catch (e) {
     $rt.rethrowAt(e, "/latencyMs");
   }
-  const f9 = r8;
+  const v_latencyMs = r_latencyMs;
   r.at = "/bytesIngested";
-  const f10 = r.int64();
+  const v_bytesIngested = r.int64();
   r.at = "/tags";
-  const n11 = r.count(1);
-  const a12: any[] = [];
-  let i13 = 0;
+  const n_tags = r.count(1);
+  const a_tags: any[] = [];
+  let i_tags = 0;
   try {
-    for (; i13 < n11; i13++) {
+    for (; i_tags < n_tags; i_tags++) {
       r.at = "";
-      a12.push($rt.readTabledString(r, $dt4));
+      a_tags.push($rt.readTabledString(r, $dt_ServiceGroup_tags_items));
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/tags", i13);
+    $rt.rethrowAtIndex(e, "/tags", i_tags);
   }
-  const f14 = a12;
-  let f16: any;
+  const v_tags = a_tags;
+  let v_incidentId: any;
   if ((m0 & 1)) {
     r.at = "/incidentId";
-    let u15: any;
+    let u_incidentId: any;
     switch (r.index(2)) {
       case 0: {
         r.at = "/incidentId";
-        u15 = r.string();
+        u_incidentId = r.string();
         break;
       }
       case 1: {
-        u15 = null;
+        u_incidentId = null;
         break;
       }
     }
-    f16 = u15;
+    v_incidentId = u_incidentId;
   }
   r.at = "/topErrors";
-  const n17 = r.count(6);
-  const a18: any[] = [];
-  let i19 = 0;
+  const n_topErrors = r.count(6);
+  const a_topErrors: any[] = [];
+  let i_topErrors = 0;
   try {
-    for (; i19 < n17; i19++) {
-      const r20 = readTopError(r);
-      a18.push(r20);
+    for (; i_topErrors < n_topErrors; i_topErrors++) {
+      const r0 = readTopError(r);
+      a_topErrors.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/topErrors", i19);
+    $rt.rethrowAtIndex(e, "/topErrors", i_topErrors);
   }
-  const f21 = a18;
-  const o22: any = { service: f1, version: f2, healthy: f3, instances: f4, counts: f6, errorRate: f7, latencyMs: f9, bytesIngested: f10, tags: f14 };
-  if ((m0 & 1)) o22.incidentId = f16;
-  o22.topErrors = f21;
-  return o22;
+  const v_topErrors = a_topErrors;
+  const o0: any = { service: v_service, version: v_version, healthy: v_healthy, instances: v_instances, counts: v_counts, errorRate: v_errorRate, latencyMs: v_latencyMs, bytesIngested: v_bytesIngested, tags: v_tags };
+  if ((m0 & 1)) o0.incidentId = v_incidentId;
+  o0.topErrors = v_topErrors;
+  return o0;
 }
 
 function writeLevelCounts(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.debug;
-  const f1 = v.info;
-  const f2 = v.warn;
-  const f3 = v.error;
-  const f4 = v.fatal;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys5, "");
-  if (f0 === undefined) throw $rt.missing("", "debug");
-  if (!(typeof f0 === "number" && $isInteger(f0) && w.int(f0))) throw $rt.invalid("/debug", "an integer within 64 bits", f0);
-  if (f1 === undefined) throw $rt.missing("", "info");
-  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/info", "an integer within 64 bits", f1);
-  if (f2 === undefined) throw $rt.missing("", "warn");
-  if (!(typeof f2 === "number" && $isInteger(f2) && w.int(f2))) throw $rt.invalid("/warn", "an integer within 64 bits", f2);
-  if (f3 === undefined) throw $rt.missing("", "error");
-  if (!(typeof f3 === "number" && $isInteger(f3) && w.int(f3))) throw $rt.invalid("/error", "an integer within 64 bits", f3);
-  if (f4 === undefined) throw $rt.missing("", "fatal");
-  if (!(typeof f4 === "number" && $isInteger(f4) && w.int(f4))) throw $rt.invalid("/fatal", "an integer within 64 bits", f4);
+  const v_debug = v.debug;
+  const v_info = v.info;
+  const v_warn = v.warn;
+  const v_error = v.error;
+  const v_fatal = v.fatal;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LevelCounts, "");
+  if (v_debug === undefined) throw $rt.missing("", "debug");
+  if (!(typeof v_debug === "number" && $isInteger(v_debug) && w.int(v_debug))) throw $rt.invalid("/debug", "an integer within 64 bits", v_debug);
+  if (v_info === undefined) throw $rt.missing("", "info");
+  if (!(typeof v_info === "number" && $isInteger(v_info) && w.int(v_info))) throw $rt.invalid("/info", "an integer within 64 bits", v_info);
+  if (v_warn === undefined) throw $rt.missing("", "warn");
+  if (!(typeof v_warn === "number" && $isInteger(v_warn) && w.int(v_warn))) throw $rt.invalid("/warn", "an integer within 64 bits", v_warn);
+  if (v_error === undefined) throw $rt.missing("", "error");
+  if (!(typeof v_error === "number" && $isInteger(v_error) && w.int(v_error))) throw $rt.invalid("/error", "an integer within 64 bits", v_error);
+  if (v_fatal === undefined) throw $rt.missing("", "fatal");
+  if (!(typeof v_fatal === "number" && $isInteger(v_fatal) && w.int(v_fatal))) throw $rt.invalid("/fatal", "an integer within 64 bits", v_fatal);
 }
 
 function readLevelCounts(r: $rt.Reader): any {
   r.at = "/debug";
-  const f0 = r.int();
+  const v_debug = r.int();
   r.at = "/info";
-  const f1 = r.int();
+  const v_info = r.int();
   r.at = "/warn";
-  const f2 = r.int();
+  const v_warn = r.int();
   r.at = "/error";
-  const f3 = r.int();
+  const v_error = r.int();
   r.at = "/fatal";
-  const f4 = r.int();
-  const o5: any = { debug: f0, info: f1, warn: f2, error: f3, fatal: f4 };
-  return o5;
+  const v_fatal = r.int();
+  const o0: any = { debug: v_debug, info: v_info, warn: v_warn, error: v_error, fatal: v_fatal };
+  return o0;
 }
 
 function writeLatency(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.p50;
-  const f1 = v.p90;
-  const f2 = v.p99;
-  const f3 = v.max;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys6, "");
-  if (f0 === undefined) throw $rt.missing("", "p50");
-  if (!(typeof f0 === "number" && w.num(f0))) throw $rt.invalid("/p50", "a finite number", f0);
-  if (f1 === undefined) throw $rt.missing("", "p90");
-  if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/p90", "a finite number", f1);
-  if (f2 === undefined) throw $rt.missing("", "p99");
-  if (!(typeof f2 === "number" && w.num(f2))) throw $rt.invalid("/p99", "a finite number", f2);
-  if (f3 === undefined) throw $rt.missing("", "max");
-  if (!(typeof f3 === "number" && w.num(f3))) throw $rt.invalid("/max", "a finite number", f3);
+  const v_p50 = v.p50;
+  const v_p90 = v.p90;
+  const v_p99 = v.p99;
+  const v_max = v.max;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Latency, "");
+  if (v_p50 === undefined) throw $rt.missing("", "p50");
+  if (!(typeof v_p50 === "number" && w.num(v_p50))) throw $rt.invalid("/p50", "a finite number", v_p50);
+  if (v_p90 === undefined) throw $rt.missing("", "p90");
+  if (!(typeof v_p90 === "number" && w.num(v_p90))) throw $rt.invalid("/p90", "a finite number", v_p90);
+  if (v_p99 === undefined) throw $rt.missing("", "p99");
+  if (!(typeof v_p99 === "number" && w.num(v_p99))) throw $rt.invalid("/p99", "a finite number", v_p99);
+  if (v_max === undefined) throw $rt.missing("", "max");
+  if (!(typeof v_max === "number" && w.num(v_max))) throw $rt.invalid("/max", "a finite number", v_max);
 }
 
 function readLatency(r: $rt.Reader): any {
   r.at = "/p50";
-  const f0 = r.num();
+  const v_p50 = r.num();
   r.at = "/p90";
-  const f1 = r.num();
+  const v_p90 = r.num();
   r.at = "/p99";
-  const f2 = r.num();
+  const v_p99 = r.num();
   r.at = "/max";
-  const f3 = r.num();
-  const o4: any = { p50: f0, p90: f1, p99: f2, max: f3 };
-  return o4;
+  const v_max = r.num();
+  const o0: any = { p50: v_p50, p90: v_p90, p99: v_p99, max: v_max };
+  return o0;
 }
 
 function writeTopError(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.message;
-  const f1 = v.level;
-  const f2 = v.count;
-  const f3 = v.firstSeen;
-  const f4 = v.lastSeen;
-  const f5 = v.sampleTraceIds;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
-  if (f0 === undefined) throw $rt.missing("", "message");
-  if (typeof f0 !== "string") throw $rt.invalid("/message", "a string", f0);
-  if (!$rt.writeTabledString(w, f0, $dt8)) throw $rt.invalid("/message", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "level");
-  switch (f1) {
+  const v_message = v.message;
+  const v_level = v.level;
+  const v_count = v.count;
+  const v_firstSeen = v.firstSeen;
+  const v_lastSeen = v.lastSeen;
+  const v_sampleTraceIds = v.sampleTraceIds;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_TopError, "");
+  if (v_message === undefined) throw $rt.missing("", "message");
+  if (typeof v_message !== "string") throw $rt.invalid("/message", "a string", v_message);
+  if (!$rt.writeTabledString(w, v_message, $dt_TopError_message)) throw $rt.invalid("/message", "a string without lone surrogates", v_message);
+  if (v_level === undefined) throw $rt.missing("", "level");
+  switch (v_level) {
     case "error": w.byte(0); break;
     case "fatal": w.byte(1); break;
-    default: throw $rt.invalid("/level", "one of \"error\", \"fatal\"", f1);
+    default: throw $rt.invalid("/level", "one of \"error\", \"fatal\"", v_level);
   }
-  if (f2 === undefined) throw $rt.missing("", "count");
-  if (!(typeof f2 === "number" && $isInteger(f2) && $rt.writeTabledInt(w, f2, $dt9))) throw $rt.invalid("/count", "an integer within 64 bits", f2);
-  if (f3 === undefined) throw $rt.missing("", "firstSeen");
-  if (typeof f3 !== "string") throw $rt.invalid("/firstSeen", "a string", f3);
-  if (!w.dateTime(f3)) throw $rt.invalid("/firstSeen", "a string without lone surrogates", f3);
-  if (f4 === undefined) throw $rt.missing("", "lastSeen");
-  if (typeof f4 !== "string") throw $rt.invalid("/lastSeen", "a string", f4);
-  if (!$rt.writeTabledDateTime(w, f4, $dt10)) throw $rt.invalid("/lastSeen", "a string without lone surrogates", f4);
-  if (f5 === undefined) throw $rt.missing("", "sampleTraceIds");
-  if (!$isArray(f5)) throw $rt.invalid("/sampleTraceIds", "an array", f5);
-  const n6 = f5.length;
-  w.varint(n6);
-  let i7 = 0;
+  if (v_count === undefined) throw $rt.missing("", "count");
+  if (!(typeof v_count === "number" && $isInteger(v_count) && $rt.writeTabledInt(w, v_count, $dt_TopError_count))) throw $rt.invalid("/count", "an integer within 64 bits", v_count);
+  if (v_firstSeen === undefined) throw $rt.missing("", "firstSeen");
+  if (typeof v_firstSeen !== "string") throw $rt.invalid("/firstSeen", "a string", v_firstSeen);
+  if (!w.dateTime(v_firstSeen)) throw $rt.invalid("/firstSeen", "a string without lone surrogates", v_firstSeen);
+  if (v_lastSeen === undefined) throw $rt.missing("", "lastSeen");
+  if (typeof v_lastSeen !== "string") throw $rt.invalid("/lastSeen", "a string", v_lastSeen);
+  if (!$rt.writeTabledDateTime(w, v_lastSeen, $dt_TopError_lastSeen)) throw $rt.invalid("/lastSeen", "a string without lone surrogates", v_lastSeen);
+  if (v_sampleTraceIds === undefined) throw $rt.missing("", "sampleTraceIds");
+  if (!$isArray(v_sampleTraceIds)) throw $rt.invalid("/sampleTraceIds", "an array", v_sampleTraceIds);
+  const n_sampleTraceIds = v_sampleTraceIds.length;
+  w.varint(n_sampleTraceIds);
+  let i_sampleTraceIds = 0;
   try {
-    for (; i7 < n6; i7++) {
-      const e8 = f5[i7];
-      if (typeof e8 !== "string") throw $rt.invalid("", "a string", e8);
-      if (!w.string(e8)) throw $rt.invalid("", "a string without lone surrogates", e8);
+    for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
+      const e_sampleTraceIds = v_sampleTraceIds[i_sampleTraceIds];
+      if (typeof e_sampleTraceIds !== "string") throw $rt.invalid("", "a string", e_sampleTraceIds);
+      if (!w.string(e_sampleTraceIds)) throw $rt.invalid("", "a string without lone surrogates", e_sampleTraceIds);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/sampleTraceIds", i7);
+    $rt.rethrowAtIndex(err, "/sampleTraceIds", i_sampleTraceIds);
   }
 }
 
 function readTopError(r: $rt.Reader): any {
   r.at = "/message";
-  const f0 = $rt.readTabledString(r, $dt8);
+  const v_message = $rt.readTabledString(r, $dt_TopError_message);
   r.at = "/level";
-  const f1 = $enum11[r.index(2)];
+  const v_level = $enum_TopError_level[r.index(2)];
   r.at = "/count";
-  const f2 = $rt.readTabledInt(r, $dt9);
+  const v_count = $rt.readTabledInt(r, $dt_TopError_count);
   r.at = "/firstSeen";
-  const f3 = r.dateTime();
+  const v_firstSeen = r.dateTime();
   r.at = "/lastSeen";
-  const f4 = $rt.readTabledDateTime(r, $dt10);
+  const v_lastSeen = $rt.readTabledDateTime(r, $dt_TopError_lastSeen);
   r.at = "/sampleTraceIds";
-  const n5 = r.count(1);
-  const a6: any[] = [];
-  let i7 = 0;
+  const n_sampleTraceIds = r.count(1);
+  const a_sampleTraceIds: any[] = [];
+  let i_sampleTraceIds = 0;
   try {
-    for (; i7 < n5; i7++) {
+    for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
       r.at = "";
-      a6.push(r.string());
+      a_sampleTraceIds.push(r.string());
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/sampleTraceIds", i7);
+    $rt.rethrowAtIndex(e, "/sampleTraceIds", i_sampleTraceIds);
   }
-  const f8 = a6;
-  const o9: any = { message: f0, level: f1, count: f2, firstSeen: f3, lastSeen: f4, sampleTraceIds: f8 };
-  return o9;
+  const v_sampleTraceIds = a_sampleTraceIds;
+  const o0: any = { message: v_message, level: v_level, count: v_count, firstSeen: v_firstSeen, lastSeen: v_lastSeen, sampleTraceIds: v_sampleTraceIds };
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txLogReport(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "reportId") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "reportId") {
-      const f5 = v.reportId;
-      if (typeof f5 === "string") e.out += ind3 + "reportId: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "reportId", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "reportId") {
+      const v_reportId = v.reportId;
+      if (typeof v_reportId === "string") e.out += ind0 + "reportId: " + $rt.textStr(v_reportId, e.dc);
+      else $rt.textField(e, v_reportId, ind0, "reportId", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "query") {
-      const f6 = v.query;
-      if (typeof f6 === "string") e.out += ind3 + "query: " + $rt.textStr(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "query", 0, 1);
-      j4++;
+    if (ks0[j0] === "query") {
+      const v_query = v.query;
+      if (typeof v_query === "string") e.out += ind0 + "query: " + $rt.textStr(v_query, e.dc);
+      else $rt.textField(e, v_query, ind0, "query", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "window") {
-      const f7 = v.window;
-      $tfTimeWindow(e, f7, ind3, "window", "window", 0, 1);
-      j4++;
+    if (ks0[j0] === "window") {
+      const v_window = v.window;
+      $tfTimeWindow(e, v_window, ind0, "window", "window", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "environment") {
-      const f18 = v.environment;
-      if (f18 === null || typeof f18 !== "object") e.out += ind3 + "environment: " + $rt.textPrim(f18, e.dc);
-      else $rt.textField(e, f18, ind3, "environment", 0, 1);
-      j4++;
+    if (ks0[j0] === "environment") {
+      const v_environment = v.environment;
+      if (v_environment === null || typeof v_environment !== "object") e.out += ind0 + "environment: " + $rt.textPrim(v_environment, e.dc);
+      else $rt.textField(e, v_environment, ind0, "environment", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "region") {
-      const f19 = v.region;
-      if (typeof f19 === "string") e.out += ind3 + "region: " + $rt.textStr(f19, e.dc);
-      else $rt.textField(e, f19, ind3, "region", 0, 1);
-      j4++;
+    if (ks0[j0] === "region") {
+      const v_region = v.region;
+      if (typeof v_region === "string") e.out += ind0 + "region: " + $rt.textStr(v_region, e.dc);
+      else $rt.textField(e, v_region, ind0, "region", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "truncated") {
-      const f20 = v.truncated;
-      if (typeof f20 === "boolean") e.out += ind3 + "truncated: " + (f20 ? "true" : "false");
-      else $rt.textField(e, f20, ind3, "truncated", 0, 1);
-      j4++;
+    if (ks0[j0] === "truncated") {
+      const v_truncated = v.truncated;
+      if (typeof v_truncated === "boolean") e.out += ind0 + "truncated: " + (v_truncated ? "true" : "false");
+      else $rt.textField(e, v_truncated, ind0, "truncated", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "totalEvents") {
-      const f21 = v.totalEvents;
-      if (typeof f21 === "number" && f21 - f21 === 0) e.out += ind3 + "totalEvents: " + f21;
-      else $rt.textField(e, f21, ind3, "totalEvents", 0, 1);
-      j4++;
+    if (ks0[j0] === "totalEvents") {
+      const v_totalEvents = v.totalEvents;
+      if (typeof v_totalEvents === "number" && v_totalEvents - v_totalEvents === 0) e.out += ind0 + "totalEvents: " + v_totalEvents;
+      else $rt.textField(e, v_totalEvents, ind0, "totalEvents", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "totalBytes") {
-      const f22 = v.totalBytes;
-      if (typeof f22 === "number" && f22 - f22 === 0) e.out += ind3 + "totalBytes: " + f22;
-      else $rt.textField(e, f22, ind3, "totalBytes", 0, 1);
-      j4++;
+    if (ks0[j0] === "totalBytes") {
+      const v_totalBytes = v.totalBytes;
+      if (typeof v_totalBytes === "number" && v_totalBytes - v_totalBytes === 0) e.out += ind0 + "totalBytes: " + v_totalBytes;
+      else $rt.textField(e, v_totalBytes, ind0, "totalBytes", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "services") {
-      const f23 = v.services;
-      if ($isArray(f23)) {
-        const n24 = f23.length;
-        if (n24 === 0) e.out += ind3 + "services: []";
+    if (ks0[j0] === "services") {
+      const v_services = v.services;
+      if ($isArray(v_services)) {
+        const n_services = v_services.length;
+        if (n_services === 0) e.out += ind0 + "services: []";
         else {
-          const x25 = f23[0];
-          if (typeof x25 !== "object" || x25 === null || $isArray(x25) || 2 > e.max) $rt.textArray(e, ind3 + "services", f23, 1, 2, true);
+          const x_services = v_services[0];
+          if (typeof x_services !== "object" || x_services === null || $isArray(x_services) || 2 > e.max) $rt.textArray(e, ind0 + "services", v_services, 1, 2, true);
           else {
-            let t26: string | null = null;
-            if (!$isArray(x25.tags)) t26 = $rt.textTable(e, f23, 1, 3);
-            if (t26 !== null) e.out += ind3 + "services" + t26;
+            let t_services: string | null = null;
+            if (!$isArray(x_services.tags)) t_services = $rt.textTable(e, v_services, 1, 3);
+            if (t_services !== null) e.out += ind0 + "services" + t_services;
             else {
-              e.out += ind3 + "services" + "[" + n24 + e.mk + "]:";
-              const dash28 = $rt.textNl(e, 1) + "- ";
-              for (let i27 = 0; i27 < n24; i27++) {
-                const x29 = f23[i27];
-                $tiServiceGroup(e, x29, 1, dash28, 3);
+              e.out += ind0 + "services" + "[" + n_services + e.mk + "]:";
+              const dash_services = $rt.textNl(e, 1) + "- ";
+              for (let i_services = 0; i_services < n_services; i_services++) {
+                const x_services$2 = v_services[i_services];
+                $tiServiceGroup(e, x_services$2, 1, dash_services, 3);
               }
             }
           }
         }
-      } else $rt.textField(e, f23, ind3, "services", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_services, ind0, "services", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k100 = ks0[j4];
-      const x101 = v[k100];
-      $rt.textField(e, x101, ind3, k100, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -645,42 +858,42 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
 
 function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks8 = Object.keys(v);
-    if (ks8.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf10: string | null = null;
-      if (ks8.length > 1 && ks8[0] !== "start") {
-        const x9 = v[ks8[0]];
-        if (typeof x9 === "object" && x9 !== null && !$isArray(x9)) kf10 = $rt.textKeyed(e, v, ks8, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "start") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf10 !== null) e.out += lead + kt + kf10;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind11 = $rt.textNl(e, fd + 1);
-        let j12 = 0;
-        if (ks8[j12] === "start") {
-          const f13 = v.start;
-          if (typeof f13 === "string") e.out += ind11 + "start: " + $rt.textStr(f13, e.dc);
-          else $rt.textField(e, f13, ind11, "start", fd + 1, lvl + 1);
-          j12++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "start") {
+          const v_start = v.start;
+          if (typeof v_start === "string") e.out += ind0 + "start: " + $rt.textStr(v_start, e.dc);
+          else $rt.textField(e, v_start, ind0, "start", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks8[j12] === "end") {
-          const f14 = v.end;
-          if (typeof f14 === "string") e.out += ind11 + "end: " + $rt.textStr(f14, e.dc);
-          else $rt.textField(e, f14, ind11, "end", fd + 1, lvl + 1);
-          j12++;
+        if (ks0[j0] === "end") {
+          const v_end = v.end;
+          if (typeof v_end === "string") e.out += ind0 + "end: " + $rt.textStr(v_end, e.dc);
+          else $rt.textField(e, v_end, ind0, "end", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks8[j12] === "bucketSeconds") {
-          const f15 = v.bucketSeconds;
-          if (typeof f15 === "number" && f15 - f15 === 0) e.out += ind11 + "bucketSeconds: " + f15;
-          else $rt.textField(e, f15, ind11, "bucketSeconds", fd + 1, lvl + 1);
-          j12++;
+        if (ks0[j0] === "bucketSeconds") {
+          const v_bucketSeconds = v.bucketSeconds;
+          if (typeof v_bucketSeconds === "number" && v_bucketSeconds - v_bucketSeconds === 0) e.out += ind0 + "bucketSeconds: " + v_bucketSeconds;
+          else $rt.textField(e, v_bucketSeconds, ind0, "bucketSeconds", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j12 < ks8.length; j12++) {
-          const k16 = ks8[j12];
-          const x17 = v[k16];
-          $rt.textField(e, x17, ind11, k16, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -689,54 +902,54 @@ function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: 
 
 function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks40 = Object.keys(v);
-    if (ks40.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf42: string | null = null;
-      if (ks40.length > 1 && ks40[0] !== "debug") {
-        const x41 = v[ks40[0]];
-        if (typeof x41 === "object" && x41 !== null && !$isArray(x41)) kf42 = $rt.textKeyed(e, v, ks40, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "debug") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf42 !== null) e.out += lead + kt + kf42;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind43 = $rt.textNl(e, fd + 1);
-        let j44 = 0;
-        if (ks40[j44] === "debug") {
-          const f45 = v.debug;
-          if (typeof f45 === "number" && f45 - f45 === 0) e.out += ind43 + "debug: " + f45;
-          else $rt.textField(e, f45, ind43, "debug", fd + 1, lvl + 1);
-          j44++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "debug") {
+          const v_debug = v.debug;
+          if (typeof v_debug === "number" && v_debug - v_debug === 0) e.out += ind0 + "debug: " + v_debug;
+          else $rt.textField(e, v_debug, ind0, "debug", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks40[j44] === "info") {
-          const f46 = v.info;
-          if (typeof f46 === "number" && f46 - f46 === 0) e.out += ind43 + "info: " + f46;
-          else $rt.textField(e, f46, ind43, "info", fd + 1, lvl + 1);
-          j44++;
+        if (ks0[j0] === "info") {
+          const v_info = v.info;
+          if (typeof v_info === "number" && v_info - v_info === 0) e.out += ind0 + "info: " + v_info;
+          else $rt.textField(e, v_info, ind0, "info", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks40[j44] === "warn") {
-          const f47 = v.warn;
-          if (typeof f47 === "number" && f47 - f47 === 0) e.out += ind43 + "warn: " + f47;
-          else $rt.textField(e, f47, ind43, "warn", fd + 1, lvl + 1);
-          j44++;
+        if (ks0[j0] === "warn") {
+          const v_warn = v.warn;
+          if (typeof v_warn === "number" && v_warn - v_warn === 0) e.out += ind0 + "warn: " + v_warn;
+          else $rt.textField(e, v_warn, ind0, "warn", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks40[j44] === "error") {
-          const f48 = v.error;
-          if (typeof f48 === "number" && f48 - f48 === 0) e.out += ind43 + "error: " + f48;
-          else $rt.textField(e, f48, ind43, "error", fd + 1, lvl + 1);
-          j44++;
+        if (ks0[j0] === "error") {
+          const v_error = v.error;
+          if (typeof v_error === "number" && v_error - v_error === 0) e.out += ind0 + "error: " + v_error;
+          else $rt.textField(e, v_error, ind0, "error", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks40[j44] === "fatal") {
-          const f49 = v.fatal;
-          if (typeof f49 === "number" && f49 - f49 === 0) e.out += ind43 + "fatal: " + f49;
-          else $rt.textField(e, f49, ind43, "fatal", fd + 1, lvl + 1);
-          j44++;
+        if (ks0[j0] === "fatal") {
+          const v_fatal = v.fatal;
+          if (typeof v_fatal === "number" && v_fatal - v_fatal === 0) e.out += ind0 + "fatal: " + v_fatal;
+          else $rt.textField(e, v_fatal, ind0, "fatal", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j44 < ks40.length; j44++) {
-          const k50 = ks40[j44];
-          const x51 = v[k50];
-          $rt.textField(e, x51, ind43, k50, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -745,48 +958,48 @@ function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt:
 
 function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks54 = Object.keys(v);
-    if (ks54.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf56: string | null = null;
-      if (ks54.length > 1 && ks54[0] !== "p50") {
-        const x55 = v[ks54[0]];
-        if (typeof x55 === "object" && x55 !== null && !$isArray(x55)) kf56 = $rt.textKeyed(e, v, ks54, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "p50") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf56 !== null) e.out += lead + kt + kf56;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind57 = $rt.textNl(e, fd + 1);
-        let j58 = 0;
-        if (ks54[j58] === "p50") {
-          const f59 = v.p50;
-          if (typeof f59 === "number" && f59 - f59 === 0) e.out += ind57 + "p50: " + f59;
-          else $rt.textField(e, f59, ind57, "p50", fd + 1, lvl + 1);
-          j58++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "p50") {
+          const v_p50 = v.p50;
+          if (typeof v_p50 === "number" && v_p50 - v_p50 === 0) e.out += ind0 + "p50: " + v_p50;
+          else $rt.textField(e, v_p50, ind0, "p50", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks54[j58] === "p90") {
-          const f60 = v.p90;
-          if (typeof f60 === "number" && f60 - f60 === 0) e.out += ind57 + "p90: " + f60;
-          else $rt.textField(e, f60, ind57, "p90", fd + 1, lvl + 1);
-          j58++;
+        if (ks0[j0] === "p90") {
+          const v_p90 = v.p90;
+          if (typeof v_p90 === "number" && v_p90 - v_p90 === 0) e.out += ind0 + "p90: " + v_p90;
+          else $rt.textField(e, v_p90, ind0, "p90", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks54[j58] === "p99") {
-          const f61 = v.p99;
-          if (typeof f61 === "number" && f61 - f61 === 0) e.out += ind57 + "p99: " + f61;
-          else $rt.textField(e, f61, ind57, "p99", fd + 1, lvl + 1);
-          j58++;
+        if (ks0[j0] === "p99") {
+          const v_p99 = v.p99;
+          if (typeof v_p99 === "number" && v_p99 - v_p99 === 0) e.out += ind0 + "p99: " + v_p99;
+          else $rt.textField(e, v_p99, ind0, "p99", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks54[j58] === "max") {
-          const f62 = v.max;
-          if (typeof f62 === "number" && f62 - f62 === 0) e.out += ind57 + "max: " + f62;
-          else $rt.textField(e, f62, ind57, "max", fd + 1, lvl + 1);
-          j58++;
+        if (ks0[j0] === "max") {
+          const v_max = v.max;
+          if (typeof v_max === "number" && v_max - v_max === 0) e.out += ind0 + "max: " + v_max;
+          else $rt.textField(e, v_max, ind0, "max", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j58 < ks54.length; j58++) {
-          const k63 = ks54[j58];
-          const x64 = v[k63];
-          $rt.textField(e, x64, ind57, k63, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -795,76 +1008,76 @@ function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: str
 
 function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks80 = Object.keys(v);
-    if (ks80.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind82 = $rt.textNl(e, depth + 1);
-      let lead84 = dash;
-      let j83 = 0;
-      if (ks80[j83] === "message") {
-        const f85 = v.message;
-        if (typeof f85 === "string") e.out += lead84 + "message: " + $rt.textStr(f85, e.dc);
-        else $rt.textField(e, f85, lead84, "message", depth + 1, lvl);
-        lead84 = ind82;
-        j83++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "message") {
+        const v_message = v.message;
+        if (typeof v_message === "string") e.out += lead0 + "message: " + $rt.textStr(v_message, e.dc);
+        else $rt.textField(e, v_message, lead0, "message", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks80[j83] === "level") {
-        const f86 = v.level;
-        if (f86 === null || typeof f86 !== "object") e.out += lead84 + "level: " + $rt.textPrim(f86, e.dc);
-        else $rt.textField(e, f86, lead84, "level", depth + 1, lvl);
-        lead84 = ind82;
-        j83++;
+      if (ks0[j0] === "level") {
+        const v_level = v.level;
+        if (v_level === null || typeof v_level !== "object") e.out += lead0 + "level: " + $rt.textPrim(v_level, e.dc);
+        else $rt.textField(e, v_level, lead0, "level", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks80[j83] === "count") {
-        const f87 = v.count;
-        if (typeof f87 === "number" && f87 - f87 === 0) e.out += lead84 + "count: " + f87;
-        else $rt.textField(e, f87, lead84, "count", depth + 1, lvl);
-        lead84 = ind82;
-        j83++;
+      if (ks0[j0] === "count") {
+        const v_count = v.count;
+        if (typeof v_count === "number" && v_count - v_count === 0) e.out += lead0 + "count: " + v_count;
+        else $rt.textField(e, v_count, lead0, "count", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks80[j83] === "firstSeen") {
-        const f88 = v.firstSeen;
-        if (typeof f88 === "string") e.out += lead84 + "firstSeen: " + $rt.textStr(f88, e.dc);
-        else $rt.textField(e, f88, lead84, "firstSeen", depth + 1, lvl);
-        lead84 = ind82;
-        j83++;
+      if (ks0[j0] === "firstSeen") {
+        const v_firstSeen = v.firstSeen;
+        if (typeof v_firstSeen === "string") e.out += lead0 + "firstSeen: " + $rt.textStr(v_firstSeen, e.dc);
+        else $rt.textField(e, v_firstSeen, lead0, "firstSeen", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks80[j83] === "lastSeen") {
-        const f89 = v.lastSeen;
-        if (typeof f89 === "string") e.out += lead84 + "lastSeen: " + $rt.textStr(f89, e.dc);
-        else $rt.textField(e, f89, lead84, "lastSeen", depth + 1, lvl);
-        lead84 = ind82;
-        j83++;
+      if (ks0[j0] === "lastSeen") {
+        const v_lastSeen = v.lastSeen;
+        if (typeof v_lastSeen === "string") e.out += lead0 + "lastSeen: " + $rt.textStr(v_lastSeen, e.dc);
+        else $rt.textField(e, v_lastSeen, lead0, "lastSeen", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks80[j83] === "sampleTraceIds") {
-        const f90 = v.sampleTraceIds;
-        if ($isArray(f90)) {
-          const n91 = f90.length;
-          if (n91 === 0) e.out += lead84 + "sampleTraceIds: []";
+      if (ks0[j0] === "sampleTraceIds") {
+        const v_sampleTraceIds = v.sampleTraceIds;
+        if ($isArray(v_sampleTraceIds)) {
+          const n_sampleTraceIds = v_sampleTraceIds.length;
+          if (n_sampleTraceIds === 0) e.out += lead0 + "sampleTraceIds: []";
           else {
-            let s92 = "";
-            let i93 = 0;
-            for (; i93 < n91; i93++) {
-              const x94 = f90[i93];
-              let c95: string;
-              if (typeof x94 === "string") c95 = $rt.textStr(x94, e.dc);
-              else if (x94 === null || typeof x94 !== "object") c95 = $rt.textPrim(x94, e.dc);
+            let s_sampleTraceIds = "";
+            let i_sampleTraceIds = 0;
+            for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
+              const x_sampleTraceIds = v_sampleTraceIds[i_sampleTraceIds];
+              let c_sampleTraceIds: string;
+              if (typeof x_sampleTraceIds === "string") c_sampleTraceIds = $rt.textStr(x_sampleTraceIds, e.dc);
+              else if (x_sampleTraceIds === null || typeof x_sampleTraceIds !== "object") c_sampleTraceIds = $rt.textPrim(x_sampleTraceIds, e.dc);
               else break;
-              s92 = i93 === 0 ? c95 : s92 + e.d + c95;
+              s_sampleTraceIds = i_sampleTraceIds === 0 ? c_sampleTraceIds : s_sampleTraceIds + e.d + c_sampleTraceIds;
             }
-            if (i93 === n91 && lvl + 1 <= e.max) e.out += lead84 + "sampleTraceIds" + "[" + n91 + e.mk + "]: " + s92;
-            else $rt.textArray(e, lead84 + "sampleTraceIds", f90, depth + 2, lvl + 1, true);
+            if (i_sampleTraceIds === n_sampleTraceIds && lvl + 1 <= e.max) e.out += lead0 + "sampleTraceIds" + "[" + n_sampleTraceIds + e.mk + "]: " + s_sampleTraceIds;
+            else $rt.textArray(e, lead0 + "sampleTraceIds", v_sampleTraceIds, depth + 2, lvl + 1, true);
           }
-        } else $rt.textField(e, f90, lead84, "sampleTraceIds", depth + 1, lvl);
-        lead84 = ind82;
-        j83++;
+        } else $rt.textField(e, v_sampleTraceIds, lead0, "sampleTraceIds", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j83 < ks80.length; j83++) {
-        const k96 = ks80[j83];
-        const x97 = v[k96];
-        $rt.textField(e, x97, lead84, k96, depth + 1, lvl);
-        lead84 = ind82;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -872,128 +1085,128 @@ function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
 
 function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks30 = Object.keys(v);
-    if (ks30.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind32 = $rt.textNl(e, depth + 1);
-      let lead34 = dash;
-      let j33 = 0;
-      if (ks30[j33] === "service") {
-        const f35 = v.service;
-        if (typeof f35 === "string") e.out += lead34 + "service: " + $rt.textStr(f35, e.dc);
-        else $rt.textField(e, f35, lead34, "service", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "service") {
+        const v_service = v.service;
+        if (typeof v_service === "string") e.out += lead0 + "service: " + $rt.textStr(v_service, e.dc);
+        else $rt.textField(e, v_service, lead0, "service", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "version") {
-        const f36 = v.version;
-        if (typeof f36 === "string") e.out += lead34 + "version: " + $rt.textStr(f36, e.dc);
-        else $rt.textField(e, f36, lead34, "version", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "version") {
+        const v_version = v.version;
+        if (typeof v_version === "string") e.out += lead0 + "version: " + $rt.textStr(v_version, e.dc);
+        else $rt.textField(e, v_version, lead0, "version", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "healthy") {
-        const f37 = v.healthy;
-        if (typeof f37 === "boolean") e.out += lead34 + "healthy: " + (f37 ? "true" : "false");
-        else $rt.textField(e, f37, lead34, "healthy", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "healthy") {
+        const v_healthy = v.healthy;
+        if (typeof v_healthy === "boolean") e.out += lead0 + "healthy: " + (v_healthy ? "true" : "false");
+        else $rt.textField(e, v_healthy, lead0, "healthy", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "instances") {
-        const f38 = v.instances;
-        if (typeof f38 === "number" && f38 - f38 === 0) e.out += lead34 + "instances: " + f38;
-        else $rt.textField(e, f38, lead34, "instances", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "instances") {
+        const v_instances = v.instances;
+        if (typeof v_instances === "number" && v_instances - v_instances === 0) e.out += lead0 + "instances: " + v_instances;
+        else $rt.textField(e, v_instances, lead0, "instances", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "counts") {
-        const f39 = v.counts;
-        $tfLevelCounts(e, f39, lead34, "counts", "counts", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "counts") {
+        const v_counts = v.counts;
+        $tfLevelCounts(e, v_counts, lead0, "counts", "counts", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "errorRate") {
-        const f52 = v.errorRate;
-        if (typeof f52 === "number" && f52 - f52 === 0) e.out += lead34 + "errorRate: " + f52;
-        else $rt.textField(e, f52, lead34, "errorRate", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "errorRate") {
+        const v_errorRate = v.errorRate;
+        if (typeof v_errorRate === "number" && v_errorRate - v_errorRate === 0) e.out += lead0 + "errorRate: " + v_errorRate;
+        else $rt.textField(e, v_errorRate, lead0, "errorRate", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "latencyMs") {
-        const f53 = v.latencyMs;
-        $tfLatency(e, f53, lead34, "latencyMs", "latencyMs", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "latencyMs") {
+        const v_latencyMs = v.latencyMs;
+        $tfLatency(e, v_latencyMs, lead0, "latencyMs", "latencyMs", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "bytesIngested") {
-        const f65 = v.bytesIngested;
-        if (typeof f65 === "number" && f65 - f65 === 0) e.out += lead34 + "bytesIngested: " + f65;
-        else $rt.textField(e, f65, lead34, "bytesIngested", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "bytesIngested") {
+        const v_bytesIngested = v.bytesIngested;
+        if (typeof v_bytesIngested === "number" && v_bytesIngested - v_bytesIngested === 0) e.out += lead0 + "bytesIngested: " + v_bytesIngested;
+        else $rt.textField(e, v_bytesIngested, lead0, "bytesIngested", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "tags") {
-        const f66 = v.tags;
-        if ($isArray(f66)) {
-          const n67 = f66.length;
-          if (n67 === 0) e.out += lead34 + "tags: []";
+      if (ks0[j0] === "tags") {
+        const v_tags = v.tags;
+        if ($isArray(v_tags)) {
+          const n_tags = v_tags.length;
+          if (n_tags === 0) e.out += lead0 + "tags: []";
           else {
-            let s68 = "";
-            let i69 = 0;
-            for (; i69 < n67; i69++) {
-              const x70 = f66[i69];
-              let c71: string;
-              if (typeof x70 === "string") c71 = $rt.textStr(x70, e.dc);
-              else if (x70 === null || typeof x70 !== "object") c71 = $rt.textPrim(x70, e.dc);
+            let s_tags = "";
+            let i_tags = 0;
+            for (; i_tags < n_tags; i_tags++) {
+              const x_tags = v_tags[i_tags];
+              let c_tags: string;
+              if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
+              else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
               else break;
-              s68 = i69 === 0 ? c71 : s68 + e.d + c71;
+              s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
             }
-            if (i69 === n67 && lvl + 1 <= e.max) e.out += lead34 + "tags" + "[" + n67 + e.mk + "]: " + s68;
-            else $rt.textArray(e, lead34 + "tags", f66, depth + 2, lvl + 1, true);
+            if (i_tags === n_tags && lvl + 1 <= e.max) e.out += lead0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
+            else $rt.textArray(e, lead0 + "tags", v_tags, depth + 2, lvl + 1, true);
           }
-        } else $rt.textField(e, f66, lead34, "tags", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+        } else $rt.textField(e, v_tags, lead0, "tags", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "incidentId") {
-        const f72 = v.incidentId;
-        if (f72 === null || typeof f72 !== "object") e.out += lead34 + "incidentId: " + $rt.textPrim(f72, e.dc);
-        else $rt.textField(e, f72, lead34, "incidentId", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+      if (ks0[j0] === "incidentId") {
+        const v_incidentId = v.incidentId;
+        if (v_incidentId === null || typeof v_incidentId !== "object") e.out += lead0 + "incidentId: " + $rt.textPrim(v_incidentId, e.dc);
+        else $rt.textField(e, v_incidentId, lead0, "incidentId", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks30[j33] === "topErrors") {
-        const f73 = v.topErrors;
-        if ($isArray(f73)) {
-          const n74 = f73.length;
-          if (n74 === 0) e.out += lead34 + "topErrors: []";
+      if (ks0[j0] === "topErrors") {
+        const v_topErrors = v.topErrors;
+        if ($isArray(v_topErrors)) {
+          const n_topErrors = v_topErrors.length;
+          if (n_topErrors === 0) e.out += lead0 + "topErrors: []";
           else {
-            const x75 = f73[0];
-            if (typeof x75 !== "object" || x75 === null || $isArray(x75) || lvl + 1 > e.max) $rt.textArray(e, lead34 + "topErrors", f73, depth + 2, lvl + 1, true);
+            const x_topErrors = v_topErrors[0];
+            if (typeof x_topErrors !== "object" || x_topErrors === null || $isArray(x_topErrors) || lvl + 1 > e.max) $rt.textArray(e, lead0 + "topErrors", v_topErrors, depth + 2, lvl + 1, true);
             else {
-              let t76: string | null = null;
-              if (!$isArray(x75.sampleTraceIds)) t76 = $rt.textTable(e, f73, depth + 2, lvl + 2);
-              if (t76 !== null) e.out += lead34 + "topErrors" + t76;
+              let t_topErrors: string | null = null;
+              if (!$isArray(x_topErrors.sampleTraceIds)) t_topErrors = $rt.textTable(e, v_topErrors, depth + 2, lvl + 2);
+              if (t_topErrors !== null) e.out += lead0 + "topErrors" + t_topErrors;
               else {
-                e.out += lead34 + "topErrors" + "[" + n74 + e.mk + "]:";
-                const dash78 = $rt.textNl(e, depth + 2) + "- ";
-                for (let i77 = 0; i77 < n74; i77++) {
-                  const x79 = f73[i77];
-                  $tiTopError(e, x79, depth + 2, dash78, lvl + 2);
+                e.out += lead0 + "topErrors" + "[" + n_topErrors + e.mk + "]:";
+                const dash_topErrors = $rt.textNl(e, depth + 2) + "- ";
+                for (let i_topErrors = 0; i_topErrors < n_topErrors; i_topErrors++) {
+                  const x_topErrors$2 = v_topErrors[i_topErrors];
+                  $tiTopError(e, x_topErrors$2, depth + 2, dash_topErrors, lvl + 2);
                 }
               }
             }
           }
-        } else $rt.textField(e, f73, lead34, "topErrors", depth + 1, lvl);
-        lead34 = ind32;
-        j33++;
+        } else $rt.textField(e, v_topErrors, lead0, "topErrors", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j33 < ks30.length; j33++) {
-        const k98 = ks30[j33];
-        const x99 = v[k98];
-        $rt.textField(e, x99, lead34, k98, depth + 1, lvl);
-        lead34 = ind32;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -1001,206 +1214,206 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
 
 function $ckTimeWindow(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.start;
-  if (f0 === undefined) throw $rt.missing("", "start");
-  if (typeof f0 !== "string") v.start = $rt.tcString(f0, "/start");
-  const f1 = v.end;
-  if (f1 === undefined) throw $rt.missing("", "end");
-  if (typeof f1 !== "string") v.end = $rt.tcString(f1, "/end");
-  const f2 = v.bucketSeconds;
-  if (f2 === undefined) throw $rt.missing("", "bucketSeconds");
-  if (typeof f2 !== "number" || !$isInteger(f2)) v.bucketSeconds = $rt.tcInteger(f2, "/bucketSeconds");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys2, "");
+  const v_start = v.start;
+  if (v_start === undefined) throw $rt.missing("", "start");
+  if (typeof v_start !== "string") v.start = $rt.tcString(v_start, "/start");
+  const v_end = v.end;
+  if (v_end === undefined) throw $rt.missing("", "end");
+  if (typeof v_end !== "string") v.end = $rt.tcString(v_end, "/end");
+  const v_bucketSeconds = v.bucketSeconds;
+  if (v_bucketSeconds === undefined) throw $rt.missing("", "bucketSeconds");
+  if (typeof v_bucketSeconds !== "number" || !$isInteger(v_bucketSeconds)) v.bucketSeconds = $rt.tcInteger(v_bucketSeconds, "/bucketSeconds");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_TimeWindow, "");
   return v;
 }
 
 function $ckLevelCounts(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.debug;
-  if (f0 === undefined) throw $rt.missing("", "debug");
-  if (typeof f0 !== "number" || !$isInteger(f0)) v.debug = $rt.tcInteger(f0, "/debug");
-  const f1 = v.info;
-  if (f1 === undefined) throw $rt.missing("", "info");
-  if (typeof f1 !== "number" || !$isInteger(f1)) v.info = $rt.tcInteger(f1, "/info");
-  const f2 = v.warn;
-  if (f2 === undefined) throw $rt.missing("", "warn");
-  if (typeof f2 !== "number" || !$isInteger(f2)) v.warn = $rt.tcInteger(f2, "/warn");
-  const f3 = v.error;
-  if (f3 === undefined) throw $rt.missing("", "error");
-  if (typeof f3 !== "number" || !$isInteger(f3)) v.error = $rt.tcInteger(f3, "/error");
-  const f4 = v.fatal;
-  if (f4 === undefined) throw $rt.missing("", "fatal");
-  if (typeof f4 !== "number" || !$isInteger(f4)) v.fatal = $rt.tcInteger(f4, "/fatal");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys5, "");
+  const v_debug = v.debug;
+  if (v_debug === undefined) throw $rt.missing("", "debug");
+  if (typeof v_debug !== "number" || !$isInteger(v_debug)) v.debug = $rt.tcInteger(v_debug, "/debug");
+  const v_info = v.info;
+  if (v_info === undefined) throw $rt.missing("", "info");
+  if (typeof v_info !== "number" || !$isInteger(v_info)) v.info = $rt.tcInteger(v_info, "/info");
+  const v_warn = v.warn;
+  if (v_warn === undefined) throw $rt.missing("", "warn");
+  if (typeof v_warn !== "number" || !$isInteger(v_warn)) v.warn = $rt.tcInteger(v_warn, "/warn");
+  const v_error = v.error;
+  if (v_error === undefined) throw $rt.missing("", "error");
+  if (typeof v_error !== "number" || !$isInteger(v_error)) v.error = $rt.tcInteger(v_error, "/error");
+  const v_fatal = v.fatal;
+  if (v_fatal === undefined) throw $rt.missing("", "fatal");
+  if (typeof v_fatal !== "number" || !$isInteger(v_fatal)) v.fatal = $rt.tcInteger(v_fatal, "/fatal");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LevelCounts, "");
   return v;
 }
 
 function $ckLatency(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.p50;
-  if (f0 === undefined) throw $rt.missing("", "p50");
-  if (typeof f0 !== "number") v.p50 = $rt.tcNumber(f0, "/p50");
-  const f1 = v.p90;
-  if (f1 === undefined) throw $rt.missing("", "p90");
-  if (typeof f1 !== "number") v.p90 = $rt.tcNumber(f1, "/p90");
-  const f2 = v.p99;
-  if (f2 === undefined) throw $rt.missing("", "p99");
-  if (typeof f2 !== "number") v.p99 = $rt.tcNumber(f2, "/p99");
-  const f3 = v.max;
-  if (f3 === undefined) throw $rt.missing("", "max");
-  if (typeof f3 !== "number") v.max = $rt.tcNumber(f3, "/max");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys6, "");
+  const v_p50 = v.p50;
+  if (v_p50 === undefined) throw $rt.missing("", "p50");
+  if (typeof v_p50 !== "number") v.p50 = $rt.tcNumber(v_p50, "/p50");
+  const v_p90 = v.p90;
+  if (v_p90 === undefined) throw $rt.missing("", "p90");
+  if (typeof v_p90 !== "number") v.p90 = $rt.tcNumber(v_p90, "/p90");
+  const v_p99 = v.p99;
+  if (v_p99 === undefined) throw $rt.missing("", "p99");
+  if (typeof v_p99 !== "number") v.p99 = $rt.tcNumber(v_p99, "/p99");
+  const v_max = v.max;
+  if (v_max === undefined) throw $rt.missing("", "max");
+  if (typeof v_max !== "number") v.max = $rt.tcNumber(v_max, "/max");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Latency, "");
   return v;
 }
 
 function $ckTopError(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.message;
-  if (f0 === undefined) throw $rt.missing("", "message");
-  if (typeof f0 !== "string") v.message = $rt.tcString(f0, "/message");
-  const f1 = v.level;
-  if (f1 === undefined) throw $rt.missing("", "level");
-  if (!$tset15.has(f1)) v.level = $rt.tcEnum(f1, $tenum14, "/level", "one of \"error\", \"fatal\"");
-  const f2 = v.count;
-  if (f2 === undefined) throw $rt.missing("", "count");
-  if (typeof f2 !== "number" || !$isInteger(f2)) v.count = $rt.tcInteger(f2, "/count");
-  const f3 = v.firstSeen;
-  if (f3 === undefined) throw $rt.missing("", "firstSeen");
-  if (typeof f3 !== "string") v.firstSeen = $rt.tcString(f3, "/firstSeen");
-  const f4 = v.lastSeen;
-  if (f4 === undefined) throw $rt.missing("", "lastSeen");
-  if (typeof f4 !== "string") v.lastSeen = $rt.tcString(f4, "/lastSeen");
-  const f5 = v.sampleTraceIds;
-  if (f5 === undefined) throw $rt.missing("", "sampleTraceIds");
-  if (!$isArray(f5)) throw $rt.textInvalid("/sampleTraceIds", "an array", f5);
-  const n8 = f5.length;
-  let i6 = 0;
+  const v_message = v.message;
+  if (v_message === undefined) throw $rt.missing("", "message");
+  if (typeof v_message !== "string") v.message = $rt.tcString(v_message, "/message");
+  const v_level = v.level;
+  if (v_level === undefined) throw $rt.missing("", "level");
+  if (!$tset_TopError_level.has(v_level)) v.level = $rt.tcEnum(v_level, $enum_TopError_level, "/level", "one of \"error\", \"fatal\"");
+  const v_count = v.count;
+  if (v_count === undefined) throw $rt.missing("", "count");
+  if (typeof v_count !== "number" || !$isInteger(v_count)) v.count = $rt.tcInteger(v_count, "/count");
+  const v_firstSeen = v.firstSeen;
+  if (v_firstSeen === undefined) throw $rt.missing("", "firstSeen");
+  if (typeof v_firstSeen !== "string") v.firstSeen = $rt.tcString(v_firstSeen, "/firstSeen");
+  const v_lastSeen = v.lastSeen;
+  if (v_lastSeen === undefined) throw $rt.missing("", "lastSeen");
+  if (typeof v_lastSeen !== "string") v.lastSeen = $rt.tcString(v_lastSeen, "/lastSeen");
+  const v_sampleTraceIds = v.sampleTraceIds;
+  if (v_sampleTraceIds === undefined) throw $rt.missing("", "sampleTraceIds");
+  if (!$isArray(v_sampleTraceIds)) throw $rt.textInvalid("/sampleTraceIds", "an array", v_sampleTraceIds);
+  const n_sampleTraceIds = v_sampleTraceIds.length;
+  let i_sampleTraceIds = 0;
   try {
-    for (; i6 < n8; i6++) {
-      const x7 = f5[i6];
-      if (typeof x7 !== "string") f5[i6] = $rt.tcString(x7, "");
+    for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
+      const x_sampleTraceIds = v_sampleTraceIds[i_sampleTraceIds];
+      if (typeof x_sampleTraceIds !== "string") v_sampleTraceIds[i_sampleTraceIds] = $rt.tcString(x_sampleTraceIds, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/sampleTraceIds", i6);
+    $rt.textRethrowAt(e, "/sampleTraceIds", i_sampleTraceIds);
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_TopError, "");
   return v;
 }
 
 function $ckServiceGroup(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.service;
-  if (f0 === undefined) throw $rt.missing("", "service");
-  if (typeof f0 !== "string") v.service = $rt.tcString(f0, "/service");
-  const f1 = v.version;
-  if (f1 === undefined) throw $rt.missing("", "version");
-  if (typeof f1 !== "string") v.version = $rt.tcString(f1, "/version");
-  const f2 = v.healthy;
-  if (f2 === undefined) throw $rt.missing("", "healthy");
-  if (typeof f2 !== "boolean") throw $rt.textInvalid("/healthy", "a boolean", f2);
-  const f3 = v.instances;
-  if (f3 === undefined) throw $rt.missing("", "instances");
-  if (typeof f3 !== "number" || !$isInteger(f3)) v.instances = $rt.tcInteger(f3, "/instances");
-  const f4 = v.counts;
-  if (f4 === undefined) throw $rt.missing("", "counts");
+  const v_service = v.service;
+  if (v_service === undefined) throw $rt.missing("", "service");
+  if (typeof v_service !== "string") v.service = $rt.tcString(v_service, "/service");
+  const v_version = v.version;
+  if (v_version === undefined) throw $rt.missing("", "version");
+  if (typeof v_version !== "string") v.version = $rt.tcString(v_version, "/version");
+  const v_healthy = v.healthy;
+  if (v_healthy === undefined) throw $rt.missing("", "healthy");
+  if (typeof v_healthy !== "boolean") throw $rt.textInvalid("/healthy", "a boolean", v_healthy);
+  const v_instances = v.instances;
+  if (v_instances === undefined) throw $rt.missing("", "instances");
+  if (typeof v_instances !== "number" || !$isInteger(v_instances)) v.instances = $rt.tcInteger(v_instances, "/instances");
+  const v_counts = v.counts;
+  if (v_counts === undefined) throw $rt.missing("", "counts");
   try {
-    v.counts = $ckLevelCounts(f4);
+    v.counts = $ckLevelCounts(v_counts);
   } catch (e) {
     $rt.textRethrow(e, "/counts");
   }
-  const f5 = v.errorRate;
-  if (f5 === undefined) throw $rt.missing("", "errorRate");
-  if (typeof f5 !== "number") v.errorRate = $rt.tcNumber(f5, "/errorRate");
-  const f6 = v.latencyMs;
-  if (f6 === undefined) throw $rt.missing("", "latencyMs");
+  const v_errorRate = v.errorRate;
+  if (v_errorRate === undefined) throw $rt.missing("", "errorRate");
+  if (typeof v_errorRate !== "number") v.errorRate = $rt.tcNumber(v_errorRate, "/errorRate");
+  const v_latencyMs = v.latencyMs;
+  if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
   try {
-    v.latencyMs = $ckLatency(f6);
+    v.latencyMs = $ckLatency(v_latencyMs);
   } catch (e) {
     $rt.textRethrow(e, "/latencyMs");
   }
-  const f7 = v.bytesIngested;
-  if (f7 === undefined) throw $rt.missing("", "bytesIngested");
-  if (typeof f7 !== "number" || !$isInteger(f7)) v.bytesIngested = $rt.tcInt64(f7, "/bytesIngested");
-  const f8 = v.tags;
-  if (f8 === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(f8)) throw $rt.textInvalid("/tags", "an array", f8);
-  const n11 = f8.length;
-  let i9 = 0;
+  const v_bytesIngested = v.bytesIngested;
+  if (v_bytesIngested === undefined) throw $rt.missing("", "bytesIngested");
+  if (typeof v_bytesIngested !== "number" || !$isInteger(v_bytesIngested)) v.bytesIngested = $rt.tcInt64(v_bytesIngested, "/bytesIngested");
+  const v_tags = v.tags;
+  if (v_tags === undefined) throw $rt.missing("", "tags");
+  if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
+  const n_tags = v_tags.length;
+  let i_tags = 0;
   try {
-    for (; i9 < n11; i9++) {
-      const x10 = f8[i9];
-      if (typeof x10 !== "string") f8[i9] = $rt.tcString(x10, "");
+    for (; i_tags < n_tags; i_tags++) {
+      const x_tags = v_tags[i_tags];
+      if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/tags", i9);
+    $rt.textRethrowAt(e, "/tags", i_tags);
   }
-  const f12 = v.incidentId;
-  if (f12 !== undefined) {
-    if (f12 !== null) {
-      if (typeof f12 !== "string") v.incidentId = $rt.tcString(f12, "/incidentId");
+  const v_incidentId = v.incidentId;
+  if (v_incidentId !== undefined) {
+    if (v_incidentId !== null) {
+      if (typeof v_incidentId !== "string") v.incidentId = $rt.tcString(v_incidentId, "/incidentId");
     }
   }
-  const f13 = v.topErrors;
-  if (f13 === undefined) throw $rt.missing("", "topErrors");
-  if (!$isArray(f13)) throw $rt.textInvalid("/topErrors", "an array", f13);
-  const n16 = f13.length;
-  let i14 = 0;
+  const v_topErrors = v.topErrors;
+  if (v_topErrors === undefined) throw $rt.missing("", "topErrors");
+  if (!$isArray(v_topErrors)) throw $rt.textInvalid("/topErrors", "an array", v_topErrors);
+  const n_topErrors = v_topErrors.length;
+  let i_topErrors = 0;
   try {
-    for (; i14 < n16; i14++) {
-      const x15 = f13[i14];
-      f13[i14] = $ckTopError(x15);
+    for (; i_topErrors < n_topErrors; i_topErrors++) {
+      const x_topErrors = v_topErrors[i_topErrors];
+      v_topErrors[i_topErrors] = $ckTopError(x_topErrors);
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/topErrors", i14);
+    $rt.textRethrowAt(e, "/topErrors", i_topErrors);
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (f12 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys3, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_incidentId !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_ServiceGroup, "");
   return v;
 }
 
 function $ckLogReport(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.reportId;
-  if (f0 === undefined) throw $rt.missing("", "reportId");
-  if (typeof f0 !== "string") v.reportId = $rt.tcString(f0, "/reportId");
-  const f1 = v.query;
-  if (f1 === undefined) throw $rt.missing("", "query");
-  if (typeof f1 !== "string") v.query = $rt.tcString(f1, "/query");
-  const f2 = v.window;
-  if (f2 === undefined) throw $rt.missing("", "window");
+  const v_reportId = v.reportId;
+  if (v_reportId === undefined) throw $rt.missing("", "reportId");
+  if (typeof v_reportId !== "string") v.reportId = $rt.tcString(v_reportId, "/reportId");
+  const v_query = v.query;
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
+  const v_window = v.window;
+  if (v_window === undefined) throw $rt.missing("", "window");
   try {
-    v.window = $ckTimeWindow(f2);
+    v.window = $ckTimeWindow(v_window);
   } catch (e) {
     $rt.textRethrow(e, "/window");
   }
-  const f3 = v.environment;
-  if (f3 === undefined) throw $rt.missing("", "environment");
-  if (!$tset13.has(f3)) v.environment = $rt.tcEnum(f3, $tenum12, "/environment", "one of \"production\", \"staging\", \"development\"");
-  const f4 = v.region;
-  if (f4 === undefined) throw $rt.missing("", "region");
-  if (typeof f4 !== "string") v.region = $rt.tcString(f4, "/region");
-  const f5 = v.truncated;
-  if (f5 === undefined) throw $rt.missing("", "truncated");
-  if (typeof f5 !== "boolean") throw $rt.textInvalid("/truncated", "a boolean", f5);
-  const f6 = v.totalEvents;
-  if (f6 === undefined) throw $rt.missing("", "totalEvents");
-  if (typeof f6 !== "number" || !$isInteger(f6)) v.totalEvents = $rt.tcInteger(f6, "/totalEvents");
-  const f7 = v.totalBytes;
-  if (f7 === undefined) throw $rt.missing("", "totalBytes");
-  if (typeof f7 !== "number" || !$isInteger(f7)) v.totalBytes = $rt.tcInt64(f7, "/totalBytes");
-  const f8 = v.services;
-  if (f8 === undefined) throw $rt.missing("", "services");
-  if (!$isArray(f8)) throw $rt.textInvalid("/services", "an array", f8);
-  const n11 = f8.length;
-  let i9 = 0;
+  const v_environment = v.environment;
+  if (v_environment === undefined) throw $rt.missing("", "environment");
+  if (!$tset_LogReport_environment.has(v_environment)) v.environment = $rt.tcEnum(v_environment, $enum_LogReport_environment, "/environment", "one of \"production\", \"staging\", \"development\"");
+  const v_region = v.region;
+  if (v_region === undefined) throw $rt.missing("", "region");
+  if (typeof v_region !== "string") v.region = $rt.tcString(v_region, "/region");
+  const v_truncated = v.truncated;
+  if (v_truncated === undefined) throw $rt.missing("", "truncated");
+  if (typeof v_truncated !== "boolean") throw $rt.textInvalid("/truncated", "a boolean", v_truncated);
+  const v_totalEvents = v.totalEvents;
+  if (v_totalEvents === undefined) throw $rt.missing("", "totalEvents");
+  if (typeof v_totalEvents !== "number" || !$isInteger(v_totalEvents)) v.totalEvents = $rt.tcInteger(v_totalEvents, "/totalEvents");
+  const v_totalBytes = v.totalBytes;
+  if (v_totalBytes === undefined) throw $rt.missing("", "totalBytes");
+  if (typeof v_totalBytes !== "number" || !$isInteger(v_totalBytes)) v.totalBytes = $rt.tcInt64(v_totalBytes, "/totalBytes");
+  const v_services = v.services;
+  if (v_services === undefined) throw $rt.missing("", "services");
+  if (!$isArray(v_services)) throw $rt.textInvalid("/services", "an array", v_services);
+  const n_services = v_services.length;
+  let i_services = 0;
   try {
-    for (; i9 < n11; i9++) {
-      const x10 = f8[i9];
-      f8[i9] = $ckServiceGroup(x10);
+    for (; i_services < n_services; i_services++) {
+      const x_services = v_services[i_services];
+      v_services[i_services] = $ckServiceGroup(x_services);
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/services", i9);
+    $rt.textRethrowAt(e, "/services", i_services);
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LogReport, "");
   return v;
 }
 
@@ -1626,7 +1839,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<LogReport>(value, writeLogReport);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check18, $check19);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -1678,11 +1891,11 @@ export const LogReportPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): LogReport {
-    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints16);
+    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions17;
+    return $tinstructions_LogReport;
   },
 };
 

@@ -68,112 +68,298 @@ export interface Address {
   country: string;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["orders"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["id", "customer", "items", "total", "currency", "status", "createdAt", "updatedAt", "note"]);
-const $dt2 = /*@__PURE__*/ $rt.defaultTable<number>([475.06, 90]);
-const $enum3 = ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"] as const;
-const $enum4 = ["pending", "paid", "shipped", "delivered", "cancelled"] as const;
-const $keys5 = /*@__PURE__*/ new Set<string>(["id", "name", "email", "address"]);
-const $dt6 = /*@__PURE__*/ $rt.defaultTable<number>([1003, 1031, 1052, 1017, 1024, 1038, 1045, 1059, 1073, 1080, 1094, 1101]);
-const $dt7 = /*@__PURE__*/ $rt.defaultTable<string>(["Emma Schneider", "Lucas Martin", "Tan Wei Ming", "Mia Johnson", "林嘉欣", "佐藤健", "刘洋", "王芳", "周杰", "张敏", "陈静", "黄磊"]);
-const $dt8 = /*@__PURE__*/ $rt.defaultTable<string>(["lucas.martin@example.fr", "mia.johnson@example.com", "e.schneider@example.de", "weiming.tan@example.sg", "lam.kayan@example.hk", "wang.fang@example.cn", "chen.jing@example.cn", "huang.lei@example.cn", "zhang.min@example.cn", "liu.yang@example.cn", "sato.ken@example.jp", "zhou.jie@example.cn"]);
-const $keys9 = /*@__PURE__*/ new Set<string>(["sku", "name", "qty", "unitPrice"]);
-const $dt10 = /*@__PURE__*/ $rt.defaultTable<string>(["MUG-CER-350", "CBL-USBC-1M", "LMP-DSK-LED", "BTL-SS-750", "CHG-GAN-65", "EAR-BT-002", "PIL-SLK-45", "STD-LAP-AL", "NB-A5-DOT", "KB-MX-087", "TEA-SET-6", "MS-WL-M3", "PWR-20K"]);
-const $dt11 = /*@__PURE__*/ $rt.defaultTable<string>(["移动电源 20000mAh", "Steel Bottle 750ml", "无线蓝牙耳机", "机械键盘 87键", "USB-C 数据线 1m", "真丝抱枕 45cm", "65W GaN Charger", "Wireless Mouse", "LED Desk Lamp", "Laptop Stand", "青瓷茶具", "A5 Notebook", "Ceramic Mug"]);
-const $dt12 = /*@__PURE__*/ $rt.defaultTable<number>([237.53, 302.4, 431.28, 3749, 56.16, 90]);
-const $keys13 = /*@__PURE__*/ new Set<string>(["street", "city", "postcode", "country"]);
-const $dt14 = /*@__PURE__*/ $rt.defaultTable<string>(["人民南路四段11号", "渋谷区道玄坂1-2-3", "皇后大道中99號", "Friedrichstraße 43", "深南大道9988号", "12 Rue de Rivoli", "1 Raffles Place", "天河路385号", "建国路88号", "文三路90号", "500 Market St", "中山路1号"]);
-const $dt15 = /*@__PURE__*/ $rt.defaultTable<string>(["San Francisco", "Singapore", "北京", "杭州", "香港", "Berlin", "南京", "广州", "成都", "東京", "深圳", "Paris"]);
-const $dt16 = /*@__PURE__*/ $rt.defaultTable<string>(["150-0043", "100022", "310012", "999077", "048616", "210008", "510620", "518057", "610041", "10117", "75004", "94105"]);
-const $dt17 = /*@__PURE__*/ $rt.defaultTable<string>(["CN", "HK", "DE", "FR", "JP", "SG", "US"]);
-const $tfields18 = ["sku", "name", "qty", "unitPrice"];
-const $tenum19 = ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"] as const;
-const $tset20 = /*@__PURE__*/ new Set<unknown>($tenum19);
-const $tenum21 = ["pending", "paid", "shipped", "delivered", "cancelled"] as const;
-const $tset22 = /*@__PURE__*/ new Set<unknown>($tenum21);
-const $thints23 = {"root": "object", "keys": ["orders"]} as const;
-const $tinstructions24 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\norders[1]:\n  - id: <id>\n    customer:\n      id: 1\n      name: <name>\n      email: name@example.com\n      address:\n        street: <street>\n        city: <city>\n        postcode: <postcode>\n        country: <country>\n    items[1]{sku,name,qty,unitPrice}:\n      <sku>,<name>,1,1.5\n    total: 1.5\n    currency: CNY\n    status: pending\n    createdAt: \"2025-01-15T09:30:00Z\"\n    updatedAt: \"2025-01-15T09:30:00Z\"\n    note: <note>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n- orders[]: optional (omit when unknown): note";
-const $check25 = {"kind": "object", "properties": [["orders", true, {"kind": "array", "items": {"kind": "ref", "name": "Order"}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check26 = {"Order": {"kind": "object", "properties": [["id", true, {"kind": "string", "c": {"pattern": "^ORD-[0-9]{4}-[0-9]{6}$"}}], ["customer", true, {"kind": "ref", "name": "Customer"}], ["items", true, {"kind": "array", "items": {"kind": "ref", "name": "LineItem"}, "c": {"minItems": 1, "maxItems": 5}}], ["total", true, {"kind": "number", "c": {"minimum": 0}}], ["currency", true, {"kind": "enum", "values": ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"]}], ["status", true, {"kind": "enum", "values": ["pending", "paid", "shipped", "delivered", "cancelled"]}], ["createdAt", true, {"kind": "string"}], ["updatedAt", true, {"kind": "string"}], ["note", false, {"kind": "string", "c": {"maxLength": 200}}]], "additional": false}, "Customer": {"kind": "object", "properties": [["id", true, {"kind": "integer", "c": {"minimum": 1}}], ["name", true, {"kind": "string", "c": {"minLength": 1}}], ["email", true, {"kind": "string"}], ["address", true, {"kind": "ref", "name": "Address"}]], "additional": false}, "LineItem": {"kind": "object", "properties": [["sku", true, {"kind": "string", "c": {"pattern": "^[A-Z0-9-]+$"}}], ["name", true, {"kind": "string"}], ["qty", true, {"kind": "integer", "c": {"minimum": 1}}], ["unitPrice", true, {"kind": "number", "c": {"minimum": 0}}]], "additional": false}, "Address": {"kind": "object", "properties": [["street", true, {"kind": "string"}], ["city", true, {"kind": "string"}], ["postcode", true, {"kind": "string"}], ["country", true, {"kind": "string", "c": {"pattern": "^[A-Z]{2}$"}}]], "additional": false}} as unknown as $rt.CheckDefs;
+const $keys_OrderList = /*@__PURE__*/ new Set<string>(["orders"]);
+const $keys_Order = /*@__PURE__*/ new Set<string>([
+  "id",
+  "customer",
+  "items",
+  "total",
+  "currency",
+  "status",
+  "createdAt",
+  "updatedAt",
+  "note",
+]);
+const $dt_Order_total = /*@__PURE__*/ $rt.defaultTable<number>([475.06, 90]);
+const $enum_Order_currency = ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"] as const;
+const $enum_Order_status = ["pending", "paid", "shipped", "delivered", "cancelled"] as const;
+const $keys_Customer = /*@__PURE__*/ new Set<string>(["id", "name", "email", "address"]);
+const $dt_Customer_id = /*@__PURE__*/ $rt.defaultTable<number>([1003, 1031, 1052, 1017, 1024, 1038, 1045, 1059, 1073, 1080, 1094, 1101]);
+const $dt_Customer_name = /*@__PURE__*/ $rt.defaultTable<string>([
+  "Emma Schneider",
+  "Lucas Martin",
+  "Tan Wei Ming",
+  "Mia Johnson",
+  "林嘉欣",
+  "佐藤健",
+  "刘洋",
+  "王芳",
+  "周杰",
+  "张敏",
+  "陈静",
+  "黄磊",
+]);
+const $dt_Customer_email = /*@__PURE__*/ $rt.defaultTable<string>([
+  "lucas.martin@example.fr",
+  "mia.johnson@example.com",
+  "e.schneider@example.de",
+  "weiming.tan@example.sg",
+  "lam.kayan@example.hk",
+  "wang.fang@example.cn",
+  "chen.jing@example.cn",
+  "huang.lei@example.cn",
+  "zhang.min@example.cn",
+  "liu.yang@example.cn",
+  "sato.ken@example.jp",
+  "zhou.jie@example.cn",
+]);
+const $keys_LineItem = /*@__PURE__*/ new Set<string>(["sku", "name", "qty", "unitPrice"]);
+const $dt_LineItem_sku = /*@__PURE__*/ $rt.defaultTable<string>([
+  "MUG-CER-350",
+  "CBL-USBC-1M",
+  "LMP-DSK-LED",
+  "BTL-SS-750",
+  "CHG-GAN-65",
+  "EAR-BT-002",
+  "PIL-SLK-45",
+  "STD-LAP-AL",
+  "NB-A5-DOT",
+  "KB-MX-087",
+  "TEA-SET-6",
+  "MS-WL-M3",
+  "PWR-20K",
+]);
+const $dt_LineItem_name = /*@__PURE__*/ $rt.defaultTable<string>([
+  "移动电源 20000mAh",
+  "Steel Bottle 750ml",
+  "无线蓝牙耳机",
+  "机械键盘 87键",
+  "USB-C 数据线 1m",
+  "真丝抱枕 45cm",
+  "65W GaN Charger",
+  "Wireless Mouse",
+  "LED Desk Lamp",
+  "Laptop Stand",
+  "青瓷茶具",
+  "A5 Notebook",
+  "Ceramic Mug",
+]);
+const $dt_LineItem_unitPrice = /*@__PURE__*/ $rt.defaultTable<number>([237.53, 302.4, 431.28, 3749, 56.16, 90]);
+const $keys_Address = /*@__PURE__*/ new Set<string>(["street", "city", "postcode", "country"]);
+const $dt_Address_street = /*@__PURE__*/ $rt.defaultTable<string>([
+  "人民南路四段11号",
+  "渋谷区道玄坂1-2-3",
+  "皇后大道中99號",
+  "Friedrichstraße 43",
+  "深南大道9988号",
+  "12 Rue de Rivoli",
+  "1 Raffles Place",
+  "天河路385号",
+  "建国路88号",
+  "文三路90号",
+  "500 Market St",
+  "中山路1号",
+]);
+const $dt_Address_city = /*@__PURE__*/ $rt.defaultTable<string>(["San Francisco", "Singapore", "北京", "杭州", "香港", "Berlin", "南京", "广州", "成都", "東京", "深圳", "Paris"]);
+const $dt_Address_postcode = /*@__PURE__*/ $rt.defaultTable<string>([
+  "150-0043",
+  "100022",
+  "310012",
+  "999077",
+  "048616",
+  "210008",
+  "510620",
+  "518057",
+  "610041",
+  "10117",
+  "75004",
+  "94105",
+]);
+const $dt_Address_country = /*@__PURE__*/ $rt.defaultTable<string>(["CN", "HK", "DE", "FR", "JP", "SG", "US"]);
+const $tfields_LineItem = ["sku", "name", "qty", "unitPrice"];
+const $tset_Order_currency = /*@__PURE__*/ new Set<unknown>($enum_Order_currency);
+const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
+const $thints_OrderList = {"root": "object", "keys": ["orders"]} as const;
+const $tinstructions_OrderList = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "orders[1]:\n" +
+  "  - id: <id>\n" +
+  "    customer:\n" +
+  "      id: 1\n" +
+  "      name: <name>\n" +
+  "      email: name@example.com\n" +
+  "      address:\n" +
+  "        street: <street>\n" +
+  "        city: <city>\n" +
+  "        postcode: <postcode>\n" +
+  "        country: <country>\n" +
+  "    items[1]{sku,name,qty,unitPrice}:\n" +
+  "      <sku>,<name>,1,1.5\n" +
+  "    total: 1.5\n" +
+  "    currency: CNY\n" +
+  "    status: pending\n" +
+  "    createdAt: \"2025-01-15T09:30:00Z\"\n" +
+  "    updatedAt: \"2025-01-15T09:30:00Z\"\n" +
+  "    note: <note>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n" +
+  "- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n" +
+  "- orders[]: optional (omit when unknown): note";
+const $check_root = {
+  "kind": "object",
+  "properties": [["orders", true, {"kind": "array", "items": {"kind": "ref", "name": "Order"}}]],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {
+  "Order": {
+    "kind": "object",
+    "properties": [
+      ["id", true, {"kind": "string", "c": {"pattern": "^ORD-[0-9]{4}-[0-9]{6}$"}}],
+      ["customer", true, {"kind": "ref", "name": "Customer"}],
+      [
+        "items",
+        true,
+        {
+          "kind": "array",
+          "items": {"kind": "ref", "name": "LineItem"},
+          "c": {"minItems": 1, "maxItems": 5},
+        },
+      ],
+      ["total", true, {"kind": "number", "c": {"minimum": 0}}],
+      [
+        "currency",
+        true,
+        {"kind": "enum", "values": ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"]},
+      ],
+      [
+        "status",
+        true,
+        {"kind": "enum", "values": ["pending", "paid", "shipped", "delivered", "cancelled"]},
+      ],
+      ["createdAt", true, {"kind": "string"}],
+      ["updatedAt", true, {"kind": "string"}],
+      ["note", false, {"kind": "string", "c": {"maxLength": 200}}],
+    ],
+    "additional": false,
+  },
+  "Customer": {
+    "kind": "object",
+    "properties": [
+      ["id", true, {"kind": "integer", "c": {"minimum": 1}}],
+      ["name", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["email", true, {"kind": "string"}],
+      ["address", true, {"kind": "ref", "name": "Address"}],
+    ],
+    "additional": false,
+  },
+  "LineItem": {
+    "kind": "object",
+    "properties": [
+      ["sku", true, {"kind": "string", "c": {"pattern": "^[A-Z0-9-]+$"}}],
+      ["name", true, {"kind": "string"}],
+      ["qty", true, {"kind": "integer", "c": {"minimum": 1}}],
+      ["unitPrice", true, {"kind": "number", "c": {"minimum": 0}}],
+    ],
+    "additional": false,
+  },
+  "Address": {
+    "kind": "object",
+    "properties": [
+      ["street", true, {"kind": "string"}],
+      ["city", true, {"kind": "string"}],
+      ["postcode", true, {"kind": "string"}],
+      ["country", true, {"kind": "string", "c": {"pattern": "^[A-Z]{2}$"}}],
+    ],
+    "additional": false,
+  },
+} as unknown as $rt.CheckDefs;
 
 function writeOrderList(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.orders;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "orders");
-  if (!$isArray(f0)) throw $rt.invalid("/orders", "an array", f0);
-  const n1 = f0.length;
-  w.varint(n1);
-  let i2 = 0;
+  const v_orders = v.orders;
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_OrderList, "");
+  if (v_orders === undefined) throw $rt.missing("", "orders");
+  if (!$isArray(v_orders)) throw $rt.invalid("/orders", "an array", v_orders);
+  const n_orders = v_orders.length;
+  w.varint(n_orders);
+  let i_orders = 0;
   try {
-    for (; i2 < n1; i2++) {
-      const e3 = f0[i2];
-      writeOrder(w, e3);
+    for (; i_orders < n_orders; i_orders++) {
+      const e_orders = v_orders[i_orders];
+      writeOrder(w, e_orders);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/orders", i2);
+    $rt.rethrowAtIndex(err, "/orders", i_orders);
   }
 }
 
 function readOrderList(r: $rt.Reader): any {
   r.at = "/orders";
-  const n0 = r.count(15);
-  const a1: any[] = [];
-  let i2 = 0;
+  const n_orders = r.count(15);
+  const a_orders: any[] = [];
+  let i_orders = 0;
   try {
-    for (; i2 < n0; i2++) {
-      const r3 = readOrder(r);
-      a1.push(r3);
+    for (; i_orders < n_orders; i_orders++) {
+      const r0 = readOrder(r);
+      a_orders.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/orders", i2);
+    $rt.rethrowAtIndex(e, "/orders", i_orders);
   }
-  const f4 = a1;
-  const o5: any = { orders: f4 };
-  return o5;
+  const v_orders = a_orders;
+  const o0: any = { orders: v_orders };
+  return o0;
 }
 
 function writeOrder(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.customer;
-  const f2 = v.items;
-  const f3 = v.total;
-  const f4 = v.currency;
-  const f5 = v.status;
-  const f6 = v.createdAt;
-  const f7 = v.updatedAt;
-  const f8 = v.note;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (f8 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
-  let m9 = 0;
-  if (f8 !== undefined) m9 |= 1;
-  w.byte(m9);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "customer");
+  const v_id = v.id;
+  const v_customer = v.customer;
+  const v_items = v.items;
+  const v_total = v.total;
+  const v_currency = v.currency;
+  const v_status = v.status;
+  const v_createdAt = v.createdAt;
+  const v_updatedAt = v.updatedAt;
+  const v_note = v.note;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
+  let m0 = 0;
+  if (v_note !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_customer === undefined) throw $rt.missing("", "customer");
   try {
-    writeCustomer(w, f1);
+    writeCustomer(w, v_customer);
   } catch (e) {
     $rt.rethrowAt(e, "/customer");
   }
-  if (f2 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f2)) throw $rt.invalid("/items", "an array", f2);
-  const n10 = f2.length;
-  w.varint(n10);
-  let i11 = 0;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  w.varint(n_items);
+  let i_items = 0;
   try {
-    for (; i11 < n10; i11++) {
-      const e12 = f2[i11];
-      writeLineItem(w, e12);
+    for (; i_items < n_items; i_items++) {
+      const e_items = v_items[i_items];
+      writeLineItem(w, e_items);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/items", i11);
+    $rt.rethrowAtIndex(err, "/items", i_items);
   }
-  if (f3 === undefined) throw $rt.missing("", "total");
-  if (!(typeof f3 === "number" && $rt.writeTabledNumber(w, f3, $dt2))) throw $rt.invalid("/total", "a finite number", f3);
-  if (f4 === undefined) throw $rt.missing("", "currency");
-  switch (f4) {
+  if (v_total === undefined) throw $rt.missing("", "total");
+  if (!(typeof v_total === "number" && $rt.writeTabledNumber(w, v_total, $dt_Order_total))) throw $rt.invalid("/total", "a finite number", v_total);
+  if (v_currency === undefined) throw $rt.missing("", "currency");
+  switch (v_currency) {
     case "CNY": w.byte(0); break;
     case "HKD": w.byte(1); break;
     case "JPY": w.byte(2); break;
@@ -182,26 +368,26 @@ function writeOrder(w: $rt.Writer, v: any): void {
     case "USD": w.byte(5); break;
     case "EUR": w.byte(6); break;
     case "GBP": w.byte(7); break;
-    default: throw $rt.invalid("/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"", f4);
+    default: throw $rt.invalid("/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"", v_currency);
   }
-  if (f5 === undefined) throw $rt.missing("", "status");
-  switch (f5) {
+  if (v_status === undefined) throw $rt.missing("", "status");
+  switch (v_status) {
     case "pending": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
     case "delivered": w.byte(3); break;
     case "cancelled": w.byte(4); break;
-    default: throw $rt.invalid("/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"", f5);
+    default: throw $rt.invalid("/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"", v_status);
   }
-  if (f6 === undefined) throw $rt.missing("", "createdAt");
-  if (typeof f6 !== "string") throw $rt.invalid("/createdAt", "a string", f6);
-  if (!w.dateTime(f6)) throw $rt.invalid("/createdAt", "a string without lone surrogates", f6);
-  if (f7 === undefined) throw $rt.missing("", "updatedAt");
-  if (typeof f7 !== "string") throw $rt.invalid("/updatedAt", "a string", f7);
-  if (!w.dateTime(f7)) throw $rt.invalid("/updatedAt", "a string without lone surrogates", f7);
-  if (f8 !== undefined) {
-    if (typeof f8 !== "string") throw $rt.invalid("/note", "a string", f8);
-    if (!w.string(f8)) throw $rt.invalid("/note", "a string without lone surrogates", f8);
+  if (v_createdAt === undefined) throw $rt.missing("", "createdAt");
+  if (typeof v_createdAt !== "string") throw $rt.invalid("/createdAt", "a string", v_createdAt);
+  if (!w.dateTime(v_createdAt)) throw $rt.invalid("/createdAt", "a string without lone surrogates", v_createdAt);
+  if (v_updatedAt === undefined) throw $rt.missing("", "updatedAt");
+  if (typeof v_updatedAt !== "string") throw $rt.invalid("/updatedAt", "a string", v_updatedAt);
+  if (!w.dateTime(v_updatedAt)) throw $rt.invalid("/updatedAt", "a string without lone surrogates", v_updatedAt);
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
+    if (!w.string(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
   }
 }
 
@@ -209,65 +395,65 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/id";
-  const f1 = r.string();
-  let r2: any;
+  const v_id = r.string();
+  let r_customer: any;
   try {
-    r2 = readCustomer(r);
+    r_customer = readCustomer(r);
   } catch (e) {
     $rt.rethrowAt(e, "/customer");
   }
-  const f3 = r2;
+  const v_customer = r_customer;
   r.at = "/items";
-  const n4 = r.count(4);
-  const a5: any[] = [];
-  let i6 = 0;
+  const n_items = r.count(4);
+  const a_items: any[] = [];
+  let i_items = 0;
   try {
-    for (; i6 < n4; i6++) {
-      const r7 = readLineItem(r);
-      a5.push(r7);
+    for (; i_items < n_items; i_items++) {
+      const r0 = readLineItem(r);
+      a_items.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/items", i6);
+    $rt.rethrowAtIndex(e, "/items", i_items);
   }
-  const f8 = a5;
+  const v_items = a_items;
   r.at = "/total";
-  const f9 = $rt.readTabledNumber(r, $dt2);
+  const v_total = $rt.readTabledNumber(r, $dt_Order_total);
   r.at = "/currency";
-  const f10 = $enum3[r.index(8)];
+  const v_currency = $enum_Order_currency[r.index(8)];
   r.at = "/status";
-  const f11 = $enum4[r.index(5)];
+  const v_status = $enum_Order_status[r.index(5)];
   r.at = "/createdAt";
-  const f12 = r.dateTime();
+  const v_createdAt = r.dateTime();
   r.at = "/updatedAt";
-  const f13 = r.dateTime();
-  let f14: any;
+  const v_updatedAt = r.dateTime();
+  let v_note: any;
   if ((m0 & 1)) {
     r.at = "/note";
-    f14 = r.string();
+    v_note = r.string();
   }
-  const o15: any = { id: f1, customer: f3, items: f8, total: f9, currency: f10, status: f11, createdAt: f12, updatedAt: f13 };
-  if ((m0 & 1)) o15.note = f14;
-  return o15;
+  const o0: any = { id: v_id, customer: v_customer, items: v_items, total: v_total, currency: v_currency, status: v_status, createdAt: v_createdAt, updatedAt: v_updatedAt };
+  if ((m0 & 1)) o0.note = v_note;
+  return o0;
 }
 
 function writeCustomer(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.name;
-  const f2 = v.email;
-  const f3 = v.address;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys5, "");
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (!(typeof f0 === "number" && $isInteger(f0) && $rt.writeTabledInt(w, f0, $dt6))) throw $rt.invalid("/id", "an integer within 64 bits", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!$rt.writeTabledString(w, f1, $dt7)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "email");
-  if (typeof f2 !== "string") throw $rt.invalid("/email", "a string", f2);
-  if (!$rt.writeTabledString(w, f2, $dt8)) throw $rt.invalid("/email", "a string without lone surrogates", f2);
-  if (f3 === undefined) throw $rt.missing("", "address");
+  const v_id = v.id;
+  const v_name = v.name;
+  const v_email = v.email;
+  const v_address = v.address;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Customer, "");
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (!(typeof v_id === "number" && $isInteger(v_id) && $rt.writeTabledInt(w, v_id, $dt_Customer_id))) throw $rt.invalid("/id", "an integer within 64 bits", v_id);
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
+  if (!$rt.writeTabledString(w, v_name, $dt_Customer_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  if (v_email === undefined) throw $rt.missing("", "email");
+  if (typeof v_email !== "string") throw $rt.invalid("/email", "a string", v_email);
+  if (!$rt.writeTabledString(w, v_email, $dt_Customer_email)) throw $rt.invalid("/email", "a string without lone surrogates", v_email);
+  if (v_address === undefined) throw $rt.missing("", "address");
   try {
-    writeAddress(w, f3);
+    writeAddress(w, v_address);
   } catch (e) {
     $rt.rethrowAt(e, "/address");
   }
@@ -275,133 +461,138 @@ function writeCustomer(w: $rt.Writer, v: any): void {
 
 function readCustomer(r: $rt.Reader): any {
   r.at = "/id";
-  const f0 = $rt.readTabledInt(r, $dt6);
+  const v_id = $rt.readTabledInt(r, $dt_Customer_id);
   r.at = "/name";
-  const f1 = $rt.readTabledString(r, $dt7);
+  const v_name = $rt.readTabledString(r, $dt_Customer_name);
   r.at = "/email";
-  const f2 = $rt.readTabledString(r, $dt8);
-  let r3: any;
+  const v_email = $rt.readTabledString(r, $dt_Customer_email);
+  let r_address: any;
   try {
-    r3 = readAddress(r);
+    r_address = readAddress(r);
   } catch (e) {
     $rt.rethrowAt(e, "/address");
   }
-  const f4 = r3;
-  const o5: any = { id: f0, name: f1, email: f2, address: f4 };
-  return o5;
+  const v_address = r_address;
+  const o0: any = { id: v_id, name: v_name, email: v_email, address: v_address };
+  return o0;
 }
 
 function writeLineItem(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.sku;
-  const f1 = v.name;
-  const f2 = v.qty;
-  const f3 = v.unitPrice;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys9, "");
-  if (f0 === undefined) throw $rt.missing("", "sku");
-  if (typeof f0 !== "string") throw $rt.invalid("/sku", "a string", f0);
-  if (!$rt.writeTabledString(w, f0, $dt10)) throw $rt.invalid("/sku", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") throw $rt.invalid("/name", "a string", f1);
-  if (!$rt.writeTabledString(w, f1, $dt11)) throw $rt.invalid("/name", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "qty");
-  if (!(typeof f2 === "number" && $isInteger(f2) && w.int(f2))) throw $rt.invalid("/qty", "an integer within 64 bits", f2);
-  if (f3 === undefined) throw $rt.missing("", "unitPrice");
-  if (!(typeof f3 === "number" && $rt.writeTabledNumber(w, f3, $dt12))) throw $rt.invalid("/unitPrice", "a finite number", f3);
+  const v_sku = v.sku;
+  const v_name = v.name;
+  const v_qty = v.qty;
+  const v_unitPrice = v.unitPrice;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LineItem, "");
+  if (v_sku === undefined) throw $rt.missing("", "sku");
+  if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
+  if (!$rt.writeTabledString(w, v_sku, $dt_LineItem_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
+  if (!$rt.writeTabledString(w, v_name, $dt_LineItem_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  if (v_qty === undefined) throw $rt.missing("", "qty");
+  if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
+  if (v_unitPrice === undefined) throw $rt.missing("", "unitPrice");
+  if (!(typeof v_unitPrice === "number" && $rt.writeTabledNumber(w, v_unitPrice, $dt_LineItem_unitPrice))) throw $rt.invalid("/unitPrice", "a finite number", v_unitPrice);
 }
 
 function readLineItem(r: $rt.Reader): any {
   r.at = "/sku";
-  const f0 = $rt.readTabledString(r, $dt10);
+  const v_sku = $rt.readTabledString(r, $dt_LineItem_sku);
   r.at = "/name";
-  const f1 = $rt.readTabledString(r, $dt11);
+  const v_name = $rt.readTabledString(r, $dt_LineItem_name);
   r.at = "/qty";
-  const f2 = r.int();
+  const v_qty = r.int();
   r.at = "/unitPrice";
-  const f3 = $rt.readTabledNumber(r, $dt12);
-  const o4: any = { sku: f0, name: f1, qty: f2, unitPrice: f3 };
-  return o4;
+  const v_unitPrice = $rt.readTabledNumber(r, $dt_LineItem_unitPrice);
+  const o0: any = { sku: v_sku, name: v_name, qty: v_qty, unitPrice: v_unitPrice };
+  return o0;
 }
 
 function writeAddress(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.street;
-  const f1 = v.city;
-  const f2 = v.postcode;
-  const f3 = v.country;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys13, "");
-  if (f0 === undefined) throw $rt.missing("", "street");
-  if (typeof f0 !== "string") throw $rt.invalid("/street", "a string", f0);
-  if (!$rt.writeTabledString(w, f0, $dt14)) throw $rt.invalid("/street", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "city");
-  if (typeof f1 !== "string") throw $rt.invalid("/city", "a string", f1);
-  if (!$rt.writeTabledString(w, f1, $dt15)) throw $rt.invalid("/city", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "postcode");
-  if (typeof f2 !== "string") throw $rt.invalid("/postcode", "a string", f2);
-  if (!$rt.writeTabledString(w, f2, $dt16)) throw $rt.invalid("/postcode", "a string without lone surrogates", f2);
-  if (f3 === undefined) throw $rt.missing("", "country");
-  if (typeof f3 !== "string") throw $rt.invalid("/country", "a string", f3);
-  if (!$rt.writeTabledString(w, f3, $dt17)) throw $rt.invalid("/country", "a string without lone surrogates", f3);
+  const v_street = v.street;
+  const v_city = v.city;
+  const v_postcode = v.postcode;
+  const v_country = v.country;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Address, "");
+  if (v_street === undefined) throw $rt.missing("", "street");
+  if (typeof v_street !== "string") throw $rt.invalid("/street", "a string", v_street);
+  if (!$rt.writeTabledString(w, v_street, $dt_Address_street)) throw $rt.invalid("/street", "a string without lone surrogates", v_street);
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!$rt.writeTabledString(w, v_city, $dt_Address_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_postcode === undefined) throw $rt.missing("", "postcode");
+  if (typeof v_postcode !== "string") throw $rt.invalid("/postcode", "a string", v_postcode);
+  if (!$rt.writeTabledString(w, v_postcode, $dt_Address_postcode)) throw $rt.invalid("/postcode", "a string without lone surrogates", v_postcode);
+  if (v_country === undefined) throw $rt.missing("", "country");
+  if (typeof v_country !== "string") throw $rt.invalid("/country", "a string", v_country);
+  if (!$rt.writeTabledString(w, v_country, $dt_Address_country)) throw $rt.invalid("/country", "a string without lone surrogates", v_country);
 }
 
 function readAddress(r: $rt.Reader): any {
   r.at = "/street";
-  const f0 = $rt.readTabledString(r, $dt14);
+  const v_street = $rt.readTabledString(r, $dt_Address_street);
   r.at = "/city";
-  const f1 = $rt.readTabledString(r, $dt15);
+  const v_city = $rt.readTabledString(r, $dt_Address_city);
   r.at = "/postcode";
-  const f2 = $rt.readTabledString(r, $dt16);
+  const v_postcode = $rt.readTabledString(r, $dt_Address_postcode);
   r.at = "/country";
-  const f3 = $rt.readTabledString(r, $dt17);
-  const o4: any = { street: f0, city: f1, postcode: f2, country: f3 };
-  return o4;
+  const v_country = $rt.readTabledString(r, $dt_Address_country);
+  const o0: any = { street: v_street, city: v_city, postcode: v_postcode, country: v_country };
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txOrderList(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "orders") {
-      const f5 = v.orders;
-      if ($isArray(f5)) {
-        const n6 = f5.length;
-        if (n6 === 0) e.out += ind3 + "orders: []";
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "orders") {
+      const v_orders = v.orders;
+      if ($isArray(v_orders)) {
+        const n_orders = v_orders.length;
+        if (n_orders === 0) e.out += ind0 + "orders: []";
         else {
-          const x7 = f5[0];
-          if (typeof x7 !== "object" || x7 === null || $isArray(x7) || 2 > e.max) $rt.textArray(e, ind3 + "orders", f5, 1, 2, true);
+          const x_orders = v_orders[0];
+          if (typeof x_orders !== "object" || x_orders === null || $isArray(x_orders) || 2 > e.max) $rt.textArray(e, ind0 + "orders", v_orders, 1, 2, true);
           else {
-            let t8: string | null = null;
-            if (!$isArray(x7.items)) t8 = $rt.textTable(e, f5, 1, 3);
-            if (t8 !== null) e.out += ind3 + "orders" + t8;
+            let t_orders: string | null = null;
+            if (!$isArray(x_orders.items)) t_orders = $rt.textTable(e, v_orders, 1, 3);
+            if (t_orders !== null) e.out += ind0 + "orders" + t_orders;
             else {
-              e.out += ind3 + "orders" + "[" + n6 + e.mk + "]:";
-              const dash10 = $rt.textNl(e, 1) + "- ";
-              for (let i9 = 0; i9 < n6; i9++) {
-                const x11 = f5[i9];
-                $tiOrder(e, x11, 1, dash10, 3);
+              e.out += ind0 + "orders" + "[" + n_orders + e.mk + "]:";
+              const dash_orders = $rt.textNl(e, 1) + "- ";
+              for (let i_orders = 0; i_orders < n_orders; i_orders++) {
+                const x_orders$2 = v_orders[i_orders];
+                $tiOrder(e, x_orders$2, 1, dash_orders, 3);
               }
             }
           }
         }
-      } else $rt.textField(e, f5, ind3, "orders", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_orders, ind0, "orders", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k55 = ks0[j4];
-      const x56 = v[k55];
-      $rt.textField(e, x56, ind3, k55, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -410,48 +601,48 @@ function $txOrderList(e: $rt.TextState, v: any): string | null {
 
 function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks28 = Object.keys(v);
-    if (ks28.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf30: string | null = null;
-      if (ks28.length > 1 && ks28[0] !== "street") {
-        const x29 = v[ks28[0]];
-        if (typeof x29 === "object" && x29 !== null && !$isArray(x29)) kf30 = $rt.textKeyed(e, v, ks28, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "street") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf30 !== null) e.out += lead + kt + kf30;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind31 = $rt.textNl(e, fd + 1);
-        let j32 = 0;
-        if (ks28[j32] === "street") {
-          const f33 = v.street;
-          if (typeof f33 === "string") e.out += ind31 + "street: " + $rt.textStr(f33, e.dc);
-          else $rt.textField(e, f33, ind31, "street", fd + 1, lvl + 1);
-          j32++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "street") {
+          const v_street = v.street;
+          if (typeof v_street === "string") e.out += ind0 + "street: " + $rt.textStr(v_street, e.dc);
+          else $rt.textField(e, v_street, ind0, "street", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks28[j32] === "city") {
-          const f34 = v.city;
-          if (typeof f34 === "string") e.out += ind31 + "city: " + $rt.textStr(f34, e.dc);
-          else $rt.textField(e, f34, ind31, "city", fd + 1, lvl + 1);
-          j32++;
+        if (ks0[j0] === "city") {
+          const v_city = v.city;
+          if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
+          else $rt.textField(e, v_city, ind0, "city", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks28[j32] === "postcode") {
-          const f35 = v.postcode;
-          if (typeof f35 === "string") e.out += ind31 + "postcode: " + $rt.textStr(f35, e.dc);
-          else $rt.textField(e, f35, ind31, "postcode", fd + 1, lvl + 1);
-          j32++;
+        if (ks0[j0] === "postcode") {
+          const v_postcode = v.postcode;
+          if (typeof v_postcode === "string") e.out += ind0 + "postcode: " + $rt.textStr(v_postcode, e.dc);
+          else $rt.textField(e, v_postcode, ind0, "postcode", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks28[j32] === "country") {
-          const f36 = v.country;
-          if (typeof f36 === "string") e.out += ind31 + "country: " + $rt.textStr(f36, e.dc);
-          else $rt.textField(e, f36, ind31, "country", fd + 1, lvl + 1);
-          j32++;
+        if (ks0[j0] === "country") {
+          const v_country = v.country;
+          if (typeof v_country === "string") e.out += ind0 + "country: " + $rt.textStr(v_country, e.dc);
+          else $rt.textField(e, v_country, ind0, "country", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j32 < ks28.length; j32++) {
-          const k37 = ks28[j32];
-          const x38 = v[k37];
-          $rt.textField(e, x38, ind31, k37, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -460,54 +651,54 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
 
 function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks19 = Object.keys(v);
-    if (ks19.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf21: string | null = null;
-      if (ks19.length > 1 && ks19[0] !== "id") {
-        const x20 = v[ks19[0]];
-        if (typeof x20 === "object" && x20 !== null && !$isArray(x20)) kf21 = $rt.textKeyed(e, v, ks19, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "id") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf21 !== null) e.out += lead + kt + kf21;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind22 = $rt.textNl(e, fd + 1);
-        let j23 = 0;
-        if (ks19[j23] === "id") {
-          const f24 = v.id;
-          if (typeof f24 === "number" && f24 - f24 === 0) e.out += ind22 + "id: " + f24;
-          else $rt.textField(e, f24, ind22, "id", fd + 1, lvl + 1);
-          j23++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "id") {
+          const v_id = v.id;
+          if (typeof v_id === "number" && v_id - v_id === 0) e.out += ind0 + "id: " + v_id;
+          else $rt.textField(e, v_id, ind0, "id", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks19[j23] === "name") {
-          const f25 = v.name;
-          if (typeof f25 === "string") e.out += ind22 + "name: " + $rt.textStr(f25, e.dc);
-          else $rt.textField(e, f25, ind22, "name", fd + 1, lvl + 1);
-          j23++;
+        if (ks0[j0] === "name") {
+          const v_name = v.name;
+          if (typeof v_name === "string") e.out += ind0 + "name: " + $rt.textStr(v_name, e.dc);
+          else $rt.textField(e, v_name, ind0, "name", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks19[j23] === "email") {
-          const f26 = v.email;
-          if (typeof f26 === "string") e.out += ind22 + "email: " + $rt.textStr(f26, e.dc);
-          else $rt.textField(e, f26, ind22, "email", fd + 1, lvl + 1);
-          j23++;
+        if (ks0[j0] === "email") {
+          const v_email = v.email;
+          if (typeof v_email === "string") e.out += ind0 + "email: " + $rt.textStr(v_email, e.dc);
+          else $rt.textField(e, v_email, ind0, "email", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks19[j23] === "address") {
-          const f27 = v.address;
-          $tfAddress(e, f27, ind22, "address", "address", fd + 1, lvl + 1);
-          j23++;
+        if (ks0[j0] === "address") {
+          const v_address = v.address;
+          $tfAddress(e, v_address, ind0, "address", "address", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j23 < ks19.length; j23++) {
-          const k39 = ks19[j23];
-          const x40 = v[k39];
-          $rt.textField(e, x40, ind22, k39, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
   } else $rt.textField(e, v, lead, key, fd, lvl);
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_LineItem(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 4 || ks[0] !== "sku" || ks[1] !== "name" || ks[2] !== "qty" || ks[3] !== "unitPrice") return null;
@@ -533,96 +724,96 @@ function $tr0(e: $rt.TextState, r: any): string | null {
 
 function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks12 = Object.keys(v);
-    if (ks12.length === 0) e.out += $rt.textNl(e, depth) + "-";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
-      const ind14 = $rt.textNl(e, depth + 1);
-      let lead16 = dash;
-      let j15 = 0;
-      if (ks12[j15] === "id") {
-        const f17 = v.id;
-        if (typeof f17 === "string") e.out += lead16 + "id: " + $rt.textStr(f17, e.dc);
-        else $rt.textField(e, f17, lead16, "id", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      const ind0 = $rt.textNl(e, depth + 1);
+      let lead0 = dash;
+      let j0 = 0;
+      if (ks0[j0] === "id") {
+        const v_id = v.id;
+        if (typeof v_id === "string") e.out += lead0 + "id: " + $rt.textStr(v_id, e.dc);
+        else $rt.textField(e, v_id, lead0, "id", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "customer") {
-        const f18 = v.customer;
-        $tfCustomer(e, f18, lead16, "customer", "customer", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      if (ks0[j0] === "customer") {
+        const v_customer = v.customer;
+        $tfCustomer(e, v_customer, lead0, "customer", "customer", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "items") {
-        const f41 = v.items;
-        if ($isArray(f41)) {
-          const n42 = f41.length;
-          if (n42 === 0) e.out += lead16 + "items: []";
+      if (ks0[j0] === "items") {
+        const v_items = v.items;
+        if ($isArray(v_items)) {
+          const n_items = v_items.length;
+          if (n_items === 0) e.out += lead0 + "items: []";
           else {
-            const ind44 = $rt.textNl(e, depth + 2);
-            let b43 = "";
-            let i45 = 0;
+            const ind_items = $rt.textNl(e, depth + 2);
+            let b_items = "";
+            let i_items = 0;
             if (lvl + 2 <= e.max) {
-              for (; i45 < n42; i45++) {
-                const c46 = $tr0(e, f41[i45]);
-                if (c46 === null) break;
-                b43 += ind44 + c46;
+              for (; i_items < n_items; i_items++) {
+                const c_items = $tr_LineItem(e, v_items[i_items]);
+                if (c_items === null) break;
+                b_items += ind_items + c_items;
               }
             }
-            if (i45 === n42) e.out += lead16 + "items" + "[" + n42 + e.mk + "]" + (e.d === "," ? "{sku,name,qty,unitPrice}" : $rt.fieldList($tfields18, e.d)) + ":" + b43;
-            else $rt.textArray(e, lead16 + "items", f41, depth + 2, lvl + 1, true);
+            if (i_items === n_items) e.out += lead0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,name,qty,unitPrice}" : $rt.fieldList($tfields_LineItem, e.d)) + ":" + b_items;
+            else $rt.textArray(e, lead0 + "items", v_items, depth + 2, lvl + 1, true);
           }
-        } else $rt.textField(e, f41, lead16, "items", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+        } else $rt.textField(e, v_items, lead0, "items", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "total") {
-        const f47 = v.total;
-        if (typeof f47 === "number" && f47 - f47 === 0) e.out += lead16 + "total: " + f47;
-        else $rt.textField(e, f47, lead16, "total", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      if (ks0[j0] === "total") {
+        const v_total = v.total;
+        if (typeof v_total === "number" && v_total - v_total === 0) e.out += lead0 + "total: " + v_total;
+        else $rt.textField(e, v_total, lead0, "total", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "currency") {
-        const f48 = v.currency;
-        if (f48 === null || typeof f48 !== "object") e.out += lead16 + "currency: " + $rt.textPrim(f48, e.dc);
-        else $rt.textField(e, f48, lead16, "currency", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      if (ks0[j0] === "currency") {
+        const v_currency = v.currency;
+        if (v_currency === null || typeof v_currency !== "object") e.out += lead0 + "currency: " + $rt.textPrim(v_currency, e.dc);
+        else $rt.textField(e, v_currency, lead0, "currency", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "status") {
-        const f49 = v.status;
-        if (f49 === null || typeof f49 !== "object") e.out += lead16 + "status: " + $rt.textPrim(f49, e.dc);
-        else $rt.textField(e, f49, lead16, "status", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      if (ks0[j0] === "status") {
+        const v_status = v.status;
+        if (v_status === null || typeof v_status !== "object") e.out += lead0 + "status: " + $rt.textPrim(v_status, e.dc);
+        else $rt.textField(e, v_status, lead0, "status", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "createdAt") {
-        const f50 = v.createdAt;
-        if (typeof f50 === "string") e.out += lead16 + "createdAt: " + $rt.textStr(f50, e.dc);
-        else $rt.textField(e, f50, lead16, "createdAt", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      if (ks0[j0] === "createdAt") {
+        const v_createdAt = v.createdAt;
+        if (typeof v_createdAt === "string") e.out += lead0 + "createdAt: " + $rt.textStr(v_createdAt, e.dc);
+        else $rt.textField(e, v_createdAt, lead0, "createdAt", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "updatedAt") {
-        const f51 = v.updatedAt;
-        if (typeof f51 === "string") e.out += lead16 + "updatedAt: " + $rt.textStr(f51, e.dc);
-        else $rt.textField(e, f51, lead16, "updatedAt", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      if (ks0[j0] === "updatedAt") {
+        const v_updatedAt = v.updatedAt;
+        if (typeof v_updatedAt === "string") e.out += lead0 + "updatedAt: " + $rt.textStr(v_updatedAt, e.dc);
+        else $rt.textField(e, v_updatedAt, lead0, "updatedAt", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      if (ks12[j15] === "note") {
-        const f52 = v.note;
-        if (typeof f52 === "string") e.out += lead16 + "note: " + $rt.textStr(f52, e.dc);
-        else $rt.textField(e, f52, lead16, "note", depth + 1, lvl);
-        lead16 = ind14;
-        j15++;
+      if (ks0[j0] === "note") {
+        const v_note = v.note;
+        if (typeof v_note === "string") e.out += lead0 + "note: " + $rt.textStr(v_note, e.dc);
+        else $rt.textField(e, v_note, lead0, "note", depth + 1, lvl);
+        lead0 = ind0;
+        j0++;
       }
-      for (; j15 < ks12.length; j15++) {
-        const k53 = ks12[j15];
-        const x54 = v[k53];
-        $rt.textField(e, x54, lead16, k53, depth + 1, lvl);
-        lead16 = ind14;
+      for (; j0 < ks0.length; j0++) {
+        const k0 = ks0[j0];
+        const x1 = v[k0];
+        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        lead0 = ind0;
       }
     }
   } else $rt.textItem(e, v, depth, lvl);
@@ -630,126 +821,126 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
 
 function $ckAddress(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.street;
-  if (f0 === undefined) throw $rt.missing("", "street");
-  if (typeof f0 !== "string") v.street = $rt.tcString(f0, "/street");
-  const f1 = v.city;
-  if (f1 === undefined) throw $rt.missing("", "city");
-  if (typeof f1 !== "string") v.city = $rt.tcString(f1, "/city");
-  const f2 = v.postcode;
-  if (f2 === undefined) throw $rt.missing("", "postcode");
-  if (typeof f2 !== "string") v.postcode = $rt.tcString(f2, "/postcode");
-  const f3 = v.country;
-  if (f3 === undefined) throw $rt.missing("", "country");
-  if (typeof f3 !== "string") v.country = $rt.tcString(f3, "/country");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys13, "");
+  const v_street = v.street;
+  if (v_street === undefined) throw $rt.missing("", "street");
+  if (typeof v_street !== "string") v.street = $rt.tcString(v_street, "/street");
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_postcode = v.postcode;
+  if (v_postcode === undefined) throw $rt.missing("", "postcode");
+  if (typeof v_postcode !== "string") v.postcode = $rt.tcString(v_postcode, "/postcode");
+  const v_country = v.country;
+  if (v_country === undefined) throw $rt.missing("", "country");
+  if (typeof v_country !== "string") v.country = $rt.tcString(v_country, "/country");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Address, "");
   return v;
 }
 
 function $ckCustomer(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "number" || !$isInteger(f0)) v.id = $rt.tcInteger(f0, "/id");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  const f2 = v.email;
-  if (f2 === undefined) throw $rt.missing("", "email");
-  if (typeof f2 !== "string") v.email = $rt.tcString(f2, "/email");
-  const f3 = v.address;
-  if (f3 === undefined) throw $rt.missing("", "address");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "number" || !$isInteger(v_id)) v.id = $rt.tcInteger(v_id, "/id");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  const v_email = v.email;
+  if (v_email === undefined) throw $rt.missing("", "email");
+  if (typeof v_email !== "string") v.email = $rt.tcString(v_email, "/email");
+  const v_address = v.address;
+  if (v_address === undefined) throw $rt.missing("", "address");
   try {
-    v.address = $ckAddress(f3);
+    v.address = $ckAddress(v_address);
   } catch (e) {
     $rt.textRethrow(e, "/address");
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys5, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Customer, "");
   return v;
 }
 
 function $ckLineItem(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.sku;
-  if (f0 === undefined) throw $rt.missing("", "sku");
-  if (typeof f0 !== "string") v.sku = $rt.tcString(f0, "/sku");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  const f2 = v.qty;
-  if (f2 === undefined) throw $rt.missing("", "qty");
-  if (typeof f2 !== "number" || !$isInteger(f2)) v.qty = $rt.tcInteger(f2, "/qty");
-  const f3 = v.unitPrice;
-  if (f3 === undefined) throw $rt.missing("", "unitPrice");
-  if (typeof f3 !== "number") v.unitPrice = $rt.tcNumber(f3, "/unitPrice");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys9, "");
+  const v_sku = v.sku;
+  if (v_sku === undefined) throw $rt.missing("", "sku");
+  if (typeof v_sku !== "string") v.sku = $rt.tcString(v_sku, "/sku");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  const v_qty = v.qty;
+  if (v_qty === undefined) throw $rt.missing("", "qty");
+  if (typeof v_qty !== "number" || !$isInteger(v_qty)) v.qty = $rt.tcInteger(v_qty, "/qty");
+  const v_unitPrice = v.unitPrice;
+  if (v_unitPrice === undefined) throw $rt.missing("", "unitPrice");
+  if (typeof v_unitPrice !== "number") v.unitPrice = $rt.tcNumber(v_unitPrice, "/unitPrice");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LineItem, "");
   return v;
 }
 
 function $ckOrder(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.customer;
-  if (f1 === undefined) throw $rt.missing("", "customer");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_customer = v.customer;
+  if (v_customer === undefined) throw $rt.missing("", "customer");
   try {
-    v.customer = $ckCustomer(f1);
+    v.customer = $ckCustomer(v_customer);
   } catch (e) {
     $rt.textRethrow(e, "/customer");
   }
-  const f2 = v.items;
-  if (f2 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f2)) throw $rt.textInvalid("/items", "an array", f2);
-  const n5 = f2.length;
-  let i3 = 0;
+  const v_items = v.items;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.textInvalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  let i_items = 0;
   try {
-    for (; i3 < n5; i3++) {
-      const x4 = f2[i3];
-      f2[i3] = $ckLineItem(x4);
+    for (; i_items < n_items; i_items++) {
+      const x_items = v_items[i_items];
+      v_items[i_items] = $ckLineItem(x_items);
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/items", i3);
+    $rt.textRethrowAt(e, "/items", i_items);
   }
-  const f6 = v.total;
-  if (f6 === undefined) throw $rt.missing("", "total");
-  if (typeof f6 !== "number") v.total = $rt.tcNumber(f6, "/total");
-  const f7 = v.currency;
-  if (f7 === undefined) throw $rt.missing("", "currency");
-  if (!$tset20.has(f7)) v.currency = $rt.tcEnum(f7, $tenum19, "/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"");
-  const f8 = v.status;
-  if (f8 === undefined) throw $rt.missing("", "status");
-  if (!$tset22.has(f8)) v.status = $rt.tcEnum(f8, $tenum21, "/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"");
-  const f9 = v.createdAt;
-  if (f9 === undefined) throw $rt.missing("", "createdAt");
-  if (typeof f9 !== "string") v.createdAt = $rt.tcString(f9, "/createdAt");
-  const f10 = v.updatedAt;
-  if (f10 === undefined) throw $rt.missing("", "updatedAt");
-  if (typeof f10 !== "string") v.updatedAt = $rt.tcString(f10, "/updatedAt");
-  const f11 = v.note;
-  if (f11 !== undefined) {
-    if (typeof f11 !== "string") v.note = $rt.tcString(f11, "/note");
+  const v_total = v.total;
+  if (v_total === undefined) throw $rt.missing("", "total");
+  if (typeof v_total !== "number") v.total = $rt.tcNumber(v_total, "/total");
+  const v_currency = v.currency;
+  if (v_currency === undefined) throw $rt.missing("", "currency");
+  if (!$tset_Order_currency.has(v_currency)) v.currency = $rt.tcEnum(v_currency, $enum_Order_currency, "/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"");
+  const v_status = v.status;
+  if (v_status === undefined) throw $rt.missing("", "status");
+  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"");
+  const v_createdAt = v.createdAt;
+  if (v_createdAt === undefined) throw $rt.missing("", "createdAt");
+  if (typeof v_createdAt !== "string") v.createdAt = $rt.tcString(v_createdAt, "/createdAt");
+  const v_updatedAt = v.updatedAt;
+  if (v_updatedAt === undefined) throw $rt.missing("", "updatedAt");
+  if (typeof v_updatedAt !== "string") v.updatedAt = $rt.tcString(v_updatedAt, "/updatedAt");
+  const v_note = v.note;
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") v.note = $rt.tcString(v_note, "/note");
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (f11 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 
 function $ckOrderList(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.orders;
-  if (f0 === undefined) throw $rt.missing("", "orders");
-  if (!$isArray(f0)) throw $rt.textInvalid("/orders", "an array", f0);
-  const n3 = f0.length;
-  let i1 = 0;
+  const v_orders = v.orders;
+  if (v_orders === undefined) throw $rt.missing("", "orders");
+  if (!$isArray(v_orders)) throw $rt.textInvalid("/orders", "an array", v_orders);
+  const n_orders = v_orders.length;
+  let i_orders = 0;
   try {
-    for (; i1 < n3; i1++) {
-      const x2 = f0[i1];
-      f0[i1] = $ckOrder(x2);
+    for (; i_orders < n_orders; i_orders++) {
+      const x_orders = v_orders[i_orders];
+      v_orders[i_orders] = $ckOrder(x_orders);
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/orders", i1);
+    $rt.textRethrowAt(e, "/orders", i_orders);
   }
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_OrderList, "");
   return v;
 }
 
@@ -1182,7 +1373,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<OrderList>(value, writeOrderList);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check25, $check26);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -1234,11 +1425,11 @@ export const OrderListPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): OrderList {
-    return $rt.fromModelOutputWith<OrderList>(output, $ckOrderList, $thints23);
+    return $rt.fromModelOutputWith<OrderList>(output, $ckOrderList, $thints_OrderList);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions24;
+    return $tinstructions_OrderList;
   },
 };
 

@@ -22,134 +22,189 @@ export interface ToolCallBatch {
   }[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["calls"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["action", "args"]);
-const $keys2 = /*@__PURE__*/ new Set<string>(["city", "date"]);
-const $enum3 = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
-const $tfields4 = ["action", {"name": "args", "fields": ["city", "date"]}];
-const $tenum5 = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
-const $tset6 = /*@__PURE__*/ new Set<unknown>($tenum5);
-const $thints7 = {"root": "object", "keys": ["calls"]} as const;
-const $tinstructions8 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncalls[1]{action,args{city,date}}:\n  get_weather,<city>,2025-01-15\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- calls[].action: one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"";
-const $check9 = {"kind": "object", "properties": [["calls", true, {"kind": "array", "items": {"kind": "object", "properties": [["action", true, {"kind": "enum", "values": ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"]}], ["args", true, {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", true, {"kind": "string"}]], "additional": false}]], "additional": false}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check10 = {} as unknown as $rt.CheckDefs;
+const $keys_ToolCallBatch = /*@__PURE__*/ new Set<string>(["calls"]);
+const $keys_ToolCallBatch_calls_items = /*@__PURE__*/ new Set<string>(["action", "args"]);
+const $keys_ToolCallBatch_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
+const $enum_ToolCallBatch_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
+const $tfields_ToolCallBatch_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
+const $tset_ToolCallBatch_calls_items_action = /*@__PURE__*/ new Set<unknown>($enum_ToolCallBatch_calls_items_action);
+const $thints_ToolCallBatch = {"root": "object", "keys": ["calls"]} as const;
+const $tinstructions_ToolCallBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "calls[1]{action,args{city,date}}:\n" +
+  "  get_weather,<city>,2025-01-15\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- calls[].action: one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    [
+      "calls",
+      true,
+      {
+        "kind": "array",
+        "items": {
+          "kind": "object",
+          "properties": [
+            [
+              "action",
+              true,
+              {
+                "kind": "enum",
+                "values": ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"],
+              },
+            ],
+            [
+              "args",
+              true,
+              {
+                "kind": "object",
+                "properties": [
+                  ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+                  ["date", true, {"kind": "string"}],
+                ],
+                "additional": false,
+              },
+            ],
+          ],
+          "additional": false,
+        },
+      },
+    ],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeToolCallBatch(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.calls;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "calls");
-  if (!$isArray(f0)) throw $rt.invalid("/calls", "an array", f0);
-  const n1 = f0.length;
-  w.varint(n1);
-  let i2 = 0;
+  const v_calls = v.calls;
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_ToolCallBatch, "");
+  if (v_calls === undefined) throw $rt.missing("", "calls");
+  if (!$isArray(v_calls)) throw $rt.invalid("/calls", "an array", v_calls);
+  const n_calls = v_calls.length;
+  w.varint(n_calls);
+  let i_calls = 0;
   try {
-    for (; i2 < n1; i2++) {
-      const e3 = f0[i2];
-      if (typeof e3 !== "object" || e3 === null || $isArray(e3)) throw $rt.invalid("", "an object", e3);
-      const f4 = e3.action;
-      const f5 = e3.args;
-      if ($rt.keyCount(e3) !== 1 + 1) $rt.checkClosed(e3, $keys1, "");
-      if (f4 === undefined) throw $rt.missing("", "action");
-      switch (f4) {
+    for (; i_calls < n_calls; i_calls++) {
+      const e_calls = v_calls[i_calls];
+      if (typeof e_calls !== "object" || e_calls === null || $isArray(e_calls)) throw $rt.invalid("", "an object", e_calls);
+      const v_action = e_calls.action;
+      const v_args = e_calls.args;
+      if ($rt.keyCount(e_calls) !== 1 + 1) $rt.checkClosed(e_calls, $keys_ToolCallBatch_calls_items, "");
+      if (v_action === undefined) throw $rt.missing("", "action");
+      switch (v_action) {
         case "get_weather": w.byte(0); break;
         case "get_forecast": w.byte(1); break;
         case "get_air_quality": w.byte(2); break;
         case "get_sunrise_sunset": w.byte(3); break;
-        default: throw $rt.invalid("/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"", f4);
+        default: throw $rt.invalid("/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"", v_action);
       }
-      if (f5 === undefined) throw $rt.missing("", "args");
-      if (typeof f5 !== "object" || f5 === null || $isArray(f5)) throw $rt.invalid("/args", "an object", f5);
-      const f6 = f5.city;
-      const f7 = f5.date;
-      if ($rt.keyCount(f5) !== 1 + 1) $rt.checkClosed(f5, $keys2, "/args");
-      if (f6 === undefined) throw $rt.missing("/args", "city");
-      if (typeof f6 !== "string") throw $rt.invalid("/args/city", "a string", f6);
-      if (!w.string(f6)) throw $rt.invalid("/args/city", "a string without lone surrogates", f6);
-      if (f7 === undefined) throw $rt.missing("/args", "date");
-      if (typeof f7 !== "string") throw $rt.invalid("/args/date", "a string", f7);
-      if (!w.date(f7)) throw $rt.invalid("/args/date", "a string without lone surrogates", f7);
+      if (v_args === undefined) throw $rt.missing("", "args");
+      if (typeof v_args !== "object" || v_args === null || $isArray(v_args)) throw $rt.invalid("/args", "an object", v_args);
+      const v_city = v_args.city;
+      const v_date = v_args.date;
+      if ($rt.keyCount(v_args) !== 1 + 1) $rt.checkClosed(v_args, $keys_ToolCallBatch_calls_items_args, "/args");
+      if (v_city === undefined) throw $rt.missing("/args", "city");
+      if (typeof v_city !== "string") throw $rt.invalid("/args/city", "a string", v_city);
+      if (!w.string(v_city)) throw $rt.invalid("/args/city", "a string without lone surrogates", v_city);
+      if (v_date === undefined) throw $rt.missing("/args", "date");
+      if (typeof v_date !== "string") throw $rt.invalid("/args/date", "a string", v_date);
+      if (!w.date(v_date)) throw $rt.invalid("/args/date", "a string without lone surrogates", v_date);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/calls", i2);
+    $rt.rethrowAtIndex(err, "/calls", i_calls);
   }
 }
 
 function readToolCallBatch(r: $rt.Reader): any {
   r.at = "/calls";
-  const n0 = r.count(3);
-  const a1: any[] = [];
-  let i2 = 0;
+  const n_calls = r.count(3);
+  const a_calls: any[] = [];
+  let i_calls = 0;
   try {
-    for (; i2 < n0; i2++) {
+    for (; i_calls < n_calls; i_calls++) {
       r.at = "/action";
-      const f3 = $enum3[r.index(4)];
+      const v_action = $enum_ToolCallBatch_calls_items_action[r.index(4)];
       r.at = "/args/city";
-      const f4 = r.string();
+      const v_city = r.string();
       r.at = "/args/date";
-      const f5 = r.date();
-      const o6: any = { city: f4, date: f5 };
-      const f7 = o6;
-      const o8: any = { action: f3, args: f7 };
-      a1.push(o8);
+      const v_date = r.date();
+      const o_args: any = { city: v_city, date: v_date };
+      const v_args = o_args;
+      const o0: any = { action: v_action, args: v_args };
+      a_calls.push(o0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/calls", i2);
+    $rt.rethrowAtIndex(e, "/calls", i_calls);
   }
-  const f9 = a1;
-  const o10: any = { calls: f9 };
-  return o10;
+  const v_calls = a_calls;
+  const o1: any = { calls: v_calls };
+  return o1;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "calls") {
-      const f5 = v.calls;
-      if ($isArray(f5)) {
-        const n6 = f5.length;
-        if (n6 === 0) e.out += ind3 + "calls: []";
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "calls") {
+      const v_calls = v.calls;
+      if ($isArray(v_calls)) {
+        const n_calls = v_calls.length;
+        if (n_calls === 0) e.out += ind0 + "calls: []";
         else {
-          const ind8 = $rt.textNl(e, 1);
-          let b7 = "";
-          let i9 = 0;
+          const ind_calls = $rt.textNl(e, 1);
+          let b_calls = "";
+          let i_calls = 0;
           if (4 <= e.max) {
-            for (; i9 < n6; i9++) {
-              const c10 = $tr0(e, f5[i9]);
-              if (c10 === null) break;
-              b7 += ind8 + c10;
+            for (; i_calls < n_calls; i_calls++) {
+              const c_calls = $tr_ToolCallBatch_calls_items(e, v_calls[i_calls]);
+              if (c_calls === null) break;
+              b_calls += ind_calls + c_calls;
             }
           }
-          if (i9 === n6) e.out += ind3 + "calls" + "[" + n6 + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields4, e.d)) + ":" + b7;
-          else $rt.textArray(e, ind3 + "calls", f5, 1, 2, true);
+          if (i_calls === n_calls) e.out += ind0 + "calls" + "[" + n_calls + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields_ToolCallBatch_calls_items, e.d)) + ":" + b_calls;
+          else $rt.textArray(e, ind0 + "calls", v_calls, 1, 2, true);
         }
-      } else $rt.textField(e, f5, ind3, "calls", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_calls, ind0, "calls", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k11 = ks0[j4];
-      const x12 = v[k11];
-      $rt.textField(e, x12, ind3, k11, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
   return null;
 }
 
-function $tr1(e: $rt.TextState, r: any): string | null {
+function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
@@ -165,7 +220,7 @@ function $tr1(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
@@ -174,7 +229,7 @@ function $tr0(e: $rt.TextState, r: any): string | null {
   if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
   else return null;
   const f1 = r.args;
-  const c1 = $tr1(e, f1);
+  const c1 = $tr_ToolCallBatch_calls_items_args(e, f1);
   if (c1 === null) return null;
   s += e.d + c1;
   return s;
@@ -182,34 +237,34 @@ function $tr0(e: $rt.TextState, r: any): string | null {
 
 function $ckToolCallBatch(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.calls;
-  if (f0 === undefined) throw $rt.missing("", "calls");
-  if (!$isArray(f0)) throw $rt.textInvalid("/calls", "an array", f0);
-  const n3 = f0.length;
-  let i1 = 0;
+  const v_calls = v.calls;
+  if (v_calls === undefined) throw $rt.missing("", "calls");
+  if (!$isArray(v_calls)) throw $rt.textInvalid("/calls", "an array", v_calls);
+  const n_calls = v_calls.length;
+  let i_calls = 0;
   try {
-    for (; i1 < n3; i1++) {
-      const x2 = f0[i1];
-      if (typeof x2 !== "object" || x2 === null || $isArray(x2)) throw $rt.textInvalid("", "an object", x2);
-      const f4 = x2.action;
-      if (f4 === undefined) throw $rt.missing("", "action");
-      if (!$tset6.has(f4)) x2.action = $rt.tcEnum(f4, $tenum5, "/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"");
-      const f5 = x2.args;
-      if (f5 === undefined) throw $rt.missing("", "args");
-      if (typeof f5 !== "object" || f5 === null || $isArray(f5)) throw $rt.textInvalid("/args", "an object", f5);
-      const f6 = f5.city;
-      if (f6 === undefined) throw $rt.missing("/args", "city");
-      if (typeof f6 !== "string") f5.city = $rt.tcString(f6, "/args/city");
-      const f7 = f5.date;
-      if (f7 === undefined) throw $rt.missing("/args", "date");
-      if (typeof f7 !== "string") f5.date = $rt.tcString(f7, "/args/date");
-      if ($rt.keyCount(f5) !== 1 + 1) $rt.checkClosed(f5, $keys2, "/args");
-      if ($rt.keyCount(x2) !== 1 + 1) $rt.checkClosed(x2, $keys1, "");
+    for (; i_calls < n_calls; i_calls++) {
+      const x_calls = v_calls[i_calls];
+      if (typeof x_calls !== "object" || x_calls === null || $isArray(x_calls)) throw $rt.textInvalid("", "an object", x_calls);
+      const v_action = x_calls.action;
+      if (v_action === undefined) throw $rt.missing("", "action");
+      if (!$tset_ToolCallBatch_calls_items_action.has(v_action)) x_calls.action = $rt.tcEnum(v_action, $enum_ToolCallBatch_calls_items_action, "/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"");
+      const v_args = x_calls.args;
+      if (v_args === undefined) throw $rt.missing("", "args");
+      if (typeof v_args !== "object" || v_args === null || $isArray(v_args)) throw $rt.textInvalid("/args", "an object", v_args);
+      const v_city = v_args.city;
+      if (v_city === undefined) throw $rt.missing("/args", "city");
+      if (typeof v_city !== "string") v_args.city = $rt.tcString(v_city, "/args/city");
+      const v_date = v_args.date;
+      if (v_date === undefined) throw $rt.missing("/args", "date");
+      if (typeof v_date !== "string") v_args.date = $rt.tcString(v_date, "/args/date");
+      if ($rt.keyCount(v_args) !== 1 + 1) $rt.checkClosed(v_args, $keys_ToolCallBatch_calls_items_args, "/args");
+      if ($rt.keyCount(x_calls) !== 1 + 1) $rt.checkClosed(x_calls, $keys_ToolCallBatch_calls_items, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/calls", i1);
+    $rt.textRethrowAt(e, "/calls", i_calls);
   }
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_ToolCallBatch, "");
   return v;
 }
 
@@ -354,7 +409,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<ToolCallBatch>(value, writeToolCallBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check9, $check10);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -406,11 +461,11 @@ export const ToolCallBatchPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): ToolCallBatch {
-    return $rt.fromModelOutputWith<ToolCallBatch>(output, $ckToolCallBatch, $thints7);
+    return $rt.fromModelOutputWith<ToolCallBatch>(output, $ckToolCallBatch, $thints_ToolCallBatch);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions8;
+    return $tinstructions_ToolCallBatch;
   },
 };
 

@@ -21,106 +21,180 @@ export interface Forecast {
   };
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["city", "days", "alerts", "sources"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["date", "high", "low", "conditions", "precipitation"]);
-const $keys2 = /*@__PURE__*/ new Set<string>([]);
-const $enum3 = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
-const $tfields4 = ["date", "high", "low", "conditions", "precipitation"];
-const $tenum5 = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
-const $tset6 = /*@__PURE__*/ new Set<unknown>($tenum5);
-const $thints7 = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
-const $tinstructions8 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndays[1]{date,high,low,conditions,precipitation}:\n  2025-01-15,1.5,1.5,sunny,0.5\nalerts[1]: <alerts>\nsources:\n  key: \"https://example.com\"\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- days[].conditions: one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"\n- days[].precipitation: may be null\n- sources: a map: any keys\n- top level: optional (omit when unknown): alerts";
-const $check9 = {"kind": "object", "properties": [["city", true, {"kind": "string"}], ["days", true, {"kind": "array", "items": {"kind": "object", "properties": [["date", true, {"kind": "string", "c": {"pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"}}], ["high", true, {"kind": "number"}], ["low", true, {"kind": "number"}], ["conditions", true, {"kind": "enum", "values": ["sunny", "cloudy", "rain", "snow", "storm"]}], ["precipitation", true, {"kind": "union", "branches": [{"kind": "number", "c": {"minimum": 0, "maximum": 1}}, {"kind": "null"}]}]], "additional": false}}], ["alerts", false, {"kind": "array", "items": {"kind": "string"}}], ["sources", true, {"kind": "object", "properties": [], "additional": {"kind": "string"}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check10 = {} as unknown as $rt.CheckDefs;
+const $keys_Forecast = /*@__PURE__*/ new Set<string>(["city", "days", "alerts", "sources"]);
+const $keys_Forecast_days_items = /*@__PURE__*/ new Set<string>([
+  "date",
+  "high",
+  "low",
+  "conditions",
+  "precipitation",
+]);
+const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
+const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
+const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
+const $tset_Forecast_days_items_conditions = /*@__PURE__*/ new Set<unknown>($enum_Forecast_days_items_conditions);
+const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
+const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "city: <city>\n" +
+  "days[1]{date,high,low,conditions,precipitation}:\n" +
+  "  2025-01-15,1.5,1.5,sunny,0.5\n" +
+  "alerts[1]: <alerts>\n" +
+  "sources:\n" +
+  "  key: \"https://example.com\"\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- days[].conditions: one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"\n" +
+  "- days[].precipitation: may be null\n" +
+  "- sources: a map: any keys\n" +
+  "- top level: optional (omit when unknown): alerts";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    ["city", true, {"kind": "string"}],
+    [
+      "days",
+      true,
+      {
+        "kind": "array",
+        "items": {
+          "kind": "object",
+          "properties": [
+            [
+              "date",
+              true,
+              {
+                "kind": "string",
+                "c": {
+                  "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+                },
+              },
+            ],
+            ["high", true, {"kind": "number"}],
+            ["low", true, {"kind": "number"}],
+            [
+              "conditions",
+              true,
+              {"kind": "enum", "values": ["sunny", "cloudy", "rain", "snow", "storm"]},
+            ],
+            [
+              "precipitation",
+              true,
+              {
+                "kind": "union",
+                "branches": [
+                  {"kind": "number", "c": {"minimum": 0, "maximum": 1}},
+                  {"kind": "null"},
+                ],
+              },
+            ],
+          ],
+          "additional": false,
+        },
+      },
+    ],
+    ["alerts", false, {"kind": "array", "items": {"kind": "string"}}],
+    ["sources", true, {"kind": "object", "properties": [], "additional": {"kind": "string"}}],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeForecast(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.days;
-  const f2 = v.alerts;
-  const f3 = v.sources;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
-  let m4 = 0;
-  if (f2 !== undefined) m4 |= 1;
-  w.byte(m4);
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (!$isArray(f1)) throw $rt.invalid("/days", "an array", f1);
-  const n5 = f1.length;
-  w.varint(n5);
-  let i6 = 0;
+  const v_city = v.city;
+  const v_days = v.days;
+  const v_alerts = v.alerts;
+  const v_sources = v.sources;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_alerts !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Forecast, "");
+  let m0 = 0;
+  if (v_alerts !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (!$isArray(v_days)) throw $rt.invalid("/days", "an array", v_days);
+  const n_days = v_days.length;
+  w.varint(n_days);
+  let i_days = 0;
   try {
-    for (; i6 < n5; i6++) {
-      const e7 = f1[i6];
-      if (typeof e7 !== "object" || e7 === null || $isArray(e7)) throw $rt.invalid("", "an object", e7);
-      const f8 = e7.date;
-      const f9 = e7.high;
-      const f10 = e7.low;
-      const f11 = e7.conditions;
-      const f12 = e7.precipitation;
-      if ($rt.keyCount(e7) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(e7, $keys1, "");
-      if (f8 === undefined) throw $rt.missing("", "date");
-      if (typeof f8 !== "string") throw $rt.invalid("/date", "a string", f8);
-      if (!w.date(f8)) throw $rt.invalid("/date", "a string without lone surrogates", f8);
-      if (f9 === undefined) throw $rt.missing("", "high");
-      if (!(typeof f9 === "number" && w.num(f9))) throw $rt.invalid("/high", "a finite number", f9);
-      if (f10 === undefined) throw $rt.missing("", "low");
-      if (!(typeof f10 === "number" && w.num(f10))) throw $rt.invalid("/low", "a finite number", f10);
-      if (f11 === undefined) throw $rt.missing("", "conditions");
-      switch (f11) {
+    for (; i_days < n_days; i_days++) {
+      const e_days = v_days[i_days];
+      if (typeof e_days !== "object" || e_days === null || $isArray(e_days)) throw $rt.invalid("", "an object", e_days);
+      const v_date = e_days.date;
+      const v_high = e_days.high;
+      const v_low = e_days.low;
+      const v_conditions = e_days.conditions;
+      const v_precipitation = e_days.precipitation;
+      if ($rt.keyCount(e_days) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(e_days, $keys_Forecast_days_items, "");
+      if (v_date === undefined) throw $rt.missing("", "date");
+      if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
+      if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
+      if (v_high === undefined) throw $rt.missing("", "high");
+      if (!(typeof v_high === "number" && w.num(v_high))) throw $rt.invalid("/high", "a finite number", v_high);
+      if (v_low === undefined) throw $rt.missing("", "low");
+      if (!(typeof v_low === "number" && w.num(v_low))) throw $rt.invalid("/low", "a finite number", v_low);
+      if (v_conditions === undefined) throw $rt.missing("", "conditions");
+      switch (v_conditions) {
         case "sunny": w.byte(0); break;
         case "cloudy": w.byte(1); break;
         case "rain": w.byte(2); break;
         case "snow": w.byte(3); break;
         case "storm": w.byte(4); break;
-        default: throw $rt.invalid("/conditions", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"", f11);
+        default: throw $rt.invalid("/conditions", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"", v_conditions);
       }
-      if (f12 === undefined) throw $rt.missing("", "precipitation");
-      if (typeof f12 === "number") {
+      if (v_precipitation === undefined) throw $rt.missing("", "precipitation");
+      if (typeof v_precipitation === "number") {
         w.byte(0);
-        if (!(typeof f12 === "number" && w.num(f12))) throw $rt.invalid("/precipitation", "a finite number", f12);
+        if (!(typeof v_precipitation === "number" && w.num(v_precipitation))) throw $rt.invalid("/precipitation", "a finite number", v_precipitation);
       }
       else {
         w.byte(1);
-        if (f12 !== null) throw $rt.invalid("/precipitation", "null", f12);
+        if (v_precipitation !== null) throw $rt.invalid("/precipitation", "null", v_precipitation);
       }
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/days", i6);
+    $rt.rethrowAtIndex(err, "/days", i_days);
   }
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.invalid("/alerts", "an array", f2);
-    const n13 = f2.length;
-    w.varint(n13);
-    let i14 = 0;
+  if (v_alerts !== undefined) {
+    if (!$isArray(v_alerts)) throw $rt.invalid("/alerts", "an array", v_alerts);
+    const n_alerts = v_alerts.length;
+    w.varint(n_alerts);
+    let i_alerts = 0;
     try {
-      for (; i14 < n13; i14++) {
-        const e15 = f2[i14];
-        if (typeof e15 !== "string") throw $rt.invalid("", "a string", e15);
-        if (!w.string(e15)) throw $rt.invalid("", "a string without lone surrogates", e15);
+      for (; i_alerts < n_alerts; i_alerts++) {
+        const e_alerts = v_alerts[i_alerts];
+        if (typeof e_alerts !== "string") throw $rt.invalid("", "a string", e_alerts);
+        if (!w.string(e_alerts)) throw $rt.invalid("", "a string without lone surrogates", e_alerts);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/alerts", i14);
+      $rt.rethrowAtIndex(err, "/alerts", i_alerts);
     }
   }
-  if (f3 === undefined) throw $rt.missing("", "sources");
-  if (typeof f3 !== "object" || f3 === null || $isArray(f3)) throw $rt.invalid("/sources", "an object", f3);
-  const x16 = $rt.extraKeys(f3, $keys2);
-  if (x16 === undefined) w.byte(0);
+  if (v_sources === undefined) throw $rt.missing("", "sources");
+  if (typeof v_sources !== "object" || v_sources === null || $isArray(v_sources)) throw $rt.invalid("/sources", "an object", v_sources);
+  const x_sources = $rt.extraKeys(v_sources, $keys_Forecast_sources);
+  if (x_sources === undefined) w.byte(0);
   else {
-    w.varint(x16.length);
-    let k17 = "";
+    w.varint(x_sources.length);
+    let k_sources = "";
     try {
-      for (k17 of x16) {
-        if (!w.string(k17)) throw $rt.invalid("", "a key without lone surrogates", k17);
-        const e18 = f3[k17];
-        if (typeof e18 !== "string") throw $rt.invalid("", "a string", e18);
-        if (!w.string(e18)) throw $rt.invalid("", "a string without lone surrogates", e18);
+      for (k_sources of x_sources) {
+        if (!w.string(k_sources)) throw $rt.invalid("", "a key without lone surrogates", k_sources);
+        const e_sources = v_sources[k_sources];
+        if (typeof e_sources !== "string") throw $rt.invalid("", "a string", e_sources);
+        if (!w.string(e_sources)) throw $rt.invalid("", "a string without lone surrogates", e_sources);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/sources", k17);
+      $rt.rethrowAtIndex(err, "/sources", k_sources);
     }
   }
 }
@@ -129,188 +203,193 @@ function readForecast(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/city";
-  const f1 = r.string();
+  const v_city = r.string();
   r.at = "/days";
-  const n2 = r.count(5);
-  const a3: any[] = [];
-  let i4 = 0;
+  const n_days = r.count(5);
+  const a_days: any[] = [];
+  let i_days = 0;
   try {
-    for (; i4 < n2; i4++) {
+    for (; i_days < n_days; i_days++) {
       r.at = "/date";
-      const f5 = r.date();
+      const v_date = r.date();
       r.at = "/high";
-      const f6 = r.num();
+      const v_high = r.num();
       r.at = "/low";
-      const f7 = r.num();
+      const v_low = r.num();
       r.at = "/conditions";
-      const f8 = $enum3[r.index(5)];
+      const v_conditions = $enum_Forecast_days_items_conditions[r.index(5)];
       r.at = "/precipitation";
-      let u9: any;
+      let u_precipitation: any;
       switch (r.index(2)) {
         case 0: {
           r.at = "/precipitation";
-          u9 = r.num();
+          u_precipitation = r.num();
           break;
         }
         case 1: {
-          u9 = null;
+          u_precipitation = null;
           break;
         }
       }
-      const f10 = u9;
-      const o11: any = { date: f5, high: f6, low: f7, conditions: f8, precipitation: f10 };
-      a3.push(o11);
+      const v_precipitation = u_precipitation;
+      const o0: any = { date: v_date, high: v_high, low: v_low, conditions: v_conditions, precipitation: v_precipitation };
+      a_days.push(o0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/days", i4);
+    $rt.rethrowAtIndex(e, "/days", i_days);
   }
-  const f12 = a3;
-  let f16: any;
+  const v_days = a_days;
+  let v_alerts: any;
   if ((m0 & 1)) {
     r.at = "/alerts";
-    const n13 = r.count(1);
-    const a14: any[] = [];
-    let i15 = 0;
+    const n_alerts = r.count(1);
+    const a_alerts: any[] = [];
+    let i_alerts = 0;
     try {
-      for (; i15 < n13; i15++) {
+      for (; i_alerts < n_alerts; i_alerts++) {
         r.at = "";
-        a14.push(r.string());
+        a_alerts.push(r.string());
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/alerts", i15);
+      $rt.rethrowAtIndex(e, "/alerts", i_alerts);
     }
-    f16 = a14;
+    v_alerts = a_alerts;
   }
-  const o17: any = {};
+  const o_sources: any = {};
   r.at = "/sources";
-  const n18 = r.count(2);
-  let k19 = "";
+  const n_sources = r.count(2);
+  let k_sources = "";
   try {
-    for (let j = 0; j < n18; j++) {
+    for (let j = 0; j < n_sources; j++) {
       r.at = "";
-      k19 = r.string();
+      k_sources = r.string();
       // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
       // of another schema version (a property added or retired since), and is kept as it came
-      if ($rt.hasOwn(o17, k19)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k19));
+      if ($rt.hasOwn(o_sources, k_sources)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k_sources));
       r.at = "";
-      const e20 = r.string();
-      $rt.setOwn(o17, k19, e20);
+      const e_sources = r.string();
+      $rt.setOwn(o_sources, k_sources, e_sources);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/sources", k19);
+    $rt.rethrowAtIndex(e, "/sources", k_sources);
   }
-  const f21 = o17;
-  const o22: any = { city: f1, days: f12 };
-  if ((m0 & 1)) o22.alerts = f16;
-  o22.sources = f21;
-  return o22;
+  const v_sources = o_sources;
+  const o1: any = { city: v_city, days: v_days };
+  if ((m0 & 1)) o1.alerts = v_alerts;
+  o1.sources = v_sources;
+  return o1;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txForecast(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "city") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "city") {
-      const f5 = v.city;
-      if (typeof f5 === "string") e.out += ind3 + "city: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "city", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "city") {
+      const v_city = v.city;
+      if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
+      else $rt.textField(e, v_city, ind0, "city", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "days") {
-      const f6 = v.days;
-      if ($isArray(f6)) {
-        const n7 = f6.length;
-        if (n7 === 0) e.out += ind3 + "days: []";
+    if (ks0[j0] === "days") {
+      const v_days = v.days;
+      if ($isArray(v_days)) {
+        const n_days = v_days.length;
+        if (n_days === 0) e.out += ind0 + "days: []";
         else {
-          const ind9 = $rt.textNl(e, 1);
-          let b8 = "";
-          let i10 = 0;
+          const ind_days = $rt.textNl(e, 1);
+          let b_days = "";
+          let i_days = 0;
           if (3 <= e.max) {
-            for (; i10 < n7; i10++) {
-              const c11 = $tr0(e, f6[i10]);
-              if (c11 === null) break;
-              b8 += ind9 + c11;
+            for (; i_days < n_days; i_days++) {
+              const c_days = $tr_Forecast_days_items(e, v_days[i_days]);
+              if (c_days === null) break;
+              b_days += ind_days + c_days;
             }
           }
-          if (i10 === n7) e.out += ind3 + "days" + "[" + n7 + e.mk + "]" + (e.d === "," ? "{date,high,low,conditions,precipitation}" : $rt.fieldList($tfields4, e.d)) + ":" + b8;
-          else $rt.textArray(e, ind3 + "days", f6, 1, 2, true);
+          if (i_days === n_days) e.out += ind0 + "days" + "[" + n_days + e.mk + "]" + (e.d === "," ? "{date,high,low,conditions,precipitation}" : $rt.fieldList($tfields_Forecast_days_items, e.d)) + ":" + b_days;
+          else $rt.textArray(e, ind0 + "days", v_days, 1, 2, true);
         }
-      } else $rt.textField(e, f6, ind3, "days", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_days, ind0, "days", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "alerts") {
-      const f12 = v.alerts;
-      if ($isArray(f12)) {
-        const n13 = f12.length;
-        if (n13 === 0) e.out += ind3 + "alerts: []";
+    if (ks0[j0] === "alerts") {
+      const v_alerts = v.alerts;
+      if ($isArray(v_alerts)) {
+        const n_alerts = v_alerts.length;
+        if (n_alerts === 0) e.out += ind0 + "alerts: []";
         else {
-          let s14 = "";
-          let i15 = 0;
-          for (; i15 < n13; i15++) {
-            const x16 = f12[i15];
-            let c17: string;
-            if (typeof x16 === "string") c17 = $rt.textStr(x16, e.dc);
-            else if (x16 === null || typeof x16 !== "object") c17 = $rt.textPrim(x16, e.dc);
+          let s_alerts = "";
+          let i_alerts = 0;
+          for (; i_alerts < n_alerts; i_alerts++) {
+            const x_alerts = v_alerts[i_alerts];
+            let c_alerts: string;
+            if (typeof x_alerts === "string") c_alerts = $rt.textStr(x_alerts, e.dc);
+            else if (x_alerts === null || typeof x_alerts !== "object") c_alerts = $rt.textPrim(x_alerts, e.dc);
             else break;
-            s14 = i15 === 0 ? c17 : s14 + e.d + c17;
+            s_alerts = i_alerts === 0 ? c_alerts : s_alerts + e.d + c_alerts;
           }
-          if (i15 === n13 && 2 <= e.max) e.out += ind3 + "alerts" + "[" + n13 + e.mk + "]: " + s14;
-          else $rt.textArray(e, ind3 + "alerts", f12, 1, 2, true);
+          if (i_alerts === n_alerts && 2 <= e.max) e.out += ind0 + "alerts" + "[" + n_alerts + e.mk + "]: " + s_alerts;
+          else $rt.textArray(e, ind0 + "alerts", v_alerts, 1, 2, true);
         }
-      } else $rt.textField(e, f12, ind3, "alerts", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_alerts, ind0, "alerts", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "sources") {
-      const f18 = v.sources;
-      if (typeof f18 === "object" && f18 !== null && !$isArray(f18)) {
-        const ks19 = Object.keys(f18);
-        if (ks19.length === 0) e.out += ind3 + "sources:";
+    if (ks0[j0] === "sources") {
+      const v_sources = v.sources;
+      if (typeof v_sources === "object" && v_sources !== null && !$isArray(v_sources)) {
+        const ks_sources = Object.keys(v_sources);
+        if (ks_sources.length === 0) e.out += ind0 + "sources:";
         else {
           if (2 > e.max) $rt.textBail();
-          let kf21: string | null = null;
-          if (ks19.length > 1) {
-            const x20 = f18[ks19[0]];
-            if (typeof x20 === "object" && x20 !== null && !$isArray(x20)) kf21 = $rt.textKeyed(e, f18, ks19, 1, 3);
+          let kf_sources: string | null = null;
+          if (ks_sources.length > 1) {
+            const x_sources = v_sources[ks_sources[0]];
+            if (typeof x_sources === "object" && x_sources !== null && !$isArray(x_sources)) kf_sources = $rt.textKeyed(e, v_sources, ks_sources, 1, 3);
           }
-          if (kf21 !== null) e.out += ind3 + "sources" + kf21;
+          if (kf_sources !== null) e.out += ind0 + "sources" + kf_sources;
           else {
-            e.out += ind3 + "sources:";
-            const ind22 = $rt.textNl(e, 1);
-            let j23 = 0;
-            for (; j23 < ks19.length; j23++) {
-              const k24 = ks19[j23];
-              const x25 = f18[k24];
-              if (typeof x25 === "string") e.out += ind22 + $rt.encodeKey(k24) + ": " + $rt.textStr(x25, e.dc);
-              else $rt.textField(e, x25, ind22, k24, 1, 2);
+            e.out += ind0 + "sources:";
+            const ind_sources = $rt.textNl(e, 1);
+            let j_sources = 0;
+            for (; j_sources < ks_sources.length; j_sources++) {
+              const k_sources = ks_sources[j_sources];
+              const x_sources$2 = v_sources[k_sources];
+              if (typeof x_sources$2 === "string") e.out += ind_sources + $rt.encodeKey(k_sources) + ": " + $rt.textStr(x_sources$2, e.dc);
+              else $rt.textField(e, x_sources$2, ind_sources, k_sources, 1, 2);
             }
           }
         }
-      } else $rt.textField(e, f18, ind3, "sources", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_sources, ind0, "sources", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k26 = ks0[j4];
-      const x27 = v[k26];
-      $rt.textField(e, x27, ind3, k26, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
   return null;
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 5 || ks[0] !== "date" || ks[1] !== "high" || ks[2] !== "low" || ks[3] !== "conditions" || ks[4] !== "precipitation") return null;
@@ -338,67 +417,67 @@ function $tr0(e: $rt.TextState, r: any): string | null {
 
 function $ckForecast(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.city;
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") v.city = $rt.tcString(f0, "/city");
-  const f1 = v.days;
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (!$isArray(f1)) throw $rt.textInvalid("/days", "an array", f1);
-  const n4 = f1.length;
-  let i2 = 0;
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_days = v.days;
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (!$isArray(v_days)) throw $rt.textInvalid("/days", "an array", v_days);
+  const n_days = v_days.length;
+  let i_days = 0;
   try {
-    for (; i2 < n4; i2++) {
-      const x3 = f1[i2];
-      if (typeof x3 !== "object" || x3 === null || $isArray(x3)) throw $rt.textInvalid("", "an object", x3);
-      const f5 = x3.date;
-      if (f5 === undefined) throw $rt.missing("", "date");
-      if (typeof f5 !== "string") x3.date = $rt.tcString(f5, "/date");
-      const f6 = x3.high;
-      if (f6 === undefined) throw $rt.missing("", "high");
-      if (typeof f6 !== "number") x3.high = $rt.tcNumber(f6, "/high");
-      const f7 = x3.low;
-      if (f7 === undefined) throw $rt.missing("", "low");
-      if (typeof f7 !== "number") x3.low = $rt.tcNumber(f7, "/low");
-      const f8 = x3.conditions;
-      if (f8 === undefined) throw $rt.missing("", "conditions");
-      if (!$tset6.has(f8)) x3.conditions = $rt.tcEnum(f8, $tenum5, "/conditions", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"");
-      const f9 = x3.precipitation;
-      if (f9 === undefined) throw $rt.missing("", "precipitation");
-      if (f9 !== null) {
-        if (typeof f9 !== "number") x3.precipitation = $rt.tcNumber(f9, "/precipitation");
+    for (; i_days < n_days; i_days++) {
+      const x_days = v_days[i_days];
+      if (typeof x_days !== "object" || x_days === null || $isArray(x_days)) throw $rt.textInvalid("", "an object", x_days);
+      const v_date = x_days.date;
+      if (v_date === undefined) throw $rt.missing("", "date");
+      if (typeof v_date !== "string") x_days.date = $rt.tcString(v_date, "/date");
+      const v_high = x_days.high;
+      if (v_high === undefined) throw $rt.missing("", "high");
+      if (typeof v_high !== "number") x_days.high = $rt.tcNumber(v_high, "/high");
+      const v_low = x_days.low;
+      if (v_low === undefined) throw $rt.missing("", "low");
+      if (typeof v_low !== "number") x_days.low = $rt.tcNumber(v_low, "/low");
+      const v_conditions = x_days.conditions;
+      if (v_conditions === undefined) throw $rt.missing("", "conditions");
+      if (!$tset_Forecast_days_items_conditions.has(v_conditions)) x_days.conditions = $rt.tcEnum(v_conditions, $enum_Forecast_days_items_conditions, "/conditions", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"");
+      const v_precipitation = x_days.precipitation;
+      if (v_precipitation === undefined) throw $rt.missing("", "precipitation");
+      if (v_precipitation !== null) {
+        if (typeof v_precipitation !== "number") x_days.precipitation = $rt.tcNumber(v_precipitation, "/precipitation");
       }
-      if ($rt.keyCount(x3) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(x3, $keys1, "");
+      if ($rt.keyCount(x_days) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(x_days, $keys_Forecast_days_items, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/days", i2);
+    $rt.textRethrowAt(e, "/days", i_days);
   }
-  const f10 = v.alerts;
-  if (f10 !== undefined) {
-    if (!$isArray(f10)) throw $rt.textInvalid("/alerts", "an array", f10);
-    const n13 = f10.length;
-    let i11 = 0;
+  const v_alerts = v.alerts;
+  if (v_alerts !== undefined) {
+    if (!$isArray(v_alerts)) throw $rt.textInvalid("/alerts", "an array", v_alerts);
+    const n_alerts = v_alerts.length;
+    let i_alerts = 0;
     try {
-      for (; i11 < n13; i11++) {
-        const x12 = f10[i11];
-        if (typeof x12 !== "string") f10[i11] = $rt.tcString(x12, "");
+      for (; i_alerts < n_alerts; i_alerts++) {
+        const x_alerts = v_alerts[i_alerts];
+        if (typeof x_alerts !== "string") v_alerts[i_alerts] = $rt.tcString(x_alerts, "");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/alerts", i11);
+      $rt.textRethrowAt(e, "/alerts", i_alerts);
     }
   }
-  const f14 = v.sources;
-  if (f14 === undefined) throw $rt.missing("", "sources");
-  if (typeof f14 !== "object" || f14 === null || $isArray(f14)) throw $rt.textInvalid("/sources", "an object", f14);
-  let k15 = "";
+  const v_sources = v.sources;
+  if (v_sources === undefined) throw $rt.missing("", "sources");
+  if (typeof v_sources !== "object" || v_sources === null || $isArray(v_sources)) throw $rt.textInvalid("/sources", "an object", v_sources);
+  let k_sources = "";
   try {
-    for (k15 of Object.keys(f14)) {
-      const x16 = f14[k15];
-      if (typeof x16 !== "string") $rt.setOwn(f14, k15, $rt.tcString(x16, ""));
+    for (k_sources of Object.keys(v_sources)) {
+      const x_sources = v_sources[k_sources];
+      if (typeof x_sources !== "string") $rt.setOwn(v_sources, k_sources, $rt.tcString(x_sources, ""));
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/sources", k15);
+    $rt.textRethrowAt(e, "/sources", k_sources);
   }
-  if ($rt.keyCount(v) !== 1 + 1 + (f10 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_alerts !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Forecast, "");
   return v;
 }
 
@@ -576,7 +655,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<Forecast>(value, writeForecast);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check9, $check10);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -628,11 +707,11 @@ export const ForecastPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): Forecast {
-    return $rt.fromModelOutputWith<Forecast>(output, $ckForecast, $thints7);
+    return $rt.fromModelOutputWith<Forecast>(output, $ckForecast, $thints_Forecast);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions8;
+    return $tinstructions_Forecast;
   },
 };
 

@@ -13,52 +13,76 @@ export interface LegacyAlert {
   expires?: string;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["level", "headline", "areas", "expires"]);
-const $enum1 = ["advisory", "watch", "warning"] as const;
-const $tenum2 = ["advisory", "watch", "warning"] as const;
-const $tset3 = /*@__PURE__*/ new Set<unknown>($tenum2);
-const $thints4 = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
-const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nlevel: advisory\nheadline: <headline>\nareas[1]: <areas>\nexpires: \"2025-01-15T09:30:00Z\"\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- level: one of \"advisory\", \"watch\", \"warning\"\n- top level: optional (omit when unknown): expires";
-const $check6 = {"kind": "object", "properties": [["level", true, {"kind": "enum", "values": ["advisory", "watch", "warning"]}], ["headline", true, {"kind": "string"}], ["areas", true, {"kind": "array", "items": {"kind": "string"}, "c": {"minItems": 1}}], ["expires", false, {"kind": "string"}]], "additional": false} as unknown as $rt.CheckShape;
-const $check7 = {} as unknown as $rt.CheckDefs;
+const $keys_LegacyAlert = /*@__PURE__*/ new Set<string>(["level", "headline", "areas", "expires"]);
+const $enum_LegacyAlert_level = ["advisory", "watch", "warning"] as const;
+const $tset_LegacyAlert_level = /*@__PURE__*/ new Set<unknown>($enum_LegacyAlert_level);
+const $thints_LegacyAlert = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
+const $tinstructions_LegacyAlert = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "level: advisory\n" +
+  "headline: <headline>\n" +
+  "areas[1]: <areas>\n" +
+  "expires: \"2025-01-15T09:30:00Z\"\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- level: one of \"advisory\", \"watch\", \"warning\"\n" +
+  "- top level: optional (omit when unknown): expires";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    ["level", true, {"kind": "enum", "values": ["advisory", "watch", "warning"]}],
+    ["headline", true, {"kind": "string"}],
+    ["areas", true, {"kind": "array", "items": {"kind": "string"}, "c": {"minItems": 1}}],
+    ["expires", false, {"kind": "string"}],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeLegacyAlert(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.level;
-  const f1 = v.headline;
-  const f2 = v.areas;
-  const f3 = v.expires;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (f3 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
-  let m4 = 0;
-  if (f3 !== undefined) m4 |= 1;
-  w.byte(m4);
-  if (f0 === undefined) throw $rt.missing("", "level");
-  switch (f0) {
+  const v_level = v.level;
+  const v_headline = v.headline;
+  const v_areas = v.areas;
+  const v_expires = v.expires;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_expires !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_LegacyAlert, "");
+  let m0 = 0;
+  if (v_expires !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_level === undefined) throw $rt.missing("", "level");
+  switch (v_level) {
     case "advisory": w.byte(0); break;
     case "watch": w.byte(1); break;
     case "warning": w.byte(2); break;
-    default: throw $rt.invalid("/level", "one of \"advisory\", \"watch\", \"warning\"", f0);
+    default: throw $rt.invalid("/level", "one of \"advisory\", \"watch\", \"warning\"", v_level);
   }
-  if (f1 === undefined) throw $rt.missing("", "headline");
-  if (typeof f1 !== "string") throw $rt.invalid("/headline", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/headline", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "areas");
-  if (!$isArray(f2)) throw $rt.invalid("/areas", "an array", f2);
-  const n5 = f2.length;
-  w.varint(n5);
-  let i6 = 0;
+  if (v_headline === undefined) throw $rt.missing("", "headline");
+  if (typeof v_headline !== "string") throw $rt.invalid("/headline", "a string", v_headline);
+  if (!w.string(v_headline)) throw $rt.invalid("/headline", "a string without lone surrogates", v_headline);
+  if (v_areas === undefined) throw $rt.missing("", "areas");
+  if (!$isArray(v_areas)) throw $rt.invalid("/areas", "an array", v_areas);
+  const n_areas = v_areas.length;
+  w.varint(n_areas);
+  let i_areas = 0;
   try {
-    for (; i6 < n5; i6++) {
-      const e7 = f2[i6];
-      if (typeof e7 !== "string") throw $rt.invalid("", "a string", e7);
-      if (!w.string(e7)) throw $rt.invalid("", "a string without lone surrogates", e7);
+    for (; i_areas < n_areas; i_areas++) {
+      const e_areas = v_areas[i_areas];
+      if (typeof e_areas !== "string") throw $rt.invalid("", "a string", e_areas);
+      if (!w.string(e_areas)) throw $rt.invalid("", "a string without lone surrogates", e_areas);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/areas", i6);
+    $rt.rethrowAtIndex(err, "/areas", i_areas);
   }
-  if (f3 !== undefined) {
-    if (typeof f3 !== "string") throw $rt.invalid("/expires", "a string", f3);
-    if (!w.dateTime(f3)) throw $rt.invalid("/expires", "a string without lone surrogates", f3);
+  if (v_expires !== undefined) {
+    if (typeof v_expires !== "string") throw $rt.invalid("/expires", "a string", v_expires);
+    if (!w.dateTime(v_expires)) throw $rt.invalid("/expires", "a string without lone surrogates", v_expires);
   }
 }
 
@@ -66,92 +90,97 @@ function readLegacyAlert(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/level";
-  const f1 = $enum1[r.index(3)];
+  const v_level = $enum_LegacyAlert_level[r.index(3)];
   r.at = "/headline";
-  const f2 = r.string();
+  const v_headline = r.string();
   r.at = "/areas";
-  const n3 = r.count(1);
-  const a4: any[] = [];
-  let i5 = 0;
+  const n_areas = r.count(1);
+  const a_areas: any[] = [];
+  let i_areas = 0;
   try {
-    for (; i5 < n3; i5++) {
+    for (; i_areas < n_areas; i_areas++) {
       r.at = "";
-      a4.push(r.string());
+      a_areas.push(r.string());
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/areas", i5);
+    $rt.rethrowAtIndex(e, "/areas", i_areas);
   }
-  const f6 = a4;
-  let f7: any;
+  const v_areas = a_areas;
+  let v_expires: any;
   if ((m0 & 1)) {
     r.at = "/expires";
-    f7 = r.dateTime();
+    v_expires = r.dateTime();
   }
-  const o8: any = { level: f1, headline: f2, areas: f6 };
-  if ((m0 & 1)) o8.expires = f7;
-  return o8;
+  const o0: any = { level: v_level, headline: v_headline, areas: v_areas };
+  if ((m0 & 1)) o0.expires = v_expires;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "level") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "level") {
-      const f5 = v.level;
-      if (f5 === null || typeof f5 !== "object") e.out += ind3 + "level: " + $rt.textPrim(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "level", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "level") {
+      const v_level = v.level;
+      if (v_level === null || typeof v_level !== "object") e.out += ind0 + "level: " + $rt.textPrim(v_level, e.dc);
+      else $rt.textField(e, v_level, ind0, "level", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "headline") {
-      const f6 = v.headline;
-      if (typeof f6 === "string") e.out += ind3 + "headline: " + $rt.textStr(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "headline", 0, 1);
-      j4++;
+    if (ks0[j0] === "headline") {
+      const v_headline = v.headline;
+      if (typeof v_headline === "string") e.out += ind0 + "headline: " + $rt.textStr(v_headline, e.dc);
+      else $rt.textField(e, v_headline, ind0, "headline", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "areas") {
-      const f7 = v.areas;
-      if ($isArray(f7)) {
-        const n8 = f7.length;
-        if (n8 === 0) e.out += ind3 + "areas: []";
+    if (ks0[j0] === "areas") {
+      const v_areas = v.areas;
+      if ($isArray(v_areas)) {
+        const n_areas = v_areas.length;
+        if (n_areas === 0) e.out += ind0 + "areas: []";
         else {
-          let s9 = "";
-          let i10 = 0;
-          for (; i10 < n8; i10++) {
-            const x11 = f7[i10];
-            let c12: string;
-            if (typeof x11 === "string") c12 = $rt.textStr(x11, e.dc);
-            else if (x11 === null || typeof x11 !== "object") c12 = $rt.textPrim(x11, e.dc);
+          let s_areas = "";
+          let i_areas = 0;
+          for (; i_areas < n_areas; i_areas++) {
+            const x_areas = v_areas[i_areas];
+            let c_areas: string;
+            if (typeof x_areas === "string") c_areas = $rt.textStr(x_areas, e.dc);
+            else if (x_areas === null || typeof x_areas !== "object") c_areas = $rt.textPrim(x_areas, e.dc);
             else break;
-            s9 = i10 === 0 ? c12 : s9 + e.d + c12;
+            s_areas = i_areas === 0 ? c_areas : s_areas + e.d + c_areas;
           }
-          if (i10 === n8 && 2 <= e.max) e.out += ind3 + "areas" + "[" + n8 + e.mk + "]: " + s9;
-          else $rt.textArray(e, ind3 + "areas", f7, 1, 2, true);
+          if (i_areas === n_areas && 2 <= e.max) e.out += ind0 + "areas" + "[" + n_areas + e.mk + "]: " + s_areas;
+          else $rt.textArray(e, ind0 + "areas", v_areas, 1, 2, true);
         }
-      } else $rt.textField(e, f7, ind3, "areas", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_areas, ind0, "areas", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "expires") {
-      const f13 = v.expires;
-      if (typeof f13 === "string") e.out += ind3 + "expires: " + $rt.textStr(f13, e.dc);
-      else $rt.textField(e, f13, ind3, "expires", 0, 1);
-      j4++;
+    if (ks0[j0] === "expires") {
+      const v_expires = v.expires;
+      if (typeof v_expires === "string") e.out += ind0 + "expires: " + $rt.textStr(v_expires, e.dc);
+      else $rt.textField(e, v_expires, ind0, "expires", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k14 = ks0[j4];
-      const x15 = v[k14];
-      $rt.textField(e, x15, ind3, k14, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -160,30 +189,30 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
 
 function $ckLegacyAlert(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.level;
-  if (f0 === undefined) throw $rt.missing("", "level");
-  if (!$tset3.has(f0)) v.level = $rt.tcEnum(f0, $tenum2, "/level", "one of \"advisory\", \"watch\", \"warning\"");
-  const f1 = v.headline;
-  if (f1 === undefined) throw $rt.missing("", "headline");
-  if (typeof f1 !== "string") v.headline = $rt.tcString(f1, "/headline");
-  const f2 = v.areas;
-  if (f2 === undefined) throw $rt.missing("", "areas");
-  if (!$isArray(f2)) throw $rt.textInvalid("/areas", "an array", f2);
-  const n5 = f2.length;
-  let i3 = 0;
+  const v_level = v.level;
+  if (v_level === undefined) throw $rt.missing("", "level");
+  if (!$tset_LegacyAlert_level.has(v_level)) v.level = $rt.tcEnum(v_level, $enum_LegacyAlert_level, "/level", "one of \"advisory\", \"watch\", \"warning\"");
+  const v_headline = v.headline;
+  if (v_headline === undefined) throw $rt.missing("", "headline");
+  if (typeof v_headline !== "string") v.headline = $rt.tcString(v_headline, "/headline");
+  const v_areas = v.areas;
+  if (v_areas === undefined) throw $rt.missing("", "areas");
+  if (!$isArray(v_areas)) throw $rt.textInvalid("/areas", "an array", v_areas);
+  const n_areas = v_areas.length;
+  let i_areas = 0;
   try {
-    for (; i3 < n5; i3++) {
-      const x4 = f2[i3];
-      if (typeof x4 !== "string") f2[i3] = $rt.tcString(x4, "");
+    for (; i_areas < n_areas; i_areas++) {
+      const x_areas = v_areas[i_areas];
+      if (typeof x_areas !== "string") v_areas[i_areas] = $rt.tcString(x_areas, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/areas", i3);
+    $rt.textRethrowAt(e, "/areas", i_areas);
   }
-  const f6 = v.expires;
-  if (f6 !== undefined) {
-    if (typeof f6 !== "string") v.expires = $rt.tcString(f6, "/expires");
+  const v_expires = v.expires;
+  if (v_expires !== undefined) {
+    if (typeof v_expires !== "string") v.expires = $rt.tcString(v_expires, "/expires");
   }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (f6 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_expires !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_LegacyAlert, "");
   return v;
 }
 
@@ -300,7 +329,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<LegacyAlert>(value, writeLegacyAlert);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check6, $check7);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -352,11 +381,11 @@ export const LegacyAlertPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): LegacyAlert {
-    return $rt.fromModelOutputWith<LegacyAlert>(output, $ckLegacyAlert, $thints4);
+    return $rt.fromModelOutputWith<LegacyAlert>(output, $ckLegacyAlert, $thints_LegacyAlert);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions5;
+    return $tinstructions_LegacyAlert;
   },
 };
 

@@ -48,9 +48,21 @@ export interface McpToolsListResults {
 
 /** Checking shapes of the named definitions (every violation is listed, constraints included). */
 const $defs: $rt.CheckDefs = {
-  NotesSearchArguments: {"kind": "object", "properties": [["query", true, {"kind": "string", "c": {"minLength": 1}}], ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}], ["tags", false, {"kind": "array", "items": {"kind": "string"}}]], "additional": false},
+  NotesSearchArguments: {
+    "kind": "object",
+    "properties": [
+      ["query", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}],
+      ["tags", false, {"kind": "array", "items": {"kind": "string"}}],
+    ],
+    "additional": false,
+  },
   NotesGetArguments: {"kind": "object", "properties": [["id", true, {"kind": "string"}]], "additional": false},
-  NotesDeleteArguments: {"kind": "object", "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]], "additional": {"kind": "any"}},
+  NotesDeleteArguments: {
+    "kind": "object",
+    "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]],
+    "additional": {"kind": "any"},
+  },
 };
 
 const $spec = /*@__PURE__*/ $rt.toolSet("McpToolsList", [

@@ -14,36 +14,67 @@ export interface WeatherQuery {
   unit: "celsius" | "fahrenheit";
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum1 = ["celsius", "fahrenheit"] as const;
-const $tenum2 = ["celsius", "fahrenheit"] as const;
-const $tset3 = /*@__PURE__*/ new Set<unknown>($tenum2);
-const $thints4 = {"root": "object", "keys": ["city", "date", "unit"]} as const;
-const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndate: 2025-01-15\nunit: celsius\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- unit: one of \"celsius\", \"fahrenheit\"\n- top level: optional (omit when unknown): date";
-const $check6 = {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", false, {"kind": "string", "c": {"pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"}}], ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}]], "additional": false} as unknown as $rt.CheckShape;
-const $check7 = {} as unknown as $rt.CheckDefs;
+const $keys_WeatherQuery = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
+const $enum_WeatherQuery_unit = ["celsius", "fahrenheit"] as const;
+const $tset_WeatherQuery_unit = /*@__PURE__*/ new Set<unknown>($enum_WeatherQuery_unit);
+const $thints_WeatherQuery = {"root": "object", "keys": ["city", "date", "unit"]} as const;
+const $tinstructions_WeatherQuery = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "city: <city>\n" +
+  "date: 2025-01-15\n" +
+  "unit: celsius\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- unit: one of \"celsius\", \"fahrenheit\"\n" +
+  "- top level: optional (omit when unknown): date";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+    [
+      "date",
+      false,
+      {
+        "kind": "string",
+        "c": {
+          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
+        },
+      },
+    ],
+    ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeWeatherQuery(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.date;
-  const f2 = v.unit;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
-  let m3 = 0;
-  if (f1 !== undefined) m3 |= 1;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (typeof f1 !== "string") throw $rt.invalid("/date", "a string", f1);
-    if (!w.date(f1)) throw $rt.invalid("/date", "a string without lone surrogates", f1);
+  const v_city = v.city;
+  const v_date = v.date;
+  const v_unit = v.unit;
+  if ($rt.keyCount(v) !== 1 + (v_date !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_WeatherQuery, "");
+  let m0 = 0;
+  if (v_date !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_date !== undefined) {
+    if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
+    if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
   }
-  if (f2 === undefined) throw $rt.missing("", "unit");
-  switch (f2) {
+  if (v_unit === undefined) throw $rt.missing("", "unit");
+  switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", f2);
+    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", v_unit);
   }
 }
 
@@ -51,58 +82,63 @@ function readWeatherQuery(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/city";
-  const f1 = r.string();
-  let f2: any;
+  const v_city = r.string();
+  let v_date: any;
   if ((m0 & 1)) {
     r.at = "/date";
-    f2 = r.date();
+    v_date = r.date();
   }
   r.at = "/unit";
-  const f3 = $enum1[r.index(2)];
-  const o4: any = { city: f1 };
-  if ((m0 & 1)) o4.date = f2;
-  o4.unit = f3;
-  return o4;
+  const v_unit = $enum_WeatherQuery_unit[r.index(2)];
+  const o0: any = { city: v_city };
+  if ((m0 & 1)) o0.date = v_date;
+  o0.unit = v_unit;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txWeatherQuery(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "city") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "city") {
-      const f5 = v.city;
-      if (typeof f5 === "string") e.out += ind3 + "city: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "city", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "city") {
+      const v_city = v.city;
+      if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
+      else $rt.textField(e, v_city, ind0, "city", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "date") {
-      const f6 = v.date;
-      if (typeof f6 === "string") e.out += ind3 + "date: " + $rt.textStr(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "date", 0, 1);
-      j4++;
+    if (ks0[j0] === "date") {
+      const v_date = v.date;
+      if (typeof v_date === "string") e.out += ind0 + "date: " + $rt.textStr(v_date, e.dc);
+      else $rt.textField(e, v_date, ind0, "date", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "unit") {
-      const f7 = v.unit;
-      if (f7 === null || typeof f7 !== "object") e.out += ind3 + "unit: " + $rt.textPrim(f7, e.dc);
-      else $rt.textField(e, f7, ind3, "unit", 0, 1);
-      j4++;
+    if (ks0[j0] === "unit") {
+      const v_unit = v.unit;
+      if (v_unit === null || typeof v_unit !== "object") e.out += ind0 + "unit: " + $rt.textPrim(v_unit, e.dc);
+      else $rt.textField(e, v_unit, ind0, "unit", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k8 = ks0[j4];
-      const x9 = v[k8];
-      $rt.textField(e, x9, ind3, k8, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -111,17 +147,17 @@ function $txWeatherQuery(e: $rt.TextState, v: any): string | null {
 
 function $ckWeatherQuery(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.city;
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") v.city = $rt.tcString(f0, "/city");
-  const f1 = v.date;
-  if (f1 !== undefined) {
-    if (typeof f1 !== "string") v.date = $rt.tcString(f1, "/date");
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_date = v.date;
+  if (v_date !== undefined) {
+    if (typeof v_date !== "string") v.date = $rt.tcString(v_date, "/date");
   }
-  const f2 = v.unit;
-  if (f2 === undefined) throw $rt.missing("", "unit");
-  if (!$tset3.has(f2)) v.unit = $rt.tcEnum(f2, $tenum2, "/unit", "one of \"celsius\", \"fahrenheit\"");
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
+  const v_unit = v.unit;
+  if (v_unit === undefined) throw $rt.missing("", "unit");
+  if (!$tset_WeatherQuery_unit.has(v_unit)) v.unit = $rt.tcEnum(v_unit, $enum_WeatherQuery_unit, "/unit", "one of \"celsius\", \"fahrenheit\"");
+  if ($rt.keyCount(v) !== 1 + (v_date !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_WeatherQuery, "");
   return v;
 }
 
@@ -233,7 +269,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<WeatherQuery>(value, writeWeatherQuery);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check6, $check7);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -285,11 +321,11 @@ export const WeatherQueryPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): WeatherQuery {
-    return $rt.fromModelOutputWith<WeatherQuery>(output, $ckWeatherQuery, $thints4);
+    return $rt.fromModelOutputWith<WeatherQuery>(output, $ckWeatherQuery, $thints_WeatherQuery);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions5;
+    return $tinstructions_WeatherQuery;
   },
 };
 

@@ -43,9 +43,70 @@ export interface WeatherToolsResults {}
 
 /** Checking shapes of the named definitions (every violation is listed, constraints included). */
 const $defs: $rt.CheckDefs = {
-  GetWeatherArguments: {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}], ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}]], "additional": false},
-  GetForecastArguments: {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}], ["include", false, {"kind": "array", "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]}, "c": {"uniqueItems": true}}]], "additional": false},
-  GetAirQualityArguments: {"kind": "object", "properties": [["location", true, {"kind": "union", "branches": [{"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "city"}], ["name", true, {"kind": "string"}]], "additional": false}, {"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "coordinates"}], ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}], ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}]], "additional": false}], "discriminator": "kind"}], ["pollutants", false, {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}}]], "additional": false},
+  GetWeatherArguments: {
+    "kind": "object",
+    "properties": [
+      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
+      ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
+    ],
+    "additional": false,
+  },
+  GetForecastArguments: {
+    "kind": "object",
+    "properties": [
+      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}],
+      [
+        "include",
+        false,
+        {
+          "kind": "array",
+          "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]},
+          "c": {"uniqueItems": true},
+        },
+      ],
+    ],
+    "additional": false,
+  },
+  GetAirQualityArguments: {
+    "kind": "object",
+    "properties": [
+      [
+        "location",
+        true,
+        {
+          "kind": "union",
+          "branches": [
+            {
+              "kind": "object",
+              "properties": [
+                ["kind", true, {"kind": "const", "value": "city"}],
+                ["name", true, {"kind": "string"}],
+              ],
+              "additional": false,
+            },
+            {
+              "kind": "object",
+              "properties": [
+                ["kind", true, {"kind": "const", "value": "coordinates"}],
+                ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
+                ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
+              ],
+              "additional": false,
+            },
+          ],
+          "discriminator": "kind",
+        },
+      ],
+      [
+        "pollutants",
+        false,
+        {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}},
+      ],
+    ],
+    "additional": false,
+  },
 };
 
 const $spec = /*@__PURE__*/ $rt.toolSet("WeatherTools", [

@@ -22,95 +22,121 @@ export interface Order {
   };
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["id", "status", "note", "items", "payment"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
-const $keys2 = /*@__PURE__*/ new Set<string>(["kind", "card"]);
-const $keys3 = /*@__PURE__*/ new Set<string>(["kind"]);
-const $enum4 = ["new", "paid"] as const;
-const $tfields5 = ["sku", "qty"];
-const $tenum6 = ["new", "paid"] as const;
-const $tset7 = /*@__PURE__*/ new Set<unknown>($tenum6);
-const $tenum8 = ["card"] as const;
-const $tenum9 = ["cash"] as const;
-const $tunion10 = [$ckb1, $ckb2] as const;
-const $tmask11 = [32, 32] as const;
-const $tmask12 = [0, 0] as const;
-const $thints13 = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]} as const;
-const $tinstructions14 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nstatus: new\nnote: <note>\nitems[1]{sku,qty}:\n  <sku>,1\npayment:\n  kind: card\n  card: <card>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"new\", \"paid\"\n- payment: \"kind\" is one of \"card\", \"cash\", each with its own fields; the example shows the first\n- top level: optional (omit when unknown): note, payment";
+const $keys_Order = /*@__PURE__*/ new Set<string>([
+  "id",
+  "status",
+  "note",
+  "items",
+  "payment",
+]);
+const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
+const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
+const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
+const $enum_Order_status = ["new", "paid"] as const;
+const $tfields_Order_items_items = ["sku", "qty"];
+const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
+const $tenum_Order_payment_card_kind = ["card"] as const;
+const $tenum_Order_payment_cash_kind = ["cash"] as const;
+const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash] as const;
+const $tmask_Order_payment_exact = [32, 32] as const;
+const $tmask_Order_payment_coercible = [0, 0] as const;
+const $thints_Order = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]} as const;
+const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "id: <id>\n" +
+  "status: new\n" +
+  "note: <note>\n" +
+  "items[1]{sku,qty}:\n" +
+  "  <sku>,1\n" +
+  "payment:\n" +
+  "  kind: card\n" +
+  "  card: <card>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- status: one of \"new\", \"paid\"\n" +
+  "- payment: \"kind\" is one of \"card\", \"cash\", each with its own fields; the example shows the first\n" +
+  "- top level: optional (omit when unknown): note, payment";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.status;
-  const f2 = v.note;
-  const f3 = v.items;
-  const f4 = v.payment;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1 + (f4 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
-  let m5 = 0;
-  if (f2 !== undefined) m5 |= 1;
-  if (f4 !== undefined) m5 |= 2;
-  w.byte(m5);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "status");
-  switch (f1) {
+  const v_id = v.id;
+  const v_status = v.status;
+  const v_note = v.note;
+  const v_items = v.items;
+  const v_payment = v.payment;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + (v_payment !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
+  let m0 = 0;
+  if (v_note !== undefined) m0 |= 1;
+  if (v_payment !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_status === undefined) throw $rt.missing("", "status");
+  switch (v_status) {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
-    default: throw $rt.invalid("/status", "one of \"new\", \"paid\"", f1);
+    default: throw $rt.invalid("/status", "one of \"new\", \"paid\"", v_status);
   }
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") throw $rt.invalid("/note", "a string", f2);
-    if (!w.string(f2)) throw $rt.invalid("/note", "a string without lone surrogates", f2);
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
+    if (!w.string(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
   }
-  if (f3 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f3)) throw $rt.invalid("/items", "an array", f3);
-  const n6 = f3.length;
-  w.varint(n6);
-  let i7 = 0;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  w.varint(n_items);
+  let i_items = 0;
   try {
-    for (; i7 < n6; i7++) {
-      const e8 = f3[i7];
-      if (typeof e8 !== "object" || e8 === null || $isArray(e8)) throw $rt.invalid("", "an object", e8);
-      const f9 = e8.sku;
-      const f10 = e8.qty;
-      if ($rt.keyCount(e8) !== 1 + 1) $rt.checkClosed(e8, $keys1, "");
-      if (f9 === undefined) throw $rt.missing("", "sku");
-      if (typeof f9 !== "string") throw $rt.invalid("/sku", "a string", f9);
-      if (!w.string(f9)) throw $rt.invalid("/sku", "a string without lone surrogates", f9);
-      if (f10 === undefined) throw $rt.missing("", "qty");
-      if (!(typeof f10 === "number" && $isInteger(f10) && w.int(f10))) throw $rt.invalid("/qty", "an integer within 64 bits", f10);
+    for (; i_items < n_items; i_items++) {
+      const e_items = v_items[i_items];
+      if (typeof e_items !== "object" || e_items === null || $isArray(e_items)) throw $rt.invalid("", "an object", e_items);
+      const v_sku = e_items.sku;
+      const v_qty = e_items.qty;
+      if ($rt.keyCount(e_items) !== 1 + 1) $rt.checkClosed(e_items, $keys_Order_items_items, "");
+      if (v_sku === undefined) throw $rt.missing("", "sku");
+      if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
+      if (!w.string(v_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
+      if (v_qty === undefined) throw $rt.missing("", "qty");
+      if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/items", i7);
+    $rt.rethrowAtIndex(err, "/items", i_items);
   }
-  if (f4 !== undefined) {
-    if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/payment", "an object", f4);
-    const d11 = f4.kind;
-    switch (d11) {
+  if (v_payment !== undefined) {
+    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+    const d_payment = v_payment.kind;
+    switch (d_payment) {
       case "card": {
         w.byte(0);
-        if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/payment", "an object", f4);
-        const f12 = f4.kind;
-        const f13 = f4.card;
-        if ($rt.keyCount(f4) !== 1 + 1) $rt.checkClosed(f4, $keys2, "/payment");
-        if (f12 === undefined) throw $rt.missing("/payment", "kind");
-        if (f12 !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", f12);
-        if (f13 === undefined) throw $rt.missing("/payment", "card");
-        if (typeof f13 !== "string") throw $rt.invalid("/payment/card", "a string", f13);
-        if (!w.string(f13)) throw $rt.invalid("/payment/card", "a string without lone surrogates", f13);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind = v_payment.kind;
+        const v_card = v_payment.card;
+        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
+        if (v_kind === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", v_kind);
+        if (v_card === undefined) throw $rt.missing("/payment", "card");
+        if (typeof v_card !== "string") throw $rt.invalid("/payment/card", "a string", v_card);
+        if (!w.string(v_card)) throw $rt.invalid("/payment/card", "a string without lone surrogates", v_card);
         break;
       }
       case "cash": {
         w.byte(1);
-        if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/payment", "an object", f4);
-        const f14 = f4.kind;
-        if ($rt.keyCount(f4) !== 1) $rt.checkClosed(f4, $keys3, "/payment");
-        if (f14 === undefined) throw $rt.missing("/payment", "kind");
-        if (f14 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", f14);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind$2 = v_payment.kind;
+        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
+        if (v_kind$2 === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind$2 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", v_kind$2);
         break;
       }
-      default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\"", d11);
+      default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\"", d_payment);
     }
   }
 }
@@ -119,209 +145,214 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/id";
-  const f1 = r.string();
+  const v_id = r.string();
   r.at = "/status";
-  const f2 = $enum4[r.index(2)];
-  let f3: any;
+  const v_status = $enum_Order_status[r.index(2)];
+  let v_note: any;
   if ((m0 & 1)) {
     r.at = "/note";
-    f3 = r.string();
+    v_note = r.string();
   }
   r.at = "/items";
-  const n4 = r.count(2);
-  const a5: any[] = [];
-  let i6 = 0;
+  const n_items = r.count(2);
+  const a_items: any[] = [];
+  let i_items = 0;
   try {
-    for (; i6 < n4; i6++) {
+    for (; i_items < n_items; i_items++) {
       r.at = "/sku";
-      const f7 = r.string();
+      const v_sku = r.string();
       r.at = "/qty";
-      const f8 = r.int();
-      const o9: any = { sku: f7, qty: f8 };
-      a5.push(o9);
+      const v_qty = r.int();
+      const o0: any = { sku: v_sku, qty: v_qty };
+      a_items.push(o0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/items", i6);
+    $rt.rethrowAtIndex(e, "/items", i_items);
   }
-  const f10 = a5;
-  let f17: any;
+  const v_items = a_items;
+  let v_payment: any;
   if ((m0 & 2)) {
     r.at = "/payment";
-    let u11: any;
+    let u_payment: any;
     switch (r.index(2)) {
       case 0: {
-        const f12 = "card";
+        const v_kind = "card";
         r.at = "/payment/card";
-        const f13 = r.string();
-        const o14: any = { kind: f12, card: f13 };
-        u11 = o14;
+        const v_card = r.string();
+        const o_payment: any = { kind: v_kind, card: v_card };
+        u_payment = o_payment;
         break;
       }
       case 1: {
-        const f15 = "cash";
-        const o16: any = { kind: f15 };
-        u11 = o16;
+        const v_kind$2 = "cash";
+        const o_payment$2: any = { kind: v_kind$2 };
+        u_payment = o_payment$2;
         break;
       }
     }
-    f17 = u11;
+    v_payment = u_payment;
   }
-  const o18: any = { id: f1, status: f2 };
-  if ((m0 & 1)) o18.note = f3;
-  o18.items = f10;
-  if ((m0 & 2)) o18.payment = f17;
-  return o18;
+  const o1: any = { id: v_id, status: v_status };
+  if ((m0 & 1)) o1.note = v_note;
+  o1.items = v_items;
+  if ((m0 & 2)) o1.payment = v_payment;
+  return o1;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "id") {
-      const f5 = v.id;
-      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "id", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "id") {
+      const v_id = v.id;
+      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "status") {
-      const f6 = v.status;
-      if (f6 === null || typeof f6 !== "object") e.out += ind3 + "status: " + $rt.textPrim(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "status", 0, 1);
-      j4++;
+    if (ks0[j0] === "status") {
+      const v_status = v.status;
+      if (v_status === null || typeof v_status !== "object") e.out += ind0 + "status: " + $rt.textPrim(v_status, e.dc);
+      else $rt.textField(e, v_status, ind0, "status", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "note") {
-      const f7 = v.note;
-      if (typeof f7 === "string") e.out += ind3 + "note: " + $rt.textStr(f7, e.dc);
-      else $rt.textField(e, f7, ind3, "note", 0, 1);
-      j4++;
+    if (ks0[j0] === "note") {
+      const v_note = v.note;
+      if (typeof v_note === "string") e.out += ind0 + "note: " + $rt.textStr(v_note, e.dc);
+      else $rt.textField(e, v_note, ind0, "note", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "items") {
-      const f8 = v.items;
-      if ($isArray(f8)) {
-        const n9 = f8.length;
-        if (n9 === 0) e.out += ind3 + "items: []";
+    if (ks0[j0] === "items") {
+      const v_items = v.items;
+      if ($isArray(v_items)) {
+        const n_items = v_items.length;
+        if (n_items === 0) e.out += ind0 + "items: []";
         else {
-          const ind11 = $rt.textNl(e, 1);
-          let b10 = "";
-          let i12 = 0;
+          const ind_items = $rt.textNl(e, 1);
+          let b_items = "";
+          let i_items = 0;
           if (3 <= e.max) {
-            for (; i12 < n9; i12++) {
-              const c13 = $tr0(e, f8[i12]);
-              if (c13 === null) break;
-              b10 += ind11 + c13;
+            for (; i_items < n_items; i_items++) {
+              const c_items = $tr_Order_items_items(e, v_items[i_items]);
+              if (c_items === null) break;
+              b_items += ind_items + c_items;
             }
           }
-          if (i12 === n9) e.out += ind3 + "items" + "[" + n9 + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields5, e.d)) + ":" + b10;
-          else $rt.textArray(e, ind3 + "items", f8, 1, 2, true);
+          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields_Order_items_items, e.d)) + ":" + b_items;
+          else $rt.textArray(e, ind0 + "items", v_items, 1, 2, true);
         }
-      } else $rt.textField(e, f8, ind3, "items", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_items, ind0, "items", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "payment") {
-      const f14 = v.payment;
-      if (typeof f14 === "object" && f14 !== null && !$isArray(f14)) {
-        const d15 = f14.kind;
-        switch (d15) {
+    if (ks0[j0] === "payment") {
+      const v_payment = v.payment;
+      if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+        const d0 = v_payment.kind;
+        switch (d0) {
           case "card": {
-            if (typeof f14 === "object" && f14 !== null && !$isArray(f14)) {
-              const ks16 = Object.keys(f14);
-              if (ks16.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment = Object.keys(v_payment);
+              if (ks_payment.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf18: string | null = null;
-                if (ks16.length > 1 && ks16[0] !== "kind") {
-                  const x17 = f14[ks16[0]];
-                  if (typeof x17 === "object" && x17 !== null && !$isArray(x17)) kf18 = $rt.textKeyed(e, f14, ks16, 1, 3);
+                let kf_payment: string | null = null;
+                if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
+                  const x_payment = v_payment[ks_payment[0]];
+                  if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
                 }
-                if (kf18 !== null) e.out += ind3 + "payment" + kf18;
+                if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind19 = $rt.textNl(e, 1);
-                  let j20 = 0;
-                  if (ks16[j20] === "kind") {
-                    const f21 = f14.kind;
-                    if (f21 === null || typeof f21 !== "object") e.out += ind19 + "kind: " + $rt.textPrim(f21, e.dc);
-                    else $rt.textField(e, f21, ind19, "kind", 1, 2);
-                    j20++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment = $rt.textNl(e, 1);
+                  let j_payment = 0;
+                  if (ks_payment[j_payment] === "kind") {
+                    const v_kind = v_payment.kind;
+                    if (v_kind === null || typeof v_kind !== "object") e.out += ind_payment + "kind: " + $rt.textPrim(v_kind, e.dc);
+                    else $rt.textField(e, v_kind, ind_payment, "kind", 1, 2);
+                    j_payment++;
                   }
-                  if (ks16[j20] === "card") {
-                    const f22 = f14.card;
-                    if (typeof f22 === "string") e.out += ind19 + "card: " + $rt.textStr(f22, e.dc);
-                    else $rt.textField(e, f22, ind19, "card", 1, 2);
-                    j20++;
+                  if (ks_payment[j_payment] === "card") {
+                    const v_card = v_payment.card;
+                    if (typeof v_card === "string") e.out += ind_payment + "card: " + $rt.textStr(v_card, e.dc);
+                    else $rt.textField(e, v_card, ind_payment, "card", 1, 2);
+                    j_payment++;
                   }
-                  for (; j20 < ks16.length; j20++) {
-                    const k23 = ks16[j20];
-                    const x24 = f14[k23];
-                    $rt.textField(e, x24, ind19, k23, 1, 2);
+                  for (; j_payment < ks_payment.length; j_payment++) {
+                    const k_payment = ks_payment[j_payment];
+                    const x_payment$2 = v_payment[k_payment];
+                    $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f14, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           case "cash": {
-            if (typeof f14 === "object" && f14 !== null && !$isArray(f14)) {
-              const ks25 = Object.keys(f14);
-              if (ks25.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment$2 = Object.keys(v_payment);
+              if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf27: string | null = null;
-                if (ks25.length > 1 && ks25[0] !== "kind") {
-                  const x26 = f14[ks25[0]];
-                  if (typeof x26 === "object" && x26 !== null && !$isArray(x26)) kf27 = $rt.textKeyed(e, f14, ks25, 1, 3);
+                let kf_payment$2: string | null = null;
+                if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
+                  const x_payment$3 = v_payment[ks_payment$2[0]];
+                  if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
                 }
-                if (kf27 !== null) e.out += ind3 + "payment" + kf27;
+                if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind28 = $rt.textNl(e, 1);
-                  let j29 = 0;
-                  if (ks25[j29] === "kind") {
-                    const f30 = f14.kind;
-                    if (f30 === null || typeof f30 !== "object") e.out += ind28 + "kind: " + $rt.textPrim(f30, e.dc);
-                    else $rt.textField(e, f30, ind28, "kind", 1, 2);
-                    j29++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment$2 = $rt.textNl(e, 1);
+                  let j_payment$2 = 0;
+                  if (ks_payment$2[j_payment$2] === "kind") {
+                    const v_kind$2 = v_payment.kind;
+                    if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_payment$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
+                    else $rt.textField(e, v_kind$2, ind_payment$2, "kind", 1, 2);
+                    j_payment$2++;
                   }
-                  for (; j29 < ks25.length; j29++) {
-                    const k31 = ks25[j29];
-                    const x32 = f14[k31];
-                    $rt.textField(e, x32, ind28, k31, 1, 2);
+                  for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
+                    const k_payment$2 = ks_payment$2[j_payment$2];
+                    const x_payment$4 = v_payment[k_payment$2];
+                    $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f14, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           default:
-            $rt.textField(e, f14, ind3, "payment", 0, 1);
+            $rt.textField(e, v_payment, ind0, "payment", 0, 1);
         }
       }
-      else $rt.textField(e, f14, ind3, "payment", 0, 1);
-      j4++;
+      else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k33 = ks0[j4];
-      const x34 = v[k33];
-      $rt.textField(e, x34, ind3, k33, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
   return null;
 }
 
-function $tr0(e: $rt.TextState, r: any): string | null {
+function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
@@ -337,67 +368,67 @@ function $tr0(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $ckb1(v: any): any {
+function $ckb_Order_payment_card(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "card") v.kind = $rt.tcEnum(f0, $tenum8, "/kind", "the constant \"card\"");
-  const f1 = v.card;
-  if (f1 === undefined) throw $rt.missing("", "card");
-  if (typeof f1 !== "string") v.card = $rt.tcString(f1, "/card");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys2, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "card") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_card_kind, "/kind", "the constant \"card\"");
+  const v_card = v.card;
+  if (v_card === undefined) throw $rt.missing("", "card");
+  if (typeof v_card !== "string") v.card = $rt.tcString(v_card, "/card");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_card, "");
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_Order_payment_cash(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "cash") v.kind = $rt.tcEnum(f0, $tenum9, "/kind", "the constant \"cash\"");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys3, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "cash") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_cash_kind, "/kind", "the constant \"cash\"");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
 function $ckOrder(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.status;
-  if (f1 === undefined) throw $rt.missing("", "status");
-  if (!$tset7.has(f1)) v.status = $rt.tcEnum(f1, $tenum6, "/status", "one of \"new\", \"paid\"");
-  const f2 = v.note;
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") v.note = $rt.tcString(f2, "/note");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_status = v.status;
+  if (v_status === undefined) throw $rt.missing("", "status");
+  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"new\", \"paid\"");
+  const v_note = v.note;
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") v.note = $rt.tcString(v_note, "/note");
   }
-  const f3 = v.items;
-  if (f3 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f3)) throw $rt.textInvalid("/items", "an array", f3);
-  const n6 = f3.length;
-  let i4 = 0;
+  const v_items = v.items;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.textInvalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  let i_items = 0;
   try {
-    for (; i4 < n6; i4++) {
-      const x5 = f3[i4];
-      if (typeof x5 !== "object" || x5 === null || $isArray(x5)) throw $rt.textInvalid("", "an object", x5);
-      const f7 = x5.sku;
-      if (f7 === undefined) throw $rt.missing("", "sku");
-      if (typeof f7 !== "string") x5.sku = $rt.tcString(f7, "/sku");
-      const f8 = x5.qty;
-      if (f8 === undefined) throw $rt.missing("", "qty");
-      if (typeof f8 !== "number" || !$isInteger(f8)) x5.qty = $rt.tcInteger(f8, "/qty");
-      if ($rt.keyCount(x5) !== 1 + 1) $rt.checkClosed(x5, $keys1, "");
+    for (; i_items < n_items; i_items++) {
+      const x_items = v_items[i_items];
+      if (typeof x_items !== "object" || x_items === null || $isArray(x_items)) throw $rt.textInvalid("", "an object", x_items);
+      const v_sku = x_items.sku;
+      if (v_sku === undefined) throw $rt.missing("", "sku");
+      if (typeof v_sku !== "string") x_items.sku = $rt.tcString(v_sku, "/sku");
+      const v_qty = x_items.qty;
+      if (v_qty === undefined) throw $rt.missing("", "qty");
+      if (typeof v_qty !== "number" || !$isInteger(v_qty)) x_items.qty = $rt.tcInteger(v_qty, "/qty");
+      if ($rt.keyCount(x_items) !== 1 + 1) $rt.checkClosed(x_items, $keys_Order_items_items, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/items", i4);
+    $rt.textRethrowAt(e, "/items", i_items);
   }
-  const f9 = v.payment;
-  if (f9 !== undefined) {
-    if (typeof f9 !== "object" || f9 === null || $isArray(f9)) throw $rt.textInvalid("/payment", "an object", f9);
-    const d10 = f9.kind;
-    switch (d10) {
+  const v_payment = v.payment;
+  if (v_payment !== undefined) {
+    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.textInvalid("/payment", "an object", v_payment);
+    const d_payment = v_payment.kind;
+    switch (d_payment) {
       case "card": {
         try {
-          v.payment = $ckb1(f9);
+          v.payment = $ckb_Order_payment_card(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -405,17 +436,17 @@ function $ckOrder(v: any): any {
       }
       case "cash": {
         try {
-          v.payment = $ckb2(f9);
+          v.payment = $ckb_Order_payment_cash(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
         break;
       }
       default:
-        v.payment = $rt.tcUnion(f9, "/payment", $tunion10, $tmask11, $tmask12);
+        v.payment = $rt.tcUnion(v_payment, "/payment", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
     }
   }
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1 + (f9 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + (v_payment !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 
@@ -634,11 +665,11 @@ export const OrderPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): Order {
-    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints13);
+    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions14;
+    return $tinstructions_Order;
   },
 };
 

@@ -31,194 +31,228 @@ export interface Order {
   channel: "web" | "app";
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["id", "status", "note", "items", "payment", "coupon", "channel"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
-const $keys2 = /*@__PURE__*/ new Set<string>(["kind", "card"]);
-const $keys3 = /*@__PURE__*/ new Set<string>(["kind"]);
-const $keys4 = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
-const $enum5 = ["new", "paid", "shipped"] as const;
-const $json6 = "web" as unknown;
-const $tenum7 = ["new", "paid", "shipped"] as const;
-const $tset8 = /*@__PURE__*/ new Set<unknown>($tenum7);
-const $tenum9 = ["card"] as const;
-const $tenum10 = ["cash"] as const;
-const $tenum11 = ["voucher"] as const;
-const $tunion12 = [$ckb1, $ckb2, $ckb3] as const;
-const $tmask13 = [32, 32, 32] as const;
-const $tmask14 = [0, 0, 0] as const;
-const $keys15 = /*@__PURE__*/ new Set<string>(["code", "percent"]);
-const $tenum16 = ["web", "app"] as const;
-const $tset17 = /*@__PURE__*/ new Set<unknown>($tenum16);
-const $thints18 = {"root": "object", "keys": ["id", "status", "note", "items", "payment", "coupon", "channel"]} as const;
-const $tinstructions19 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nstatus: new\nnote: <note>\nitems[1]{sku,qty,gift}:\n  <sku>,1,true\npayment:\n  kind: card\n  card: <card>\ncoupon:\n  code: <code>\n  percent: 1.5\nchannel: web\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"new\", \"paid\", \"shipped\"\n- items[]: optional (omit when unknown): gift\n- payment: \"kind\" is one of \"card\", \"cash\", \"voucher\", each with its own fields; the example shows the first\n- coupon: optional (omit when unknown): percent\n- channel: one of \"web\", \"app\"\n- top level: optional (omit when unknown): note, payment, coupon";
-const $enum20 = ["web", "app"] as const;
+const $keys_Order = /*@__PURE__*/ new Set<string>([
+  "id",
+  "status",
+  "note",
+  "items",
+  "payment",
+  "coupon",
+  "channel",
+]);
+const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
+const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
+const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
+const $keys_Order_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
+const $enum_Order_status = ["new", "paid", "shipped"] as const;
+const $json_Order_channel = "web" as unknown;
+const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
+const $tenum_Order_payment_card_kind = ["card"] as const;
+const $tenum_Order_payment_cash_kind = ["cash"] as const;
+const $tenum_Order_payment_voucher_kind = ["voucher"] as const;
+const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash, $ckb_Order_payment_voucher] as const;
+const $tmask_Order_payment_exact = [32, 32, 32] as const;
+const $tmask_Order_payment_coercible = [0, 0, 0] as const;
+const $keys_Order_coupon = /*@__PURE__*/ new Set<string>(["code", "percent"]);
+const $tenum_Order_channel = ["web", "app"] as const;
+const $tset_Order_channel = /*@__PURE__*/ new Set<unknown>($tenum_Order_channel);
+const $thints_Order = {"root": "object", "keys": ["id", "status", "note", "items", "payment", "coupon", "channel"]} as const;
+const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "id: <id>\n" +
+  "status: new\n" +
+  "note: <note>\n" +
+  "items[1]{sku,qty,gift}:\n" +
+  "  <sku>,1,true\n" +
+  "payment:\n" +
+  "  kind: card\n" +
+  "  card: <card>\n" +
+  "coupon:\n" +
+  "  code: <code>\n" +
+  "  percent: 1.5\n" +
+  "channel: web\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- status: one of \"new\", \"paid\", \"shipped\"\n" +
+  "- items[]: optional (omit when unknown): gift\n" +
+  "- payment: \"kind\" is one of \"card\", \"cash\", \"voucher\", each with its own fields; the example shows the first\n" +
+  "- coupon: optional (omit when unknown): percent\n" +
+  "- channel: one of \"web\", \"app\"\n" +
+  "- top level: optional (omit when unknown): note, payment, coupon";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.status;
-  const f2 = v.note;
-  const f3 = v.items;
-  const f4 = v.payment;
-  const f5 = v.coupon;
-  const f6 = v.channel;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1 + (f4 !== undefined ? 1 : 0) + (f5 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
-  let m7 = 0;
-  if (f2 !== undefined) m7 |= 1;
-  if (f4 !== undefined) m7 |= 2;
-  w.byte(m7);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "status");
-  switch (f1) {
+  const v_id = v.id;
+  const v_status = v.status;
+  const v_note = v.note;
+  const v_items = v.items;
+  const v_payment = v.payment;
+  const v_coupon = v.coupon;
+  const v_channel = v.channel;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
+  let m0 = 0;
+  if (v_note !== undefined) m0 |= 1;
+  if (v_payment !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_status === undefined) throw $rt.missing("", "status");
+  switch (v_status) {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("/status", "one of \"new\", \"paid\", \"shipped\"", f1);
+    default: throw $rt.invalid("/status", "one of \"new\", \"paid\", \"shipped\"", v_status);
   }
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") throw $rt.invalid("/note", "a string", f2);
-    if (!w.string(f2)) throw $rt.invalid("/note", "a string without lone surrogates", f2);
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
+    if (!w.string(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
   }
-  if (f3 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f3)) throw $rt.invalid("/items", "an array", f3);
-  const n8 = f3.length;
-  w.varint(n8);
-  let i9 = 0;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  w.varint(n_items);
+  let i_items = 0;
   w.ptr.push("");
   try {
-    for (; i9 < n8; i9++) {
-      const e10 = f3[i9];
-      w.ptr[w.ptr.length - 1] = "/items" + "/" + i9;
-      if (typeof e10 !== "object" || e10 === null || $isArray(e10)) throw $rt.invalid("", "an object", e10);
-      const f11 = e10.sku;
-      const f12 = e10.qty;
-      const f13 = e10.gift;
-      if ($rt.keyCount(e10) !== 1 + 1 + (f13 !== undefined ? 1 : 0)) $rt.checkClosed(e10, $keys1, "");
-      if (f11 === undefined) throw $rt.missing("", "sku");
-      if (typeof f11 !== "string") throw $rt.invalid("/sku", "a string", f11);
-      if (!w.string(f11)) throw $rt.invalid("/sku", "a string without lone surrogates", f11);
-      if (f12 === undefined) throw $rt.missing("", "qty");
-      if (!(typeof f12 === "number" && $isInteger(f12) && w.int(f12))) throw $rt.invalid("/qty", "an integer within 64 bits", f12);
-      if (f13 !== undefined) $rt.writeExtension(w, 14, "", "gift", f13, $extW14);
+    for (; i_items < n_items; i_items++) {
+      const e_items = v_items[i_items];
+      w.ptr[w.ptr.length - 1] = "/items" + "/" + i_items;
+      if (typeof e_items !== "object" || e_items === null || $isArray(e_items)) throw $rt.invalid("", "an object", e_items);
+      const v_sku = e_items.sku;
+      const v_qty = e_items.qty;
+      const v_gift = e_items.gift;
+      if ($rt.keyCount(e_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
+      if (v_sku === undefined) throw $rt.missing("", "sku");
+      if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
+      if (!w.string(v_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
+      if (v_qty === undefined) throw $rt.missing("", "qty");
+      if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
+      if (v_gift !== undefined) $rt.writeExtension(w, 14, "", "gift", v_gift, $extW14);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/items", i9);
+    $rt.rethrowAtIndex(err, "/items", i_items);
   }
   w.ptr.pop();
-  if (f4 !== undefined) {
-    if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/payment", "an object", f4);
-    const d14 = f4.kind;
-    switch (d14) {
+  if (v_payment !== undefined) {
+    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+    const d_payment = v_payment.kind;
+    switch (d_payment) {
       case "card": {
         w.byte(0);
-        if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/payment", "an object", f4);
-        const f15 = f4.kind;
-        const f16 = f4.card;
-        if ($rt.keyCount(f4) !== 1 + 1) $rt.checkClosed(f4, $keys2, "/payment");
-        if (f15 === undefined) throw $rt.missing("/payment", "kind");
-        if (f15 !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", f15);
-        if (f16 === undefined) throw $rt.missing("/payment", "card");
-        if (typeof f16 !== "string") throw $rt.invalid("/payment/card", "a string", f16);
-        if (!w.string(f16)) throw $rt.invalid("/payment/card", "a string without lone surrogates", f16);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind = v_payment.kind;
+        const v_card = v_payment.card;
+        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
+        if (v_kind === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", v_kind);
+        if (v_card === undefined) throw $rt.missing("/payment", "card");
+        if (typeof v_card !== "string") throw $rt.invalid("/payment/card", "a string", v_card);
+        if (!w.string(v_card)) throw $rt.invalid("/payment/card", "a string without lone surrogates", v_card);
         break;
       }
       case "cash": {
         w.byte(1);
-        if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/payment", "an object", f4);
-        const f17 = f4.kind;
-        if ($rt.keyCount(f4) !== 1) $rt.checkClosed(f4, $keys3, "/payment");
-        if (f17 === undefined) throw $rt.missing("/payment", "kind");
-        if (f17 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", f17);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind$2 = v_payment.kind;
+        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
+        if (v_kind$2 === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind$2 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", v_kind$2);
         break;
       }
       case "voucher": {
         w.byte(2);
-        if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/payment", "an object", f4);
-        const f18 = f4.kind;
-        const f19 = f4.voucher;
-        if ($rt.keyCount(f4) !== 1 + 1) $rt.checkClosed(f4, $keys4, "/payment");
-        if (f18 === undefined) throw $rt.missing("/payment", "kind");
-        if (f18 !== "voucher") throw $rt.invalid("/payment/kind", "the constant \"voucher\"", f18);
-        if (f19 === undefined) throw $rt.missing("/payment", "voucher");
-        if (typeof f19 !== "string") throw $rt.invalid("/payment/voucher", "a string", f19);
-        if (!w.string(f19)) throw $rt.invalid("/payment/voucher", "a string without lone surrogates", f19);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind$3 = v_payment.kind;
+        const v_voucher = v_payment.voucher;
+        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
+        if (v_kind$3 === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind$3 !== "voucher") throw $rt.invalid("/payment/kind", "the constant \"voucher\"", v_kind$3);
+        if (v_voucher === undefined) throw $rt.missing("/payment", "voucher");
+        if (typeof v_voucher !== "string") throw $rt.invalid("/payment/voucher", "a string", v_voucher);
+        if (!w.string(v_voucher)) throw $rt.invalid("/payment/voucher", "a string without lone surrogates", v_voucher);
         break;
       }
-      default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\", \"voucher\"", d14);
+      default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\", \"voucher\"", d_payment);
     }
   }
-  if (f5 !== undefined) $rt.writeExtension(w, 18, "", "coupon", f5, $extW18);
-  if (f6 === undefined) throw $rt.missing("", "channel");
-  $rt.writeExtension(w, 21, "", "channel", f6, $extW21);
+  if (v_coupon !== undefined) $rt.writeExtension(w, 18, "", "coupon", v_coupon, $extW18);
+  if (v_channel === undefined) throw $rt.missing("", "channel");
+  $rt.writeExtension(w, 21, "", "channel", v_channel, $extW21);
 }
 
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/id";
-  const f1 = r.string();
+  const v_id = r.string();
   r.at = "/status";
-  const f2 = $enum5[r.index(3)];
-  let f3: any;
+  const v_status = $enum_Order_status[r.index(3)];
+  let v_note: any;
   if ((m0 & 1)) {
     r.at = "/note";
-    f3 = r.string();
+    v_note = r.string();
   }
   r.at = "/items";
-  const n4 = r.count(2);
-  const a5: any[] = [];
-  let i6 = 0;
+  const n_items = r.count(2);
+  const a_items: any[] = [];
+  let i_items = 0;
   try {
-    for (; i6 < n4; i6++) {
+    for (; i_items < n_items; i_items++) {
       r.at = "/sku";
-      const f7 = r.string();
+      const v_sku = r.string();
       r.at = "/qty";
-      const f8 = r.int();
-      const o9: any = { sku: f7, qty: f8 };
-      a5.push(o9);
+      const v_qty = r.int();
+      const o0: any = { sku: v_sku, qty: v_qty };
+      a_items.push(o0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/items", i6);
+    $rt.rethrowAtIndex(e, "/items", i_items);
   }
-  const f10 = a5;
-  let f20: any;
+  const v_items = a_items;
+  let v_payment: any;
   if ((m0 & 2)) {
     r.at = "/payment";
-    let u11: any;
+    let u_payment: any;
     switch (r.index(3)) {
       case 0: {
-        const f12 = "card";
+        const v_kind = "card";
         r.at = "/payment/card";
-        const f13 = r.string();
-        const o14: any = { kind: f12, card: f13 };
-        u11 = o14;
+        const v_card = r.string();
+        const o_payment: any = { kind: v_kind, card: v_card };
+        u_payment = o_payment;
         break;
       }
       case 1: {
-        const f15 = "cash";
-        const o16: any = { kind: f15 };
-        u11 = o16;
+        const v_kind$2 = "cash";
+        const o_payment$2: any = { kind: v_kind$2 };
+        u_payment = o_payment$2;
         break;
       }
       case 2: {
-        const f17 = "voucher";
+        const v_kind$3 = "voucher";
         r.at = "/payment/voucher";
-        const f18 = r.string();
-        const o19: any = { kind: f17, voucher: f18 };
-        u11 = o19;
+        const v_voucher = r.string();
+        const o_payment$3: any = { kind: v_kind$3, voucher: v_voucher };
+        u_payment = o_payment$3;
         break;
       }
     }
-    f20 = u11;
+    v_payment = u_payment;
   }
-  const o21: any = { id: f1, status: f2 };
-  if ((m0 & 1)) o21.note = f3;
-  o21.items = f10;
-  if ((m0 & 2)) o21.payment = f20;
-  if (r.level < 1) o21.channel = $rt.cloneJson($json6);
-  return o21;
+  const o1: any = { id: v_id, status: v_status };
+  if ((m0 & 1)) o1.note = v_note;
+  o1.items = v_items;
+  if ((m0 & 2)) o1.payment = v_payment;
+  if (r.level < 1) o1.channel = $rt.cloneJson($json_Order_channel);
+  return o1;
 }
 
 function $extW14(w: $rt.Writer, v: any): void {
@@ -234,17 +268,17 @@ function $extR14(r: $rt.Reader): any {
 
 function $extW18(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.code;
-  const f1 = v.percent;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys15, "");
-  let m2 = 0;
-  if (f1 !== undefined) m2 |= 1;
-  w.byte(m2);
-  if (f0 === undefined) throw $rt.missing("", "code");
-  if (typeof f0 !== "string") throw $rt.invalid("/code", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/code", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (!(typeof f1 === "number" && w.num(f1))) throw $rt.invalid("/percent", "a finite number", f1);
+  const v_code = v.code;
+  const v_percent = v.percent;
+  if ($rt.keyCount(v) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_coupon, "");
+  let m0 = 0;
+  if (v_percent !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_code === undefined) throw $rt.missing("", "code");
+  if (typeof v_code !== "string") throw $rt.invalid("/code", "a string", v_code);
+  if (!w.string(v_code)) throw $rt.invalid("/code", "a string without lone surrogates", v_code);
+  if (v_percent !== undefined) {
+    if (!(typeof v_percent === "number" && w.num(v_percent))) throw $rt.invalid("/percent", "a finite number", v_percent);
   }
 }
 
@@ -252,15 +286,15 @@ function $extR18(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/code";
-  const f1 = r.string();
-  let f2: any;
+  const v_code = r.string();
+  let v_percent: any;
   if ((m0 & 1)) {
     r.at = "/percent";
-    f2 = r.num();
+    v_percent = r.num();
   }
-  const o3: any = { code: f1 };
-  if ((m0 & 1)) o3.percent = f2;
-  return o3;
+  const o0: any = { code: v_code };
+  if ((m0 & 1)) o0.percent = v_percent;
+  return o0;
 }
 
 function $extW21(w: $rt.Writer, v: any): void {
@@ -273,7 +307,7 @@ function $extW21(w: $rt.Writer, v: any): void {
 
 function $extR21(r: $rt.Reader): any {
   r.at = "";
-  return $enum20[r.index(2)];
+  return $tenum_Order_channel[r.index(2)];
 }
 
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
@@ -298,350 +332,350 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "id") {
-      const f5 = v.id;
-      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "id", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "id") {
+      const v_id = v.id;
+      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "status") {
-      const f6 = v.status;
-      if (f6 === null || typeof f6 !== "object") e.out += ind3 + "status: " + $rt.textPrim(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "status", 0, 1);
-      j4++;
+    if (ks0[j0] === "status") {
+      const v_status = v.status;
+      if (v_status === null || typeof v_status !== "object") e.out += ind0 + "status: " + $rt.textPrim(v_status, e.dc);
+      else $rt.textField(e, v_status, ind0, "status", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "note") {
-      const f7 = v.note;
-      if (typeof f7 === "string") e.out += ind3 + "note: " + $rt.textStr(f7, e.dc);
-      else $rt.textField(e, f7, ind3, "note", 0, 1);
-      j4++;
+    if (ks0[j0] === "note") {
+      const v_note = v.note;
+      if (typeof v_note === "string") e.out += ind0 + "note: " + $rt.textStr(v_note, e.dc);
+      else $rt.textField(e, v_note, ind0, "note", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "items") {
-      const f8 = v.items;
-      if ($isArray(f8)) {
-        const n9 = f8.length;
-        if (n9 === 0) e.out += ind3 + "items: []";
+    if (ks0[j0] === "items") {
+      const v_items = v.items;
+      if ($isArray(v_items)) {
+        const n_items = v_items.length;
+        if (n_items === 0) e.out += ind0 + "items: []";
         else {
-          const x10 = f8[0];
-          if (typeof x10 !== "object" || x10 === null || $isArray(x10) || 2 > e.max) $rt.textArray(e, ind3 + "items", f8, 1, 2, true);
+          const x_items = v_items[0];
+          if (typeof x_items !== "object" || x_items === null || $isArray(x_items) || 2 > e.max) $rt.textArray(e, ind0 + "items", v_items, 1, 2, true);
           else {
-            let t11: string | null = null;
-            let k15 = 1;
-            for (; k15 < n9; k15++) {
-              const r16 = f8[k15];
-              if (typeof r16 !== "object" || r16 === null || $rt.hasOwn(r16, "gift") !== $rt.hasOwn(x10, "gift")) break;
+            let t_items: string | null = null;
+            let k_items = 1;
+            for (; k_items < n_items; k_items++) {
+              const r_items = v_items[k_items];
+              if (typeof r_items !== "object" || r_items === null || $rt.hasOwn(r_items, "gift") !== $rt.hasOwn(x_items, "gift")) break;
             }
-            if (k15 === n9) t11 = $rt.textTable(e, f8, 1, 3);
-            if (t11 !== null) e.out += ind3 + "items" + t11;
+            if (k_items === n_items) t_items = $rt.textTable(e, v_items, 1, 3);
+            if (t_items !== null) e.out += ind0 + "items" + t_items;
             else {
-              e.out += ind3 + "items" + "[" + n9 + e.mk + "]:";
-              const dash13 = $rt.textNl(e, 1) + "- ";
-              for (let i12 = 0; i12 < n9; i12++) {
-                const x14 = f8[i12];
-                if (typeof x14 === "object" && x14 !== null && !$isArray(x14)) {
-                  const ks17 = Object.keys(x14);
-                  if (ks17.length === 0) e.out += $rt.textNl(e, 1) + "-";
+              e.out += ind0 + "items" + "[" + n_items + e.mk + "]:";
+              const dash_items = $rt.textNl(e, 1) + "- ";
+              for (let i_items = 0; i_items < n_items; i_items++) {
+                const x_items$2 = v_items[i_items];
+                if (typeof x_items$2 === "object" && x_items$2 !== null && !$isArray(x_items$2)) {
+                  const ks1 = Object.keys(x_items$2);
+                  if (ks1.length === 0) e.out += $rt.textNl(e, 1) + "-";
                   else {
                     if (3 > e.max) $rt.textBail();
-                    const ind19 = $rt.textNl(e, 2);
-                    let lead21 = dash13;
-                    let j20 = 0;
-                    if (ks17[j20] === "sku") {
-                      const f22 = x14.sku;
-                      if (typeof f22 === "string") e.out += lead21 + "sku: " + $rt.textStr(f22, e.dc);
-                      else $rt.textField(e, f22, lead21, "sku", 2, 3);
-                      lead21 = ind19;
-                      j20++;
+                    const ind1 = $rt.textNl(e, 2);
+                    let lead0 = dash_items;
+                    let j1 = 0;
+                    if (ks1[j1] === "sku") {
+                      const v_sku = x_items$2.sku;
+                      if (typeof v_sku === "string") e.out += lead0 + "sku: " + $rt.textStr(v_sku, e.dc);
+                      else $rt.textField(e, v_sku, lead0, "sku", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    if (ks17[j20] === "qty") {
-                      const f23 = x14.qty;
-                      if (typeof f23 === "number" && f23 - f23 === 0) e.out += lead21 + "qty: " + f23;
-                      else $rt.textField(e, f23, lead21, "qty", 2, 3);
-                      lead21 = ind19;
-                      j20++;
+                    if (ks1[j1] === "qty") {
+                      const v_qty = x_items$2.qty;
+                      if (typeof v_qty === "number" && v_qty - v_qty === 0) e.out += lead0 + "qty: " + v_qty;
+                      else $rt.textField(e, v_qty, lead0, "qty", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    if (ks17[j20] === "gift") {
-                      const f24 = x14.gift;
-                      if (typeof f24 === "boolean") e.out += lead21 + "gift: " + (f24 ? "true" : "false");
-                      else $rt.textField(e, f24, lead21, "gift", 2, 3);
-                      lead21 = ind19;
-                      j20++;
+                    if (ks1[j1] === "gift") {
+                      const v_gift = x_items$2.gift;
+                      if (typeof v_gift === "boolean") e.out += lead0 + "gift: " + (v_gift ? "true" : "false");
+                      else $rt.textField(e, v_gift, lead0, "gift", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    for (; j20 < ks17.length; j20++) {
-                      const k25 = ks17[j20];
-                      const x26 = x14[k25];
-                      $rt.textField(e, x26, lead21, k25, 2, 3);
-                      lead21 = ind19;
+                    for (; j1 < ks1.length; j1++) {
+                      const k0 = ks1[j1];
+                      const x2 = x_items$2[k0];
+                      $rt.textField(e, x2, lead0, k0, 2, 3);
+                      lead0 = ind1;
                     }
                   }
-                } else $rt.textItem(e, x14, 1, 3);
+                } else $rt.textItem(e, x_items$2, 1, 3);
               }
             }
           }
         }
-      } else $rt.textField(e, f8, ind3, "items", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_items, ind0, "items", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "payment") {
-      const f27 = v.payment;
-      if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
-        const d28 = f27.kind;
-        switch (d28) {
+    if (ks0[j0] === "payment") {
+      const v_payment = v.payment;
+      if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+        const d0 = v_payment.kind;
+        switch (d0) {
           case "card": {
-            if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
-              const ks29 = Object.keys(f27);
-              if (ks29.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment = Object.keys(v_payment);
+              if (ks_payment.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf31: string | null = null;
-                if (ks29.length > 1 && ks29[0] !== "kind") {
-                  const x30 = f27[ks29[0]];
-                  if (typeof x30 === "object" && x30 !== null && !$isArray(x30)) kf31 = $rt.textKeyed(e, f27, ks29, 1, 3);
+                let kf_payment: string | null = null;
+                if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
+                  const x_payment = v_payment[ks_payment[0]];
+                  if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
                 }
-                if (kf31 !== null) e.out += ind3 + "payment" + kf31;
+                if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind32 = $rt.textNl(e, 1);
-                  let j33 = 0;
-                  if (ks29[j33] === "kind") {
-                    const f34 = f27.kind;
-                    if (f34 === null || typeof f34 !== "object") e.out += ind32 + "kind: " + $rt.textPrim(f34, e.dc);
-                    else $rt.textField(e, f34, ind32, "kind", 1, 2);
-                    j33++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment = $rt.textNl(e, 1);
+                  let j_payment = 0;
+                  if (ks_payment[j_payment] === "kind") {
+                    const v_kind = v_payment.kind;
+                    if (v_kind === null || typeof v_kind !== "object") e.out += ind_payment + "kind: " + $rt.textPrim(v_kind, e.dc);
+                    else $rt.textField(e, v_kind, ind_payment, "kind", 1, 2);
+                    j_payment++;
                   }
-                  if (ks29[j33] === "card") {
-                    const f35 = f27.card;
-                    if (typeof f35 === "string") e.out += ind32 + "card: " + $rt.textStr(f35, e.dc);
-                    else $rt.textField(e, f35, ind32, "card", 1, 2);
-                    j33++;
+                  if (ks_payment[j_payment] === "card") {
+                    const v_card = v_payment.card;
+                    if (typeof v_card === "string") e.out += ind_payment + "card: " + $rt.textStr(v_card, e.dc);
+                    else $rt.textField(e, v_card, ind_payment, "card", 1, 2);
+                    j_payment++;
                   }
-                  for (; j33 < ks29.length; j33++) {
-                    const k36 = ks29[j33];
-                    const x37 = f27[k36];
-                    $rt.textField(e, x37, ind32, k36, 1, 2);
+                  for (; j_payment < ks_payment.length; j_payment++) {
+                    const k_payment = ks_payment[j_payment];
+                    const x_payment$2 = v_payment[k_payment];
+                    $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f27, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           case "cash": {
-            if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
-              const ks38 = Object.keys(f27);
-              if (ks38.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment$2 = Object.keys(v_payment);
+              if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf40: string | null = null;
-                if (ks38.length > 1 && ks38[0] !== "kind") {
-                  const x39 = f27[ks38[0]];
-                  if (typeof x39 === "object" && x39 !== null && !$isArray(x39)) kf40 = $rt.textKeyed(e, f27, ks38, 1, 3);
+                let kf_payment$2: string | null = null;
+                if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
+                  const x_payment$3 = v_payment[ks_payment$2[0]];
+                  if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
                 }
-                if (kf40 !== null) e.out += ind3 + "payment" + kf40;
+                if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind41 = $rt.textNl(e, 1);
-                  let j42 = 0;
-                  if (ks38[j42] === "kind") {
-                    const f43 = f27.kind;
-                    if (f43 === null || typeof f43 !== "object") e.out += ind41 + "kind: " + $rt.textPrim(f43, e.dc);
-                    else $rt.textField(e, f43, ind41, "kind", 1, 2);
-                    j42++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment$2 = $rt.textNl(e, 1);
+                  let j_payment$2 = 0;
+                  if (ks_payment$2[j_payment$2] === "kind") {
+                    const v_kind$2 = v_payment.kind;
+                    if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_payment$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
+                    else $rt.textField(e, v_kind$2, ind_payment$2, "kind", 1, 2);
+                    j_payment$2++;
                   }
-                  for (; j42 < ks38.length; j42++) {
-                    const k44 = ks38[j42];
-                    const x45 = f27[k44];
-                    $rt.textField(e, x45, ind41, k44, 1, 2);
+                  for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
+                    const k_payment$2 = ks_payment$2[j_payment$2];
+                    const x_payment$4 = v_payment[k_payment$2];
+                    $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f27, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           case "voucher": {
-            if (typeof f27 === "object" && f27 !== null && !$isArray(f27)) {
-              const ks46 = Object.keys(f27);
-              if (ks46.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment$3 = Object.keys(v_payment);
+              if (ks_payment$3.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf48: string | null = null;
-                if (ks46.length > 1 && ks46[0] !== "kind") {
-                  const x47 = f27[ks46[0]];
-                  if (typeof x47 === "object" && x47 !== null && !$isArray(x47)) kf48 = $rt.textKeyed(e, f27, ks46, 1, 3);
+                let kf_payment$3: string | null = null;
+                if (ks_payment$3.length > 1 && ks_payment$3[0] !== "kind") {
+                  const x_payment$5 = v_payment[ks_payment$3[0]];
+                  if (typeof x_payment$5 === "object" && x_payment$5 !== null && !$isArray(x_payment$5)) kf_payment$3 = $rt.textKeyed(e, v_payment, ks_payment$3, 1, 3);
                 }
-                if (kf48 !== null) e.out += ind3 + "payment" + kf48;
+                if (kf_payment$3 !== null) e.out += ind0 + "payment" + kf_payment$3;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind49 = $rt.textNl(e, 1);
-                  let j50 = 0;
-                  if (ks46[j50] === "kind") {
-                    const f51 = f27.kind;
-                    if (f51 === null || typeof f51 !== "object") e.out += ind49 + "kind: " + $rt.textPrim(f51, e.dc);
-                    else $rt.textField(e, f51, ind49, "kind", 1, 2);
-                    j50++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment$3 = $rt.textNl(e, 1);
+                  let j_payment$3 = 0;
+                  if (ks_payment$3[j_payment$3] === "kind") {
+                    const v_kind$3 = v_payment.kind;
+                    if (v_kind$3 === null || typeof v_kind$3 !== "object") e.out += ind_payment$3 + "kind: " + $rt.textPrim(v_kind$3, e.dc);
+                    else $rt.textField(e, v_kind$3, ind_payment$3, "kind", 1, 2);
+                    j_payment$3++;
                   }
-                  if (ks46[j50] === "voucher") {
-                    const f52 = f27.voucher;
-                    if (typeof f52 === "string") e.out += ind49 + "voucher: " + $rt.textStr(f52, e.dc);
-                    else $rt.textField(e, f52, ind49, "voucher", 1, 2);
-                    j50++;
+                  if (ks_payment$3[j_payment$3] === "voucher") {
+                    const v_voucher = v_payment.voucher;
+                    if (typeof v_voucher === "string") e.out += ind_payment$3 + "voucher: " + $rt.textStr(v_voucher, e.dc);
+                    else $rt.textField(e, v_voucher, ind_payment$3, "voucher", 1, 2);
+                    j_payment$3++;
                   }
-                  for (; j50 < ks46.length; j50++) {
-                    const k53 = ks46[j50];
-                    const x54 = f27[k53];
-                    $rt.textField(e, x54, ind49, k53, 1, 2);
+                  for (; j_payment$3 < ks_payment$3.length; j_payment$3++) {
+                    const k_payment$3 = ks_payment$3[j_payment$3];
+                    const x_payment$6 = v_payment[k_payment$3];
+                    $rt.textField(e, x_payment$6, ind_payment$3, k_payment$3, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f27, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           default:
-            $rt.textField(e, f27, ind3, "payment", 0, 1);
+            $rt.textField(e, v_payment, ind0, "payment", 0, 1);
         }
       }
-      else $rt.textField(e, f27, ind3, "payment", 0, 1);
-      j4++;
+      else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "coupon") {
-      const f55 = v.coupon;
-      if (typeof f55 === "object" && f55 !== null && !$isArray(f55)) {
-        const ks56 = Object.keys(f55);
-        if (ks56.length === 0) e.out += ind3 + "coupon:";
+    if (ks0[j0] === "coupon") {
+      const v_coupon = v.coupon;
+      if (typeof v_coupon === "object" && v_coupon !== null && !$isArray(v_coupon)) {
+        const ks_coupon = Object.keys(v_coupon);
+        if (ks_coupon.length === 0) e.out += ind0 + "coupon:";
         else {
           if (2 > e.max) $rt.textBail();
-          let kf58: string | null = null;
-          if (ks56.length > 1 && ks56[0] !== "code") {
-            const x57 = f55[ks56[0]];
-            if (typeof x57 === "object" && x57 !== null && !$isArray(x57)) kf58 = $rt.textKeyed(e, f55, ks56, 1, 3);
+          let kf_coupon: string | null = null;
+          if (ks_coupon.length > 1 && ks_coupon[0] !== "code") {
+            const x_coupon = v_coupon[ks_coupon[0]];
+            if (typeof x_coupon === "object" && x_coupon !== null && !$isArray(x_coupon)) kf_coupon = $rt.textKeyed(e, v_coupon, ks_coupon, 1, 3);
           }
-          if (kf58 !== null) e.out += ind3 + "coupon" + kf58;
+          if (kf_coupon !== null) e.out += ind0 + "coupon" + kf_coupon;
           else {
-            e.out += ind3 + "coupon:";
-            const ind59 = $rt.textNl(e, 1);
-            let j60 = 0;
-            if (ks56[j60] === "code") {
-              const f61 = f55.code;
-              if (typeof f61 === "string") e.out += ind59 + "code: " + $rt.textStr(f61, e.dc);
-              else $rt.textField(e, f61, ind59, "code", 1, 2);
-              j60++;
+            e.out += ind0 + "coupon:";
+            const ind_coupon = $rt.textNl(e, 1);
+            let j_coupon = 0;
+            if (ks_coupon[j_coupon] === "code") {
+              const v_code = v_coupon.code;
+              if (typeof v_code === "string") e.out += ind_coupon + "code: " + $rt.textStr(v_code, e.dc);
+              else $rt.textField(e, v_code, ind_coupon, "code", 1, 2);
+              j_coupon++;
             }
-            if (ks56[j60] === "percent") {
-              const f62 = f55.percent;
-              if (typeof f62 === "number" && f62 - f62 === 0) e.out += ind59 + "percent: " + f62;
-              else $rt.textField(e, f62, ind59, "percent", 1, 2);
-              j60++;
+            if (ks_coupon[j_coupon] === "percent") {
+              const v_percent = v_coupon.percent;
+              if (typeof v_percent === "number" && v_percent - v_percent === 0) e.out += ind_coupon + "percent: " + v_percent;
+              else $rt.textField(e, v_percent, ind_coupon, "percent", 1, 2);
+              j_coupon++;
             }
-            for (; j60 < ks56.length; j60++) {
-              const k63 = ks56[j60];
-              const x64 = f55[k63];
-              $rt.textField(e, x64, ind59, k63, 1, 2);
+            for (; j_coupon < ks_coupon.length; j_coupon++) {
+              const k_coupon = ks_coupon[j_coupon];
+              const x_coupon$2 = v_coupon[k_coupon];
+              $rt.textField(e, x_coupon$2, ind_coupon, k_coupon, 1, 2);
             }
           }
         }
-      } else $rt.textField(e, f55, ind3, "coupon", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_coupon, ind0, "coupon", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "channel") {
-      const f65 = v.channel;
-      if (f65 === null || typeof f65 !== "object") e.out += ind3 + "channel: " + $rt.textPrim(f65, e.dc);
-      else $rt.textField(e, f65, ind3, "channel", 0, 1);
-      j4++;
+    if (ks0[j0] === "channel") {
+      const v_channel = v.channel;
+      if (v_channel === null || typeof v_channel !== "object") e.out += ind0 + "channel: " + $rt.textPrim(v_channel, e.dc);
+      else $rt.textField(e, v_channel, ind0, "channel", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k66 = ks0[j4];
-      const x67 = v[k66];
-      $rt.textField(e, x67, ind3, k66, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k1 = ks0[j0];
+      const x3 = v[k1];
+      $rt.textField(e, x3, ind0, k1, 0, 1);
     }
     return e.out.slice(1);
   }
   return null;
 }
 
-function $ckb1(v: any): any {
+function $ckb_Order_payment_card(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "card") v.kind = $rt.tcEnum(f0, $tenum9, "/kind", "the constant \"card\"");
-  const f1 = v.card;
-  if (f1 === undefined) throw $rt.missing("", "card");
-  if (typeof f1 !== "string") v.card = $rt.tcString(f1, "/card");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys2, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "card") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_card_kind, "/kind", "the constant \"card\"");
+  const v_card = v.card;
+  if (v_card === undefined) throw $rt.missing("", "card");
+  if (typeof v_card !== "string") v.card = $rt.tcString(v_card, "/card");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_card, "");
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_Order_payment_cash(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "cash") v.kind = $rt.tcEnum(f0, $tenum10, "/kind", "the constant \"cash\"");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys3, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "cash") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_cash_kind, "/kind", "the constant \"cash\"");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
-function $ckb3(v: any): any {
+function $ckb_Order_payment_voucher(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "voucher") v.kind = $rt.tcEnum(f0, $tenum11, "/kind", "the constant \"voucher\"");
-  const f1 = v.voucher;
-  if (f1 === undefined) throw $rt.missing("", "voucher");
-  if (typeof f1 !== "string") v.voucher = $rt.tcString(f1, "/voucher");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys4, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "voucher") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_voucher_kind, "/kind", "the constant \"voucher\"");
+  const v_voucher = v.voucher;
+  if (v_voucher === undefined) throw $rt.missing("", "voucher");
+  if (typeof v_voucher !== "string") v.voucher = $rt.tcString(v_voucher, "/voucher");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_voucher, "");
   return v;
 }
 
 function $ckOrder(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.status;
-  if (f1 === undefined) throw $rt.missing("", "status");
-  if (!$tset8.has(f1)) v.status = $rt.tcEnum(f1, $tenum7, "/status", "one of \"new\", \"paid\", \"shipped\"");
-  const f2 = v.note;
-  if (f2 !== undefined) {
-    if (typeof f2 !== "string") v.note = $rt.tcString(f2, "/note");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_status = v.status;
+  if (v_status === undefined) throw $rt.missing("", "status");
+  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"new\", \"paid\", \"shipped\"");
+  const v_note = v.note;
+  if (v_note !== undefined) {
+    if (typeof v_note !== "string") v.note = $rt.tcString(v_note, "/note");
   }
-  const f3 = v.items;
-  if (f3 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f3)) throw $rt.textInvalid("/items", "an array", f3);
-  const n6 = f3.length;
-  let i4 = 0;
+  const v_items = v.items;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.textInvalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  let i_items = 0;
   try {
-    for (; i4 < n6; i4++) {
-      const x5 = f3[i4];
-      if (typeof x5 !== "object" || x5 === null || $isArray(x5)) throw $rt.textInvalid("", "an object", x5);
-      const f7 = x5.sku;
-      if (f7 === undefined) throw $rt.missing("", "sku");
-      if (typeof f7 !== "string") x5.sku = $rt.tcString(f7, "/sku");
-      const f8 = x5.qty;
-      if (f8 === undefined) throw $rt.missing("", "qty");
-      if (typeof f8 !== "number" || !$isInteger(f8)) x5.qty = $rt.tcInteger(f8, "/qty");
-      const f9 = x5.gift;
-      if (f9 !== undefined) {
-        if (typeof f9 !== "boolean") throw $rt.textInvalid("/gift", "a boolean", f9);
+    for (; i_items < n_items; i_items++) {
+      const x_items = v_items[i_items];
+      if (typeof x_items !== "object" || x_items === null || $isArray(x_items)) throw $rt.textInvalid("", "an object", x_items);
+      const v_sku = x_items.sku;
+      if (v_sku === undefined) throw $rt.missing("", "sku");
+      if (typeof v_sku !== "string") x_items.sku = $rt.tcString(v_sku, "/sku");
+      const v_qty = x_items.qty;
+      if (v_qty === undefined) throw $rt.missing("", "qty");
+      if (typeof v_qty !== "number" || !$isInteger(v_qty)) x_items.qty = $rt.tcInteger(v_qty, "/qty");
+      const v_gift = x_items.gift;
+      if (v_gift !== undefined) {
+        if (typeof v_gift !== "boolean") throw $rt.textInvalid("/gift", "a boolean", v_gift);
       }
-      if ($rt.keyCount(x5) !== 1 + 1 + (f9 !== undefined ? 1 : 0)) $rt.checkClosed(x5, $keys1, "");
+      if ($rt.keyCount(x_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(x_items, $keys_Order_items_items, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/items", i4);
+    $rt.textRethrowAt(e, "/items", i_items);
   }
-  const f10 = v.payment;
-  if (f10 !== undefined) {
-    if (typeof f10 !== "object" || f10 === null || $isArray(f10)) throw $rt.textInvalid("/payment", "an object", f10);
-    const d11 = f10.kind;
-    switch (d11) {
+  const v_payment = v.payment;
+  if (v_payment !== undefined) {
+    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.textInvalid("/payment", "an object", v_payment);
+    const d_payment = v_payment.kind;
+    switch (d_payment) {
       case "card": {
         try {
-          v.payment = $ckb1(f10);
+          v.payment = $ckb_Order_payment_card(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -649,7 +683,7 @@ function $ckOrder(v: any): any {
       }
       case "cash": {
         try {
-          v.payment = $ckb2(f10);
+          v.payment = $ckb_Order_payment_cash(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -657,32 +691,32 @@ function $ckOrder(v: any): any {
       }
       case "voucher": {
         try {
-          v.payment = $ckb3(f10);
+          v.payment = $ckb_Order_payment_voucher(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
         break;
       }
       default:
-        v.payment = $rt.tcUnion(f10, "/payment", $tunion12, $tmask13, $tmask14);
+        v.payment = $rt.tcUnion(v_payment, "/payment", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
     }
   }
-  const f12 = v.coupon;
-  if (f12 !== undefined) {
-    if (typeof f12 !== "object" || f12 === null || $isArray(f12)) throw $rt.textInvalid("/coupon", "an object", f12);
-    const f13 = f12.code;
-    if (f13 === undefined) throw $rt.missing("/coupon", "code");
-    if (typeof f13 !== "string") f12.code = $rt.tcString(f13, "/coupon/code");
-    const f14 = f12.percent;
-    if (f14 !== undefined) {
-      if (typeof f14 !== "number") f12.percent = $rt.tcNumber(f14, "/coupon/percent");
+  const v_coupon = v.coupon;
+  if (v_coupon !== undefined) {
+    if (typeof v_coupon !== "object" || v_coupon === null || $isArray(v_coupon)) throw $rt.textInvalid("/coupon", "an object", v_coupon);
+    const v_code = v_coupon.code;
+    if (v_code === undefined) throw $rt.missing("/coupon", "code");
+    if (typeof v_code !== "string") v_coupon.code = $rt.tcString(v_code, "/coupon/code");
+    const v_percent = v_coupon.percent;
+    if (v_percent !== undefined) {
+      if (typeof v_percent !== "number") v_coupon.percent = $rt.tcNumber(v_percent, "/coupon/percent");
     }
-    if ($rt.keyCount(f12) !== 1 + (f14 !== undefined ? 1 : 0)) $rt.checkClosed(f12, $keys15, "/coupon");
+    if ($rt.keyCount(v_coupon) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v_coupon, $keys_Order_coupon, "/coupon");
   }
-  const f15 = v.channel;
-  if (f15 === undefined) throw $rt.missing("", "channel");
-  if (!$tset17.has(f15)) v.channel = $rt.tcEnum(f15, $tenum16, "/channel", "one of \"web\", \"app\"");
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0) + 1 + (f10 !== undefined ? 1 : 0) + (f12 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
+  const v_channel = v.channel;
+  if (v_channel === undefined) throw $rt.missing("", "channel");
+  if (!$tset_Order_channel.has(v_channel)) v.channel = $rt.tcEnum(v_channel, $tenum_Order_channel, "/channel", "one of \"web\", \"app\"");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 
@@ -957,11 +991,11 @@ export const OrderPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): Order {
-    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints18);
+    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions19;
+    return $tinstructions_Order;
   },
 };
 

@@ -30,142 +30,174 @@ export interface Order {
   channel: "web" | "app";
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["id", "status", "items", "payment", "coupon", "channel"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
-const $keys2 = /*@__PURE__*/ new Set<string>(["kind", "card"]);
-const $keys3 = /*@__PURE__*/ new Set<string>(["kind"]);
-const $keys4 = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
-const $keys5 = /*@__PURE__*/ new Set<string>(["code", "percent"]);
-const $enum6 = ["new", "paid", "shipped"] as const;
-const $enum7 = ["web", "app"] as const;
-const $tenum8 = ["new", "paid", "shipped"] as const;
-const $tset9 = /*@__PURE__*/ new Set<unknown>($tenum8);
-const $tenum10 = ["card"] as const;
-const $tenum11 = ["cash"] as const;
-const $tenum12 = ["voucher"] as const;
-const $tunion13 = [$ckb1, $ckb2, $ckb3] as const;
-const $tmask14 = [32, 32, 32] as const;
-const $tmask15 = [0, 0, 0] as const;
-const $tenum16 = ["web", "app"] as const;
-const $tset17 = /*@__PURE__*/ new Set<unknown>($tenum16);
-const $thints18 = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]} as const;
-const $tinstructions19 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\nstatus: new\nitems[1]{sku,qty,gift}:\n  <sku>,1,true\npayment:\n  kind: card\n  card: <card>\ncoupon:\n  code: <code>\n  percent: 1.5\nchannel: web\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- status: one of \"new\", \"paid\", \"shipped\"\n- items[]: optional (omit when unknown): gift\n- payment: \"kind\" is one of \"card\", \"cash\", \"voucher\", each with its own fields; the example shows the first\n- coupon: optional (omit when unknown): percent\n- channel: one of \"web\", \"app\"\n- top level: optional (omit when unknown): payment, coupon";
+const $keys_Order = /*@__PURE__*/ new Set<string>([
+  "id",
+  "status",
+  "items",
+  "payment",
+  "coupon",
+  "channel",
+]);
+const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
+const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
+const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
+const $keys_Order_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
+const $keys_Order_coupon = /*@__PURE__*/ new Set<string>(["code", "percent"]);
+const $enum_Order_status = ["new", "paid", "shipped"] as const;
+const $enum_Order_channel = ["web", "app"] as const;
+const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
+const $tenum_Order_payment_card_kind = ["card"] as const;
+const $tenum_Order_payment_cash_kind = ["cash"] as const;
+const $tenum_Order_payment_voucher_kind = ["voucher"] as const;
+const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash, $ckb_Order_payment_voucher] as const;
+const $tmask_Order_payment_exact = [32, 32, 32] as const;
+const $tmask_Order_payment_coercible = [0, 0, 0] as const;
+const $tset_Order_channel = /*@__PURE__*/ new Set<unknown>($enum_Order_channel);
+const $thints_Order = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]} as const;
+const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "id: <id>\n" +
+  "status: new\n" +
+  "items[1]{sku,qty,gift}:\n" +
+  "  <sku>,1,true\n" +
+  "payment:\n" +
+  "  kind: card\n" +
+  "  card: <card>\n" +
+  "coupon:\n" +
+  "  code: <code>\n" +
+  "  percent: 1.5\n" +
+  "channel: web\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- status: one of \"new\", \"paid\", \"shipped\"\n" +
+  "- items[]: optional (omit when unknown): gift\n" +
+  "- payment: \"kind\" is one of \"card\", \"cash\", \"voucher\", each with its own fields; the example shows the first\n" +
+  "- coupon: optional (omit when unknown): percent\n" +
+  "- channel: one of \"web\", \"app\"\n" +
+  "- top level: optional (omit when unknown): payment, coupon";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.status;
-  const f2 = v.items;
-  const f3 = v.payment;
-  const f4 = v.coupon;
-  const f5 = v.channel;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (f3 !== undefined ? 1 : 0) + (f4 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
-  let m6 = 0;
-  if (f3 !== undefined) m6 |= 1;
-  if (f4 !== undefined) m6 |= 2;
-  w.byte(m6);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "status");
-  switch (f1) {
+  const v_id = v.id;
+  const v_status = v.status;
+  const v_items = v.items;
+  const v_payment = v.payment;
+  const v_coupon = v.coupon;
+  const v_channel = v.channel;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
+  let m0 = 0;
+  if (v_payment !== undefined) m0 |= 1;
+  if (v_coupon !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_status === undefined) throw $rt.missing("", "status");
+  switch (v_status) {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("/status", "one of \"new\", \"paid\", \"shipped\"", f1);
+    default: throw $rt.invalid("/status", "one of \"new\", \"paid\", \"shipped\"", v_status);
   }
-  if (f2 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f2)) throw $rt.invalid("/items", "an array", f2);
-  const n7 = f2.length;
-  w.varint(n7);
-  let i8 = 0;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  w.varint(n_items);
+  let i_items = 0;
   try {
-    for (; i8 < n7; i8++) {
-      const e9 = f2[i8];
-      if (typeof e9 !== "object" || e9 === null || $isArray(e9)) throw $rt.invalid("", "an object", e9);
-      const f10 = e9.sku;
-      const f11 = e9.qty;
-      const f12 = e9.gift;
-      if ($rt.keyCount(e9) !== 1 + 1 + (f12 !== undefined ? 1 : 0)) $rt.checkClosed(e9, $keys1, "");
-      let m13 = 0;
-      if (f12 !== undefined) m13 |= 1;
-      w.byte(m13);
-      if (f10 === undefined) throw $rt.missing("", "sku");
-      if (typeof f10 !== "string") throw $rt.invalid("/sku", "a string", f10);
-      if (!w.string(f10)) throw $rt.invalid("/sku", "a string without lone surrogates", f10);
-      if (f11 === undefined) throw $rt.missing("", "qty");
-      if (!(typeof f11 === "number" && $isInteger(f11) && w.int(f11))) throw $rt.invalid("/qty", "an integer within 64 bits", f11);
-      if (f12 !== undefined) {
-        if (f12 === true) w.byte(1);
-        else if (f12 === false) w.byte(0);
-        else throw $rt.invalid("/gift", "a boolean", f12);
+    for (; i_items < n_items; i_items++) {
+      const e_items = v_items[i_items];
+      if (typeof e_items !== "object" || e_items === null || $isArray(e_items)) throw $rt.invalid("", "an object", e_items);
+      const v_sku = e_items.sku;
+      const v_qty = e_items.qty;
+      const v_gift = e_items.gift;
+      if ($rt.keyCount(e_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
+      let m1 = 0;
+      if (v_gift !== undefined) m1 |= 1;
+      w.byte(m1);
+      if (v_sku === undefined) throw $rt.missing("", "sku");
+      if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
+      if (!w.string(v_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
+      if (v_qty === undefined) throw $rt.missing("", "qty");
+      if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
+      if (v_gift !== undefined) {
+        if (v_gift === true) w.byte(1);
+        else if (v_gift === false) w.byte(0);
+        else throw $rt.invalid("/gift", "a boolean", v_gift);
       }
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/items", i8);
+    $rt.rethrowAtIndex(err, "/items", i_items);
   }
-  if (f3 !== undefined) {
-    if (typeof f3 !== "object" || f3 === null || $isArray(f3)) throw $rt.invalid("/payment", "an object", f3);
-    const d14 = f3.kind;
-    switch (d14) {
+  if (v_payment !== undefined) {
+    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+    const d_payment = v_payment.kind;
+    switch (d_payment) {
       case "card": {
         w.byte(0);
-        if (typeof f3 !== "object" || f3 === null || $isArray(f3)) throw $rt.invalid("/payment", "an object", f3);
-        const f15 = f3.kind;
-        const f16 = f3.card;
-        if ($rt.keyCount(f3) !== 1 + 1) $rt.checkClosed(f3, $keys2, "/payment");
-        if (f15 === undefined) throw $rt.missing("/payment", "kind");
-        if (f15 !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", f15);
-        if (f16 === undefined) throw $rt.missing("/payment", "card");
-        if (typeof f16 !== "string") throw $rt.invalid("/payment/card", "a string", f16);
-        if (!w.string(f16)) throw $rt.invalid("/payment/card", "a string without lone surrogates", f16);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind = v_payment.kind;
+        const v_card = v_payment.card;
+        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
+        if (v_kind === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", v_kind);
+        if (v_card === undefined) throw $rt.missing("/payment", "card");
+        if (typeof v_card !== "string") throw $rt.invalid("/payment/card", "a string", v_card);
+        if (!w.string(v_card)) throw $rt.invalid("/payment/card", "a string without lone surrogates", v_card);
         break;
       }
       case "cash": {
         w.byte(1);
-        if (typeof f3 !== "object" || f3 === null || $isArray(f3)) throw $rt.invalid("/payment", "an object", f3);
-        const f17 = f3.kind;
-        if ($rt.keyCount(f3) !== 1) $rt.checkClosed(f3, $keys3, "/payment");
-        if (f17 === undefined) throw $rt.missing("/payment", "kind");
-        if (f17 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", f17);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind$2 = v_payment.kind;
+        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
+        if (v_kind$2 === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind$2 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", v_kind$2);
         break;
       }
       case "voucher": {
         w.byte(2);
-        if (typeof f3 !== "object" || f3 === null || $isArray(f3)) throw $rt.invalid("/payment", "an object", f3);
-        const f18 = f3.kind;
-        const f19 = f3.voucher;
-        if ($rt.keyCount(f3) !== 1 + 1) $rt.checkClosed(f3, $keys4, "/payment");
-        if (f18 === undefined) throw $rt.missing("/payment", "kind");
-        if (f18 !== "voucher") throw $rt.invalid("/payment/kind", "the constant \"voucher\"", f18);
-        if (f19 === undefined) throw $rt.missing("/payment", "voucher");
-        if (typeof f19 !== "string") throw $rt.invalid("/payment/voucher", "a string", f19);
-        if (!w.string(f19)) throw $rt.invalid("/payment/voucher", "a string without lone surrogates", f19);
+        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        const v_kind$3 = v_payment.kind;
+        const v_voucher = v_payment.voucher;
+        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
+        if (v_kind$3 === undefined) throw $rt.missing("/payment", "kind");
+        if (v_kind$3 !== "voucher") throw $rt.invalid("/payment/kind", "the constant \"voucher\"", v_kind$3);
+        if (v_voucher === undefined) throw $rt.missing("/payment", "voucher");
+        if (typeof v_voucher !== "string") throw $rt.invalid("/payment/voucher", "a string", v_voucher);
+        if (!w.string(v_voucher)) throw $rt.invalid("/payment/voucher", "a string without lone surrogates", v_voucher);
         break;
       }
-      default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\", \"voucher\"", d14);
+      default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\", \"voucher\"", d_payment);
     }
   }
-  if (f4 !== undefined) {
-    if (typeof f4 !== "object" || f4 === null || $isArray(f4)) throw $rt.invalid("/coupon", "an object", f4);
-    const f20 = f4.code;
-    const f21 = f4.percent;
-    if ($rt.keyCount(f4) !== 1 + (f21 !== undefined ? 1 : 0)) $rt.checkClosed(f4, $keys5, "/coupon");
-    let m22 = 0;
-    if (f21 !== undefined) m22 |= 1;
-    w.byte(m22);
-    if (f20 === undefined) throw $rt.missing("/coupon", "code");
-    if (typeof f20 !== "string") throw $rt.invalid("/coupon/code", "a string", f20);
-    if (!w.string(f20)) throw $rt.invalid("/coupon/code", "a string without lone surrogates", f20);
-    if (f21 !== undefined) {
-      if (!(typeof f21 === "number" && w.num(f21))) throw $rt.invalid("/coupon/percent", "a finite number", f21);
+  if (v_coupon !== undefined) {
+    if (typeof v_coupon !== "object" || v_coupon === null || $isArray(v_coupon)) throw $rt.invalid("/coupon", "an object", v_coupon);
+    const v_code = v_coupon.code;
+    const v_percent = v_coupon.percent;
+    if ($rt.keyCount(v_coupon) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v_coupon, $keys_Order_coupon, "/coupon");
+    let m_coupon = 0;
+    if (v_percent !== undefined) m_coupon |= 1;
+    w.byte(m_coupon);
+    if (v_code === undefined) throw $rt.missing("/coupon", "code");
+    if (typeof v_code !== "string") throw $rt.invalid("/coupon/code", "a string", v_code);
+    if (!w.string(v_code)) throw $rt.invalid("/coupon/code", "a string without lone surrogates", v_code);
+    if (v_percent !== undefined) {
+      if (!(typeof v_percent === "number" && w.num(v_percent))) throw $rt.invalid("/coupon/percent", "a finite number", v_percent);
     }
   }
-  if (f5 === undefined) throw $rt.missing("", "channel");
-  switch (f5) {
+  if (v_channel === undefined) throw $rt.missing("", "channel");
+  switch (v_channel) {
     case "web": w.byte(0); break;
     case "app": w.byte(1); break;
-    default: throw $rt.invalid("/channel", "one of \"web\", \"app\"", f5);
+    default: throw $rt.invalid("/channel", "one of \"web\", \"app\"", v_channel);
   }
 }
 
@@ -173,86 +205,86 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/id";
-  const f1 = r.string();
+  const v_id = r.string();
   r.at = "/status";
-  const f2 = $enum6[r.index(3)];
+  const v_status = $enum_Order_status[r.index(3)];
   r.at = "/items";
-  const n3 = r.count(3);
-  const a4: any[] = [];
-  let i5 = 0;
+  const n_items = r.count(3);
+  const a_items: any[] = [];
+  let i_items = 0;
   try {
-    for (; i5 < n3; i5++) {
+    for (; i_items < n_items; i_items++) {
       r.at = "";
-      const m6 = r.bits(1);
+      const m1 = r.bits(1);
       r.at = "/sku";
-      const f7 = r.string();
+      const v_sku = r.string();
       r.at = "/qty";
-      const f8 = r.int();
-      let f9: any;
-      if ((m6 & 1)) {
+      const v_qty = r.int();
+      let v_gift: any;
+      if ((m1 & 1)) {
         r.at = "/gift";
-        f9 = r.bool();
+        v_gift = r.bool();
       }
-      const o10: any = { sku: f7, qty: f8 };
-      if ((m6 & 1)) o10.gift = f9;
-      a4.push(o10);
+      const o0: any = { sku: v_sku, qty: v_qty };
+      if ((m1 & 1)) o0.gift = v_gift;
+      a_items.push(o0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/items", i5);
+    $rt.rethrowAtIndex(e, "/items", i_items);
   }
-  const f11 = a4;
-  let f21: any;
+  const v_items = a_items;
+  let v_payment: any;
   if ((m0 & 1)) {
     r.at = "/payment";
-    let u12: any;
+    let u_payment: any;
     switch (r.index(3)) {
       case 0: {
-        const f13 = "card";
+        const v_kind = "card";
         r.at = "/payment/card";
-        const f14 = r.string();
-        const o15: any = { kind: f13, card: f14 };
-        u12 = o15;
+        const v_card = r.string();
+        const o_payment: any = { kind: v_kind, card: v_card };
+        u_payment = o_payment;
         break;
       }
       case 1: {
-        const f16 = "cash";
-        const o17: any = { kind: f16 };
-        u12 = o17;
+        const v_kind$2 = "cash";
+        const o_payment$2: any = { kind: v_kind$2 };
+        u_payment = o_payment$2;
         break;
       }
       case 2: {
-        const f18 = "voucher";
+        const v_kind$3 = "voucher";
         r.at = "/payment/voucher";
-        const f19 = r.string();
-        const o20: any = { kind: f18, voucher: f19 };
-        u12 = o20;
+        const v_voucher = r.string();
+        const o_payment$3: any = { kind: v_kind$3, voucher: v_voucher };
+        u_payment = o_payment$3;
         break;
       }
     }
-    f21 = u12;
+    v_payment = u_payment;
   }
-  let f26: any;
+  let v_coupon: any;
   if ((m0 & 2)) {
     r.at = "/coupon";
-    const m22 = r.bits(1);
+    const m_coupon = r.bits(1);
     r.at = "/coupon/code";
-    const f23 = r.string();
-    let f24: any;
-    if ((m22 & 1)) {
+    const v_code = r.string();
+    let v_percent: any;
+    if ((m_coupon & 1)) {
       r.at = "/coupon/percent";
-      f24 = r.num();
+      v_percent = r.num();
     }
-    const o25: any = { code: f23 };
-    if ((m22 & 1)) o25.percent = f24;
-    f26 = o25;
+    const o_coupon: any = { code: v_code };
+    if ((m_coupon & 1)) o_coupon.percent = v_percent;
+    v_coupon = o_coupon;
   }
   r.at = "/channel";
-  const f27 = $enum7[r.index(2)];
-  const o28: any = { id: f1, status: f2, items: f11 };
-  if ((m0 & 1)) o28.payment = f21;
-  if ((m0 & 2)) o28.coupon = f26;
-  o28.channel = f27;
-  return o28;
+  const v_channel = $enum_Order_channel[r.index(2)];
+  const o1: any = { id: v_id, status: v_status, items: v_items };
+  if ((m0 & 1)) o1.payment = v_payment;
+  if ((m0 & 2)) o1.coupon = v_coupon;
+  o1.channel = v_channel;
+  return o1;
 }
 
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
@@ -272,340 +304,340 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "id") {
-      const f5 = v.id;
-      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "id", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "id") {
+      const v_id = v.id;
+      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "status") {
-      const f6 = v.status;
-      if (f6 === null || typeof f6 !== "object") e.out += ind3 + "status: " + $rt.textPrim(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "status", 0, 1);
-      j4++;
+    if (ks0[j0] === "status") {
+      const v_status = v.status;
+      if (v_status === null || typeof v_status !== "object") e.out += ind0 + "status: " + $rt.textPrim(v_status, e.dc);
+      else $rt.textField(e, v_status, ind0, "status", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "items") {
-      const f7 = v.items;
-      if ($isArray(f7)) {
-        const n8 = f7.length;
-        if (n8 === 0) e.out += ind3 + "items: []";
+    if (ks0[j0] === "items") {
+      const v_items = v.items;
+      if ($isArray(v_items)) {
+        const n_items = v_items.length;
+        if (n_items === 0) e.out += ind0 + "items: []";
         else {
-          const x9 = f7[0];
-          if (typeof x9 !== "object" || x9 === null || $isArray(x9) || 2 > e.max) $rt.textArray(e, ind3 + "items", f7, 1, 2, true);
+          const x_items = v_items[0];
+          if (typeof x_items !== "object" || x_items === null || $isArray(x_items) || 2 > e.max) $rt.textArray(e, ind0 + "items", v_items, 1, 2, true);
           else {
-            let t10: string | null = null;
-            let k14 = 1;
-            for (; k14 < n8; k14++) {
-              const r15 = f7[k14];
-              if (typeof r15 !== "object" || r15 === null || $rt.hasOwn(r15, "gift") !== $rt.hasOwn(x9, "gift")) break;
+            let t_items: string | null = null;
+            let k_items = 1;
+            for (; k_items < n_items; k_items++) {
+              const r_items = v_items[k_items];
+              if (typeof r_items !== "object" || r_items === null || $rt.hasOwn(r_items, "gift") !== $rt.hasOwn(x_items, "gift")) break;
             }
-            if (k14 === n8) t10 = $rt.textTable(e, f7, 1, 3);
-            if (t10 !== null) e.out += ind3 + "items" + t10;
+            if (k_items === n_items) t_items = $rt.textTable(e, v_items, 1, 3);
+            if (t_items !== null) e.out += ind0 + "items" + t_items;
             else {
-              e.out += ind3 + "items" + "[" + n8 + e.mk + "]:";
-              const dash12 = $rt.textNl(e, 1) + "- ";
-              for (let i11 = 0; i11 < n8; i11++) {
-                const x13 = f7[i11];
-                if (typeof x13 === "object" && x13 !== null && !$isArray(x13)) {
-                  const ks16 = Object.keys(x13);
-                  if (ks16.length === 0) e.out += $rt.textNl(e, 1) + "-";
+              e.out += ind0 + "items" + "[" + n_items + e.mk + "]:";
+              const dash_items = $rt.textNl(e, 1) + "- ";
+              for (let i_items = 0; i_items < n_items; i_items++) {
+                const x_items$2 = v_items[i_items];
+                if (typeof x_items$2 === "object" && x_items$2 !== null && !$isArray(x_items$2)) {
+                  const ks1 = Object.keys(x_items$2);
+                  if (ks1.length === 0) e.out += $rt.textNl(e, 1) + "-";
                   else {
                     if (3 > e.max) $rt.textBail();
-                    const ind18 = $rt.textNl(e, 2);
-                    let lead20 = dash12;
-                    let j19 = 0;
-                    if (ks16[j19] === "sku") {
-                      const f21 = x13.sku;
-                      if (typeof f21 === "string") e.out += lead20 + "sku: " + $rt.textStr(f21, e.dc);
-                      else $rt.textField(e, f21, lead20, "sku", 2, 3);
-                      lead20 = ind18;
-                      j19++;
+                    const ind1 = $rt.textNl(e, 2);
+                    let lead0 = dash_items;
+                    let j1 = 0;
+                    if (ks1[j1] === "sku") {
+                      const v_sku = x_items$2.sku;
+                      if (typeof v_sku === "string") e.out += lead0 + "sku: " + $rt.textStr(v_sku, e.dc);
+                      else $rt.textField(e, v_sku, lead0, "sku", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    if (ks16[j19] === "qty") {
-                      const f22 = x13.qty;
-                      if (typeof f22 === "number" && f22 - f22 === 0) e.out += lead20 + "qty: " + f22;
-                      else $rt.textField(e, f22, lead20, "qty", 2, 3);
-                      lead20 = ind18;
-                      j19++;
+                    if (ks1[j1] === "qty") {
+                      const v_qty = x_items$2.qty;
+                      if (typeof v_qty === "number" && v_qty - v_qty === 0) e.out += lead0 + "qty: " + v_qty;
+                      else $rt.textField(e, v_qty, lead0, "qty", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    if (ks16[j19] === "gift") {
-                      const f23 = x13.gift;
-                      if (typeof f23 === "boolean") e.out += lead20 + "gift: " + (f23 ? "true" : "false");
-                      else $rt.textField(e, f23, lead20, "gift", 2, 3);
-                      lead20 = ind18;
-                      j19++;
+                    if (ks1[j1] === "gift") {
+                      const v_gift = x_items$2.gift;
+                      if (typeof v_gift === "boolean") e.out += lead0 + "gift: " + (v_gift ? "true" : "false");
+                      else $rt.textField(e, v_gift, lead0, "gift", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    for (; j19 < ks16.length; j19++) {
-                      const k24 = ks16[j19];
-                      const x25 = x13[k24];
-                      $rt.textField(e, x25, lead20, k24, 2, 3);
-                      lead20 = ind18;
+                    for (; j1 < ks1.length; j1++) {
+                      const k0 = ks1[j1];
+                      const x2 = x_items$2[k0];
+                      $rt.textField(e, x2, lead0, k0, 2, 3);
+                      lead0 = ind1;
                     }
                   }
-                } else $rt.textItem(e, x13, 1, 3);
+                } else $rt.textItem(e, x_items$2, 1, 3);
               }
             }
           }
         }
-      } else $rt.textField(e, f7, ind3, "items", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_items, ind0, "items", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "payment") {
-      const f26 = v.payment;
-      if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
-        const d27 = f26.kind;
-        switch (d27) {
+    if (ks0[j0] === "payment") {
+      const v_payment = v.payment;
+      if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+        const d0 = v_payment.kind;
+        switch (d0) {
           case "card": {
-            if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
-              const ks28 = Object.keys(f26);
-              if (ks28.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment = Object.keys(v_payment);
+              if (ks_payment.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf30: string | null = null;
-                if (ks28.length > 1 && ks28[0] !== "kind") {
-                  const x29 = f26[ks28[0]];
-                  if (typeof x29 === "object" && x29 !== null && !$isArray(x29)) kf30 = $rt.textKeyed(e, f26, ks28, 1, 3);
+                let kf_payment: string | null = null;
+                if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
+                  const x_payment = v_payment[ks_payment[0]];
+                  if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
                 }
-                if (kf30 !== null) e.out += ind3 + "payment" + kf30;
+                if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind31 = $rt.textNl(e, 1);
-                  let j32 = 0;
-                  if (ks28[j32] === "kind") {
-                    const f33 = f26.kind;
-                    if (f33 === null || typeof f33 !== "object") e.out += ind31 + "kind: " + $rt.textPrim(f33, e.dc);
-                    else $rt.textField(e, f33, ind31, "kind", 1, 2);
-                    j32++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment = $rt.textNl(e, 1);
+                  let j_payment = 0;
+                  if (ks_payment[j_payment] === "kind") {
+                    const v_kind = v_payment.kind;
+                    if (v_kind === null || typeof v_kind !== "object") e.out += ind_payment + "kind: " + $rt.textPrim(v_kind, e.dc);
+                    else $rt.textField(e, v_kind, ind_payment, "kind", 1, 2);
+                    j_payment++;
                   }
-                  if (ks28[j32] === "card") {
-                    const f34 = f26.card;
-                    if (typeof f34 === "string") e.out += ind31 + "card: " + $rt.textStr(f34, e.dc);
-                    else $rt.textField(e, f34, ind31, "card", 1, 2);
-                    j32++;
+                  if (ks_payment[j_payment] === "card") {
+                    const v_card = v_payment.card;
+                    if (typeof v_card === "string") e.out += ind_payment + "card: " + $rt.textStr(v_card, e.dc);
+                    else $rt.textField(e, v_card, ind_payment, "card", 1, 2);
+                    j_payment++;
                   }
-                  for (; j32 < ks28.length; j32++) {
-                    const k35 = ks28[j32];
-                    const x36 = f26[k35];
-                    $rt.textField(e, x36, ind31, k35, 1, 2);
+                  for (; j_payment < ks_payment.length; j_payment++) {
+                    const k_payment = ks_payment[j_payment];
+                    const x_payment$2 = v_payment[k_payment];
+                    $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f26, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           case "cash": {
-            if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
-              const ks37 = Object.keys(f26);
-              if (ks37.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment$2 = Object.keys(v_payment);
+              if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf39: string | null = null;
-                if (ks37.length > 1 && ks37[0] !== "kind") {
-                  const x38 = f26[ks37[0]];
-                  if (typeof x38 === "object" && x38 !== null && !$isArray(x38)) kf39 = $rt.textKeyed(e, f26, ks37, 1, 3);
+                let kf_payment$2: string | null = null;
+                if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
+                  const x_payment$3 = v_payment[ks_payment$2[0]];
+                  if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
                 }
-                if (kf39 !== null) e.out += ind3 + "payment" + kf39;
+                if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind40 = $rt.textNl(e, 1);
-                  let j41 = 0;
-                  if (ks37[j41] === "kind") {
-                    const f42 = f26.kind;
-                    if (f42 === null || typeof f42 !== "object") e.out += ind40 + "kind: " + $rt.textPrim(f42, e.dc);
-                    else $rt.textField(e, f42, ind40, "kind", 1, 2);
-                    j41++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment$2 = $rt.textNl(e, 1);
+                  let j_payment$2 = 0;
+                  if (ks_payment$2[j_payment$2] === "kind") {
+                    const v_kind$2 = v_payment.kind;
+                    if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_payment$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
+                    else $rt.textField(e, v_kind$2, ind_payment$2, "kind", 1, 2);
+                    j_payment$2++;
                   }
-                  for (; j41 < ks37.length; j41++) {
-                    const k43 = ks37[j41];
-                    const x44 = f26[k43];
-                    $rt.textField(e, x44, ind40, k43, 1, 2);
+                  for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
+                    const k_payment$2 = ks_payment$2[j_payment$2];
+                    const x_payment$4 = v_payment[k_payment$2];
+                    $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f26, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           case "voucher": {
-            if (typeof f26 === "object" && f26 !== null && !$isArray(f26)) {
-              const ks45 = Object.keys(f26);
-              if (ks45.length === 0) e.out += ind3 + "payment:";
+            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
+              const ks_payment$3 = Object.keys(v_payment);
+              if (ks_payment$3.length === 0) e.out += ind0 + "payment:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf47: string | null = null;
-                if (ks45.length > 1 && ks45[0] !== "kind") {
-                  const x46 = f26[ks45[0]];
-                  if (typeof x46 === "object" && x46 !== null && !$isArray(x46)) kf47 = $rt.textKeyed(e, f26, ks45, 1, 3);
+                let kf_payment$3: string | null = null;
+                if (ks_payment$3.length > 1 && ks_payment$3[0] !== "kind") {
+                  const x_payment$5 = v_payment[ks_payment$3[0]];
+                  if (typeof x_payment$5 === "object" && x_payment$5 !== null && !$isArray(x_payment$5)) kf_payment$3 = $rt.textKeyed(e, v_payment, ks_payment$3, 1, 3);
                 }
-                if (kf47 !== null) e.out += ind3 + "payment" + kf47;
+                if (kf_payment$3 !== null) e.out += ind0 + "payment" + kf_payment$3;
                 else {
-                  e.out += ind3 + "payment:";
-                  const ind48 = $rt.textNl(e, 1);
-                  let j49 = 0;
-                  if (ks45[j49] === "kind") {
-                    const f50 = f26.kind;
-                    if (f50 === null || typeof f50 !== "object") e.out += ind48 + "kind: " + $rt.textPrim(f50, e.dc);
-                    else $rt.textField(e, f50, ind48, "kind", 1, 2);
-                    j49++;
+                  e.out += ind0 + "payment:";
+                  const ind_payment$3 = $rt.textNl(e, 1);
+                  let j_payment$3 = 0;
+                  if (ks_payment$3[j_payment$3] === "kind") {
+                    const v_kind$3 = v_payment.kind;
+                    if (v_kind$3 === null || typeof v_kind$3 !== "object") e.out += ind_payment$3 + "kind: " + $rt.textPrim(v_kind$3, e.dc);
+                    else $rt.textField(e, v_kind$3, ind_payment$3, "kind", 1, 2);
+                    j_payment$3++;
                   }
-                  if (ks45[j49] === "voucher") {
-                    const f51 = f26.voucher;
-                    if (typeof f51 === "string") e.out += ind48 + "voucher: " + $rt.textStr(f51, e.dc);
-                    else $rt.textField(e, f51, ind48, "voucher", 1, 2);
-                    j49++;
+                  if (ks_payment$3[j_payment$3] === "voucher") {
+                    const v_voucher = v_payment.voucher;
+                    if (typeof v_voucher === "string") e.out += ind_payment$3 + "voucher: " + $rt.textStr(v_voucher, e.dc);
+                    else $rt.textField(e, v_voucher, ind_payment$3, "voucher", 1, 2);
+                    j_payment$3++;
                   }
-                  for (; j49 < ks45.length; j49++) {
-                    const k52 = ks45[j49];
-                    const x53 = f26[k52];
-                    $rt.textField(e, x53, ind48, k52, 1, 2);
+                  for (; j_payment$3 < ks_payment$3.length; j_payment$3++) {
+                    const k_payment$3 = ks_payment$3[j_payment$3];
+                    const x_payment$6 = v_payment[k_payment$3];
+                    $rt.textField(e, x_payment$6, ind_payment$3, k_payment$3, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f26, ind3, "payment", 0, 1);
+            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
             break;
           }
           default:
-            $rt.textField(e, f26, ind3, "payment", 0, 1);
+            $rt.textField(e, v_payment, ind0, "payment", 0, 1);
         }
       }
-      else $rt.textField(e, f26, ind3, "payment", 0, 1);
-      j4++;
+      else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "coupon") {
-      const f54 = v.coupon;
-      if (typeof f54 === "object" && f54 !== null && !$isArray(f54)) {
-        const ks55 = Object.keys(f54);
-        if (ks55.length === 0) e.out += ind3 + "coupon:";
+    if (ks0[j0] === "coupon") {
+      const v_coupon = v.coupon;
+      if (typeof v_coupon === "object" && v_coupon !== null && !$isArray(v_coupon)) {
+        const ks_coupon = Object.keys(v_coupon);
+        if (ks_coupon.length === 0) e.out += ind0 + "coupon:";
         else {
           if (2 > e.max) $rt.textBail();
-          let kf57: string | null = null;
-          if (ks55.length > 1 && ks55[0] !== "code") {
-            const x56 = f54[ks55[0]];
-            if (typeof x56 === "object" && x56 !== null && !$isArray(x56)) kf57 = $rt.textKeyed(e, f54, ks55, 1, 3);
+          let kf_coupon: string | null = null;
+          if (ks_coupon.length > 1 && ks_coupon[0] !== "code") {
+            const x_coupon = v_coupon[ks_coupon[0]];
+            if (typeof x_coupon === "object" && x_coupon !== null && !$isArray(x_coupon)) kf_coupon = $rt.textKeyed(e, v_coupon, ks_coupon, 1, 3);
           }
-          if (kf57 !== null) e.out += ind3 + "coupon" + kf57;
+          if (kf_coupon !== null) e.out += ind0 + "coupon" + kf_coupon;
           else {
-            e.out += ind3 + "coupon:";
-            const ind58 = $rt.textNl(e, 1);
-            let j59 = 0;
-            if (ks55[j59] === "code") {
-              const f60 = f54.code;
-              if (typeof f60 === "string") e.out += ind58 + "code: " + $rt.textStr(f60, e.dc);
-              else $rt.textField(e, f60, ind58, "code", 1, 2);
-              j59++;
+            e.out += ind0 + "coupon:";
+            const ind_coupon = $rt.textNl(e, 1);
+            let j_coupon = 0;
+            if (ks_coupon[j_coupon] === "code") {
+              const v_code = v_coupon.code;
+              if (typeof v_code === "string") e.out += ind_coupon + "code: " + $rt.textStr(v_code, e.dc);
+              else $rt.textField(e, v_code, ind_coupon, "code", 1, 2);
+              j_coupon++;
             }
-            if (ks55[j59] === "percent") {
-              const f61 = f54.percent;
-              if (typeof f61 === "number" && f61 - f61 === 0) e.out += ind58 + "percent: " + f61;
-              else $rt.textField(e, f61, ind58, "percent", 1, 2);
-              j59++;
+            if (ks_coupon[j_coupon] === "percent") {
+              const v_percent = v_coupon.percent;
+              if (typeof v_percent === "number" && v_percent - v_percent === 0) e.out += ind_coupon + "percent: " + v_percent;
+              else $rt.textField(e, v_percent, ind_coupon, "percent", 1, 2);
+              j_coupon++;
             }
-            for (; j59 < ks55.length; j59++) {
-              const k62 = ks55[j59];
-              const x63 = f54[k62];
-              $rt.textField(e, x63, ind58, k62, 1, 2);
+            for (; j_coupon < ks_coupon.length; j_coupon++) {
+              const k_coupon = ks_coupon[j_coupon];
+              const x_coupon$2 = v_coupon[k_coupon];
+              $rt.textField(e, x_coupon$2, ind_coupon, k_coupon, 1, 2);
             }
           }
         }
-      } else $rt.textField(e, f54, ind3, "coupon", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_coupon, ind0, "coupon", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "channel") {
-      const f64 = v.channel;
-      if (f64 === null || typeof f64 !== "object") e.out += ind3 + "channel: " + $rt.textPrim(f64, e.dc);
-      else $rt.textField(e, f64, ind3, "channel", 0, 1);
-      j4++;
+    if (ks0[j0] === "channel") {
+      const v_channel = v.channel;
+      if (v_channel === null || typeof v_channel !== "object") e.out += ind0 + "channel: " + $rt.textPrim(v_channel, e.dc);
+      else $rt.textField(e, v_channel, ind0, "channel", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k65 = ks0[j4];
-      const x66 = v[k65];
-      $rt.textField(e, x66, ind3, k65, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k1 = ks0[j0];
+      const x3 = v[k1];
+      $rt.textField(e, x3, ind0, k1, 0, 1);
     }
     return e.out.slice(1);
   }
   return null;
 }
 
-function $ckb1(v: any): any {
+function $ckb_Order_payment_card(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "card") v.kind = $rt.tcEnum(f0, $tenum10, "/kind", "the constant \"card\"");
-  const f1 = v.card;
-  if (f1 === undefined) throw $rt.missing("", "card");
-  if (typeof f1 !== "string") v.card = $rt.tcString(f1, "/card");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys2, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "card") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_card_kind, "/kind", "the constant \"card\"");
+  const v_card = v.card;
+  if (v_card === undefined) throw $rt.missing("", "card");
+  if (typeof v_card !== "string") v.card = $rt.tcString(v_card, "/card");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_card, "");
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_Order_payment_cash(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "cash") v.kind = $rt.tcEnum(f0, $tenum11, "/kind", "the constant \"cash\"");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys3, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "cash") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_cash_kind, "/kind", "the constant \"cash\"");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
-function $ckb3(v: any): any {
+function $ckb_Order_payment_voucher(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "voucher") v.kind = $rt.tcEnum(f0, $tenum12, "/kind", "the constant \"voucher\"");
-  const f1 = v.voucher;
-  if (f1 === undefined) throw $rt.missing("", "voucher");
-  if (typeof f1 !== "string") v.voucher = $rt.tcString(f1, "/voucher");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys4, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "voucher") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_voucher_kind, "/kind", "the constant \"voucher\"");
+  const v_voucher = v.voucher;
+  if (v_voucher === undefined) throw $rt.missing("", "voucher");
+  if (typeof v_voucher !== "string") v.voucher = $rt.tcString(v_voucher, "/voucher");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_voucher, "");
   return v;
 }
 
 function $ckOrder(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.status;
-  if (f1 === undefined) throw $rt.missing("", "status");
-  if (!$tset9.has(f1)) v.status = $rt.tcEnum(f1, $tenum8, "/status", "one of \"new\", \"paid\", \"shipped\"");
-  const f2 = v.items;
-  if (f2 === undefined) throw $rt.missing("", "items");
-  if (!$isArray(f2)) throw $rt.textInvalid("/items", "an array", f2);
-  const n5 = f2.length;
-  let i3 = 0;
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_status = v.status;
+  if (v_status === undefined) throw $rt.missing("", "status");
+  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"new\", \"paid\", \"shipped\"");
+  const v_items = v.items;
+  if (v_items === undefined) throw $rt.missing("", "items");
+  if (!$isArray(v_items)) throw $rt.textInvalid("/items", "an array", v_items);
+  const n_items = v_items.length;
+  let i_items = 0;
   try {
-    for (; i3 < n5; i3++) {
-      const x4 = f2[i3];
-      if (typeof x4 !== "object" || x4 === null || $isArray(x4)) throw $rt.textInvalid("", "an object", x4);
-      const f6 = x4.sku;
-      if (f6 === undefined) throw $rt.missing("", "sku");
-      if (typeof f6 !== "string") x4.sku = $rt.tcString(f6, "/sku");
-      const f7 = x4.qty;
-      if (f7 === undefined) throw $rt.missing("", "qty");
-      if (typeof f7 !== "number" || !$isInteger(f7)) x4.qty = $rt.tcInteger(f7, "/qty");
-      const f8 = x4.gift;
-      if (f8 !== undefined) {
-        if (typeof f8 !== "boolean") throw $rt.textInvalid("/gift", "a boolean", f8);
+    for (; i_items < n_items; i_items++) {
+      const x_items = v_items[i_items];
+      if (typeof x_items !== "object" || x_items === null || $isArray(x_items)) throw $rt.textInvalid("", "an object", x_items);
+      const v_sku = x_items.sku;
+      if (v_sku === undefined) throw $rt.missing("", "sku");
+      if (typeof v_sku !== "string") x_items.sku = $rt.tcString(v_sku, "/sku");
+      const v_qty = x_items.qty;
+      if (v_qty === undefined) throw $rt.missing("", "qty");
+      if (typeof v_qty !== "number" || !$isInteger(v_qty)) x_items.qty = $rt.tcInteger(v_qty, "/qty");
+      const v_gift = x_items.gift;
+      if (v_gift !== undefined) {
+        if (typeof v_gift !== "boolean") throw $rt.textInvalid("/gift", "a boolean", v_gift);
       }
-      if ($rt.keyCount(x4) !== 1 + 1 + (f8 !== undefined ? 1 : 0)) $rt.checkClosed(x4, $keys1, "");
+      if ($rt.keyCount(x_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(x_items, $keys_Order_items_items, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/items", i3);
+    $rt.textRethrowAt(e, "/items", i_items);
   }
-  const f9 = v.payment;
-  if (f9 !== undefined) {
-    if (typeof f9 !== "object" || f9 === null || $isArray(f9)) throw $rt.textInvalid("/payment", "an object", f9);
-    const d10 = f9.kind;
-    switch (d10) {
+  const v_payment = v.payment;
+  if (v_payment !== undefined) {
+    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.textInvalid("/payment", "an object", v_payment);
+    const d_payment = v_payment.kind;
+    switch (d_payment) {
       case "card": {
         try {
-          v.payment = $ckb1(f9);
+          v.payment = $ckb_Order_payment_card(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -613,7 +645,7 @@ function $ckOrder(v: any): any {
       }
       case "cash": {
         try {
-          v.payment = $ckb2(f9);
+          v.payment = $ckb_Order_payment_cash(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
@@ -621,32 +653,32 @@ function $ckOrder(v: any): any {
       }
       case "voucher": {
         try {
-          v.payment = $ckb3(f9);
+          v.payment = $ckb_Order_payment_voucher(v_payment);
         } catch (e) {
           $rt.textRethrow(e, "/payment");
         }
         break;
       }
       default:
-        v.payment = $rt.tcUnion(f9, "/payment", $tunion13, $tmask14, $tmask15);
+        v.payment = $rt.tcUnion(v_payment, "/payment", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
     }
   }
-  const f11 = v.coupon;
-  if (f11 !== undefined) {
-    if (typeof f11 !== "object" || f11 === null || $isArray(f11)) throw $rt.textInvalid("/coupon", "an object", f11);
-    const f12 = f11.code;
-    if (f12 === undefined) throw $rt.missing("/coupon", "code");
-    if (typeof f12 !== "string") f11.code = $rt.tcString(f12, "/coupon/code");
-    const f13 = f11.percent;
-    if (f13 !== undefined) {
-      if (typeof f13 !== "number") f11.percent = $rt.tcNumber(f13, "/coupon/percent");
+  const v_coupon = v.coupon;
+  if (v_coupon !== undefined) {
+    if (typeof v_coupon !== "object" || v_coupon === null || $isArray(v_coupon)) throw $rt.textInvalid("/coupon", "an object", v_coupon);
+    const v_code = v_coupon.code;
+    if (v_code === undefined) throw $rt.missing("/coupon", "code");
+    if (typeof v_code !== "string") v_coupon.code = $rt.tcString(v_code, "/coupon/code");
+    const v_percent = v_coupon.percent;
+    if (v_percent !== undefined) {
+      if (typeof v_percent !== "number") v_coupon.percent = $rt.tcNumber(v_percent, "/coupon/percent");
     }
-    if ($rt.keyCount(f11) !== 1 + (f13 !== undefined ? 1 : 0)) $rt.checkClosed(f11, $keys5, "/coupon");
+    if ($rt.keyCount(v_coupon) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v_coupon, $keys_Order_coupon, "/coupon");
   }
-  const f14 = v.channel;
-  if (f14 === undefined) throw $rt.missing("", "channel");
-  if (!$tset17.has(f14)) v.channel = $rt.tcEnum(f14, $tenum16, "/channel", "one of \"web\", \"app\"");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (f9 !== undefined ? 1 : 0) + (f11 !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys0, "");
+  const v_channel = v.channel;
+  if (v_channel === undefined) throw $rt.missing("", "channel");
+  if (!$tset_Order_channel.has(v_channel)) v.channel = $rt.tcEnum(v_channel, $enum_Order_channel, "/channel", "one of \"web\", \"app\"");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 
@@ -912,11 +944,11 @@ export const OrderPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): Order {
-    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints18);
+    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions19;
+    return $tinstructions_Order;
   },
 };
 

@@ -36,50 +36,118 @@ export interface NotesDeleteArguments {
   [key: string]: unknown;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
-const $keys2 = /*@__PURE__*/ new Set<string>(["id"]);
-const $keys3 = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
-const $tenum4 = ["notes.search"] as const;
-const $tenum5 = ["notes.get"] as const;
-const $tenum6 = ["notes/delete"] as const;
-const $tunion7 = [$ckb2, $ckb4, $ckb6] as const;
-const $tmask8 = [32, 32, 32] as const;
-const $tmask9 = [0, 0, 0] as const;
-const $thints10 = {"root": "array", "keys": []} as const;
-const $tinstructions11 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\n[1]:\n  - name: notes.search\n    arguments:\n      query: <query>\n      limit: 10\n      tags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- []: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n- [].arguments: optional (omit when unknown): limit, tags";
-const $check12 = {"kind": "array", "items": {"kind": "ref", "name": "McpToolsList"}} as unknown as $rt.CheckShape;
-const $check13 = {"McpToolsList": {"kind": "union", "branches": [{"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes.search"}], ["arguments", true, {"kind": "ref", "name": "NotesSearchArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes.get"}], ["arguments", true, {"kind": "ref", "name": "NotesGetArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes/delete"}], ["arguments", true, {"kind": "ref", "name": "NotesDeleteArguments"}]], "additional": false}], "discriminator": "name"}, "NotesSearchArguments": {"kind": "object", "properties": [["query", true, {"kind": "string", "c": {"minLength": 1}}], ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}], ["tags", false, {"kind": "array", "items": {"kind": "string"}}]], "additional": false}, "NotesGetArguments": {"kind": "object", "properties": [["id", true, {"kind": "string"}]], "additional": false}, "NotesDeleteArguments": {"kind": "object", "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]], "additional": {"kind": "any"}}} as unknown as $rt.CheckDefs;
+const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
+const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
+const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
+const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
+const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
+const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
+const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
+const $tmask_McpToolsList_exact = [32, 32, 32] as const;
+const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
+const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
+const $tinstructions_McpToolsListBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "[1]:\n" +
+  "  - name: notes.search\n" +
+  "    arguments:\n" +
+  "      query: <query>\n" +
+  "      limit: 10\n" +
+  "      tags[1]: <tags>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- []: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n" +
+  "- [].arguments: optional (omit when unknown): limit, tags";
+const $check_root = {"kind": "array", "items": {"kind": "ref", "name": "McpToolsList"}} as unknown as $rt.CheckShape;
+const $check_defs = {
+  "McpToolsList": {
+    "kind": "union",
+    "branches": [
+      {
+        "kind": "object",
+        "properties": [
+          ["name", true, {"kind": "const", "value": "notes.search"}],
+          ["arguments", true, {"kind": "ref", "name": "NotesSearchArguments"}],
+        ],
+        "additional": false,
+      },
+      {
+        "kind": "object",
+        "properties": [
+          ["name", true, {"kind": "const", "value": "notes.get"}],
+          ["arguments", true, {"kind": "ref", "name": "NotesGetArguments"}],
+        ],
+        "additional": false,
+      },
+      {
+        "kind": "object",
+        "properties": [
+          ["name", true, {"kind": "const", "value": "notes/delete"}],
+          ["arguments", true, {"kind": "ref", "name": "NotesDeleteArguments"}],
+        ],
+        "additional": false,
+      },
+    ],
+    "discriminator": "name",
+  },
+  "NotesSearchArguments": {
+    "kind": "object",
+    "properties": [
+      ["query", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}],
+      ["tags", false, {"kind": "array", "items": {"kind": "string"}}],
+    ],
+    "additional": false,
+  },
+  "NotesGetArguments": {
+    "kind": "object",
+    "properties": [["id", true, {"kind": "string"}]],
+    "additional": false,
+  },
+  "NotesDeleteArguments": {
+    "kind": "object",
+    "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]],
+    "additional": {"kind": "any"},
+  },
+} as unknown as $rt.CheckDefs;
 
 function writeMcpToolsListBatch(w: $rt.Writer, v: any): void {
   if (!$isArray(v)) throw $rt.invalid("", "an array", v);
   const n0 = v.length;
   w.varint(n0);
-  let i1 = 0;
+  let i0 = 0;
   try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeMcpToolsList(w, e2);
+    for (; i0 < n0; i0++) {
+      const e0 = v[i0];
+      writeMcpToolsList(w, e0);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
+    $rt.rethrowAtIndex(err, "", i0);
   }
 }
 
 function readMcpToolsListBatch(r: $rt.Reader): any {
   r.at = "";
   const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
+  const a0: any[] = [];
+  let i0 = 0;
   try {
-    for (; i2 < n0; i2++) {
-      const r3 = readMcpToolsList(r);
-      a1.push(r3);
+    for (; i0 < n0; i0++) {
+      const r0 = readMcpToolsList(r);
+      a0.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
+    $rt.rethrowAtIndex(e, "", i0);
   }
-  return a1;
+  return a0;
 }
 
 function writeMcpToolsList(w: $rt.Writer, v: any): void {
@@ -89,14 +157,14 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     case "notes.search": {
       w.byte(0);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f1 = v.name;
-      const f2 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f1 === undefined) throw $rt.missing("", "name");
-      if (f1 !== "notes.search") throw $rt.invalid("/name", "the constant \"notes.search\"", f1);
-      if (f2 === undefined) throw $rt.missing("", "arguments");
+      const v_name = v.name;
+      const v_arguments = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      if (v_name === undefined) throw $rt.missing("", "name");
+      if (v_name !== "notes.search") throw $rt.invalid("/name", "the constant \"notes.search\"", v_name);
+      if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
-        writeNotesSearchArguments(w, f2);
+        writeNotesSearchArguments(w, v_arguments);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -105,14 +173,14 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     case "notes.get": {
       w.byte(1);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f3 = v.name;
-      const f4 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f3 === undefined) throw $rt.missing("", "name");
-      if (f3 !== "notes.get") throw $rt.invalid("/name", "the constant \"notes.get\"", f3);
-      if (f4 === undefined) throw $rt.missing("", "arguments");
+      const v_name$2 = v.name;
+      const v_arguments$2 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      if (v_name$2 === undefined) throw $rt.missing("", "name");
+      if (v_name$2 !== "notes.get") throw $rt.invalid("/name", "the constant \"notes.get\"", v_name$2);
+      if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeNotesGetArguments(w, f4);
+        writeNotesGetArguments(w, v_arguments$2);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -121,14 +189,14 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     case "notes/delete": {
       w.byte(2);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f5 = v.name;
-      const f6 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f5 === undefined) throw $rt.missing("", "name");
-      if (f5 !== "notes/delete") throw $rt.invalid("/name", "the constant \"notes/delete\"", f5);
-      if (f6 === undefined) throw $rt.missing("", "arguments");
+      const v_name$3 = v.name;
+      const v_arguments$3 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      if (v_name$3 === undefined) throw $rt.missing("", "name");
+      if (v_name$3 !== "notes/delete") throw $rt.invalid("/name", "the constant \"notes/delete\"", v_name$3);
+      if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeNotesDeleteArguments(w, f6);
+        writeNotesDeleteArguments(w, v_arguments$3);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -143,42 +211,42 @@ function readMcpToolsList(r: $rt.Reader): any {
   let u0: any;
   switch (r.index(3)) {
     case 0: {
-      const f1 = "notes.search";
-      let r2: any;
+      const v_name = "notes.search";
+      let r_arguments: any;
       try {
-        r2 = readNotesSearchArguments(r);
+        r_arguments = readNotesSearchArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f3 = r2;
-      const o4: any = { name: f1, arguments: f3 };
-      u0 = o4;
+      const v_arguments = r_arguments;
+      const o0: any = { name: v_name, arguments: v_arguments };
+      u0 = o0;
       break;
     }
     case 1: {
-      const f5 = "notes.get";
-      let r6: any;
+      const v_name$2 = "notes.get";
+      let r_arguments$2: any;
       try {
-        r6 = readNotesGetArguments(r);
+        r_arguments$2 = readNotesGetArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f7 = r6;
-      const o8: any = { name: f5, arguments: f7 };
-      u0 = o8;
+      const v_arguments$2 = r_arguments$2;
+      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
+      u0 = o1;
       break;
     }
     case 2: {
-      const f9 = "notes/delete";
-      let r10: any;
+      const v_name$3 = "notes/delete";
+      let r_arguments$3: any;
       try {
-        r10 = readNotesDeleteArguments(r);
+        r_arguments$3 = readNotesDeleteArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f11 = r10;
-      const o12: any = { name: f9, arguments: f11 };
-      u0 = o12;
+      const v_arguments$3 = r_arguments$3;
+      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
+      u0 = o2;
       break;
     }
   }
@@ -187,33 +255,33 @@ function readMcpToolsList(r: $rt.Reader): any {
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.query;
-  const f1 = v.limit;
-  const f2 = v.tags;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
-  let m3 = 0;
-  if (f1 !== undefined) m3 |= 1;
-  if (f2 !== undefined) m3 |= 2;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "query");
-  if (typeof f0 !== "string") throw $rt.invalid("/query", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/query", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/limit", "an integer within 64 bits", f1);
+  const v_query = v.query;
+  const v_limit = v.limit;
+  const v_tags = v.tags;
+  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  let m0 = 0;
+  if (v_limit !== undefined) m0 |= 1;
+  if (v_tags !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
+  if (!w.string(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
+  if (v_limit !== undefined) {
+    if (!(typeof v_limit === "number" && $isInteger(v_limit) && w.int(v_limit))) throw $rt.invalid("/limit", "an integer within 64 bits", v_limit);
   }
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.invalid("/tags", "an array", f2);
-    const n4 = f2.length;
-    w.varint(n4);
-    let i5 = 0;
+  if (v_tags !== undefined) {
+    if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+    const n_tags = v_tags.length;
+    w.varint(n_tags);
+    let i_tags = 0;
     try {
-      for (; i5 < n4; i5++) {
-        const e6 = f2[i5];
-        if (typeof e6 !== "string") throw $rt.invalid("", "a string", e6);
-        if (!w.string(e6)) throw $rt.invalid("", "a string without lone surrogates", e6);
+      for (; i_tags < n_tags; i_tags++) {
+        const e_tags = v_tags[i_tags];
+        if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
+        if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/tags", i5);
+      $rt.rethrowAtIndex(err, "/tags", i_tags);
     }
   }
 }
@@ -222,78 +290,78 @@ function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/query";
-  const f1 = r.string();
-  let f2: any;
+  const v_query = r.string();
+  let v_limit: any;
   if ((m0 & 1)) {
     r.at = "/limit";
-    f2 = r.int();
+    v_limit = r.int();
   }
-  let f6: any;
+  let v_tags: any;
   if ((m0 & 2)) {
     r.at = "/tags";
-    const n3 = r.count(1);
-    const a4: any[] = [];
-    let i5 = 0;
+    const n_tags = r.count(1);
+    const a_tags: any[] = [];
+    let i_tags = 0;
     try {
-      for (; i5 < n3; i5++) {
+      for (; i_tags < n_tags; i_tags++) {
         r.at = "";
-        a4.push(r.string());
+        a_tags.push(r.string());
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/tags", i5);
+      $rt.rethrowAtIndex(e, "/tags", i_tags);
     }
-    f6 = a4;
+    v_tags = a_tags;
   }
-  const o7: any = { query: f1 };
-  if ((m0 & 1)) o7.limit = f2;
-  if ((m0 & 2)) o7.tags = f6;
-  return o7;
+  const o0: any = { query: v_query };
+  if ((m0 & 1)) o0.limit = v_limit;
+  if ((m0 & 2)) o0.tags = v_tags;
+  return o0;
 }
 
 function writeNotesGetArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys2, "");
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
+  const v_id = v.id;
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
 }
 
 function readNotesGetArguments(r: $rt.Reader): any {
   r.at = "/id";
-  const f0 = r.string();
-  const o1: any = { id: f0 };
-  return o1;
+  const v_id = r.string();
+  const o0: any = { id: v_id };
+  return o0;
 }
 
 function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.permanent;
-  const x2 = $rt.extraKeys(v, $keys3);
-  let m3 = 0;
-  if (f1 !== undefined) m3 |= 1;
-  if (x2 !== undefined) m3 |= 2;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (f1 === true) w.byte(1);
-    else if (f1 === false) w.byte(0);
-    else throw $rt.invalid("/permanent", "a boolean", f1);
+  const v_id = v.id;
+  const v_permanent = v.permanent;
+  const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
+  let m0 = 0;
+  if (v_permanent !== undefined) m0 |= 1;
+  if (x0 !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_permanent !== undefined) {
+    if (v_permanent === true) w.byte(1);
+    else if (v_permanent === false) w.byte(0);
+    else throw $rt.invalid("/permanent", "a boolean", v_permanent);
   }
-  if (x2 !== undefined) {
-    w.varint(x2.length);
-    let k4 = "";
+  if (x0 !== undefined) {
+    w.varint(x0.length);
+    let k0 = "";
     try {
-      for (k4 of x2) {
-        if (!w.string(k4)) throw $rt.invalid("", "a key without lone surrogates", k4);
-        const e5 = v[k4];
-        $rt.writeAny(w, e5);
+      for (k0 of x0) {
+        if (!w.string(k0)) throw $rt.invalid("", "a key without lone surrogates", k0);
+        const e0 = v[k0];
+        $rt.writeAny(w, e0);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "", k4);
+      $rt.rethrowAtIndex(err, "", k0);
     }
   }
 }
@@ -302,55 +370,60 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/id";
-  const f1 = r.string();
-  let f2: any;
+  const v_id = r.string();
+  let v_permanent: any;
   if ((m0 & 1)) {
     r.at = "/permanent";
-    f2 = r.bool();
+    v_permanent = r.bool();
   }
-  const o3: any = { id: f1 };
-  if ((m0 & 1)) o3.permanent = f2;
+  const o0: any = { id: v_id };
+  if ((m0 & 1)) o0.permanent = v_permanent;
   if ((m0 & 2)) {
     r.at = "";
-    const n4 = r.count(2);
-    let k5 = "";
+    const n0 = r.count(2);
+    let k0 = "";
     try {
-      for (let j = 0; j < n4; j++) {
+      for (let j = 0; j < n0; j++) {
         r.at = "";
-        k5 = r.string();
+        k0 = r.string();
         // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
         // of another schema version (a property added or retired since), and is kept as it came
-        if ($rt.hasOwn(o3, k5)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k5));
+        if ($rt.hasOwn(o0, k0)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k0));
         r.at = "";
-        const e6 = $rt.readAny(r);
-        $rt.setOwn(o3, k5, e6);
+        const e0 = $rt.readAny(r);
+        $rt.setOwn(o0, k0, e0);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "", k5);
+      $rt.rethrowAtIndex(e, "", k0);
     }
   }
-  return o3;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txMcpToolsListBatch(e: $rt.TextState, v: any): string | null {
   if ($isArray(v)) {
     const n0 = v.length;
     if (n0 === 0) return "[]";
-    const x1 = v[0];
-    if (typeof x1 !== "object" || x1 === null || $isArray(x1) || 1 > e.max) $rt.textArray(e, "\n", v, 1, 1, true);
+    const x0 = v[0];
+    if (typeof x0 !== "object" || x0 === null || $isArray(x0) || 1 > e.max) $rt.textArray(e, "\n", v, 1, 1, true);
     else {
-      let t2: string | null = null;
-      t2 = $rt.textTable(e, v, 1, 2);
-      if (t2 !== null) e.out += "\n" + t2;
+      let t0: string | null = null;
+      t0 = $rt.textTable(e, v, 1, 2);
+      if (t0 !== null) e.out += "\n" + t0;
       else {
         e.out += "\n" + "[" + n0 + e.mk + "]:";
-        const dash4 = $rt.textNl(e, 1) + "- ";
-        for (let i3 = 0; i3 < n0; i3++) {
-          const x5 = v[i3];
-          $tiMcpToolsList(e, x5, 1, dash4, 2);
+        const dash0 = $rt.textNl(e, 1) + "- ";
+        for (let i0 = 0; i0 < n0; i0++) {
+          const x1 = v[i0];
+          $tiMcpToolsList(e, x1, 1, dash0, 2);
         }
       }
     }
@@ -361,58 +434,58 @@ function $txMcpToolsListBatch(e: $rt.TextState, v: any): string | null {
 
 function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks14 = Object.keys(v);
-    if (ks14.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf16: string | null = null;
-      if (ks14.length > 1 && ks14[0] !== "query") {
-        const x15 = v[ks14[0]];
-        if (typeof x15 === "object" && x15 !== null && !$isArray(x15)) kf16 = $rt.textKeyed(e, v, ks14, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "query") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf16 !== null) e.out += lead + kt + kf16;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind17 = $rt.textNl(e, fd + 1);
-        let j18 = 0;
-        if (ks14[j18] === "query") {
-          const f19 = v.query;
-          if (typeof f19 === "string") e.out += ind17 + "query: " + $rt.textStr(f19, e.dc);
-          else $rt.textField(e, f19, ind17, "query", fd + 1, lvl + 1);
-          j18++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "query") {
+          const v_query = v.query;
+          if (typeof v_query === "string") e.out += ind0 + "query: " + $rt.textStr(v_query, e.dc);
+          else $rt.textField(e, v_query, ind0, "query", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks14[j18] === "limit") {
-          const f20 = v.limit;
-          if (typeof f20 === "number" && f20 - f20 === 0) e.out += ind17 + "limit: " + f20;
-          else $rt.textField(e, f20, ind17, "limit", fd + 1, lvl + 1);
-          j18++;
+        if (ks0[j0] === "limit") {
+          const v_limit = v.limit;
+          if (typeof v_limit === "number" && v_limit - v_limit === 0) e.out += ind0 + "limit: " + v_limit;
+          else $rt.textField(e, v_limit, ind0, "limit", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks14[j18] === "tags") {
-          const f21 = v.tags;
-          if ($isArray(f21)) {
-            const n22 = f21.length;
-            if (n22 === 0) e.out += ind17 + "tags: []";
+        if (ks0[j0] === "tags") {
+          const v_tags = v.tags;
+          if ($isArray(v_tags)) {
+            const n_tags = v_tags.length;
+            if (n_tags === 0) e.out += ind0 + "tags: []";
             else {
-              let s23 = "";
-              let i24 = 0;
-              for (; i24 < n22; i24++) {
-                const x25 = f21[i24];
-                let c26: string;
-                if (typeof x25 === "string") c26 = $rt.textStr(x25, e.dc);
-                else if (x25 === null || typeof x25 !== "object") c26 = $rt.textPrim(x25, e.dc);
+              let s_tags = "";
+              let i_tags = 0;
+              for (; i_tags < n_tags; i_tags++) {
+                const x_tags = v_tags[i_tags];
+                let c_tags: string;
+                if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
+                else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
                 else break;
-                s23 = i24 === 0 ? c26 : s23 + e.d + c26;
+                s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
               }
-              if (i24 === n22 && lvl + 2 <= e.max) e.out += ind17 + "tags" + "[" + n22 + e.mk + "]: " + s23;
-              else $rt.textArray(e, ind17 + "tags", f21, fd + 2, lvl + 2, true);
+              if (i_tags === n_tags && lvl + 2 <= e.max) e.out += ind0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
+              else $rt.textArray(e, ind0 + "tags", v_tags, fd + 2, lvl + 2, true);
             }
-          } else $rt.textField(e, f21, ind17, "tags", fd + 1, lvl + 1);
-          j18++;
+          } else $rt.textField(e, v_tags, ind0, "tags", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j18 < ks14.length; j18++) {
-          const k27 = ks14[j18];
-          const x28 = v[k27];
-          $rt.textField(e, x28, ind17, k27, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -421,30 +494,30 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
 
 function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks38 = Object.keys(v);
-    if (ks38.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf40: string | null = null;
-      if (ks38.length > 1 && ks38[0] !== "id") {
-        const x39 = v[ks38[0]];
-        if (typeof x39 === "object" && x39 !== null && !$isArray(x39)) kf40 = $rt.textKeyed(e, v, ks38, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "id") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf40 !== null) e.out += lead + kt + kf40;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind41 = $rt.textNl(e, fd + 1);
-        let j42 = 0;
-        if (ks38[j42] === "id") {
-          const f43 = v.id;
-          if (typeof f43 === "string") e.out += ind41 + "id: " + $rt.textStr(f43, e.dc);
-          else $rt.textField(e, f43, ind41, "id", fd + 1, lvl + 1);
-          j42++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "id") {
+          const v_id = v.id;
+          if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+          else $rt.textField(e, v_id, ind0, "id", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j42 < ks38.length; j42++) {
-          const k44 = ks38[j42];
-          const x45 = v[k44];
-          $rt.textField(e, x45, ind41, k44, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -453,36 +526,36 @@ function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: strin
 
 function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks55 = Object.keys(v);
-    if (ks55.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf57: string | null = null;
-      if (ks55.length > 1 && ks55[0] !== "id") {
-        const x56 = v[ks55[0]];
-        if (typeof x56 === "object" && x56 !== null && !$isArray(x56)) kf57 = $rt.textKeyed(e, v, ks55, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "id") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf57 !== null) e.out += lead + kt + kf57;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind58 = $rt.textNl(e, fd + 1);
-        let j59 = 0;
-        if (ks55[j59] === "id") {
-          const f60 = v.id;
-          if (typeof f60 === "string") e.out += ind58 + "id: " + $rt.textStr(f60, e.dc);
-          else $rt.textField(e, f60, ind58, "id", fd + 1, lvl + 1);
-          j59++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "id") {
+          const v_id = v.id;
+          if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+          else $rt.textField(e, v_id, ind0, "id", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks55[j59] === "permanent") {
-          const f61 = v.permanent;
-          if (typeof f61 === "boolean") e.out += ind58 + "permanent: " + (f61 ? "true" : "false");
-          else $rt.textField(e, f61, ind58, "permanent", fd + 1, lvl + 1);
-          j59++;
+        if (ks0[j0] === "permanent") {
+          const v_permanent = v.permanent;
+          if (typeof v_permanent === "boolean") e.out += ind0 + "permanent: " + (v_permanent ? "true" : "false");
+          else $rt.textField(e, v_permanent, ind0, "permanent", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j59 < ks55.length; j59++) {
-          const k62 = ks55[j59];
-          const x63 = v[k62];
-          $rt.textField(e, x63, ind58, k62, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -491,35 +564,35 @@ function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: st
 
 function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const d6 = v.name;
-    switch (d6) {
+    const d0 = v.name;
+    switch (d0) {
       case "notes.search": {
         if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks7 = Object.keys(v);
-          if (ks7.length === 0) e.out += $rt.textNl(e, depth) + "-";
+          const ks0 = Object.keys(v);
+          if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
           else {
             if (lvl > e.max) $rt.textBail();
-            const ind9 = $rt.textNl(e, depth + 1);
-            let lead11 = dash;
-            let j10 = 0;
-            if (ks7[j10] === "name") {
-              const f12 = v.name;
-              if (f12 === null || typeof f12 !== "object") e.out += lead11 + "name: " + $rt.textPrim(f12, e.dc);
-              else $rt.textField(e, f12, lead11, "name", depth + 1, lvl);
-              lead11 = ind9;
-              j10++;
+            const ind0 = $rt.textNl(e, depth + 1);
+            let lead0 = dash;
+            let j0 = 0;
+            if (ks0[j0] === "name") {
+              const v_name = v.name;
+              if (v_name === null || typeof v_name !== "object") e.out += lead0 + "name: " + $rt.textPrim(v_name, e.dc);
+              else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+              lead0 = ind0;
+              j0++;
             }
-            if (ks7[j10] === "arguments") {
-              const f13 = v.arguments;
-              $tfNotesSearchArguments(e, f13, lead11, "arguments", "arguments", depth + 1, lvl);
-              lead11 = ind9;
-              j10++;
+            if (ks0[j0] === "arguments") {
+              const v_arguments = v.arguments;
+              $tfNotesSearchArguments(e, v_arguments, lead0, "arguments", "arguments", depth + 1, lvl);
+              lead0 = ind0;
+              j0++;
             }
-            for (; j10 < ks7.length; j10++) {
-              const k29 = ks7[j10];
-              const x30 = v[k29];
-              $rt.textField(e, x30, lead11, k29, depth + 1, lvl);
-              lead11 = ind9;
+            for (; j0 < ks0.length; j0++) {
+              const k0 = ks0[j0];
+              const x1 = v[k0];
+              $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+              lead0 = ind0;
             }
           }
         } else $rt.textItem(e, v, depth, lvl);
@@ -527,31 +600,31 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
       }
       case "notes.get": {
         if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks31 = Object.keys(v);
-          if (ks31.length === 0) e.out += $rt.textNl(e, depth) + "-";
+          const ks1 = Object.keys(v);
+          if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
           else {
             if (lvl > e.max) $rt.textBail();
-            const ind33 = $rt.textNl(e, depth + 1);
-            let lead35 = dash;
-            let j34 = 0;
-            if (ks31[j34] === "name") {
-              const f36 = v.name;
-              if (f36 === null || typeof f36 !== "object") e.out += lead35 + "name: " + $rt.textPrim(f36, e.dc);
-              else $rt.textField(e, f36, lead35, "name", depth + 1, lvl);
-              lead35 = ind33;
-              j34++;
+            const ind1 = $rt.textNl(e, depth + 1);
+            let lead1 = dash;
+            let j1 = 0;
+            if (ks1[j1] === "name") {
+              const v_name$2 = v.name;
+              if (v_name$2 === null || typeof v_name$2 !== "object") e.out += lead1 + "name: " + $rt.textPrim(v_name$2, e.dc);
+              else $rt.textField(e, v_name$2, lead1, "name", depth + 1, lvl);
+              lead1 = ind1;
+              j1++;
             }
-            if (ks31[j34] === "arguments") {
-              const f37 = v.arguments;
-              $tfNotesGetArguments(e, f37, lead35, "arguments", "arguments", depth + 1, lvl);
-              lead35 = ind33;
-              j34++;
+            if (ks1[j1] === "arguments") {
+              const v_arguments$2 = v.arguments;
+              $tfNotesGetArguments(e, v_arguments$2, lead1, "arguments", "arguments", depth + 1, lvl);
+              lead1 = ind1;
+              j1++;
             }
-            for (; j34 < ks31.length; j34++) {
-              const k46 = ks31[j34];
-              const x47 = v[k46];
-              $rt.textField(e, x47, lead35, k46, depth + 1, lvl);
-              lead35 = ind33;
+            for (; j1 < ks1.length; j1++) {
+              const k1 = ks1[j1];
+              const x3 = v[k1];
+              $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+              lead1 = ind1;
             }
           }
         } else $rt.textItem(e, v, depth, lvl);
@@ -559,31 +632,31 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
       }
       case "notes/delete": {
         if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks48 = Object.keys(v);
-          if (ks48.length === 0) e.out += $rt.textNl(e, depth) + "-";
+          const ks2 = Object.keys(v);
+          if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
           else {
             if (lvl > e.max) $rt.textBail();
-            const ind50 = $rt.textNl(e, depth + 1);
-            let lead52 = dash;
-            let j51 = 0;
-            if (ks48[j51] === "name") {
-              const f53 = v.name;
-              if (f53 === null || typeof f53 !== "object") e.out += lead52 + "name: " + $rt.textPrim(f53, e.dc);
-              else $rt.textField(e, f53, lead52, "name", depth + 1, lvl);
-              lead52 = ind50;
-              j51++;
+            const ind2 = $rt.textNl(e, depth + 1);
+            let lead2 = dash;
+            let j2 = 0;
+            if (ks2[j2] === "name") {
+              const v_name$3 = v.name;
+              if (v_name$3 === null || typeof v_name$3 !== "object") e.out += lead2 + "name: " + $rt.textPrim(v_name$3, e.dc);
+              else $rt.textField(e, v_name$3, lead2, "name", depth + 1, lvl);
+              lead2 = ind2;
+              j2++;
             }
-            if (ks48[j51] === "arguments") {
-              const f54 = v.arguments;
-              $tfNotesDeleteArguments(e, f54, lead52, "arguments", "arguments", depth + 1, lvl);
-              lead52 = ind50;
-              j51++;
+            if (ks2[j2] === "arguments") {
+              const v_arguments$3 = v.arguments;
+              $tfNotesDeleteArguments(e, v_arguments$3, lead2, "arguments", "arguments", depth + 1, lvl);
+              lead2 = ind2;
+              j2++;
             }
-            for (; j51 < ks48.length; j51++) {
-              const k64 = ks48[j51];
-              const x65 = v[k64];
-              $rt.textField(e, x65, lead52, k64, depth + 1, lvl);
-              lead52 = ind50;
+            for (; j2 < ks2.length; j2++) {
+              const k2 = ks2[j2];
+              const x5 = v[k2];
+              $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+              lead2 = ind2;
             }
           }
         } else $rt.textItem(e, v, depth, lvl);
@@ -598,98 +671,98 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
 
 function $ckNotesSearchArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.query;
-  if (f0 === undefined) throw $rt.missing("", "query");
-  if (typeof f0 !== "string") v.query = $rt.tcString(f0, "/query");
-  const f1 = v.limit;
-  if (f1 !== undefined) {
-    if (typeof f1 !== "number" || !$isInteger(f1)) v.limit = $rt.tcInteger(f1, "/limit");
+  const v_query = v.query;
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
+  const v_limit = v.limit;
+  if (v_limit !== undefined) {
+    if (typeof v_limit !== "number" || !$isInteger(v_limit)) v.limit = $rt.tcInteger(v_limit, "/limit");
   }
-  const f2 = v.tags;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/tags", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_tags = v.tags;
+  if (v_tags !== undefined) {
+    if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
+    const n_tags = v_tags.length;
+    let i_tags = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (typeof x4 !== "string") f2[i3] = $rt.tcString(x4, "");
+      for (; i_tags < n_tags; i_tags++) {
+        const x_tags = v_tags[i_tags];
+        if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/tags", i3);
+      $rt.textRethrowAt(e, "/tags", i_tags);
     }
   }
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
+  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_McpToolsList_notes_search(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes.search") v.name = $rt.tcEnum(f0, $tenum4, "/name", "the constant \"notes.search\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "notes.search") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_search_name, "/name", "the constant \"notes.search\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckNotesSearchArguments(f1);
+    v.arguments = $ckNotesSearchArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesGetArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys2, "");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;
 }
 
-function $ckb4(v: any): any {
+function $ckb_McpToolsList_notes_get(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes.get") v.name = $rt.tcEnum(f0, $tenum5, "/name", "the constant \"notes.get\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "notes.get") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_get_name, "/name", "the constant \"notes.get\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckNotesGetArguments(f1);
+    v.arguments = $ckNotesGetArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesDeleteArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.permanent;
-  if (f1 !== undefined) {
-    if (typeof f1 !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", f1);
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_permanent = v.permanent;
+  if (v_permanent !== undefined) {
+    if (typeof v_permanent !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", v_permanent);
   }
-  $rt.tcExtras(v, $keys3);
+  $rt.tcExtras(v, $keys_NotesDeleteArguments);
   return v;
 }
 
-function $ckb6(v: any): any {
+function $ckb_McpToolsList_notes_delete(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes/delete") v.name = $rt.tcEnum(f0, $tenum6, "/name", "the constant \"notes/delete\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "notes/delete") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_delete_name, "/name", "the constant \"notes/delete\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckNotesDeleteArguments(f1);
+    v.arguments = $ckNotesDeleteArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
@@ -698,31 +771,31 @@ function $ckMcpToolsList(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {
-      v = $ckb2(v);
+      v = $ckb_McpToolsList_notes_search(v);
       break;
     }
     case "notes.get": {
-      v = $ckb4(v);
+      v = $ckb_McpToolsList_notes_get(v);
       break;
     }
     case "notes/delete": {
-      v = $ckb6(v);
+      v = $ckb_McpToolsList_notes_delete(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion7, $tmask8, $tmask9);
+      v = $rt.tcUnion(v, "", $tunion_McpToolsList, $tmask_McpToolsList_exact, $tmask_McpToolsList_coercible);
   }
   return v;
 }
 
 function $ckMcpToolsListBatch(v: any): any {
   if (!$isArray(v)) throw $rt.textInvalid("", "an array", v);
-  const n2 = v.length;
+  const n0 = v.length;
   let i0 = 0;
   try {
-    for (; i0 < n2; i0++) {
-      const x1 = v[i0];
-      v[i0] = $ckMcpToolsList(x1);
+    for (; i0 < n0; i0++) {
+      const x0 = v[i0];
+      v[i0] = $ckMcpToolsList(x0);
     }
   } catch (e) {
     $rt.textRethrowAt(e, "", i0);
@@ -962,7 +1035,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<McpToolsListBatch>(value, writeMcpToolsListBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check12, $check13);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -1014,11 +1087,11 @@ export const McpToolsListBatchPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): McpToolsListBatch {
-    return $rt.fromModelOutputWith<McpToolsListBatch>(output, $ckMcpToolsListBatch, $thints10);
+    return $rt.fromModelOutputWith<McpToolsListBatch>(output, $ckMcpToolsListBatch, $thints_McpToolsListBatch);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions11;
+    return $tinstructions_McpToolsListBatch;
   },
 };
 

@@ -34,20 +34,86 @@ export interface NotesDeleteArguments {
   [key: string]: unknown;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
-const $keys2 = /*@__PURE__*/ new Set<string>(["id"]);
-const $keys3 = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
-const $tenum4 = ["notes.search"] as const;
-const $tenum5 = ["notes.get"] as const;
-const $tenum6 = ["notes/delete"] as const;
-const $tunion7 = [$ckb1, $ckb3, $ckb5] as const;
-const $tmask8 = [32, 32, 32] as const;
-const $tmask9 = [0, 0, 0] as const;
-const $thints10 = {"root": "other", "keys": []} as const;
-const $tinstructions11 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nname: notes.search\narguments:\n  query: <query>\n  limit: 10\n  tags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- the value: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n- arguments: optional (omit when unknown): limit, tags";
-const $check12 = {"kind": "union", "branches": [{"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes.search"}], ["arguments", true, {"kind": "ref", "name": "NotesSearchArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes.get"}], ["arguments", true, {"kind": "ref", "name": "NotesGetArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "notes/delete"}], ["arguments", true, {"kind": "ref", "name": "NotesDeleteArguments"}]], "additional": false}], "discriminator": "name"} as unknown as $rt.CheckShape;
-const $check13 = {"NotesSearchArguments": {"kind": "object", "properties": [["query", true, {"kind": "string", "c": {"minLength": 1}}], ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}], ["tags", false, {"kind": "array", "items": {"kind": "string"}}]], "additional": false}, "NotesGetArguments": {"kind": "object", "properties": [["id", true, {"kind": "string"}]], "additional": false}, "NotesDeleteArguments": {"kind": "object", "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]], "additional": {"kind": "any"}}} as unknown as $rt.CheckDefs;
+const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
+const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
+const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
+const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
+const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
+const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
+const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
+const $tmask_McpToolsList_exact = [32, 32, 32] as const;
+const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
+const $thints_McpToolsList = {"root": "other", "keys": []} as const;
+const $tinstructions_McpToolsList = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "name: notes.search\n" +
+  "arguments:\n" +
+  "  query: <query>\n" +
+  "  limit: 10\n" +
+  "  tags[1]: <tags>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- the value: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n" +
+  "- arguments: optional (omit when unknown): limit, tags";
+const $check_root = {
+  "kind": "union",
+  "branches": [
+    {
+      "kind": "object",
+      "properties": [
+        ["name", true, {"kind": "const", "value": "notes.search"}],
+        ["arguments", true, {"kind": "ref", "name": "NotesSearchArguments"}],
+      ],
+      "additional": false,
+    },
+    {
+      "kind": "object",
+      "properties": [
+        ["name", true, {"kind": "const", "value": "notes.get"}],
+        ["arguments", true, {"kind": "ref", "name": "NotesGetArguments"}],
+      ],
+      "additional": false,
+    },
+    {
+      "kind": "object",
+      "properties": [
+        ["name", true, {"kind": "const", "value": "notes/delete"}],
+        ["arguments", true, {"kind": "ref", "name": "NotesDeleteArguments"}],
+      ],
+      "additional": false,
+    },
+  ],
+  "discriminator": "name",
+} as unknown as $rt.CheckShape;
+const $check_defs = {
+  "NotesSearchArguments": {
+    "kind": "object",
+    "properties": [
+      ["query", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}],
+      ["tags", false, {"kind": "array", "items": {"kind": "string"}}],
+    ],
+    "additional": false,
+  },
+  "NotesGetArguments": {
+    "kind": "object",
+    "properties": [["id", true, {"kind": "string"}]],
+    "additional": false,
+  },
+  "NotesDeleteArguments": {
+    "kind": "object",
+    "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]],
+    "additional": {"kind": "any"},
+  },
+} as unknown as $rt.CheckDefs;
 
 function writeMcpToolsList(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -56,14 +122,14 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     case "notes.search": {
       w.byte(0);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f1 = v.name;
-      const f2 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f1 === undefined) throw $rt.missing("", "name");
-      if (f1 !== "notes.search") throw $rt.invalid("/name", "the constant \"notes.search\"", f1);
-      if (f2 === undefined) throw $rt.missing("", "arguments");
+      const v_name = v.name;
+      const v_arguments = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      if (v_name === undefined) throw $rt.missing("", "name");
+      if (v_name !== "notes.search") throw $rt.invalid("/name", "the constant \"notes.search\"", v_name);
+      if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
-        writeNotesSearchArguments(w, f2);
+        writeNotesSearchArguments(w, v_arguments);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -72,14 +138,14 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     case "notes.get": {
       w.byte(1);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f3 = v.name;
-      const f4 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f3 === undefined) throw $rt.missing("", "name");
-      if (f3 !== "notes.get") throw $rt.invalid("/name", "the constant \"notes.get\"", f3);
-      if (f4 === undefined) throw $rt.missing("", "arguments");
+      const v_name$2 = v.name;
+      const v_arguments$2 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      if (v_name$2 === undefined) throw $rt.missing("", "name");
+      if (v_name$2 !== "notes.get") throw $rt.invalid("/name", "the constant \"notes.get\"", v_name$2);
+      if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeNotesGetArguments(w, f4);
+        writeNotesGetArguments(w, v_arguments$2);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -88,14 +154,14 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     case "notes/delete": {
       w.byte(2);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f5 = v.name;
-      const f6 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f5 === undefined) throw $rt.missing("", "name");
-      if (f5 !== "notes/delete") throw $rt.invalid("/name", "the constant \"notes/delete\"", f5);
-      if (f6 === undefined) throw $rt.missing("", "arguments");
+      const v_name$3 = v.name;
+      const v_arguments$3 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      if (v_name$3 === undefined) throw $rt.missing("", "name");
+      if (v_name$3 !== "notes/delete") throw $rt.invalid("/name", "the constant \"notes/delete\"", v_name$3);
+      if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeNotesDeleteArguments(w, f6);
+        writeNotesDeleteArguments(w, v_arguments$3);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -110,42 +176,42 @@ function readMcpToolsList(r: $rt.Reader): any {
   let u0: any;
   switch (r.index(3)) {
     case 0: {
-      const f1 = "notes.search";
-      let r2: any;
+      const v_name = "notes.search";
+      let r_arguments: any;
       try {
-        r2 = readNotesSearchArguments(r);
+        r_arguments = readNotesSearchArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f3 = r2;
-      const o4: any = { name: f1, arguments: f3 };
-      u0 = o4;
+      const v_arguments = r_arguments;
+      const o0: any = { name: v_name, arguments: v_arguments };
+      u0 = o0;
       break;
     }
     case 1: {
-      const f5 = "notes.get";
-      let r6: any;
+      const v_name$2 = "notes.get";
+      let r_arguments$2: any;
       try {
-        r6 = readNotesGetArguments(r);
+        r_arguments$2 = readNotesGetArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f7 = r6;
-      const o8: any = { name: f5, arguments: f7 };
-      u0 = o8;
+      const v_arguments$2 = r_arguments$2;
+      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
+      u0 = o1;
       break;
     }
     case 2: {
-      const f9 = "notes/delete";
-      let r10: any;
+      const v_name$3 = "notes/delete";
+      let r_arguments$3: any;
       try {
-        r10 = readNotesDeleteArguments(r);
+        r_arguments$3 = readNotesDeleteArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f11 = r10;
-      const o12: any = { name: f9, arguments: f11 };
-      u0 = o12;
+      const v_arguments$3 = r_arguments$3;
+      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
+      u0 = o2;
       break;
     }
   }
@@ -154,33 +220,33 @@ function readMcpToolsList(r: $rt.Reader): any {
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.query;
-  const f1 = v.limit;
-  const f2 = v.tags;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
-  let m3 = 0;
-  if (f1 !== undefined) m3 |= 1;
-  if (f2 !== undefined) m3 |= 2;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "query");
-  if (typeof f0 !== "string") throw $rt.invalid("/query", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/query", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/limit", "an integer within 64 bits", f1);
+  const v_query = v.query;
+  const v_limit = v.limit;
+  const v_tags = v.tags;
+  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  let m0 = 0;
+  if (v_limit !== undefined) m0 |= 1;
+  if (v_tags !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
+  if (!w.string(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
+  if (v_limit !== undefined) {
+    if (!(typeof v_limit === "number" && $isInteger(v_limit) && w.int(v_limit))) throw $rt.invalid("/limit", "an integer within 64 bits", v_limit);
   }
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.invalid("/tags", "an array", f2);
-    const n4 = f2.length;
-    w.varint(n4);
-    let i5 = 0;
+  if (v_tags !== undefined) {
+    if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+    const n_tags = v_tags.length;
+    w.varint(n_tags);
+    let i_tags = 0;
     try {
-      for (; i5 < n4; i5++) {
-        const e6 = f2[i5];
-        if (typeof e6 !== "string") throw $rt.invalid("", "a string", e6);
-        if (!w.string(e6)) throw $rt.invalid("", "a string without lone surrogates", e6);
+      for (; i_tags < n_tags; i_tags++) {
+        const e_tags = v_tags[i_tags];
+        if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
+        if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/tags", i5);
+      $rt.rethrowAtIndex(err, "/tags", i_tags);
     }
   }
 }
@@ -189,78 +255,78 @@ function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/query";
-  const f1 = r.string();
-  let f2: any;
+  const v_query = r.string();
+  let v_limit: any;
   if ((m0 & 1)) {
     r.at = "/limit";
-    f2 = r.int();
+    v_limit = r.int();
   }
-  let f6: any;
+  let v_tags: any;
   if ((m0 & 2)) {
     r.at = "/tags";
-    const n3 = r.count(1);
-    const a4: any[] = [];
-    let i5 = 0;
+    const n_tags = r.count(1);
+    const a_tags: any[] = [];
+    let i_tags = 0;
     try {
-      for (; i5 < n3; i5++) {
+      for (; i_tags < n_tags; i_tags++) {
         r.at = "";
-        a4.push(r.string());
+        a_tags.push(r.string());
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/tags", i5);
+      $rt.rethrowAtIndex(e, "/tags", i_tags);
     }
-    f6 = a4;
+    v_tags = a_tags;
   }
-  const o7: any = { query: f1 };
-  if ((m0 & 1)) o7.limit = f2;
-  if ((m0 & 2)) o7.tags = f6;
-  return o7;
+  const o0: any = { query: v_query };
+  if ((m0 & 1)) o0.limit = v_limit;
+  if ((m0 & 2)) o0.tags = v_tags;
+  return o0;
 }
 
 function writeNotesGetArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys2, "");
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
+  const v_id = v.id;
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
 }
 
 function readNotesGetArguments(r: $rt.Reader): any {
   r.at = "/id";
-  const f0 = r.string();
-  const o1: any = { id: f0 };
-  return o1;
+  const v_id = r.string();
+  const o0: any = { id: v_id };
+  return o0;
 }
 
 function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.permanent;
-  const x2 = $rt.extraKeys(v, $keys3);
-  let m3 = 0;
-  if (f1 !== undefined) m3 |= 1;
-  if (x2 !== undefined) m3 |= 2;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (f1 === true) w.byte(1);
-    else if (f1 === false) w.byte(0);
-    else throw $rt.invalid("/permanent", "a boolean", f1);
+  const v_id = v.id;
+  const v_permanent = v.permanent;
+  const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
+  let m0 = 0;
+  if (v_permanent !== undefined) m0 |= 1;
+  if (x0 !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_permanent !== undefined) {
+    if (v_permanent === true) w.byte(1);
+    else if (v_permanent === false) w.byte(0);
+    else throw $rt.invalid("/permanent", "a boolean", v_permanent);
   }
-  if (x2 !== undefined) {
-    w.varint(x2.length);
-    let k4 = "";
+  if (x0 !== undefined) {
+    w.varint(x0.length);
+    let k0 = "";
     try {
-      for (k4 of x2) {
-        if (!w.string(k4)) throw $rt.invalid("", "a key without lone surrogates", k4);
-        const e5 = v[k4];
-        $rt.writeAny(w, e5);
+      for (k0 of x0) {
+        if (!w.string(k0)) throw $rt.invalid("", "a key without lone surrogates", k0);
+        const e0 = v[k0];
+        $rt.writeAny(w, e0);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "", k4);
+      $rt.rethrowAtIndex(err, "", k0);
     }
   }
 }
@@ -269,38 +335,43 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/id";
-  const f1 = r.string();
-  let f2: any;
+  const v_id = r.string();
+  let v_permanent: any;
   if ((m0 & 1)) {
     r.at = "/permanent";
-    f2 = r.bool();
+    v_permanent = r.bool();
   }
-  const o3: any = { id: f1 };
-  if ((m0 & 1)) o3.permanent = f2;
+  const o0: any = { id: v_id };
+  if ((m0 & 1)) o0.permanent = v_permanent;
   if ((m0 & 2)) {
     r.at = "";
-    const n4 = r.count(2);
-    let k5 = "";
+    const n0 = r.count(2);
+    let k0 = "";
     try {
-      for (let j = 0; j < n4; j++) {
+      for (let j = 0; j < n0; j++) {
         r.at = "";
-        k5 = r.string();
+        k0 = r.string();
         // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
         // of another schema version (a property added or retired since), and is kept as it came
-        if ($rt.hasOwn(o3, k5)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k5));
+        if ($rt.hasOwn(o0, k0)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k0));
         r.at = "";
-        const e6 = $rt.readAny(r);
-        $rt.setOwn(o3, k5, e6);
+        const e0 = $rt.readAny(r);
+        $rt.setOwn(o0, k0, e0);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "", k5);
+      $rt.rethrowAtIndex(e, "", k0);
     }
   }
-  return o3;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txMcpToolsList(e: $rt.TextState, v: any): string | null {
 
@@ -309,98 +380,98 @@ function $txMcpToolsList(e: $rt.TextState, v: any): string | null {
 
 function $ckNotesSearchArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.query;
-  if (f0 === undefined) throw $rt.missing("", "query");
-  if (typeof f0 !== "string") v.query = $rt.tcString(f0, "/query");
-  const f1 = v.limit;
-  if (f1 !== undefined) {
-    if (typeof f1 !== "number" || !$isInteger(f1)) v.limit = $rt.tcInteger(f1, "/limit");
+  const v_query = v.query;
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
+  const v_limit = v.limit;
+  if (v_limit !== undefined) {
+    if (typeof v_limit !== "number" || !$isInteger(v_limit)) v.limit = $rt.tcInteger(v_limit, "/limit");
   }
-  const f2 = v.tags;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/tags", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_tags = v.tags;
+  if (v_tags !== undefined) {
+    if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
+    const n_tags = v_tags.length;
+    let i_tags = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (typeof x4 !== "string") f2[i3] = $rt.tcString(x4, "");
+      for (; i_tags < n_tags; i_tags++) {
+        const x_tags = v_tags[i_tags];
+        if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/tags", i3);
+      $rt.textRethrowAt(e, "/tags", i_tags);
     }
   }
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys1, "");
+  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
   return v;
 }
 
-function $ckb1(v: any): any {
+function $ckb_McpToolsList_notes_search(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes.search") v.name = $rt.tcEnum(f0, $tenum4, "/name", "the constant \"notes.search\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "notes.search") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_search_name, "/name", "the constant \"notes.search\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckNotesSearchArguments(f1);
+    v.arguments = $ckNotesSearchArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesGetArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys2, "");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;
 }
 
-function $ckb3(v: any): any {
+function $ckb_McpToolsList_notes_get(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes.get") v.name = $rt.tcEnum(f0, $tenum5, "/name", "the constant \"notes.get\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "notes.get") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_get_name, "/name", "the constant \"notes.get\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckNotesGetArguments(f1);
+    v.arguments = $ckNotesGetArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesDeleteArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.permanent;
-  if (f1 !== undefined) {
-    if (typeof f1 !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", f1);
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_permanent = v.permanent;
+  if (v_permanent !== undefined) {
+    if (typeof v_permanent !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", v_permanent);
   }
-  $rt.tcExtras(v, $keys3);
+  $rt.tcExtras(v, $keys_NotesDeleteArguments);
   return v;
 }
 
-function $ckb5(v: any): any {
+function $ckb_McpToolsList_notes_delete(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "notes/delete") v.name = $rt.tcEnum(f0, $tenum6, "/name", "the constant \"notes/delete\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "notes/delete") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_delete_name, "/name", "the constant \"notes/delete\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckNotesDeleteArguments(f1);
+    v.arguments = $ckNotesDeleteArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
@@ -409,19 +480,19 @@ function $ckMcpToolsList(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {
-      v = $ckb1(v);
+      v = $ckb_McpToolsList_notes_search(v);
       break;
     }
     case "notes.get": {
-      v = $ckb3(v);
+      v = $ckb_McpToolsList_notes_get(v);
       break;
     }
     case "notes/delete": {
-      v = $ckb5(v);
+      v = $ckb_McpToolsList_notes_delete(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion7, $tmask8, $tmask9);
+      v = $rt.tcUnion(v, "", $tunion_McpToolsList, $tmask_McpToolsList_exact, $tmask_McpToolsList_coercible);
   }
   return v;
 }
@@ -644,7 +715,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<McpToolsList>(value, writeMcpToolsList);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check12, $check13);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -696,11 +767,11 @@ export const McpToolsListPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): McpToolsList {
-    return $rt.fromModelOutputWith<McpToolsList>(output, $ckMcpToolsList, $thints10);
+    return $rt.fromModelOutputWith<McpToolsList>(output, $ckMcpToolsList, $thints_McpToolsList);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions11;
+    return $tinstructions_McpToolsList;
   },
 };
 

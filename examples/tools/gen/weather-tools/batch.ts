@@ -49,66 +49,173 @@ export interface GetAirQualityArguments {
   pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum2 = ["celsius", "fahrenheit"] as const;
-const $keys3 = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum4 = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $keys5 = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys6 = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys7 = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum8 = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum9 = ["get_weather"] as const;
-const $tenum10 = ["celsius", "fahrenheit"] as const;
-const $tset11 = /*@__PURE__*/ new Set<unknown>($tenum10);
-const $tenum12 = ["get_forecast"] as const;
-const $tenum13 = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $tset14 = /*@__PURE__*/ new Set<unknown>($tenum13);
-const $tenum15 = ["get-air-quality"] as const;
-const $tenum16 = ["city"] as const;
-const $tenum17 = ["coordinates"] as const;
-const $tunion18 = [$ckb8, $ckb9] as const;
-const $tmask19 = [32, 32] as const;
-const $tmask20 = [0, 0] as const;
-const $tenum21 = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tset22 = /*@__PURE__*/ new Set<unknown>($tenum21);
-const $tunion23 = [$ckb2, $ckb4, $ckb6] as const;
-const $tmask24 = [32, 32, 32] as const;
-const $tmask25 = [0, 0, 0] as const;
-const $thints26 = {"root": "array", "keys": []} as const;
-const $tinstructions27 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\n[1]{name,arguments{city,date,unit}}:\n  get_weather,<city>,2025-01-15,celsius\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- []: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n- [].arguments.date: may be null\n- [].arguments.unit: one of \"celsius\", \"fahrenheit\"";
-const $check28 = {"kind": "array", "items": {"kind": "ref", "name": "WeatherTools"}} as unknown as $rt.CheckShape;
-const $check29 = {"WeatherTools": {"kind": "union", "branches": [{"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get_weather"}], ["arguments", true, {"kind": "ref", "name": "GetWeatherArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get_forecast"}], ["arguments", true, {"kind": "ref", "name": "GetForecastArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get-air-quality"}], ["arguments", true, {"kind": "ref", "name": "GetAirQualityArguments"}]], "additional": false}], "discriminator": "name"}, "GetWeatherArguments": {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}], ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}]], "additional": false}, "GetForecastArguments": {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}], ["include", false, {"kind": "array", "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]}, "c": {"uniqueItems": true}}]], "additional": false}, "GetAirQualityArguments": {"kind": "object", "properties": [["location", true, {"kind": "union", "branches": [{"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "city"}], ["name", true, {"kind": "string"}]], "additional": false}, {"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "coordinates"}], ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}], ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}]], "additional": false}], "discriminator": "kind"}], ["pollutants", false, {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}}]], "additional": false}} as unknown as $rt.CheckDefs;
+const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
+const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
+const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
+const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
+const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
+const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
+const $tset_GetWeatherArguments_unit = /*@__PURE__*/ new Set<unknown>($enum_GetWeatherArguments_unit);
+const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
+const $tset_GetForecastArguments_include_items = /*@__PURE__*/ new Set<unknown>($enum_GetForecastArguments_include_items);
+const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
+const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+const $tset_GetAirQualityArguments_pollutants_items = /*@__PURE__*/ new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
+const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
+const $tmask_WeatherTools_exact = [32, 32, 32] as const;
+const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
+const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
+const $tinstructions_WeatherToolsBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "[1]{name,arguments{city,date,unit}}:\n" +
+  "  get_weather,<city>,2025-01-15,celsius\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- []: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n" +
+  "- [].arguments.date: may be null\n" +
+  "- [].arguments.unit: one of \"celsius\", \"fahrenheit\"";
+const $check_root = {"kind": "array", "items": {"kind": "ref", "name": "WeatherTools"}} as unknown as $rt.CheckShape;
+const $check_defs = {
+  "WeatherTools": {
+    "kind": "union",
+    "branches": [
+      {
+        "kind": "object",
+        "properties": [
+          ["name", true, {"kind": "const", "value": "get_weather"}],
+          ["arguments", true, {"kind": "ref", "name": "GetWeatherArguments"}],
+        ],
+        "additional": false,
+      },
+      {
+        "kind": "object",
+        "properties": [
+          ["name", true, {"kind": "const", "value": "get_forecast"}],
+          ["arguments", true, {"kind": "ref", "name": "GetForecastArguments"}],
+        ],
+        "additional": false,
+      },
+      {
+        "kind": "object",
+        "properties": [
+          ["name", true, {"kind": "const", "value": "get-air-quality"}],
+          ["arguments", true, {"kind": "ref", "name": "GetAirQualityArguments"}],
+        ],
+        "additional": false,
+      },
+    ],
+    "discriminator": "name",
+  },
+  "GetWeatherArguments": {
+    "kind": "object",
+    "properties": [
+      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
+      ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
+    ],
+    "additional": false,
+  },
+  "GetForecastArguments": {
+    "kind": "object",
+    "properties": [
+      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}],
+      [
+        "include",
+        false,
+        {
+          "kind": "array",
+          "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]},
+          "c": {"uniqueItems": true},
+        },
+      ],
+    ],
+    "additional": false,
+  },
+  "GetAirQualityArguments": {
+    "kind": "object",
+    "properties": [
+      [
+        "location",
+        true,
+        {
+          "kind": "union",
+          "branches": [
+            {
+              "kind": "object",
+              "properties": [
+                ["kind", true, {"kind": "const", "value": "city"}],
+                ["name", true, {"kind": "string"}],
+              ],
+              "additional": false,
+            },
+            {
+              "kind": "object",
+              "properties": [
+                ["kind", true, {"kind": "const", "value": "coordinates"}],
+                ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
+                ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
+              ],
+              "additional": false,
+            },
+          ],
+          "discriminator": "kind",
+        },
+      ],
+      [
+        "pollutants",
+        false,
+        {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}},
+      ],
+    ],
+    "additional": false,
+  },
+} as unknown as $rt.CheckDefs;
 
 function writeWeatherToolsBatch(w: $rt.Writer, v: any): void {
   if (!$isArray(v)) throw $rt.invalid("", "an array", v);
   const n0 = v.length;
   w.varint(n0);
-  let i1 = 0;
+  let i0 = 0;
   try {
-    for (; i1 < n0; i1++) {
-      const e2 = v[i1];
-      writeWeatherTools(w, e2);
+    for (; i0 < n0; i0++) {
+      const e0 = v[i0];
+      writeWeatherTools(w, e0);
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "", i1);
+    $rt.rethrowAtIndex(err, "", i0);
   }
 }
 
 function readWeatherToolsBatch(r: $rt.Reader): any {
   r.at = "";
   const n0 = r.count(1);
-  const a1: any[] = [];
-  let i2 = 0;
+  const a0: any[] = [];
+  let i0 = 0;
   try {
-    for (; i2 < n0; i2++) {
-      const r3 = readWeatherTools(r);
-      a1.push(r3);
+    for (; i0 < n0; i0++) {
+      const r0 = readWeatherTools(r);
+      a0.push(r0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "", i2);
+    $rt.rethrowAtIndex(e, "", i0);
   }
-  return a1;
+  return a0;
 }
 
 function writeWeatherTools(w: $rt.Writer, v: any): void {
@@ -118,14 +225,14 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     case "get_weather": {
       w.byte(0);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f1 = v.name;
-      const f2 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f1 === undefined) throw $rt.missing("", "name");
-      if (f1 !== "get_weather") throw $rt.invalid("/name", "the constant \"get_weather\"", f1);
-      if (f2 === undefined) throw $rt.missing("", "arguments");
+      const v_name = v.name;
+      const v_arguments = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if (v_name === undefined) throw $rt.missing("", "name");
+      if (v_name !== "get_weather") throw $rt.invalid("/name", "the constant \"get_weather\"", v_name);
+      if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
-        writeGetWeatherArguments(w, f2);
+        writeGetWeatherArguments(w, v_arguments);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -134,14 +241,14 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     case "get_forecast": {
       w.byte(1);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f3 = v.name;
-      const f4 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f3 === undefined) throw $rt.missing("", "name");
-      if (f3 !== "get_forecast") throw $rt.invalid("/name", "the constant \"get_forecast\"", f3);
-      if (f4 === undefined) throw $rt.missing("", "arguments");
+      const v_name$2 = v.name;
+      const v_arguments$2 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if (v_name$2 === undefined) throw $rt.missing("", "name");
+      if (v_name$2 !== "get_forecast") throw $rt.invalid("/name", "the constant \"get_forecast\"", v_name$2);
+      if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeGetForecastArguments(w, f4);
+        writeGetForecastArguments(w, v_arguments$2);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -150,14 +257,14 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     case "get-air-quality": {
       w.byte(2);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f5 = v.name;
-      const f6 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f5 === undefined) throw $rt.missing("", "name");
-      if (f5 !== "get-air-quality") throw $rt.invalid("/name", "the constant \"get-air-quality\"", f5);
-      if (f6 === undefined) throw $rt.missing("", "arguments");
+      const v_name$3 = v.name;
+      const v_arguments$3 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if (v_name$3 === undefined) throw $rt.missing("", "name");
+      if (v_name$3 !== "get-air-quality") throw $rt.invalid("/name", "the constant \"get-air-quality\"", v_name$3);
+      if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeGetAirQualityArguments(w, f6);
+        writeGetAirQualityArguments(w, v_arguments$3);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -172,42 +279,42 @@ function readWeatherTools(r: $rt.Reader): any {
   let u0: any;
   switch (r.index(3)) {
     case 0: {
-      const f1 = "get_weather";
-      let r2: any;
+      const v_name = "get_weather";
+      let r_arguments: any;
       try {
-        r2 = readGetWeatherArguments(r);
+        r_arguments = readGetWeatherArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f3 = r2;
-      const o4: any = { name: f1, arguments: f3 };
-      u0 = o4;
+      const v_arguments = r_arguments;
+      const o0: any = { name: v_name, arguments: v_arguments };
+      u0 = o0;
       break;
     }
     case 1: {
-      const f5 = "get_forecast";
-      let r6: any;
+      const v_name$2 = "get_forecast";
+      let r_arguments$2: any;
       try {
-        r6 = readGetForecastArguments(r);
+        r_arguments$2 = readGetForecastArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f7 = r6;
-      const o8: any = { name: f5, arguments: f7 };
-      u0 = o8;
+      const v_arguments$2 = r_arguments$2;
+      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
+      u0 = o1;
       break;
     }
     case 2: {
-      const f9 = "get-air-quality";
-      let r10: any;
+      const v_name$3 = "get-air-quality";
+      let r_arguments$3: any;
       try {
-        r10 = readGetAirQualityArguments(r);
+        r_arguments$3 = readGetAirQualityArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f11 = r10;
-      const o12: any = { name: f9, arguments: f11 };
-      u0 = o12;
+      const v_arguments$3 = r_arguments$3;
+      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
+      u0 = o2;
       break;
     }
   }
@@ -216,86 +323,86 @@ function readWeatherTools(r: $rt.Reader): any {
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.date;
-  const f2 = v.unit;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys1, "");
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "date");
-  if (typeof f1 === "string") {
+  const v_city = v.city;
+  const v_date = v.date;
+  const v_unit = v.unit;
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_date === undefined) throw $rt.missing("", "date");
+  if (typeof v_date === "string") {
     w.byte(0);
-    if (typeof f1 !== "string") throw $rt.invalid("/date", "a string", f1);
-    if (!w.date(f1)) throw $rt.invalid("/date", "a string without lone surrogates", f1);
+    if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
+    if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
   }
   else {
     w.byte(1);
-    if (f1 !== null) throw $rt.invalid("/date", "null", f1);
+    if (v_date !== null) throw $rt.invalid("/date", "null", v_date);
   }
-  if (f2 === undefined) throw $rt.missing("", "unit");
-  switch (f2) {
+  if (v_unit === undefined) throw $rt.missing("", "unit");
+  switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", f2);
+    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", v_unit);
   }
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
   r.at = "/city";
-  const f0 = r.string();
+  const v_city = r.string();
   r.at = "/date";
-  let u1: any;
+  let u_date: any;
   switch (r.index(2)) {
     case 0: {
       r.at = "/date";
-      u1 = r.date();
+      u_date = r.date();
       break;
     }
     case 1: {
-      u1 = null;
+      u_date = null;
       break;
     }
   }
-  const f2 = u1;
+  const v_date = u_date;
   r.at = "/unit";
-  const f3 = $enum2[r.index(2)];
-  const o4: any = { city: f0, date: f2, unit: f3 };
-  return o4;
+  const v_unit = $enum_GetWeatherArguments_unit[r.index(2)];
+  const o0: any = { city: v_city, date: v_date, unit: v_unit };
+  return o0;
 }
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.days;
-  const f2 = v.include;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys3, "");
-  let m3 = 0;
-  if (f2 !== undefined) m3 |= 1;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/days", "an integer within 64 bits", f1);
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.invalid("/include", "an array", f2);
-    const n4 = f2.length;
-    w.varint(n4);
-    let i5 = 0;
+  const v_city = v.city;
+  const v_days = v.days;
+  const v_include = v.include;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  let m0 = 0;
+  if (v_include !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (!(typeof v_days === "number" && $isInteger(v_days) && w.int(v_days))) throw $rt.invalid("/days", "an integer within 64 bits", v_days);
+  if (v_include !== undefined) {
+    if (!$isArray(v_include)) throw $rt.invalid("/include", "an array", v_include);
+    const n_include = v_include.length;
+    w.varint(n_include);
+    let i_include = 0;
     try {
-      for (; i5 < n4; i5++) {
-        const e6 = f2[i5];
-        switch (e6) {
+      for (; i_include < n_include; i_include++) {
+        const e_include = v_include[i_include];
+        switch (e_include) {
           case "temperature": w.byte(0); break;
           case "precipitation": w.byte(1); break;
           case "wind": w.byte(2); break;
           case "uv_index": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e6);
+          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e_include);
         }
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/include", i5);
+      $rt.rethrowAtIndex(err, "/include", i_include);
     }
   }
 }
@@ -304,90 +411,90 @@ function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/city";
-  const f1 = r.string();
+  const v_city = r.string();
   r.at = "/days";
-  const f2 = r.int();
-  let f6: any;
+  const v_days = r.int();
+  let v_include: any;
   if ((m0 & 1)) {
     r.at = "/include";
-    const n3 = r.count(1);
-    const a4: any[] = [];
-    let i5 = 0;
+    const n_include = r.count(1);
+    const a_include: any[] = [];
+    let i_include = 0;
     try {
-      for (; i5 < n3; i5++) {
+      for (; i_include < n_include; i_include++) {
         r.at = "";
-        a4.push($enum4[r.index(4)]);
+        a_include.push($enum_GetForecastArguments_include_items[r.index(4)]);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/include", i5);
+      $rt.rethrowAtIndex(e, "/include", i_include);
     }
-    f6 = a4;
+    v_include = a_include;
   }
-  const o7: any = { city: f1, days: f2 };
-  if ((m0 & 1)) o7.include = f6;
-  return o7;
+  const o0: any = { city: v_city, days: v_days };
+  if ((m0 & 1)) o0.include = v_include;
+  return o0;
 }
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.location;
-  const f1 = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys5, "");
-  let m2 = 0;
-  if (f1 !== undefined) m2 |= 1;
-  w.byte(m2);
-  if (f0 === undefined) throw $rt.missing("", "location");
-  if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-  const d3 = f0.kind;
-  switch (d3) {
+  const v_location = v.location;
+  const v_pollutants = v.pollutants;
+  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  let m0 = 0;
+  if (v_pollutants !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_location === undefined) throw $rt.missing("", "location");
+  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+  const d_location = v_location.kind;
+  switch (d_location) {
     case "city": {
       w.byte(0);
-      if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-      const f4 = f0.kind;
-      const f5 = f0.name;
-      if ($rt.keyCount(f0) !== 1 + 1) $rt.checkClosed(f0, $keys6, "/location");
-      if (f4 === undefined) throw $rt.missing("/location", "kind");
-      if (f4 !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", f4);
-      if (f5 === undefined) throw $rt.missing("/location", "name");
-      if (typeof f5 !== "string") throw $rt.invalid("/location/name", "a string", f5);
-      if (!w.string(f5)) throw $rt.invalid("/location/name", "a string without lone surrogates", f5);
+      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      const v_kind = v_location.kind;
+      const v_name = v_location.name;
+      if ($rt.keyCount(v_location) !== 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
+      if (v_kind === undefined) throw $rt.missing("/location", "kind");
+      if (v_kind !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", v_kind);
+      if (v_name === undefined) throw $rt.missing("/location", "name");
+      if (typeof v_name !== "string") throw $rt.invalid("/location/name", "a string", v_name);
+      if (!w.string(v_name)) throw $rt.invalid("/location/name", "a string without lone surrogates", v_name);
       break;
     }
     case "coordinates": {
       w.byte(1);
-      if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-      const f6 = f0.kind;
-      const f7 = f0.lat;
-      const f8 = f0.lon;
-      if ($rt.keyCount(f0) !== 1 + 1 + 1) $rt.checkClosed(f0, $keys7, "/location");
-      if (f6 === undefined) throw $rt.missing("/location", "kind");
-      if (f6 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", f6);
-      if (f7 === undefined) throw $rt.missing("/location", "lat");
-      if (!(typeof f7 === "number" && w.num(f7))) throw $rt.invalid("/location/lat", "a finite number", f7);
-      if (f8 === undefined) throw $rt.missing("/location", "lon");
-      if (!(typeof f8 === "number" && w.num(f8))) throw $rt.invalid("/location/lon", "a finite number", f8);
+      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      const v_kind$2 = v_location.kind;
+      const v_lat = v_location.lat;
+      const v_lon = v_location.lon;
+      if ($rt.keyCount(v_location) !== 1 + 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
+      if (v_kind$2 === undefined) throw $rt.missing("/location", "kind");
+      if (v_kind$2 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", v_kind$2);
+      if (v_lat === undefined) throw $rt.missing("/location", "lat");
+      if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/location/lat", "a finite number", v_lat);
+      if (v_lon === undefined) throw $rt.missing("/location", "lon");
+      if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/location/lon", "a finite number", v_lon);
       break;
     }
-    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d3);
+    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
   }
-  if (f1 !== undefined) {
-    if (!$isArray(f1)) throw $rt.invalid("/pollutants", "an array", f1);
-    const n9 = f1.length;
-    w.varint(n9);
-    let i10 = 0;
+  if (v_pollutants !== undefined) {
+    if (!$isArray(v_pollutants)) throw $rt.invalid("/pollutants", "an array", v_pollutants);
+    const n_pollutants = v_pollutants.length;
+    w.varint(n_pollutants);
+    let i_pollutants = 0;
     try {
-      for (; i10 < n9; i10++) {
-        const e11 = f1[i10];
-        switch (e11) {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        const e_pollutants = v_pollutants[i_pollutants];
+        switch (e_pollutants) {
           case "pm2_5": w.byte(0); break;
           case "pm10": w.byte(1); break;
           case "o3": w.byte(2); break;
           case "no2": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e11);
+          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e_pollutants);
         }
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/pollutants", i10);
+      $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
     }
   }
 }
@@ -396,68 +503,73 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/location";
-  let u1: any;
+  let u_location: any;
   switch (r.index(2)) {
     case 0: {
-      const f2 = "city";
+      const v_kind = "city";
       r.at = "/location/name";
-      const f3 = r.string();
-      const o4: any = { kind: f2, name: f3 };
-      u1 = o4;
+      const v_name = r.string();
+      const o_location: any = { kind: v_kind, name: v_name };
+      u_location = o_location;
       break;
     }
     case 1: {
-      const f5 = "coordinates";
+      const v_kind$2 = "coordinates";
       r.at = "/location/lat";
-      const f6 = r.num();
+      const v_lat = r.num();
       r.at = "/location/lon";
-      const f7 = r.num();
-      const o8: any = { kind: f5, lat: f6, lon: f7 };
-      u1 = o8;
+      const v_lon = r.num();
+      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
+      u_location = o_location$2;
       break;
     }
   }
-  const f9 = u1;
-  let f13: any;
+  const v_location = u_location;
+  let v_pollutants: any;
   if ((m0 & 1)) {
     r.at = "/pollutants";
-    const n10 = r.count(1);
-    const a11: any[] = [];
-    let i12 = 0;
+    const n_pollutants = r.count(1);
+    const a_pollutants: any[] = [];
+    let i_pollutants = 0;
     try {
-      for (; i12 < n10; i12++) {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
         r.at = "";
-        a11.push($enum8[r.index(4)]);
+        a_pollutants.push($enum_GetAirQualityArguments_pollutants_items[r.index(4)]);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/pollutants", i12);
+      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
     }
-    f13 = a11;
+    v_pollutants = a_pollutants;
   }
-  const o14: any = { location: f9 };
-  if ((m0 & 1)) o14.pollutants = f13;
-  return o14;
+  const o0: any = { location: v_location };
+  if ((m0 & 1)) o0.pollutants = v_pollutants;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txWeatherToolsBatch(e: $rt.TextState, v: any): string | null {
   if ($isArray(v)) {
     const n0 = v.length;
     if (n0 === 0) return "[]";
-    const x1 = v[0];
-    if (typeof x1 !== "object" || x1 === null || $isArray(x1) || 1 > e.max) $rt.textArray(e, "\n", v, 1, 1, true);
+    const x0 = v[0];
+    if (typeof x0 !== "object" || x0 === null || $isArray(x0) || 1 > e.max) $rt.textArray(e, "\n", v, 1, 1, true);
     else {
-      let t2: string | null = null;
-      t2 = $rt.textTable(e, v, 1, 2);
-      if (t2 !== null) e.out += "\n" + t2;
+      let t0: string | null = null;
+      t0 = $rt.textTable(e, v, 1, 2);
+      if (t0 !== null) e.out += "\n" + t0;
       else {
         e.out += "\n" + "[" + n0 + e.mk + "]:";
-        const dash4 = $rt.textNl(e, 1) + "- ";
-        for (let i3 = 0; i3 < n0; i3++) {
-          const x5 = v[i3];
-          $tiWeatherTools(e, x5, 1, dash4, 2);
+        const dash0 = $rt.textNl(e, 1) + "- ";
+        for (let i0 = 0; i0 < n0; i0++) {
+          const x1 = v[i0];
+          $tiWeatherTools(e, x1, 1, dash0, 2);
         }
       }
     }
@@ -468,42 +580,42 @@ function $txWeatherToolsBatch(e: $rt.TextState, v: any): string | null {
 
 function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks14 = Object.keys(v);
-    if (ks14.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf16: string | null = null;
-      if (ks14.length > 1 && ks14[0] !== "city") {
-        const x15 = v[ks14[0]];
-        if (typeof x15 === "object" && x15 !== null && !$isArray(x15)) kf16 = $rt.textKeyed(e, v, ks14, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "city") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf16 !== null) e.out += lead + kt + kf16;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind17 = $rt.textNl(e, fd + 1);
-        let j18 = 0;
-        if (ks14[j18] === "city") {
-          const f19 = v.city;
-          if (typeof f19 === "string") e.out += ind17 + "city: " + $rt.textStr(f19, e.dc);
-          else $rt.textField(e, f19, ind17, "city", fd + 1, lvl + 1);
-          j18++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "city") {
+          const v_city = v.city;
+          if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
+          else $rt.textField(e, v_city, ind0, "city", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks14[j18] === "date") {
-          const f20 = v.date;
-          if (f20 === null || typeof f20 !== "object") e.out += ind17 + "date: " + $rt.textPrim(f20, e.dc);
-          else $rt.textField(e, f20, ind17, "date", fd + 1, lvl + 1);
-          j18++;
+        if (ks0[j0] === "date") {
+          const v_date = v.date;
+          if (v_date === null || typeof v_date !== "object") e.out += ind0 + "date: " + $rt.textPrim(v_date, e.dc);
+          else $rt.textField(e, v_date, ind0, "date", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks14[j18] === "unit") {
-          const f21 = v.unit;
-          if (f21 === null || typeof f21 !== "object") e.out += ind17 + "unit: " + $rt.textPrim(f21, e.dc);
-          else $rt.textField(e, f21, ind17, "unit", fd + 1, lvl + 1);
-          j18++;
+        if (ks0[j0] === "unit") {
+          const v_unit = v.unit;
+          if (v_unit === null || typeof v_unit !== "object") e.out += ind0 + "unit: " + $rt.textPrim(v_unit, e.dc);
+          else $rt.textField(e, v_unit, ind0, "unit", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j18 < ks14.length; j18++) {
-          const k22 = ks14[j18];
-          const x23 = v[k22];
-          $rt.textField(e, x23, ind17, k22, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -512,58 +624,58 @@ function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: str
 
 function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks33 = Object.keys(v);
-    if (ks33.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf35: string | null = null;
-      if (ks33.length > 1 && ks33[0] !== "city") {
-        const x34 = v[ks33[0]];
-        if (typeof x34 === "object" && x34 !== null && !$isArray(x34)) kf35 = $rt.textKeyed(e, v, ks33, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1 && ks0[0] !== "city") {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf35 !== null) e.out += lead + kt + kf35;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind36 = $rt.textNl(e, fd + 1);
-        let j37 = 0;
-        if (ks33[j37] === "city") {
-          const f38 = v.city;
-          if (typeof f38 === "string") e.out += ind36 + "city: " + $rt.textStr(f38, e.dc);
-          else $rt.textField(e, f38, ind36, "city", fd + 1, lvl + 1);
-          j37++;
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "city") {
+          const v_city = v.city;
+          if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
+          else $rt.textField(e, v_city, ind0, "city", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks33[j37] === "days") {
-          const f39 = v.days;
-          if (typeof f39 === "number" && f39 - f39 === 0) e.out += ind36 + "days: " + f39;
-          else $rt.textField(e, f39, ind36, "days", fd + 1, lvl + 1);
-          j37++;
+        if (ks0[j0] === "days") {
+          const v_days = v.days;
+          if (typeof v_days === "number" && v_days - v_days === 0) e.out += ind0 + "days: " + v_days;
+          else $rt.textField(e, v_days, ind0, "days", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks33[j37] === "include") {
-          const f40 = v.include;
-          if ($isArray(f40)) {
-            const n41 = f40.length;
-            if (n41 === 0) e.out += ind36 + "include: []";
+        if (ks0[j0] === "include") {
+          const v_include = v.include;
+          if ($isArray(v_include)) {
+            const n_include = v_include.length;
+            if (n_include === 0) e.out += ind0 + "include: []";
             else {
-              let s42 = "";
-              let i43 = 0;
-              for (; i43 < n41; i43++) {
-                const x44 = f40[i43];
-                let c45: string;
-                if (x44 === null) c45 = "null";
-                else if (x44 === null || typeof x44 !== "object") c45 = $rt.textPrim(x44, e.dc);
+              let s_include = "";
+              let i_include = 0;
+              for (; i_include < n_include; i_include++) {
+                const x_include = v_include[i_include];
+                let c_include: string;
+                if (x_include === null) c_include = "null";
+                else if (x_include === null || typeof x_include !== "object") c_include = $rt.textPrim(x_include, e.dc);
                 else break;
-                s42 = i43 === 0 ? c45 : s42 + e.d + c45;
+                s_include = i_include === 0 ? c_include : s_include + e.d + c_include;
               }
-              if (i43 === n41 && lvl + 2 <= e.max) e.out += ind36 + "include" + "[" + n41 + e.mk + "]: " + s42;
-              else $rt.textArray(e, ind36 + "include", f40, fd + 2, lvl + 2, true);
+              if (i_include === n_include && lvl + 2 <= e.max) e.out += ind0 + "include" + "[" + n_include + e.mk + "]: " + s_include;
+              else $rt.textArray(e, ind0 + "include", v_include, fd + 2, lvl + 2, true);
             }
-          } else $rt.textField(e, f40, ind36, "include", fd + 1, lvl + 1);
-          j37++;
+          } else $rt.textField(e, v_include, ind0, "include", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j37 < ks33.length; j37++) {
-          const k46 = ks33[j37];
-          const x47 = v[k46];
-          $rt.textField(e, x47, ind36, k46, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -572,140 +684,140 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
 
 function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks57 = Object.keys(v);
-    if (ks57.length === 0) e.out += lead + kt + ":";
+    const ks0 = Object.keys(v);
+    if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf59: string | null = null;
-      if (ks57.length > 1) {
-        const x58 = v[ks57[0]];
-        if (typeof x58 === "object" && x58 !== null && !$isArray(x58)) kf59 = $rt.textKeyed(e, v, ks57, fd + 1, lvl + 2);
+      let kf0: string | null = null;
+      if (ks0.length > 1) {
+        const x0 = v[ks0[0]];
+        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       }
-      if (kf59 !== null) e.out += lead + kt + kf59;
+      if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
-        const ind60 = $rt.textNl(e, fd + 1);
-        let j61 = 0;
-        if (ks57[j61] === "location") {
-          const f62 = v.location;
-          if (typeof f62 === "object" && f62 !== null && !$isArray(f62)) {
-            const d63 = f62.kind;
-            switch (d63) {
+        const ind0 = $rt.textNl(e, fd + 1);
+        let j0 = 0;
+        if (ks0[j0] === "location") {
+          const v_location = v.location;
+          if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
+            const d0 = v_location.kind;
+            switch (d0) {
               case "city": {
-                if (typeof f62 === "object" && f62 !== null && !$isArray(f62)) {
-                  const ks64 = Object.keys(f62);
-                  if (ks64.length === 0) e.out += ind60 + "location:";
+                if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
+                  const ks_location = Object.keys(v_location);
+                  if (ks_location.length === 0) e.out += ind0 + "location:";
                   else {
                     if (lvl + 2 > e.max) $rt.textBail();
-                    let kf66: string | null = null;
-                    if (ks64.length > 1 && ks64[0] !== "kind") {
-                      const x65 = f62[ks64[0]];
-                      if (typeof x65 === "object" && x65 !== null && !$isArray(x65)) kf66 = $rt.textKeyed(e, f62, ks64, fd + 2, lvl + 3);
+                    let kf_location: string | null = null;
+                    if (ks_location.length > 1 && ks_location[0] !== "kind") {
+                      const x_location = v_location[ks_location[0]];
+                      if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, fd + 2, lvl + 3);
                     }
-                    if (kf66 !== null) e.out += ind60 + "location" + kf66;
+                    if (kf_location !== null) e.out += ind0 + "location" + kf_location;
                     else {
-                      e.out += ind60 + "location:";
-                      const ind67 = $rt.textNl(e, fd + 2);
-                      let j68 = 0;
-                      if (ks64[j68] === "kind") {
-                        const f69 = f62.kind;
-                        if (f69 === null || typeof f69 !== "object") e.out += ind67 + "kind: " + $rt.textPrim(f69, e.dc);
-                        else $rt.textField(e, f69, ind67, "kind", fd + 2, lvl + 2);
-                        j68++;
+                      e.out += ind0 + "location:";
+                      const ind_location = $rt.textNl(e, fd + 2);
+                      let j_location = 0;
+                      if (ks_location[j_location] === "kind") {
+                        const v_kind = v_location.kind;
+                        if (v_kind === null || typeof v_kind !== "object") e.out += ind_location + "kind: " + $rt.textPrim(v_kind, e.dc);
+                        else $rt.textField(e, v_kind, ind_location, "kind", fd + 2, lvl + 2);
+                        j_location++;
                       }
-                      if (ks64[j68] === "name") {
-                        const f70 = f62.name;
-                        if (typeof f70 === "string") e.out += ind67 + "name: " + $rt.textStr(f70, e.dc);
-                        else $rt.textField(e, f70, ind67, "name", fd + 2, lvl + 2);
-                        j68++;
+                      if (ks_location[j_location] === "name") {
+                        const v_name = v_location.name;
+                        if (typeof v_name === "string") e.out += ind_location + "name: " + $rt.textStr(v_name, e.dc);
+                        else $rt.textField(e, v_name, ind_location, "name", fd + 2, lvl + 2);
+                        j_location++;
                       }
-                      for (; j68 < ks64.length; j68++) {
-                        const k71 = ks64[j68];
-                        const x72 = f62[k71];
-                        $rt.textField(e, x72, ind67, k71, fd + 2, lvl + 2);
+                      for (; j_location < ks_location.length; j_location++) {
+                        const k_location = ks_location[j_location];
+                        const x_location$2 = v_location[k_location];
+                        $rt.textField(e, x_location$2, ind_location, k_location, fd + 2, lvl + 2);
                       }
                     }
                   }
-                } else $rt.textField(e, f62, ind60, "location", fd + 1, lvl + 1);
+                } else $rt.textField(e, v_location, ind0, "location", fd + 1, lvl + 1);
                 break;
               }
               case "coordinates": {
-                if (typeof f62 === "object" && f62 !== null && !$isArray(f62)) {
-                  const ks73 = Object.keys(f62);
-                  if (ks73.length === 0) e.out += ind60 + "location:";
+                if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
+                  const ks_location$2 = Object.keys(v_location);
+                  if (ks_location$2.length === 0) e.out += ind0 + "location:";
                   else {
                     if (lvl + 2 > e.max) $rt.textBail();
-                    let kf75: string | null = null;
-                    if (ks73.length > 1 && ks73[0] !== "kind") {
-                      const x74 = f62[ks73[0]];
-                      if (typeof x74 === "object" && x74 !== null && !$isArray(x74)) kf75 = $rt.textKeyed(e, f62, ks73, fd + 2, lvl + 3);
+                    let kf_location$2: string | null = null;
+                    if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
+                      const x_location$3 = v_location[ks_location$2[0]];
+                      if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, fd + 2, lvl + 3);
                     }
-                    if (kf75 !== null) e.out += ind60 + "location" + kf75;
+                    if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
                     else {
-                      e.out += ind60 + "location:";
-                      const ind76 = $rt.textNl(e, fd + 2);
-                      let j77 = 0;
-                      if (ks73[j77] === "kind") {
-                        const f78 = f62.kind;
-                        if (f78 === null || typeof f78 !== "object") e.out += ind76 + "kind: " + $rt.textPrim(f78, e.dc);
-                        else $rt.textField(e, f78, ind76, "kind", fd + 2, lvl + 2);
-                        j77++;
+                      e.out += ind0 + "location:";
+                      const ind_location$2 = $rt.textNl(e, fd + 2);
+                      let j_location$2 = 0;
+                      if (ks_location$2[j_location$2] === "kind") {
+                        const v_kind$2 = v_location.kind;
+                        if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_location$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
+                        else $rt.textField(e, v_kind$2, ind_location$2, "kind", fd + 2, lvl + 2);
+                        j_location$2++;
                       }
-                      if (ks73[j77] === "lat") {
-                        const f79 = f62.lat;
-                        if (typeof f79 === "number" && f79 - f79 === 0) e.out += ind76 + "lat: " + f79;
-                        else $rt.textField(e, f79, ind76, "lat", fd + 2, lvl + 2);
-                        j77++;
+                      if (ks_location$2[j_location$2] === "lat") {
+                        const v_lat = v_location.lat;
+                        if (typeof v_lat === "number" && v_lat - v_lat === 0) e.out += ind_location$2 + "lat: " + v_lat;
+                        else $rt.textField(e, v_lat, ind_location$2, "lat", fd + 2, lvl + 2);
+                        j_location$2++;
                       }
-                      if (ks73[j77] === "lon") {
-                        const f80 = f62.lon;
-                        if (typeof f80 === "number" && f80 - f80 === 0) e.out += ind76 + "lon: " + f80;
-                        else $rt.textField(e, f80, ind76, "lon", fd + 2, lvl + 2);
-                        j77++;
+                      if (ks_location$2[j_location$2] === "lon") {
+                        const v_lon = v_location.lon;
+                        if (typeof v_lon === "number" && v_lon - v_lon === 0) e.out += ind_location$2 + "lon: " + v_lon;
+                        else $rt.textField(e, v_lon, ind_location$2, "lon", fd + 2, lvl + 2);
+                        j_location$2++;
                       }
-                      for (; j77 < ks73.length; j77++) {
-                        const k81 = ks73[j77];
-                        const x82 = f62[k81];
-                        $rt.textField(e, x82, ind76, k81, fd + 2, lvl + 2);
+                      for (; j_location$2 < ks_location$2.length; j_location$2++) {
+                        const k_location$2 = ks_location$2[j_location$2];
+                        const x_location$4 = v_location[k_location$2];
+                        $rt.textField(e, x_location$4, ind_location$2, k_location$2, fd + 2, lvl + 2);
                       }
                     }
                   }
-                } else $rt.textField(e, f62, ind60, "location", fd + 1, lvl + 1);
+                } else $rt.textField(e, v_location, ind0, "location", fd + 1, lvl + 1);
                 break;
               }
               default:
-                $rt.textField(e, f62, ind60, "location", fd + 1, lvl + 1);
+                $rt.textField(e, v_location, ind0, "location", fd + 1, lvl + 1);
             }
           }
-          else $rt.textField(e, f62, ind60, "location", fd + 1, lvl + 1);
-          j61++;
+          else $rt.textField(e, v_location, ind0, "location", fd + 1, lvl + 1);
+          j0++;
         }
-        if (ks57[j61] === "pollutants") {
-          const f83 = v.pollutants;
-          if ($isArray(f83)) {
-            const n84 = f83.length;
-            if (n84 === 0) e.out += ind60 + "pollutants: []";
+        if (ks0[j0] === "pollutants") {
+          const v_pollutants = v.pollutants;
+          if ($isArray(v_pollutants)) {
+            const n_pollutants = v_pollutants.length;
+            if (n_pollutants === 0) e.out += ind0 + "pollutants: []";
             else {
-              let s85 = "";
-              let i86 = 0;
-              for (; i86 < n84; i86++) {
-                const x87 = f83[i86];
-                let c88: string;
-                if (x87 === null) c88 = "null";
-                else if (x87 === null || typeof x87 !== "object") c88 = $rt.textPrim(x87, e.dc);
+              let s_pollutants = "";
+              let i_pollutants = 0;
+              for (; i_pollutants < n_pollutants; i_pollutants++) {
+                const x_pollutants = v_pollutants[i_pollutants];
+                let c_pollutants: string;
+                if (x_pollutants === null) c_pollutants = "null";
+                else if (x_pollutants === null || typeof x_pollutants !== "object") c_pollutants = $rt.textPrim(x_pollutants, e.dc);
                 else break;
-                s85 = i86 === 0 ? c88 : s85 + e.d + c88;
+                s_pollutants = i_pollutants === 0 ? c_pollutants : s_pollutants + e.d + c_pollutants;
               }
-              if (i86 === n84 && lvl + 2 <= e.max) e.out += ind60 + "pollutants" + "[" + n84 + e.mk + "]: " + s85;
-              else $rt.textArray(e, ind60 + "pollutants", f83, fd + 2, lvl + 2, true);
+              if (i_pollutants === n_pollutants && lvl + 2 <= e.max) e.out += ind0 + "pollutants" + "[" + n_pollutants + e.mk + "]: " + s_pollutants;
+              else $rt.textArray(e, ind0 + "pollutants", v_pollutants, fd + 2, lvl + 2, true);
             }
-          } else $rt.textField(e, f83, ind60, "pollutants", fd + 1, lvl + 1);
-          j61++;
+          } else $rt.textField(e, v_pollutants, ind0, "pollutants", fd + 1, lvl + 1);
+          j0++;
         }
-        for (; j61 < ks57.length; j61++) {
-          const k89 = ks57[j61];
-          const x90 = v[k89];
-          $rt.textField(e, x90, ind60, k89, fd + 1, lvl + 1);
+        for (; j0 < ks0.length; j0++) {
+          const k0 = ks0[j0];
+          const x1 = v[k0];
+          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -714,35 +826,35 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
 
 function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const d6 = v.name;
-    switch (d6) {
+    const d0 = v.name;
+    switch (d0) {
       case "get_weather": {
         if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks7 = Object.keys(v);
-          if (ks7.length === 0) e.out += $rt.textNl(e, depth) + "-";
+          const ks0 = Object.keys(v);
+          if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
           else {
             if (lvl > e.max) $rt.textBail();
-            const ind9 = $rt.textNl(e, depth + 1);
-            let lead11 = dash;
-            let j10 = 0;
-            if (ks7[j10] === "name") {
-              const f12 = v.name;
-              if (f12 === null || typeof f12 !== "object") e.out += lead11 + "name: " + $rt.textPrim(f12, e.dc);
-              else $rt.textField(e, f12, lead11, "name", depth + 1, lvl);
-              lead11 = ind9;
-              j10++;
+            const ind0 = $rt.textNl(e, depth + 1);
+            let lead0 = dash;
+            let j0 = 0;
+            if (ks0[j0] === "name") {
+              const v_name = v.name;
+              if (v_name === null || typeof v_name !== "object") e.out += lead0 + "name: " + $rt.textPrim(v_name, e.dc);
+              else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+              lead0 = ind0;
+              j0++;
             }
-            if (ks7[j10] === "arguments") {
-              const f13 = v.arguments;
-              $tfGetWeatherArguments(e, f13, lead11, "arguments", "arguments", depth + 1, lvl);
-              lead11 = ind9;
-              j10++;
+            if (ks0[j0] === "arguments") {
+              const v_arguments = v.arguments;
+              $tfGetWeatherArguments(e, v_arguments, lead0, "arguments", "arguments", depth + 1, lvl);
+              lead0 = ind0;
+              j0++;
             }
-            for (; j10 < ks7.length; j10++) {
-              const k24 = ks7[j10];
-              const x25 = v[k24];
-              $rt.textField(e, x25, lead11, k24, depth + 1, lvl);
-              lead11 = ind9;
+            for (; j0 < ks0.length; j0++) {
+              const k0 = ks0[j0];
+              const x1 = v[k0];
+              $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+              lead0 = ind0;
             }
           }
         } else $rt.textItem(e, v, depth, lvl);
@@ -750,31 +862,31 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
       }
       case "get_forecast": {
         if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks26 = Object.keys(v);
-          if (ks26.length === 0) e.out += $rt.textNl(e, depth) + "-";
+          const ks1 = Object.keys(v);
+          if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
           else {
             if (lvl > e.max) $rt.textBail();
-            const ind28 = $rt.textNl(e, depth + 1);
-            let lead30 = dash;
-            let j29 = 0;
-            if (ks26[j29] === "name") {
-              const f31 = v.name;
-              if (f31 === null || typeof f31 !== "object") e.out += lead30 + "name: " + $rt.textPrim(f31, e.dc);
-              else $rt.textField(e, f31, lead30, "name", depth + 1, lvl);
-              lead30 = ind28;
-              j29++;
+            const ind1 = $rt.textNl(e, depth + 1);
+            let lead1 = dash;
+            let j1 = 0;
+            if (ks1[j1] === "name") {
+              const v_name$2 = v.name;
+              if (v_name$2 === null || typeof v_name$2 !== "object") e.out += lead1 + "name: " + $rt.textPrim(v_name$2, e.dc);
+              else $rt.textField(e, v_name$2, lead1, "name", depth + 1, lvl);
+              lead1 = ind1;
+              j1++;
             }
-            if (ks26[j29] === "arguments") {
-              const f32 = v.arguments;
-              $tfGetForecastArguments(e, f32, lead30, "arguments", "arguments", depth + 1, lvl);
-              lead30 = ind28;
-              j29++;
+            if (ks1[j1] === "arguments") {
+              const v_arguments$2 = v.arguments;
+              $tfGetForecastArguments(e, v_arguments$2, lead1, "arguments", "arguments", depth + 1, lvl);
+              lead1 = ind1;
+              j1++;
             }
-            for (; j29 < ks26.length; j29++) {
-              const k48 = ks26[j29];
-              const x49 = v[k48];
-              $rt.textField(e, x49, lead30, k48, depth + 1, lvl);
-              lead30 = ind28;
+            for (; j1 < ks1.length; j1++) {
+              const k1 = ks1[j1];
+              const x3 = v[k1];
+              $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+              lead1 = ind1;
             }
           }
         } else $rt.textItem(e, v, depth, lvl);
@@ -782,31 +894,31 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
       }
       case "get-air-quality": {
         if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks50 = Object.keys(v);
-          if (ks50.length === 0) e.out += $rt.textNl(e, depth) + "-";
+          const ks2 = Object.keys(v);
+          if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
           else {
             if (lvl > e.max) $rt.textBail();
-            const ind52 = $rt.textNl(e, depth + 1);
-            let lead54 = dash;
-            let j53 = 0;
-            if (ks50[j53] === "name") {
-              const f55 = v.name;
-              if (f55 === null || typeof f55 !== "object") e.out += lead54 + "name: " + $rt.textPrim(f55, e.dc);
-              else $rt.textField(e, f55, lead54, "name", depth + 1, lvl);
-              lead54 = ind52;
-              j53++;
+            const ind2 = $rt.textNl(e, depth + 1);
+            let lead2 = dash;
+            let j2 = 0;
+            if (ks2[j2] === "name") {
+              const v_name$3 = v.name;
+              if (v_name$3 === null || typeof v_name$3 !== "object") e.out += lead2 + "name: " + $rt.textPrim(v_name$3, e.dc);
+              else $rt.textField(e, v_name$3, lead2, "name", depth + 1, lvl);
+              lead2 = ind2;
+              j2++;
             }
-            if (ks50[j53] === "arguments") {
-              const f56 = v.arguments;
-              $tfGetAirQualityArguments(e, f56, lead54, "arguments", "arguments", depth + 1, lvl);
-              lead54 = ind52;
-              j53++;
+            if (ks2[j2] === "arguments") {
+              const v_arguments$3 = v.arguments;
+              $tfGetAirQualityArguments(e, v_arguments$3, lead2, "arguments", "arguments", depth + 1, lvl);
+              lead2 = ind2;
+              j2++;
             }
-            for (; j53 < ks50.length; j53++) {
-              const k91 = ks50[j53];
-              const x92 = v[k91];
-              $rt.textField(e, x92, lead54, k91, depth + 1, lvl);
-              lead54 = ind52;
+            for (; j2 < ks2.length; j2++) {
+              const k2 = ks2[j2];
+              const x5 = v[k2];
+              $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+              lead2 = ind2;
             }
           }
         } else $rt.textItem(e, v, depth, lvl);
@@ -821,116 +933,116 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
 
 function $ckGetWeatherArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.city;
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") v.city = $rt.tcString(f0, "/city");
-  const f1 = v.date;
-  if (f1 === undefined) throw $rt.missing("", "date");
-  if (f1 !== null) {
-    if (typeof f1 !== "string") v.date = $rt.tcString(f1, "/date");
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_date = v.date;
+  if (v_date === undefined) throw $rt.missing("", "date");
+  if (v_date !== null) {
+    if (typeof v_date !== "string") v.date = $rt.tcString(v_date, "/date");
   }
-  const f2 = v.unit;
-  if (f2 === undefined) throw $rt.missing("", "unit");
-  if (!$tset11.has(f2)) v.unit = $rt.tcEnum(f2, $tenum10, "/unit", "one of \"celsius\", \"fahrenheit\"");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys1, "");
+  const v_unit = v.unit;
+  if (v_unit === undefined) throw $rt.missing("", "unit");
+  if (!$tset_GetWeatherArguments_unit.has(v_unit)) v.unit = $rt.tcEnum(v_unit, $enum_GetWeatherArguments_unit, "/unit", "one of \"celsius\", \"fahrenheit\"");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_WeatherTools_get_weather(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_weather") v.name = $rt.tcEnum(f0, $tenum9, "/name", "the constant \"get_weather\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "get_weather") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_weather_name, "/name", "the constant \"get_weather\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckGetWeatherArguments(f1);
+    v.arguments = $ckGetWeatherArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
 function $ckGetForecastArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.city;
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") v.city = $rt.tcString(f0, "/city");
-  const f1 = v.days;
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (typeof f1 !== "number" || !$isInteger(f1)) v.days = $rt.tcInteger(f1, "/days");
-  const f2 = v.include;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/include", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_days = v.days;
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (typeof v_days !== "number" || !$isInteger(v_days)) v.days = $rt.tcInteger(v_days, "/days");
+  const v_include = v.include;
+  if (v_include !== undefined) {
+    if (!$isArray(v_include)) throw $rt.textInvalid("/include", "an array", v_include);
+    const n_include = v_include.length;
+    let i_include = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (!$tset14.has(x4)) f2[i3] = $rt.tcEnum(x4, $tenum13, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
+      for (; i_include < n_include; i_include++) {
+        const x_include = v_include[i_include];
+        if (!$tset_GetForecastArguments_include_items.has(x_include)) v_include[i_include] = $rt.tcEnum(x_include, $enum_GetForecastArguments_include_items, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/include", i3);
+      $rt.textRethrowAt(e, "/include", i_include);
     }
   }
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys3, "");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   return v;
 }
 
-function $ckb4(v: any): any {
+function $ckb_WeatherTools_get_forecast(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_forecast") v.name = $rt.tcEnum(f0, $tenum12, "/name", "the constant \"get_forecast\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "get_forecast") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_forecast_name, "/name", "the constant \"get_forecast\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckGetForecastArguments(f1);
+    v.arguments = $ckGetForecastArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
-function $ckb8(v: any): any {
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "city") v.kind = $rt.tcEnum(f0, $tenum16, "/kind", "the constant \"city\"");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys6, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "city") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_city_kind, "/kind", "the constant \"city\"");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
   return v;
 }
 
-function $ckb9(v: any): any {
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "coordinates") v.kind = $rt.tcEnum(f0, $tenum17, "/kind", "the constant \"coordinates\"");
-  const f1 = v.lat;
-  if (f1 === undefined) throw $rt.missing("", "lat");
-  if (typeof f1 !== "number") v.lat = $rt.tcNumber(f1, "/lat");
-  const f2 = v.lon;
-  if (f2 === undefined) throw $rt.missing("", "lon");
-  if (typeof f2 !== "number") v.lon = $rt.tcNumber(f2, "/lon");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "coordinates") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_coordinates_kind, "/kind", "the constant \"coordinates\"");
+  const v_lat = v.lat;
+  if (v_lat === undefined) throw $rt.missing("", "lat");
+  if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
+  const v_lon = v.lon;
+  if (v_lon === undefined) throw $rt.missing("", "lon");
+  if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
   return v;
 }
 
 function $ckGetAirQualityArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.location;
-  if (f0 === undefined) throw $rt.missing("", "location");
-  if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.textInvalid("/location", "an object", f0);
-  const d1 = f0.kind;
-  switch (d1) {
+  const v_location = v.location;
+  if (v_location === undefined) throw $rt.missing("", "location");
+  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.textInvalid("/location", "an object", v_location);
+  const d_location = v_location.kind;
+  switch (d_location) {
     case "city": {
       try {
-        v.location = $ckb8(f0);
+        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -938,46 +1050,46 @@ function $ckGetAirQualityArguments(v: any): any {
     }
     case "coordinates": {
       try {
-        v.location = $ckb9(f0);
+        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
       break;
     }
     default:
-      v.location = $rt.tcUnion(f0, "/location", $tunion18, $tmask19, $tmask20);
+      v.location = $rt.tcUnion(v_location, "/location", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
   }
-  const f2 = v.pollutants;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/pollutants", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_pollutants = v.pollutants;
+  if (v_pollutants !== undefined) {
+    if (!$isArray(v_pollutants)) throw $rt.textInvalid("/pollutants", "an array", v_pollutants);
+    const n_pollutants = v_pollutants.length;
+    let i_pollutants = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (!$tset22.has(x4)) f2[i3] = $rt.tcEnum(x4, $tenum21, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        const x_pollutants = v_pollutants[i_pollutants];
+        if (!$tset_GetAirQualityArguments_pollutants_items.has(x_pollutants)) v_pollutants[i_pollutants] = $rt.tcEnum(x_pollutants, $enum_GetAirQualityArguments_pollutants_items, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/pollutants", i3);
+      $rt.textRethrowAt(e, "/pollutants", i_pollutants);
     }
   }
-  if ($rt.keyCount(v) !== 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys5, "");
+  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
 
-function $ckb6(v: any): any {
+function $ckb_WeatherTools_get_air_quality(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get-air-quality") v.name = $rt.tcEnum(f0, $tenum15, "/name", "the constant \"get-air-quality\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "get-air-quality") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_air_quality_name, "/name", "the constant \"get-air-quality\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckGetAirQualityArguments(f1);
+    v.arguments = $ckGetAirQualityArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
@@ -986,31 +1098,31 @@ function $ckWeatherTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
-      v = $ckb2(v);
+      v = $ckb_WeatherTools_get_weather(v);
       break;
     }
     case "get_forecast": {
-      v = $ckb4(v);
+      v = $ckb_WeatherTools_get_forecast(v);
       break;
     }
     case "get-air-quality": {
-      v = $ckb6(v);
+      v = $ckb_WeatherTools_get_air_quality(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion23, $tmask24, $tmask25);
+      v = $rt.tcUnion(v, "", $tunion_WeatherTools, $tmask_WeatherTools_exact, $tmask_WeatherTools_coercible);
   }
   return v;
 }
 
 function $ckWeatherToolsBatch(v: any): any {
   if (!$isArray(v)) throw $rt.textInvalid("", "an array", v);
-  const n2 = v.length;
+  const n0 = v.length;
   let i0 = 0;
   try {
-    for (; i0 < n2; i0++) {
-      const x1 = v[i0];
-      v[i0] = $ckWeatherTools(x1);
+    for (; i0 < n0; i0++) {
+      const x0 = v[i0];
+      v[i0] = $ckWeatherTools(x0);
     }
   } catch (e) {
     $rt.textRethrowAt(e, "", i0);
@@ -1337,7 +1449,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<WeatherToolsBatch>(value, writeWeatherToolsBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check28, $check29);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -1389,11 +1501,11 @@ export const WeatherToolsBatchPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): WeatherToolsBatch {
-    return $rt.fromModelOutputWith<WeatherToolsBatch>(output, $ckWeatherToolsBatch, $thints26);
+    return $rt.fromModelOutputWith<WeatherToolsBatch>(output, $ckWeatherToolsBatch, $thints_WeatherToolsBatch);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions27;
+    return $tinstructions_WeatherToolsBatch;
   },
 };
 

@@ -47,36 +47,145 @@ export interface GetAirQualityArguments {
   pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum2 = ["celsius", "fahrenheit"] as const;
-const $keys3 = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum4 = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $keys5 = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys6 = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys7 = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum8 = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum9 = ["get_weather"] as const;
-const $tenum10 = ["celsius", "fahrenheit"] as const;
-const $tset11 = /*@__PURE__*/ new Set<unknown>($tenum10);
-const $tenum12 = ["get_forecast"] as const;
-const $tenum13 = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $tset14 = /*@__PURE__*/ new Set<unknown>($tenum13);
-const $tenum15 = ["get-air-quality"] as const;
-const $tenum16 = ["city"] as const;
-const $tenum17 = ["coordinates"] as const;
-const $tunion18 = [$ckb7, $ckb8] as const;
-const $tmask19 = [32, 32] as const;
-const $tmask20 = [0, 0] as const;
-const $tenum21 = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tset22 = /*@__PURE__*/ new Set<unknown>($tenum21);
-const $tunion23 = [$ckb1, $ckb3, $ckb5] as const;
-const $tmask24 = [32, 32, 32] as const;
-const $tmask25 = [0, 0, 0] as const;
-const $thints26 = {"root": "other", "keys": []} as const;
-const $tinstructions27 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nname: get_weather\narguments:\n  city: <city>\n  date: 2025-01-15\n  unit: celsius\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- the value: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n- arguments.date: may be null\n- arguments.unit: one of \"celsius\", \"fahrenheit\"";
-const $check28 = {"kind": "union", "branches": [{"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get_weather"}], ["arguments", true, {"kind": "ref", "name": "GetWeatherArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get_forecast"}], ["arguments", true, {"kind": "ref", "name": "GetForecastArguments"}]], "additional": false}, {"kind": "object", "properties": [["name", true, {"kind": "const", "value": "get-air-quality"}], ["arguments", true, {"kind": "ref", "name": "GetAirQualityArguments"}]], "additional": false}], "discriminator": "name"} as unknown as $rt.CheckShape;
-const $check29 = {"GetWeatherArguments": {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}], ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}]], "additional": false}, "GetForecastArguments": {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}], ["include", false, {"kind": "array", "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]}, "c": {"uniqueItems": true}}]], "additional": false}, "GetAirQualityArguments": {"kind": "object", "properties": [["location", true, {"kind": "union", "branches": [{"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "city"}], ["name", true, {"kind": "string"}]], "additional": false}, {"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "coordinates"}], ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}], ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}]], "additional": false}], "discriminator": "kind"}], ["pollutants", false, {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}}]], "additional": false}} as unknown as $rt.CheckDefs;
+const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
+const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
+const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
+const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
+const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
+const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
+const $tset_GetWeatherArguments_unit = /*@__PURE__*/ new Set<unknown>($enum_GetWeatherArguments_unit);
+const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
+const $tset_GetForecastArguments_include_items = /*@__PURE__*/ new Set<unknown>($enum_GetForecastArguments_include_items);
+const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
+const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+const $tset_GetAirQualityArguments_pollutants_items = /*@__PURE__*/ new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
+const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
+const $tmask_WeatherTools_exact = [32, 32, 32] as const;
+const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
+const $thints_WeatherTools = {"root": "other", "keys": []} as const;
+const $tinstructions_WeatherTools = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "name: get_weather\n" +
+  "arguments:\n" +
+  "  city: <city>\n" +
+  "  date: 2025-01-15\n" +
+  "  unit: celsius\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- the value: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n" +
+  "- arguments.date: may be null\n" +
+  "- arguments.unit: one of \"celsius\", \"fahrenheit\"";
+const $check_root = {
+  "kind": "union",
+  "branches": [
+    {
+      "kind": "object",
+      "properties": [
+        ["name", true, {"kind": "const", "value": "get_weather"}],
+        ["arguments", true, {"kind": "ref", "name": "GetWeatherArguments"}],
+      ],
+      "additional": false,
+    },
+    {
+      "kind": "object",
+      "properties": [
+        ["name", true, {"kind": "const", "value": "get_forecast"}],
+        ["arguments", true, {"kind": "ref", "name": "GetForecastArguments"}],
+      ],
+      "additional": false,
+    },
+    {
+      "kind": "object",
+      "properties": [
+        ["name", true, {"kind": "const", "value": "get-air-quality"}],
+        ["arguments", true, {"kind": "ref", "name": "GetAirQualityArguments"}],
+      ],
+      "additional": false,
+    },
+  ],
+  "discriminator": "name",
+} as unknown as $rt.CheckShape;
+const $check_defs = {
+  "GetWeatherArguments": {
+    "kind": "object",
+    "properties": [
+      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
+      ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
+    ],
+    "additional": false,
+  },
+  "GetForecastArguments": {
+    "kind": "object",
+    "properties": [
+      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+      ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}],
+      [
+        "include",
+        false,
+        {
+          "kind": "array",
+          "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]},
+          "c": {"uniqueItems": true},
+        },
+      ],
+    ],
+    "additional": false,
+  },
+  "GetAirQualityArguments": {
+    "kind": "object",
+    "properties": [
+      [
+        "location",
+        true,
+        {
+          "kind": "union",
+          "branches": [
+            {
+              "kind": "object",
+              "properties": [
+                ["kind", true, {"kind": "const", "value": "city"}],
+                ["name", true, {"kind": "string"}],
+              ],
+              "additional": false,
+            },
+            {
+              "kind": "object",
+              "properties": [
+                ["kind", true, {"kind": "const", "value": "coordinates"}],
+                ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
+                ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
+              ],
+              "additional": false,
+            },
+          ],
+          "discriminator": "kind",
+        },
+      ],
+      [
+        "pollutants",
+        false,
+        {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}},
+      ],
+    ],
+    "additional": false,
+  },
+} as unknown as $rt.CheckDefs;
 
 function writeWeatherTools(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
@@ -85,14 +194,14 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     case "get_weather": {
       w.byte(0);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f1 = v.name;
-      const f2 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f1 === undefined) throw $rt.missing("", "name");
-      if (f1 !== "get_weather") throw $rt.invalid("/name", "the constant \"get_weather\"", f1);
-      if (f2 === undefined) throw $rt.missing("", "arguments");
+      const v_name = v.name;
+      const v_arguments = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if (v_name === undefined) throw $rt.missing("", "name");
+      if (v_name !== "get_weather") throw $rt.invalid("/name", "the constant \"get_weather\"", v_name);
+      if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
-        writeGetWeatherArguments(w, f2);
+        writeGetWeatherArguments(w, v_arguments);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -101,14 +210,14 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     case "get_forecast": {
       w.byte(1);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f3 = v.name;
-      const f4 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f3 === undefined) throw $rt.missing("", "name");
-      if (f3 !== "get_forecast") throw $rt.invalid("/name", "the constant \"get_forecast\"", f3);
-      if (f4 === undefined) throw $rt.missing("", "arguments");
+      const v_name$2 = v.name;
+      const v_arguments$2 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if (v_name$2 === undefined) throw $rt.missing("", "name");
+      if (v_name$2 !== "get_forecast") throw $rt.invalid("/name", "the constant \"get_forecast\"", v_name$2);
+      if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeGetForecastArguments(w, f4);
+        writeGetForecastArguments(w, v_arguments$2);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -117,14 +226,14 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     case "get-air-quality": {
       w.byte(2);
       if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-      const f5 = v.name;
-      const f6 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-      if (f5 === undefined) throw $rt.missing("", "name");
-      if (f5 !== "get-air-quality") throw $rt.invalid("/name", "the constant \"get-air-quality\"", f5);
-      if (f6 === undefined) throw $rt.missing("", "arguments");
+      const v_name$3 = v.name;
+      const v_arguments$3 = v.arguments;
+      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if (v_name$3 === undefined) throw $rt.missing("", "name");
+      if (v_name$3 !== "get-air-quality") throw $rt.invalid("/name", "the constant \"get-air-quality\"", v_name$3);
+      if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
-        writeGetAirQualityArguments(w, f6);
+        writeGetAirQualityArguments(w, v_arguments$3);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
@@ -139,42 +248,42 @@ function readWeatherTools(r: $rt.Reader): any {
   let u0: any;
   switch (r.index(3)) {
     case 0: {
-      const f1 = "get_weather";
-      let r2: any;
+      const v_name = "get_weather";
+      let r_arguments: any;
       try {
-        r2 = readGetWeatherArguments(r);
+        r_arguments = readGetWeatherArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f3 = r2;
-      const o4: any = { name: f1, arguments: f3 };
-      u0 = o4;
+      const v_arguments = r_arguments;
+      const o0: any = { name: v_name, arguments: v_arguments };
+      u0 = o0;
       break;
     }
     case 1: {
-      const f5 = "get_forecast";
-      let r6: any;
+      const v_name$2 = "get_forecast";
+      let r_arguments$2: any;
       try {
-        r6 = readGetForecastArguments(r);
+        r_arguments$2 = readGetForecastArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f7 = r6;
-      const o8: any = { name: f5, arguments: f7 };
-      u0 = o8;
+      const v_arguments$2 = r_arguments$2;
+      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
+      u0 = o1;
       break;
     }
     case 2: {
-      const f9 = "get-air-quality";
-      let r10: any;
+      const v_name$3 = "get-air-quality";
+      let r_arguments$3: any;
       try {
-        r10 = readGetAirQualityArguments(r);
+        r_arguments$3 = readGetAirQualityArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const f11 = r10;
-      const o12: any = { name: f9, arguments: f11 };
-      u0 = o12;
+      const v_arguments$3 = r_arguments$3;
+      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
+      u0 = o2;
       break;
     }
   }
@@ -183,86 +292,86 @@ function readWeatherTools(r: $rt.Reader): any {
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.date;
-  const f2 = v.unit;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys1, "");
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "date");
-  if (typeof f1 === "string") {
+  const v_city = v.city;
+  const v_date = v.date;
+  const v_unit = v.unit;
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_date === undefined) throw $rt.missing("", "date");
+  if (typeof v_date === "string") {
     w.byte(0);
-    if (typeof f1 !== "string") throw $rt.invalid("/date", "a string", f1);
-    if (!w.date(f1)) throw $rt.invalid("/date", "a string without lone surrogates", f1);
+    if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
+    if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
   }
   else {
     w.byte(1);
-    if (f1 !== null) throw $rt.invalid("/date", "null", f1);
+    if (v_date !== null) throw $rt.invalid("/date", "null", v_date);
   }
-  if (f2 === undefined) throw $rt.missing("", "unit");
-  switch (f2) {
+  if (v_unit === undefined) throw $rt.missing("", "unit");
+  switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", f2);
+    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", v_unit);
   }
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
   r.at = "/city";
-  const f0 = r.string();
+  const v_city = r.string();
   r.at = "/date";
-  let u1: any;
+  let u_date: any;
   switch (r.index(2)) {
     case 0: {
       r.at = "/date";
-      u1 = r.date();
+      u_date = r.date();
       break;
     }
     case 1: {
-      u1 = null;
+      u_date = null;
       break;
     }
   }
-  const f2 = u1;
+  const v_date = u_date;
   r.at = "/unit";
-  const f3 = $enum2[r.index(2)];
-  const o4: any = { city: f0, date: f2, unit: f3 };
-  return o4;
+  const v_unit = $enum_GetWeatherArguments_unit[r.index(2)];
+  const o0: any = { city: v_city, date: v_date, unit: v_unit };
+  return o0;
 }
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.days;
-  const f2 = v.include;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys3, "");
-  let m3 = 0;
-  if (f2 !== undefined) m3 |= 1;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/days", "an integer within 64 bits", f1);
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.invalid("/include", "an array", f2);
-    const n4 = f2.length;
-    w.varint(n4);
-    let i5 = 0;
+  const v_city = v.city;
+  const v_days = v.days;
+  const v_include = v.include;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  let m0 = 0;
+  if (v_include !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (!(typeof v_days === "number" && $isInteger(v_days) && w.int(v_days))) throw $rt.invalid("/days", "an integer within 64 bits", v_days);
+  if (v_include !== undefined) {
+    if (!$isArray(v_include)) throw $rt.invalid("/include", "an array", v_include);
+    const n_include = v_include.length;
+    w.varint(n_include);
+    let i_include = 0;
     try {
-      for (; i5 < n4; i5++) {
-        const e6 = f2[i5];
-        switch (e6) {
+      for (; i_include < n_include; i_include++) {
+        const e_include = v_include[i_include];
+        switch (e_include) {
           case "temperature": w.byte(0); break;
           case "precipitation": w.byte(1); break;
           case "wind": w.byte(2); break;
           case "uv_index": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e6);
+          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e_include);
         }
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/include", i5);
+      $rt.rethrowAtIndex(err, "/include", i_include);
     }
   }
 }
@@ -271,90 +380,90 @@ function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/city";
-  const f1 = r.string();
+  const v_city = r.string();
   r.at = "/days";
-  const f2 = r.int();
-  let f6: any;
+  const v_days = r.int();
+  let v_include: any;
   if ((m0 & 1)) {
     r.at = "/include";
-    const n3 = r.count(1);
-    const a4: any[] = [];
-    let i5 = 0;
+    const n_include = r.count(1);
+    const a_include: any[] = [];
+    let i_include = 0;
     try {
-      for (; i5 < n3; i5++) {
+      for (; i_include < n_include; i_include++) {
         r.at = "";
-        a4.push($enum4[r.index(4)]);
+        a_include.push($enum_GetForecastArguments_include_items[r.index(4)]);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/include", i5);
+      $rt.rethrowAtIndex(e, "/include", i_include);
     }
-    f6 = a4;
+    v_include = a_include;
   }
-  const o7: any = { city: f1, days: f2 };
-  if ((m0 & 1)) o7.include = f6;
-  return o7;
+  const o0: any = { city: v_city, days: v_days };
+  if ((m0 & 1)) o0.include = v_include;
+  return o0;
 }
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.location;
-  const f1 = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys5, "");
-  let m2 = 0;
-  if (f1 !== undefined) m2 |= 1;
-  w.byte(m2);
-  if (f0 === undefined) throw $rt.missing("", "location");
-  if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-  const d3 = f0.kind;
-  switch (d3) {
+  const v_location = v.location;
+  const v_pollutants = v.pollutants;
+  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  let m0 = 0;
+  if (v_pollutants !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_location === undefined) throw $rt.missing("", "location");
+  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+  const d_location = v_location.kind;
+  switch (d_location) {
     case "city": {
       w.byte(0);
-      if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-      const f4 = f0.kind;
-      const f5 = f0.name;
-      if ($rt.keyCount(f0) !== 1 + 1) $rt.checkClosed(f0, $keys6, "/location");
-      if (f4 === undefined) throw $rt.missing("/location", "kind");
-      if (f4 !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", f4);
-      if (f5 === undefined) throw $rt.missing("/location", "name");
-      if (typeof f5 !== "string") throw $rt.invalid("/location/name", "a string", f5);
-      if (!w.string(f5)) throw $rt.invalid("/location/name", "a string without lone surrogates", f5);
+      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      const v_kind = v_location.kind;
+      const v_name = v_location.name;
+      if ($rt.keyCount(v_location) !== 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
+      if (v_kind === undefined) throw $rt.missing("/location", "kind");
+      if (v_kind !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", v_kind);
+      if (v_name === undefined) throw $rt.missing("/location", "name");
+      if (typeof v_name !== "string") throw $rt.invalid("/location/name", "a string", v_name);
+      if (!w.string(v_name)) throw $rt.invalid("/location/name", "a string without lone surrogates", v_name);
       break;
     }
     case "coordinates": {
       w.byte(1);
-      if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-      const f6 = f0.kind;
-      const f7 = f0.lat;
-      const f8 = f0.lon;
-      if ($rt.keyCount(f0) !== 1 + 1 + 1) $rt.checkClosed(f0, $keys7, "/location");
-      if (f6 === undefined) throw $rt.missing("/location", "kind");
-      if (f6 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", f6);
-      if (f7 === undefined) throw $rt.missing("/location", "lat");
-      if (!(typeof f7 === "number" && w.num(f7))) throw $rt.invalid("/location/lat", "a finite number", f7);
-      if (f8 === undefined) throw $rt.missing("/location", "lon");
-      if (!(typeof f8 === "number" && w.num(f8))) throw $rt.invalid("/location/lon", "a finite number", f8);
+      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      const v_kind$2 = v_location.kind;
+      const v_lat = v_location.lat;
+      const v_lon = v_location.lon;
+      if ($rt.keyCount(v_location) !== 1 + 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
+      if (v_kind$2 === undefined) throw $rt.missing("/location", "kind");
+      if (v_kind$2 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", v_kind$2);
+      if (v_lat === undefined) throw $rt.missing("/location", "lat");
+      if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/location/lat", "a finite number", v_lat);
+      if (v_lon === undefined) throw $rt.missing("/location", "lon");
+      if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/location/lon", "a finite number", v_lon);
       break;
     }
-    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d3);
+    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
   }
-  if (f1 !== undefined) {
-    if (!$isArray(f1)) throw $rt.invalid("/pollutants", "an array", f1);
-    const n9 = f1.length;
-    w.varint(n9);
-    let i10 = 0;
+  if (v_pollutants !== undefined) {
+    if (!$isArray(v_pollutants)) throw $rt.invalid("/pollutants", "an array", v_pollutants);
+    const n_pollutants = v_pollutants.length;
+    w.varint(n_pollutants);
+    let i_pollutants = 0;
     try {
-      for (; i10 < n9; i10++) {
-        const e11 = f1[i10];
-        switch (e11) {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        const e_pollutants = v_pollutants[i_pollutants];
+        switch (e_pollutants) {
           case "pm2_5": w.byte(0); break;
           case "pm10": w.byte(1); break;
           case "o3": w.byte(2); break;
           case "no2": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e11);
+          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e_pollutants);
         }
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/pollutants", i10);
+      $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
     }
   }
 }
@@ -363,51 +472,56 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/location";
-  let u1: any;
+  let u_location: any;
   switch (r.index(2)) {
     case 0: {
-      const f2 = "city";
+      const v_kind = "city";
       r.at = "/location/name";
-      const f3 = r.string();
-      const o4: any = { kind: f2, name: f3 };
-      u1 = o4;
+      const v_name = r.string();
+      const o_location: any = { kind: v_kind, name: v_name };
+      u_location = o_location;
       break;
     }
     case 1: {
-      const f5 = "coordinates";
+      const v_kind$2 = "coordinates";
       r.at = "/location/lat";
-      const f6 = r.num();
+      const v_lat = r.num();
       r.at = "/location/lon";
-      const f7 = r.num();
-      const o8: any = { kind: f5, lat: f6, lon: f7 };
-      u1 = o8;
+      const v_lon = r.num();
+      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
+      u_location = o_location$2;
       break;
     }
   }
-  const f9 = u1;
-  let f13: any;
+  const v_location = u_location;
+  let v_pollutants: any;
   if ((m0 & 1)) {
     r.at = "/pollutants";
-    const n10 = r.count(1);
-    const a11: any[] = [];
-    let i12 = 0;
+    const n_pollutants = r.count(1);
+    const a_pollutants: any[] = [];
+    let i_pollutants = 0;
     try {
-      for (; i12 < n10; i12++) {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
         r.at = "";
-        a11.push($enum8[r.index(4)]);
+        a_pollutants.push($enum_GetAirQualityArguments_pollutants_items[r.index(4)]);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/pollutants", i12);
+      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
     }
-    f13 = a11;
+    v_pollutants = a_pollutants;
   }
-  const o14: any = { location: f9 };
-  if ((m0 & 1)) o14.pollutants = f13;
-  return o14;
+  const o0: any = { location: v_location };
+  if ((m0 & 1)) o0.pollutants = v_pollutants;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txWeatherTools(e: $rt.TextState, v: any): string | null {
 
@@ -416,116 +530,116 @@ function $txWeatherTools(e: $rt.TextState, v: any): string | null {
 
 function $ckGetWeatherArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.city;
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") v.city = $rt.tcString(f0, "/city");
-  const f1 = v.date;
-  if (f1 === undefined) throw $rt.missing("", "date");
-  if (f1 !== null) {
-    if (typeof f1 !== "string") v.date = $rt.tcString(f1, "/date");
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_date = v.date;
+  if (v_date === undefined) throw $rt.missing("", "date");
+  if (v_date !== null) {
+    if (typeof v_date !== "string") v.date = $rt.tcString(v_date, "/date");
   }
-  const f2 = v.unit;
-  if (f2 === undefined) throw $rt.missing("", "unit");
-  if (!$tset11.has(f2)) v.unit = $rt.tcEnum(f2, $tenum10, "/unit", "one of \"celsius\", \"fahrenheit\"");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys1, "");
+  const v_unit = v.unit;
+  if (v_unit === undefined) throw $rt.missing("", "unit");
+  if (!$tset_GetWeatherArguments_unit.has(v_unit)) v.unit = $rt.tcEnum(v_unit, $enum_GetWeatherArguments_unit, "/unit", "one of \"celsius\", \"fahrenheit\"");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
   return v;
 }
 
-function $ckb1(v: any): any {
+function $ckb_WeatherTools_get_weather(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_weather") v.name = $rt.tcEnum(f0, $tenum9, "/name", "the constant \"get_weather\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "get_weather") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_weather_name, "/name", "the constant \"get_weather\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckGetWeatherArguments(f1);
+    v.arguments = $ckGetWeatherArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
 function $ckGetForecastArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.city;
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") v.city = $rt.tcString(f0, "/city");
-  const f1 = v.days;
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (typeof f1 !== "number" || !$isInteger(f1)) v.days = $rt.tcInteger(f1, "/days");
-  const f2 = v.include;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/include", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_days = v.days;
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (typeof v_days !== "number" || !$isInteger(v_days)) v.days = $rt.tcInteger(v_days, "/days");
+  const v_include = v.include;
+  if (v_include !== undefined) {
+    if (!$isArray(v_include)) throw $rt.textInvalid("/include", "an array", v_include);
+    const n_include = v_include.length;
+    let i_include = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (!$tset14.has(x4)) f2[i3] = $rt.tcEnum(x4, $tenum13, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
+      for (; i_include < n_include; i_include++) {
+        const x_include = v_include[i_include];
+        if (!$tset_GetForecastArguments_include_items.has(x_include)) v_include[i_include] = $rt.tcEnum(x_include, $enum_GetForecastArguments_include_items, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/include", i3);
+      $rt.textRethrowAt(e, "/include", i_include);
     }
   }
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys3, "");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   return v;
 }
 
-function $ckb3(v: any): any {
+function $ckb_WeatherTools_get_forecast(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get_forecast") v.name = $rt.tcEnum(f0, $tenum12, "/name", "the constant \"get_forecast\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "get_forecast") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_forecast_name, "/name", "the constant \"get_forecast\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckGetForecastArguments(f1);
+    v.arguments = $ckGetForecastArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
-function $ckb7(v: any): any {
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "city") v.kind = $rt.tcEnum(f0, $tenum16, "/kind", "the constant \"city\"");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys6, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "city") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_city_kind, "/kind", "the constant \"city\"");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
   return v;
 }
 
-function $ckb8(v: any): any {
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "coordinates") v.kind = $rt.tcEnum(f0, $tenum17, "/kind", "the constant \"coordinates\"");
-  const f1 = v.lat;
-  if (f1 === undefined) throw $rt.missing("", "lat");
-  if (typeof f1 !== "number") v.lat = $rt.tcNumber(f1, "/lat");
-  const f2 = v.lon;
-  if (f2 === undefined) throw $rt.missing("", "lon");
-  if (typeof f2 !== "number") v.lon = $rt.tcNumber(f2, "/lon");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys7, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "coordinates") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_coordinates_kind, "/kind", "the constant \"coordinates\"");
+  const v_lat = v.lat;
+  if (v_lat === undefined) throw $rt.missing("", "lat");
+  if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
+  const v_lon = v.lon;
+  if (v_lon === undefined) throw $rt.missing("", "lon");
+  if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
   return v;
 }
 
 function $ckGetAirQualityArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.location;
-  if (f0 === undefined) throw $rt.missing("", "location");
-  if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.textInvalid("/location", "an object", f0);
-  const d1 = f0.kind;
-  switch (d1) {
+  const v_location = v.location;
+  if (v_location === undefined) throw $rt.missing("", "location");
+  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.textInvalid("/location", "an object", v_location);
+  const d_location = v_location.kind;
+  switch (d_location) {
     case "city": {
       try {
-        v.location = $ckb7(f0);
+        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -533,46 +647,46 @@ function $ckGetAirQualityArguments(v: any): any {
     }
     case "coordinates": {
       try {
-        v.location = $ckb8(f0);
+        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
       break;
     }
     default:
-      v.location = $rt.tcUnion(f0, "/location", $tunion18, $tmask19, $tmask20);
+      v.location = $rt.tcUnion(v_location, "/location", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
   }
-  const f2 = v.pollutants;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/pollutants", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_pollutants = v.pollutants;
+  if (v_pollutants !== undefined) {
+    if (!$isArray(v_pollutants)) throw $rt.textInvalid("/pollutants", "an array", v_pollutants);
+    const n_pollutants = v_pollutants.length;
+    let i_pollutants = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (!$tset22.has(x4)) f2[i3] = $rt.tcEnum(x4, $tenum21, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        const x_pollutants = v_pollutants[i_pollutants];
+        if (!$tset_GetAirQualityArguments_pollutants_items.has(x_pollutants)) v_pollutants[i_pollutants] = $rt.tcEnum(x_pollutants, $enum_GetAirQualityArguments_pollutants_items, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/pollutants", i3);
+      $rt.textRethrowAt(e, "/pollutants", i_pollutants);
     }
   }
-  if ($rt.keyCount(v) !== 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys5, "");
+  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
 
-function $ckb5(v: any): any {
+function $ckb_WeatherTools_get_air_quality(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.name;
-  if (f0 === undefined) throw $rt.missing("", "name");
-  if (f0 !== "get-air-quality") v.name = $rt.tcEnum(f0, $tenum15, "/name", "the constant \"get-air-quality\"");
-  const f1 = v.arguments;
-  if (f1 === undefined) throw $rt.missing("", "arguments");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (v_name !== "get-air-quality") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_air_quality_name, "/name", "the constant \"get-air-quality\"");
+  const v_arguments = v.arguments;
+  if (v_arguments === undefined) throw $rt.missing("", "arguments");
   try {
-    v.arguments = $ckGetAirQualityArguments(f1);
+    v.arguments = $ckGetAirQualityArguments(v_arguments);
   } catch (e) {
     $rt.textRethrow(e, "/arguments");
   }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
@@ -581,19 +695,19 @@ function $ckWeatherTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
-      v = $ckb1(v);
+      v = $ckb_WeatherTools_get_weather(v);
       break;
     }
     case "get_forecast": {
-      v = $ckb3(v);
+      v = $ckb_WeatherTools_get_forecast(v);
       break;
     }
     case "get-air-quality": {
-      v = $ckb5(v);
+      v = $ckb_WeatherTools_get_air_quality(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion23, $tmask24, $tmask25);
+      v = $rt.tcUnion(v, "", $tunion_WeatherTools, $tmask_WeatherTools_exact, $tmask_WeatherTools_coercible);
   }
   return v;
 }
@@ -903,7 +1017,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<WeatherTools>(value, writeWeatherTools);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check28, $check29);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -955,11 +1069,11 @@ export const WeatherToolsPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): WeatherTools {
-    return $rt.fromModelOutputWith<WeatherTools>(output, $ckWeatherTools, $thints26);
+    return $rt.fromModelOutputWith<WeatherTools>(output, $ckWeatherTools, $thints_WeatherTools);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions27;
+    return $tinstructions_WeatherTools;
   },
 };
 

@@ -12,38 +12,51 @@ export interface NotesDeleteArguments {
   [key: string]: unknown;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
-const $thints1 = {"root": "object", "keys": ["id", "permanent"]} as const;
-const $tinstructions2 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\npermanent: true\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- top level: optional (omit when unknown): permanent";
+const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
+const $thints_NotesDeleteArguments = {"root": "object", "keys": ["id", "permanent"]} as const;
+const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "id: <id>\n" +
+  "permanent: true\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- top level: optional (omit when unknown): permanent";
 
 function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.permanent;
-  const x2 = $rt.extraKeys(v, $keys0);
-  let m3 = 0;
-  if (f1 !== undefined) m3 |= 1;
-  if (x2 !== undefined) m3 |= 2;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (f1 === true) w.byte(1);
-    else if (f1 === false) w.byte(0);
-    else throw $rt.invalid("/permanent", "a boolean", f1);
+  const v_id = v.id;
+  const v_permanent = v.permanent;
+  const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
+  let m0 = 0;
+  if (v_permanent !== undefined) m0 |= 1;
+  if (x0 !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_permanent !== undefined) {
+    if (v_permanent === true) w.byte(1);
+    else if (v_permanent === false) w.byte(0);
+    else throw $rt.invalid("/permanent", "a boolean", v_permanent);
   }
-  if (x2 !== undefined) {
-    w.varint(x2.length);
-    let k4 = "";
+  if (x0 !== undefined) {
+    w.varint(x0.length);
+    let k0 = "";
     try {
-      for (k4 of x2) {
-        if (!w.string(k4)) throw $rt.invalid("", "a key without lone surrogates", k4);
-        const e5 = v[k4];
-        $rt.writeAny(w, e5);
+      for (k0 of x0) {
+        if (!w.string(k0)) throw $rt.invalid("", "a key without lone surrogates", k0);
+        const e0 = v[k0];
+        $rt.writeAny(w, e0);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "", k4);
+      $rt.rethrowAtIndex(err, "", k0);
     }
   }
 }
@@ -52,68 +65,73 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/id";
-  const f1 = r.string();
-  let f2: any;
+  const v_id = r.string();
+  let v_permanent: any;
   if ((m0 & 1)) {
     r.at = "/permanent";
-    f2 = r.bool();
+    v_permanent = r.bool();
   }
-  const o3: any = { id: f1 };
-  if ((m0 & 1)) o3.permanent = f2;
+  const o0: any = { id: v_id };
+  if ((m0 & 1)) o0.permanent = v_permanent;
   if ((m0 & 2)) {
     r.at = "";
-    const n4 = r.count(2);
-    let k5 = "";
+    const n0 = r.count(2);
+    let k0 = "";
     try {
-      for (let j = 0; j < n4; j++) {
+      for (let j = 0; j < n0; j++) {
         r.at = "";
-        k5 = r.string();
+        k0 = r.string();
         // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
         // of another schema version (a property added or retired since), and is kept as it came
-        if ($rt.hasOwn(o3, k5)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k5));
+        if ($rt.hasOwn(o0, k0)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k0));
         r.at = "";
-        const e6 = $rt.readAny(r);
-        $rt.setOwn(o3, k5, e6);
+        const e0 = $rt.readAny(r);
+        $rt.setOwn(o0, k0, e0);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "", k5);
+      $rt.rethrowAtIndex(e, "", k0);
     }
   }
-  return o3;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "id") {
-      const f5 = v.id;
-      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "id", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "id") {
+      const v_id = v.id;
+      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "permanent") {
-      const f6 = v.permanent;
-      if (typeof f6 === "boolean") e.out += ind3 + "permanent: " + (f6 ? "true" : "false");
-      else $rt.textField(e, f6, ind3, "permanent", 0, 1);
-      j4++;
+    if (ks0[j0] === "permanent") {
+      const v_permanent = v.permanent;
+      if (typeof v_permanent === "boolean") e.out += ind0 + "permanent: " + (v_permanent ? "true" : "false");
+      else $rt.textField(e, v_permanent, ind0, "permanent", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k7 = ks0[j4];
-      const x8 = v[k7];
-      $rt.textField(e, x8, ind3, k7, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -122,14 +140,14 @@ function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
 
 function $ckNotesDeleteArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.permanent;
-  if (f1 !== undefined) {
-    if (typeof f1 !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", f1);
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_permanent = v.permanent;
+  if (v_permanent !== undefined) {
+    if (typeof v_permanent !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", v_permanent);
   }
-  $rt.tcExtras(v, $keys0);
+  $rt.tcExtras(v, $keys_NotesDeleteArguments);
   return v;
 }
 
@@ -279,11 +297,11 @@ export const NotesDeleteArgumentsPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): NotesDeleteArguments {
-    return $rt.fromModelOutputWith<NotesDeleteArguments>(output, $ckNotesDeleteArguments, $thints1);
+    return $rt.fromModelOutputWith<NotesDeleteArguments>(output, $ckNotesDeleteArguments, $thints_NotesDeleteArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions2;
+    return $tinstructions_NotesDeleteArguments;
   },
 };
 

@@ -10,52 +10,66 @@ export interface NotesGetArguments {
   id: string;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["id"]);
-const $thints1 = {"root": "object", "keys": ["id"]} as const;
-const $tinstructions2 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
+const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
+const $thints_NotesGetArguments = {"root": "object", "keys": ["id"]} as const;
+const $tinstructions_NotesGetArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "id: <id>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
 function writeNotesGetArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
+  const v_id = v.id;
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
 }
 
 function readNotesGetArguments(r: $rt.Reader): any {
   r.at = "/id";
-  const f0 = r.string();
-  const o1: any = { id: f0 };
-  return o1;
+  const v_id = r.string();
+  const o0: any = { id: v_id };
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "id") {
-      const f5 = v.id;
-      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "id", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "id") {
+      const v_id = v.id;
+      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k6 = ks0[j4];
-      const x7 = v[k6];
-      $rt.textField(e, x7, ind3, k6, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -64,10 +78,10 @@ function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
 
 function $ckNotesGetArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys0, "");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;
 }
 
@@ -208,11 +222,11 @@ export const NotesGetArgumentsPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): NotesGetArguments {
-    return $rt.fromModelOutputWith<NotesGetArguments>(output, $ckNotesGetArguments, $thints1);
+    return $rt.fromModelOutputWith<NotesGetArguments>(output, $ckNotesGetArguments, $thints_NotesGetArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions2;
+    return $tinstructions_NotesGetArguments;
   },
 };
 

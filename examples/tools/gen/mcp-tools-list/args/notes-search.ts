@@ -12,41 +12,63 @@ export interface NotesSearchArguments {
   tags?: string[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
-const $thints1 = {"root": "object", "keys": ["query", "limit", "tags"]} as const;
-const $tinstructions2 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nquery: <query>\nlimit: 10\ntags[1]: <tags>\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- top level: optional (omit when unknown): limit, tags";
-const $check3 = {"kind": "object", "properties": [["query", true, {"kind": "string", "c": {"minLength": 1}}], ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}], ["tags", false, {"kind": "array", "items": {"kind": "string"}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check4 = {} as unknown as $rt.CheckDefs;
+const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
+const $thints_NotesSearchArguments = {"root": "object", "keys": ["query", "limit", "tags"]} as const;
+const $tinstructions_NotesSearchArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "query: <query>\n" +
+  "limit: 10\n" +
+  "tags[1]: <tags>\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- top level: optional (omit when unknown): limit, tags";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    ["query", true, {"kind": "string", "c": {"minLength": 1}}],
+    ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}],
+    ["tags", false, {"kind": "array", "items": {"kind": "string"}}],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.query;
-  const f1 = v.limit;
-  const f2 = v.tags;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
-  let m3 = 0;
-  if (f1 !== undefined) m3 |= 1;
-  if (f2 !== undefined) m3 |= 2;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "query");
-  if (typeof f0 !== "string") throw $rt.invalid("/query", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/query", "a string without lone surrogates", f0);
-  if (f1 !== undefined) {
-    if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/limit", "an integer within 64 bits", f1);
+  const v_query = v.query;
+  const v_limit = v.limit;
+  const v_tags = v.tags;
+  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  let m0 = 0;
+  if (v_limit !== undefined) m0 |= 1;
+  if (v_tags !== undefined) m0 |= 2;
+  w.byte(m0);
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
+  if (!w.string(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
+  if (v_limit !== undefined) {
+    if (!(typeof v_limit === "number" && $isInteger(v_limit) && w.int(v_limit))) throw $rt.invalid("/limit", "an integer within 64 bits", v_limit);
   }
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.invalid("/tags", "an array", f2);
-    const n4 = f2.length;
-    w.varint(n4);
-    let i5 = 0;
+  if (v_tags !== undefined) {
+    if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+    const n_tags = v_tags.length;
+    w.varint(n_tags);
+    let i_tags = 0;
     try {
-      for (; i5 < n4; i5++) {
-        const e6 = f2[i5];
-        if (typeof e6 !== "string") throw $rt.invalid("", "a string", e6);
-        if (!w.string(e6)) throw $rt.invalid("", "a string without lone surrogates", e6);
+      for (; i_tags < n_tags; i_tags++) {
+        const e_tags = v_tags[i_tags];
+        if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
+        if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/tags", i5);
+      $rt.rethrowAtIndex(err, "/tags", i_tags);
     }
   }
 }
@@ -55,88 +77,93 @@ function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   r.at = "/query";
-  const f1 = r.string();
-  let f2: any;
+  const v_query = r.string();
+  let v_limit: any;
   if ((m0 & 1)) {
     r.at = "/limit";
-    f2 = r.int();
+    v_limit = r.int();
   }
-  let f6: any;
+  let v_tags: any;
   if ((m0 & 2)) {
     r.at = "/tags";
-    const n3 = r.count(1);
-    const a4: any[] = [];
-    let i5 = 0;
+    const n_tags = r.count(1);
+    const a_tags: any[] = [];
+    let i_tags = 0;
     try {
-      for (; i5 < n3; i5++) {
+      for (; i_tags < n_tags; i_tags++) {
         r.at = "";
-        a4.push(r.string());
+        a_tags.push(r.string());
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/tags", i5);
+      $rt.rethrowAtIndex(e, "/tags", i_tags);
     }
-    f6 = a4;
+    v_tags = a_tags;
   }
-  const o7: any = { query: f1 };
-  if ((m0 & 1)) o7.limit = f2;
-  if ((m0 & 2)) o7.tags = f6;
-  return o7;
+  const o0: any = { query: v_query };
+  if ((m0 & 1)) o0.limit = v_limit;
+  if ((m0 & 2)) o0.tags = v_tags;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "query") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "query") {
-      const f5 = v.query;
-      if (typeof f5 === "string") e.out += ind3 + "query: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "query", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "query") {
+      const v_query = v.query;
+      if (typeof v_query === "string") e.out += ind0 + "query: " + $rt.textStr(v_query, e.dc);
+      else $rt.textField(e, v_query, ind0, "query", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "limit") {
-      const f6 = v.limit;
-      if (typeof f6 === "number" && f6 - f6 === 0) e.out += ind3 + "limit: " + f6;
-      else $rt.textField(e, f6, ind3, "limit", 0, 1);
-      j4++;
+    if (ks0[j0] === "limit") {
+      const v_limit = v.limit;
+      if (typeof v_limit === "number" && v_limit - v_limit === 0) e.out += ind0 + "limit: " + v_limit;
+      else $rt.textField(e, v_limit, ind0, "limit", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "tags") {
-      const f7 = v.tags;
-      if ($isArray(f7)) {
-        const n8 = f7.length;
-        if (n8 === 0) e.out += ind3 + "tags: []";
+    if (ks0[j0] === "tags") {
+      const v_tags = v.tags;
+      if ($isArray(v_tags)) {
+        const n_tags = v_tags.length;
+        if (n_tags === 0) e.out += ind0 + "tags: []";
         else {
-          let s9 = "";
-          let i10 = 0;
-          for (; i10 < n8; i10++) {
-            const x11 = f7[i10];
-            let c12: string;
-            if (typeof x11 === "string") c12 = $rt.textStr(x11, e.dc);
-            else if (x11 === null || typeof x11 !== "object") c12 = $rt.textPrim(x11, e.dc);
+          let s_tags = "";
+          let i_tags = 0;
+          for (; i_tags < n_tags; i_tags++) {
+            const x_tags = v_tags[i_tags];
+            let c_tags: string;
+            if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
+            else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
             else break;
-            s9 = i10 === 0 ? c12 : s9 + e.d + c12;
+            s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
           }
-          if (i10 === n8 && 2 <= e.max) e.out += ind3 + "tags" + "[" + n8 + e.mk + "]: " + s9;
-          else $rt.textArray(e, ind3 + "tags", f7, 1, 2, true);
+          if (i_tags === n_tags && 2 <= e.max) e.out += ind0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
+          else $rt.textArray(e, ind0 + "tags", v_tags, 1, 2, true);
         }
-      } else $rt.textField(e, f7, ind3, "tags", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_tags, ind0, "tags", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k13 = ks0[j4];
-      const x14 = v[k13];
-      $rt.textField(e, x14, ind3, k13, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -145,28 +172,28 @@ function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
 
 function $ckNotesSearchArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.query;
-  if (f0 === undefined) throw $rt.missing("", "query");
-  if (typeof f0 !== "string") v.query = $rt.tcString(f0, "/query");
-  const f1 = v.limit;
-  if (f1 !== undefined) {
-    if (typeof f1 !== "number" || !$isInteger(f1)) v.limit = $rt.tcInteger(f1, "/limit");
+  const v_query = v.query;
+  if (v_query === undefined) throw $rt.missing("", "query");
+  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
+  const v_limit = v.limit;
+  if (v_limit !== undefined) {
+    if (typeof v_limit !== "number" || !$isInteger(v_limit)) v.limit = $rt.tcInteger(v_limit, "/limit");
   }
-  const f2 = v.tags;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/tags", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_tags = v.tags;
+  if (v_tags !== undefined) {
+    if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
+    const n_tags = v_tags.length;
+    let i_tags = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (typeof x4 !== "string") f2[i3] = $rt.tcString(x4, "");
+      for (; i_tags < n_tags; i_tags++) {
+        const x_tags = v_tags[i_tags];
+        if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/tags", i3);
+      $rt.textRethrowAt(e, "/tags", i_tags);
     }
   }
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0) + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
   return v;
 }
 
@@ -275,7 +302,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<NotesSearchArguments>(value, writeNotesSearchArguments);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check3, $check4);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -327,11 +354,11 @@ export const NotesSearchArgumentsPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): NotesSearchArguments {
-    return $rt.fromModelOutputWith<NotesSearchArguments>(output, $ckNotesSearchArguments, $thints1);
+    return $rt.fromModelOutputWith<NotesSearchArguments>(output, $ckNotesSearchArguments, $thints_NotesSearchArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions2;
+    return $tinstructions_NotesSearchArguments;
   },
 };
 

@@ -13,88 +13,105 @@ export interface NotesGetResult {
   updated: string;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["id", "title", "body", "updated"]);
-const $thints1 = {"root": "object", "keys": ["id", "title", "body", "updated"]} as const;
-const $tinstructions2 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nid: <id>\ntitle: <title>\nbody: <body>\nupdated: \"2025-01-15T09:30:00Z\"\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
+const $keys_NotesGetResult = /*@__PURE__*/ new Set<string>(["id", "title", "body", "updated"]);
+const $thints_NotesGetResult = {"root": "object", "keys": ["id", "title", "body", "updated"]} as const;
+const $tinstructions_NotesGetResult = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "id: <id>\n" +
+  "title: <title>\n" +
+  "body: <body>\n" +
+  "updated: \"2025-01-15T09:30:00Z\"\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
 function writeNotesGetResult(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.id;
-  const f1 = v.title;
-  const f2 = v.body;
-  const f3 = v.updated;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") throw $rt.invalid("/id", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/id", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "title");
-  if (typeof f1 !== "string") throw $rt.invalid("/title", "a string", f1);
-  if (!w.string(f1)) throw $rt.invalid("/title", "a string without lone surrogates", f1);
-  if (f2 === undefined) throw $rt.missing("", "body");
-  if (typeof f2 !== "string") throw $rt.invalid("/body", "a string", f2);
-  if (!w.string(f2)) throw $rt.invalid("/body", "a string without lone surrogates", f2);
-  if (f3 === undefined) throw $rt.missing("", "updated");
-  if (typeof f3 !== "string") throw $rt.invalid("/updated", "a string", f3);
-  if (!w.dateTime(f3)) throw $rt.invalid("/updated", "a string without lone surrogates", f3);
+  const v_id = v.id;
+  const v_title = v.title;
+  const v_body = v.body;
+  const v_updated = v.updated;
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_NotesGetResult, "");
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if (v_title === undefined) throw $rt.missing("", "title");
+  if (typeof v_title !== "string") throw $rt.invalid("/title", "a string", v_title);
+  if (!w.string(v_title)) throw $rt.invalid("/title", "a string without lone surrogates", v_title);
+  if (v_body === undefined) throw $rt.missing("", "body");
+  if (typeof v_body !== "string") throw $rt.invalid("/body", "a string", v_body);
+  if (!w.string(v_body)) throw $rt.invalid("/body", "a string without lone surrogates", v_body);
+  if (v_updated === undefined) throw $rt.missing("", "updated");
+  if (typeof v_updated !== "string") throw $rt.invalid("/updated", "a string", v_updated);
+  if (!w.dateTime(v_updated)) throw $rt.invalid("/updated", "a string without lone surrogates", v_updated);
 }
 
 function readNotesGetResult(r: $rt.Reader): any {
   r.at = "/id";
-  const f0 = r.string();
+  const v_id = r.string();
   r.at = "/title";
-  const f1 = r.string();
+  const v_title = r.string();
   r.at = "/body";
-  const f2 = r.string();
+  const v_body = r.string();
   r.at = "/updated";
-  const f3 = r.dateTime();
-  const o4: any = { id: f0, title: f1, body: f2, updated: f3 };
-  return o4;
+  const v_updated = r.dateTime();
+  const o0: any = { id: v_id, title: v_title, body: v_body, updated: v_updated };
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txNotesGetResult(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "id") {
-      const f5 = v.id;
-      if (typeof f5 === "string") e.out += ind3 + "id: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "id", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "id") {
+      const v_id = v.id;
+      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
+      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "title") {
-      const f6 = v.title;
-      if (typeof f6 === "string") e.out += ind3 + "title: " + $rt.textStr(f6, e.dc);
-      else $rt.textField(e, f6, ind3, "title", 0, 1);
-      j4++;
+    if (ks0[j0] === "title") {
+      const v_title = v.title;
+      if (typeof v_title === "string") e.out += ind0 + "title: " + $rt.textStr(v_title, e.dc);
+      else $rt.textField(e, v_title, ind0, "title", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "body") {
-      const f7 = v.body;
-      if (typeof f7 === "string") e.out += ind3 + "body: " + $rt.textStr(f7, e.dc);
-      else $rt.textField(e, f7, ind3, "body", 0, 1);
-      j4++;
+    if (ks0[j0] === "body") {
+      const v_body = v.body;
+      if (typeof v_body === "string") e.out += ind0 + "body: " + $rt.textStr(v_body, e.dc);
+      else $rt.textField(e, v_body, ind0, "body", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "updated") {
-      const f8 = v.updated;
-      if (typeof f8 === "string") e.out += ind3 + "updated: " + $rt.textStr(f8, e.dc);
-      else $rt.textField(e, f8, ind3, "updated", 0, 1);
-      j4++;
+    if (ks0[j0] === "updated") {
+      const v_updated = v.updated;
+      if (typeof v_updated === "string") e.out += ind0 + "updated: " + $rt.textStr(v_updated, e.dc);
+      else $rt.textField(e, v_updated, ind0, "updated", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k9 = ks0[j4];
-      const x10 = v[k9];
-      $rt.textField(e, x10, ind3, k9, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -103,19 +120,19 @@ function $txNotesGetResult(e: $rt.TextState, v: any): string | null {
 
 function $ckNotesGetResult(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.id;
-  if (f0 === undefined) throw $rt.missing("", "id");
-  if (typeof f0 !== "string") v.id = $rt.tcString(f0, "/id");
-  const f1 = v.title;
-  if (f1 === undefined) throw $rt.missing("", "title");
-  if (typeof f1 !== "string") v.title = $rt.tcString(f1, "/title");
-  const f2 = v.body;
-  if (f2 === undefined) throw $rt.missing("", "body");
-  if (typeof f2 !== "string") v.body = $rt.tcString(f2, "/body");
-  const f3 = v.updated;
-  if (f3 === undefined) throw $rt.missing("", "updated");
-  if (typeof f3 !== "string") v.updated = $rt.tcString(f3, "/updated");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys0, "");
+  const v_id = v.id;
+  if (v_id === undefined) throw $rt.missing("", "id");
+  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  const v_title = v.title;
+  if (v_title === undefined) throw $rt.missing("", "title");
+  if (typeof v_title !== "string") v.title = $rt.tcString(v_title, "/title");
+  const v_body = v.body;
+  if (v_body === undefined) throw $rt.missing("", "body");
+  if (typeof v_body !== "string") v.body = $rt.tcString(v_body, "/body");
+  const v_updated = v.updated;
+  if (v_updated === undefined) throw $rt.missing("", "updated");
+  if (typeof v_updated !== "string") v.updated = $rt.tcString(v_updated, "/updated");
+  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_NotesGetResult, "");
   return v;
 }
 
@@ -270,11 +287,11 @@ export const NotesGetResultPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): NotesGetResult {
-    return $rt.fromModelOutputWith<NotesGetResult>(output, $ckNotesGetResult, $thints1);
+    return $rt.fromModelOutputWith<NotesGetResult>(output, $ckNotesGetResult, $thints_NotesGetResult);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions2;
+    return $tinstructions_NotesGetResult;
   },
 };
 

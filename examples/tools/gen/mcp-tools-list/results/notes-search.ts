@@ -16,209 +16,228 @@ export interface NotesSearchResult {
   total: number;
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["results", "total"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["id", "title", "score", "tags"]);
-const $thints2 = {"root": "object", "keys": ["results", "total"]} as const;
-const $tinstructions3 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nresults[1]:\n  - id: <id>\n    title: <title>\n    score: 1.5\n    tags[1]: <tags>\ntotal: 1\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
+const $keys_NotesSearchResult = /*@__PURE__*/ new Set<string>(["results", "total"]);
+const $keys_NotesSearchResult_results_items = /*@__PURE__*/ new Set<string>(["id", "title", "score", "tags"]);
+const $thints_NotesSearchResult = {"root": "object", "keys": ["results", "total"]} as const;
+const $tinstructions_NotesSearchResult = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "results[1]:\n" +
+  "  - id: <id>\n" +
+  "    title: <title>\n" +
+  "    score: 1.5\n" +
+  "    tags[1]: <tags>\n" +
+  "total: 1\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
 function writeNotesSearchResult(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.results;
-  const f1 = v.total;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
-  if (f0 === undefined) throw $rt.missing("", "results");
-  if (!$isArray(f0)) throw $rt.invalid("/results", "an array", f0);
-  const n2 = f0.length;
-  w.varint(n2);
-  let i3 = 0;
+  const v_results = v.results;
+  const v_total = v.total;
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_NotesSearchResult, "");
+  if (v_results === undefined) throw $rt.missing("", "results");
+  if (!$isArray(v_results)) throw $rt.invalid("/results", "an array", v_results);
+  const n_results = v_results.length;
+  w.varint(n_results);
+  let i_results = 0;
   try {
-    for (; i3 < n2; i3++) {
-      const e4 = f0[i3];
-      if (typeof e4 !== "object" || e4 === null || $isArray(e4)) throw $rt.invalid("", "an object", e4);
-      const f5 = e4.id;
-      const f6 = e4.title;
-      const f7 = e4.score;
-      const f8 = e4.tags;
-      if ($rt.keyCount(e4) !== 1 + 1 + 1 + 1) $rt.checkClosed(e4, $keys1, "");
-      if (f5 === undefined) throw $rt.missing("", "id");
-      if (typeof f5 !== "string") throw $rt.invalid("/id", "a string", f5);
-      if (!w.string(f5)) throw $rt.invalid("/id", "a string without lone surrogates", f5);
-      if (f6 === undefined) throw $rt.missing("", "title");
-      if (typeof f6 !== "string") throw $rt.invalid("/title", "a string", f6);
-      if (!w.string(f6)) throw $rt.invalid("/title", "a string without lone surrogates", f6);
-      if (f7 === undefined) throw $rt.missing("", "score");
-      if (!(typeof f7 === "number" && w.num(f7))) throw $rt.invalid("/score", "a finite number", f7);
-      if (f8 === undefined) throw $rt.missing("", "tags");
-      if (!$isArray(f8)) throw $rt.invalid("/tags", "an array", f8);
-      const n9 = f8.length;
-      w.varint(n9);
-      let i10 = 0;
+    for (; i_results < n_results; i_results++) {
+      const e_results = v_results[i_results];
+      if (typeof e_results !== "object" || e_results === null || $isArray(e_results)) throw $rt.invalid("", "an object", e_results);
+      const v_id = e_results.id;
+      const v_title = e_results.title;
+      const v_score = e_results.score;
+      const v_tags = e_results.tags;
+      if ($rt.keyCount(e_results) !== 1 + 1 + 1 + 1) $rt.checkClosed(e_results, $keys_NotesSearchResult_results_items, "");
+      if (v_id === undefined) throw $rt.missing("", "id");
+      if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
+      if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+      if (v_title === undefined) throw $rt.missing("", "title");
+      if (typeof v_title !== "string") throw $rt.invalid("/title", "a string", v_title);
+      if (!w.string(v_title)) throw $rt.invalid("/title", "a string without lone surrogates", v_title);
+      if (v_score === undefined) throw $rt.missing("", "score");
+      if (!(typeof v_score === "number" && w.num(v_score))) throw $rt.invalid("/score", "a finite number", v_score);
+      if (v_tags === undefined) throw $rt.missing("", "tags");
+      if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+      const n_tags = v_tags.length;
+      w.varint(n_tags);
+      let i_tags = 0;
       try {
-        for (; i10 < n9; i10++) {
-          const e11 = f8[i10];
-          if (typeof e11 !== "string") throw $rt.invalid("", "a string", e11);
-          if (!w.string(e11)) throw $rt.invalid("", "a string without lone surrogates", e11);
+        for (; i_tags < n_tags; i_tags++) {
+          const e_tags = v_tags[i_tags];
+          if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
+          if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
         }
       } catch (err) {
-        $rt.rethrowAtIndex(err, "/tags", i10);
+        $rt.rethrowAtIndex(err, "/tags", i_tags);
       }
     }
   } catch (err) {
-    $rt.rethrowAtIndex(err, "/results", i3);
+    $rt.rethrowAtIndex(err, "/results", i_results);
   }
-  if (f1 === undefined) throw $rt.missing("", "total");
-  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/total", "an integer within 64 bits", f1);
+  if (v_total === undefined) throw $rt.missing("", "total");
+  if (!(typeof v_total === "number" && $isInteger(v_total) && w.int(v_total))) throw $rt.invalid("/total", "an integer within 64 bits", v_total);
 }
 
 function readNotesSearchResult(r: $rt.Reader): any {
   r.at = "/results";
-  const n0 = r.count(4);
-  const a1: any[] = [];
-  let i2 = 0;
+  const n_results = r.count(4);
+  const a_results: any[] = [];
+  let i_results = 0;
   try {
-    for (; i2 < n0; i2++) {
+    for (; i_results < n_results; i_results++) {
       r.at = "/id";
-      const f3 = r.string();
+      const v_id = r.string();
       r.at = "/title";
-      const f4 = r.string();
+      const v_title = r.string();
       r.at = "/score";
-      const f5 = r.num();
+      const v_score = r.num();
       r.at = "/tags";
-      const n6 = r.count(1);
-      const a7: any[] = [];
-      let i8 = 0;
+      const n_tags = r.count(1);
+      const a_tags: any[] = [];
+      let i_tags = 0;
       try {
-        for (; i8 < n6; i8++) {
+        for (; i_tags < n_tags; i_tags++) {
           r.at = "";
-          a7.push(r.string());
+          a_tags.push(r.string());
         }
       } catch (e) {
-        $rt.rethrowAtIndex(e, "/tags", i8);
+        $rt.rethrowAtIndex(e, "/tags", i_tags);
       }
-      const f9 = a7;
-      const o10: any = { id: f3, title: f4, score: f5, tags: f9 };
-      a1.push(o10);
+      const v_tags = a_tags;
+      const o0: any = { id: v_id, title: v_title, score: v_score, tags: v_tags };
+      a_results.push(o0);
     }
   } catch (e) {
-    $rt.rethrowAtIndex(e, "/results", i2);
+    $rt.rethrowAtIndex(e, "/results", i_results);
   }
-  const f11 = a1;
+  const v_results = a_results;
   r.at = "/total";
-  const f12 = r.int();
-  const o13: any = { results: f11, total: f12 };
-  return o13;
+  const v_total = r.int();
+  const o1: any = { results: v_results, total: v_total };
+  return o1;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "results") {
-      const f5 = v.results;
-      if ($isArray(f5)) {
-        const n6 = f5.length;
-        if (n6 === 0) e.out += ind3 + "results: []";
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "results") {
+      const v_results = v.results;
+      if ($isArray(v_results)) {
+        const n_results = v_results.length;
+        if (n_results === 0) e.out += ind0 + "results: []";
         else {
-          const x7 = f5[0];
-          if (typeof x7 !== "object" || x7 === null || $isArray(x7) || 2 > e.max) $rt.textArray(e, ind3 + "results", f5, 1, 2, true);
+          const x_results = v_results[0];
+          if (typeof x_results !== "object" || x_results === null || $isArray(x_results) || 2 > e.max) $rt.textArray(e, ind0 + "results", v_results, 1, 2, true);
           else {
-            let t8: string | null = null;
-            if (!$isArray(x7.tags)) t8 = $rt.textTable(e, f5, 1, 3);
-            if (t8 !== null) e.out += ind3 + "results" + t8;
+            let t_results: string | null = null;
+            if (!$isArray(x_results.tags)) t_results = $rt.textTable(e, v_results, 1, 3);
+            if (t_results !== null) e.out += ind0 + "results" + t_results;
             else {
-              e.out += ind3 + "results" + "[" + n6 + e.mk + "]:";
-              const dash10 = $rt.textNl(e, 1) + "- ";
-              for (let i9 = 0; i9 < n6; i9++) {
-                const x11 = f5[i9];
-                if (typeof x11 === "object" && x11 !== null && !$isArray(x11)) {
-                  const ks12 = Object.keys(x11);
-                  if (ks12.length === 0) e.out += $rt.textNl(e, 1) + "-";
+              e.out += ind0 + "results" + "[" + n_results + e.mk + "]:";
+              const dash_results = $rt.textNl(e, 1) + "- ";
+              for (let i_results = 0; i_results < n_results; i_results++) {
+                const x_results$2 = v_results[i_results];
+                if (typeof x_results$2 === "object" && x_results$2 !== null && !$isArray(x_results$2)) {
+                  const ks1 = Object.keys(x_results$2);
+                  if (ks1.length === 0) e.out += $rt.textNl(e, 1) + "-";
                   else {
                     if (3 > e.max) $rt.textBail();
-                    const ind14 = $rt.textNl(e, 2);
-                    let lead16 = dash10;
-                    let j15 = 0;
-                    if (ks12[j15] === "id") {
-                      const f17 = x11.id;
-                      if (typeof f17 === "string") e.out += lead16 + "id: " + $rt.textStr(f17, e.dc);
-                      else $rt.textField(e, f17, lead16, "id", 2, 3);
-                      lead16 = ind14;
-                      j15++;
+                    const ind1 = $rt.textNl(e, 2);
+                    let lead0 = dash_results;
+                    let j1 = 0;
+                    if (ks1[j1] === "id") {
+                      const v_id = x_results$2.id;
+                      if (typeof v_id === "string") e.out += lead0 + "id: " + $rt.textStr(v_id, e.dc);
+                      else $rt.textField(e, v_id, lead0, "id", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    if (ks12[j15] === "title") {
-                      const f18 = x11.title;
-                      if (typeof f18 === "string") e.out += lead16 + "title: " + $rt.textStr(f18, e.dc);
-                      else $rt.textField(e, f18, lead16, "title", 2, 3);
-                      lead16 = ind14;
-                      j15++;
+                    if (ks1[j1] === "title") {
+                      const v_title = x_results$2.title;
+                      if (typeof v_title === "string") e.out += lead0 + "title: " + $rt.textStr(v_title, e.dc);
+                      else $rt.textField(e, v_title, lead0, "title", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    if (ks12[j15] === "score") {
-                      const f19 = x11.score;
-                      if (typeof f19 === "number" && f19 - f19 === 0) e.out += lead16 + "score: " + f19;
-                      else $rt.textField(e, f19, lead16, "score", 2, 3);
-                      lead16 = ind14;
-                      j15++;
+                    if (ks1[j1] === "score") {
+                      const v_score = x_results$2.score;
+                      if (typeof v_score === "number" && v_score - v_score === 0) e.out += lead0 + "score: " + v_score;
+                      else $rt.textField(e, v_score, lead0, "score", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    if (ks12[j15] === "tags") {
-                      const f20 = x11.tags;
-                      if ($isArray(f20)) {
-                        const n21 = f20.length;
-                        if (n21 === 0) e.out += lead16 + "tags: []";
+                    if (ks1[j1] === "tags") {
+                      const v_tags = x_results$2.tags;
+                      if ($isArray(v_tags)) {
+                        const n_tags = v_tags.length;
+                        if (n_tags === 0) e.out += lead0 + "tags: []";
                         else {
-                          let s22 = "";
-                          let i23 = 0;
-                          for (; i23 < n21; i23++) {
-                            const x24 = f20[i23];
-                            let c25: string;
-                            if (typeof x24 === "string") c25 = $rt.textStr(x24, e.dc);
-                            else if (x24 === null || typeof x24 !== "object") c25 = $rt.textPrim(x24, e.dc);
+                          let s_tags = "";
+                          let i_tags = 0;
+                          for (; i_tags < n_tags; i_tags++) {
+                            const x_tags = v_tags[i_tags];
+                            let c_tags: string;
+                            if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
+                            else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
                             else break;
-                            s22 = i23 === 0 ? c25 : s22 + e.d + c25;
+                            s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
                           }
-                          if (i23 === n21 && 4 <= e.max) e.out += lead16 + "tags" + "[" + n21 + e.mk + "]: " + s22;
-                          else $rt.textArray(e, lead16 + "tags", f20, 3, 4, true);
+                          if (i_tags === n_tags && 4 <= e.max) e.out += lead0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
+                          else $rt.textArray(e, lead0 + "tags", v_tags, 3, 4, true);
                         }
-                      } else $rt.textField(e, f20, lead16, "tags", 2, 3);
-                      lead16 = ind14;
-                      j15++;
+                      } else $rt.textField(e, v_tags, lead0, "tags", 2, 3);
+                      lead0 = ind1;
+                      j1++;
                     }
-                    for (; j15 < ks12.length; j15++) {
-                      const k26 = ks12[j15];
-                      const x27 = x11[k26];
-                      $rt.textField(e, x27, lead16, k26, 2, 3);
-                      lead16 = ind14;
+                    for (; j1 < ks1.length; j1++) {
+                      const k0 = ks1[j1];
+                      const x2 = x_results$2[k0];
+                      $rt.textField(e, x2, lead0, k0, 2, 3);
+                      lead0 = ind1;
                     }
                   }
-                } else $rt.textItem(e, x11, 1, 3);
+                } else $rt.textItem(e, x_results$2, 1, 3);
               }
             }
           }
         }
-      } else $rt.textField(e, f5, ind3, "results", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_results, ind0, "results", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "total") {
-      const f28 = v.total;
-      if (typeof f28 === "number" && f28 - f28 === 0) e.out += ind3 + "total: " + f28;
-      else $rt.textField(e, f28, ind3, "total", 0, 1);
-      j4++;
+    if (ks0[j0] === "total") {
+      const v_total = v.total;
+      if (typeof v_total === "number" && v_total - v_total === 0) e.out += ind0 + "total: " + v_total;
+      else $rt.textField(e, v_total, ind0, "total", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k29 = ks0[j4];
-      const x30 = v[k29];
-      $rt.textField(e, x30, ind3, k29, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k1 = ks0[j0];
+      const x3 = v[k1];
+      $rt.textField(e, x3, ind0, k1, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -227,46 +246,46 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
 
 function $ckNotesSearchResult(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.results;
-  if (f0 === undefined) throw $rt.missing("", "results");
-  if (!$isArray(f0)) throw $rt.textInvalid("/results", "an array", f0);
-  const n3 = f0.length;
-  let i1 = 0;
+  const v_results = v.results;
+  if (v_results === undefined) throw $rt.missing("", "results");
+  if (!$isArray(v_results)) throw $rt.textInvalid("/results", "an array", v_results);
+  const n_results = v_results.length;
+  let i_results = 0;
   try {
-    for (; i1 < n3; i1++) {
-      const x2 = f0[i1];
-      if (typeof x2 !== "object" || x2 === null || $isArray(x2)) throw $rt.textInvalid("", "an object", x2);
-      const f4 = x2.id;
-      if (f4 === undefined) throw $rt.missing("", "id");
-      if (typeof f4 !== "string") x2.id = $rt.tcString(f4, "/id");
-      const f5 = x2.title;
-      if (f5 === undefined) throw $rt.missing("", "title");
-      if (typeof f5 !== "string") x2.title = $rt.tcString(f5, "/title");
-      const f6 = x2.score;
-      if (f6 === undefined) throw $rt.missing("", "score");
-      if (typeof f6 !== "number") x2.score = $rt.tcNumber(f6, "/score");
-      const f7 = x2.tags;
-      if (f7 === undefined) throw $rt.missing("", "tags");
-      if (!$isArray(f7)) throw $rt.textInvalid("/tags", "an array", f7);
-      const n10 = f7.length;
-      let i8 = 0;
+    for (; i_results < n_results; i_results++) {
+      const x_results = v_results[i_results];
+      if (typeof x_results !== "object" || x_results === null || $isArray(x_results)) throw $rt.textInvalid("", "an object", x_results);
+      const v_id = x_results.id;
+      if (v_id === undefined) throw $rt.missing("", "id");
+      if (typeof v_id !== "string") x_results.id = $rt.tcString(v_id, "/id");
+      const v_title = x_results.title;
+      if (v_title === undefined) throw $rt.missing("", "title");
+      if (typeof v_title !== "string") x_results.title = $rt.tcString(v_title, "/title");
+      const v_score = x_results.score;
+      if (v_score === undefined) throw $rt.missing("", "score");
+      if (typeof v_score !== "number") x_results.score = $rt.tcNumber(v_score, "/score");
+      const v_tags = x_results.tags;
+      if (v_tags === undefined) throw $rt.missing("", "tags");
+      if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
+      const n_tags = v_tags.length;
+      let i_tags = 0;
       try {
-        for (; i8 < n10; i8++) {
-          const x9 = f7[i8];
-          if (typeof x9 !== "string") f7[i8] = $rt.tcString(x9, "");
+        for (; i_tags < n_tags; i_tags++) {
+          const x_tags = v_tags[i_tags];
+          if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
         }
       } catch (e) {
-        $rt.textRethrowAt(e, "/tags", i8);
+        $rt.textRethrowAt(e, "/tags", i_tags);
       }
-      if ($rt.keyCount(x2) !== 1 + 1 + 1 + 1) $rt.checkClosed(x2, $keys1, "");
+      if ($rt.keyCount(x_results) !== 1 + 1 + 1 + 1) $rt.checkClosed(x_results, $keys_NotesSearchResult_results_items, "");
     }
   } catch (e) {
-    $rt.textRethrowAt(e, "/results", i1);
+    $rt.textRethrowAt(e, "/results", i_results);
   }
-  const f11 = v.total;
-  if (f11 === undefined) throw $rt.missing("", "total");
-  if (typeof f11 !== "number" || !$isInteger(f11)) v.total = $rt.tcInteger(f11, "/total");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys0, "");
+  const v_total = v.total;
+  if (v_total === undefined) throw $rt.missing("", "total");
+  if (typeof v_total !== "number" || !$isInteger(v_total)) v.total = $rt.tcInteger(v_total, "/total");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_NotesSearchResult, "");
   return v;
 }
 
@@ -447,11 +466,11 @@ export const NotesSearchResultPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): NotesSearchResult {
-    return $rt.fromModelOutputWith<NotesSearchResult>(output, $ckNotesSearchResult, $thints2);
+    return $rt.fromModelOutputWith<NotesSearchResult>(output, $ckNotesSearchResult, $thints_NotesSearchResult);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions3;
+    return $tinstructions_NotesSearchResult;
   },
 };
 

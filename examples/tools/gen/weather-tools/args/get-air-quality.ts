@@ -18,82 +18,135 @@ export interface GetAirQualityArguments {
   pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys1 = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys2 = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum3 = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum4 = ["city"] as const;
-const $tenum5 = ["coordinates"] as const;
-const $tunion6 = [$ckb1, $ckb2] as const;
-const $tmask7 = [32, 32] as const;
-const $tmask8 = [0, 0] as const;
-const $tenum9 = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tset10 = /*@__PURE__*/ new Set<unknown>($tenum9);
-const $thints11 = {"root": "object", "keys": ["location", "pollutants"]} as const;
-const $tinstructions12 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\nlocation:\n  kind: city\n  name: <name>\npollutants[1]: pm2_5\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n- top level: optional (omit when unknown): pollutants";
-const $check13 = {"kind": "object", "properties": [["location", true, {"kind": "union", "branches": [{"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "city"}], ["name", true, {"kind": "string"}]], "additional": false}, {"kind": "object", "properties": [["kind", true, {"kind": "const", "value": "coordinates"}], ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}], ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}]], "additional": false}], "discriminator": "kind"}], ["pollutants", false, {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check14 = {} as unknown as $rt.CheckDefs;
+const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
+const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+const $tset_GetAirQualityArguments_pollutants_items = /*@__PURE__*/ new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
+const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
+const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "location:\n" +
+  "  kind: city\n" +
+  "  name: <name>\n" +
+  "pollutants[1]: pm2_5\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n" +
+  "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
+  "- top level: optional (omit when unknown): pollutants";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    [
+      "location",
+      true,
+      {
+        "kind": "union",
+        "branches": [
+          {
+            "kind": "object",
+            "properties": [
+              ["kind", true, {"kind": "const", "value": "city"}],
+              ["name", true, {"kind": "string"}],
+            ],
+            "additional": false,
+          },
+          {
+            "kind": "object",
+            "properties": [
+              ["kind", true, {"kind": "const", "value": "coordinates"}],
+              ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
+              ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
+            ],
+            "additional": false,
+          },
+        ],
+        "discriminator": "kind",
+      },
+    ],
+    [
+      "pollutants",
+      false,
+      {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}},
+    ],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.location;
-  const f1 = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + (f1 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
-  let m2 = 0;
-  if (f1 !== undefined) m2 |= 1;
-  w.byte(m2);
-  if (f0 === undefined) throw $rt.missing("", "location");
-  if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-  const d3 = f0.kind;
-  switch (d3) {
+  const v_location = v.location;
+  const v_pollutants = v.pollutants;
+  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  let m0 = 0;
+  if (v_pollutants !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_location === undefined) throw $rt.missing("", "location");
+  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+  const d_location = v_location.kind;
+  switch (d_location) {
     case "city": {
       w.byte(0);
-      if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-      const f4 = f0.kind;
-      const f5 = f0.name;
-      if ($rt.keyCount(f0) !== 1 + 1) $rt.checkClosed(f0, $keys1, "/location");
-      if (f4 === undefined) throw $rt.missing("/location", "kind");
-      if (f4 !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", f4);
-      if (f5 === undefined) throw $rt.missing("/location", "name");
-      if (typeof f5 !== "string") throw $rt.invalid("/location/name", "a string", f5);
-      if (!w.string(f5)) throw $rt.invalid("/location/name", "a string without lone surrogates", f5);
+      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      const v_kind = v_location.kind;
+      const v_name = v_location.name;
+      if ($rt.keyCount(v_location) !== 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
+      if (v_kind === undefined) throw $rt.missing("/location", "kind");
+      if (v_kind !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", v_kind);
+      if (v_name === undefined) throw $rt.missing("/location", "name");
+      if (typeof v_name !== "string") throw $rt.invalid("/location/name", "a string", v_name);
+      if (!w.string(v_name)) throw $rt.invalid("/location/name", "a string without lone surrogates", v_name);
       break;
     }
     case "coordinates": {
       w.byte(1);
-      if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.invalid("/location", "an object", f0);
-      const f6 = f0.kind;
-      const f7 = f0.lat;
-      const f8 = f0.lon;
-      if ($rt.keyCount(f0) !== 1 + 1 + 1) $rt.checkClosed(f0, $keys2, "/location");
-      if (f6 === undefined) throw $rt.missing("/location", "kind");
-      if (f6 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", f6);
-      if (f7 === undefined) throw $rt.missing("/location", "lat");
-      if (!(typeof f7 === "number" && w.num(f7))) throw $rt.invalid("/location/lat", "a finite number", f7);
-      if (f8 === undefined) throw $rt.missing("/location", "lon");
-      if (!(typeof f8 === "number" && w.num(f8))) throw $rt.invalid("/location/lon", "a finite number", f8);
+      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      const v_kind$2 = v_location.kind;
+      const v_lat = v_location.lat;
+      const v_lon = v_location.lon;
+      if ($rt.keyCount(v_location) !== 1 + 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
+      if (v_kind$2 === undefined) throw $rt.missing("/location", "kind");
+      if (v_kind$2 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", v_kind$2);
+      if (v_lat === undefined) throw $rt.missing("/location", "lat");
+      if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/location/lat", "a finite number", v_lat);
+      if (v_lon === undefined) throw $rt.missing("/location", "lon");
+      if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/location/lon", "a finite number", v_lon);
       break;
     }
-    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d3);
+    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
   }
-  if (f1 !== undefined) {
-    if (!$isArray(f1)) throw $rt.invalid("/pollutants", "an array", f1);
-    const n9 = f1.length;
-    w.varint(n9);
-    let i10 = 0;
+  if (v_pollutants !== undefined) {
+    if (!$isArray(v_pollutants)) throw $rt.invalid("/pollutants", "an array", v_pollutants);
+    const n_pollutants = v_pollutants.length;
+    w.varint(n_pollutants);
+    let i_pollutants = 0;
     try {
-      for (; i10 < n9; i10++) {
-        const e11 = f1[i10];
-        switch (e11) {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        const e_pollutants = v_pollutants[i_pollutants];
+        switch (e_pollutants) {
           case "pm2_5": w.byte(0); break;
           case "pm10": w.byte(1); break;
           case "o3": w.byte(2); break;
           case "no2": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e11);
+          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e_pollutants);
         }
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/pollutants", i10);
+      $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
     }
   }
 }
@@ -102,228 +155,233 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/location";
-  let u1: any;
+  let u_location: any;
   switch (r.index(2)) {
     case 0: {
-      const f2 = "city";
+      const v_kind = "city";
       r.at = "/location/name";
-      const f3 = r.string();
-      const o4: any = { kind: f2, name: f3 };
-      u1 = o4;
+      const v_name = r.string();
+      const o_location: any = { kind: v_kind, name: v_name };
+      u_location = o_location;
       break;
     }
     case 1: {
-      const f5 = "coordinates";
+      const v_kind$2 = "coordinates";
       r.at = "/location/lat";
-      const f6 = r.num();
+      const v_lat = r.num();
       r.at = "/location/lon";
-      const f7 = r.num();
-      const o8: any = { kind: f5, lat: f6, lon: f7 };
-      u1 = o8;
+      const v_lon = r.num();
+      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
+      u_location = o_location$2;
       break;
     }
   }
-  const f9 = u1;
-  let f13: any;
+  const v_location = u_location;
+  let v_pollutants: any;
   if ((m0 & 1)) {
     r.at = "/pollutants";
-    const n10 = r.count(1);
-    const a11: any[] = [];
-    let i12 = 0;
+    const n_pollutants = r.count(1);
+    const a_pollutants: any[] = [];
+    let i_pollutants = 0;
     try {
-      for (; i12 < n10; i12++) {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
         r.at = "";
-        a11.push($enum3[r.index(4)]);
+        a_pollutants.push($enum_GetAirQualityArguments_pollutants_items[r.index(4)]);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/pollutants", i12);
+      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
     }
-    f13 = a11;
+    v_pollutants = a_pollutants;
   }
-  const o14: any = { location: f9 };
-  if ((m0 & 1)) o14.pollutants = f13;
-  return o14;
+  const o0: any = { location: v_location };
+  if ((m0 & 1)) o0.pollutants = v_pollutants;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "location") {
-      const f5 = v.location;
-      if (typeof f5 === "object" && f5 !== null && !$isArray(f5)) {
-        const d6 = f5.kind;
-        switch (d6) {
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "location") {
+      const v_location = v.location;
+      if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
+        const d0 = v_location.kind;
+        switch (d0) {
           case "city": {
-            if (typeof f5 === "object" && f5 !== null && !$isArray(f5)) {
-              const ks7 = Object.keys(f5);
-              if (ks7.length === 0) e.out += ind3 + "location:";
+            if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
+              const ks_location = Object.keys(v_location);
+              if (ks_location.length === 0) e.out += ind0 + "location:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf9: string | null = null;
-                if (ks7.length > 1 && ks7[0] !== "kind") {
-                  const x8 = f5[ks7[0]];
-                  if (typeof x8 === "object" && x8 !== null && !$isArray(x8)) kf9 = $rt.textKeyed(e, f5, ks7, 1, 3);
+                let kf_location: string | null = null;
+                if (ks_location.length > 1 && ks_location[0] !== "kind") {
+                  const x_location = v_location[ks_location[0]];
+                  if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, 1, 3);
                 }
-                if (kf9 !== null) e.out += ind3 + "location" + kf9;
+                if (kf_location !== null) e.out += ind0 + "location" + kf_location;
                 else {
-                  e.out += ind3 + "location:";
-                  const ind10 = $rt.textNl(e, 1);
-                  let j11 = 0;
-                  if (ks7[j11] === "kind") {
-                    const f12 = f5.kind;
-                    if (f12 === null || typeof f12 !== "object") e.out += ind10 + "kind: " + $rt.textPrim(f12, e.dc);
-                    else $rt.textField(e, f12, ind10, "kind", 1, 2);
-                    j11++;
+                  e.out += ind0 + "location:";
+                  const ind_location = $rt.textNl(e, 1);
+                  let j_location = 0;
+                  if (ks_location[j_location] === "kind") {
+                    const v_kind = v_location.kind;
+                    if (v_kind === null || typeof v_kind !== "object") e.out += ind_location + "kind: " + $rt.textPrim(v_kind, e.dc);
+                    else $rt.textField(e, v_kind, ind_location, "kind", 1, 2);
+                    j_location++;
                   }
-                  if (ks7[j11] === "name") {
-                    const f13 = f5.name;
-                    if (typeof f13 === "string") e.out += ind10 + "name: " + $rt.textStr(f13, e.dc);
-                    else $rt.textField(e, f13, ind10, "name", 1, 2);
-                    j11++;
+                  if (ks_location[j_location] === "name") {
+                    const v_name = v_location.name;
+                    if (typeof v_name === "string") e.out += ind_location + "name: " + $rt.textStr(v_name, e.dc);
+                    else $rt.textField(e, v_name, ind_location, "name", 1, 2);
+                    j_location++;
                   }
-                  for (; j11 < ks7.length; j11++) {
-                    const k14 = ks7[j11];
-                    const x15 = f5[k14];
-                    $rt.textField(e, x15, ind10, k14, 1, 2);
+                  for (; j_location < ks_location.length; j_location++) {
+                    const k_location = ks_location[j_location];
+                    const x_location$2 = v_location[k_location];
+                    $rt.textField(e, x_location$2, ind_location, k_location, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f5, ind3, "location", 0, 1);
+            } else $rt.textField(e, v_location, ind0, "location", 0, 1);
             break;
           }
           case "coordinates": {
-            if (typeof f5 === "object" && f5 !== null && !$isArray(f5)) {
-              const ks16 = Object.keys(f5);
-              if (ks16.length === 0) e.out += ind3 + "location:";
+            if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
+              const ks_location$2 = Object.keys(v_location);
+              if (ks_location$2.length === 0) e.out += ind0 + "location:";
               else {
                 if (2 > e.max) $rt.textBail();
-                let kf18: string | null = null;
-                if (ks16.length > 1 && ks16[0] !== "kind") {
-                  const x17 = f5[ks16[0]];
-                  if (typeof x17 === "object" && x17 !== null && !$isArray(x17)) kf18 = $rt.textKeyed(e, f5, ks16, 1, 3);
+                let kf_location$2: string | null = null;
+                if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
+                  const x_location$3 = v_location[ks_location$2[0]];
+                  if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, 1, 3);
                 }
-                if (kf18 !== null) e.out += ind3 + "location" + kf18;
+                if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
                 else {
-                  e.out += ind3 + "location:";
-                  const ind19 = $rt.textNl(e, 1);
-                  let j20 = 0;
-                  if (ks16[j20] === "kind") {
-                    const f21 = f5.kind;
-                    if (f21 === null || typeof f21 !== "object") e.out += ind19 + "kind: " + $rt.textPrim(f21, e.dc);
-                    else $rt.textField(e, f21, ind19, "kind", 1, 2);
-                    j20++;
+                  e.out += ind0 + "location:";
+                  const ind_location$2 = $rt.textNl(e, 1);
+                  let j_location$2 = 0;
+                  if (ks_location$2[j_location$2] === "kind") {
+                    const v_kind$2 = v_location.kind;
+                    if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_location$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
+                    else $rt.textField(e, v_kind$2, ind_location$2, "kind", 1, 2);
+                    j_location$2++;
                   }
-                  if (ks16[j20] === "lat") {
-                    const f22 = f5.lat;
-                    if (typeof f22 === "number" && f22 - f22 === 0) e.out += ind19 + "lat: " + f22;
-                    else $rt.textField(e, f22, ind19, "lat", 1, 2);
-                    j20++;
+                  if (ks_location$2[j_location$2] === "lat") {
+                    const v_lat = v_location.lat;
+                    if (typeof v_lat === "number" && v_lat - v_lat === 0) e.out += ind_location$2 + "lat: " + v_lat;
+                    else $rt.textField(e, v_lat, ind_location$2, "lat", 1, 2);
+                    j_location$2++;
                   }
-                  if (ks16[j20] === "lon") {
-                    const f23 = f5.lon;
-                    if (typeof f23 === "number" && f23 - f23 === 0) e.out += ind19 + "lon: " + f23;
-                    else $rt.textField(e, f23, ind19, "lon", 1, 2);
-                    j20++;
+                  if (ks_location$2[j_location$2] === "lon") {
+                    const v_lon = v_location.lon;
+                    if (typeof v_lon === "number" && v_lon - v_lon === 0) e.out += ind_location$2 + "lon: " + v_lon;
+                    else $rt.textField(e, v_lon, ind_location$2, "lon", 1, 2);
+                    j_location$2++;
                   }
-                  for (; j20 < ks16.length; j20++) {
-                    const k24 = ks16[j20];
-                    const x25 = f5[k24];
-                    $rt.textField(e, x25, ind19, k24, 1, 2);
+                  for (; j_location$2 < ks_location$2.length; j_location$2++) {
+                    const k_location$2 = ks_location$2[j_location$2];
+                    const x_location$4 = v_location[k_location$2];
+                    $rt.textField(e, x_location$4, ind_location$2, k_location$2, 1, 2);
                   }
                 }
               }
-            } else $rt.textField(e, f5, ind3, "location", 0, 1);
+            } else $rt.textField(e, v_location, ind0, "location", 0, 1);
             break;
           }
           default:
-            $rt.textField(e, f5, ind3, "location", 0, 1);
+            $rt.textField(e, v_location, ind0, "location", 0, 1);
         }
       }
-      else $rt.textField(e, f5, ind3, "location", 0, 1);
-      j4++;
+      else $rt.textField(e, v_location, ind0, "location", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "pollutants") {
-      const f26 = v.pollutants;
-      if ($isArray(f26)) {
-        const n27 = f26.length;
-        if (n27 === 0) e.out += ind3 + "pollutants: []";
+    if (ks0[j0] === "pollutants") {
+      const v_pollutants = v.pollutants;
+      if ($isArray(v_pollutants)) {
+        const n_pollutants = v_pollutants.length;
+        if (n_pollutants === 0) e.out += ind0 + "pollutants: []";
         else {
-          let s28 = "";
-          let i29 = 0;
-          for (; i29 < n27; i29++) {
-            const x30 = f26[i29];
-            let c31: string;
-            if (x30 === null) c31 = "null";
-            else if (x30 === null || typeof x30 !== "object") c31 = $rt.textPrim(x30, e.dc);
+          let s_pollutants = "";
+          let i_pollutants = 0;
+          for (; i_pollutants < n_pollutants; i_pollutants++) {
+            const x_pollutants = v_pollutants[i_pollutants];
+            let c_pollutants: string;
+            if (x_pollutants === null) c_pollutants = "null";
+            else if (x_pollutants === null || typeof x_pollutants !== "object") c_pollutants = $rt.textPrim(x_pollutants, e.dc);
             else break;
-            s28 = i29 === 0 ? c31 : s28 + e.d + c31;
+            s_pollutants = i_pollutants === 0 ? c_pollutants : s_pollutants + e.d + c_pollutants;
           }
-          if (i29 === n27 && 2 <= e.max) e.out += ind3 + "pollutants" + "[" + n27 + e.mk + "]: " + s28;
-          else $rt.textArray(e, ind3 + "pollutants", f26, 1, 2, true);
+          if (i_pollutants === n_pollutants && 2 <= e.max) e.out += ind0 + "pollutants" + "[" + n_pollutants + e.mk + "]: " + s_pollutants;
+          else $rt.textArray(e, ind0 + "pollutants", v_pollutants, 1, 2, true);
         }
-      } else $rt.textField(e, f26, ind3, "pollutants", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_pollutants, ind0, "pollutants", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k32 = ks0[j4];
-      const x33 = v[k32];
-      $rt.textField(e, x33, ind3, k32, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
   return null;
 }
 
-function $ckb1(v: any): any {
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "city") v.kind = $rt.tcEnum(f0, $tenum4, "/kind", "the constant \"city\"");
-  const f1 = v.name;
-  if (f1 === undefined) throw $rt.missing("", "name");
-  if (typeof f1 !== "string") v.name = $rt.tcString(f1, "/name");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys1, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "city") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_city_kind, "/kind", "the constant \"city\"");
+  const v_name = v.name;
+  if (v_name === undefined) throw $rt.missing("", "name");
+  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
+  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
   return v;
 }
 
-function $ckb2(v: any): any {
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.kind;
-  if (f0 === undefined) throw $rt.missing("", "kind");
-  if (f0 !== "coordinates") v.kind = $rt.tcEnum(f0, $tenum5, "/kind", "the constant \"coordinates\"");
-  const f1 = v.lat;
-  if (f1 === undefined) throw $rt.missing("", "lat");
-  if (typeof f1 !== "number") v.lat = $rt.tcNumber(f1, "/lat");
-  const f2 = v.lon;
-  if (f2 === undefined) throw $rt.missing("", "lon");
-  if (typeof f2 !== "number") v.lon = $rt.tcNumber(f2, "/lon");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys2, "");
+  const v_kind = v.kind;
+  if (v_kind === undefined) throw $rt.missing("", "kind");
+  if (v_kind !== "coordinates") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_coordinates_kind, "/kind", "the constant \"coordinates\"");
+  const v_lat = v.lat;
+  if (v_lat === undefined) throw $rt.missing("", "lat");
+  if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
+  const v_lon = v.lon;
+  if (v_lon === undefined) throw $rt.missing("", "lon");
+  if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
+  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
   return v;
 }
 
 function $ckGetAirQualityArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.location;
-  if (f0 === undefined) throw $rt.missing("", "location");
-  if (typeof f0 !== "object" || f0 === null || $isArray(f0)) throw $rt.textInvalid("/location", "an object", f0);
-  const d1 = f0.kind;
-  switch (d1) {
+  const v_location = v.location;
+  if (v_location === undefined) throw $rt.missing("", "location");
+  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.textInvalid("/location", "an object", v_location);
+  const d_location = v_location.kind;
+  switch (d_location) {
     case "city": {
       try {
-        v.location = $ckb1(f0);
+        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
@@ -331,30 +389,30 @@ function $ckGetAirQualityArguments(v: any): any {
     }
     case "coordinates": {
       try {
-        v.location = $ckb2(f0);
+        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
       } catch (e) {
         $rt.textRethrow(e, "/location");
       }
       break;
     }
     default:
-      v.location = $rt.tcUnion(f0, "/location", $tunion6, $tmask7, $tmask8);
+      v.location = $rt.tcUnion(v_location, "/location", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
   }
-  const f2 = v.pollutants;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/pollutants", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_pollutants = v.pollutants;
+  if (v_pollutants !== undefined) {
+    if (!$isArray(v_pollutants)) throw $rt.textInvalid("/pollutants", "an array", v_pollutants);
+    const n_pollutants = v_pollutants.length;
+    let i_pollutants = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (!$tset10.has(x4)) f2[i3] = $rt.tcEnum(x4, $tenum9, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        const x_pollutants = v_pollutants[i_pollutants];
+        if (!$tset_GetAirQualityArguments_pollutants_items.has(x_pollutants)) v_pollutants[i_pollutants] = $rt.tcEnum(x_pollutants, $enum_GetAirQualityArguments_pollutants_items, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/pollutants", i3);
+      $rt.textRethrowAt(e, "/pollutants", i_pollutants);
     }
   }
-  if ($rt.keyCount(v) !== 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
 
@@ -514,7 +572,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<GetAirQualityArguments>(value, writeGetAirQualityArguments);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check13, $check14);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -566,11 +624,11 @@ export const GetAirQualityArgumentsPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): GetAirQualityArguments {
-    return $rt.fromModelOutputWith<GetAirQualityArguments>(output, $ckGetAirQualityArguments, $thints11);
+    return $rt.fromModelOutputWith<GetAirQualityArguments>(output, $ckGetAirQualityArguments, $thints_GetAirQualityArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions12;
+    return $tinstructions_GetAirQualityArguments;
   },
 };
 

@@ -14,47 +14,77 @@ export interface GetForecastArguments {
   include?: ("temperature" | "precipitation" | "wind" | "uv_index")[];
 }
 
-const $keys0 = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum1 = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $tenum2 = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $tset3 = /*@__PURE__*/ new Set<unknown>($tenum2);
-const $thints4 = {"root": "object", "keys": ["city", "days", "include"]} as const;
-const $tinstructions5 = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n\n```toon\ncity: <city>\ndays: 1\ninclude[1]: temperature\n```\n\nTOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\nvalues inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\nvalues in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\nleading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n\nNotes:\n- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n- top level: optional (omit when unknown): include";
-const $check6 = {"kind": "object", "properties": [["city", true, {"kind": "string", "c": {"minLength": 1}}], ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}], ["include", false, {"kind": "array", "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]}, "c": {"uniqueItems": true}}]], "additional": false} as unknown as $rt.CheckShape;
-const $check7 = {} as unknown as $rt.CheckDefs;
+const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
+const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
+const $tset_GetForecastArguments_include_items = /*@__PURE__*/ new Set<unknown>($enum_GetForecastArguments_include_items);
+const $thints_GetForecastArguments = {"root": "object", "keys": ["city", "days", "include"]} as const;
+const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "city: <city>\n" +
+  "days: 1\n" +
+  "include[1]: temperature\n" +
+  "```\n" +
+  "\n" +
+  "TOON rules: 2-space indentation; `key: value` fields; `key[N]:` is an array of N items (`- ` per item, or the\n" +
+  "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
+  "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
+  "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n" +
+  "- top level: optional (omit when unknown): include";
+const $check_root = {
+  "kind": "object",
+  "properties": [
+    ["city", true, {"kind": "string", "c": {"minLength": 1}}],
+    ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}],
+    [
+      "include",
+      false,
+      {
+        "kind": "array",
+        "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]},
+        "c": {"uniqueItems": true},
+      },
+    ],
+  ],
+  "additional": false,
+} as unknown as $rt.CheckShape;
+const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
-  const f0 = v.city;
-  const f1 = v.days;
-  const f2 = v.include;
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
-  let m3 = 0;
-  if (f2 !== undefined) m3 |= 1;
-  w.byte(m3);
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") throw $rt.invalid("/city", "a string", f0);
-  if (!w.string(f0)) throw $rt.invalid("/city", "a string without lone surrogates", f0);
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (!(typeof f1 === "number" && $isInteger(f1) && w.int(f1))) throw $rt.invalid("/days", "an integer within 64 bits", f1);
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.invalid("/include", "an array", f2);
-    const n4 = f2.length;
-    w.varint(n4);
-    let i5 = 0;
+  const v_city = v.city;
+  const v_days = v.days;
+  const v_include = v.include;
+  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  let m0 = 0;
+  if (v_include !== undefined) m0 |= 1;
+  w.byte(m0);
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
+  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (!(typeof v_days === "number" && $isInteger(v_days) && w.int(v_days))) throw $rt.invalid("/days", "an integer within 64 bits", v_days);
+  if (v_include !== undefined) {
+    if (!$isArray(v_include)) throw $rt.invalid("/include", "an array", v_include);
+    const n_include = v_include.length;
+    w.varint(n_include);
+    let i_include = 0;
     try {
-      for (; i5 < n4; i5++) {
-        const e6 = f2[i5];
-        switch (e6) {
+      for (; i_include < n_include; i_include++) {
+        const e_include = v_include[i_include];
+        switch (e_include) {
           case "temperature": w.byte(0); break;
           case "precipitation": w.byte(1); break;
           case "wind": w.byte(2); break;
           case "uv_index": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e6);
+          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e_include);
         }
       }
     } catch (err) {
-      $rt.rethrowAtIndex(err, "/include", i5);
+      $rt.rethrowAtIndex(err, "/include", i_include);
     }
   }
 }
@@ -63,84 +93,89 @@ function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/city";
-  const f1 = r.string();
+  const v_city = r.string();
   r.at = "/days";
-  const f2 = r.int();
-  let f6: any;
+  const v_days = r.int();
+  let v_include: any;
   if ((m0 & 1)) {
     r.at = "/include";
-    const n3 = r.count(1);
-    const a4: any[] = [];
-    let i5 = 0;
+    const n_include = r.count(1);
+    const a_include: any[] = [];
+    let i_include = 0;
     try {
-      for (; i5 < n3; i5++) {
+      for (; i_include < n_include; i_include++) {
         r.at = "";
-        a4.push($enum1[r.index(4)]);
+        a_include.push($enum_GetForecastArguments_include_items[r.index(4)]);
       }
     } catch (e) {
-      $rt.rethrowAtIndex(e, "/include", i5);
+      $rt.rethrowAtIndex(e, "/include", i_include);
     }
-    f6 = a4;
+    v_include = a_include;
   }
-  const o7: any = { city: f1, days: f2 };
-  if ((m0 & 1)) o7.include = f6;
-  return o7;
+  const o0: any = { city: v_city, days: v_days };
+  if ((m0 & 1)) o0.include = v_include;
+  return o0;
 }
 
-/** Extension records this codec knows: none (it keeps every record it meets, see runtime/extensions.ts). */
-const $applyExtensions = (): boolean => false;
+/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function $applyExtensions(id: number): boolean {
+  switch (id) {
+    default:
+      return false;
+  }
+}
 
 function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0 = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "city") {
-      const x1 = v[ks0[0]];
-      if (typeof x1 === "object" && x1 !== null && !$isArray(x1)) {
-        const kf2 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf2 !== null) return kf2;
+      const x0 = v[ks0[0]];
+      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
+        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+        if (kf0 !== null) return kf0;
       }
     }
-    const ind3 = $rt.textNl(e, 0);
-    let j4 = 0;
-    if (ks0[j4] === "city") {
-      const f5 = v.city;
-      if (typeof f5 === "string") e.out += ind3 + "city: " + $rt.textStr(f5, e.dc);
-      else $rt.textField(e, f5, ind3, "city", 0, 1);
-      j4++;
+    const ind0 = $rt.textNl(e, 0);
+    let j0 = 0;
+    if (ks0[j0] === "city") {
+      const v_city = v.city;
+      if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
+      else $rt.textField(e, v_city, ind0, "city", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "days") {
-      const f6 = v.days;
-      if (typeof f6 === "number" && f6 - f6 === 0) e.out += ind3 + "days: " + f6;
-      else $rt.textField(e, f6, ind3, "days", 0, 1);
-      j4++;
+    if (ks0[j0] === "days") {
+      const v_days = v.days;
+      if (typeof v_days === "number" && v_days - v_days === 0) e.out += ind0 + "days: " + v_days;
+      else $rt.textField(e, v_days, ind0, "days", 0, 1);
+      j0++;
     }
-    if (ks0[j4] === "include") {
-      const f7 = v.include;
-      if ($isArray(f7)) {
-        const n8 = f7.length;
-        if (n8 === 0) e.out += ind3 + "include: []";
+    if (ks0[j0] === "include") {
+      const v_include = v.include;
+      if ($isArray(v_include)) {
+        const n_include = v_include.length;
+        if (n_include === 0) e.out += ind0 + "include: []";
         else {
-          let s9 = "";
-          let i10 = 0;
-          for (; i10 < n8; i10++) {
-            const x11 = f7[i10];
-            let c12: string;
-            if (x11 === null) c12 = "null";
-            else if (x11 === null || typeof x11 !== "object") c12 = $rt.textPrim(x11, e.dc);
+          let s_include = "";
+          let i_include = 0;
+          for (; i_include < n_include; i_include++) {
+            const x_include = v_include[i_include];
+            let c_include: string;
+            if (x_include === null) c_include = "null";
+            else if (x_include === null || typeof x_include !== "object") c_include = $rt.textPrim(x_include, e.dc);
             else break;
-            s9 = i10 === 0 ? c12 : s9 + e.d + c12;
+            s_include = i_include === 0 ? c_include : s_include + e.d + c_include;
           }
-          if (i10 === n8 && 2 <= e.max) e.out += ind3 + "include" + "[" + n8 + e.mk + "]: " + s9;
-          else $rt.textArray(e, ind3 + "include", f7, 1, 2, true);
+          if (i_include === n_include && 2 <= e.max) e.out += ind0 + "include" + "[" + n_include + e.mk + "]: " + s_include;
+          else $rt.textArray(e, ind0 + "include", v_include, 1, 2, true);
         }
-      } else $rt.textField(e, f7, ind3, "include", 0, 1);
-      j4++;
+      } else $rt.textField(e, v_include, ind0, "include", 0, 1);
+      j0++;
     }
-    for (; j4 < ks0.length; j4++) {
-      const k13 = ks0[j4];
-      const x14 = v[k13];
-      $rt.textField(e, x14, ind3, k13, 0, 1);
+    for (; j0 < ks0.length; j0++) {
+      const k0 = ks0[j0];
+      const x1 = v[k0];
+      $rt.textField(e, x1, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -149,27 +184,27 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
 
 function $ckGetForecastArguments(v: any): any {
   if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const f0 = v.city;
-  if (f0 === undefined) throw $rt.missing("", "city");
-  if (typeof f0 !== "string") v.city = $rt.tcString(f0, "/city");
-  const f1 = v.days;
-  if (f1 === undefined) throw $rt.missing("", "days");
-  if (typeof f1 !== "number" || !$isInteger(f1)) v.days = $rt.tcInteger(f1, "/days");
-  const f2 = v.include;
-  if (f2 !== undefined) {
-    if (!$isArray(f2)) throw $rt.textInvalid("/include", "an array", f2);
-    const n5 = f2.length;
-    let i3 = 0;
+  const v_city = v.city;
+  if (v_city === undefined) throw $rt.missing("", "city");
+  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
+  const v_days = v.days;
+  if (v_days === undefined) throw $rt.missing("", "days");
+  if (typeof v_days !== "number" || !$isInteger(v_days)) v.days = $rt.tcInteger(v_days, "/days");
+  const v_include = v.include;
+  if (v_include !== undefined) {
+    if (!$isArray(v_include)) throw $rt.textInvalid("/include", "an array", v_include);
+    const n_include = v_include.length;
+    let i_include = 0;
     try {
-      for (; i3 < n5; i3++) {
-        const x4 = f2[i3];
-        if (!$tset3.has(x4)) f2[i3] = $rt.tcEnum(x4, $tenum2, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
+      for (; i_include < n_include; i_include++) {
+        const x_include = v_include[i_include];
+        if (!$tset_GetForecastArguments_include_items.has(x_include)) v_include[i_include] = $rt.tcEnum(x_include, $enum_GetForecastArguments_include_items, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
       }
     } catch (e) {
-      $rt.textRethrowAt(e, "/include", i3);
+      $rt.textRethrowAt(e, "/include", i_include);
     }
   }
-  if ($rt.keyCount(v) !== 1 + 1 + (f2 !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys0, "");
+  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   return v;
 }
 
@@ -286,7 +321,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<GetForecastArguments>(value, writeGetForecastArguments);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check6, $check7);
+  const errors = $rt.checkShape(value, $check_root, $check_defs);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
@@ -338,11 +373,11 @@ export const GetForecastArgumentsPrompt = {
    * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
    */
   fromModelOutput(output: string): GetForecastArguments {
-    return $rt.fromModelOutputWith<GetForecastArguments>(output, $ckGetForecastArguments, $thints4);
+    return $rt.fromModelOutputWith<GetForecastArguments>(output, $ckGetForecastArguments, $thints_GetForecastArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
-    return $tinstructions5;
+    return $tinstructions_GetForecastArguments;
   },
 };
 
