@@ -7,15 +7,14 @@ import type { ObjectShape, Shape } from "../ir/types.ts";
 import { Code, code, docComment, join, lit, name, propKey, raw } from "../../templates/code.ts";
 import { isPrimitive } from "./context.ts";
 import { indentBy } from "./write.ts";
+import { formatOf } from "../../runtime/codec/formats.ts";
 
 export function typeOf(s: Shape): Code {
   switch (s.kind) {
     case "string":
-      return raw("string");
     case "integer":
-      return raw(s.int64 ? "number | bigint" : "number");
     case "number":
-      return raw("number");
+      return raw(formatOf(s).tsType);
     case "boolean":
       return raw("boolean");
     case "null":
