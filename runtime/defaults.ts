@@ -18,6 +18,7 @@
  */
 import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
+import { readUuid, writeUuid } from "./uuid.ts";
 
 /** The most entries one path's table may have (so that a string or integer reference is one byte). */
 export const MAX_DEFAULT_TABLE = 16;
@@ -172,7 +173,7 @@ export function writeTabledUuid(w: Writer, v: string, t: DefaultTable<string>): 
   }
   const start = w.pos;
   w.byte(0);
-  if (w.uuid(v)) return true;
+  if (writeUuid(w, v)) return true;
   w.pos = start;
   return false;
 }
@@ -180,7 +181,7 @@ export function writeTabledUuid(w: Writer, v: string, t: DefaultTable<string>): 
 export function readTabledUuid(r: Reader, t: DefaultTable<string>): string {
   const start = r.pos;
   const tag = r.byte();
-  if (tag === 0) return r.uuid();
+  if (tag === 0) return readUuid(r);
   const k = tag - 1;
   if (k >= t.values.length) throw outOfRange(r, start, k, t.values.length);
   return t.values[k]!;

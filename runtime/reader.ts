@@ -7,7 +7,6 @@
 import { ToonError, type ToonErrorCode } from "./errors.ts";
 import { formatDate, formatDateTime } from "./dates.ts";
 import { readUtf8 } from "./utf8.ts";
-import { formatUuid } from "./uuid.ts";
 import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64 } from "./wire.ts";
 import { POW10 } from "./writer.ts";
 import type { FieldIndex } from "./field-index.ts";
@@ -306,14 +305,6 @@ export class Reader {
     const q = (v - 1) / 2;
     const s = formatDate(q % 2 === 1 ? -(q - 1) / 2 - 1 : q / 2);
     if (s === undefined) throw this.fail("INVALID_ENCODING", "date out of range");
-    return s;
-  }
-
-  /** `format: "uuid"`: 16 bytes, as lower-case canonical text (FORMAT §3.8). */
-  uuid(): string {
-    if (this.end - this.pos < 16) throw this.truncated();
-    const s = formatUuid(this.buf, this.pos);
-    this.pos += 16;
     return s;
   }
 

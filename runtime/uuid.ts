@@ -2,7 +2,11 @@
  * `format: "uuid"` (docs/FORMAT.md §3.8): a UUID travels as its 16 bytes. Only the canonical 8-4-4-4-12 hex
  * form is a UUID here (either case, as RFC 9562 §4 allows on input); decoding gives the lower-case form RFC 9562
  * recommends for output, so upper-case input does not come back byte-for-byte (the value is the same UUID).
+ *
+ * The primitives are free functions, not Writer/Reader methods, so a bundle without uuid fields leaves them out.
  */
+import type { Reader } from "./reader.ts";
+import type { Writer } from "./writer.ts";
 
 /** The hex digit value of char code `c`, or -1. */
 function hexDigit(c: number): number {
@@ -20,7 +24,7 @@ function isDashAt(i: number): boolean {
  * Parse the canonical form into `buf` at `pos` (16 bytes, which the caller made room for). False for anything
  * else; the bytes written so far are then garbage the caller does not keep.
  */
-export function parseUuidInto(s: string, buf: Uint8Array, pos: number): boolean {
+function parseUuidInto(s: string, buf: Uint8Array, pos: number): boolean {
   if (s.length !== 36) return false;
   for (let i = 0; i < 36; ) {
     if (isDashAt(i)) {
@@ -55,12 +59,28 @@ export function isCanonicalUuid(v: unknown): v is string {
 let HEX: string[] | undefined;
 
 /** The lower-case canonical text of the 16 bytes at `buf[pos]` (the caller checked they are there). */
-export function formatUuid(buf: Uint8Array, pos: number): string {
+function formatUuid(buf: Uint8Array, pos: number): string {
   const hex = (HEX ??= Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0")));
   let s = "";
   for (let i = 0; i < 16; i++) {
     if (i === 4 || i === 6 || i === 8 || i === 10) s += "-";
     s += hex[buf[pos + i]!]!;
   }
+  return s;
+}
+
+/** `format: "uuid"`: the UUID's 16 bytes (FORMAT §3.8). False for a string not in the canonical 8-4-4-4-12 form. */
+export function writeUuid(w: Writer, s: string): boolean {
+  w.ensure(16);
+  if (!parseUuidInto(s, w.buf, w.pos)) return false;
+  w.pos += 16;
+  return true;
+}
+
+/** `format: "uuid"`: 16 bytes, as lower-case canonical text (FORMAT §3.8). */
+export function readUuid(r: Reader): string {
+  if (r.end - r.pos < 16) throw r.truncated();
+  const s = formatUuid(r.buf, r.pos);
+  r.pos += 16;
   return s;
 }

@@ -8,7 +8,6 @@
 import { ToonError } from "./errors.ts";
 import { dateTimeMs, parseDate } from "./dates.ts";
 import { writeUtf8 } from "./utf8.ts";
-import { parseUuidInto } from "./uuid.ts";
 import type { FieldIndexWriter } from "./field-index.ts";
 import { INTERN_MAX_BYTES, NUM_FLOAT64, NUM_MANTISSA_LIMIT } from "./wire.ts";
 
@@ -262,14 +261,6 @@ export class Writer {
       return this.string(s);
     }
     this.varint((d >= 0 ? d * 2 : -d * 2 - 1) * 2 + 1);
-    return true;
-  }
-
-  /** `format: "uuid"`: the UUID's 16 bytes (FORMAT §3.8). False for a string not in the canonical 8-4-4-4-12 form. */
-  uuid(s: string): boolean {
-    this.ensure(16);
-    if (!parseUuidInto(s, this.buf, this.pos)) return false;
-    this.pos += 16;
     return true;
   }
 

@@ -32,7 +32,8 @@ function leaf(p: string, call: Code): ReadCode {
  */
 function emitScalarRead(s: Extract<Shape, ScalarShape>, p: string, cx: ModuleContext): ReadCode {
   const f = formatOf(s);
-  return leaf(p, isTabled(s) ? code`${raw("$rt.readTabled" + f.tabled)}(r, ${tableConstant(s, cx)})` : code`r.${raw(f.readMethod)}()`);
+  if (isTabled(s)) return leaf(p, code`${raw("$rt.readTabled" + f.tabled)}(r, ${tableConstant(s, cx)})`);
+  return leaf(p, "method" in f.readCall ? code`r.${raw(f.readCall.method)}()` : code`${raw("$rt." + f.readCall.fn)}(r)`);
 }
 
 export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {

@@ -16,7 +16,7 @@ import * as d from "../defaults.ts";
 import type { DefaultTable } from "../defaults.ts";
 import type { Reader } from "../reader.ts";
 import { utf8Length } from "../utf8.ts";
-import { isCanonicalUuid, isUuid } from "../uuid.ts";
+import { isCanonicalUuid, isUuid, readUuid, writeUuid } from "../uuid.ts";
 import { writeInt64, type Writer } from "../writer.ts";
 
 export type FormatName = "string" | "date-time" | "date" | "decimal-string" | "uuid" | "integer" | "int64" | "number";
@@ -49,8 +49,8 @@ export interface WireFormat {
   readonly guard: Guard;
   /** The primitive as generated code calls it: a Writer method `w.<method>(v)` or a runtime function `$rt.<fn>(w, v)`. */
   readonly writeCall: { readonly method: string } | { readonly fn: string };
-  /** The Reader method generated code calls: `r.<readMethod>()`. */
-  readonly readMethod: string;
+  /** The primitive generated code reads with: a Reader method `r.<method>()` or a runtime function `$rt.<fn>(r)`. */
+  readonly readCall: { readonly method: string } | { readonly fn: string };
   /** The same primitives for the engine. `write` returns false when the value cannot be written. */
   readonly write: (w: Writer, v: any) => boolean;
   readonly read: (r: Reader) => unknown;
@@ -110,7 +110,7 @@ const STRING: WireFormat = {
   record: {},
   guard: "string",
   writeCall: { method: "string" },
-  readMethod: "string",
+  readCall: { method: "string" },
   write: (w, v) => w.string(v),
   read: (r) => r.string(),
   expected: SURROGATES,
@@ -131,7 +131,7 @@ const DATE_TIME: WireFormat = {
   record: { format: "date-time" },
   guard: "string",
   writeCall: { method: "dateTime" },
-  readMethod: "dateTime",
+  readCall: { method: "dateTime" },
   write: (w, v) => w.dateTime(v),
   read: (r) => r.dateTime(),
   expected: SURROGATES,
@@ -152,7 +152,7 @@ const DATE: WireFormat = {
   record: { format: "date" },
   guard: "string",
   writeCall: { method: "date" },
-  readMethod: "date",
+  readCall: { method: "date" },
   write: (w, v) => w.date(v),
   read: (r) => r.date(),
   expected: SURROGATES,
@@ -173,7 +173,7 @@ const DECIMAL_STRING: WireFormat = {
   record: { int64: true },
   guard: "string",
   writeCall: { method: "decimalString" },
-  readMethod: "decimalString",
+  readCall: { method: "decimalString" },
   write: (w, v) => w.decimalString(v),
   read: (r) => r.decimalString(),
   expected: SURROGATES,
@@ -193,10 +193,10 @@ const UUID: WireFormat = {
   kind: "string",
   record: { format: "uuid" },
   guard: "string",
-  writeCall: { method: "uuid" },
-  readMethod: "uuid",
-  write: (w, v) => w.uuid(v),
-  read: (r) => r.uuid(),
+  writeCall: { fn: "writeUuid" },
+  readCall: { fn: "readUuid" },
+  write: writeUuid,
+  read: readUuid,
   expected: "a UUID",
   tabled: "Uuid",
   writeTabled: d.writeTabledUuid,
@@ -216,7 +216,7 @@ const INTEGER: WireFormat = {
   record: {},
   guard: "integer",
   writeCall: { method: "int" },
-  readMethod: "int",
+  readCall: { method: "int" },
   write: (w, v) => w.int(v),
   read: (r) => r.int(),
   expected: "an integer within 64 bits",
@@ -237,7 +237,7 @@ const INT64: WireFormat = {
   record: { int64: true },
   guard: "int64",
   writeCall: { fn: "writeInt64" },
-  readMethod: "int64",
+  readCall: { method: "int64" },
   write: writeInt64,
   read: (r) => r.int64(),
   expected: "a 64-bit integer (number or bigint)",
@@ -259,7 +259,7 @@ const NUMBER: WireFormat = {
   record: {},
   guard: "number",
   writeCall: { method: "num" },
-  readMethod: "num",
+  readCall: { method: "num" },
   write: (w, v) => w.num(v),
   read: (r) => r.num(),
   expected: "a finite number",
