@@ -10,6 +10,7 @@ export { requireContract, codecOf, RUNTIME_CONTRACT } from "./contract.ts";
 export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "./errors.ts";
 export type { ToonErrorDetail } from "./errors.ts";
 export { Writer, invalid, writeInt64 } from "./writer.ts";
+export { isUuid, writeUuid, readUuid } from "./uuid.ts";
 export { Reader } from "./reader.ts";
 export { writeHeader, readHeader } from "./header.ts";
 export { writeAny, readAny } from "./any.ts";
@@ -35,6 +36,8 @@ export {
   readTabledDate,
   writeTabledDecimalString,
   readTabledDecimalString,
+  writeTabledUuid,
+  readTabledUuid,
   writeTabledNumber,
   readTabledNumber,
   writeTabledInt,

@@ -9,6 +9,7 @@
  *   string, date-time     varint 4k + 3     (v mod 4 = 3)  unchanged (§3.7)
  *   string, date          varint 2k + 2     (even, not 0)  unchanged (§3.7)
  *   string, int64         byte 2 + k        (tag ≥ 2)      unchanged (§3.3)
+ *   string, uuid          byte 1 + k                       byte 0, then the 16 bytes (§3.8)
  *   integer (and int64)   varint k          (k < K)        the integer's varint u (§3.2) written as u + K
  *   number                varint 16(k+1) + 15 (s = 15, m ≠ 0)  unchanged (§3.4)
  *
@@ -17,6 +18,7 @@
  */
 import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
+import { readUuid, writeUuid } from "./uuid.ts";
 
 /** The most entries one path's table may have (so that a string or integer reference is one byte). */
 export const MAX_DEFAULT_TABLE = 16;
@@ -157,6 +159,32 @@ export function readTabledDecimalString(r: Reader, t: DefaultTable<string>): str
     return t.values[k]!;
   }
   return r.decimalString();
+}
+
+/**
+ * `format: "uuid"`: entry k as the tag byte 1 + k; any other UUID as tag 0 and its 16 bytes. A UUID uses every
+ * byte value, so a tabled path pays one tag byte per value (the cost model, runtime/codec/formats.ts, counts it).
+ */
+export function writeTabledUuid(w: Writer, v: string, t: DefaultTable<string>): boolean {
+  const k = t.index.get(v);
+  if (k !== undefined) {
+    w.byte(1 + k);
+    return true;
+  }
+  const start = w.pos;
+  w.byte(0);
+  if (writeUuid(w, v)) return true;
+  w.pos = start;
+  return false;
+}
+
+export function readTabledUuid(r: Reader, t: DefaultTable<string>): string {
+  const start = r.pos;
+  const tag = r.byte();
+  if (tag === 0) return readUuid(r);
+  const k = tag - 1;
+  if (k >= t.values.length) throw outOfRange(r, start, k, t.values.length);
+  return t.values[k]!;
 }
 
 // ------------------------------------------------------------------------------------------------ numbers

@@ -5,6 +5,7 @@
  */
 import type { JsonValue, SchemaIR, Shape } from "../ir/types.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "./paths.ts";
+import { formatOf } from "../../runtime/codec/formats.ts";
 
 export type EntryType =
   | "object"
@@ -29,7 +30,7 @@ export interface DictionaryEntry {
   type: EntryType;
   /** Properties: whether the property is required (required fields are positional, optional ones use a bit). */
   required?: boolean;
-  /** Only wire-relevant formats: `date-time`, `date`. */
+  /** Only formats that change the encoding (runtime/codec/formats.ts `record`): `date-time`, `date`, `uuid`. */
   format?: string;
   /** 64-bit integers (bigint) or decimal-integer strings. */
   int64?: boolean;
@@ -42,8 +43,6 @@ export interface DictionaryEntry {
   /** Refs: the definition. */
   ref?: string;
 }
-
-const WIRE_FORMATS = new Set(["date-time", "date"]);
 
 /** Entries of a schema in walk order (root first, then each definition), without IDs. */
 export function collectEntries(ir: SchemaIR, defaults?: Map<string, JsonValue>): Omit<DictionaryEntry, "id">[] {
@@ -63,11 +62,10 @@ function walkShape(s: Shape, path: string, required: boolean | undefined, out: O
   out.push(e);
   switch (s.kind) {
     case "string":
-      if (s.format !== undefined && WIRE_FORMATS.has(s.format) && !s.int64) e.format = s.format;
-      if (s.int64) e.int64 = true;
-      return;
     case "integer":
-      if (s.int64) e.int64 = true;
+    case "number":
+      // what selects the wire format (format, int64), so a format change is a wire change evolve.ts reports
+      Object.assign(e, formatOf(s).record);
       return;
     case "enum":
       e.values = s.values;

@@ -9,24 +9,18 @@ import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNC
 import { byteMask, objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
-import { emitTabledWrite, isTabled } from "./defaults.ts";
+import { isTabled, tableConstant } from "./defaults.ts";
+import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { indexMark } from "./peek.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 
 
 export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
-  if (isTabled(s)) return emitTabledWrite(s, v, p, cx); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
-    case "string": {
-      const method = s.int64 ? "decimalString" : s.format === "date-time" ? "dateTime" : s.format === "date" ? "date" : "string";
-      return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
-if (!w.${raw(method)}(${v})) throw $rt.invalid(${p}, "a string without lone surrogates", ${v});`;
-    }
+    case "string":
     case "integer":
-      if (s.int64) return code`if (!$rt.writeInt64(w, ${v})) throw $rt.invalid(${p}, "a 64-bit integer (number or bigint)", ${v});`;
-      return code`if (!(typeof ${v} === "number" && $isInteger(${v}) && w.int(${v}))) throw $rt.invalid(${p}, "an integer within 64 bits", ${v});`;
     case "number":
-      return code`if (!(typeof ${v} === "number" && w.num(${v}))) throw $rt.invalid(${p}, "a finite number", ${v});`;
+      return emitScalarWrite(s, v, p, cx);
     case "boolean":
       return code`if (${v} === true) w.byte(1);
 else if (${v} === false) w.byte(0);
@@ -63,6 +57,28 @@ else throw $rt.invalid(${p}, "a boolean", ${v});`;
       return emitObject(s, v, p, cx, L);
     case "union":
       return emitUnion(s, v, p, cx, L);
+  }
+}
+
+/**
+ * A string, integer or number position: its wire format's guard and primitive (runtime/codec/formats.ts),
+ * through its default-value table when the dictionary gave it one. The engine's twin is `scalarWriter`.
+ */
+function emitScalarWrite(s: Extract<Shape, ScalarShape>, v: Code, p: string, cx: ModuleContext): Code {
+  const f = formatOf(s);
+  const call = isTabled(s)
+    ? code`${raw("$rt.writeTabled" + f.tabled)}(w, ${v}, ${tableConstant(s, cx)})`
+    : "method" in f.writeCall ? code`w.${raw(f.writeCall.method)}(${v})` : code`${raw("$rt." + f.writeCall.fn)}(w, ${v})`;
+  switch (f.guard) {
+    case "string":
+      return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
+if (!${call}) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
+    case "integer":
+      return code`if (!(typeof ${v} === "number" && $isInteger(${v}) && ${call})) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
+    case "int64":
+      return code`if (!${call}) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
+    case "number":
+      return code`if (!(typeof ${v} === "number" && ${call})) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
   }
 }
 

@@ -46,6 +46,7 @@ export interface ShapeBase {
 
 export interface StringShape extends ShapeBase {
   kind: "string";
+  /** `date-time`, `date` and `uuid` change the encoding (the wire formats, ./formats.ts); descriptors keep only those. */
   format?: string;
   /**
    * A decimal integer carried in a string (`format: "int64" | "uint64"` on a string, or `x-toon: "int64"`):

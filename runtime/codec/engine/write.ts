@@ -4,16 +4,17 @@
  * and the same messages as the generated statements, and writes the same bytes.
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
-import { isTabled, objectLayout, planBranches, type CodecPlan } from "../plan.ts";
+import { objectLayout, planBranches, type CodecPlan } from "../plan.ts";
+import { formatOf, type ScalarShape } from "../formats.ts";
+import { defaultTable } from "../../defaults.ts";
 import { writeAny } from "../../any.ts";
 import { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "../../errors.ts";
 import { writeExtension } from "../../extensions.ts";
 import { checkClosed, extraKeys, jsonEquals, keyCount, missing } from "../../objects.ts";
 import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../wire.ts";
-import { invalid, writeInt64, type Writer } from "../../writer.ts";
+import { invalid, type Writer } from "../../writer.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
 import { childPath, isPrimitive, propReader } from "./props.ts";
-import { tabledWriter } from "./defaults.ts";
 
 export type WriteFn = (w: Writer, v: any) => void;
 
@@ -69,26 +70,11 @@ export class WriteCompiler {
 
   /** `emitWrite`: `p` is the static path relative to the innermost loop or definition. */
   compile(s: Shape, p: string): WriteFn {
-    if (isTabled(s)) return tabledWriter(s, p); // a default-value table (./defaults.ts)
     switch (s.kind) {
       case "string":
-        if (s.int64) return stringWriter(p, (w, v) => w.decimalString(v));
-        if (s.format === "date-time") return stringWriter(p, (w, v) => w.dateTime(v));
-        if (s.format === "date") return stringWriter(p, (w, v) => w.date(v));
-        return stringWriter(p, (w, v) => w.string(v));
       case "integer":
-        if (s.int64) {
-          return (w, v) => {
-            if (!writeInt64(w, v)) throw invalid(p, "a 64-bit integer (number or bigint)", v);
-          };
-        }
-        return (w, v) => {
-          if (!(typeof v === "number" && isInteger(v) && w.int(v))) throw invalid(p, "an integer within 64 bits", v);
-        };
       case "number":
-        return (w, v) => {
-          if (!(typeof v === "number" && w.num(v))) throw invalid(p, "a finite number", v);
-        };
+        return scalarWriter(s, p);
       case "boolean":
         return (w, v) => {
           if (v === true) w.byte(1);
@@ -365,11 +351,38 @@ export class WriteCompiler {
   }
 }
 
-function stringWriter(p: string, put: (w: Writer, v: string) => boolean): WriteFn {
-  return (w, v) => {
-    if (typeof v !== "string") throw invalid(p, "a string", v);
-    if (!put(w, v)) throw invalid(p, "a string without lone surrogates", v);
-  };
+/**
+ * A string, integer or number position: its wire format's guard and primitive (../formats.ts), through its
+ * default-value table when the dictionary gave it one. `emitScalarWrite` in generator/emit/write.ts.
+ */
+function scalarWriter(s: ScalarShape & { table?: (string | number)[] }, p: string): WriteFn {
+  const f = formatOf(s);
+  let put = f.write;
+  if (s.table !== undefined && s.table.length > 0) {
+    const t = defaultTable(s.table);
+    const tabled = f.writeTabled;
+    put = (w, v) => tabled(w, v, t);
+  }
+  const expected = f.expected;
+  switch (f.guard) {
+    case "string":
+      return (w, v) => {
+        if (typeof v !== "string") throw invalid(p, "a string", v);
+        if (!put(w, v)) throw invalid(p, expected, v);
+      };
+    case "integer":
+      return (w, v) => {
+        if (!(typeof v === "number" && isInteger(v) && put(w, v))) throw invalid(p, expected, v);
+      };
+    case "int64":
+      return (w, v) => {
+        if (!put(w, v)) throw invalid(p, expected, v);
+      };
+    case "number":
+      return (w, v) => {
+        if (!(typeof v === "number" && put(w, v))) throw invalid(p, expected, v);
+      };
+  }
 }
 
 function enumWriter(values: unknown[], p: string): WriteFn {
