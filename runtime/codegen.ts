@@ -29,6 +29,8 @@ export {
   defaultTable,
   writeTabledString,
   readTabledString,
+  writeTabledPlainString,
+  readTabledPlainString,
   writeTabledDateTime,
   readTabledDateTime,
   writeTabledDate,

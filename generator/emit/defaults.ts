@@ -8,11 +8,11 @@ import type { Shape } from "../ir/types.ts";
 import { Code, code, jsonBlock, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";
 import type { ReadCode } from "./read.ts";
-import { isTabled, tabledKind } from "../../runtime/codec/plan.ts";
+import { isTabled, stringMethod, tabledKind } from "../../runtime/codec/plan.ts";
 
 type Tabled = Extract<Shape, { kind: "string" | "integer" | "number" }>;
 
-export { isTabled, tabledKind }; // the layout facts live in the runtime (runtime/codec/plan.ts)
+export { isTabled, stringMethod, tabledKind }; // the layout facts live in the runtime (runtime/codec/plan.ts)
 
 function table(s: Tabled, cx: ModuleContext): Code {
   const type = s.kind === "string" ? "string" : "number";

@@ -9,7 +9,7 @@ import { Code, code, join, jsonBlock, lit, prop, propKey, raw } from "../../temp
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
-import { emitTabledRead, isTabled } from "./defaults.ts";
+import { emitTabledRead, isTabled, stringMethod } from "./defaults.ts";
 import { indentBy } from "./write.ts";
 
 export interface ReadCode {
@@ -29,7 +29,7 @@ export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): Rea
   if (isTabled(s)) return emitTabledRead(s, p, cx); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
     case "string":
-      return leaf(p, s.int64 ? code`r.decimalString()` : s.format === "date-time" ? code`r.dateTime()` : s.format === "date" ? code`r.date()` : code`r.string()`);
+      return leaf(p, code`r.${raw(stringMethod(s))}()`); // plainString on paths the dictionary does not intern
     case "integer":
       return leaf(p, s.int64 ? code`r.int64()` : code`r.int()`);
     case "number":

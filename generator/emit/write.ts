@@ -9,7 +9,7 @@ import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNC
 import { byteMask, objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
-import { emitTabledWrite, isTabled } from "./defaults.ts";
+import { emitTabledWrite, isTabled, stringMethod } from "./defaults.ts";
 import { indexMark } from "./peek.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 
@@ -18,7 +18,7 @@ export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Lo
   if (isTabled(s)) return emitTabledWrite(s, v, p, cx); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
     case "string": {
-      const method = s.int64 ? "decimalString" : s.format === "date-time" ? "dateTime" : s.format === "date" ? "date" : "string";
+      const method = stringMethod(s); // plainString on paths the dictionary does not intern
       return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
 if (!w.${raw(method)}(${v})) throw $rt.invalid(${p}, "a string without lone surrogates", ${v});`;
     }

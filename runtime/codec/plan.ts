@@ -258,15 +258,23 @@ export function isTabled(s: Shape): s is Tabled & { table: (string | number)[] }
 }
 
 /** The runtime function suffix of a tabled shape (runtime/defaults.ts `writeTabled<Kind>` / `readTabled<Kind>`). */
-export function tabledKind(s: Tabled): "String" | "DateTime" | "Date" | "DecimalString" | "Int" | "Int64" | "Number" {
+export function tabledKind(s: Tabled): "String" | "PlainString" | "DateTime" | "Date" | "DecimalString" | "Int" | "Int64" | "Number" {
   switch (s.kind) {
     case "string":
-      return s.int64 ? "DecimalString" : s.format === "date-time" ? "DateTime" : s.format === "date" ? "Date" : "String";
+      return s.int64 ? "DecimalString" : s.format === "date-time" ? "DateTime" : s.format === "date" ? "Date" : s.intern === false ? "PlainString" : "String";
     case "integer":
       return s.int64 ? "Int64" : "Int";
     case "number":
       return "Number";
   }
+}
+
+/**
+ * The Writer / Reader method of an untabled string shape: `plainString` on paths the dictionary does not intern
+ * (`intern: false`, docs/FORMAT.md §3.1), which skips the per-message string table on both sides.
+ */
+export function stringMethod(s: Extract<Shape, { kind: "string" }>): "decimalString" | "dateTime" | "date" | "string" | "plainString" {
+  return s.int64 ? "decimalString" : s.format === "date-time" ? "dateTime" : s.format === "date" ? "date" : s.intern === false ? "plainString" : "string";
 }
 
 export interface ExtensionProperty<M extends object = {}> {

@@ -15,6 +15,10 @@ export function tabledWriter(s: Tabled, p: string): WriteFn {
       const t = d.defaultTable(s.table as string[]);
       return stringWriter(p, (w, v) => d.writeTabledString(w, v, t));
     }
+    case "PlainString": {
+      const t = d.defaultTable(s.table as string[]);
+      return stringWriter(p, (w, v) => d.writeTabledPlainString(w, v, t));
+    }
     case "DateTime": {
       const t = d.defaultTable(s.table as string[]);
       return stringWriter(p, (w, v) => d.writeTabledDateTime(w, v, t));
@@ -61,6 +65,10 @@ export function tabledReader(s: Tabled, p: string): ReadFn {
     case "String": {
       const t = d.defaultTable(s.table as string[]);
       return (r) => ((r.at = p), d.readTabledString(r, t));
+    }
+    case "PlainString": {
+      const t = d.defaultTable(s.table as string[]);
+      return (r) => ((r.at = p), d.readTabledPlainString(r, t));
     }
     case "DateTime": {
       const t = d.defaultTable(s.table as string[]);

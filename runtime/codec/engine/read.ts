@@ -61,6 +61,7 @@ export class ReadCompiler {
         if (s.int64) return (r) => ((r.at = p), r.decimalString());
         if (s.format === "date-time") return (r) => ((r.at = p), r.dateTime());
         if (s.format === "date") return (r) => ((r.at = p), r.date());
+        if (s.intern === false) return (r) => ((r.at = p), r.plainString()); // not interned (FORMAT.md §3.1)
         return (r) => ((r.at = p), r.string());
       case "integer":
         return s.int64 ? (r) => ((r.at = p), r.int64()) : (r) => ((r.at = p), r.int());

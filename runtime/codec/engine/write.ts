@@ -75,6 +75,7 @@ export class WriteCompiler {
         if (s.int64) return stringWriter(p, (w, v) => w.decimalString(v));
         if (s.format === "date-time") return stringWriter(p, (w, v) => w.dateTime(v));
         if (s.format === "date") return stringWriter(p, (w, v) => w.date(v));
+        if (s.intern === false) return stringWriter(p, (w, v) => w.plainString(v)); // not interned (FORMAT.md §3.1)
         return stringWriter(p, (w, v) => w.string(v));
       case "integer":
         if (s.int64) {
