@@ -30,6 +30,8 @@ export {
   defaultTable,
   writeTabledString,
   readTabledString,
+  writeTabledPlainString,
+  readTabledPlainString,
   writeTabledDateTime,
   readTabledDateTime,
   writeTabledDate,

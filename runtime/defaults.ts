@@ -6,6 +6,7 @@
  *
  *   kind                  entry k is written as            any other value
  *   string                varint k          (k < K)        the string (§3.1) with its header h written as h + K
+ *   string, intern: false varint k          (k < K)        the same, the string a literal (never a reference)
  *   string, date-time     varint 4k + 3     (v mod 4 = 3)  unchanged (§3.7)
  *   string, date          varint 2k + 2     (even, not 0)  unchanged (§3.7)
  *   string, int64         byte 2 + k        (tag ≥ 2)      unchanged (§3.3)
@@ -64,6 +65,26 @@ export function readTabledString(r: Reader, t: DefaultTable<string>): string {
   const size = t.values.length;
   if (x < size) return t.values[x]!;
   return r.stringOf(x - size);
+}
+
+/** `writeTabledString` on an `"intern": false` path: the other values are plain strings (Writer.plainString). */
+export function writeTabledPlainString(w: Writer, v: string, t: DefaultTable<string>): boolean {
+  const k = t.index.get(v);
+  if (k !== undefined) {
+    w.byte(k);
+    return true;
+  }
+  const start = w.pos;
+  if (!w.plainString(v)) return false;
+  shiftVarintAt(w, start, t.values.length);
+  return true;
+}
+
+export function readTabledPlainString(r: Reader, t: DefaultTable<string>): string {
+  const x = r.varint();
+  const size = t.values.length;
+  if (x < size) return t.values[x]!;
+  return r.plainStringOf(x - size);
 }
 
 /** Rewrite the varint at `start` (written last, up to `w.pos`) as itself + `by`, moving what follows it. */

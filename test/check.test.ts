@@ -133,7 +133,9 @@ test("check: hand edits to the dictionary are caught (base edited, retired ID re
   const dir = await project("hand-edit");
   const dictFile = path.join(dir, "dictionaries", "ticket.dictionary.json");
   const original = readFileSync(dictFile, "utf8");
-  writeFileSync(dictFile, original.replace('{"id":1,"path":"id","type":"string","required":true}', '{"id":1,"path":"id","type":"integer","required":true}'));
+  const edited = original.replace('{"id":1,"path":"id","type":"string",', '{"id":1,"path":"id","type":"integer",');
+  assert.notEqual(edited, original, "the edit applies");
+  writeFileSync(dictFile, edited);
   let dry = await generate(CONFIG, { cwd: dir, dryRun: true });
   assert.ok(dry.findings.some((f) => f.rule === "base-edited"), JSON.stringify(dry.findings.map((f) => f.rule)));
   const d = JSON.parse(original);

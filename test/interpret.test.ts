@@ -637,6 +637,32 @@ const INLINE: InlineCase[] = [
     valid: [v({ nulls: [null, null], consts: ["k"], empties: [{}, {}] })],
     invalid: [bad("too many zero-width items", { nulls: new Array(65537).fill(null) }, "/nulls"), bad("const item", { consts: ["k", "j"] }, "/consts/1"), bad("empty with key", { empties: [{}, { a: 1 }] }, "/empties/1/a")],
   },
+  {
+    // intern: false paths (docs/FORMAT.md §3.1): title occurs once per message, people[].id is a unique name, the
+    // rest interns; a value repeated across them is a literal again on the plain paths, a reference elsewhere
+    name: "Interning",
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      required: ["title", "tags", "people"],
+      properties: {
+        title: { type: "string" },
+        tags: { type: "array", items: { type: "string" } },
+        people: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "string" }, city: { type: "string" } } } },
+      },
+    },
+    kinds: ["string", "array"],
+    valid: [v({ title: "a", tags: ["a", "a", "b"], people: [{ id: "a", city: "a" }, { id: "a", city: "b", x: "a" }] }), v({ title: "", tags: [], people: [] })],
+    invalid: [bad("lone surrogate on a plain path", { title: lone, tags: [], people: [] }, "/title"), bad("plain path wrong type", { title: "t", tags: [], people: [{ id: 1 }] }, "/people/0/id")],
+    bytes: (gen, interp) => {
+      const value = { title: "a", tags: ["a", "a"], people: [{ id: "a", city: "a" }] };
+      const body = hex(gen.encode(value)).slice(18);
+      assert.equal(hex(interp.encode(value)).slice(18), body);
+      // title "a" literal (not entered) · tags: 2, "a" literal (entry 0), reference · people: 1, bitmap (city, no
+      // extras), id "a" a literal (plain), city a reference to entry 0
+      assert.equal(body, "0261" + "02" + "0261" + "01" + "01" + "01" + "0261" + "01");
+    },
+  },
 ];
 
 function collectKinds(ir: SchemaIR): Set<string> {

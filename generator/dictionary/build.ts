@@ -42,6 +42,11 @@ export interface DictionaryEntry {
   value?: JsonValue;
   /** Refs: the definition. */
   ref?: string;
+  /**
+   * Plain strings: `false` when the path's literals stay out of the message's string table (./intern.ts, docs/FORMAT.md
+   * §3.1). Absent: interned (so dictionaries written before the attribute keep their bytes and fingerprints).
+   */
+  intern?: false;
 }
 
 /** Entries of a schema in walk order (root first, then each definition), without IDs. */
@@ -112,7 +117,8 @@ function sortKeys(v: JsonValue): JsonValue {
 /**
  * The canonical serialisation the fingerprint hashes (docs/FORMAT.md §5.3): one JSON array per entry, in walk
  * order (root, then each definition, depth first in schema order), which is the order fields take on the wire,
- * so any layout change changes the fingerprint. Constants are hashed with sorted keys.
+ * so any layout change changes the fingerprint. Constants are hashed with sorted keys. An entry with
+ * `"intern": false` has an 11th element, `false`.
  */
 export function canonicalForm(entries: DictionaryEntry[]): string {
   return entries
@@ -128,6 +134,8 @@ export function canonicalForm(entries: DictionaryEntry[]): string {
         e.values === undefined ? null : e.values.map(sortKeys),
         e.value === undefined ? null : [sortKeys(e.value)],
         e.ref ?? null,
+        // appended only when present, so the canonical form (and fingerprint) of a dictionary without it is unchanged
+        ...(e.intern === false ? [false] : []),
       ]),
     )
     .join("\n");

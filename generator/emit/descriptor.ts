@@ -10,6 +10,7 @@ import type { ObjectShape, SchemaIR, Shape } from "../ir/types.ts";
 import { someObject } from "../ir/walk.ts";
 import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
 import { formatOf } from "../../runtime/codec/formats.ts";
+import { withInterning } from "../dictionary/intern.ts";
 
 /** True when some object of `ir` already carries a wire layout (`ObjectShape.wire`, set by `applyWireLayout`). */
 export function hasWireLayout(ir: SchemaIR): boolean {
@@ -26,9 +27,9 @@ export function laidOut(ir: SchemaIR, dict: Dictionary): SchemaIR {
   return hasWireLayout(ir) ? ir : applyWireLayout(ir, dict);
 }
 
-/** The IR the codec runs: the wire layout, then the default-value tables applied. */
+/** The IR the codec runs: the wire layout, then the default-value tables and the per-path interning applied. */
 export function codecIR(schema: SchemaIR, dict: Dictionary): SchemaIR {
-  return withDefaultTables(laidOut(schema, dict), dict);
+  return withInterning(withDefaultTables(laidOut(schema, dict), dict), dict);
 }
 
 /**

@@ -20,6 +20,7 @@ import { laidOut } from "../emit/descriptor.ts";
 import { extensionsOf, type ExtensionProperty } from "../../runtime/codec/plan.ts";
 import { scalarReader } from "../../runtime/codec/engine/read.ts";
 import { withDefaultTables } from "../samples/tables.ts";
+import { withInterning } from "../dictionary/intern.ts";
 import { readFieldIndex } from "../../runtime/field-index.ts";
 import { readAny } from "../../runtime/any.ts";
 import { inflateAt, payloadStart } from "../../runtime/compression.ts";
@@ -214,7 +215,7 @@ function compiled(schema: SchemaIR, dict: Dictionary): Compiled {
   let c = byDict.get(dict);
   if (c === undefined) {
     // as interpret() compiles it: the dictionary's wire layout, then its default-value tables
-    const ir = withDefaultTables(laidOut(schema, dict), dict);
+    const ir = withInterning(withDefaultTables(laidOut(schema, dict), dict), dict);
     byDict.set(dict, (c = { ir, dict, cx: new ModuleContext(ir), extensions: extensionsOf<Source>(ir.root, ir.definitions) }));
   }
   return c;

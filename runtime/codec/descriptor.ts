@@ -53,6 +53,12 @@ export interface StringShape extends ShapeBase {
    * travels as a varint when canonical, exactly, never through a double.
    */
   int64?: boolean;
+  /**
+   * `false`: the dictionary says values at this path rarely repeat within a message (its entry's `"intern": false`,
+   * set by the dictionary stage, generator/dictionary/intern.ts, never by loaders), so they travel as literals that
+   * never enter the message's string table (docs/FORMAT.md §3.1). Absent: interned. Plain strings only (no format).
+   */
+  intern?: false;
 }
 
 export interface IntegerShape extends ShapeBase {

@@ -19,7 +19,7 @@ import { utf8Length } from "../utf8.ts";
 import { isCanonicalUuid, isUuid, readUuid, writeUuid } from "../uuid.ts";
 import { writeInt64, type Writer } from "../writer.ts";
 
-export type FormatName = "string" | "date-time" | "date" | "decimal-string" | "uuid" | "integer" | "int64" | "number";
+export type FormatName = "string" | "plain-string" | "date-time" | "date" | "decimal-string" | "uuid" | "integer" | "int64" | "number";
 
 /**
  * How a value is checked before its primitive runs, and which message a failure of the guard itself gives:
@@ -45,7 +45,7 @@ export interface WireFormat {
   /** The underlying shape kind. */
   readonly kind: "string" | "integer" | "number";
   /** What selects the format, as the dictionary entry and the descriptor record it (nothing for plain kinds). */
-  readonly record: { readonly format?: string; readonly int64?: true };
+  readonly record: { readonly format?: string; readonly int64?: true; readonly intern?: false };
   readonly guard: Guard;
   /** The primitive as generated code calls it: a Writer method `w.<method>(v)` or a runtime function `$rt.<fn>(w, v)`. */
   readonly writeCall: { readonly method: string } | { readonly fn: string };
@@ -122,6 +122,24 @@ const STRING: WireFormat = {
   plain: true,
   tsType: "string",
   check: {},
+};
+
+/**
+ * FORMAT §3.1: a plain string at a path the dictionary does not intern (`intern: false`, generator/dictionary/
+ * intern.ts): the literal only, never a reference, and it never enters the message's string table.
+ */
+const PLAIN_STRING: WireFormat = {
+  ...STRING,
+  name: "plain-string",
+  record: { intern: false },
+  writeCall: { method: "plainString" },
+  readCall: { method: "plainString" },
+  write: (w, v) => w.plainString(v),
+  read: (r) => r.plainString(),
+  tabled: "PlainString",
+  writeTabled: d.writeTabledPlainString,
+  readTabled: d.readTabledPlainString,
+  table: { ...STRING.table, interned: false },
 };
 
 /** FORMAT §3.7: a varint of seconds or milliseconds, or a literal fallback. Entries are v mod 4 = 3. */
@@ -274,7 +292,7 @@ const NUMBER: WireFormat = {
 };
 
 /** Every format, plain kinds first. */
-export const FORMATS: readonly WireFormat[] = [STRING, DATE_TIME, DATE, DECIMAL_STRING, UUID, INTEGER, INT64, NUMBER];
+export const FORMATS: readonly WireFormat[] = [STRING, PLAIN_STRING, DATE_TIME, DATE, DECIMAL_STRING, UUID, INTEGER, INT64, NUMBER];
 
 /** String formats by the JSON Schema `format` that selects them (other formats are plain strings). */
 const STRING_FORMATS: ReadonlyMap<string, WireFormat> = new Map(FORMATS.filter((f) => f.kind === "string" && f.record.format !== undefined).map((f) => [f.record.format!, f]));
@@ -284,6 +302,8 @@ export interface ScalarShape {
   kind: "string" | "integer" | "number";
   format?: string;
   int64?: boolean;
+  /** `false` on plain-string paths the dictionary does not intern. */
+  intern?: false;
 }
 
 export function isScalar<S extends { kind: string }>(s: S): s is S & ScalarShape {
@@ -295,7 +315,8 @@ export function formatOf(s: ScalarShape): WireFormat {
   if (s.kind === "number") return NUMBER;
   if (s.kind === "integer") return s.int64 ? INT64 : INTEGER;
   if (s.int64) return DECIMAL_STRING;
-  return (s.format !== undefined && STRING_FORMATS.get(s.format)) || STRING;
+  const f = (s.format !== undefined && STRING_FORMATS.get(s.format)) || STRING;
+  return f === STRING && s.intern === false ? PLAIN_STRING : f;
 }
 
 /** The entry by name (`PathProfile.kind`, `chooseTable`). */
