@@ -858,6 +858,15 @@ export const textStr: (s: string, dc: number) => string = encStr;
 export const textPrim: (v: unknown, dc: number) => string = prim;
 /** Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
 export const textField: (e: E, v: unknown, lead: string, key: string, fd: number, lvl: number) => void = emitField;
+/**
+ * A field the schema says holds a primitive (string, number, boolean, null, a primitive enum or const), the
+ * generated encoder's one call for it: `key: value` as {@link textField} writes it, from the encoded key `kt`,
+ * without its dispatch; anything else (a value of the wrong type) goes to textField.
+ */
+export function textScalar(e: E, v: unknown, lead: string, key: string, fd: number, lvl: number, kt: string = key): void {
+  if (v === null || typeof v !== "object") e.out += lead + kt + ": " + prim(v, e.dc);
+  else emitField(e, v, lead, key, fd, lvl);
+}
 /** Generic list item at `depth`. */
 export const textItem: (e: E, v: unknown, depth: number, lvl: number) => void = emitItem;
 /** Generic non-empty array whose header line starts with `pre`; items at `cd`. */
