@@ -55,6 +55,7 @@ export {
   textPrim,
   textField,
   textScalar,
+  textCell,
   textItem,
   textArray,
   textTable,

@@ -611,16 +611,10 @@ const ${c} = ${subFn}(e, ${f});
 if (${c} === null) return null;
 ${glue}${c};`;
       }
-      const r = resolve(p.shape, this.cx)!;
-      const fast =
-        r.kind === "string"
-          ? code`if (typeof ${f} === "string") ${glue}$rt.textStr(${f}, e.dc);\nelse `
-          : r.kind === "number" || r.kind === "integer"
-            ? code`if (typeof ${f} === "number" && ${f} - ${f} === 0) ${glue}${first ? code`"" + ` : raw("")}${f};\nelse `
-            : raw("");
-      return code`${read}
-${fast}if (${f} === null || typeof ${f} !== "object") ${glue}$rt.textPrim(${f}, e.dc);
-else return null;`;
+      // a primitive cell, whatever its kind: the runtime's one cell guard (null: not a primitive, no table)
+      return code`const ${f} = $rt.textCell(${readProp(name("r"), p.name)}, e.dc);
+if (${f} === null) return null;
+${glue}${f};`;
     };
     const cells = s.properties.map((p, i) => cell(p, i, i === 0));
     let body: Code;

@@ -867,6 +867,10 @@ export function textScalar(e: E, v: unknown, lead: string, key: string, fd: numb
   if (v === null || typeof v !== "object") e.out += lead + kt + ": " + prim(v, e.dc);
   else emitField(e, v, lead, key, fd, lvl);
 }
+/** A table cell the schema says holds a primitive: its text, or null when it holds an object (no table then). */
+export function textCell(v: unknown, dc: number): string | null {
+  return v === null || typeof v !== "object" ? prim(v, dc) : null;
+}
 /** Generic list item at `depth`. */
 export const textItem: (e: E, v: unknown, depth: number, lvl: number) => void = emitItem;
 /** Generic non-empty array whose header line starts with `pre`; items at `cd`. */

@@ -35,6 +35,7 @@ export {
   textPrim,
   textField,
   textScalar,
+  textCell,
   textItem,
   textArray,
   textTable,

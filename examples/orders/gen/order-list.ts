@@ -686,22 +686,18 @@ function $tr_LineItem(e: $rt.TextState, r: any): string | null {
   const ks = Object.keys(r);
   if (ks.length !== 4 || ks[0] !== "sku" || ks[1] !== "name" || ks[2] !== "qty" || ks[3] !== "unitPrice") return null;
   let s: string;
-  const f0 = r.sku;
-  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
-  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
-  const f1 = r.name;
-  if (typeof f1 === "string") s += e.d + $rt.textStr(f1, e.dc);
-  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
-  else return null;
-  const f2 = r.qty;
-  if (typeof f2 === "number" && f2 - f2 === 0) s += e.d + f2;
-  else if (f2 === null || typeof f2 !== "object") s += e.d + $rt.textPrim(f2, e.dc);
-  else return null;
-  const f3 = r.unitPrice;
-  if (typeof f3 === "number" && f3 - f3 === 0) s += e.d + f3;
-  else if (f3 === null || typeof f3 !== "object") s += e.d + $rt.textPrim(f3, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.sku, e.dc);
+  if (f0 === null) return null;
+  s = f0;
+  const f1 = $rt.textCell(r.name, e.dc);
+  if (f1 === null) return null;
+  s += e.d + f1;
+  const f2 = $rt.textCell(r.qty, e.dc);
+  if (f2 === null) return null;
+  s += e.d + f2;
+  const f3 = $rt.textCell(r.unitPrice, e.dc);
+  if (f3 === null) return null;
+  s += e.d + f3;
   return s;
 }
 

@@ -208,14 +208,12 @@ function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | 
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
   let s: string;
-  const f0 = r.city;
-  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
-  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
-  const f1 = r.date;
-  if (typeof f1 === "string") s += e.d + $rt.textStr(f1, e.dc);
-  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.city, e.dc);
+  if (f0 === null) return null;
+  s = f0;
+  const f1 = $rt.textCell(r.date, e.dc);
+  if (f1 === null) return null;
+  s += e.d + f1;
   return s;
 }
 
@@ -224,9 +222,9 @@ function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null 
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
   let s: string;
-  const f0 = r.action;
-  if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.action, e.dc);
+  if (f0 === null) return null;
+  s = f0;
   const f1 = r.args;
   const c1 = $tr_ToolCallBatch_calls_items_args(e, f1);
   if (c1 === null) return null;

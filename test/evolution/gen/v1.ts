@@ -344,14 +344,12 @@ function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
   let s: string;
-  const f0 = r.sku;
-  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
-  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
-  const f1 = r.qty;
-  if (typeof f1 === "number" && f1 - f1 === 0) s += e.d + f1;
-  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.sku, e.dc);
+  if (f0 === null) return null;
+  s = f0;
+  const f1 = $rt.textCell(r.qty, e.dc);
+  if (f1 === null) return null;
+  s += e.d + f1;
   return s;
 }
 
