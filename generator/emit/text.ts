@@ -318,8 +318,9 @@ ${same ? raw("") : code`  ${lead} = ${ind};\n`}}`);
 
   /** A field of primitive shape: one call of the runtime's scalar-field guard. */
   private scalarField(pos: Pos & { mode: "field" }, v: Code): Code {
-    const kt = typeof pos.kt === "string" ? (pos.kt === (pos.field ?? null) ? raw("") : code`, ${lit(pos.kt)}`) : code`, ${pos.kt}`;
-    return code`$rt.textScalar(e, ${v}, ${pos.lead}, ${pos.key}, ${pos.fd.code}, ${pos.lvl.code}${kt});`;
+    const kc = typeof pos.kt === "string" ? lit(pos.kt + ": ") : code`${pos.kt} + ": "`;
+    const key = typeof pos.kt === "string" && pos.kt === pos.field ? raw("") : code`, ${pos.key}`;
+    return code`$rt.textScalar(e, ${v}, ${pos.lead}, ${kc}, ${pos.fd.code}, ${pos.lvl.code}${key});`;
   }
 
   /** Whether `value` reads a value of `s` at a field exactly once (then it needs no local: the read goes inline). */

@@ -860,12 +860,14 @@ export const textPrim: (v: unknown, dc: number) => string = prim;
 export const textField: (e: E, v: unknown, lead: string, key: string, fd: number, lvl: number) => void = emitField;
 /**
  * A field the schema says holds a primitive (string, number, boolean, null, a primitive enum or const), the
- * generated encoder's one call for it: `key: value` as {@link textField} writes it, from the encoded key `kt`,
- * without its dispatch; anything else (a value of the wrong type) goes to textField.
+ * generated encoder's one call for it: `key: value` as {@link textField} writes it, from `kc`, the encoded key
+ * with its `: `, without textField's dispatch; anything else (a value of the wrong type) goes to textField, with
+ * the raw `key` (by default `kc` less its `: `, which is the key itself when it needs no quotes).
  */
-export function textScalar(e: E, v: unknown, lead: string, key: string, fd: number, lvl: number, kt: string = key): void {
-  if (v === null || typeof v !== "object") e.out += lead + kt + ": " + prim(v, e.dc);
-  else emitField(e, v, lead, key, fd, lvl);
+export function textScalar(e: E, v: unknown, lead: string, kc: string, fd: number, lvl: number, key?: string): void {
+  if (typeof v === "string") e.out += lead + kc + encStr(v, e.dc);
+  else if (v === null || typeof v !== "object") e.out += lead + kc + prim(v, e.dc);
+  else emitField(e, v, lead, key ?? kc.slice(0, -2), fd, lvl);
 }
 /** A table cell the schema says holds a primitive: its text, or null when it holds an object (no table then). */
 export function textCell(v: unknown, dc: number): string | null {

@@ -137,11 +137,11 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "level") {
-      $rt.textScalar(e, v.level, ind0, "level", 0, 1);
+      $rt.textScalar(e, v.level, ind0, "level: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "headline") {
-      $rt.textScalar(e, v.headline, ind0, "headline", 0, 1);
+      $rt.textScalar(e, v.headline, ind0, "headline: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "areas") {
@@ -167,7 +167,7 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "expires") {
-      $rt.textScalar(e, v.expires, ind0, "expires", 0, 1);
+      $rt.textScalar(e, v.expires, ind0, "expires: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {

@@ -220,15 +220,15 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      $rt.textScalar(e, v.id, ind0, "id", 0, 1);
+      $rt.textScalar(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "status") {
-      $rt.textScalar(e, v.status, ind0, "status", 0, 1);
+      $rt.textScalar(e, v.status, ind0, "status: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "note") {
-      $rt.textScalar(e, v.note, ind0, "note", 0, 1);
+      $rt.textScalar(e, v.note, ind0, "note: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "items") {
@@ -275,11 +275,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment = $rt.textNl(e, 1);
                   let j_payment = 0;
                   if (ks_payment[j_payment] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment, "kind: ", 1, 2);
                     j_payment++;
                   }
                   if (ks_payment[j_payment] === "card") {
-                    $rt.textScalar(e, v_payment.card, ind_payment, "card", 1, 2);
+                    $rt.textScalar(e, v_payment.card, ind_payment, "card: ", 1, 2);
                     j_payment++;
                   }
                   for (; j_payment < ks_payment.length; j_payment++) {
@@ -309,7 +309,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment$2 = $rt.textNl(e, 1);
                   let j_payment$2 = 0;
                   if (ks_payment$2[j_payment$2] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind: ", 1, 2);
                     j_payment$2++;
                   }
                   for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {

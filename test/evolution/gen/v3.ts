@@ -330,11 +330,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      $rt.textScalar(e, v.id, ind0, "id", 0, 1);
+      $rt.textScalar(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "status") {
-      $rt.textScalar(e, v.status, ind0, "status", 0, 1);
+      $rt.textScalar(e, v.status, ind0, "status: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "items") {
@@ -368,17 +368,17 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                     let lead0 = dash_items;
                     let j1 = 0;
                     if (ks1[j1] === "sku") {
-                      $rt.textScalar(e, x_items$2.sku, lead0, "sku", 2, 3);
+                      $rt.textScalar(e, x_items$2.sku, lead0, "sku: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "qty") {
-                      $rt.textScalar(e, x_items$2.qty, lead0, "qty", 2, 3);
+                      $rt.textScalar(e, x_items$2.qty, lead0, "qty: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "gift") {
-                      $rt.textScalar(e, x_items$2.gift, lead0, "gift", 2, 3);
+                      $rt.textScalar(e, x_items$2.gift, lead0, "gift: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
@@ -419,11 +419,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment = $rt.textNl(e, 1);
                   let j_payment = 0;
                   if (ks_payment[j_payment] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment, "kind: ", 1, 2);
                     j_payment++;
                   }
                   if (ks_payment[j_payment] === "card") {
-                    $rt.textScalar(e, v_payment.card, ind_payment, "card", 1, 2);
+                    $rt.textScalar(e, v_payment.card, ind_payment, "card: ", 1, 2);
                     j_payment++;
                   }
                   for (; j_payment < ks_payment.length; j_payment++) {
@@ -453,7 +453,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment$2 = $rt.textNl(e, 1);
                   let j_payment$2 = 0;
                   if (ks_payment$2[j_payment$2] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind: ", 1, 2);
                     j_payment$2++;
                   }
                   for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
@@ -483,11 +483,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment$3 = $rt.textNl(e, 1);
                   let j_payment$3 = 0;
                   if (ks_payment$3[j_payment$3] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment$3, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment$3, "kind: ", 1, 2);
                     j_payment$3++;
                   }
                   if (ks_payment$3[j_payment$3] === "voucher") {
-                    $rt.textScalar(e, v_payment.voucher, ind_payment$3, "voucher", 1, 2);
+                    $rt.textScalar(e, v_payment.voucher, ind_payment$3, "voucher: ", 1, 2);
                     j_payment$3++;
                   }
                   for (; j_payment$3 < ks_payment$3.length; j_payment$3++) {
@@ -525,11 +525,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             const ind_coupon = $rt.textNl(e, 1);
             let j_coupon = 0;
             if (ks_coupon[j_coupon] === "code") {
-              $rt.textScalar(e, v_coupon.code, ind_coupon, "code", 1, 2);
+              $rt.textScalar(e, v_coupon.code, ind_coupon, "code: ", 1, 2);
               j_coupon++;
             }
             if (ks_coupon[j_coupon] === "percent") {
-              $rt.textScalar(e, v_coupon.percent, ind_coupon, "percent", 1, 2);
+              $rt.textScalar(e, v_coupon.percent, ind_coupon, "percent: ", 1, 2);
               j_coupon++;
             }
             for (; j_coupon < ks_coupon.length; j_coupon++) {
@@ -543,7 +543,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "channel") {
-      $rt.textScalar(e, v.channel, ind0, "channel", 0, 1);
+      $rt.textScalar(e, v.channel, ind0, "channel: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {

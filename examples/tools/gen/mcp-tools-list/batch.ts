@@ -449,11 +449,11 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "query") {
-          $rt.textScalar(e, v.query, ind0, "query", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.query, ind0, "query: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "limit") {
-          $rt.textScalar(e, v.limit, ind0, "limit", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.limit, ind0, "limit: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "tags") {
@@ -505,7 +505,7 @@ function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: strin
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          $rt.textScalar(e, v.id, ind0, "id", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -535,11 +535,11 @@ function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          $rt.textScalar(e, v.id, ind0, "id", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "permanent") {
-          $rt.textScalar(e, v.permanent, ind0, "permanent", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.permanent, ind0, "permanent: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -566,7 +566,7 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead0 = dash;
             let j0 = 0;
             if (ks0[j0] === "name") {
-              $rt.textScalar(e, v.name, lead0, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
               lead0 = ind0;
               j0++;
             }
@@ -595,7 +595,7 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead1 = dash;
             let j1 = 0;
             if (ks1[j1] === "name") {
-              $rt.textScalar(e, v.name, lead1, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
               lead1 = ind1;
               j1++;
             }
@@ -624,7 +624,7 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead2 = dash;
             let j2 = 0;
             if (ks2[j2] === "name") {
-              $rt.textScalar(e, v.name, lead2, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
               lead2 = ind2;
               j2++;
             }

@@ -592,15 +592,15 @@ function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: str
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "city") {
-          $rt.textScalar(e, v.city, ind0, "city", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "date") {
-          $rt.textScalar(e, v.date, ind0, "date", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.date, ind0, "date: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "unit") {
-          $rt.textScalar(e, v.unit, ind0, "unit", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.unit, ind0, "unit: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -630,11 +630,11 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "city") {
-          $rt.textScalar(e, v.city, ind0, "city", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "days") {
-          $rt.textScalar(e, v.days, ind0, "days", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.days, ind0, "days: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "include") {
@@ -707,11 +707,11 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                       const ind_location = $rt.textNl(e, fd + 2);
                       let j_location = 0;
                       if (ks_location[j_location] === "kind") {
-                        $rt.textScalar(e, v_location.kind, ind_location, "kind", fd + 2, lvl + 2);
+                        $rt.textScalar(e, v_location.kind, ind_location, "kind: ", fd + 2, lvl + 2);
                         j_location++;
                       }
                       if (ks_location[j_location] === "name") {
-                        $rt.textScalar(e, v_location.name, ind_location, "name", fd + 2, lvl + 2);
+                        $rt.textScalar(e, v_location.name, ind_location, "name: ", fd + 2, lvl + 2);
                         j_location++;
                       }
                       for (; j_location < ks_location.length; j_location++) {
@@ -741,15 +741,15 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                       const ind_location$2 = $rt.textNl(e, fd + 2);
                       let j_location$2 = 0;
                       if (ks_location$2[j_location$2] === "kind") {
-                        $rt.textScalar(e, v_location.kind, ind_location$2, "kind", fd + 2, lvl + 2);
+                        $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       if (ks_location$2[j_location$2] === "lat") {
-                        $rt.textScalar(e, v_location.lat, ind_location$2, "lat", fd + 2, lvl + 2);
+                        $rt.textScalar(e, v_location.lat, ind_location$2, "lat: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       if (ks_location$2[j_location$2] === "lon") {
-                        $rt.textScalar(e, v_location.lon, ind_location$2, "lon", fd + 2, lvl + 2);
+                        $rt.textScalar(e, v_location.lon, ind_location$2, "lon: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       for (; j_location$2 < ks_location$2.length; j_location$2++) {
@@ -815,7 +815,7 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead0 = dash;
             let j0 = 0;
             if (ks0[j0] === "name") {
-              $rt.textScalar(e, v.name, lead0, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
               lead0 = ind0;
               j0++;
             }
@@ -844,7 +844,7 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead1 = dash;
             let j1 = 0;
             if (ks1[j1] === "name") {
-              $rt.textScalar(e, v.name, lead1, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
               lead1 = ind1;
               j1++;
             }
@@ -873,7 +873,7 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead2 = dash;
             let j2 = 0;
             if (ks2[j2] === "name") {
-              $rt.textScalar(e, v.name, lead2, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
               lead2 = ind2;
               j2++;
             }

@@ -240,11 +240,11 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                   const ind_location = $rt.textNl(e, 1);
                   let j_location = 0;
                   if (ks_location[j_location] === "kind") {
-                    $rt.textScalar(e, v_location.kind, ind_location, "kind", 1, 2);
+                    $rt.textScalar(e, v_location.kind, ind_location, "kind: ", 1, 2);
                     j_location++;
                   }
                   if (ks_location[j_location] === "name") {
-                    $rt.textScalar(e, v_location.name, ind_location, "name", 1, 2);
+                    $rt.textScalar(e, v_location.name, ind_location, "name: ", 1, 2);
                     j_location++;
                   }
                   for (; j_location < ks_location.length; j_location++) {
@@ -274,15 +274,15 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                   const ind_location$2 = $rt.textNl(e, 1);
                   let j_location$2 = 0;
                   if (ks_location$2[j_location$2] === "kind") {
-                    $rt.textScalar(e, v_location.kind, ind_location$2, "kind", 1, 2);
+                    $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", 1, 2);
                     j_location$2++;
                   }
                   if (ks_location$2[j_location$2] === "lat") {
-                    $rt.textScalar(e, v_location.lat, ind_location$2, "lat", 1, 2);
+                    $rt.textScalar(e, v_location.lat, ind_location$2, "lat: ", 1, 2);
                     j_location$2++;
                   }
                   if (ks_location$2[j_location$2] === "lon") {
-                    $rt.textScalar(e, v_location.lon, ind_location$2, "lon", 1, 2);
+                    $rt.textScalar(e, v_location.lon, ind_location$2, "lon: ", 1, 2);
                     j_location$2++;
                   }
                   for (; j_location$2 < ks_location$2.length; j_location$2++) {
