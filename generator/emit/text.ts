@@ -793,7 +793,7 @@ try {
 
   private checkObject(s: ObjectShape, v: Code, p: string, L: Locals): Code {
     const cx = this.cx;
-    const out: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.textInvalid(${p}, "an object", ${v});`];
+    const out: Code[] = [code`$rt.tcObject(${v}, ${p});`];
     const blocks: Code[] = [];
     const terms: Code[] = [];
     for (const q of s.properties) {
@@ -862,7 +862,7 @@ ${indentBy(body, "  ")}
   break;
 }`;
       });
-      return code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.textInvalid(${p}, "an object", ${v});
+      return code`$rt.tcObject(${v}, ${p});
 const ${d} = ${readProp(v, s.discriminator.property)};
 switch (${d}) {
 ${indentBy(join(cases), "  ")}

@@ -160,6 +160,12 @@ export function tcNull(v: unknown, path = ""): null {
   return fail(path, "null", v);
 }
 
+/** An object position (the fields are the caller's): the value as is, or a throw. */
+export function tcObject(v: unknown, path = ""): Record<string, unknown> {
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  return fail(path, "an object", v);
+}
+
 /** A position checked by `check` (a definition's, a union branch's, an inline object's): its errors get `path`. */
 export function tcRef(v: unknown, path: string, check: TextCheckFn): unknown {
   if (v === undefined) fail(path, "", v);

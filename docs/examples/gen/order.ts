@@ -215,7 +215,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.qty = $rt.tcInteger(v.qty, "/qty");
   v.price = $rt.tcNumber(v.price, "/price");

@@ -1072,7 +1072,7 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
 }
 
 function $ckPersonEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.type = $rt.tcEnum(v.type, "/type", $tenum_PersonEntity_type);
   v.name = $rt.tcString(v.name, "/name");
   if (v.role !== undefined) v.role = $rt.tcString(v.role, "/role");
@@ -1082,7 +1082,7 @@ function $ckPersonEntity(v: any): any {
 }
 
 function $ckOrganizationEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.type = $rt.tcEnum(v.type, "/type", $tenum_OrganizationEntity_type);
   v.name = $rt.tcString(v.name, "/name");
   if (v.ticker !== undefined) v.ticker = $rt.tcString(v.ticker, "/ticker");
@@ -1092,7 +1092,7 @@ function $ckOrganizationEntity(v: any): any {
 }
 
 function $ckLocationEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.type = $rt.tcEnum(v.type, "/type", $tenum_LocationEntity_type);
   v.name = $rt.tcString(v.name, "/name");
   if (v.countryCode !== undefined) v.countryCode = $rt.tcString(v.countryCode, "/countryCode");
@@ -1104,7 +1104,7 @@ function $ckLocationEntity(v: any): any {
 }
 
 function $ckDateEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.type = $rt.tcEnum(v.type, "/type", $tenum_DateEntity_type);
   v.text = $rt.tcString(v.text, "/text");
   v.value = $rt.tcString(v.value, "/value");
@@ -1115,7 +1115,7 @@ function $ckDateEntity(v: any): any {
 }
 
 function $ckMoneyEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.type = $rt.tcEnum(v.type, "/type", $tenum_MoneyEntity_type);
   v.text = $rt.tcString(v.text, "/text");
   v.amount = $rt.tcNumber(v.amount, "/amount");
@@ -1126,7 +1126,7 @@ function $ckMoneyEntity(v: any): any {
 }
 
 function $ckEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.type;
   switch (d0) {
     case "person": {
@@ -1156,7 +1156,7 @@ function $ckEntity(v: any): any {
 }
 
 function $ckDocument(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.source = $rt.tcEnum(v.source, "/source", $enum_Document_source);
   v.language = $rt.tcEnum(v.language, "/language", $enum_Document_language);
@@ -1168,7 +1168,7 @@ function $ckDocument(v: any): any {
 }
 
 function $ckExtractionResult(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.model = $rt.tcString(v.model, "/model");
   v.extractedAt = $rt.tcString(v.extractedAt, "/extractedAt");
   v.documents = $rt.tcArray(v.documents, "/documents", $ckDocument);

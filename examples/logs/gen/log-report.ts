@@ -1146,7 +1146,7 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
 }
 
 function $ckTimeWindow(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.start = $rt.tcString(v.start, "/start");
   v.end = $rt.tcString(v.end, "/end");
   v.bucketSeconds = $rt.tcInteger(v.bucketSeconds, "/bucketSeconds");
@@ -1155,7 +1155,7 @@ function $ckTimeWindow(v: any): any {
 }
 
 function $ckLevelCounts(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.debug = $rt.tcInteger(v.debug, "/debug");
   v.info = $rt.tcInteger(v.info, "/info");
   v.warn = $rt.tcInteger(v.warn, "/warn");
@@ -1166,7 +1166,7 @@ function $ckLevelCounts(v: any): any {
 }
 
 function $ckLatency(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.p50 = $rt.tcNumber(v.p50, "/p50");
   v.p90 = $rt.tcNumber(v.p90, "/p90");
   v.p99 = $rt.tcNumber(v.p99, "/p99");
@@ -1176,7 +1176,7 @@ function $ckLatency(v: any): any {
 }
 
 function $ckTopError(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.message = $rt.tcString(v.message, "/message");
   v.level = $rt.tcEnum(v.level, "/level", $enum_TopError_level);
   v.count = $rt.tcInteger(v.count, "/count");
@@ -1188,7 +1188,7 @@ function $ckTopError(v: any): any {
 }
 
 function $ckServiceGroup(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.service = $rt.tcString(v.service, "/service");
   v.version = $rt.tcString(v.version, "/version");
   v.healthy = $rt.tcBoolean(v.healthy, "/healthy");
@@ -1205,7 +1205,7 @@ function $ckServiceGroup(v: any): any {
 }
 
 function $ckLogReport(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.reportId = $rt.tcString(v.reportId, "/reportId");
   v.query = $rt.tcString(v.query, "/query");
   v.window = $rt.tcRef(v.window, "/window", $ckTimeWindow);

@@ -784,7 +784,7 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
 }
 
 function $ckAddress(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.street = $rt.tcString(v.street, "/street");
   v.city = $rt.tcString(v.city, "/city");
   v.postcode = $rt.tcString(v.postcode, "/postcode");
@@ -794,7 +794,7 @@ function $ckAddress(v: any): any {
 }
 
 function $ckCustomer(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcInteger(v.id, "/id");
   v.name = $rt.tcString(v.name, "/name");
   v.email = $rt.tcString(v.email, "/email");
@@ -804,7 +804,7 @@ function $ckCustomer(v: any): any {
 }
 
 function $ckLineItem(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.sku = $rt.tcString(v.sku, "/sku");
   v.name = $rt.tcString(v.name, "/name");
   v.qty = $rt.tcInteger(v.qty, "/qty");
@@ -814,7 +814,7 @@ function $ckLineItem(v: any): any {
 }
 
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.customer = $rt.tcRef(v.customer, "/customer", $ckCustomer);
   v.items = $rt.tcArray(v.items, "/items", $ckLineItem);
@@ -829,7 +829,7 @@ function $ckOrder(v: any): any {
 }
 
 function $ckOrderList(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.orders = $rt.tcArray(v.orders, "/orders", $ckOrder);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_OrderList, "");
   return v;

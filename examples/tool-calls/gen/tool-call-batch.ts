@@ -233,7 +233,7 @@ function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null 
 }
 
 function $ckb_ToolCallBatch_calls_items_args(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcString(v.date, "/date");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items_args, "");
@@ -241,7 +241,7 @@ function $ckb_ToolCallBatch_calls_items_args(v: any): any {
 }
 
 function $ckb_ToolCallBatch_calls_items(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.action = $rt.tcEnum(v.action, "/action", $enum_ToolCallBatch_calls_items_action);
   v.args = $rt.tcRef(v.args, "/args", $ckb_ToolCallBatch_calls_items_args);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items, "");
@@ -249,7 +249,7 @@ function $ckb_ToolCallBatch_calls_items(v: any): any {
 }
 
 function $ckToolCallBatch(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.calls = $rt.tcArray(v.calls, "/calls", $ckb_ToolCallBatch_calls_items);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_ToolCallBatch, "");
   return v;

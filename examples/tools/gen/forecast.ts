@@ -409,7 +409,7 @@ function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
 }
 
 function $ckb_Forecast_days_items(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.date = $rt.tcString(v.date, "/date");
   v.high = $rt.tcNumber(v.high, "/high");
   v.low = $rt.tcNumber(v.low, "/low");
@@ -420,7 +420,7 @@ function $ckb_Forecast_days_items(v: any): any {
 }
 
 function $ckb_Forecast_sources(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   let k0 = "";
   try {
     for (k0 of Object.keys(v)) {
@@ -433,7 +433,7 @@ function $ckb_Forecast_sources(v: any): any {
 }
 
 function $ckForecast(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.days = $rt.tcArray(v.days, "/days", $ckb_Forecast_days_items);
   if (v.alerts !== undefined) v.alerts = $rt.tcArray(v.alerts, "/alerts", $rt.tcString);

@@ -181,7 +181,7 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckLegacyAlert(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.level = $rt.tcEnum(v.level, "/level", $enum_LegacyAlert_level);
   v.headline = $rt.tcString(v.headline, "/headline");
   v.areas = $rt.tcArray(v.areas, "/areas", $rt.tcString);

@@ -139,7 +139,7 @@ function $txWeatherQuery(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckWeatherQuery(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   if (v.date !== undefined) v.date = $rt.tcString(v.date, "/date");
   v.unit = $rt.tcEnum(v.unit, "/unit", $enum_WeatherQuery_unit);

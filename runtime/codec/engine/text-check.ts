@@ -17,6 +17,7 @@ import {
   tcJsonEnum,
   tcNull,
   tcNumber,
+  tcObject,
   tcString,
   tcUnion,
   textInvalid,
@@ -161,7 +162,7 @@ export function textCheckOf(src: TextCheckSource): TextCheckFn {
         const known = new Set(s.properties.map((q) => q.name));
         const additional = s.additional === false ? false : s.additional.kind === "any" ? "any" : compile(s.additional);
         return (v) => {
-          if (typeof v !== "object" || v === null || Array.isArray(v)) throw textInvalid("", "an object", v);
+          tcObject(v);
           let present = 0;
           for (const q of props) {
             const f = getOwn(v, q.name);
@@ -207,7 +208,7 @@ export function textCheckOf(src: TextCheckSource): TextCheckFn {
         const disc = s.discriminator;
         return (v) => {
           if (disc !== undefined) {
-            if (typeof v !== "object" || v === null || Array.isArray(v)) throw textInvalid("", "an object", v);
+            tcObject(v);
             const i = disc.values.indexOf(getOwn(v, disc.property) as never);
             if (i >= 0) return branches[i]!(v);
           }

@@ -354,7 +354,7 @@ function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
 }
 
 function $ckb_Order_items_items(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.sku = $rt.tcString(v.sku, "/sku");
   v.qty = $rt.tcInteger(v.qty, "/qty");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_items_items, "");
@@ -362,7 +362,7 @@ function $ckb_Order_items_items(v: any): any {
 }
 
 function $ckb_Order_payment_card(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_card_kind);
   v.card = $rt.tcString(v.card, "/card");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_card, "");
@@ -370,14 +370,14 @@ function $ckb_Order_payment_card(v: any): any {
 }
 
 function $ckb_Order_payment_cash(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_cash_kind);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
 function $ckb_Order_payment(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "card": {
@@ -395,7 +395,7 @@ function $ckb_Order_payment(v: any): any {
 }
 
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
   if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");

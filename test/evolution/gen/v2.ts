@@ -570,7 +570,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckb_Order_items_items(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.sku = $rt.tcString(v.sku, "/sku");
   v.qty = $rt.tcInteger(v.qty, "/qty");
   if (v.gift !== undefined) v.gift = $rt.tcBoolean(v.gift, "/gift");
@@ -579,7 +579,7 @@ function $ckb_Order_items_items(v: any): any {
 }
 
 function $ckb_Order_payment_card(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_card_kind);
   v.card = $rt.tcString(v.card, "/card");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_card, "");
@@ -587,14 +587,14 @@ function $ckb_Order_payment_card(v: any): any {
 }
 
 function $ckb_Order_payment_cash(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_cash_kind);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
 function $ckb_Order_payment_voucher(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_voucher_kind);
   v.voucher = $rt.tcString(v.voucher, "/voucher");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_voucher, "");
@@ -602,7 +602,7 @@ function $ckb_Order_payment_voucher(v: any): any {
 }
 
 function $ckb_Order_payment(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "card": {
@@ -624,7 +624,7 @@ function $ckb_Order_payment(v: any): any {
 }
 
 function $ckb_Order_coupon(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.code = $rt.tcString(v.code, "/code");
   if (v.percent !== undefined) v.percent = $rt.tcNumber(v.percent, "/percent");
   if ($rt.keyCount(v) !== 1 + (v.percent !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_coupon, "");
@@ -632,7 +632,7 @@ function $ckb_Order_coupon(v: any): any {
 }
 
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
   if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");

@@ -651,7 +651,7 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
 }
 
 function $ckNotesSearchArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.query = $rt.tcString(v.query, "/query");
   if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
   if (v.tags !== undefined) v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
@@ -660,7 +660,7 @@ function $ckNotesSearchArguments(v: any): any {
 }
 
 function $ckb_McpToolsList_notes_search(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_search_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesSearchArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
@@ -668,14 +668,14 @@ function $ckb_McpToolsList_notes_search(v: any): any {
 }
 
 function $ckNotesGetArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;
 }
 
 function $ckb_McpToolsList_notes_get(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_get_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesGetArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
@@ -683,7 +683,7 @@ function $ckb_McpToolsList_notes_get(v: any): any {
 }
 
 function $ckNotesDeleteArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
   $rt.tcExtras(v, $keys_NotesDeleteArguments);
@@ -691,7 +691,7 @@ function $ckNotesDeleteArguments(v: any): any {
 }
 
 function $ckb_McpToolsList_notes_delete(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_delete_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesDeleteArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
@@ -699,7 +699,7 @@ function $ckb_McpToolsList_notes_delete(v: any): any {
 }
 
 function $ckMcpToolsList(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {

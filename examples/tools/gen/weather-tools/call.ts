@@ -526,7 +526,7 @@ function $txWeatherTools(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckGetWeatherArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
   v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
@@ -535,7 +535,7 @@ function $ckGetWeatherArguments(v: any): any {
 }
 
 function $ckb_WeatherTools_get_weather(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_weather_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetWeatherArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
@@ -548,7 +548,7 @@ function $ckb_GetForecastArguments_include_items(v: any): any {
 }
 
 function $ckGetForecastArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.days = $rt.tcInteger(v.days, "/days");
   if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
@@ -557,7 +557,7 @@ function $ckGetForecastArguments(v: any): any {
 }
 
 function $ckb_WeatherTools_get_forecast(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
@@ -565,7 +565,7 @@ function $ckb_WeatherTools_get_forecast(v: any): any {
 }
 
 function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
   v.name = $rt.tcString(v.name, "/name");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
@@ -573,7 +573,7 @@ function $ckb_GetAirQualityArguments_location_city(v: any): any {
 }
 
 function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
   v.lat = $rt.tcNumber(v.lat, "/lat");
   v.lon = $rt.tcNumber(v.lon, "/lon");
@@ -582,7 +582,7 @@ function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
 }
 
 function $ckb_GetAirQualityArguments_location(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "city": {
@@ -605,7 +605,7 @@ function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
 }
 
 function $ckGetAirQualityArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
   if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
   if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
@@ -613,7 +613,7 @@ function $ckGetAirQualityArguments(v: any): any {
 }
 
 function $ckb_WeatherTools_get_air_quality(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_air_quality_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetAirQualityArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
@@ -621,7 +621,7 @@ function $ckb_WeatherTools_get_air_quality(v: any): any {
 }
 
 function $ckWeatherTools(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {

@@ -135,7 +135,7 @@ function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesDeleteArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
   $rt.tcExtras(v, $keys_NotesDeleteArguments);

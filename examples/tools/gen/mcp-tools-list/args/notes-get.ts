@@ -75,7 +75,7 @@ function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesGetArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;

@@ -167,7 +167,7 @@ function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesSearchArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.query = $rt.tcString(v.query, "/query");
   if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
   if (v.tags !== undefined) v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);

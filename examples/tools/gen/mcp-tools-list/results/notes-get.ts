@@ -111,7 +111,7 @@ function $txNotesGetResult(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesGetResult(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.title = $rt.tcString(v.title, "/title");
   v.body = $rt.tcString(v.body, "/body");

@@ -237,7 +237,7 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckb_NotesSearchResult_results_items(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.title = $rt.tcString(v.title, "/title");
   v.score = $rt.tcNumber(v.score, "/score");
@@ -247,7 +247,7 @@ function $ckb_NotesSearchResult_results_items(v: any): any {
 }
 
 function $ckNotesSearchResult(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.results = $rt.tcArray(v.results, "/results", $ckb_NotesSearchResult_results_items);
   v.total = $rt.tcInteger(v.total, "/total");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_NotesSearchResult, "");

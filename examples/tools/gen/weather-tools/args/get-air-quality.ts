@@ -335,7 +335,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
   v.name = $rt.tcString(v.name, "/name");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
@@ -343,7 +343,7 @@ function $ckb_GetAirQualityArguments_location_city(v: any): any {
 }
 
 function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
   v.lat = $rt.tcNumber(v.lat, "/lat");
   v.lon = $rt.tcNumber(v.lon, "/lon");
@@ -352,7 +352,7 @@ function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
 }
 
 function $ckb_GetAirQualityArguments_location(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "city": {
@@ -375,7 +375,7 @@ function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
 }
 
 function $ckGetAirQualityArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
   if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
   if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");

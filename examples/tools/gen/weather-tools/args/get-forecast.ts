@@ -183,7 +183,7 @@ function $ckb_GetForecastArguments_include_items(v: any): any {
 }
 
 function $ckGetForecastArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.days = $rt.tcInteger(v.days, "/days");
   if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);

@@ -139,7 +139,7 @@ function $txGetWeatherArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckGetWeatherArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
   v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
