@@ -55,6 +55,8 @@ export {
   textPrim,
   textField,
   textScalar,
+  textString,
+  textNumber,
   textCell,
   textItem,
   textArray,

@@ -316,11 +316,16 @@ ${same ? raw("") : code`  ${lead} = ${ind};\n`}}`);
     return suffix === "" ? code`${pos.lead} + ${pos.kt}` : code`${pos.lead} + ${pos.kt} + ${suffix}`;
   }
 
-  /** A field of primitive shape: one call of the runtime's scalar-field guard. */
-  private scalarField(pos: Pos & { mode: "field" }, v: Code): Code {
+  /**
+   * A field of primitive shape: one call of the runtime's guard for its kind (textString, textNumber; textScalar
+   * for the others). Per kind, not one for all: the string or number test first keeps toText as fast as inline code.
+   */
+  private scalarField(s: Shape, pos: Pos & { mode: "field" }, v: Code): Code {
     const kc = typeof pos.kt === "string" ? lit(pos.kt + ": ") : code`${pos.kt} + ": "`;
     const key = typeof pos.kt === "string" && pos.kt === pos.field ? raw("") : code`, ${pos.key}`;
-    return code`$rt.textScalar(e, ${v}, ${pos.lead}, ${kc}, ${pos.fd.code}, ${pos.lvl.code}${key});`;
+    const r = resolve(s, this.cx);
+    const fn = r?.kind === "string" ? "$rt.textString" : r?.kind === "number" || r?.kind === "integer" ? "$rt.textNumber" : "$rt.textScalar";
+    return code`${raw(fn)}(e, ${v}, ${pos.lead}, ${kc}, ${pos.fd.code}, ${pos.lvl.code}${key});`;
   }
 
   /** Whether `value` reads a value of `s` at a field exactly once (then it needs no local: the read goes inline). */
@@ -348,7 +353,7 @@ ${same ? raw("") : code`  ${lead} = ${ind};\n`}}`);
   /** Statements writing value `v` of shape `s` at `pos`. */
   private value(s: Shape, v: Code, pos: Pos): Code {
     const sep = pos.mode === "field" ? ": " : "";
-    if (pos.mode === "field" && (primOnly(s, this.cx) && s.kind !== "ref")) return this.scalarField(pos, v);
+    if (pos.mode === "field" && primOnly(s, this.cx) && s.kind !== "ref") return this.scalarField(s, pos, v);
     switch (s.kind) {
       case "string":
         return code`if (typeof ${v} === "string") e.out += ${this.pre(pos, sep)} + $rt.textStr(${v}, e.dc);

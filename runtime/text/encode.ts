@@ -869,6 +869,18 @@ export function textScalar(e: E, v: unknown, lead: string, kc: string, fd: numbe
   else if (v === null || typeof v !== "object") e.out += lead + kc + prim(v, e.dc);
   else emitField(e, v, lead, key ?? kc.slice(0, -2), fd, lvl);
 }
+/** {@link textScalar} for a string field: the string test first, nothing else on the way. */
+export function textString(e: E, v: unknown, lead: string, kc: string, fd: number, lvl: number, key?: string): void {
+  if (typeof v === "string") e.out += lead + kc + encStr(v, e.dc);
+  else textScalar(e, v, lead, kc, fd, lvl, key);
+}
+
+/** {@link textScalar} for a number or integer field: a finite number is its own text. */
+export function textNumber(e: E, v: unknown, lead: string, kc: string, fd: number, lvl: number, key?: string): void {
+  if (typeof v === "number" && v - v === 0) e.out += lead + kc + v;
+  else textScalar(e, v, lead, kc, fd, lvl, key);
+}
+
 /** A table cell the schema says holds a primitive: its text, or null when it holds an object (no table then). */
 export function textCell(v: unknown, dc: number): string | null {
   return v === null || typeof v !== "object" ? prim(v, dc) : null;

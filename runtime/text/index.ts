@@ -35,6 +35,8 @@ export {
   textPrim,
   textField,
   textScalar,
+  textString,
+  textNumber,
   textCell,
   textItem,
   textArray,

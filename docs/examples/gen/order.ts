@@ -159,15 +159,15 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      $rt.textScalar(e, v.id, ind0, "id: ", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "qty") {
-      $rt.textScalar(e, v.qty, ind0, "qty: ", 0, 1);
+      $rt.textNumber(e, v.qty, ind0, "qty: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "price") {
-      $rt.textScalar(e, v.price, ind0, "price: ", 0, 1);
+      $rt.textNumber(e, v.price, ind0, "price: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "status") {
@@ -175,11 +175,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "note") {
-      $rt.textScalar(e, v.note, ind0, "note: ", 0, 1);
+      $rt.textString(e, v.note, ind0, "note: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "created") {
-      $rt.textScalar(e, v.created, ind0, "created: ", 0, 1);
+      $rt.textString(e, v.created, ind0, "created: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "tags") {

@@ -708,11 +708,11 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "model") {
-      $rt.textScalar(e, v.model, ind0, "model: ", 0, 1);
+      $rt.textString(e, v.model, ind0, "model: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "extractedAt") {
-      $rt.textScalar(e, v.extractedAt, ind0, "extractedAt: ", 0, 1);
+      $rt.textString(e, v.extractedAt, ind0, "extractedAt: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "documents") {
@@ -765,17 +765,17 @@ function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, 
         j0++;
       }
       if (ks0[j0] === "name") {
-        $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
+        $rt.textString(e, v.name, lead0, "name: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "role") {
-        $rt.textScalar(e, v.role, lead0, "role: ", depth + 1, lvl);
+        $rt.textString(e, v.role, lead0, "role: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        $rt.textScalar(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -804,17 +804,17 @@ function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: st
         j0++;
       }
       if (ks0[j0] === "name") {
-        $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
+        $rt.textString(e, v.name, lead0, "name: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "ticker") {
-        $rt.textScalar(e, v.ticker, lead0, "ticker: ", depth + 1, lvl);
+        $rt.textString(e, v.ticker, lead0, "ticker: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        $rt.textScalar(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -843,27 +843,27 @@ function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string
         j0++;
       }
       if (ks0[j0] === "name") {
-        $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
+        $rt.textString(e, v.name, lead0, "name: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "countryCode") {
-        $rt.textScalar(e, v.countryCode, lead0, "countryCode: ", depth + 1, lvl);
+        $rt.textString(e, v.countryCode, lead0, "countryCode: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "lat") {
-        $rt.textScalar(e, v.lat, lead0, "lat: ", depth + 1, lvl);
+        $rt.textNumber(e, v.lat, lead0, "lat: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "lon") {
-        $rt.textScalar(e, v.lon, lead0, "lon: ", depth + 1, lvl);
+        $rt.textNumber(e, v.lon, lead0, "lon: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        $rt.textScalar(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -892,12 +892,12 @@ function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lv
         j0++;
       }
       if (ks0[j0] === "text") {
-        $rt.textScalar(e, v.text, lead0, "text: ", depth + 1, lvl);
+        $rt.textString(e, v.text, lead0, "text: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "value") {
-        $rt.textScalar(e, v.value, lead0, "value: ", depth + 1, lvl);
+        $rt.textString(e, v.value, lead0, "value: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -907,7 +907,7 @@ function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lv
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        $rt.textScalar(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -936,22 +936,22 @@ function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, l
         j0++;
       }
       if (ks0[j0] === "text") {
-        $rt.textScalar(e, v.text, lead0, "text: ", depth + 1, lvl);
+        $rt.textString(e, v.text, lead0, "text: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "amount") {
-        $rt.textScalar(e, v.amount, lead0, "amount: ", depth + 1, lvl);
+        $rt.textNumber(e, v.amount, lead0, "amount: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "currency") {
-        $rt.textScalar(e, v.currency, lead0, "currency: ", depth + 1, lvl);
+        $rt.textString(e, v.currency, lead0, "currency: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        $rt.textScalar(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1006,7 +1006,7 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "id") {
-        $rt.textScalar(e, v.id, lead0, "id: ", depth + 1, lvl);
+        $rt.textString(e, v.id, lead0, "id: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1021,12 +1021,12 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
         j0++;
       }
       if (ks0[j0] === "url") {
-        $rt.textScalar(e, v.url, lead0, "url: ", depth + 1, lvl);
+        $rt.textString(e, v.url, lead0, "url: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "text") {
-        $rt.textScalar(e, v.text, lead0, "text: ", depth + 1, lvl);
+        $rt.textString(e, v.text, lead0, "text: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }

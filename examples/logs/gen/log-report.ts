@@ -773,11 +773,11 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "reportId") {
-      $rt.textScalar(e, v.reportId, ind0, "reportId: ", 0, 1);
+      $rt.textString(e, v.reportId, ind0, "reportId: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "query") {
-      $rt.textScalar(e, v.query, ind0, "query: ", 0, 1);
+      $rt.textString(e, v.query, ind0, "query: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "window") {
@@ -789,7 +789,7 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "region") {
-      $rt.textScalar(e, v.region, ind0, "region: ", 0, 1);
+      $rt.textString(e, v.region, ind0, "region: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "truncated") {
@@ -797,11 +797,11 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "totalEvents") {
-      $rt.textScalar(e, v.totalEvents, ind0, "totalEvents: ", 0, 1);
+      $rt.textNumber(e, v.totalEvents, ind0, "totalEvents: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "totalBytes") {
-      $rt.textScalar(e, v.totalBytes, ind0, "totalBytes: ", 0, 1);
+      $rt.textNumber(e, v.totalBytes, ind0, "totalBytes: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "services") {
@@ -856,15 +856,15 @@ function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: 
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "start") {
-          $rt.textScalar(e, v.start, ind0, "start: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.start, ind0, "start: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "end") {
-          $rt.textScalar(e, v.end, ind0, "end: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.end, ind0, "end: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "bucketSeconds") {
-          $rt.textScalar(e, v.bucketSeconds, ind0, "bucketSeconds: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.bucketSeconds, ind0, "bucketSeconds: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -894,23 +894,23 @@ function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt:
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "debug") {
-          $rt.textScalar(e, v.debug, ind0, "debug: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.debug, ind0, "debug: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "info") {
-          $rt.textScalar(e, v.info, ind0, "info: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.info, ind0, "info: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "warn") {
-          $rt.textScalar(e, v.warn, ind0, "warn: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.warn, ind0, "warn: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "error") {
-          $rt.textScalar(e, v.error, ind0, "error: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.error, ind0, "error: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "fatal") {
-          $rt.textScalar(e, v.fatal, ind0, "fatal: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.fatal, ind0, "fatal: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -940,19 +940,19 @@ function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: str
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "p50") {
-          $rt.textScalar(e, v.p50, ind0, "p50: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.p50, ind0, "p50: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "p90") {
-          $rt.textScalar(e, v.p90, ind0, "p90: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.p90, ind0, "p90: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "p99") {
-          $rt.textScalar(e, v.p99, ind0, "p99: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.p99, ind0, "p99: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "max") {
-          $rt.textScalar(e, v.max, ind0, "max: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.max, ind0, "max: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -975,7 +975,7 @@ function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "message") {
-        $rt.textScalar(e, v.message, lead0, "message: ", depth + 1, lvl);
+        $rt.textString(e, v.message, lead0, "message: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -985,17 +985,17 @@ function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
         j0++;
       }
       if (ks0[j0] === "count") {
-        $rt.textScalar(e, v.count, lead0, "count: ", depth + 1, lvl);
+        $rt.textNumber(e, v.count, lead0, "count: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "firstSeen") {
-        $rt.textScalar(e, v.firstSeen, lead0, "firstSeen: ", depth + 1, lvl);
+        $rt.textString(e, v.firstSeen, lead0, "firstSeen: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "lastSeen") {
-        $rt.textScalar(e, v.lastSeen, lead0, "lastSeen: ", depth + 1, lvl);
+        $rt.textString(e, v.lastSeen, lead0, "lastSeen: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1042,12 +1042,12 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "service") {
-        $rt.textScalar(e, v.service, lead0, "service: ", depth + 1, lvl);
+        $rt.textString(e, v.service, lead0, "service: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "version") {
-        $rt.textScalar(e, v.version, lead0, "version: ", depth + 1, lvl);
+        $rt.textString(e, v.version, lead0, "version: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1057,7 +1057,7 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
         j0++;
       }
       if (ks0[j0] === "instances") {
-        $rt.textScalar(e, v.instances, lead0, "instances: ", depth + 1, lvl);
+        $rt.textNumber(e, v.instances, lead0, "instances: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1067,7 +1067,7 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
         j0++;
       }
       if (ks0[j0] === "errorRate") {
-        $rt.textScalar(e, v.errorRate, lead0, "errorRate: ", depth + 1, lvl);
+        $rt.textNumber(e, v.errorRate, lead0, "errorRate: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1077,7 +1077,7 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
         j0++;
       }
       if (ks0[j0] === "bytesIngested") {
-        $rt.textScalar(e, v.bytesIngested, lead0, "bytesIngested: ", depth + 1, lvl);
+        $rt.textNumber(e, v.bytesIngested, lead0, "bytesIngested: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }

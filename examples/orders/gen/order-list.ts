@@ -614,19 +614,19 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "street") {
-          $rt.textScalar(e, v.street, ind0, "street: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.street, ind0, "street: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "city") {
-          $rt.textScalar(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "postcode") {
-          $rt.textScalar(e, v.postcode, ind0, "postcode: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.postcode, ind0, "postcode: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "country") {
-          $rt.textScalar(e, v.country, ind0, "country: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.country, ind0, "country: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -656,15 +656,15 @@ function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          $rt.textScalar(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "name") {
-          $rt.textScalar(e, v.name, ind0, "name: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.name, ind0, "name: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "email") {
-          $rt.textScalar(e, v.email, ind0, "email: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.email, ind0, "email: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "address") {
@@ -711,7 +711,7 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "id") {
-        $rt.textScalar(e, v.id, lead0, "id: ", depth + 1, lvl);
+        $rt.textString(e, v.id, lead0, "id: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -744,7 +744,7 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
         j0++;
       }
       if (ks0[j0] === "total") {
-        $rt.textScalar(e, v.total, lead0, "total: ", depth + 1, lvl);
+        $rt.textNumber(e, v.total, lead0, "total: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -759,17 +759,17 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
         j0++;
       }
       if (ks0[j0] === "createdAt") {
-        $rt.textScalar(e, v.createdAt, lead0, "createdAt: ", depth + 1, lvl);
+        $rt.textString(e, v.createdAt, lead0, "createdAt: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "updatedAt") {
-        $rt.textScalar(e, v.updatedAt, lead0, "updatedAt: ", depth + 1, lvl);
+        $rt.textString(e, v.updatedAt, lead0, "updatedAt: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "note") {
-        $rt.textScalar(e, v.note, lead0, "note: ", depth + 1, lvl);
+        $rt.textString(e, v.note, lead0, "note: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }

@@ -301,7 +301,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "city") {
-      $rt.textScalar(e, v.city, ind0, "city: ", 0, 1);
+      $rt.textString(e, v.city, ind0, "city: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "days") {
@@ -368,7 +368,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
             for (; j_sources < ks_sources.length; j_sources++) {
               const k_sources = ks_sources[j_sources];
               const x_sources$2 = v_sources[k_sources];
-              $rt.textScalar(e, x_sources$2, ind_sources, $rt.encodeKey(k_sources) + ": ", 1, 2, k_sources);
+              $rt.textString(e, x_sources$2, ind_sources, $rt.encodeKey(k_sources) + ": ", 1, 2, k_sources);
             }
           }
         }

@@ -141,7 +141,7 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "headline") {
-      $rt.textScalar(e, v.headline, ind0, "headline: ", 0, 1);
+      $rt.textString(e, v.headline, ind0, "headline: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "areas") {
@@ -167,7 +167,7 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "expires") {
-      $rt.textScalar(e, v.expires, ind0, "expires: ", 0, 1);
+      $rt.textString(e, v.expires, ind0, "expires: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {

@@ -117,11 +117,11 @@ function $txWeatherQuery(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "city") {
-      $rt.textScalar(e, v.city, ind0, "city: ", 0, 1);
+      $rt.textString(e, v.city, ind0, "city: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "date") {
-      $rt.textScalar(e, v.date, ind0, "date: ", 0, 1);
+      $rt.textString(e, v.date, ind0, "date: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "unit") {

@@ -220,7 +220,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      $rt.textScalar(e, v.id, ind0, "id: ", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "status") {
@@ -228,7 +228,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "note") {
-      $rt.textScalar(e, v.note, ind0, "note: ", 0, 1);
+      $rt.textString(e, v.note, ind0, "note: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "items") {
@@ -279,7 +279,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                     j_payment++;
                   }
                   if (ks_payment[j_payment] === "card") {
-                    $rt.textScalar(e, v_payment.card, ind_payment, "card: ", 1, 2);
+                    $rt.textString(e, v_payment.card, ind_payment, "card: ", 1, 2);
                     j_payment++;
                   }
                   for (; j_payment < ks_payment.length; j_payment++) {

@@ -449,11 +449,11 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "query") {
-          $rt.textScalar(e, v.query, ind0, "query: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.query, ind0, "query: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "limit") {
-          $rt.textScalar(e, v.limit, ind0, "limit: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.limit, ind0, "limit: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "tags") {
@@ -505,7 +505,7 @@ function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: strin
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          $rt.textScalar(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -535,7 +535,7 @@ function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          $rt.textScalar(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "permanent") {

@@ -592,7 +592,7 @@ function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: str
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "city") {
-          $rt.textScalar(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "date") {
@@ -630,11 +630,11 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "city") {
-          $rt.textScalar(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
+          $rt.textString(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "days") {
-          $rt.textScalar(e, v.days, ind0, "days: ", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.days, ind0, "days: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "include") {
@@ -711,7 +711,7 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                         j_location++;
                       }
                       if (ks_location[j_location] === "name") {
-                        $rt.textScalar(e, v_location.name, ind_location, "name: ", fd + 2, lvl + 2);
+                        $rt.textString(e, v_location.name, ind_location, "name: ", fd + 2, lvl + 2);
                         j_location++;
                       }
                       for (; j_location < ks_location.length; j_location++) {
@@ -745,11 +745,11 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                         j_location$2++;
                       }
                       if (ks_location$2[j_location$2] === "lat") {
-                        $rt.textScalar(e, v_location.lat, ind_location$2, "lat: ", fd + 2, lvl + 2);
+                        $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       if (ks_location$2[j_location$2] === "lon") {
-                        $rt.textScalar(e, v_location.lon, ind_location$2, "lon: ", fd + 2, lvl + 2);
+                        $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       for (; j_location$2 < ks_location$2.length; j_location$2++) {

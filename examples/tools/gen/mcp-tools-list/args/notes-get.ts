@@ -61,7 +61,7 @@ function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      $rt.textScalar(e, v.id, ind0, "id: ", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {

@@ -127,11 +127,11 @@ function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "query") {
-      $rt.textScalar(e, v.query, ind0, "query: ", 0, 1);
+      $rt.textString(e, v.query, ind0, "query: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "limit") {
-      $rt.textScalar(e, v.limit, ind0, "limit: ", 0, 1);
+      $rt.textNumber(e, v.limit, ind0, "limit: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "tags") {

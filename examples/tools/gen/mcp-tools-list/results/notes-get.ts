@@ -85,19 +85,19 @@ function $txNotesGetResult(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      $rt.textScalar(e, v.id, ind0, "id: ", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "title") {
-      $rt.textScalar(e, v.title, ind0, "title: ", 0, 1);
+      $rt.textString(e, v.title, ind0, "title: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "body") {
-      $rt.textScalar(e, v.body, ind0, "body: ", 0, 1);
+      $rt.textString(e, v.body, ind0, "body: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "updated") {
-      $rt.textScalar(e, v.updated, ind0, "updated: ", 0, 1);
+      $rt.textString(e, v.updated, ind0, "updated: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {

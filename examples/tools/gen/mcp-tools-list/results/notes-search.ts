@@ -170,17 +170,17 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
                     let lead0 = dash_results;
                     let j1 = 0;
                     if (ks1[j1] === "id") {
-                      $rt.textScalar(e, x_results$2.id, lead0, "id: ", 2, 3);
+                      $rt.textString(e, x_results$2.id, lead0, "id: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "title") {
-                      $rt.textScalar(e, x_results$2.title, lead0, "title: ", 2, 3);
+                      $rt.textString(e, x_results$2.title, lead0, "title: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "score") {
-                      $rt.textScalar(e, x_results$2.score, lead0, "score: ", 2, 3);
+                      $rt.textNumber(e, x_results$2.score, lead0, "score: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
@@ -223,7 +223,7 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "total") {
-      $rt.textScalar(e, v.total, ind0, "total: ", 0, 1);
+      $rt.textNumber(e, v.total, ind0, "total: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {

@@ -244,7 +244,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                     j_location++;
                   }
                   if (ks_location[j_location] === "name") {
-                    $rt.textScalar(e, v_location.name, ind_location, "name: ", 1, 2);
+                    $rt.textString(e, v_location.name, ind_location, "name: ", 1, 2);
                     j_location++;
                   }
                   for (; j_location < ks_location.length; j_location++) {
@@ -278,11 +278,11 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                     j_location$2++;
                   }
                   if (ks_location$2[j_location$2] === "lat") {
-                    $rt.textScalar(e, v_location.lat, ind_location$2, "lat: ", 1, 2);
+                    $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", 1, 2);
                     j_location$2++;
                   }
                   if (ks_location$2[j_location$2] === "lon") {
-                    $rt.textScalar(e, v_location.lon, ind_location$2, "lon: ", 1, 2);
+                    $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", 1, 2);
                     j_location$2++;
                   }
                   for (; j_location$2 < ks_location$2.length; j_location$2++) {

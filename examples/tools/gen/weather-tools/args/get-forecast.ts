@@ -138,11 +138,11 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "city") {
-      $rt.textScalar(e, v.city, ind0, "city: ", 0, 1);
+      $rt.textString(e, v.city, ind0, "city: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "days") {
-      $rt.textScalar(e, v.days, ind0, "days: ", 0, 1);
+      $rt.textNumber(e, v.days, ind0, "days: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "include") {
