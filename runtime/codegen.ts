@@ -59,6 +59,10 @@ export {
   textStr,
   textPrim,
   textField,
+  textScalar,
+  textString,
+  textNumber,
+  textCell,
   textItem,
   textArray,
   textTable,
@@ -66,5 +70,5 @@ export {
 } from "./text/encode.ts";
 export type { TextEncodeOptions } from "./text/encode.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
-export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcEnum, tcJsonEnum, tcAny, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
+export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
 export { fromModelOutputWith } from "./text/model-output.ts";

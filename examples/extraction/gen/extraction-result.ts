@@ -134,13 +134,10 @@ const $keys_MoneyEntity = /*@__PURE__*/ new Set<string>([
   "currency",
   "confidence",
 ]);
-const $tset_Document_source = /*@__PURE__*/ new Set<unknown>($enum_Document_source);
-const $tset_Document_language = /*@__PURE__*/ new Set<unknown>($enum_Document_language);
 const $tenum_PersonEntity_type = ["person"] as const;
 const $tenum_OrganizationEntity_type = ["organization"] as const;
 const $tenum_LocationEntity_type = ["location"] as const;
 const $tenum_DateEntity_type = ["date"] as const;
-const $tset_DateEntity_precision = /*@__PURE__*/ new Set<unknown>($enum_DateEntity_precision);
 const $tenum_MoneyEntity_type = ["money"] as const;
 const $tunion_Entity = [$ckPersonEntity, $ckOrganizationEntity, $ckLocationEntity, $ckDateEntity, $ckMoneyEntity] as const;
 const $tmask_Entity_exact = [32, 32, 32, 32, 32] as const;
@@ -711,15 +708,11 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "model") {
-      const v_model = v.model;
-      if (typeof v_model === "string") e.out += ind0 + "model: " + $rt.textStr(v_model, e.dc);
-      else $rt.textField(e, v_model, ind0, "model", 0, 1);
+      $rt.textString(e, v.model, ind0, "model: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "extractedAt") {
-      const v_extractedAt = v.extractedAt;
-      if (typeof v_extractedAt === "string") e.out += ind0 + "extractedAt: " + $rt.textStr(v_extractedAt, e.dc);
-      else $rt.textField(e, v_extractedAt, ind0, "extractedAt", 0, 1);
+      $rt.textString(e, v.extractedAt, ind0, "extractedAt: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "documents") {
@@ -767,30 +760,22 @@ function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, 
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "type") {
-        const v_type = v.type;
-        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
-        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        $rt.textScalar(e, v.type, lead0, "type: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "name") {
-        const v_name = v.name;
-        if (typeof v_name === "string") e.out += lead0 + "name: " + $rt.textStr(v_name, e.dc);
-        else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+        $rt.textString(e, v.name, lead0, "name: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "role") {
-        const v_role = v.role;
-        if (typeof v_role === "string") e.out += lead0 + "role: " + $rt.textStr(v_role, e.dc);
-        else $rt.textField(e, v_role, lead0, "role", depth + 1, lvl);
+        $rt.textString(e, v.role, lead0, "role: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        const v_confidence = v.confidence;
-        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
-        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -814,30 +799,22 @@ function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: st
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "type") {
-        const v_type = v.type;
-        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
-        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        $rt.textScalar(e, v.type, lead0, "type: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "name") {
-        const v_name = v.name;
-        if (typeof v_name === "string") e.out += lead0 + "name: " + $rt.textStr(v_name, e.dc);
-        else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+        $rt.textString(e, v.name, lead0, "name: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "ticker") {
-        const v_ticker = v.ticker;
-        if (typeof v_ticker === "string") e.out += lead0 + "ticker: " + $rt.textStr(v_ticker, e.dc);
-        else $rt.textField(e, v_ticker, lead0, "ticker", depth + 1, lvl);
+        $rt.textString(e, v.ticker, lead0, "ticker: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        const v_confidence = v.confidence;
-        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
-        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -861,44 +838,32 @@ function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "type") {
-        const v_type = v.type;
-        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
-        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        $rt.textScalar(e, v.type, lead0, "type: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "name") {
-        const v_name = v.name;
-        if (typeof v_name === "string") e.out += lead0 + "name: " + $rt.textStr(v_name, e.dc);
-        else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+        $rt.textString(e, v.name, lead0, "name: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "countryCode") {
-        const v_countryCode = v.countryCode;
-        if (typeof v_countryCode === "string") e.out += lead0 + "countryCode: " + $rt.textStr(v_countryCode, e.dc);
-        else $rt.textField(e, v_countryCode, lead0, "countryCode", depth + 1, lvl);
+        $rt.textString(e, v.countryCode, lead0, "countryCode: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "lat") {
-        const v_lat = v.lat;
-        if (typeof v_lat === "number" && v_lat - v_lat === 0) e.out += lead0 + "lat: " + v_lat;
-        else $rt.textField(e, v_lat, lead0, "lat", depth + 1, lvl);
+        $rt.textNumber(e, v.lat, lead0, "lat: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "lon") {
-        const v_lon = v.lon;
-        if (typeof v_lon === "number" && v_lon - v_lon === 0) e.out += lead0 + "lon: " + v_lon;
-        else $rt.textField(e, v_lon, lead0, "lon", depth + 1, lvl);
+        $rt.textNumber(e, v.lon, lead0, "lon: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        const v_confidence = v.confidence;
-        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
-        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -922,37 +887,27 @@ function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lv
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "type") {
-        const v_type = v.type;
-        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
-        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        $rt.textScalar(e, v.type, lead0, "type: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "text") {
-        const v_text = v.text;
-        if (typeof v_text === "string") e.out += lead0 + "text: " + $rt.textStr(v_text, e.dc);
-        else $rt.textField(e, v_text, lead0, "text", depth + 1, lvl);
+        $rt.textString(e, v.text, lead0, "text: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "value") {
-        const v_value = v.value;
-        if (typeof v_value === "string") e.out += lead0 + "value: " + $rt.textStr(v_value, e.dc);
-        else $rt.textField(e, v_value, lead0, "value", depth + 1, lvl);
+        $rt.textString(e, v.value, lead0, "value: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "precision") {
-        const v_precision = v.precision;
-        if (v_precision === null || typeof v_precision !== "object") e.out += lead0 + "precision: " + $rt.textPrim(v_precision, e.dc);
-        else $rt.textField(e, v_precision, lead0, "precision", depth + 1, lvl);
+        $rt.textScalar(e, v.precision, lead0, "precision: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        const v_confidence = v.confidence;
-        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
-        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -976,37 +931,27 @@ function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, l
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "type") {
-        const v_type = v.type;
-        if (v_type === null || typeof v_type !== "object") e.out += lead0 + "type: " + $rt.textPrim(v_type, e.dc);
-        else $rt.textField(e, v_type, lead0, "type", depth + 1, lvl);
+        $rt.textScalar(e, v.type, lead0, "type: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "text") {
-        const v_text = v.text;
-        if (typeof v_text === "string") e.out += lead0 + "text: " + $rt.textStr(v_text, e.dc);
-        else $rt.textField(e, v_text, lead0, "text", depth + 1, lvl);
+        $rt.textString(e, v.text, lead0, "text: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "amount") {
-        const v_amount = v.amount;
-        if (typeof v_amount === "number" && v_amount - v_amount === 0) e.out += lead0 + "amount: " + v_amount;
-        else $rt.textField(e, v_amount, lead0, "amount", depth + 1, lvl);
+        $rt.textNumber(e, v.amount, lead0, "amount: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "currency") {
-        const v_currency = v.currency;
-        if (typeof v_currency === "string") e.out += lead0 + "currency: " + $rt.textStr(v_currency, e.dc);
-        else $rt.textField(e, v_currency, lead0, "currency", depth + 1, lvl);
+        $rt.textString(e, v.currency, lead0, "currency: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "confidence") {
-        const v_confidence = v.confidence;
-        if (typeof v_confidence === "number" && v_confidence - v_confidence === 0) e.out += lead0 + "confidence: " + v_confidence;
-        else $rt.textField(e, v_confidence, lead0, "confidence", depth + 1, lvl);
+        $rt.textNumber(e, v.confidence, lead0, "confidence: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1061,37 +1006,27 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "id") {
-        const v_id = v.id;
-        if (typeof v_id === "string") e.out += lead0 + "id: " + $rt.textStr(v_id, e.dc);
-        else $rt.textField(e, v_id, lead0, "id", depth + 1, lvl);
+        $rt.textString(e, v.id, lead0, "id: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "source") {
-        const v_source = v.source;
-        if (v_source === null || typeof v_source !== "object") e.out += lead0 + "source: " + $rt.textPrim(v_source, e.dc);
-        else $rt.textField(e, v_source, lead0, "source", depth + 1, lvl);
+        $rt.textScalar(e, v.source, lead0, "source: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "language") {
-        const v_language = v.language;
-        if (v_language === null || typeof v_language !== "object") e.out += lead0 + "language: " + $rt.textPrim(v_language, e.dc);
-        else $rt.textField(e, v_language, lead0, "language", depth + 1, lvl);
+        $rt.textScalar(e, v.language, lead0, "language: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "url") {
-        const v_url = v.url;
-        if (typeof v_url === "string") e.out += lead0 + "url: " + $rt.textStr(v_url, e.dc);
-        else $rt.textField(e, v_url, lead0, "url", depth + 1, lvl);
+        $rt.textString(e, v.url, lead0, "url: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "text") {
-        const v_text = v.text;
-        if (typeof v_text === "string") e.out += lead0 + "text: " + $rt.textStr(v_text, e.dc);
-        else $rt.textField(e, v_text, lead0, "text", depth + 1, lvl);
+        $rt.textString(e, v.text, lead0, "text: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1137,114 +1072,61 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
 }
 
 function $ckPersonEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_type = v.type;
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "person") v.type = $rt.tcEnum(v_type, $tenum_PersonEntity_type, "/type", "the constant \"person\"");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  const v_role = v.role;
-  if (v_role !== undefined) {
-    if (typeof v_role !== "string") v.role = $rt.tcString(v_role, "/role");
-  }
-  const v_confidence = v.confidence;
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + (v_role !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_PersonEntity, "");
+  $rt.tcObject(v, "");
+  v.type = $rt.tcEnum(v.type, "/type", $tenum_PersonEntity_type);
+  v.name = $rt.tcString(v.name, "/name");
+  if (v.role !== undefined) v.role = $rt.tcString(v.role, "/role");
+  v.confidence = $rt.tcNumber(v.confidence, "/confidence");
+  if ($rt.keyCount(v) !== 3 + (v.role !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_PersonEntity, "");
   return v;
 }
 
 function $ckOrganizationEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_type = v.type;
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "organization") v.type = $rt.tcEnum(v_type, $tenum_OrganizationEntity_type, "/type", "the constant \"organization\"");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  const v_ticker = v.ticker;
-  if (v_ticker !== undefined) {
-    if (typeof v_ticker !== "string") v.ticker = $rt.tcString(v_ticker, "/ticker");
-  }
-  const v_confidence = v.confidence;
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + (v_ticker !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_OrganizationEntity, "");
+  $rt.tcObject(v, "");
+  v.type = $rt.tcEnum(v.type, "/type", $tenum_OrganizationEntity_type);
+  v.name = $rt.tcString(v.name, "/name");
+  if (v.ticker !== undefined) v.ticker = $rt.tcString(v.ticker, "/ticker");
+  v.confidence = $rt.tcNumber(v.confidence, "/confidence");
+  if ($rt.keyCount(v) !== 3 + (v.ticker !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_OrganizationEntity, "");
   return v;
 }
 
 function $ckLocationEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_type = v.type;
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "location") v.type = $rt.tcEnum(v_type, $tenum_LocationEntity_type, "/type", "the constant \"location\"");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  const v_countryCode = v.countryCode;
-  if (v_countryCode !== undefined) {
-    if (typeof v_countryCode !== "string") v.countryCode = $rt.tcString(v_countryCode, "/countryCode");
-  }
-  const v_lat = v.lat;
-  if (v_lat !== undefined) {
-    if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
-  }
-  const v_lon = v.lon;
-  if (v_lon !== undefined) {
-    if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
-  }
-  const v_confidence = v.confidence;
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + (v_countryCode !== undefined ? 1 : 0) + (v_lat !== undefined ? 1 : 0) + (v_lon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_LocationEntity, "");
+  $rt.tcObject(v, "");
+  v.type = $rt.tcEnum(v.type, "/type", $tenum_LocationEntity_type);
+  v.name = $rt.tcString(v.name, "/name");
+  if (v.countryCode !== undefined) v.countryCode = $rt.tcString(v.countryCode, "/countryCode");
+  if (v.lat !== undefined) v.lat = $rt.tcNumber(v.lat, "/lat");
+  if (v.lon !== undefined) v.lon = $rt.tcNumber(v.lon, "/lon");
+  v.confidence = $rt.tcNumber(v.confidence, "/confidence");
+  if ($rt.keyCount(v) !== 3 + (v.countryCode !== undefined ? 1 : 0) + (v.lat !== undefined ? 1 : 0) + (v.lon !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_LocationEntity, "");
   return v;
 }
 
 function $ckDateEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_type = v.type;
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "date") v.type = $rt.tcEnum(v_type, $tenum_DateEntity_type, "/type", "the constant \"date\"");
-  const v_text = v.text;
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") v.text = $rt.tcString(v_text, "/text");
-  const v_value = v.value;
-  if (v_value === undefined) throw $rt.missing("", "value");
-  if (typeof v_value !== "string") v.value = $rt.tcString(v_value, "/value");
-  const v_precision = v.precision;
-  if (v_precision === undefined) throw $rt.missing("", "precision");
-  if (!$tset_DateEntity_precision.has(v_precision)) v.precision = $rt.tcEnum(v_precision, $enum_DateEntity_precision, "/precision", "one of \"day\", \"month\", \"year\"");
-  const v_confidence = v.confidence;
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_DateEntity, "");
+  $rt.tcObject(v, "");
+  v.type = $rt.tcEnum(v.type, "/type", $tenum_DateEntity_type);
+  v.text = $rt.tcString(v.text, "/text");
+  v.value = $rt.tcString(v.value, "/value");
+  v.precision = $rt.tcEnum(v.precision, "/precision", $enum_DateEntity_precision);
+  v.confidence = $rt.tcNumber(v.confidence, "/confidence");
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_DateEntity, "");
   return v;
 }
 
 function $ckMoneyEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_type = v.type;
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "money") v.type = $rt.tcEnum(v_type, $tenum_MoneyEntity_type, "/type", "the constant \"money\"");
-  const v_text = v.text;
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") v.text = $rt.tcString(v_text, "/text");
-  const v_amount = v.amount;
-  if (v_amount === undefined) throw $rt.missing("", "amount");
-  if (typeof v_amount !== "number") v.amount = $rt.tcNumber(v_amount, "/amount");
-  const v_currency = v.currency;
-  if (v_currency === undefined) throw $rt.missing("", "currency");
-  if (typeof v_currency !== "string") v.currency = $rt.tcString(v_currency, "/currency");
-  const v_confidence = v.confidence;
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (typeof v_confidence !== "number") v.confidence = $rt.tcNumber(v_confidence, "/confidence");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_MoneyEntity, "");
+  $rt.tcObject(v, "");
+  v.type = $rt.tcEnum(v.type, "/type", $tenum_MoneyEntity_type);
+  v.text = $rt.tcString(v.text, "/text");
+  v.amount = $rt.tcNumber(v.amount, "/amount");
+  v.currency = $rt.tcString(v.currency, "/currency");
+  v.confidence = $rt.tcNumber(v.confidence, "/confidence");
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_MoneyEntity, "");
   return v;
 }
 
 function $ckEntity(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.type;
   switch (d0) {
     case "person": {
@@ -1274,62 +1156,23 @@ function $ckEntity(v: any): any {
 }
 
 function $ckDocument(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_source = v.source;
-  if (v_source === undefined) throw $rt.missing("", "source");
-  if (!$tset_Document_source.has(v_source)) v.source = $rt.tcEnum(v_source, $enum_Document_source, "/source", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"");
-  const v_language = v.language;
-  if (v_language === undefined) throw $rt.missing("", "language");
-  if (!$tset_Document_language.has(v_language)) v.language = $rt.tcEnum(v_language, $enum_Document_language, "/language", "one of \"en\", \"zh\"");
-  const v_url = v.url;
-  if (v_url !== undefined) {
-    if (typeof v_url !== "string") v.url = $rt.tcString(v_url, "/url");
-  }
-  const v_text = v.text;
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") v.text = $rt.tcString(v_text, "/text");
-  const v_entities = v.entities;
-  if (v_entities === undefined) throw $rt.missing("", "entities");
-  if (!$isArray(v_entities)) throw $rt.textInvalid("/entities", "an array", v_entities);
-  const n_entities = v_entities.length;
-  let i_entities = 0;
-  try {
-    for (; i_entities < n_entities; i_entities++) {
-      const x_entities = v_entities[i_entities];
-      v_entities[i_entities] = $ckEntity(x_entities);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/entities", i_entities);
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_url !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Document, "");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  v.source = $rt.tcEnum(v.source, "/source", $enum_Document_source);
+  v.language = $rt.tcEnum(v.language, "/language", $enum_Document_language);
+  if (v.url !== undefined) v.url = $rt.tcString(v.url, "/url");
+  v.text = $rt.tcString(v.text, "/text");
+  v.entities = $rt.tcArray(v.entities, "/entities", $ckEntity);
+  if ($rt.keyCount(v) !== 5 + (v.url !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Document, "");
   return v;
 }
 
 function $ckExtractionResult(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_model = v.model;
-  if (v_model === undefined) throw $rt.missing("", "model");
-  if (typeof v_model !== "string") v.model = $rt.tcString(v_model, "/model");
-  const v_extractedAt = v.extractedAt;
-  if (v_extractedAt === undefined) throw $rt.missing("", "extractedAt");
-  if (typeof v_extractedAt !== "string") v.extractedAt = $rt.tcString(v_extractedAt, "/extractedAt");
-  const v_documents = v.documents;
-  if (v_documents === undefined) throw $rt.missing("", "documents");
-  if (!$isArray(v_documents)) throw $rt.textInvalid("/documents", "an array", v_documents);
-  const n_documents = v_documents.length;
-  let i_documents = 0;
-  try {
-    for (; i_documents < n_documents; i_documents++) {
-      const x_documents = v_documents[i_documents];
-      v_documents[i_documents] = $ckDocument(x_documents);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/documents", i_documents);
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_ExtractionResult, "");
+  $rt.tcObject(v, "");
+  v.model = $rt.tcString(v.model, "/model");
+  v.extractedAt = $rt.tcString(v.extractedAt, "/extractedAt");
+  v.documents = $rt.tcArray(v.documents, "/documents", $ckDocument);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_ExtractionResult, "");
   return v;
 }
 

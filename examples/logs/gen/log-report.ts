@@ -178,8 +178,6 @@ const $dt_TopError_message = /*@__PURE__*/ $rt.defaultTable<string>([
 const $dt_TopError_count = /*@__PURE__*/ $rt.defaultTable<number>([70]);
 const $dt_TopError_lastSeen = /*@__PURE__*/ $rt.defaultTable<string>(["2025-03-14T11:08:34Z"]);
 const $enum_TopError_level = ["error", "fatal"] as const;
-const $tset_LogReport_environment = /*@__PURE__*/ new Set<unknown>($enum_LogReport_environment);
-const $tset_TopError_level = /*@__PURE__*/ new Set<unknown>($enum_TopError_level);
 const $thints_LogReport = {
   "root": "object",
   "keys": [
@@ -775,50 +773,35 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "reportId") {
-      const v_reportId = v.reportId;
-      if (typeof v_reportId === "string") e.out += ind0 + "reportId: " + $rt.textStr(v_reportId, e.dc);
-      else $rt.textField(e, v_reportId, ind0, "reportId", 0, 1);
+      $rt.textString(e, v.reportId, ind0, "reportId: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "query") {
-      const v_query = v.query;
-      if (typeof v_query === "string") e.out += ind0 + "query: " + $rt.textStr(v_query, e.dc);
-      else $rt.textField(e, v_query, ind0, "query", 0, 1);
+      $rt.textString(e, v.query, ind0, "query: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "window") {
-      const v_window = v.window;
-      $tfTimeWindow(e, v_window, ind0, "window", "window", 0, 1);
+      $tfTimeWindow(e, v.window, ind0, "window", "window", 0, 1);
       j0++;
     }
     if (ks0[j0] === "environment") {
-      const v_environment = v.environment;
-      if (v_environment === null || typeof v_environment !== "object") e.out += ind0 + "environment: " + $rt.textPrim(v_environment, e.dc);
-      else $rt.textField(e, v_environment, ind0, "environment", 0, 1);
+      $rt.textScalar(e, v.environment, ind0, "environment: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "region") {
-      const v_region = v.region;
-      if (typeof v_region === "string") e.out += ind0 + "region: " + $rt.textStr(v_region, e.dc);
-      else $rt.textField(e, v_region, ind0, "region", 0, 1);
+      $rt.textString(e, v.region, ind0, "region: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "truncated") {
-      const v_truncated = v.truncated;
-      if (typeof v_truncated === "boolean") e.out += ind0 + "truncated: " + (v_truncated ? "true" : "false");
-      else $rt.textField(e, v_truncated, ind0, "truncated", 0, 1);
+      $rt.textScalar(e, v.truncated, ind0, "truncated: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "totalEvents") {
-      const v_totalEvents = v.totalEvents;
-      if (typeof v_totalEvents === "number" && v_totalEvents - v_totalEvents === 0) e.out += ind0 + "totalEvents: " + v_totalEvents;
-      else $rt.textField(e, v_totalEvents, ind0, "totalEvents", 0, 1);
+      $rt.textNumber(e, v.totalEvents, ind0, "totalEvents: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "totalBytes") {
-      const v_totalBytes = v.totalBytes;
-      if (typeof v_totalBytes === "number" && v_totalBytes - v_totalBytes === 0) e.out += ind0 + "totalBytes: " + v_totalBytes;
-      else $rt.textField(e, v_totalBytes, ind0, "totalBytes", 0, 1);
+      $rt.textNumber(e, v.totalBytes, ind0, "totalBytes: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "services") {
@@ -873,21 +856,15 @@ function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: 
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "start") {
-          const v_start = v.start;
-          if (typeof v_start === "string") e.out += ind0 + "start: " + $rt.textStr(v_start, e.dc);
-          else $rt.textField(e, v_start, ind0, "start", fd + 1, lvl + 1);
+          $rt.textString(e, v.start, ind0, "start: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "end") {
-          const v_end = v.end;
-          if (typeof v_end === "string") e.out += ind0 + "end: " + $rt.textStr(v_end, e.dc);
-          else $rt.textField(e, v_end, ind0, "end", fd + 1, lvl + 1);
+          $rt.textString(e, v.end, ind0, "end: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "bucketSeconds") {
-          const v_bucketSeconds = v.bucketSeconds;
-          if (typeof v_bucketSeconds === "number" && v_bucketSeconds - v_bucketSeconds === 0) e.out += ind0 + "bucketSeconds: " + v_bucketSeconds;
-          else $rt.textField(e, v_bucketSeconds, ind0, "bucketSeconds", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.bucketSeconds, ind0, "bucketSeconds: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -917,33 +894,23 @@ function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt:
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "debug") {
-          const v_debug = v.debug;
-          if (typeof v_debug === "number" && v_debug - v_debug === 0) e.out += ind0 + "debug: " + v_debug;
-          else $rt.textField(e, v_debug, ind0, "debug", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.debug, ind0, "debug: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "info") {
-          const v_info = v.info;
-          if (typeof v_info === "number" && v_info - v_info === 0) e.out += ind0 + "info: " + v_info;
-          else $rt.textField(e, v_info, ind0, "info", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.info, ind0, "info: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "warn") {
-          const v_warn = v.warn;
-          if (typeof v_warn === "number" && v_warn - v_warn === 0) e.out += ind0 + "warn: " + v_warn;
-          else $rt.textField(e, v_warn, ind0, "warn", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.warn, ind0, "warn: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "error") {
-          const v_error = v.error;
-          if (typeof v_error === "number" && v_error - v_error === 0) e.out += ind0 + "error: " + v_error;
-          else $rt.textField(e, v_error, ind0, "error", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.error, ind0, "error: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "fatal") {
-          const v_fatal = v.fatal;
-          if (typeof v_fatal === "number" && v_fatal - v_fatal === 0) e.out += ind0 + "fatal: " + v_fatal;
-          else $rt.textField(e, v_fatal, ind0, "fatal", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.fatal, ind0, "fatal: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -973,27 +940,19 @@ function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: str
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "p50") {
-          const v_p50 = v.p50;
-          if (typeof v_p50 === "number" && v_p50 - v_p50 === 0) e.out += ind0 + "p50: " + v_p50;
-          else $rt.textField(e, v_p50, ind0, "p50", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.p50, ind0, "p50: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "p90") {
-          const v_p90 = v.p90;
-          if (typeof v_p90 === "number" && v_p90 - v_p90 === 0) e.out += ind0 + "p90: " + v_p90;
-          else $rt.textField(e, v_p90, ind0, "p90", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.p90, ind0, "p90: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "p99") {
-          const v_p99 = v.p99;
-          if (typeof v_p99 === "number" && v_p99 - v_p99 === 0) e.out += ind0 + "p99: " + v_p99;
-          else $rt.textField(e, v_p99, ind0, "p99", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.p99, ind0, "p99: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "max") {
-          const v_max = v.max;
-          if (typeof v_max === "number" && v_max - v_max === 0) e.out += ind0 + "max: " + v_max;
-          else $rt.textField(e, v_max, ind0, "max", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.max, ind0, "max: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -1016,37 +975,27 @@ function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "message") {
-        const v_message = v.message;
-        if (typeof v_message === "string") e.out += lead0 + "message: " + $rt.textStr(v_message, e.dc);
-        else $rt.textField(e, v_message, lead0, "message", depth + 1, lvl);
+        $rt.textString(e, v.message, lead0, "message: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "level") {
-        const v_level = v.level;
-        if (v_level === null || typeof v_level !== "object") e.out += lead0 + "level: " + $rt.textPrim(v_level, e.dc);
-        else $rt.textField(e, v_level, lead0, "level", depth + 1, lvl);
+        $rt.textScalar(e, v.level, lead0, "level: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "count") {
-        const v_count = v.count;
-        if (typeof v_count === "number" && v_count - v_count === 0) e.out += lead0 + "count: " + v_count;
-        else $rt.textField(e, v_count, lead0, "count", depth + 1, lvl);
+        $rt.textNumber(e, v.count, lead0, "count: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "firstSeen") {
-        const v_firstSeen = v.firstSeen;
-        if (typeof v_firstSeen === "string") e.out += lead0 + "firstSeen: " + $rt.textStr(v_firstSeen, e.dc);
-        else $rt.textField(e, v_firstSeen, lead0, "firstSeen", depth + 1, lvl);
+        $rt.textString(e, v.firstSeen, lead0, "firstSeen: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "lastSeen") {
-        const v_lastSeen = v.lastSeen;
-        if (typeof v_lastSeen === "string") e.out += lead0 + "lastSeen: " + $rt.textStr(v_lastSeen, e.dc);
-        else $rt.textField(e, v_lastSeen, lead0, "lastSeen", depth + 1, lvl);
+        $rt.textString(e, v.lastSeen, lead0, "lastSeen: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1093,56 +1042,42 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "service") {
-        const v_service = v.service;
-        if (typeof v_service === "string") e.out += lead0 + "service: " + $rt.textStr(v_service, e.dc);
-        else $rt.textField(e, v_service, lead0, "service", depth + 1, lvl);
+        $rt.textString(e, v.service, lead0, "service: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "version") {
-        const v_version = v.version;
-        if (typeof v_version === "string") e.out += lead0 + "version: " + $rt.textStr(v_version, e.dc);
-        else $rt.textField(e, v_version, lead0, "version", depth + 1, lvl);
+        $rt.textString(e, v.version, lead0, "version: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "healthy") {
-        const v_healthy = v.healthy;
-        if (typeof v_healthy === "boolean") e.out += lead0 + "healthy: " + (v_healthy ? "true" : "false");
-        else $rt.textField(e, v_healthy, lead0, "healthy", depth + 1, lvl);
+        $rt.textScalar(e, v.healthy, lead0, "healthy: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "instances") {
-        const v_instances = v.instances;
-        if (typeof v_instances === "number" && v_instances - v_instances === 0) e.out += lead0 + "instances: " + v_instances;
-        else $rt.textField(e, v_instances, lead0, "instances", depth + 1, lvl);
+        $rt.textNumber(e, v.instances, lead0, "instances: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "counts") {
-        const v_counts = v.counts;
-        $tfLevelCounts(e, v_counts, lead0, "counts", "counts", depth + 1, lvl);
+        $tfLevelCounts(e, v.counts, lead0, "counts", "counts", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "errorRate") {
-        const v_errorRate = v.errorRate;
-        if (typeof v_errorRate === "number" && v_errorRate - v_errorRate === 0) e.out += lead0 + "errorRate: " + v_errorRate;
-        else $rt.textField(e, v_errorRate, lead0, "errorRate", depth + 1, lvl);
+        $rt.textNumber(e, v.errorRate, lead0, "errorRate: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "latencyMs") {
-        const v_latencyMs = v.latencyMs;
-        $tfLatency(e, v_latencyMs, lead0, "latencyMs", "latencyMs", depth + 1, lvl);
+        $tfLatency(e, v.latencyMs, lead0, "latencyMs", "latencyMs", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "bytesIngested") {
-        const v_bytesIngested = v.bytesIngested;
-        if (typeof v_bytesIngested === "number" && v_bytesIngested - v_bytesIngested === 0) e.out += lead0 + "bytesIngested: " + v_bytesIngested;
-        else $rt.textField(e, v_bytesIngested, lead0, "bytesIngested", depth + 1, lvl);
+        $rt.textNumber(e, v.bytesIngested, lead0, "bytesIngested: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1170,9 +1105,7 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
         j0++;
       }
       if (ks0[j0] === "incidentId") {
-        const v_incidentId = v.incidentId;
-        if (v_incidentId === null || typeof v_incidentId !== "object") e.out += lead0 + "incidentId: " + $rt.textPrim(v_incidentId, e.dc);
-        else $rt.textField(e, v_incidentId, lead0, "incidentId", depth + 1, lvl);
+        $rt.textScalar(e, v.incidentId, lead0, "incidentId: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -1213,207 +1146,76 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
 }
 
 function $ckTimeWindow(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_start = v.start;
-  if (v_start === undefined) throw $rt.missing("", "start");
-  if (typeof v_start !== "string") v.start = $rt.tcString(v_start, "/start");
-  const v_end = v.end;
-  if (v_end === undefined) throw $rt.missing("", "end");
-  if (typeof v_end !== "string") v.end = $rt.tcString(v_end, "/end");
-  const v_bucketSeconds = v.bucketSeconds;
-  if (v_bucketSeconds === undefined) throw $rt.missing("", "bucketSeconds");
-  if (typeof v_bucketSeconds !== "number" || !$isInteger(v_bucketSeconds)) v.bucketSeconds = $rt.tcInteger(v_bucketSeconds, "/bucketSeconds");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_TimeWindow, "");
+  $rt.tcObject(v, "");
+  v.start = $rt.tcString(v.start, "/start");
+  v.end = $rt.tcString(v.end, "/end");
+  v.bucketSeconds = $rt.tcInteger(v.bucketSeconds, "/bucketSeconds");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_TimeWindow, "");
   return v;
 }
 
 function $ckLevelCounts(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_debug = v.debug;
-  if (v_debug === undefined) throw $rt.missing("", "debug");
-  if (typeof v_debug !== "number" || !$isInteger(v_debug)) v.debug = $rt.tcInteger(v_debug, "/debug");
-  const v_info = v.info;
-  if (v_info === undefined) throw $rt.missing("", "info");
-  if (typeof v_info !== "number" || !$isInteger(v_info)) v.info = $rt.tcInteger(v_info, "/info");
-  const v_warn = v.warn;
-  if (v_warn === undefined) throw $rt.missing("", "warn");
-  if (typeof v_warn !== "number" || !$isInteger(v_warn)) v.warn = $rt.tcInteger(v_warn, "/warn");
-  const v_error = v.error;
-  if (v_error === undefined) throw $rt.missing("", "error");
-  if (typeof v_error !== "number" || !$isInteger(v_error)) v.error = $rt.tcInteger(v_error, "/error");
-  const v_fatal = v.fatal;
-  if (v_fatal === undefined) throw $rt.missing("", "fatal");
-  if (typeof v_fatal !== "number" || !$isInteger(v_fatal)) v.fatal = $rt.tcInteger(v_fatal, "/fatal");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LevelCounts, "");
+  $rt.tcObject(v, "");
+  v.debug = $rt.tcInteger(v.debug, "/debug");
+  v.info = $rt.tcInteger(v.info, "/info");
+  v.warn = $rt.tcInteger(v.warn, "/warn");
+  v.error = $rt.tcInteger(v.error, "/error");
+  v.fatal = $rt.tcInteger(v.fatal, "/fatal");
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_LevelCounts, "");
   return v;
 }
 
 function $ckLatency(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_p50 = v.p50;
-  if (v_p50 === undefined) throw $rt.missing("", "p50");
-  if (typeof v_p50 !== "number") v.p50 = $rt.tcNumber(v_p50, "/p50");
-  const v_p90 = v.p90;
-  if (v_p90 === undefined) throw $rt.missing("", "p90");
-  if (typeof v_p90 !== "number") v.p90 = $rt.tcNumber(v_p90, "/p90");
-  const v_p99 = v.p99;
-  if (v_p99 === undefined) throw $rt.missing("", "p99");
-  if (typeof v_p99 !== "number") v.p99 = $rt.tcNumber(v_p99, "/p99");
-  const v_max = v.max;
-  if (v_max === undefined) throw $rt.missing("", "max");
-  if (typeof v_max !== "number") v.max = $rt.tcNumber(v_max, "/max");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Latency, "");
+  $rt.tcObject(v, "");
+  v.p50 = $rt.tcNumber(v.p50, "/p50");
+  v.p90 = $rt.tcNumber(v.p90, "/p90");
+  v.p99 = $rt.tcNumber(v.p99, "/p99");
+  v.max = $rt.tcNumber(v.max, "/max");
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Latency, "");
   return v;
 }
 
 function $ckTopError(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_message = v.message;
-  if (v_message === undefined) throw $rt.missing("", "message");
-  if (typeof v_message !== "string") v.message = $rt.tcString(v_message, "/message");
-  const v_level = v.level;
-  if (v_level === undefined) throw $rt.missing("", "level");
-  if (!$tset_TopError_level.has(v_level)) v.level = $rt.tcEnum(v_level, $enum_TopError_level, "/level", "one of \"error\", \"fatal\"");
-  const v_count = v.count;
-  if (v_count === undefined) throw $rt.missing("", "count");
-  if (typeof v_count !== "number" || !$isInteger(v_count)) v.count = $rt.tcInteger(v_count, "/count");
-  const v_firstSeen = v.firstSeen;
-  if (v_firstSeen === undefined) throw $rt.missing("", "firstSeen");
-  if (typeof v_firstSeen !== "string") v.firstSeen = $rt.tcString(v_firstSeen, "/firstSeen");
-  const v_lastSeen = v.lastSeen;
-  if (v_lastSeen === undefined) throw $rt.missing("", "lastSeen");
-  if (typeof v_lastSeen !== "string") v.lastSeen = $rt.tcString(v_lastSeen, "/lastSeen");
-  const v_sampleTraceIds = v.sampleTraceIds;
-  if (v_sampleTraceIds === undefined) throw $rt.missing("", "sampleTraceIds");
-  if (!$isArray(v_sampleTraceIds)) throw $rt.textInvalid("/sampleTraceIds", "an array", v_sampleTraceIds);
-  const n_sampleTraceIds = v_sampleTraceIds.length;
-  let i_sampleTraceIds = 0;
-  try {
-    for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
-      const x_sampleTraceIds = v_sampleTraceIds[i_sampleTraceIds];
-      if (typeof x_sampleTraceIds !== "string") v_sampleTraceIds[i_sampleTraceIds] = $rt.tcString(x_sampleTraceIds, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/sampleTraceIds", i_sampleTraceIds);
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_TopError, "");
+  $rt.tcObject(v, "");
+  v.message = $rt.tcString(v.message, "/message");
+  v.level = $rt.tcEnum(v.level, "/level", $enum_TopError_level);
+  v.count = $rt.tcInteger(v.count, "/count");
+  v.firstSeen = $rt.tcString(v.firstSeen, "/firstSeen");
+  v.lastSeen = $rt.tcString(v.lastSeen, "/lastSeen");
+  v.sampleTraceIds = $rt.tcArray(v.sampleTraceIds, "/sampleTraceIds", $rt.tcString);
+  if ($rt.keyCount(v) !== 6) $rt.checkClosed(v, $keys_TopError, "");
   return v;
 }
 
 function $ckServiceGroup(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_service = v.service;
-  if (v_service === undefined) throw $rt.missing("", "service");
-  if (typeof v_service !== "string") v.service = $rt.tcString(v_service, "/service");
-  const v_version = v.version;
-  if (v_version === undefined) throw $rt.missing("", "version");
-  if (typeof v_version !== "string") v.version = $rt.tcString(v_version, "/version");
-  const v_healthy = v.healthy;
-  if (v_healthy === undefined) throw $rt.missing("", "healthy");
-  if (typeof v_healthy !== "boolean") throw $rt.textInvalid("/healthy", "a boolean", v_healthy);
-  const v_instances = v.instances;
-  if (v_instances === undefined) throw $rt.missing("", "instances");
-  if (typeof v_instances !== "number" || !$isInteger(v_instances)) v.instances = $rt.tcInteger(v_instances, "/instances");
-  const v_counts = v.counts;
-  if (v_counts === undefined) throw $rt.missing("", "counts");
-  try {
-    v.counts = $ckLevelCounts(v_counts);
-  } catch (e) {
-    $rt.textRethrow(e, "/counts");
-  }
-  const v_errorRate = v.errorRate;
-  if (v_errorRate === undefined) throw $rt.missing("", "errorRate");
-  if (typeof v_errorRate !== "number") v.errorRate = $rt.tcNumber(v_errorRate, "/errorRate");
-  const v_latencyMs = v.latencyMs;
-  if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
-  try {
-    v.latencyMs = $ckLatency(v_latencyMs);
-  } catch (e) {
-    $rt.textRethrow(e, "/latencyMs");
-  }
-  const v_bytesIngested = v.bytesIngested;
-  if (v_bytesIngested === undefined) throw $rt.missing("", "bytesIngested");
-  if (typeof v_bytesIngested !== "number" || !$isInteger(v_bytesIngested)) v.bytesIngested = $rt.tcInt64(v_bytesIngested, "/bytesIngested");
-  const v_tags = v.tags;
-  if (v_tags === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
-  const n_tags = v_tags.length;
-  let i_tags = 0;
-  try {
-    for (; i_tags < n_tags; i_tags++) {
-      const x_tags = v_tags[i_tags];
-      if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/tags", i_tags);
-  }
-  const v_incidentId = v.incidentId;
-  if (v_incidentId !== undefined) {
-    if (v_incidentId !== null) {
-      if (typeof v_incidentId !== "string") v.incidentId = $rt.tcString(v_incidentId, "/incidentId");
-    }
-  }
-  const v_topErrors = v.topErrors;
-  if (v_topErrors === undefined) throw $rt.missing("", "topErrors");
-  if (!$isArray(v_topErrors)) throw $rt.textInvalid("/topErrors", "an array", v_topErrors);
-  const n_topErrors = v_topErrors.length;
-  let i_topErrors = 0;
-  try {
-    for (; i_topErrors < n_topErrors; i_topErrors++) {
-      const x_topErrors = v_topErrors[i_topErrors];
-      v_topErrors[i_topErrors] = $ckTopError(x_topErrors);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/topErrors", i_topErrors);
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_incidentId !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_ServiceGroup, "");
+  $rt.tcObject(v, "");
+  v.service = $rt.tcString(v.service, "/service");
+  v.version = $rt.tcString(v.version, "/version");
+  v.healthy = $rt.tcBoolean(v.healthy, "/healthy");
+  v.instances = $rt.tcInteger(v.instances, "/instances");
+  v.counts = $rt.tcRef(v.counts, "/counts", $ckLevelCounts);
+  v.errorRate = $rt.tcNumber(v.errorRate, "/errorRate");
+  v.latencyMs = $rt.tcRef(v.latencyMs, "/latencyMs", $ckLatency);
+  v.bytesIngested = $rt.tcInt64(v.bytesIngested, "/bytesIngested");
+  v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
+  if (v.incidentId !== undefined) v.incidentId = $rt.tcOrNull(v.incidentId, "/incidentId", $rt.tcString);
+  v.topErrors = $rt.tcArray(v.topErrors, "/topErrors", $ckTopError);
+  if ($rt.keyCount(v) !== 10 + (v.incidentId !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_ServiceGroup, "");
   return v;
 }
 
 function $ckLogReport(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_reportId = v.reportId;
-  if (v_reportId === undefined) throw $rt.missing("", "reportId");
-  if (typeof v_reportId !== "string") v.reportId = $rt.tcString(v_reportId, "/reportId");
-  const v_query = v.query;
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
-  const v_window = v.window;
-  if (v_window === undefined) throw $rt.missing("", "window");
-  try {
-    v.window = $ckTimeWindow(v_window);
-  } catch (e) {
-    $rt.textRethrow(e, "/window");
-  }
-  const v_environment = v.environment;
-  if (v_environment === undefined) throw $rt.missing("", "environment");
-  if (!$tset_LogReport_environment.has(v_environment)) v.environment = $rt.tcEnum(v_environment, $enum_LogReport_environment, "/environment", "one of \"production\", \"staging\", \"development\"");
-  const v_region = v.region;
-  if (v_region === undefined) throw $rt.missing("", "region");
-  if (typeof v_region !== "string") v.region = $rt.tcString(v_region, "/region");
-  const v_truncated = v.truncated;
-  if (v_truncated === undefined) throw $rt.missing("", "truncated");
-  if (typeof v_truncated !== "boolean") throw $rt.textInvalid("/truncated", "a boolean", v_truncated);
-  const v_totalEvents = v.totalEvents;
-  if (v_totalEvents === undefined) throw $rt.missing("", "totalEvents");
-  if (typeof v_totalEvents !== "number" || !$isInteger(v_totalEvents)) v.totalEvents = $rt.tcInteger(v_totalEvents, "/totalEvents");
-  const v_totalBytes = v.totalBytes;
-  if (v_totalBytes === undefined) throw $rt.missing("", "totalBytes");
-  if (typeof v_totalBytes !== "number" || !$isInteger(v_totalBytes)) v.totalBytes = $rt.tcInt64(v_totalBytes, "/totalBytes");
-  const v_services = v.services;
-  if (v_services === undefined) throw $rt.missing("", "services");
-  if (!$isArray(v_services)) throw $rt.textInvalid("/services", "an array", v_services);
-  const n_services = v_services.length;
-  let i_services = 0;
-  try {
-    for (; i_services < n_services; i_services++) {
-      const x_services = v_services[i_services];
-      v_services[i_services] = $ckServiceGroup(x_services);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/services", i_services);
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LogReport, "");
+  $rt.tcObject(v, "");
+  v.reportId = $rt.tcString(v.reportId, "/reportId");
+  v.query = $rt.tcString(v.query, "/query");
+  v.window = $rt.tcRef(v.window, "/window", $ckTimeWindow);
+  v.environment = $rt.tcEnum(v.environment, "/environment", $enum_LogReport_environment);
+  v.region = $rt.tcString(v.region, "/region");
+  v.truncated = $rt.tcBoolean(v.truncated, "/truncated");
+  v.totalEvents = $rt.tcInteger(v.totalEvents, "/totalEvents");
+  v.totalBytes = $rt.tcInt64(v.totalBytes, "/totalBytes");
+  v.services = $rt.tcArray(v.services, "/services", $ckServiceGroup);
+  if ($rt.keyCount(v) !== 9) $rt.checkClosed(v, $keys_LogReport, "");
   return v;
 }
 

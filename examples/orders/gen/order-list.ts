@@ -177,8 +177,6 @@ const $dt_Address_postcode = /*@__PURE__*/ $rt.defaultTable<string>([
 ]);
 const $dt_Address_country = /*@__PURE__*/ $rt.defaultTable<string>(["CN", "HK", "DE", "FR", "JP", "SG", "US"]);
 const $tfields_LineItem = ["sku", "name", "qty", "unitPrice"];
-const $tset_Order_currency = /*@__PURE__*/ new Set<unknown>($enum_Order_currency);
-const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
 const $thints_OrderList = {"root": "object", "keys": ["orders"]} as const;
 const $tinstructions_OrderList = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -616,27 +614,19 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "street") {
-          const v_street = v.street;
-          if (typeof v_street === "string") e.out += ind0 + "street: " + $rt.textStr(v_street, e.dc);
-          else $rt.textField(e, v_street, ind0, "street", fd + 1, lvl + 1);
+          $rt.textString(e, v.street, ind0, "street: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "city") {
-          const v_city = v.city;
-          if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
-          else $rt.textField(e, v_city, ind0, "city", fd + 1, lvl + 1);
+          $rt.textString(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "postcode") {
-          const v_postcode = v.postcode;
-          if (typeof v_postcode === "string") e.out += ind0 + "postcode: " + $rt.textStr(v_postcode, e.dc);
-          else $rt.textField(e, v_postcode, ind0, "postcode", fd + 1, lvl + 1);
+          $rt.textString(e, v.postcode, ind0, "postcode: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "country") {
-          const v_country = v.country;
-          if (typeof v_country === "string") e.out += ind0 + "country: " + $rt.textStr(v_country, e.dc);
-          else $rt.textField(e, v_country, ind0, "country", fd + 1, lvl + 1);
+          $rt.textString(e, v.country, ind0, "country: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -666,26 +656,19 @@ function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          const v_id = v.id;
-          if (typeof v_id === "number" && v_id - v_id === 0) e.out += ind0 + "id: " + v_id;
-          else $rt.textField(e, v_id, ind0, "id", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "name") {
-          const v_name = v.name;
-          if (typeof v_name === "string") e.out += ind0 + "name: " + $rt.textStr(v_name, e.dc);
-          else $rt.textField(e, v_name, ind0, "name", fd + 1, lvl + 1);
+          $rt.textString(e, v.name, ind0, "name: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "email") {
-          const v_email = v.email;
-          if (typeof v_email === "string") e.out += ind0 + "email: " + $rt.textStr(v_email, e.dc);
-          else $rt.textField(e, v_email, ind0, "email", fd + 1, lvl + 1);
+          $rt.textString(e, v.email, ind0, "email: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "address") {
-          const v_address = v.address;
-          $tfAddress(e, v_address, ind0, "address", "address", fd + 1, lvl + 1);
+          $tfAddress(e, v.address, ind0, "address", "address", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -703,22 +686,18 @@ function $tr_LineItem(e: $rt.TextState, r: any): string | null {
   const ks = Object.keys(r);
   if (ks.length !== 4 || ks[0] !== "sku" || ks[1] !== "name" || ks[2] !== "qty" || ks[3] !== "unitPrice") return null;
   let s: string;
-  const f0 = r.sku;
-  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
-  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
-  const f1 = r.name;
-  if (typeof f1 === "string") s += e.d + $rt.textStr(f1, e.dc);
-  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
-  else return null;
-  const f2 = r.qty;
-  if (typeof f2 === "number" && f2 - f2 === 0) s += e.d + f2;
-  else if (f2 === null || typeof f2 !== "object") s += e.d + $rt.textPrim(f2, e.dc);
-  else return null;
-  const f3 = r.unitPrice;
-  if (typeof f3 === "number" && f3 - f3 === 0) s += e.d + f3;
-  else if (f3 === null || typeof f3 !== "object") s += e.d + $rt.textPrim(f3, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.sku, e.dc);
+  if (f0 === null) return null;
+  s = f0;
+  const f1 = $rt.textCell(r.name, e.dc);
+  if (f1 === null) return null;
+  s += e.d + f1;
+  const f2 = $rt.textCell(r.qty, e.dc);
+  if (f2 === null) return null;
+  s += e.d + f2;
+  const f3 = $rt.textCell(r.unitPrice, e.dc);
+  if (f3 === null) return null;
+  s += e.d + f3;
   return s;
 }
 
@@ -732,15 +711,12 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
       let lead0 = dash;
       let j0 = 0;
       if (ks0[j0] === "id") {
-        const v_id = v.id;
-        if (typeof v_id === "string") e.out += lead0 + "id: " + $rt.textStr(v_id, e.dc);
-        else $rt.textField(e, v_id, lead0, "id", depth + 1, lvl);
+        $rt.textString(e, v.id, lead0, "id: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "customer") {
-        const v_customer = v.customer;
-        $tfCustomer(e, v_customer, lead0, "customer", "customer", depth + 1, lvl);
+        $tfCustomer(e, v.customer, lead0, "customer", "customer", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -768,44 +744,32 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
         j0++;
       }
       if (ks0[j0] === "total") {
-        const v_total = v.total;
-        if (typeof v_total === "number" && v_total - v_total === 0) e.out += lead0 + "total: " + v_total;
-        else $rt.textField(e, v_total, lead0, "total", depth + 1, lvl);
+        $rt.textNumber(e, v.total, lead0, "total: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "currency") {
-        const v_currency = v.currency;
-        if (v_currency === null || typeof v_currency !== "object") e.out += lead0 + "currency: " + $rt.textPrim(v_currency, e.dc);
-        else $rt.textField(e, v_currency, lead0, "currency", depth + 1, lvl);
+        $rt.textScalar(e, v.currency, lead0, "currency: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "status") {
-        const v_status = v.status;
-        if (v_status === null || typeof v_status !== "object") e.out += lead0 + "status: " + $rt.textPrim(v_status, e.dc);
-        else $rt.textField(e, v_status, lead0, "status", depth + 1, lvl);
+        $rt.textScalar(e, v.status, lead0, "status: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "createdAt") {
-        const v_createdAt = v.createdAt;
-        if (typeof v_createdAt === "string") e.out += lead0 + "createdAt: " + $rt.textStr(v_createdAt, e.dc);
-        else $rt.textField(e, v_createdAt, lead0, "createdAt", depth + 1, lvl);
+        $rt.textString(e, v.createdAt, lead0, "createdAt: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "updatedAt") {
-        const v_updatedAt = v.updatedAt;
-        if (typeof v_updatedAt === "string") e.out += lead0 + "updatedAt: " + $rt.textStr(v_updatedAt, e.dc);
-        else $rt.textField(e, v_updatedAt, lead0, "updatedAt", depth + 1, lvl);
+        $rt.textString(e, v.updatedAt, lead0, "updatedAt: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
       if (ks0[j0] === "note") {
-        const v_note = v.note;
-        if (typeof v_note === "string") e.out += lead0 + "note: " + $rt.textStr(v_note, e.dc);
-        else $rt.textField(e, v_note, lead0, "note", depth + 1, lvl);
+        $rt.textString(e, v.note, lead0, "note: ", depth + 1, lvl);
         lead0 = ind0;
         j0++;
       }
@@ -820,126 +784,53 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
 }
 
 function $ckAddress(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_street = v.street;
-  if (v_street === undefined) throw $rt.missing("", "street");
-  if (typeof v_street !== "string") v.street = $rt.tcString(v_street, "/street");
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_postcode = v.postcode;
-  if (v_postcode === undefined) throw $rt.missing("", "postcode");
-  if (typeof v_postcode !== "string") v.postcode = $rt.tcString(v_postcode, "/postcode");
-  const v_country = v.country;
-  if (v_country === undefined) throw $rt.missing("", "country");
-  if (typeof v_country !== "string") v.country = $rt.tcString(v_country, "/country");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Address, "");
+  $rt.tcObject(v, "");
+  v.street = $rt.tcString(v.street, "/street");
+  v.city = $rt.tcString(v.city, "/city");
+  v.postcode = $rt.tcString(v.postcode, "/postcode");
+  v.country = $rt.tcString(v.country, "/country");
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Address, "");
   return v;
 }
 
 function $ckCustomer(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "number" || !$isInteger(v_id)) v.id = $rt.tcInteger(v_id, "/id");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  const v_email = v.email;
-  if (v_email === undefined) throw $rt.missing("", "email");
-  if (typeof v_email !== "string") v.email = $rt.tcString(v_email, "/email");
-  const v_address = v.address;
-  if (v_address === undefined) throw $rt.missing("", "address");
-  try {
-    v.address = $ckAddress(v_address);
-  } catch (e) {
-    $rt.textRethrow(e, "/address");
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Customer, "");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcInteger(v.id, "/id");
+  v.name = $rt.tcString(v.name, "/name");
+  v.email = $rt.tcString(v.email, "/email");
+  v.address = $rt.tcRef(v.address, "/address", $ckAddress);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Customer, "");
   return v;
 }
 
 function $ckLineItem(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_sku = v.sku;
-  if (v_sku === undefined) throw $rt.missing("", "sku");
-  if (typeof v_sku !== "string") v.sku = $rt.tcString(v_sku, "/sku");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  const v_qty = v.qty;
-  if (v_qty === undefined) throw $rt.missing("", "qty");
-  if (typeof v_qty !== "number" || !$isInteger(v_qty)) v.qty = $rt.tcInteger(v_qty, "/qty");
-  const v_unitPrice = v.unitPrice;
-  if (v_unitPrice === undefined) throw $rt.missing("", "unitPrice");
-  if (typeof v_unitPrice !== "number") v.unitPrice = $rt.tcNumber(v_unitPrice, "/unitPrice");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LineItem, "");
+  $rt.tcObject(v, "");
+  v.sku = $rt.tcString(v.sku, "/sku");
+  v.name = $rt.tcString(v.name, "/name");
+  v.qty = $rt.tcInteger(v.qty, "/qty");
+  v.unitPrice = $rt.tcNumber(v.unitPrice, "/unitPrice");
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_LineItem, "");
   return v;
 }
 
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_customer = v.customer;
-  if (v_customer === undefined) throw $rt.missing("", "customer");
-  try {
-    v.customer = $ckCustomer(v_customer);
-  } catch (e) {
-    $rt.textRethrow(e, "/customer");
-  }
-  const v_items = v.items;
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.textInvalid("/items", "an array", v_items);
-  const n_items = v_items.length;
-  let i_items = 0;
-  try {
-    for (; i_items < n_items; i_items++) {
-      const x_items = v_items[i_items];
-      v_items[i_items] = $ckLineItem(x_items);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/items", i_items);
-  }
-  const v_total = v.total;
-  if (v_total === undefined) throw $rt.missing("", "total");
-  if (typeof v_total !== "number") v.total = $rt.tcNumber(v_total, "/total");
-  const v_currency = v.currency;
-  if (v_currency === undefined) throw $rt.missing("", "currency");
-  if (!$tset_Order_currency.has(v_currency)) v.currency = $rt.tcEnum(v_currency, $enum_Order_currency, "/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"");
-  const v_status = v.status;
-  if (v_status === undefined) throw $rt.missing("", "status");
-  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"");
-  const v_createdAt = v.createdAt;
-  if (v_createdAt === undefined) throw $rt.missing("", "createdAt");
-  if (typeof v_createdAt !== "string") v.createdAt = $rt.tcString(v_createdAt, "/createdAt");
-  const v_updatedAt = v.updatedAt;
-  if (v_updatedAt === undefined) throw $rt.missing("", "updatedAt");
-  if (typeof v_updatedAt !== "string") v.updatedAt = $rt.tcString(v_updatedAt, "/updatedAt");
-  const v_note = v.note;
-  if (v_note !== undefined) {
-    if (typeof v_note !== "string") v.note = $rt.tcString(v_note, "/note");
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  v.customer = $rt.tcRef(v.customer, "/customer", $ckCustomer);
+  v.items = $rt.tcArray(v.items, "/items", $ckLineItem);
+  v.total = $rt.tcNumber(v.total, "/total");
+  v.currency = $rt.tcEnum(v.currency, "/currency", $enum_Order_currency);
+  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
+  v.createdAt = $rt.tcString(v.createdAt, "/createdAt");
+  v.updatedAt = $rt.tcString(v.updatedAt, "/updatedAt");
+  if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");
+  if ($rt.keyCount(v) !== 8 + (v.note !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 
 function $ckOrderList(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_orders = v.orders;
-  if (v_orders === undefined) throw $rt.missing("", "orders");
-  if (!$isArray(v_orders)) throw $rt.textInvalid("/orders", "an array", v_orders);
-  const n_orders = v_orders.length;
-  let i_orders = 0;
-  try {
-    for (; i_orders < n_orders; i_orders++) {
-      const x_orders = v_orders[i_orders];
-      v_orders[i_orders] = $ckOrder(x_orders);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/orders", i_orders);
-  }
+  $rt.tcObject(v, "");
+  v.orders = $rt.tcArray(v.orders, "/orders", $ckOrder);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_OrderList, "");
   return v;
 }

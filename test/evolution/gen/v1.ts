@@ -34,7 +34,6 @@ const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"])
 const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
 const $enum_Order_status = ["new", "paid"] as const;
 const $tfields_Order_items_items = ["sku", "qty"];
-const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
 const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash] as const;
@@ -221,21 +220,15 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      const v_id = v.id;
-      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "status") {
-      const v_status = v.status;
-      if (v_status === null || typeof v_status !== "object") e.out += ind0 + "status: " + $rt.textPrim(v_status, e.dc);
-      else $rt.textField(e, v_status, ind0, "status", 0, 1);
+      $rt.textScalar(e, v.status, ind0, "status: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "note") {
-      const v_note = v.note;
-      if (typeof v_note === "string") e.out += ind0 + "note: " + $rt.textStr(v_note, e.dc);
-      else $rt.textField(e, v_note, ind0, "note", 0, 1);
+      $rt.textString(e, v.note, ind0, "note: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "items") {
@@ -282,15 +275,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment = $rt.textNl(e, 1);
                   let j_payment = 0;
                   if (ks_payment[j_payment] === "kind") {
-                    const v_kind = v_payment.kind;
-                    if (v_kind === null || typeof v_kind !== "object") e.out += ind_payment + "kind: " + $rt.textPrim(v_kind, e.dc);
-                    else $rt.textField(e, v_kind, ind_payment, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment, "kind: ", 1, 2);
                     j_payment++;
                   }
                   if (ks_payment[j_payment] === "card") {
-                    const v_card = v_payment.card;
-                    if (typeof v_card === "string") e.out += ind_payment + "card: " + $rt.textStr(v_card, e.dc);
-                    else $rt.textField(e, v_card, ind_payment, "card", 1, 2);
+                    $rt.textString(e, v_payment.card, ind_payment, "card: ", 1, 2);
                     j_payment++;
                   }
                   for (; j_payment < ks_payment.length; j_payment++) {
@@ -320,9 +309,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment$2 = $rt.textNl(e, 1);
                   let j_payment$2 = 0;
                   if (ks_payment$2[j_payment$2] === "kind") {
-                    const v_kind$2 = v_payment.kind;
-                    if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_payment$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
-                    else $rt.textField(e, v_kind$2, ind_payment$2, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind: ", 1, 2);
                     j_payment$2++;
                   }
                   for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
@@ -357,96 +344,64 @@ function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
   let s: string;
-  const f0 = r.sku;
-  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
-  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
-  const f1 = r.qty;
-  if (typeof f1 === "number" && f1 - f1 === 0) s += e.d + f1;
-  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.sku, e.dc);
+  if (f0 === null) return null;
+  s = f0;
+  const f1 = $rt.textCell(r.qty, e.dc);
+  if (f1 === null) return null;
+  s += e.d + f1;
   return s;
 }
 
+function $ckb_Order_items_items(v: any): any {
+  $rt.tcObject(v, "");
+  v.sku = $rt.tcString(v.sku, "/sku");
+  v.qty = $rt.tcInteger(v.qty, "/qty");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_items_items, "");
+  return v;
+}
+
 function $ckb_Order_payment_card(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "card") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_card_kind, "/kind", "the constant \"card\"");
-  const v_card = v.card;
-  if (v_card === undefined) throw $rt.missing("", "card");
-  if (typeof v_card !== "string") v.card = $rt.tcString(v_card, "/card");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_card, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_card_kind);
+  v.card = $rt.tcString(v.card, "/card");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_card, "");
   return v;
 }
 
 function $ckb_Order_payment_cash(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "cash") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_cash_kind, "/kind", "the constant \"cash\"");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_cash_kind);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
+function $ckb_Order_payment(v: any): any {
+  $rt.tcObject(v, "");
+  const d0 = v.kind;
+  switch (d0) {
+    case "card": {
+      v = $ckb_Order_payment_card(v);
+      break;
+    }
+    case "cash": {
+      v = $ckb_Order_payment_cash(v);
+      break;
+    }
+    default:
+      v = $rt.tcUnion(v, "", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
+  }
+  return v;
+}
+
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_status = v.status;
-  if (v_status === undefined) throw $rt.missing("", "status");
-  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"new\", \"paid\"");
-  const v_note = v.note;
-  if (v_note !== undefined) {
-    if (typeof v_note !== "string") v.note = $rt.tcString(v_note, "/note");
-  }
-  const v_items = v.items;
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.textInvalid("/items", "an array", v_items);
-  const n_items = v_items.length;
-  let i_items = 0;
-  try {
-    for (; i_items < n_items; i_items++) {
-      const x_items = v_items[i_items];
-      if (typeof x_items !== "object" || x_items === null || $isArray(x_items)) throw $rt.textInvalid("", "an object", x_items);
-      const v_sku = x_items.sku;
-      if (v_sku === undefined) throw $rt.missing("", "sku");
-      if (typeof v_sku !== "string") x_items.sku = $rt.tcString(v_sku, "/sku");
-      const v_qty = x_items.qty;
-      if (v_qty === undefined) throw $rt.missing("", "qty");
-      if (typeof v_qty !== "number" || !$isInteger(v_qty)) x_items.qty = $rt.tcInteger(v_qty, "/qty");
-      if ($rt.keyCount(x_items) !== 1 + 1) $rt.checkClosed(x_items, $keys_Order_items_items, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/items", i_items);
-  }
-  const v_payment = v.payment;
-  if (v_payment !== undefined) {
-    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.textInvalid("/payment", "an object", v_payment);
-    const d_payment = v_payment.kind;
-    switch (d_payment) {
-      case "card": {
-        try {
-          v.payment = $ckb_Order_payment_card(v_payment);
-        } catch (e) {
-          $rt.textRethrow(e, "/payment");
-        }
-        break;
-      }
-      case "cash": {
-        try {
-          v.payment = $ckb_Order_payment_cash(v_payment);
-        } catch (e) {
-          $rt.textRethrow(e, "/payment");
-        }
-        break;
-      }
-      default:
-        v.payment = $rt.tcUnion(v_payment, "/payment", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + (v_payment !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
+  if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");
+  v.items = $rt.tcArray(v.items, "/items", $ckb_Order_items_items);
+  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_Order_payment);
+  if ($rt.keyCount(v) !== 3 + (v.note !== undefined ? 1 : 0) + (v.payment !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 

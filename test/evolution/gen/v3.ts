@@ -44,7 +44,6 @@ const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
 const $keys_Order_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
 const $enum_Order_status = ["new", "paid", "shipped"] as const;
 const $json_Order_channel = "web" as unknown;
-const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
 const $tenum_Order_payment_voucher_kind = ["voucher"] as const;
@@ -53,7 +52,6 @@ const $tmask_Order_payment_exact = [32, 32, 32] as const;
 const $tmask_Order_payment_coercible = [0, 0, 0] as const;
 const $keys_Order_coupon = /*@__PURE__*/ new Set<string>(["code", "percent"]);
 const $tenum_Order_channel = ["web", "app"] as const;
-const $tset_Order_channel = /*@__PURE__*/ new Set<unknown>($tenum_Order_channel);
 const $thints_Order = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]} as const;
 const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -332,15 +330,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      const v_id = v.id;
-      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "status") {
-      const v_status = v.status;
-      if (v_status === null || typeof v_status !== "object") e.out += ind0 + "status: " + $rt.textPrim(v_status, e.dc);
-      else $rt.textField(e, v_status, ind0, "status", 0, 1);
+      $rt.textScalar(e, v.status, ind0, "status: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "items") {
@@ -374,23 +368,17 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                     let lead0 = dash_items;
                     let j1 = 0;
                     if (ks1[j1] === "sku") {
-                      const v_sku = x_items$2.sku;
-                      if (typeof v_sku === "string") e.out += lead0 + "sku: " + $rt.textStr(v_sku, e.dc);
-                      else $rt.textField(e, v_sku, lead0, "sku", 2, 3);
+                      $rt.textString(e, x_items$2.sku, lead0, "sku: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "qty") {
-                      const v_qty = x_items$2.qty;
-                      if (typeof v_qty === "number" && v_qty - v_qty === 0) e.out += lead0 + "qty: " + v_qty;
-                      else $rt.textField(e, v_qty, lead0, "qty", 2, 3);
+                      $rt.textNumber(e, x_items$2.qty, lead0, "qty: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "gift") {
-                      const v_gift = x_items$2.gift;
-                      if (typeof v_gift === "boolean") e.out += lead0 + "gift: " + (v_gift ? "true" : "false");
-                      else $rt.textField(e, v_gift, lead0, "gift", 2, 3);
+                      $rt.textScalar(e, x_items$2.gift, lead0, "gift: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
@@ -431,15 +419,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment = $rt.textNl(e, 1);
                   let j_payment = 0;
                   if (ks_payment[j_payment] === "kind") {
-                    const v_kind = v_payment.kind;
-                    if (v_kind === null || typeof v_kind !== "object") e.out += ind_payment + "kind: " + $rt.textPrim(v_kind, e.dc);
-                    else $rt.textField(e, v_kind, ind_payment, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment, "kind: ", 1, 2);
                     j_payment++;
                   }
                   if (ks_payment[j_payment] === "card") {
-                    const v_card = v_payment.card;
-                    if (typeof v_card === "string") e.out += ind_payment + "card: " + $rt.textStr(v_card, e.dc);
-                    else $rt.textField(e, v_card, ind_payment, "card", 1, 2);
+                    $rt.textString(e, v_payment.card, ind_payment, "card: ", 1, 2);
                     j_payment++;
                   }
                   for (; j_payment < ks_payment.length; j_payment++) {
@@ -469,9 +453,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment$2 = $rt.textNl(e, 1);
                   let j_payment$2 = 0;
                   if (ks_payment$2[j_payment$2] === "kind") {
-                    const v_kind$2 = v_payment.kind;
-                    if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_payment$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
-                    else $rt.textField(e, v_kind$2, ind_payment$2, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind: ", 1, 2);
                     j_payment$2++;
                   }
                   for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
@@ -501,15 +483,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                   const ind_payment$3 = $rt.textNl(e, 1);
                   let j_payment$3 = 0;
                   if (ks_payment$3[j_payment$3] === "kind") {
-                    const v_kind$3 = v_payment.kind;
-                    if (v_kind$3 === null || typeof v_kind$3 !== "object") e.out += ind_payment$3 + "kind: " + $rt.textPrim(v_kind$3, e.dc);
-                    else $rt.textField(e, v_kind$3, ind_payment$3, "kind", 1, 2);
+                    $rt.textScalar(e, v_payment.kind, ind_payment$3, "kind: ", 1, 2);
                     j_payment$3++;
                   }
                   if (ks_payment$3[j_payment$3] === "voucher") {
-                    const v_voucher = v_payment.voucher;
-                    if (typeof v_voucher === "string") e.out += ind_payment$3 + "voucher: " + $rt.textStr(v_voucher, e.dc);
-                    else $rt.textField(e, v_voucher, ind_payment$3, "voucher", 1, 2);
+                    $rt.textString(e, v_payment.voucher, ind_payment$3, "voucher: ", 1, 2);
                     j_payment$3++;
                   }
                   for (; j_payment$3 < ks_payment$3.length; j_payment$3++) {
@@ -547,15 +525,11 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             const ind_coupon = $rt.textNl(e, 1);
             let j_coupon = 0;
             if (ks_coupon[j_coupon] === "code") {
-              const v_code = v_coupon.code;
-              if (typeof v_code === "string") e.out += ind_coupon + "code: " + $rt.textStr(v_code, e.dc);
-              else $rt.textField(e, v_code, ind_coupon, "code", 1, 2);
+              $rt.textString(e, v_coupon.code, ind_coupon, "code: ", 1, 2);
               j_coupon++;
             }
             if (ks_coupon[j_coupon] === "percent") {
-              const v_percent = v_coupon.percent;
-              if (typeof v_percent === "number" && v_percent - v_percent === 0) e.out += ind_coupon + "percent: " + v_percent;
-              else $rt.textField(e, v_percent, ind_coupon, "percent", 1, 2);
+              $rt.textNumber(e, v_coupon.percent, ind_coupon, "percent: ", 1, 2);
               j_coupon++;
             }
             for (; j_coupon < ks_coupon.length; j_coupon++) {
@@ -569,9 +543,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "channel") {
-      const v_channel = v.channel;
-      if (v_channel === null || typeof v_channel !== "object") e.out += ind0 + "channel: " + $rt.textPrim(v_channel, e.dc);
-      else $rt.textField(e, v_channel, ind0, "channel", 0, 1);
+      $rt.textScalar(e, v.channel, ind0, "channel: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {
@@ -584,120 +556,77 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
+function $ckb_Order_items_items(v: any): any {
+  $rt.tcObject(v, "");
+  v.sku = $rt.tcString(v.sku, "/sku");
+  v.qty = $rt.tcInteger(v.qty, "/qty");
+  if (v.gift !== undefined) v.gift = $rt.tcBoolean(v.gift, "/gift");
+  if ($rt.keyCount(v) !== 2 + (v.gift !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_items_items, "");
+  return v;
+}
+
 function $ckb_Order_payment_card(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "card") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_card_kind, "/kind", "the constant \"card\"");
-  const v_card = v.card;
-  if (v_card === undefined) throw $rt.missing("", "card");
-  if (typeof v_card !== "string") v.card = $rt.tcString(v_card, "/card");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_card, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_card_kind);
+  v.card = $rt.tcString(v.card, "/card");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_card, "");
   return v;
 }
 
 function $ckb_Order_payment_cash(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "cash") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_cash_kind, "/kind", "the constant \"cash\"");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_cash_kind);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
 function $ckb_Order_payment_voucher(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "voucher") v.kind = $rt.tcEnum(v_kind, $tenum_Order_payment_voucher_kind, "/kind", "the constant \"voucher\"");
-  const v_voucher = v.voucher;
-  if (v_voucher === undefined) throw $rt.missing("", "voucher");
-  if (typeof v_voucher !== "string") v.voucher = $rt.tcString(v_voucher, "/voucher");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_Order_payment_voucher, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_voucher_kind);
+  v.voucher = $rt.tcString(v.voucher, "/voucher");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_voucher, "");
+  return v;
+}
+
+function $ckb_Order_payment(v: any): any {
+  $rt.tcObject(v, "");
+  const d0 = v.kind;
+  switch (d0) {
+    case "card": {
+      v = $ckb_Order_payment_card(v);
+      break;
+    }
+    case "cash": {
+      v = $ckb_Order_payment_cash(v);
+      break;
+    }
+    case "voucher": {
+      v = $ckb_Order_payment_voucher(v);
+      break;
+    }
+    default:
+      v = $rt.tcUnion(v, "", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
+  }
+  return v;
+}
+
+function $ckb_Order_coupon(v: any): any {
+  $rt.tcObject(v, "");
+  v.code = $rt.tcString(v.code, "/code");
+  if (v.percent !== undefined) v.percent = $rt.tcNumber(v.percent, "/percent");
+  if ($rt.keyCount(v) !== 1 + (v.percent !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_coupon, "");
   return v;
 }
 
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_status = v.status;
-  if (v_status === undefined) throw $rt.missing("", "status");
-  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"new\", \"paid\", \"shipped\"");
-  const v_items = v.items;
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.textInvalid("/items", "an array", v_items);
-  const n_items = v_items.length;
-  let i_items = 0;
-  try {
-    for (; i_items < n_items; i_items++) {
-      const x_items = v_items[i_items];
-      if (typeof x_items !== "object" || x_items === null || $isArray(x_items)) throw $rt.textInvalid("", "an object", x_items);
-      const v_sku = x_items.sku;
-      if (v_sku === undefined) throw $rt.missing("", "sku");
-      if (typeof v_sku !== "string") x_items.sku = $rt.tcString(v_sku, "/sku");
-      const v_qty = x_items.qty;
-      if (v_qty === undefined) throw $rt.missing("", "qty");
-      if (typeof v_qty !== "number" || !$isInteger(v_qty)) x_items.qty = $rt.tcInteger(v_qty, "/qty");
-      const v_gift = x_items.gift;
-      if (v_gift !== undefined) {
-        if (typeof v_gift !== "boolean") throw $rt.textInvalid("/gift", "a boolean", v_gift);
-      }
-      if ($rt.keyCount(x_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(x_items, $keys_Order_items_items, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/items", i_items);
-  }
-  const v_payment = v.payment;
-  if (v_payment !== undefined) {
-    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.textInvalid("/payment", "an object", v_payment);
-    const d_payment = v_payment.kind;
-    switch (d_payment) {
-      case "card": {
-        try {
-          v.payment = $ckb_Order_payment_card(v_payment);
-        } catch (e) {
-          $rt.textRethrow(e, "/payment");
-        }
-        break;
-      }
-      case "cash": {
-        try {
-          v.payment = $ckb_Order_payment_cash(v_payment);
-        } catch (e) {
-          $rt.textRethrow(e, "/payment");
-        }
-        break;
-      }
-      case "voucher": {
-        try {
-          v.payment = $ckb_Order_payment_voucher(v_payment);
-        } catch (e) {
-          $rt.textRethrow(e, "/payment");
-        }
-        break;
-      }
-      default:
-        v.payment = $rt.tcUnion(v_payment, "/payment", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
-    }
-  }
-  const v_coupon = v.coupon;
-  if (v_coupon !== undefined) {
-    if (typeof v_coupon !== "object" || v_coupon === null || $isArray(v_coupon)) throw $rt.textInvalid("/coupon", "an object", v_coupon);
-    const v_code = v_coupon.code;
-    if (v_code === undefined) throw $rt.missing("/coupon", "code");
-    if (typeof v_code !== "string") v_coupon.code = $rt.tcString(v_code, "/coupon/code");
-    const v_percent = v_coupon.percent;
-    if (v_percent !== undefined) {
-      if (typeof v_percent !== "number") v_coupon.percent = $rt.tcNumber(v_percent, "/coupon/percent");
-    }
-    if ($rt.keyCount(v_coupon) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v_coupon, $keys_Order_coupon, "/coupon");
-  }
-  const v_channel = v.channel;
-  if (v_channel === undefined) throw $rt.missing("", "channel");
-  if (!$tset_Order_channel.has(v_channel)) v.channel = $rt.tcEnum(v_channel, $tenum_Order_channel, "/channel", "one of \"web\", \"app\"");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
+  v.items = $rt.tcArray(v.items, "/items", $ckb_Order_items_items);
+  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_Order_payment);
+  if (v.coupon !== undefined) v.coupon = $rt.tcRef(v.coupon, "/coupon", $ckb_Order_coupon);
+  v.channel = $rt.tcEnum(v.channel, "/channel", $tenum_Order_channel);
+  if ($rt.keyCount(v) !== 4 + (v.payment !== undefined ? 1 : 0) + (v.coupon !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 
