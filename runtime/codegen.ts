@@ -65,6 +65,7 @@ export {
   textCell,
   textItem,
   textArray,
+  textPrimitives,
   textTable,
   textKeyed,
 } from "./text/encode.ts";

@@ -493,29 +493,10 @@ ${indentBy(this.array(s.items, pos.dash, v, n, pos.depth.plus(1), pos.lvl, false
     const L = this.L;
     const generic = code`$rt.textArray(e, ${pre}, ${v}, ${cd.code}, ${lvl.code}, ${tab});`;
     if (primOnly(items, this.cx)) {
-      const s = L.fresh("s", field);
-      const i = L.fresh("i", field);
-      const x = L.fresh("x", field);
-      const c = L.fresh("c", field);
+      // inline `key[N]: a,b,c` when every item is a primitive (runtime/text/encode.ts textPrimitives)
       const r = resolve(items, this.cx)!;
-      const first =
-        r.kind === "string"
-          ? code`if (typeof ${x} === "string") ${c} = $rt.textStr(${x}, e.dc);`
-          : r.kind === "number" || r.kind === "integer"
-            ? code`if (typeof ${x} === "number" && ${x} - ${x} === 0) ${c} = "" + ${x};`
-            : code`if (${x} === null) ${c} = "null";`;
-      return code`let ${s} = "";
-let ${i} = 0;
-for (; ${i} < ${n}; ${i}++) {
-  const ${x} = ${v}[${i}];
-  let ${c}: string;
-  ${first}
-  else if (${x} === null || typeof ${x} !== "object") ${c} = $rt.textPrim(${x}, e.dc);
-  else break;
-  ${s} = ${i} === 0 ? ${c} : ${s} + e.d + ${c};
-}
-if (${i} === ${n} && ${lvl.code} <= e.max) e.out += ${pre} + "[" + ${n} + e.mk + "]: " + ${s};
-else ${generic}`;
+      const kind = r.kind === "string" ? 0 : r.kind === "number" || r.kind === "integer" ? 1 : 2;
+      return code`$rt.textPrimitives(e, ${pre}, ${v}, ${kind}, ${cd.code}, ${lvl.code}, ${tab});`;
     }
     if (!objOnly(items, this.cx)) return generic;
     const table = tab ? tabularFields(items, this.cx) : null;

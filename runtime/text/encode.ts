@@ -881,6 +881,28 @@ export function textNumber(e: E, v: unknown, lead: string, kc: string, fd: numbe
   else textScalar(e, v, lead, kc, fd, lvl, key);
 }
 
+/**
+ * A non-empty array the schema says holds primitives (`kind`: 0 strings, 1 numbers, 2 other primitives), written
+ * inline after `pre` (`key[N]: a,b,c`) when every item is a primitive and the level allows it; otherwise the generic
+ * array form ({@link textArray}), exactly as the schemaless encoder writes it.
+ */
+export function textPrimitives(e: E, pre: string, arr: readonly unknown[], kind: number, cd: number, lvl: number, tab: boolean): void {
+  const n = arr.length;
+  let s = "";
+  let i = 0;
+  for (; i < n; i++) {
+    const x = arr[i];
+    let c: string;
+    if (kind === 0 && typeof x === "string") c = encStr(x, e.dc);
+    else if (kind === 1 && typeof x === "number" && x - x === 0) c = "" + x;
+    else if (x === null || typeof x !== "object") c = prim(x, e.dc);
+    else break;
+    s = i === 0 ? c : s + e.d + c;
+  }
+  if (i === n && lvl <= e.max) e.out += pre + "[" + n + e.mk + "]: " + s;
+  else emitArray(e, pre, arr, cd, lvl, tab);
+}
+
 /** A table cell the schema says holds a primitive: its text, or null when it holds an object (no table then). */
 export function textCell(v: unknown, dc: number): string | null {
   return v === null || typeof v !== "object" ? prim(v, dc) : null;

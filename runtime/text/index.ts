@@ -40,6 +40,7 @@ export {
   textCell,
   textItem,
   textArray,
+  textPrimitives,
   textTable,
   textKeyed,
 } from "./encode.ts";

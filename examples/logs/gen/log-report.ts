@@ -1005,18 +1005,7 @@ function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
           const n_sampleTraceIds = v_sampleTraceIds.length;
           if (n_sampleTraceIds === 0) e.out += lead0 + "sampleTraceIds: []";
           else {
-            let s_sampleTraceIds = "";
-            let i_sampleTraceIds = 0;
-            for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
-              const x_sampleTraceIds = v_sampleTraceIds[i_sampleTraceIds];
-              let c_sampleTraceIds: string;
-              if (typeof x_sampleTraceIds === "string") c_sampleTraceIds = $rt.textStr(x_sampleTraceIds, e.dc);
-              else if (x_sampleTraceIds === null || typeof x_sampleTraceIds !== "object") c_sampleTraceIds = $rt.textPrim(x_sampleTraceIds, e.dc);
-              else break;
-              s_sampleTraceIds = i_sampleTraceIds === 0 ? c_sampleTraceIds : s_sampleTraceIds + e.d + c_sampleTraceIds;
-            }
-            if (i_sampleTraceIds === n_sampleTraceIds && lvl + 1 <= e.max) e.out += lead0 + "sampleTraceIds" + "[" + n_sampleTraceIds + e.mk + "]: " + s_sampleTraceIds;
-            else $rt.textArray(e, lead0 + "sampleTraceIds", v_sampleTraceIds, depth + 2, lvl + 1, true);
+            $rt.textPrimitives(e, lead0 + "sampleTraceIds", v_sampleTraceIds, 0, depth + 2, lvl + 1, true);
           }
         } else $rt.textField(e, v_sampleTraceIds, lead0, "sampleTraceIds", depth + 1, lvl);
         lead0 = ind0;
@@ -1087,18 +1076,7 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
           const n_tags = v_tags.length;
           if (n_tags === 0) e.out += lead0 + "tags: []";
           else {
-            let s_tags = "";
-            let i_tags = 0;
-            for (; i_tags < n_tags; i_tags++) {
-              const x_tags = v_tags[i_tags];
-              let c_tags: string;
-              if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
-              else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
-              else break;
-              s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
-            }
-            if (i_tags === n_tags && lvl + 1 <= e.max) e.out += lead0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
-            else $rt.textArray(e, lead0 + "tags", v_tags, depth + 2, lvl + 1, true);
+            $rt.textPrimitives(e, lead0 + "tags", v_tags, 0, depth + 2, lvl + 1, true);
           }
         } else $rt.textField(e, v_tags, lead0, "tags", depth + 1, lvl);
         lead0 = ind0;

@@ -332,18 +332,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
         const n_alerts = v_alerts.length;
         if (n_alerts === 0) e.out += ind0 + "alerts: []";
         else {
-          let s_alerts = "";
-          let i_alerts = 0;
-          for (; i_alerts < n_alerts; i_alerts++) {
-            const x_alerts = v_alerts[i_alerts];
-            let c_alerts: string;
-            if (typeof x_alerts === "string") c_alerts = $rt.textStr(x_alerts, e.dc);
-            else if (x_alerts === null || typeof x_alerts !== "object") c_alerts = $rt.textPrim(x_alerts, e.dc);
-            else break;
-            s_alerts = i_alerts === 0 ? c_alerts : s_alerts + e.d + c_alerts;
-          }
-          if (i_alerts === n_alerts && 2 <= e.max) e.out += ind0 + "alerts" + "[" + n_alerts + e.mk + "]: " + s_alerts;
-          else $rt.textArray(e, ind0 + "alerts", v_alerts, 1, 2, true);
+          $rt.textPrimitives(e, ind0 + "alerts", v_alerts, 0, 1, 2, true);
         }
       } else $rt.textField(e, v_alerts, ind0, "alerts", 0, 1);
       j0++;

@@ -150,18 +150,7 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
         const n_areas = v_areas.length;
         if (n_areas === 0) e.out += ind0 + "areas: []";
         else {
-          let s_areas = "";
-          let i_areas = 0;
-          for (; i_areas < n_areas; i_areas++) {
-            const x_areas = v_areas[i_areas];
-            let c_areas: string;
-            if (typeof x_areas === "string") c_areas = $rt.textStr(x_areas, e.dc);
-            else if (x_areas === null || typeof x_areas !== "object") c_areas = $rt.textPrim(x_areas, e.dc);
-            else break;
-            s_areas = i_areas === 0 ? c_areas : s_areas + e.d + c_areas;
-          }
-          if (i_areas === n_areas && 2 <= e.max) e.out += ind0 + "areas" + "[" + n_areas + e.mk + "]: " + s_areas;
-          else $rt.textArray(e, ind0 + "areas", v_areas, 1, 2, true);
+          $rt.textPrimitives(e, ind0 + "areas", v_areas, 0, 1, 2, true);
         }
       } else $rt.textField(e, v_areas, ind0, "areas", 0, 1);
       j0++;

@@ -462,18 +462,7 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
             const n_tags = v_tags.length;
             if (n_tags === 0) e.out += ind0 + "tags: []";
             else {
-              let s_tags = "";
-              let i_tags = 0;
-              for (; i_tags < n_tags; i_tags++) {
-                const x_tags = v_tags[i_tags];
-                let c_tags: string;
-                if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
-                else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
-                else break;
-                s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
-              }
-              if (i_tags === n_tags && lvl + 2 <= e.max) e.out += ind0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
-              else $rt.textArray(e, ind0 + "tags", v_tags, fd + 2, lvl + 2, true);
+              $rt.textPrimitives(e, ind0 + "tags", v_tags, 0, fd + 2, lvl + 2, true);
             }
           } else $rt.textField(e, v_tags, ind0, "tags", fd + 1, lvl + 1);
           j0++;

@@ -643,18 +643,7 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
             const n_include = v_include.length;
             if (n_include === 0) e.out += ind0 + "include: []";
             else {
-              let s_include = "";
-              let i_include = 0;
-              for (; i_include < n_include; i_include++) {
-                const x_include = v_include[i_include];
-                let c_include: string;
-                if (x_include === null) c_include = "null";
-                else if (x_include === null || typeof x_include !== "object") c_include = $rt.textPrim(x_include, e.dc);
-                else break;
-                s_include = i_include === 0 ? c_include : s_include + e.d + c_include;
-              }
-              if (i_include === n_include && lvl + 2 <= e.max) e.out += ind0 + "include" + "[" + n_include + e.mk + "]: " + s_include;
-              else $rt.textArray(e, ind0 + "include", v_include, fd + 2, lvl + 2, true);
+              $rt.textPrimitives(e, ind0 + "include", v_include, 2, fd + 2, lvl + 2, true);
             }
           } else $rt.textField(e, v_include, ind0, "include", fd + 1, lvl + 1);
           j0++;
@@ -775,18 +764,7 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
             const n_pollutants = v_pollutants.length;
             if (n_pollutants === 0) e.out += ind0 + "pollutants: []";
             else {
-              let s_pollutants = "";
-              let i_pollutants = 0;
-              for (; i_pollutants < n_pollutants; i_pollutants++) {
-                const x_pollutants = v_pollutants[i_pollutants];
-                let c_pollutants: string;
-                if (x_pollutants === null) c_pollutants = "null";
-                else if (x_pollutants === null || typeof x_pollutants !== "object") c_pollutants = $rt.textPrim(x_pollutants, e.dc);
-                else break;
-                s_pollutants = i_pollutants === 0 ? c_pollutants : s_pollutants + e.d + c_pollutants;
-              }
-              if (i_pollutants === n_pollutants && lvl + 2 <= e.max) e.out += ind0 + "pollutants" + "[" + n_pollutants + e.mk + "]: " + s_pollutants;
-              else $rt.textArray(e, ind0 + "pollutants", v_pollutants, fd + 2, lvl + 2, true);
+              $rt.textPrimitives(e, ind0 + "pollutants", v_pollutants, 2, fd + 2, lvl + 2, true);
             }
           } else $rt.textField(e, v_pollutants, ind0, "pollutants", fd + 1, lvl + 1);
           j0++;

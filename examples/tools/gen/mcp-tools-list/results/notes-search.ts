@@ -190,18 +190,7 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
                         const n_tags = v_tags.length;
                         if (n_tags === 0) e.out += lead0 + "tags: []";
                         else {
-                          let s_tags = "";
-                          let i_tags = 0;
-                          for (; i_tags < n_tags; i_tags++) {
-                            const x_tags = v_tags[i_tags];
-                            let c_tags: string;
-                            if (typeof x_tags === "string") c_tags = $rt.textStr(x_tags, e.dc);
-                            else if (x_tags === null || typeof x_tags !== "object") c_tags = $rt.textPrim(x_tags, e.dc);
-                            else break;
-                            s_tags = i_tags === 0 ? c_tags : s_tags + e.d + c_tags;
-                          }
-                          if (i_tags === n_tags && 4 <= e.max) e.out += lead0 + "tags" + "[" + n_tags + e.mk + "]: " + s_tags;
-                          else $rt.textArray(e, lead0 + "tags", v_tags, 3, 4, true);
+                          $rt.textPrimitives(e, lead0 + "tags", v_tags, 0, 3, 4, true);
                         }
                       } else $rt.textField(e, v_tags, lead0, "tags", 2, 3);
                       lead0 = ind1;

@@ -308,18 +308,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
         const n_pollutants = v_pollutants.length;
         if (n_pollutants === 0) e.out += ind0 + "pollutants: []";
         else {
-          let s_pollutants = "";
-          let i_pollutants = 0;
-          for (; i_pollutants < n_pollutants; i_pollutants++) {
-            const x_pollutants = v_pollutants[i_pollutants];
-            let c_pollutants: string;
-            if (x_pollutants === null) c_pollutants = "null";
-            else if (x_pollutants === null || typeof x_pollutants !== "object") c_pollutants = $rt.textPrim(x_pollutants, e.dc);
-            else break;
-            s_pollutants = i_pollutants === 0 ? c_pollutants : s_pollutants + e.d + c_pollutants;
-          }
-          if (i_pollutants === n_pollutants && 2 <= e.max) e.out += ind0 + "pollutants" + "[" + n_pollutants + e.mk + "]: " + s_pollutants;
-          else $rt.textArray(e, ind0 + "pollutants", v_pollutants, 1, 2, true);
+          $rt.textPrimitives(e, ind0 + "pollutants", v_pollutants, 2, 1, 2, true);
         }
       } else $rt.textField(e, v_pollutants, ind0, "pollutants", 0, 1);
       j0++;

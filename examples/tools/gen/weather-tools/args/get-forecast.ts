@@ -151,18 +151,7 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
         const n_include = v_include.length;
         if (n_include === 0) e.out += ind0 + "include: []";
         else {
-          let s_include = "";
-          let i_include = 0;
-          for (; i_include < n_include; i_include++) {
-            const x_include = v_include[i_include];
-            let c_include: string;
-            if (x_include === null) c_include = "null";
-            else if (x_include === null || typeof x_include !== "object") c_include = $rt.textPrim(x_include, e.dc);
-            else break;
-            s_include = i_include === 0 ? c_include : s_include + e.d + c_include;
-          }
-          if (i_include === n_include && 2 <= e.max) e.out += ind0 + "include" + "[" + n_include + e.mk + "]: " + s_include;
-          else $rt.textArray(e, ind0 + "include", v_include, 1, 2, true);
+          $rt.textPrimitives(e, ind0 + "include", v_include, 2, 1, 2, true);
         }
       } else $rt.textField(e, v_include, ind0, "include", 0, 1);
       j0++;
