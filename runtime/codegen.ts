@@ -63,3 +63,30 @@ export type { TextEncodeOptions } from "./text/encode.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
 export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcEnum, tcJsonEnum, tcAny, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
 export { fromModelOutputWith } from "./text/model-output.ts";
+export {
+  wString,
+  wDateTime,
+  wDate,
+  wDecimalString,
+  wStringT,
+  wDateTimeT,
+  wDateT,
+  wDecimalStringT,
+  wKey,
+  wInt,
+  wInt64,
+  wIntT,
+  wInt64T,
+  wNumber,
+  wNumberT,
+  wBool,
+  wNull,
+  wConst,
+  wJsonConst,
+  wEnum,
+  wEnumMap,
+  wJsonEnum,
+  enumIndex,
+  gObject,
+  gArray,
+} from "./codec/kinds/index.ts";

@@ -9,6 +9,7 @@ import { Code, code, jsonBlock, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";
 import type { ReadCode } from "./read.ts";
 import { isTabled, tabledKind } from "../../runtime/codec/plan.ts";
+import { scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
 
 type Tabled = Extract<Shape, { kind: "string" | "integer" | "number" }>;
 
@@ -19,20 +20,9 @@ function table(s: Tabled, cx: ModuleContext): Code {
   return cx.constant("dt", code`/*@__PURE__*/ $rt.defaultTable<${raw(type)}>(${jsonBlock(s.table)})`, s);
 }
 
-/** `emitWrite` of a tabled shape (the caller checked `s.table`). */
-export function emitTabledWrite(s: Tabled, v: Code, p: string, cx: ModuleContext): Code {
-  const t = table(s, cx);
-  const fn = raw(`$rt.writeTabled${tabledKind(s)}`);
-  switch (s.kind) {
-    case "string":
-      return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
-if (!${fn}(w, ${v}, ${t})) throw $rt.invalid(${p}, "a string without lone surrogates", ${v});`;
-    case "integer":
-      if (s.int64) return code`if (!${fn}(w, ${v}, ${t})) throw $rt.invalid(${p}, "a 64-bit integer (number or bigint)", ${v});`;
-      return code`if (!(typeof ${v} === "number" && $isInteger(${v}) && ${fn}(w, ${v}, ${t}))) throw $rt.invalid(${p}, "an integer within 64 bits", ${v});`;
-    case "number":
-      return code`if (!(typeof ${v} === "number" && ${fn}(w, ${v}, ${t}))) throw $rt.invalid(${p}, "a finite number", ${v});`;
-  }
+/** `emitWrite` of a tabled shape (the caller checked `s.table`): the tabled guard of its form (runtime/codec/kinds). */
+export function emitTabledWrite(s: Tabled, v: Code, p: string, cx: ModuleContext, req: Code): Code {
+  return code`$rt.${raw(scalarGuardName(tabledKind(s), true))}(w, ${v}, ${table(s, cx)}, ${p}${req});`;
 }
 
 /** `emitRead` of a tabled shape. */

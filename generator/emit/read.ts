@@ -10,7 +10,7 @@ import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNC
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
 import { emitTabledRead, isTabled } from "./defaults.ts";
-import { indentBy } from "./write.ts";
+import { enumTable, indentBy } from "./write.ts";
 
 export interface ReadCode {
   /** Statements to run first (may be empty). */
@@ -44,7 +44,7 @@ export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): Rea
       return { stmts: EMPTY, expr: isPrimitive(s.value) ? lit(s.value) : code`$rt.cloneJson(${cx.jsonConstant(s.value, s)})` };
     case "enum": {
       if (s.values.length === 1) return { stmts: EMPTY, expr: constantValue(s.values[0], cx, s) };
-      const table = s.values.every(isPrimitive) ? cx.constant("enum", code`${jsonBlock(s.values)} as const`, s) : cx.jsonConstant(s.values, s);
+      const table = s.values.every(isPrimitive) ? enumTable(s.values, cx, s) : cx.jsonConstant(s.values, s);
       const pick = code`${table}[r.index(${s.values.length})]`;
       return leaf(p, s.values.every(isPrimitive) ? pick : code`$rt.cloneJson(${pick})`);
     }

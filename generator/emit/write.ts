@@ -12,27 +12,27 @@ import { writerName } from "./names.ts";
 import { emitTabledWrite, isTabled } from "./defaults.ts";
 import { indexMark } from "./peek.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
+import { tabledKind } from "../../runtime/codec/plan.ts";
+import { scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
+import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
 
 
-export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
-  if (isTabled(s)) return emitTabledWrite(s, v, p, cx); // a default-value table (emit/defaults.ts)
+/**
+ * `req`: the value is a required property's, so an `undefined` is that property missing. Leaf guards fold that
+ * check in (`foldsMissing`); other shapes get their own `missing` line from the caller.
+ */
+export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals, req = false): Code {
+  const r = req ? raw(", 1") : raw("");
+  if (isTabled(s)) return emitTabledWrite(s, v, p, cx, r); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
-    case "string": {
-      const method = s.int64 ? "decimalString" : s.format === "date-time" ? "dateTime" : s.format === "date" ? "date" : "string";
-      return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
-if (!w.${raw(method)}(${v})) throw $rt.invalid(${p}, "a string without lone surrogates", ${v});`;
-    }
+    case "string":
     case "integer":
-      if (s.int64) return code`if (!$rt.writeInt64(w, ${v})) throw $rt.invalid(${p}, "a 64-bit integer (number or bigint)", ${v});`;
-      return code`if (!(typeof ${v} === "number" && $isInteger(${v}) && w.int(${v}))) throw $rt.invalid(${p}, "an integer within 64 bits", ${v});`;
     case "number":
-      return code`if (!(typeof ${v} === "number" && w.num(${v}))) throw $rt.invalid(${p}, "a finite number", ${v});`;
+      return code`$rt.${raw(scalarGuardName(tabledKind(s), false))}(w, ${v}, ${p}${r});`;
     case "boolean":
-      return code`if (${v} === true) w.byte(1);
-else if (${v} === false) w.byte(0);
-else throw $rt.invalid(${p}, "a boolean", ${v});`;
+      return code`$rt.wBool(w, ${v}, ${p}${r});`;
     case "null":
-      return code`if (${v} !== null) throw $rt.invalid(${p}, "null", ${v});`;
+      return code`$rt.wNull(${v}, ${p}${r});`;
     case "any":
       return p === "" ? code`$rt.writeAny(w, ${v});` : code`try {
   $rt.writeAny(w, ${v});
@@ -41,10 +41,10 @@ else throw $rt.invalid(${p}, "a boolean", ${v});`;
 }`;
     case "const":
       return isPrimitive(s.value)
-        ? code`if (${v} !== ${lit(s.value)}) throw $rt.invalid(${p}, ${"the constant " + JSON.stringify(s.value)}, ${v});`
-        : code`if (!$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value, s)})) throw $rt.invalid(${p}, "the schema's constant value", ${v});`;
+        ? code`$rt.wConst(${v}, ${lit(s.value)}, ${p}${r});`
+        : code`$rt.wJsonConst(${v}, ${cx.jsonConstant(s.value, s)}, ${p}${r});`;
     case "enum":
-      return emitEnum(s.values, v, p, cx, s);
+      return emitEnum(s.values, v, p, cx, s, r);
     case "ref": {
       const call = p !== "" && cx.tracksPointers(s) ? code`w.ptr.push(${p});
   ${writerName(s.name)}(w, ${v});
@@ -56,55 +56,58 @@ else throw $rt.invalid(${p}, "a boolean", ${v});`;
 }`;
     }
     case "array":
-      return emitArray(s.items, v, p, cx, L);
+      return emitArray(s.items, v, p, cx, L, r);
     case "tuple":
-      return emitTuple(s, v, p, cx, L);
+      return emitTuple(s, v, p, cx, L, r);
     case "object":
-      return emitObject(s, v, p, cx, L);
+      return emitObject(s, v, p, cx, L, r);
     case "union":
       return emitUnion(s, v, p, cx, L);
   }
 }
 
-function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext, at: Shape): Code {
-  if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: at.schemaPath }, v, p, cx, new Locals());
-  const expected = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
-  const shortExpected = expected.length > 200 ? expected.slice(0, 197) + "..." : expected;
-  if (values.every(isPrimitive) && values.length <= 16) {
-    const cases = values.map((x, i) => code`  case ${lit(x as string)}: ${writeIndex(i)} break;`);
-    return code`switch (${v}) {
-${join(cases)}
-  default: throw $rt.invalid(${p}, ${shortExpected}, ${v});
-}`;
+/** Shapes whose first check is a guard that takes `req` (so a required property needs no `missing` line). */
+export function foldsMissing(s: Shape): boolean {
+  switch (s.kind) {
+    case "any":
+    case "ref":
+    case "union":
+      return false;
+    default:
+      return true;
   }
-  if (values.every(isPrimitive)) {
-    const table = cx.constant("enum", code`new Map<unknown, number>(${jsonBlock(values.map((x, i) => [x, i]))})`, at);
-    return code`{
-  const i = ${table}.get(${v});
-  if (i === undefined) throw $rt.invalid(${p}, ${shortExpected}, ${v});
-  w.varint(i);
-}`;
-  }
-  const table = cx.jsonConstant(values, at);
-  return code`{
-  const i = ${table}.findIndex((x: unknown) => $rt.jsonEquals(x, ${v}));
-  if (i < 0) throw $rt.invalid(${p}, ${shortExpected}, ${v});
-  w.varint(i);
-}`;
+}
+
+/**
+ * Enums: the index in the same list constant the reader uses (`wEnum`: `indexOf`); long lists of primitives
+ * through a Map built once from it; lists holding objects compared structurally.
+ */
+function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext, at: Shape, r: Code): Code {
+  if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: at.schemaPath }, v, p, cx, new Locals(), r.text !== "");
+  if (!values.every(isPrimitive)) return code`$rt.wJsonEnum(w, ${v}, ${cx.jsonConstant(values, at)}, ${p}${r});`;
+  const table = enumTable(values, cx, at);
+  if (values.length <= ENUM_SCAN_MAX) return code`$rt.wEnum(w, ${v}, ${table}, ${p}${r});`;
+  const index = cx.constant("enumIndex", code`/*@__PURE__*/ $rt.enumIndex(${table})`, at);
+  return code`$rt.wEnumMap(w, ${v}, ${index}, ${table}, ${p}${r});`;
+}
+
+/** The list of an enum of primitives (emit/read.ts uses the same constant). */
+export function enumTable(values: unknown[], cx: ModuleContext, at: Shape): Code {
+  return cx.constant("enum", code`${jsonBlock(values)} as const`, at);
 }
 
 function writeIndex(i: number): Code {
   return i < 128 ? code`w.byte(${i});` : code`w.varint(${i});`;
 }
 
-function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const n = L.fresh("n", fieldOf(p));
   const i = L.fresh("i", fieldOf(p));
   const e = L.fresh("e", fieldOf(p));
   const zeroWidth = cx.minWidth(items) === 0;
   const body = emitWrite(items, e, "", cx, L);
   const track = cx.tracksPointers(items) ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
-  return code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
+  return code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
 ${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} items of a zero-width type", ${v});\n` : raw("")}w.varint(${n});
 let ${i} = 0;
@@ -118,12 +121,12 @@ ${track ? code`    ${track.each}\n` : raw("")}${indentBy(body, "    ")}
 }${track ? code`\n${track.after}` : raw("")}`;
 }
 
-function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const n = L.fresh("n", fieldOf(p));
   const max = s.rest === false ? s.items.length : -1;
   const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
   const out: Code[] = [
-    code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
+    code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
 if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : raw("")}) throw $rt.invalid(${p}, ${"an array of " + range}, ${v});${
       s.rest !== false && cx.minWidth(s.rest) === 0
@@ -169,9 +172,9 @@ export function readProp(obj: Code, key: string): Code {
   return key in Object.prototype ? code`$rt.getOwn(${obj}, ${key})` : prop(obj, key);
 }
 
-function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const layout = objectLayout(s);
-  const head: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});`];
+  const head: Code[] = [code`$rt.gObject(${v}, ${p}${r});`];
   const locals = s.properties.map((prop) => {
     const f = L.fresh("v", prop.name);
     head.push(code`const ${f} = ${readProp(v, prop.name)};`);
@@ -182,9 +185,7 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
   const checks: Code[] = [];
   if (s.additional === false) {
     // cheap unknown-key check: compare key counts; only a mismatch walks the keys
-    const terms = s.properties.map((q, i) => (q.required ? raw("1") : code`(${locals[i]!} !== undefined ? 1 : 0)`));
-    const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
-    checks.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
+    checks.push(code`if ($rt.keyCount(${v}) !== ${keySum(s, locals)}) $rt.checkClosed(${v}, ${known}, ${p});`);
   } else {
     extras = L.fresh("x", fieldOf(p));
     checks.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
@@ -208,9 +209,10 @@ w.byte(${m});`);
     const q = s.properties[i]!;
     const f = locals[i]!;
     const fp = childPath(p, q.name);
-    const body = indexMark(cx, s, i, emitWrite(q.shape, f, fp, cx, L)); // field index (emit/peek.ts)
+    const folds = q.required && foldsMissing(q.shape); // the guard reports it missing
+    const body = indexMark(cx, s, i, emitWrite(q.shape, f, fp, cx, L, folds)); // field index (emit/peek.ts)
     if (q.required) {
-      return code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+      return folds ? body : code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${body}`;
     }
     return code`if (${f} !== undefined) {
@@ -235,7 +237,7 @@ ${write}` : code`if (${f} !== undefined) ${write}`);
     const entries = code`let ${k} = "";
 ${track ? track.before : raw("")}try {
   for (${k} of ${extras!}) {
-${track ? code`    ${track.each}\n` : raw("")}    if (!w.string(${k})) throw $rt.invalid("", "a key without lone surrogates", ${k});
+${track ? code`    ${track.each}\n` : raw("")}    $rt.wKey(w, ${k});
     const ${e} = ${v}[${k}];
 ${indentBy(emitWrite(s.additional, e, "", cx, L), "    ")}
   }
@@ -261,12 +263,7 @@ ${indentBy(entries, "  ")}
   // expressions, and the property writes move, in chunks, into helper functions that take the field locals.
   // The bytes are the same.
   const flat = (f: Code): Code => code`+(${f} !== undefined)`;
-  const flatChecks: Code[] = [];
-  if (s.additional === false) {
-    const required = s.properties.filter((q) => q.required).length;
-    const terms = [raw(String(required)), ...s.properties.flatMap((q, i) => (q.required ? [] : [flat(locals[i]!)]))];
-    flatChecks.push(code`if ($rt.keyCount(${v}) !== ${join(terms, " + ")}) $rt.checkClosed(${v}, ${known}, ${p});`);
-  } else flatChecks.push(checks[0]!);
+  const flatChecks = checks;
   const flatBitmap: Code[] = [];
   for (let b = 0; b * 8 < layout.bits; b++) {
     const terms: Code[] = [];
@@ -284,6 +281,13 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
     return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
   });
   return join([...head, ...flatChecks, ...flatBitmap, ...calls, ...tail]);
+}
+
+/** The number of keys a closed object has when it has no unknown ones: the required count plus the optional present. */
+function keySum(s: ObjectShape, locals: Code[]): Code {
+  const required = s.properties.filter((q) => q.required).length;
+  const optional = s.properties.flatMap((q, i) => (q.required ? [] : [code`+(${locals[i]!} !== undefined)`]));
+  return join(required > 0 || optional.length === 0 ? [raw(String(required)), ...optional] : optional, " + ");
 }
 
 function emitUnion(s: UnionShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
@@ -305,7 +309,7 @@ ${indentBy(body, "    ")}
   }`;
     });
     const expected = "one of " + s.discriminator.values.map((x) => JSON.stringify(x)).join(", ");
-    return code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});
+    return code`$rt.gObject(${v}, ${p});
 const ${d} = ${readProp(v, key)};
 switch (${d}) {
 ${join(cases)}

@@ -262,19 +262,14 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_model = v.model;
   const v_extractedAt = v.extractedAt;
   const v_documents = v.documents;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_ExtractionResult, "");
-  if (v_model === undefined) throw $rt.missing("", "model");
-  if (typeof v_model !== "string") throw $rt.invalid("/model", "a string", v_model);
-  if (!w.string(v_model)) throw $rt.invalid("/model", "a string without lone surrogates", v_model);
-  if (v_extractedAt === undefined) throw $rt.missing("", "extractedAt");
-  if (typeof v_extractedAt !== "string") throw $rt.invalid("/extractedAt", "a string", v_extractedAt);
-  if (!w.dateTime(v_extractedAt)) throw $rt.invalid("/extractedAt", "a string without lone surrogates", v_extractedAt);
-  if (v_documents === undefined) throw $rt.missing("", "documents");
-  if (!$isArray(v_documents)) throw $rt.invalid("/documents", "an array", v_documents);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_ExtractionResult, "");
+  $rt.wString(w, v_model, "/model", 1);
+  $rt.wDateTime(w, v_extractedAt, "/extractedAt", 1);
+  $rt.gArray(v_documents, "/documents", 1);
   const n_documents = v_documents.length;
   w.varint(n_documents);
   let i_documents = 0;
@@ -311,44 +306,25 @@ function readExtractionResult(r: $rt.Reader): any {
 }
 
 function writeDocument(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_source = v.source;
   const v_language = v.language;
   const v_url = v.url;
   const v_text = v.text;
   const v_entities = v.entities;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_url !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Document, "");
+  if ($rt.keyCount(v) !== 5 + +(v_url !== undefined)) $rt.checkClosed(v, $keys_Document, "");
   let m0 = 0;
   if (v_url !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_source === undefined) throw $rt.missing("", "source");
-  switch (v_source) {
-    case "news": w.byte(0); break;
-    case "filing": w.byte(1); break;
-    case "email": w.byte(2); break;
-    case "chat": w.byte(3); break;
-    case "report": w.byte(4); break;
-    default: throw $rt.invalid("/source", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"", v_source);
-  }
-  if (v_language === undefined) throw $rt.missing("", "language");
-  switch (v_language) {
-    case "en": w.byte(0); break;
-    case "zh": w.byte(1); break;
-    default: throw $rt.invalid("/language", "one of \"en\", \"zh\"", v_language);
-  }
+  $rt.wString(w, v_id, "/id", 1);
+  $rt.wEnum(w, v_source, $enum_Document_source, "/source", 1);
+  $rt.wEnum(w, v_language, $enum_Document_language, "/language", 1);
   if (v_url !== undefined) {
-    if (typeof v_url !== "string") throw $rt.invalid("/url", "a string", v_url);
-    if (!w.string(v_url)) throw $rt.invalid("/url", "a string without lone surrogates", v_url);
+    $rt.wString(w, v_url, "/url");
   }
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
-  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
-  if (v_entities === undefined) throw $rt.missing("", "entities");
-  if (!$isArray(v_entities)) throw $rt.invalid("/entities", "an array", v_entities);
+  $rt.wString(w, v_text, "/text", 1);
+  $rt.gArray(v_entities, "/entities", 1);
   const n_entities = v_entities.length;
   w.varint(n_entities);
   let i_entities = 0;
@@ -399,7 +375,7 @@ function readDocument(r: $rt.Reader): any {
 }
 
 function writeEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const d0 = v.type;
   switch (d0) {
     case "person": {
@@ -465,26 +441,21 @@ function readEntity(r: $rt.Reader): any {
 }
 
 function writePersonEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_name = v.name;
   const v_role = v.role;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_role !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_PersonEntity, "");
+  if ($rt.keyCount(v) !== 3 + +(v_role !== undefined)) $rt.checkClosed(v, $keys_PersonEntity, "");
   let m0 = 0;
   if (v_role !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "person") throw $rt.invalid("/type", "the constant \"person\"", v_type);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  $rt.wConst(v_type, "person", "/type", 1);
+  $rt.wString(w, v_name, "/name", 1);
   if (v_role !== undefined) {
-    if (typeof v_role !== "string") throw $rt.invalid("/role", "a string", v_role);
-    if (!w.string(v_role)) throw $rt.invalid("/role", "a string without lone surrogates", v_role);
+    $rt.wString(w, v_role, "/role");
   }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readPersonEntity(r: $rt.Reader): any {
@@ -507,26 +478,21 @@ function readPersonEntity(r: $rt.Reader): any {
 }
 
 function writeOrganizationEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_name = v.name;
   const v_ticker = v.ticker;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_ticker !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_OrganizationEntity, "");
+  if ($rt.keyCount(v) !== 3 + +(v_ticker !== undefined)) $rt.checkClosed(v, $keys_OrganizationEntity, "");
   let m0 = 0;
   if (v_ticker !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "organization") throw $rt.invalid("/type", "the constant \"organization\"", v_type);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  $rt.wConst(v_type, "organization", "/type", 1);
+  $rt.wString(w, v_name, "/name", 1);
   if (v_ticker !== undefined) {
-    if (typeof v_ticker !== "string") throw $rt.invalid("/ticker", "a string", v_ticker);
-    if (!w.string(v_ticker)) throw $rt.invalid("/ticker", "a string without lone surrogates", v_ticker);
+    $rt.wString(w, v_ticker, "/ticker");
   }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readOrganizationEntity(r: $rt.Reader): any {
@@ -549,36 +515,31 @@ function readOrganizationEntity(r: $rt.Reader): any {
 }
 
 function writeLocationEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_name = v.name;
   const v_countryCode = v.countryCode;
   const v_lat = v.lat;
   const v_lon = v.lon;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_countryCode !== undefined ? 1 : 0) + (v_lat !== undefined ? 1 : 0) + (v_lon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_LocationEntity, "");
+  if ($rt.keyCount(v) !== 3 + +(v_countryCode !== undefined) + +(v_lat !== undefined) + +(v_lon !== undefined)) $rt.checkClosed(v, $keys_LocationEntity, "");
   let m0 = 0;
   if (v_countryCode !== undefined) m0 |= 1;
   if (v_lat !== undefined) m0 |= 2;
   if (v_lon !== undefined) m0 |= 4;
   w.byte(m0);
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "location") throw $rt.invalid("/type", "the constant \"location\"", v_type);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
+  $rt.wConst(v_type, "location", "/type", 1);
+  $rt.wString(w, v_name, "/name", 1);
   if (v_countryCode !== undefined) {
-    if (typeof v_countryCode !== "string") throw $rt.invalid("/countryCode", "a string", v_countryCode);
-    if (!w.string(v_countryCode)) throw $rt.invalid("/countryCode", "a string without lone surrogates", v_countryCode);
+    $rt.wString(w, v_countryCode, "/countryCode");
   }
   if (v_lat !== undefined) {
-    if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/lat", "a finite number", v_lat);
+    $rt.wNumber(w, v_lat, "/lat");
   }
   if (v_lon !== undefined) {
-    if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/lon", "a finite number", v_lon);
+    $rt.wNumber(w, v_lon, "/lon");
   }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readLocationEntity(r: $rt.Reader): any {
@@ -613,30 +574,18 @@ function readLocationEntity(r: $rt.Reader): any {
 }
 
 function writeDateEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_text = v.text;
   const v_value = v.value;
   const v_precision = v.precision;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_DateEntity, "");
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "date") throw $rt.invalid("/type", "the constant \"date\"", v_type);
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
-  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
-  if (v_value === undefined) throw $rt.missing("", "value");
-  if (typeof v_value !== "string") throw $rt.invalid("/value", "a string", v_value);
-  if (!w.date(v_value)) throw $rt.invalid("/value", "a string without lone surrogates", v_value);
-  if (v_precision === undefined) throw $rt.missing("", "precision");
-  switch (v_precision) {
-    case "day": w.byte(0); break;
-    case "month": w.byte(1); break;
-    case "year": w.byte(2); break;
-    default: throw $rt.invalid("/precision", "one of \"day\", \"month\", \"year\"", v_precision);
-  }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_DateEntity, "");
+  $rt.wConst(v_type, "date", "/type", 1);
+  $rt.wString(w, v_text, "/text", 1);
+  $rt.wDate(w, v_value, "/value", 1);
+  $rt.wEnum(w, v_precision, $enum_DateEntity_precision, "/precision", 1);
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readDateEntity(r: $rt.Reader): any {
@@ -654,25 +603,18 @@ function readDateEntity(r: $rt.Reader): any {
 }
 
 function writeMoneyEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_text = v.text;
   const v_amount = v.amount;
   const v_currency = v.currency;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_MoneyEntity, "");
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "money") throw $rt.invalid("/type", "the constant \"money\"", v_type);
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
-  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
-  if (v_amount === undefined) throw $rt.missing("", "amount");
-  if (!(typeof v_amount === "number" && w.num(v_amount))) throw $rt.invalid("/amount", "a finite number", v_amount);
-  if (v_currency === undefined) throw $rt.missing("", "currency");
-  if (typeof v_currency !== "string") throw $rt.invalid("/currency", "a string", v_currency);
-  if (!w.string(v_currency)) throw $rt.invalid("/currency", "a string without lone surrogates", v_currency);
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_MoneyEntity, "");
+  $rt.wConst(v_type, "money", "/type", 1);
+  $rt.wString(w, v_text, "/text", 1);
+  $rt.wNumber(w, v_amount, "/amount", 1);
+  $rt.wString(w, v_currency, "/currency", 1);
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readMoneyEntity(r: $rt.Reader): any {

@@ -175,9 +175,9 @@ const $dt_TopError_message = /*@__PURE__*/ $rt.defaultTable<string>([
   "rate limit exceeded for tenant <id>",
   "payment provider returned HTTP 502",
 ]);
+const $enum_TopError_level = ["error", "fatal"] as const;
 const $dt_TopError_count = /*@__PURE__*/ $rt.defaultTable<number>([70]);
 const $dt_TopError_lastSeen = /*@__PURE__*/ $rt.defaultTable<string>(["2025-03-14T11:08:34Z"]);
-const $enum_TopError_level = ["error", "fatal"] as const;
 const $tset_LogReport_environment = /*@__PURE__*/ new Set<unknown>($enum_LogReport_environment);
 const $tset_TopError_level = /*@__PURE__*/ new Set<unknown>($enum_TopError_level);
 const $thints_LogReport = {
@@ -333,7 +333,7 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeLogReport(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_reportId = v.reportId;
   const v_query = v.query;
   const v_window = v.window;
@@ -343,39 +343,21 @@ function writeLogReport(w: $rt.Writer, v: any): void {
   const v_totalEvents = v.totalEvents;
   const v_totalBytes = v.totalBytes;
   const v_services = v.services;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LogReport, "");
-  if (v_reportId === undefined) throw $rt.missing("", "reportId");
-  if (typeof v_reportId !== "string") throw $rt.invalid("/reportId", "a string", v_reportId);
-  if (!w.string(v_reportId)) throw $rt.invalid("/reportId", "a string without lone surrogates", v_reportId);
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
-  if (!w.string(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
+  if ($rt.keyCount(v) !== 9) $rt.checkClosed(v, $keys_LogReport, "");
+  $rt.wString(w, v_reportId, "/reportId", 1);
+  $rt.wString(w, v_query, "/query", 1);
   if (v_window === undefined) throw $rt.missing("", "window");
   try {
     writeTimeWindow(w, v_window);
   } catch (e) {
     $rt.rethrowAt(e, "/window");
   }
-  if (v_environment === undefined) throw $rt.missing("", "environment");
-  switch (v_environment) {
-    case "production": w.byte(0); break;
-    case "staging": w.byte(1); break;
-    case "development": w.byte(2); break;
-    default: throw $rt.invalid("/environment", "one of \"production\", \"staging\", \"development\"", v_environment);
-  }
-  if (v_region === undefined) throw $rt.missing("", "region");
-  if (typeof v_region !== "string") throw $rt.invalid("/region", "a string", v_region);
-  if (!w.string(v_region)) throw $rt.invalid("/region", "a string without lone surrogates", v_region);
-  if (v_truncated === undefined) throw $rt.missing("", "truncated");
-  if (v_truncated === true) w.byte(1);
-  else if (v_truncated === false) w.byte(0);
-  else throw $rt.invalid("/truncated", "a boolean", v_truncated);
-  if (v_totalEvents === undefined) throw $rt.missing("", "totalEvents");
-  if (!(typeof v_totalEvents === "number" && $isInteger(v_totalEvents) && w.int(v_totalEvents))) throw $rt.invalid("/totalEvents", "an integer within 64 bits", v_totalEvents);
-  if (v_totalBytes === undefined) throw $rt.missing("", "totalBytes");
-  if (!$rt.writeInt64(w, v_totalBytes)) throw $rt.invalid("/totalBytes", "a 64-bit integer (number or bigint)", v_totalBytes);
-  if (v_services === undefined) throw $rt.missing("", "services");
-  if (!$isArray(v_services)) throw $rt.invalid("/services", "an array", v_services);
+  $rt.wEnum(w, v_environment, $enum_LogReport_environment, "/environment", 1);
+  $rt.wString(w, v_region, "/region", 1);
+  $rt.wBool(w, v_truncated, "/truncated", 1);
+  $rt.wInt(w, v_totalEvents, "/totalEvents", 1);
+  $rt.wInt64(w, v_totalBytes, "/totalBytes", 1);
+  $rt.gArray(v_services, "/services", 1);
   const n_services = v_services.length;
   w.varint(n_services);
   let i_services = 0;
@@ -429,19 +411,14 @@ function readLogReport(r: $rt.Reader): any {
 }
 
 function writeTimeWindow(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_start = v.start;
   const v_end = v.end;
   const v_bucketSeconds = v.bucketSeconds;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_TimeWindow, "");
-  if (v_start === undefined) throw $rt.missing("", "start");
-  if (typeof v_start !== "string") throw $rt.invalid("/start", "a string", v_start);
-  if (!w.dateTime(v_start)) throw $rt.invalid("/start", "a string without lone surrogates", v_start);
-  if (v_end === undefined) throw $rt.missing("", "end");
-  if (typeof v_end !== "string") throw $rt.invalid("/end", "a string", v_end);
-  if (!w.dateTime(v_end)) throw $rt.invalid("/end", "a string without lone surrogates", v_end);
-  if (v_bucketSeconds === undefined) throw $rt.missing("", "bucketSeconds");
-  if (!(typeof v_bucketSeconds === "number" && $isInteger(v_bucketSeconds) && w.int(v_bucketSeconds))) throw $rt.invalid("/bucketSeconds", "an integer within 64 bits", v_bucketSeconds);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_TimeWindow, "");
+  $rt.wDateTime(w, v_start, "/start", 1);
+  $rt.wDateTime(w, v_end, "/end", 1);
+  $rt.wInt(w, v_bucketSeconds, "/bucketSeconds", 1);
 }
 
 function readTimeWindow(r: $rt.Reader): any {
@@ -456,7 +433,7 @@ function readTimeWindow(r: $rt.Reader): any {
 }
 
 function writeServiceGroup(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_service = v.service;
   const v_version = v.version;
   const v_healthy = v.healthy;
@@ -468,48 +445,36 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
   const v_tags = v.tags;
   const v_incidentId = v.incidentId;
   const v_topErrors = v.topErrors;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_incidentId !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_ServiceGroup, "");
+  if ($rt.keyCount(v) !== 10 + +(v_incidentId !== undefined)) $rt.checkClosed(v, $keys_ServiceGroup, "");
   let m0 = 0;
   if (v_incidentId !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_service === undefined) throw $rt.missing("", "service");
-  if (typeof v_service !== "string") throw $rt.invalid("/service", "a string", v_service);
-  if (!w.string(v_service)) throw $rt.invalid("/service", "a string without lone surrogates", v_service);
-  if (v_version === undefined) throw $rt.missing("", "version");
-  if (typeof v_version !== "string") throw $rt.invalid("/version", "a string", v_version);
-  if (!w.string(v_version)) throw $rt.invalid("/version", "a string without lone surrogates", v_version);
-  if (v_healthy === undefined) throw $rt.missing("", "healthy");
-  if (v_healthy === true) w.byte(1);
-  else if (v_healthy === false) w.byte(0);
-  else throw $rt.invalid("/healthy", "a boolean", v_healthy);
-  if (v_instances === undefined) throw $rt.missing("", "instances");
-  if (!(typeof v_instances === "number" && $isInteger(v_instances) && w.int(v_instances))) throw $rt.invalid("/instances", "an integer within 64 bits", v_instances);
+  $rt.wString(w, v_service, "/service", 1);
+  $rt.wString(w, v_version, "/version", 1);
+  $rt.wBool(w, v_healthy, "/healthy", 1);
+  $rt.wInt(w, v_instances, "/instances", 1);
   if (v_counts === undefined) throw $rt.missing("", "counts");
   try {
     writeLevelCounts(w, v_counts);
   } catch (e) {
     $rt.rethrowAt(e, "/counts");
   }
-  if (v_errorRate === undefined) throw $rt.missing("", "errorRate");
-  if (!(typeof v_errorRate === "number" && w.num(v_errorRate))) throw $rt.invalid("/errorRate", "a finite number", v_errorRate);
+  $rt.wNumber(w, v_errorRate, "/errorRate", 1);
   if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
   try {
     writeLatency(w, v_latencyMs);
   } catch (e) {
     $rt.rethrowAt(e, "/latencyMs");
   }
-  if (v_bytesIngested === undefined) throw $rt.missing("", "bytesIngested");
-  if (!$rt.writeInt64(w, v_bytesIngested)) throw $rt.invalid("/bytesIngested", "a 64-bit integer (number or bigint)", v_bytesIngested);
-  if (v_tags === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+  $rt.wInt64(w, v_bytesIngested, "/bytesIngested", 1);
+  $rt.gArray(v_tags, "/tags", 1);
   const n_tags = v_tags.length;
   w.varint(n_tags);
   let i_tags = 0;
   try {
     for (; i_tags < n_tags; i_tags++) {
       const e_tags = v_tags[i_tags];
-      if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
-      if (!$rt.writeTabledString(w, e_tags, $dt_ServiceGroup_tags_items)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
+      $rt.wStringT(w, e_tags, $dt_ServiceGroup_tags_items, "");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/tags", i_tags);
@@ -517,16 +482,14 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
   if (v_incidentId !== undefined) {
     if (typeof v_incidentId === "string") {
       w.byte(0);
-      if (typeof v_incidentId !== "string") throw $rt.invalid("/incidentId", "a string", v_incidentId);
-      if (!w.string(v_incidentId)) throw $rt.invalid("/incidentId", "a string without lone surrogates", v_incidentId);
+      $rt.wString(w, v_incidentId, "/incidentId");
     }
     else {
       w.byte(1);
-      if (v_incidentId !== null) throw $rt.invalid("/incidentId", "null", v_incidentId);
+      $rt.wNull(v_incidentId, "/incidentId");
     }
   }
-  if (v_topErrors === undefined) throw $rt.missing("", "topErrors");
-  if (!$isArray(v_topErrors)) throw $rt.invalid("/topErrors", "an array", v_topErrors);
+  $rt.gArray(v_topErrors, "/topErrors", 1);
   const n_topErrors = v_topErrors.length;
   w.varint(n_topErrors);
   let i_topErrors = 0;
@@ -619,23 +582,18 @@ function readServiceGroup(r: $rt.Reader): any {
 }
 
 function writeLevelCounts(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_debug = v.debug;
   const v_info = v.info;
   const v_warn = v.warn;
   const v_error = v.error;
   const v_fatal = v.fatal;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LevelCounts, "");
-  if (v_debug === undefined) throw $rt.missing("", "debug");
-  if (!(typeof v_debug === "number" && $isInteger(v_debug) && w.int(v_debug))) throw $rt.invalid("/debug", "an integer within 64 bits", v_debug);
-  if (v_info === undefined) throw $rt.missing("", "info");
-  if (!(typeof v_info === "number" && $isInteger(v_info) && w.int(v_info))) throw $rt.invalid("/info", "an integer within 64 bits", v_info);
-  if (v_warn === undefined) throw $rt.missing("", "warn");
-  if (!(typeof v_warn === "number" && $isInteger(v_warn) && w.int(v_warn))) throw $rt.invalid("/warn", "an integer within 64 bits", v_warn);
-  if (v_error === undefined) throw $rt.missing("", "error");
-  if (!(typeof v_error === "number" && $isInteger(v_error) && w.int(v_error))) throw $rt.invalid("/error", "an integer within 64 bits", v_error);
-  if (v_fatal === undefined) throw $rt.missing("", "fatal");
-  if (!(typeof v_fatal === "number" && $isInteger(v_fatal) && w.int(v_fatal))) throw $rt.invalid("/fatal", "an integer within 64 bits", v_fatal);
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_LevelCounts, "");
+  $rt.wInt(w, v_debug, "/debug", 1);
+  $rt.wInt(w, v_info, "/info", 1);
+  $rt.wInt(w, v_warn, "/warn", 1);
+  $rt.wInt(w, v_error, "/error", 1);
+  $rt.wInt(w, v_fatal, "/fatal", 1);
 }
 
 function readLevelCounts(r: $rt.Reader): any {
@@ -654,20 +612,16 @@ function readLevelCounts(r: $rt.Reader): any {
 }
 
 function writeLatency(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_p50 = v.p50;
   const v_p90 = v.p90;
   const v_p99 = v.p99;
   const v_max = v.max;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Latency, "");
-  if (v_p50 === undefined) throw $rt.missing("", "p50");
-  if (!(typeof v_p50 === "number" && w.num(v_p50))) throw $rt.invalid("/p50", "a finite number", v_p50);
-  if (v_p90 === undefined) throw $rt.missing("", "p90");
-  if (!(typeof v_p90 === "number" && w.num(v_p90))) throw $rt.invalid("/p90", "a finite number", v_p90);
-  if (v_p99 === undefined) throw $rt.missing("", "p99");
-  if (!(typeof v_p99 === "number" && w.num(v_p99))) throw $rt.invalid("/p99", "a finite number", v_p99);
-  if (v_max === undefined) throw $rt.missing("", "max");
-  if (!(typeof v_max === "number" && w.num(v_max))) throw $rt.invalid("/max", "a finite number", v_max);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Latency, "");
+  $rt.wNumber(w, v_p50, "/p50", 1);
+  $rt.wNumber(w, v_p90, "/p90", 1);
+  $rt.wNumber(w, v_p99, "/p99", 1);
+  $rt.wNumber(w, v_max, "/max", 1);
 }
 
 function readLatency(r: $rt.Reader): any {
@@ -684,41 +638,27 @@ function readLatency(r: $rt.Reader): any {
 }
 
 function writeTopError(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_message = v.message;
   const v_level = v.level;
   const v_count = v.count;
   const v_firstSeen = v.firstSeen;
   const v_lastSeen = v.lastSeen;
   const v_sampleTraceIds = v.sampleTraceIds;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_TopError, "");
-  if (v_message === undefined) throw $rt.missing("", "message");
-  if (typeof v_message !== "string") throw $rt.invalid("/message", "a string", v_message);
-  if (!$rt.writeTabledString(w, v_message, $dt_TopError_message)) throw $rt.invalid("/message", "a string without lone surrogates", v_message);
-  if (v_level === undefined) throw $rt.missing("", "level");
-  switch (v_level) {
-    case "error": w.byte(0); break;
-    case "fatal": w.byte(1); break;
-    default: throw $rt.invalid("/level", "one of \"error\", \"fatal\"", v_level);
-  }
-  if (v_count === undefined) throw $rt.missing("", "count");
-  if (!(typeof v_count === "number" && $isInteger(v_count) && $rt.writeTabledInt(w, v_count, $dt_TopError_count))) throw $rt.invalid("/count", "an integer within 64 bits", v_count);
-  if (v_firstSeen === undefined) throw $rt.missing("", "firstSeen");
-  if (typeof v_firstSeen !== "string") throw $rt.invalid("/firstSeen", "a string", v_firstSeen);
-  if (!w.dateTime(v_firstSeen)) throw $rt.invalid("/firstSeen", "a string without lone surrogates", v_firstSeen);
-  if (v_lastSeen === undefined) throw $rt.missing("", "lastSeen");
-  if (typeof v_lastSeen !== "string") throw $rt.invalid("/lastSeen", "a string", v_lastSeen);
-  if (!$rt.writeTabledDateTime(w, v_lastSeen, $dt_TopError_lastSeen)) throw $rt.invalid("/lastSeen", "a string without lone surrogates", v_lastSeen);
-  if (v_sampleTraceIds === undefined) throw $rt.missing("", "sampleTraceIds");
-  if (!$isArray(v_sampleTraceIds)) throw $rt.invalid("/sampleTraceIds", "an array", v_sampleTraceIds);
+  if ($rt.keyCount(v) !== 6) $rt.checkClosed(v, $keys_TopError, "");
+  $rt.wStringT(w, v_message, $dt_TopError_message, "/message", 1);
+  $rt.wEnum(w, v_level, $enum_TopError_level, "/level", 1);
+  $rt.wIntT(w, v_count, $dt_TopError_count, "/count", 1);
+  $rt.wDateTime(w, v_firstSeen, "/firstSeen", 1);
+  $rt.wDateTimeT(w, v_lastSeen, $dt_TopError_lastSeen, "/lastSeen", 1);
+  $rt.gArray(v_sampleTraceIds, "/sampleTraceIds", 1);
   const n_sampleTraceIds = v_sampleTraceIds.length;
   w.varint(n_sampleTraceIds);
   let i_sampleTraceIds = 0;
   try {
     for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
       const e_sampleTraceIds = v_sampleTraceIds[i_sampleTraceIds];
-      if (typeof e_sampleTraceIds !== "string") throw $rt.invalid("", "a string", e_sampleTraceIds);
-      if (!w.string(e_sampleTraceIds)) throw $rt.invalid("", "a string without lone surrogates", e_sampleTraceIds);
+      $rt.wString(w, e_sampleTraceIds, "");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/sampleTraceIds", i_sampleTraceIds);

@@ -283,11 +283,10 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeOrderList(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_orders = v.orders;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_OrderList, "");
-  if (v_orders === undefined) throw $rt.missing("", "orders");
-  if (!$isArray(v_orders)) throw $rt.invalid("/orders", "an array", v_orders);
+  $rt.gArray(v_orders, "/orders", 1);
   const n_orders = v_orders.length;
   w.varint(n_orders);
   let i_orders = 0;
@@ -320,7 +319,7 @@ function readOrderList(r: $rt.Reader): any {
 }
 
 function writeOrder(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_customer = v.customer;
   const v_items = v.items;
@@ -330,21 +329,18 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_createdAt = v.createdAt;
   const v_updatedAt = v.updatedAt;
   const v_note = v.note;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
+  if ($rt.keyCount(v) !== 8 + +(v_note !== undefined)) $rt.checkClosed(v, $keys_Order, "");
   let m0 = 0;
   if (v_note !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  $rt.wString(w, v_id, "/id", 1);
   if (v_customer === undefined) throw $rt.missing("", "customer");
   try {
     writeCustomer(w, v_customer);
   } catch (e) {
     $rt.rethrowAt(e, "/customer");
   }
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
   let i_items = 0;
@@ -356,38 +352,13 @@ function writeOrder(w: $rt.Writer, v: any): void {
   } catch (err) {
     $rt.rethrowAtIndex(err, "/items", i_items);
   }
-  if (v_total === undefined) throw $rt.missing("", "total");
-  if (!(typeof v_total === "number" && $rt.writeTabledNumber(w, v_total, $dt_Order_total))) throw $rt.invalid("/total", "a finite number", v_total);
-  if (v_currency === undefined) throw $rt.missing("", "currency");
-  switch (v_currency) {
-    case "CNY": w.byte(0); break;
-    case "HKD": w.byte(1); break;
-    case "JPY": w.byte(2); break;
-    case "KRW": w.byte(3); break;
-    case "SGD": w.byte(4); break;
-    case "USD": w.byte(5); break;
-    case "EUR": w.byte(6); break;
-    case "GBP": w.byte(7); break;
-    default: throw $rt.invalid("/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"", v_currency);
-  }
-  if (v_status === undefined) throw $rt.missing("", "status");
-  switch (v_status) {
-    case "pending": w.byte(0); break;
-    case "paid": w.byte(1); break;
-    case "shipped": w.byte(2); break;
-    case "delivered": w.byte(3); break;
-    case "cancelled": w.byte(4); break;
-    default: throw $rt.invalid("/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"", v_status);
-  }
-  if (v_createdAt === undefined) throw $rt.missing("", "createdAt");
-  if (typeof v_createdAt !== "string") throw $rt.invalid("/createdAt", "a string", v_createdAt);
-  if (!w.dateTime(v_createdAt)) throw $rt.invalid("/createdAt", "a string without lone surrogates", v_createdAt);
-  if (v_updatedAt === undefined) throw $rt.missing("", "updatedAt");
-  if (typeof v_updatedAt !== "string") throw $rt.invalid("/updatedAt", "a string", v_updatedAt);
-  if (!w.dateTime(v_updatedAt)) throw $rt.invalid("/updatedAt", "a string without lone surrogates", v_updatedAt);
+  $rt.wNumberT(w, v_total, $dt_Order_total, "/total", 1);
+  $rt.wEnum(w, v_currency, $enum_Order_currency, "/currency", 1);
+  $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
+  $rt.wDateTime(w, v_createdAt, "/createdAt", 1);
+  $rt.wDateTime(w, v_updatedAt, "/updatedAt", 1);
   if (v_note !== undefined) {
-    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
-    if (!w.string(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
+    $rt.wString(w, v_note, "/note");
   }
 }
 
@@ -437,20 +408,15 @@ function readOrder(r: $rt.Reader): any {
 }
 
 function writeCustomer(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_name = v.name;
   const v_email = v.email;
   const v_address = v.address;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Customer, "");
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (!(typeof v_id === "number" && $isInteger(v_id) && $rt.writeTabledInt(w, v_id, $dt_Customer_id))) throw $rt.invalid("/id", "an integer within 64 bits", v_id);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!$rt.writeTabledString(w, v_name, $dt_Customer_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
-  if (v_email === undefined) throw $rt.missing("", "email");
-  if (typeof v_email !== "string") throw $rt.invalid("/email", "a string", v_email);
-  if (!$rt.writeTabledString(w, v_email, $dt_Customer_email)) throw $rt.invalid("/email", "a string without lone surrogates", v_email);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Customer, "");
+  $rt.wIntT(w, v_id, $dt_Customer_id, "/id", 1);
+  $rt.wStringT(w, v_name, $dt_Customer_name, "/name", 1);
+  $rt.wStringT(w, v_email, $dt_Customer_email, "/email", 1);
   if (v_address === undefined) throw $rt.missing("", "address");
   try {
     writeAddress(w, v_address);
@@ -478,22 +444,16 @@ function readCustomer(r: $rt.Reader): any {
 }
 
 function writeLineItem(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_sku = v.sku;
   const v_name = v.name;
   const v_qty = v.qty;
   const v_unitPrice = v.unitPrice;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LineItem, "");
-  if (v_sku === undefined) throw $rt.missing("", "sku");
-  if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
-  if (!$rt.writeTabledString(w, v_sku, $dt_LineItem_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!$rt.writeTabledString(w, v_name, $dt_LineItem_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
-  if (v_qty === undefined) throw $rt.missing("", "qty");
-  if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
-  if (v_unitPrice === undefined) throw $rt.missing("", "unitPrice");
-  if (!(typeof v_unitPrice === "number" && $rt.writeTabledNumber(w, v_unitPrice, $dt_LineItem_unitPrice))) throw $rt.invalid("/unitPrice", "a finite number", v_unitPrice);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_LineItem, "");
+  $rt.wStringT(w, v_sku, $dt_LineItem_sku, "/sku", 1);
+  $rt.wStringT(w, v_name, $dt_LineItem_name, "/name", 1);
+  $rt.wInt(w, v_qty, "/qty", 1);
+  $rt.wNumberT(w, v_unitPrice, $dt_LineItem_unitPrice, "/unitPrice", 1);
 }
 
 function readLineItem(r: $rt.Reader): any {
@@ -510,24 +470,16 @@ function readLineItem(r: $rt.Reader): any {
 }
 
 function writeAddress(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_street = v.street;
   const v_city = v.city;
   const v_postcode = v.postcode;
   const v_country = v.country;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Address, "");
-  if (v_street === undefined) throw $rt.missing("", "street");
-  if (typeof v_street !== "string") throw $rt.invalid("/street", "a string", v_street);
-  if (!$rt.writeTabledString(w, v_street, $dt_Address_street)) throw $rt.invalid("/street", "a string without lone surrogates", v_street);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!$rt.writeTabledString(w, v_city, $dt_Address_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
-  if (v_postcode === undefined) throw $rt.missing("", "postcode");
-  if (typeof v_postcode !== "string") throw $rt.invalid("/postcode", "a string", v_postcode);
-  if (!$rt.writeTabledString(w, v_postcode, $dt_Address_postcode)) throw $rt.invalid("/postcode", "a string without lone surrogates", v_postcode);
-  if (v_country === undefined) throw $rt.missing("", "country");
-  if (typeof v_country !== "string") throw $rt.invalid("/country", "a string", v_country);
-  if (!$rt.writeTabledString(w, v_country, $dt_Address_country)) throw $rt.invalid("/country", "a string without lone surrogates", v_country);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Address, "");
+  $rt.wStringT(w, v_street, $dt_Address_street, "/street", 1);
+  $rt.wStringT(w, v_city, $dt_Address_city, "/city", 1);
+  $rt.wStringT(w, v_postcode, $dt_Address_postcode, "/postcode", 1);
+  $rt.wStringT(w, v_country, $dt_Address_country, "/country", 1);
 }
 
 function readAddress(r: $rt.Reader): any {

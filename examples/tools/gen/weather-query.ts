@@ -55,27 +55,19 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeWeatherQuery(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_date = v.date;
   const v_unit = v.unit;
-  if ($rt.keyCount(v) !== 1 + (v_date !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_WeatherQuery, "");
+  if ($rt.keyCount(v) !== 2 + +(v_date !== undefined)) $rt.checkClosed(v, $keys_WeatherQuery, "");
   let m0 = 0;
   if (v_date !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  $rt.wString(w, v_city, "/city", 1);
   if (v_date !== undefined) {
-    if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
-    if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
+    $rt.wDate(w, v_date, "/date");
   }
-  if (v_unit === undefined) throw $rt.missing("", "unit");
-  switch (v_unit) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", v_unit);
-  }
+  $rt.wEnum(w, v_unit, $enum_WeatherQuery_unit, "/unit", 1);
 }
 
 function readWeatherQuery(r: $rt.Reader): any {

@@ -4,55 +4,16 @@
  */
 import { tabledKind, type Tabled } from "../plan.ts";
 import * as d from "../../defaults.ts";
-import { invalid } from "../../writer.ts";
+import type { Writer } from "../../writer.ts";
+import { TABLED_GUARDS } from "../kinds/scalar.ts";
 import type { WriteFn } from "./write.ts";
 import type { ReadFn } from "./read.ts";
 
-/** `emitTabledWrite`. */
+/** `emitTabledWrite`: the tabled guard of the position's wire form (runtime/codec/kinds/scalar.ts). */
 export function tabledWriter(s: Tabled, p: string): WriteFn {
-  switch (tabledKind(s)) {
-    case "String": {
-      const t = d.defaultTable(s.table as string[]);
-      return stringWriter(p, (w, v) => d.writeTabledString(w, v, t));
-    }
-    case "DateTime": {
-      const t = d.defaultTable(s.table as string[]);
-      return stringWriter(p, (w, v) => d.writeTabledDateTime(w, v, t));
-    }
-    case "Date": {
-      const t = d.defaultTable(s.table as string[]);
-      return stringWriter(p, (w, v) => d.writeTabledDate(w, v, t));
-    }
-    case "DecimalString": {
-      const t = d.defaultTable(s.table as string[]);
-      return stringWriter(p, (w, v) => d.writeTabledDecimalString(w, v, t));
-    }
-    case "Int64": {
-      const t = d.defaultTable(s.table as number[]);
-      return (w, v) => {
-        if (!d.writeTabledInt64(w, v, t)) throw invalid(p, "a 64-bit integer (number or bigint)", v);
-      };
-    }
-    case "Int": {
-      const t = d.defaultTable(s.table as number[]);
-      return (w, v) => {
-        if (!(typeof v === "number" && Number.isInteger(v) && d.writeTabledInt(w, v, t))) throw invalid(p, "an integer within 64 bits", v);
-      };
-    }
-    case "Number": {
-      const t = d.defaultTable(s.table as number[]);
-      return (w, v) => {
-        if (!(typeof v === "number" && d.writeTabledNumber(w, v, t))) throw invalid(p, "a finite number", v);
-      };
-    }
-  }
-}
-
-function stringWriter(p: string, put: (w: Parameters<WriteFn>[0], v: string) => boolean): WriteFn {
-  return (w, v) => {
-    if (typeof v !== "string") throw invalid(p, "a string", v);
-    if (!put(w, v)) throw invalid(p, "a string without lone surrogates", v);
-  };
+  const guard = TABLED_GUARDS[tabledKind(s)] as (w: Writer, v: unknown, t: d.DefaultTable, p: string) => void;
+  const t = d.defaultTable(s.table as (string | number)[]);
+  return (w, v) => guard(w, v, t, p);
 }
 
 /** `emitTabledRead`. */

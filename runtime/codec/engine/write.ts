@@ -4,13 +4,14 @@
  * and the same messages as the generated statements, and writes the same bytes.
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
-import { isTabled, objectLayout, planBranches, type CodecPlan } from "../plan.ts";
+import { isTabled, objectLayout, planBranches, tabledKind, type CodecPlan } from "../plan.ts";
 import { writeAny } from "../../any.ts";
 import { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "../../errors.ts";
 import { writeExtension } from "../../extensions.ts";
-import { checkClosed, extraKeys, jsonEquals, keyCount, missing } from "../../objects.ts";
+import { checkClosed, extraKeys, keyCount, missing } from "../../objects.ts";
 import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../wire.ts";
-import { invalid, writeInt64, type Writer } from "../../writer.ts";
+import { invalid, type Writer } from "../../writer.ts";
+import { ENUM_SCAN_MAX, SCALAR_GUARDS, enumIndex, gArray, gObject, wBool, wConst, wEnum, wEnumMap, wJsonConst, wJsonEnum, wKey, wNull } from "../kinds/index.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
 import { childPath, isPrimitive, propReader } from "./props.ts";
 import { tabledWriter } from "./defaults.ts";
@@ -72,33 +73,13 @@ export class WriteCompiler {
     if (isTabled(s)) return tabledWriter(s, p); // a default-value table (./defaults.ts)
     switch (s.kind) {
       case "string":
-        if (s.int64) return stringWriter(p, (w, v) => w.decimalString(v));
-        if (s.format === "date-time") return stringWriter(p, (w, v) => w.dateTime(v));
-        if (s.format === "date") return stringWriter(p, (w, v) => w.date(v));
-        return stringWriter(p, (w, v) => w.string(v));
       case "integer":
-        if (s.int64) {
-          return (w, v) => {
-            if (!writeInt64(w, v)) throw invalid(p, "a 64-bit integer (number or bigint)", v);
-          };
-        }
-        return (w, v) => {
-          if (!(typeof v === "number" && isInteger(v) && w.int(v))) throw invalid(p, "an integer within 64 bits", v);
-        };
       case "number":
-        return (w, v) => {
-          if (!(typeof v === "number" && w.num(v))) throw invalid(p, "a finite number", v);
-        };
+        return scalarWriter(s, p);
       case "boolean":
-        return (w, v) => {
-          if (v === true) w.byte(1);
-          else if (v === false) w.byte(0);
-          else throw invalid(p, "a boolean", v);
-        };
+        return (w, v) => wBool(w, v, p);
       case "null":
-        return (_w, v) => {
-          if (v !== null) throw invalid(p, "null", v);
-        };
+        return (_w, v) => wNull(v, p);
       case "any":
         if (p === "") return writeAny;
         return (w, v) => {
@@ -110,15 +91,8 @@ export class WriteCompiler {
         };
       case "const": {
         const c = s.value;
-        if (isPrimitive(c)) {
-          const expected = "the constant " + JSON.stringify(c);
-          return (_w, v) => {
-            if (v !== c) throw invalid(p, expected, v);
-          };
-        }
-        return (_w, v) => {
-          if (!jsonEquals(v, c)) throw invalid(p, "the schema's constant value", v);
-        };
+        if (isPrimitive(c)) return (_w, v) => wConst(v, c, p);
+        return (_w, v) => wJsonConst(v, c, p);
       }
       case "enum":
         // a one-value enum is written (as nothing) and checked like a const
@@ -163,7 +137,7 @@ export class WriteCompiler {
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} items of a zero-width type`;
     if (this.evolved) {
       return (w, v) => {
-        if (!isArray(v)) throw invalid(p, "an array", v);
+        gArray(v, p);
         const n = v.length;
         if (zeroWidth && n > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
         w.varint(n);
@@ -182,7 +156,7 @@ export class WriteCompiler {
       };
     }
     return (w, v) => {
-      if (!isArray(v)) throw invalid(p, "an array", v);
+      gArray(v, p);
       const n = v.length;
       if (zeroWidth && n > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
       w.varint(n);
@@ -207,7 +181,7 @@ export class WriteCompiler {
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} rest items of a zero-width type`;
     const evolved = this.evolved;
     return (w, v) => {
-      if (!isArray(v)) throw invalid(p, "an array", v);
+      gArray(v, p);
       const n = v.length;
       if (n < min || (max >= 0 && n > max)) throw invalid(p, expected, v);
       if (zeroWidthRest && n - count > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
@@ -266,7 +240,7 @@ export class WriteCompiler {
       bitmap.push({ props, extras });
     }
     return (w, v) => {
-      if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
+      gObject(v, p);
       const f: unknown[] = new Array(count);
       for (let i = 0; i < count; i++) f[i] = getters[i]!(v);
       let extras: string[] | undefined;
@@ -315,7 +289,7 @@ export class WriteCompiler {
           for (let j = 0; j < extras.length; j++) {
             k = extras[j]!;
             if (evolved) w.ptr[w.ptr.length - 1] = p + pointerSegment(k);
-            if (!w.string(k)) throw invalid("", "a key without lone surrogates", k);
+            wKey(w, k);
             additional(w, v[k]);
           }
         } catch (err) {
@@ -338,7 +312,7 @@ export class WriteCompiler {
       const at = childPath(p, key);
       const get = propReader(key);
       return (w, v) => {
-        if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
+        gObject(v, p);
         const d = get(v);
         const i = index.get(d);
         if (i === undefined) throw invalid(at, expected, d);
@@ -365,31 +339,16 @@ export class WriteCompiler {
   }
 }
 
-function stringWriter(p: string, put: (w: Writer, v: string) => boolean): WriteFn {
-  return (w, v) => {
-    if (typeof v !== "string") throw invalid(p, "a string", v);
-    if (!put(w, v)) throw invalid(p, "a string without lone surrogates", v);
-  };
+/** A string, integer or number position: the guard of its wire form (runtime/codec/kinds/scalar.ts). */
+function scalarWriter(s: Extract<Shape, { kind: "string" | "integer" | "number" }>, p: string): WriteFn {
+  const guard = SCALAR_GUARDS[tabledKind(s)];
+  return (w, v) => guard(w, v, p);
 }
 
+/** Enums: `wEnum` scans short lists of primitives, longer ones go through an index (as generated code does). */
 function enumWriter(values: unknown[], p: string): WriteFn {
-  const full = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
-  const expected = full.length > 200 ? full.slice(0, 197) + "..." : full;
-  if (values.every(isPrimitive)) {
-    // a generated `switch` (strict equality) or Map (SameValueZero): identical for JSON primitives
-    const index = new Map<unknown, number>();
-    values.forEach((x, i) => {
-      if (!index.has(x)) index.set(x, i);
-    });
-    return (w, v) => {
-      const i = index.get(v);
-      if (i === undefined) throw invalid(p, expected, v);
-      w.varint(i);
-    };
-  }
-  return (w, v) => {
-    const i = values.findIndex((x) => jsonEquals(x, v));
-    if (i < 0) throw invalid(p, expected, v);
-    w.varint(i);
-  };
+  if (!values.every(isPrimitive)) return (w, v) => wJsonEnum(w, v, values, p);
+  if (values.length <= ENUM_SCAN_MAX) return (w, v) => wEnum(w, v, values, p);
+  const index = enumIndex(values);
+  return (w, v) => wEnumMap(w, v, index, values, p);
 }

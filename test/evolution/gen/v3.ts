@@ -38,11 +38,11 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "coupon",
   "channel",
 ]);
+const $enum_Order_status = ["new", "paid", "shipped"] as const;
 const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
 const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
 const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
 const $keys_Order_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
-const $enum_Order_status = ["new", "paid", "shipped"] as const;
 const $json_Order_channel = "web" as unknown;
 const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
 const $tenum_Order_payment_card_kind = ["card"] as const;
@@ -85,29 +85,20 @@ const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) i
   "- top level: optional (omit when unknown): payment, coupon";
 
 function writeOrder(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_status = v.status;
   const v_items = v.items;
   const v_payment = v.payment;
   const v_coupon = v.coupon;
   const v_channel = v.channel;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
+  if ($rt.keyCount(v) !== 4 + +(v_payment !== undefined) + +(v_coupon !== undefined)) $rt.checkClosed(v, $keys_Order, "");
   let m0 = 0;
   if (v_payment !== undefined) m0 |= 2;
   w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_status === undefined) throw $rt.missing("", "status");
-  switch (v_status) {
-    case "new": w.byte(0); break;
-    case "paid": w.byte(1); break;
-    case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("/status", "one of \"new\", \"paid\", \"shipped\"", v_status);
-  }
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  $rt.wString(w, v_id, "/id", 1);
+  $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
+  $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
   let i_items = 0;
@@ -116,16 +107,13 @@ function writeOrder(w: $rt.Writer, v: any): void {
     for (; i_items < n_items; i_items++) {
       const e_items = v_items[i_items];
       w.ptr[w.ptr.length - 1] = "/items" + "/" + i_items;
-      if (typeof e_items !== "object" || e_items === null || $isArray(e_items)) throw $rt.invalid("", "an object", e_items);
+      $rt.gObject(e_items, "");
       const v_sku = e_items.sku;
       const v_qty = e_items.qty;
       const v_gift = e_items.gift;
-      if ($rt.keyCount(e_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
-      if (v_sku === undefined) throw $rt.missing("", "sku");
-      if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
-      if (!w.string(v_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
-      if (v_qty === undefined) throw $rt.missing("", "qty");
-      if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
+      if ($rt.keyCount(e_items) !== 2 + +(v_gift !== undefined)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
+      $rt.wString(w, v_sku, "/sku", 1);
+      $rt.wInt(w, v_qty, "/qty", 1);
       if (v_gift !== undefined) $rt.writeExtension(w, 14, "", "gift", v_gift, $extW14);
     }
   } catch (err) {
@@ -133,42 +121,35 @@ function writeOrder(w: $rt.Writer, v: any): void {
   }
   w.ptr.pop();
   if (v_payment !== undefined) {
-    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+    $rt.gObject(v_payment, "/payment");
     const d_payment = v_payment.kind;
     switch (d_payment) {
       case "card": {
         w.byte(0);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind = v_payment.kind;
         const v_card = v_payment.card;
-        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
-        if (v_kind === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", v_kind);
-        if (v_card === undefined) throw $rt.missing("/payment", "card");
-        if (typeof v_card !== "string") throw $rt.invalid("/payment/card", "a string", v_card);
-        if (!w.string(v_card)) throw $rt.invalid("/payment/card", "a string without lone surrogates", v_card);
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
+        $rt.wConst(v_kind, "card", "/payment/kind", 1);
+        $rt.wString(w, v_card, "/payment/card", 1);
         break;
       }
       case "cash": {
         w.byte(1);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind$2 = v_payment.kind;
         if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
-        if (v_kind$2 === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind$2 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", v_kind$2);
+        $rt.wConst(v_kind$2, "cash", "/payment/kind", 1);
         break;
       }
       case "voucher": {
         w.byte(2);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind$3 = v_payment.kind;
         const v_voucher = v_payment.voucher;
-        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
-        if (v_kind$3 === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind$3 !== "voucher") throw $rt.invalid("/payment/kind", "the constant \"voucher\"", v_kind$3);
-        if (v_voucher === undefined) throw $rt.missing("/payment", "voucher");
-        if (typeof v_voucher !== "string") throw $rt.invalid("/payment/voucher", "a string", v_voucher);
-        if (!w.string(v_voucher)) throw $rt.invalid("/payment/voucher", "a string without lone surrogates", v_voucher);
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
+        $rt.wConst(v_kind$3, "voucher", "/payment/kind", 1);
+        $rt.wString(w, v_voucher, "/payment/voucher", 1);
         break;
       }
       default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\", \"voucher\"", d_payment);
@@ -244,9 +225,7 @@ function readOrder(r: $rt.Reader): any {
 }
 
 function $extW14(w: $rt.Writer, v: any): void {
-  if (v === true) w.byte(1);
-  else if (v === false) w.byte(0);
-  else throw $rt.invalid("", "a boolean", v);
+  $rt.wBool(w, v, "");
 }
 
 function $extR14(r: $rt.Reader): any {
@@ -255,18 +234,16 @@ function $extR14(r: $rt.Reader): any {
 }
 
 function $extW18(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_code = v.code;
   const v_percent = v.percent;
-  if ($rt.keyCount(v) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_coupon, "");
+  if ($rt.keyCount(v) !== 1 + +(v_percent !== undefined)) $rt.checkClosed(v, $keys_Order_coupon, "");
   let m0 = 0;
   if (v_percent !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_code === undefined) throw $rt.missing("", "code");
-  if (typeof v_code !== "string") throw $rt.invalid("/code", "a string", v_code);
-  if (!w.string(v_code)) throw $rt.invalid("/code", "a string without lone surrogates", v_code);
+  $rt.wString(w, v_code, "/code", 1);
   if (v_percent !== undefined) {
-    if (!(typeof v_percent === "number" && w.num(v_percent))) throw $rt.invalid("/percent", "a finite number", v_percent);
+    $rt.wNumber(w, v_percent, "/percent");
   }
 }
 
@@ -286,11 +263,7 @@ function $extR18(r: $rt.Reader): any {
 }
 
 function $extW21(w: $rt.Writer, v: any): void {
-  switch (v) {
-    case "web": w.byte(0); break;
-    case "app": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"web\", \"app\"", v);
-  }
+  $rt.wEnum(w, v, $tenum_Order_channel, "");
 }
 
 function $extR21(r: $rt.Reader): any {

@@ -30,7 +30,7 @@ const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Obj
   "- top level: optional (omit when unknown): permanent";
 
 function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_permanent = v.permanent;
   const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
@@ -38,20 +38,16 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   if (v_permanent !== undefined) m0 |= 1;
   if (x0 !== undefined) m0 |= 2;
   w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  $rt.wString(w, v_id, "/id", 1);
   if (v_permanent !== undefined) {
-    if (v_permanent === true) w.byte(1);
-    else if (v_permanent === false) w.byte(0);
-    else throw $rt.invalid("/permanent", "a boolean", v_permanent);
+    $rt.wBool(w, v_permanent, "/permanent");
   }
   if (x0 !== undefined) {
     w.varint(x0.length);
     let k0 = "";
     try {
       for (k0 of x0) {
-        if (!w.string(k0)) throw $rt.invalid("", "a key without lone surrogates", k0);
+        $rt.wKey(w, k0);
         const e0 = v[k0];
         $rt.writeAny(w, e0);
       }

@@ -54,34 +54,25 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_days = v.days;
   const v_include = v.include;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   let m0 = 0;
   if (v_include !== undefined) m0 |= 1;
   w.byte(m0);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (!(typeof v_days === "number" && $isInteger(v_days) && w.int(v_days))) throw $rt.invalid("/days", "an integer within 64 bits", v_days);
+  $rt.wString(w, v_city, "/city", 1);
+  $rt.wInt(w, v_days, "/days", 1);
   if (v_include !== undefined) {
-    if (!$isArray(v_include)) throw $rt.invalid("/include", "an array", v_include);
+    $rt.gArray(v_include, "/include");
     const n_include = v_include.length;
     w.varint(n_include);
     let i_include = 0;
     try {
       for (; i_include < n_include; i_include++) {
         const e_include = v_include[i_include];
-        switch (e_include) {
-          case "temperature": w.byte(0); break;
-          case "precipitation": w.byte(1); break;
-          case "wind": w.byte(2); break;
-          case "uv_index": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e_include);
-        }
+        $rt.wEnum(w, e_include, $enum_GetForecastArguments_include_items, "");
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/include", i_include);

@@ -1,0 +1,57 @@
+/**
+ * Guards of string positions: check one value, write it, throw the one error with the one message. Generated
+ * writers (generator/emit/write.ts) and the engine (runtime/codec/engine/write.ts) call the same functions.
+ * One function per wire form (plain, date-time, date, decimal int64, each with or without a default table), so
+ * every call site stays monomorphic.
+ */
+import { writeTabledDate, writeTabledDateTime, writeTabledDecimalString, writeTabledString, type DefaultTable } from "../../defaults.ts";
+import { invalid, type Writer } from "../../writer.ts";
+import { fail } from "./fail.ts";
+
+const STRING = "a string";
+const WELL_FORMED = "a string without lone surrogates";
+
+export function wString(w: Writer, v: unknown, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!w.string(v)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wDateTime(w: Writer, v: unknown, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!w.dateTime(v)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wDate(w: Writer, v: unknown, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!w.date(v)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wDecimalString(w: Writer, v: unknown, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!w.decimalString(v)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wStringT(w: Writer, v: unknown, t: DefaultTable<string>, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!writeTabledString(w, v, t)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wDateTimeT(w: Writer, v: unknown, t: DefaultTable<string>, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!writeTabledDateTime(w, v, t)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wDateT(w: Writer, v: unknown, t: DefaultTable<string>, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!writeTabledDate(w, v, t)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wDecimalStringT(w: Writer, v: unknown, t: DefaultTable<string>, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!writeTabledDecimalString(w, v, t)) throw invalid(p, WELL_FORMED, v);
+}
+
+/** Object keys of open objects and maps (their path is the entry's: the caller prefixes it). */
+export function wKey(w: Writer, k: string): void {
+  if (!w.string(k)) throw invalid("", "a key without lone surrogates", k);
+}
