@@ -89,4 +89,5 @@ export {
   enumIndex,
   gObject,
   gArray,
+  rKey,
 } from "./codec/kinds/index.ts";

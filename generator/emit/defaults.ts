@@ -27,5 +27,5 @@ export function emitTabledWrite(s: Tabled, v: Code, p: string, cx: ModuleContext
 
 /** `emitRead` of a tabled shape. */
 export function emitTabledRead(s: Tabled, p: string, cx: ModuleContext): ReadCode {
-  return { stmts: code`r.at = ${p};`, expr: code`${raw(`$rt.readTabled${tabledKind(s)}`)}(r, ${table(s, cx)})` };
+  return { stmts: raw(""), expr: code`(r.at = ${p}, ${raw(`$rt.readTabled${tabledKind(s)}`)}(r, ${table(s, cx)}))` };
 }

@@ -10,7 +10,7 @@ import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNC
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
 import { emitTabledRead, isTabled } from "./defaults.ts";
-import { enumTable, indentBy } from "./write.ts";
+import { block, enumTable, indentBy } from "./write.ts";
 
 export interface ReadCode {
   /** Statements to run first (may be empty). */
@@ -21,8 +21,9 @@ export interface ReadCode {
 
 const EMPTY = raw("");
 
+/** A leaf read: one expression that sets `r.at` (the path a failure names) and reads (a Reader method). */
 function leaf(p: string, call: Code): ReadCode {
-  return { stmts: code`r.at = ${p};`, expr: call };
+  return { stmts: EMPTY, expr: code`(r.at = ${p}, ${call})` };
 }
 
 export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {
@@ -120,11 +121,7 @@ const ${a}: any[] = [];`,
     const rc = emitRead(item, childPath(p, idx), cx, L);
     const body = rc.stmts.text === "" ? code`${a}.push(${rc.expr});` : code`${rc.stmts}
 ${a}.push(${rc.expr});`;
-    out.push(idx < s.minItems ? code`{
-${indentBy(body, "  ")}
-}` : code`if (${n} > ${idx}) {
-${indentBy(body, "  ")}
-}`);
+    out.push(block(idx < s.minItems ? undefined : code`${n} > ${idx}`, body));
   });
   if (s.rest !== false) {
     const i = L.fresh("i", fieldOf(p));
@@ -154,8 +151,9 @@ function emitObject(s: ObjectShape, p: string, cx: ModuleContext, L: Locals): Re
   for (let b = 0; b * 8 < layout.bits; b++) {
     const m = L.fresh("m", fieldOf(p));
     masks.push(m);
-    maskStmts.push(code`r.at = ${p};
-const ${m} = r.bits(${byteMask(layout.bits, b)});`);
+    // r.at stays at the object's path for the following bytes
+    maskStmts.push(b === 0 ? code`r.at = ${p};
+const ${m} = r.bits(${byteMask(layout.bits, b)});` : code`const ${m} = r.bits(${byteMask(layout.bits, b)});`);
   }
   const bitTest = (bit: number): Code => code`(${masks[bit >> 3]!} & ${1 << (bit & 7)})`;
   const locals: Code[] = [];
@@ -185,6 +183,10 @@ ${indentBy(code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}${rc.expr}
     } else {
       const f = L.fresh("v", q.name);
       locals[i] = f;
+      if (rc.stmts.text === "") {
+        propStmts.push(code`const ${f} = ${bitTest(bit)} ? ${rc.expr} : undefined;`);
+        return;
+      }
       propStmts.push(code`let ${f}: any;
 if (${bitTest(bit)}) {
 ${indentBy(rc.stmts.text === "" ? code`${f} = ${rc.expr};` : code`${rc.stmts}
@@ -213,11 +215,7 @@ const ${n} = r.count(${1 + cx.minWidth(s.additional)});
 let ${k} = "";
 try {
   for (let j = 0; j < ${n}; j++) {
-    r.at = "";
-    ${k} = r.string();
-    // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-    // of another schema version (a property added or retired since), and is kept as it came
-    if ($rt.hasOwn(${o}, ${k})) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(${k}));
+    ${k} = $rt.rKey(r, ${o});
 ${indentBy(bound.stmts, "    ")}
     $rt.setOwn(${o}, ${k}, ${bound.local});
   }
@@ -292,8 +290,13 @@ ${indentBy(b.rc.stmts, "  ")}
       return { rc: b.rc, code: code`${u} = ${fn}(r);` };
     });
   }
+  // two arms that are expressions: one conditional expression
+  if (bodies.length === 2 && bodies.every((b) => b.rc.stmts.text === "" && b.code.text === code`${u} = ${b.rc.expr};`.text)) {
+    return { stmts: EMPTY, expr: code`((r.at = ${p}, r.index(2)) === 0 ? ${bodies[0]!.rc.expr} : ${bodies[1]!.rc.expr})` };
+  }
   const cases = bodies.map((b, i) => {
     const body = b.code;
+    if (!body.text.includes("\n")) return code`  case ${i}: ${body} break;`;
     return code`  case ${i}: {
 ${indentBy(body, "    ")}
     break;

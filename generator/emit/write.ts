@@ -140,11 +140,7 @@ w.varint(${n});`,
     const t = L.fresh("t", fieldOf(childPath(p, idx)));
     const body = code`const ${t} = ${v}[${idx}];
 ${emitWrite(item, t, childPath(p, idx), cx, L)}`;
-    out.push(idx < s.minItems ? code`{
-${indentBy(body, "  ")}
-}` : code`if (${n} > ${idx}) {
-${indentBy(body, "  ")}
-}`);
+    out.push(block(idx < s.minItems ? undefined : code`${n} > ${idx}`, body));
   });
   if (s.rest !== false) {
     const i = L.fresh("i", fieldOf(p));
@@ -215,6 +211,7 @@ w.byte(${m});`);
       return folds ? body : code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${body}`;
     }
+    if (!body.text.includes("\n")) return code`if (${f} !== undefined) ${body}`;
     return code`if (${f} !== undefined) {
 ${indentBy(body, "  ")}
 }`;
@@ -355,6 +352,17 @@ ${indentBy(body, "  ")}
 }`);
     return code`${fn}(w, ${v});`;
   });
+}
+
+/** `body` under `if (test)` (or a bare block when `test` is undefined): a one-line body needs no braces. */
+export function block(test: Code | undefined, body: Code): Code {
+  const oneLine = !body.text.includes("\n");
+  if (test === undefined) return oneLine && !/^(const|let) /.test(body.text) ? body : code`{
+${indentBy(body, "  ")}
+}`;
+  return oneLine && !/^(const|let) /.test(body.text) ? code`if (${test}) ${body}` : code`if (${test}) {
+${indentBy(body, "  ")}
+}`;
 }
 
 export function indentBy(c: Code, by: string): Code {

@@ -67,9 +67,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   $rt.wInt(w, v_qty, "/qty", 1);
   $rt.wNumber(w, v_price, "/price", 1);
   $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
-  if (v_note !== undefined) {
-    $rt.wString(w, v_note, "/note");
-  }
+  if (v_note !== undefined) $rt.wString(w, v_note, "/note");
   $rt.wDateTime(w, v_created, "/created", 1);
   $rt.gArray(v_tags, "/tags", 1);
   const n_tags = v_tags.length;
@@ -88,29 +86,19 @@ function writeOrder(w: $rt.Writer, v: any): void {
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/qty";
-  const v_qty = r.int();
-  r.at = "/price";
-  const v_price = r.num();
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(3)];
-  let v_note: any;
-  if ((m0 & 1)) {
-    r.at = "/note";
-    v_note = r.string();
-  }
-  r.at = "/created";
-  const v_created = r.dateTime();
+  const v_id = (r.at = "/id", r.string());
+  const v_qty = (r.at = "/qty", r.int());
+  const v_price = (r.at = "/price", r.num());
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
+  const v_note = (m0 & 1) ? (r.at = "/note", r.string()) : undefined;
+  const v_created = (r.at = "/created", r.dateTime());
   r.at = "/tags";
   const n_tags = r.count(1);
   const a_tags: any[] = [];
   let i_tags = 0;
   try {
     for (; i_tags < n_tags; i_tags++) {
-      r.at = "";
-      a_tags.push(r.string());
+      a_tags.push((r.at = "", r.string()));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/tags", i_tags);

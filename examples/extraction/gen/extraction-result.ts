@@ -284,10 +284,8 @@ function writeExtractionResult(w: $rt.Writer, v: any): void {
 }
 
 function readExtractionResult(r: $rt.Reader): any {
-  r.at = "/model";
-  const v_model = r.string();
-  r.at = "/extractedAt";
-  const v_extractedAt = r.dateTime();
+  const v_model = (r.at = "/model", r.string());
+  const v_extractedAt = (r.at = "/extractedAt", r.dateTime());
   r.at = "/documents";
   const n_documents = r.count(6);
   const a_documents: any[] = [];
@@ -320,9 +318,7 @@ function writeDocument(w: $rt.Writer, v: any): void {
   $rt.wString(w, v_id, "/id", 1);
   $rt.wEnum(w, v_source, $enum_Document_source, "/source", 1);
   $rt.wEnum(w, v_language, $enum_Document_language, "/language", 1);
-  if (v_url !== undefined) {
-    $rt.wString(w, v_url, "/url");
-  }
+  if (v_url !== undefined) $rt.wString(w, v_url, "/url");
   $rt.wString(w, v_text, "/text", 1);
   $rt.gArray(v_entities, "/entities", 1);
   const n_entities = v_entities.length;
@@ -341,19 +337,11 @@ function writeDocument(w: $rt.Writer, v: any): void {
 function readDocument(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/source";
-  const v_source = $enum_Document_source[r.index(5)];
-  r.at = "/language";
-  const v_language = $enum_Document_language[r.index(2)];
-  let v_url: any;
-  if ((m0 & 1)) {
-    r.at = "/url";
-    v_url = r.string();
-  }
-  r.at = "/text";
-  const v_text = r.string();
+  const v_id = (r.at = "/id", r.string());
+  const v_source = (r.at = "/source", $enum_Document_source[r.index(5)]);
+  const v_language = (r.at = "/language", $enum_Document_language[r.index(2)]);
+  const v_url = (m0 & 1) ? (r.at = "/url", r.string()) : undefined;
+  const v_text = (r.at = "/text", r.string());
   r.at = "/entities";
   const n_entities = r.count(1);
   const a_entities: any[] = [];
@@ -452,9 +440,7 @@ function writePersonEntity(w: $rt.Writer, v: any): void {
   w.byte(m0);
   $rt.wConst(v_type, "person", "/type", 1);
   $rt.wString(w, v_name, "/name", 1);
-  if (v_role !== undefined) {
-    $rt.wString(w, v_role, "/role");
-  }
+  if (v_role !== undefined) $rt.wString(w, v_role, "/role");
   $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
@@ -462,15 +448,9 @@ function readPersonEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_type = "person";
-  r.at = "/name";
-  const v_name = r.string();
-  let v_role: any;
-  if ((m0 & 1)) {
-    r.at = "/role";
-    v_role = r.string();
-  }
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_name = (r.at = "/name", r.string());
+  const v_role = (m0 & 1) ? (r.at = "/role", r.string()) : undefined;
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, name: v_name };
   if ((m0 & 1)) o0.role = v_role;
   o0.confidence = v_confidence;
@@ -489,9 +469,7 @@ function writeOrganizationEntity(w: $rt.Writer, v: any): void {
   w.byte(m0);
   $rt.wConst(v_type, "organization", "/type", 1);
   $rt.wString(w, v_name, "/name", 1);
-  if (v_ticker !== undefined) {
-    $rt.wString(w, v_ticker, "/ticker");
-  }
+  if (v_ticker !== undefined) $rt.wString(w, v_ticker, "/ticker");
   $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
@@ -499,15 +477,9 @@ function readOrganizationEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_type = "organization";
-  r.at = "/name";
-  const v_name = r.string();
-  let v_ticker: any;
-  if ((m0 & 1)) {
-    r.at = "/ticker";
-    v_ticker = r.string();
-  }
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_name = (r.at = "/name", r.string());
+  const v_ticker = (m0 & 1) ? (r.at = "/ticker", r.string()) : undefined;
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, name: v_name };
   if ((m0 & 1)) o0.ticker = v_ticker;
   o0.confidence = v_confidence;
@@ -530,15 +502,9 @@ function writeLocationEntity(w: $rt.Writer, v: any): void {
   w.byte(m0);
   $rt.wConst(v_type, "location", "/type", 1);
   $rt.wString(w, v_name, "/name", 1);
-  if (v_countryCode !== undefined) {
-    $rt.wString(w, v_countryCode, "/countryCode");
-  }
-  if (v_lat !== undefined) {
-    $rt.wNumber(w, v_lat, "/lat");
-  }
-  if (v_lon !== undefined) {
-    $rt.wNumber(w, v_lon, "/lon");
-  }
+  if (v_countryCode !== undefined) $rt.wString(w, v_countryCode, "/countryCode");
+  if (v_lat !== undefined) $rt.wNumber(w, v_lat, "/lat");
+  if (v_lon !== undefined) $rt.wNumber(w, v_lon, "/lon");
   $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
@@ -546,25 +512,11 @@ function readLocationEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(7);
   const v_type = "location";
-  r.at = "/name";
-  const v_name = r.string();
-  let v_countryCode: any;
-  if ((m0 & 1)) {
-    r.at = "/countryCode";
-    v_countryCode = r.string();
-  }
-  let v_lat: any;
-  if ((m0 & 2)) {
-    r.at = "/lat";
-    v_lat = r.num();
-  }
-  let v_lon: any;
-  if ((m0 & 4)) {
-    r.at = "/lon";
-    v_lon = r.num();
-  }
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_name = (r.at = "/name", r.string());
+  const v_countryCode = (m0 & 1) ? (r.at = "/countryCode", r.string()) : undefined;
+  const v_lat = (m0 & 2) ? (r.at = "/lat", r.num()) : undefined;
+  const v_lon = (m0 & 4) ? (r.at = "/lon", r.num()) : undefined;
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, name: v_name };
   if ((m0 & 1)) o0.countryCode = v_countryCode;
   if ((m0 & 2)) o0.lat = v_lat;
@@ -590,14 +542,10 @@ function writeDateEntity(w: $rt.Writer, v: any): void {
 
 function readDateEntity(r: $rt.Reader): any {
   const v_type = "date";
-  r.at = "/text";
-  const v_text = r.string();
-  r.at = "/value";
-  const v_value = r.date();
-  r.at = "/precision";
-  const v_precision = $enum_DateEntity_precision[r.index(3)];
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_text = (r.at = "/text", r.string());
+  const v_value = (r.at = "/value", r.date());
+  const v_precision = (r.at = "/precision", $enum_DateEntity_precision[r.index(3)]);
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, text: v_text, value: v_value, precision: v_precision, confidence: v_confidence };
   return o0;
 }
@@ -619,14 +567,10 @@ function writeMoneyEntity(w: $rt.Writer, v: any): void {
 
 function readMoneyEntity(r: $rt.Reader): any {
   const v_type = "money";
-  r.at = "/text";
-  const v_text = r.string();
-  r.at = "/amount";
-  const v_amount = r.num();
-  r.at = "/currency";
-  const v_currency = r.string();
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_text = (r.at = "/text", r.string());
+  const v_amount = (r.at = "/amount", r.num());
+  const v_currency = (r.at = "/currency", r.string());
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, text: v_text, amount: v_amount, currency: v_currency, confidence: v_confidence };
   return o0;
 }

@@ -372,10 +372,8 @@ function writeLogReport(w: $rt.Writer, v: any): void {
 }
 
 function readLogReport(r: $rt.Reader): any {
-  r.at = "/reportId";
-  const v_reportId = r.string();
-  r.at = "/query";
-  const v_query = r.string();
+  const v_reportId = (r.at = "/reportId", r.string());
+  const v_query = (r.at = "/query", r.string());
   let r_window: any;
   try {
     r_window = readTimeWindow(r);
@@ -383,16 +381,11 @@ function readLogReport(r: $rt.Reader): any {
     $rt.rethrowAt(e, "/window");
   }
   const v_window = r_window;
-  r.at = "/environment";
-  const v_environment = $enum_LogReport_environment[r.index(3)];
-  r.at = "/region";
-  const v_region = r.string();
-  r.at = "/truncated";
-  const v_truncated = r.bool();
-  r.at = "/totalEvents";
-  const v_totalEvents = r.int();
-  r.at = "/totalBytes";
-  const v_totalBytes = r.int64();
+  const v_environment = (r.at = "/environment", $enum_LogReport_environment[r.index(3)]);
+  const v_region = (r.at = "/region", r.string());
+  const v_truncated = (r.at = "/truncated", r.bool());
+  const v_totalEvents = (r.at = "/totalEvents", r.int());
+  const v_totalBytes = (r.at = "/totalBytes", r.int64());
   r.at = "/services";
   const n_services = r.count(18);
   const a_services: any[] = [];
@@ -422,12 +415,9 @@ function writeTimeWindow(w: $rt.Writer, v: any): void {
 }
 
 function readTimeWindow(r: $rt.Reader): any {
-  r.at = "/start";
-  const v_start = r.dateTime();
-  r.at = "/end";
-  const v_end = r.dateTime();
-  r.at = "/bucketSeconds";
-  const v_bucketSeconds = r.int();
+  const v_start = (r.at = "/start", r.dateTime());
+  const v_end = (r.at = "/end", r.dateTime());
+  const v_bucketSeconds = (r.at = "/bucketSeconds", r.int());
   const o0: any = { start: v_start, end: v_end, bucketSeconds: v_bucketSeconds };
   return o0;
 }
@@ -506,14 +496,10 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
 function readServiceGroup(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/service";
-  const v_service = r.string();
-  r.at = "/version";
-  const v_version = r.string();
-  r.at = "/healthy";
-  const v_healthy = r.bool();
-  r.at = "/instances";
-  const v_instances = r.int();
+  const v_service = (r.at = "/service", r.string());
+  const v_version = (r.at = "/version", r.string());
+  const v_healthy = (r.at = "/healthy", r.bool());
+  const v_instances = (r.at = "/instances", r.int());
   let r_counts: any;
   try {
     r_counts = readLevelCounts(r);
@@ -521,8 +507,7 @@ function readServiceGroup(r: $rt.Reader): any {
     $rt.rethrowAt(e, "/counts");
   }
   const v_counts = r_counts;
-  r.at = "/errorRate";
-  const v_errorRate = r.num();
+  const v_errorRate = (r.at = "/errorRate", r.num());
   let r_latencyMs: any;
   try {
     r_latencyMs = readLatency(r);
@@ -530,38 +515,20 @@ function readServiceGroup(r: $rt.Reader): any {
     $rt.rethrowAt(e, "/latencyMs");
   }
   const v_latencyMs = r_latencyMs;
-  r.at = "/bytesIngested";
-  const v_bytesIngested = r.int64();
+  const v_bytesIngested = (r.at = "/bytesIngested", r.int64());
   r.at = "/tags";
   const n_tags = r.count(1);
   const a_tags: any[] = [];
   let i_tags = 0;
   try {
     for (; i_tags < n_tags; i_tags++) {
-      r.at = "";
-      a_tags.push($rt.readTabledString(r, $dt_ServiceGroup_tags_items));
+      a_tags.push((r.at = "", $rt.readTabledString(r, $dt_ServiceGroup_tags_items)));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/tags", i_tags);
   }
   const v_tags = a_tags;
-  let v_incidentId: any;
-  if ((m0 & 1)) {
-    r.at = "/incidentId";
-    let u_incidentId: any;
-    switch (r.index(2)) {
-      case 0: {
-        r.at = "/incidentId";
-        u_incidentId = r.string();
-        break;
-      }
-      case 1: {
-        u_incidentId = null;
-        break;
-      }
-    }
-    v_incidentId = u_incidentId;
-  }
+  const v_incidentId = (m0 & 1) ? ((r.at = "/incidentId", r.index(2)) === 0 ? (r.at = "/incidentId", r.string()) : null) : undefined;
   r.at = "/topErrors";
   const n_topErrors = r.count(6);
   const a_topErrors: any[] = [];
@@ -597,16 +564,11 @@ function writeLevelCounts(w: $rt.Writer, v: any): void {
 }
 
 function readLevelCounts(r: $rt.Reader): any {
-  r.at = "/debug";
-  const v_debug = r.int();
-  r.at = "/info";
-  const v_info = r.int();
-  r.at = "/warn";
-  const v_warn = r.int();
-  r.at = "/error";
-  const v_error = r.int();
-  r.at = "/fatal";
-  const v_fatal = r.int();
+  const v_debug = (r.at = "/debug", r.int());
+  const v_info = (r.at = "/info", r.int());
+  const v_warn = (r.at = "/warn", r.int());
+  const v_error = (r.at = "/error", r.int());
+  const v_fatal = (r.at = "/fatal", r.int());
   const o0: any = { debug: v_debug, info: v_info, warn: v_warn, error: v_error, fatal: v_fatal };
   return o0;
 }
@@ -625,14 +587,10 @@ function writeLatency(w: $rt.Writer, v: any): void {
 }
 
 function readLatency(r: $rt.Reader): any {
-  r.at = "/p50";
-  const v_p50 = r.num();
-  r.at = "/p90";
-  const v_p90 = r.num();
-  r.at = "/p99";
-  const v_p99 = r.num();
-  r.at = "/max";
-  const v_max = r.num();
+  const v_p50 = (r.at = "/p50", r.num());
+  const v_p90 = (r.at = "/p90", r.num());
+  const v_p99 = (r.at = "/p99", r.num());
+  const v_max = (r.at = "/max", r.num());
   const o0: any = { p50: v_p50, p90: v_p90, p99: v_p99, max: v_max };
   return o0;
 }
@@ -666,24 +624,18 @@ function writeTopError(w: $rt.Writer, v: any): void {
 }
 
 function readTopError(r: $rt.Reader): any {
-  r.at = "/message";
-  const v_message = $rt.readTabledString(r, $dt_TopError_message);
-  r.at = "/level";
-  const v_level = $enum_TopError_level[r.index(2)];
-  r.at = "/count";
-  const v_count = $rt.readTabledInt(r, $dt_TopError_count);
-  r.at = "/firstSeen";
-  const v_firstSeen = r.dateTime();
-  r.at = "/lastSeen";
-  const v_lastSeen = $rt.readTabledDateTime(r, $dt_TopError_lastSeen);
+  const v_message = (r.at = "/message", $rt.readTabledString(r, $dt_TopError_message));
+  const v_level = (r.at = "/level", $enum_TopError_level[r.index(2)]);
+  const v_count = (r.at = "/count", $rt.readTabledInt(r, $dt_TopError_count));
+  const v_firstSeen = (r.at = "/firstSeen", r.dateTime());
+  const v_lastSeen = (r.at = "/lastSeen", $rt.readTabledDateTime(r, $dt_TopError_lastSeen));
   r.at = "/sampleTraceIds";
   const n_sampleTraceIds = r.count(1);
   const a_sampleTraceIds: any[] = [];
   let i_sampleTraceIds = 0;
   try {
     for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
-      r.at = "";
-      a_sampleTraceIds.push(r.string());
+      a_sampleTraceIds.push((r.at = "", r.string()));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/sampleTraceIds", i_sampleTraceIds);

@@ -357,16 +357,13 @@ function writeOrder(w: $rt.Writer, v: any): void {
   $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
   $rt.wDateTime(w, v_createdAt, "/createdAt", 1);
   $rt.wDateTime(w, v_updatedAt, "/updatedAt", 1);
-  if (v_note !== undefined) {
-    $rt.wString(w, v_note, "/note");
-  }
+  if (v_note !== undefined) $rt.wString(w, v_note, "/note");
 }
 
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/id";
-  const v_id = r.string();
+  const v_id = (r.at = "/id", r.string());
   let r_customer: any;
   try {
     r_customer = readCustomer(r);
@@ -387,21 +384,12 @@ function readOrder(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "/items", i_items);
   }
   const v_items = a_items;
-  r.at = "/total";
-  const v_total = $rt.readTabledNumber(r, $dt_Order_total);
-  r.at = "/currency";
-  const v_currency = $enum_Order_currency[r.index(8)];
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(5)];
-  r.at = "/createdAt";
-  const v_createdAt = r.dateTime();
-  r.at = "/updatedAt";
-  const v_updatedAt = r.dateTime();
-  let v_note: any;
-  if ((m0 & 1)) {
-    r.at = "/note";
-    v_note = r.string();
-  }
+  const v_total = (r.at = "/total", $rt.readTabledNumber(r, $dt_Order_total));
+  const v_currency = (r.at = "/currency", $enum_Order_currency[r.index(8)]);
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(5)]);
+  const v_createdAt = (r.at = "/createdAt", r.dateTime());
+  const v_updatedAt = (r.at = "/updatedAt", r.dateTime());
+  const v_note = (m0 & 1) ? (r.at = "/note", r.string()) : undefined;
   const o0: any = { id: v_id, customer: v_customer, items: v_items, total: v_total, currency: v_currency, status: v_status, createdAt: v_createdAt, updatedAt: v_updatedAt };
   if ((m0 & 1)) o0.note = v_note;
   return o0;
@@ -426,12 +414,9 @@ function writeCustomer(w: $rt.Writer, v: any): void {
 }
 
 function readCustomer(r: $rt.Reader): any {
-  r.at = "/id";
-  const v_id = $rt.readTabledInt(r, $dt_Customer_id);
-  r.at = "/name";
-  const v_name = $rt.readTabledString(r, $dt_Customer_name);
-  r.at = "/email";
-  const v_email = $rt.readTabledString(r, $dt_Customer_email);
+  const v_id = (r.at = "/id", $rt.readTabledInt(r, $dt_Customer_id));
+  const v_name = (r.at = "/name", $rt.readTabledString(r, $dt_Customer_name));
+  const v_email = (r.at = "/email", $rt.readTabledString(r, $dt_Customer_email));
   let r_address: any;
   try {
     r_address = readAddress(r);
@@ -457,14 +442,10 @@ function writeLineItem(w: $rt.Writer, v: any): void {
 }
 
 function readLineItem(r: $rt.Reader): any {
-  r.at = "/sku";
-  const v_sku = $rt.readTabledString(r, $dt_LineItem_sku);
-  r.at = "/name";
-  const v_name = $rt.readTabledString(r, $dt_LineItem_name);
-  r.at = "/qty";
-  const v_qty = r.int();
-  r.at = "/unitPrice";
-  const v_unitPrice = $rt.readTabledNumber(r, $dt_LineItem_unitPrice);
+  const v_sku = (r.at = "/sku", $rt.readTabledString(r, $dt_LineItem_sku));
+  const v_name = (r.at = "/name", $rt.readTabledString(r, $dt_LineItem_name));
+  const v_qty = (r.at = "/qty", r.int());
+  const v_unitPrice = (r.at = "/unitPrice", $rt.readTabledNumber(r, $dt_LineItem_unitPrice));
   const o0: any = { sku: v_sku, name: v_name, qty: v_qty, unitPrice: v_unitPrice };
   return o0;
 }
@@ -483,14 +464,10 @@ function writeAddress(w: $rt.Writer, v: any): void {
 }
 
 function readAddress(r: $rt.Reader): any {
-  r.at = "/street";
-  const v_street = $rt.readTabledString(r, $dt_Address_street);
-  r.at = "/city";
-  const v_city = $rt.readTabledString(r, $dt_Address_city);
-  r.at = "/postcode";
-  const v_postcode = $rt.readTabledString(r, $dt_Address_postcode);
-  r.at = "/country";
-  const v_country = $rt.readTabledString(r, $dt_Address_country);
+  const v_street = (r.at = "/street", $rt.readTabledString(r, $dt_Address_street));
+  const v_city = (r.at = "/city", $rt.readTabledString(r, $dt_Address_city));
+  const v_postcode = (r.at = "/postcode", $rt.readTabledString(r, $dt_Address_postcode));
+  const v_country = (r.at = "/country", $rt.readTabledString(r, $dt_Address_country));
   const o0: any = { street: v_street, city: v_city, postcode: v_postcode, country: v_country };
   return o0;
 }

@@ -119,12 +119,9 @@ function readToolCallBatch(r: $rt.Reader): any {
   let i_calls = 0;
   try {
     for (; i_calls < n_calls; i_calls++) {
-      r.at = "/action";
-      const v_action = $enum_ToolCallBatch_calls_items_action[r.index(4)];
-      r.at = "/args/city";
-      const v_city = r.string();
-      r.at = "/args/date";
-      const v_date = r.date();
+      const v_action = (r.at = "/action", $enum_ToolCallBatch_calls_items_action[r.index(4)]);
+      const v_city = (r.at = "/args/city", r.string());
+      const v_date = (r.at = "/args/date", r.date());
       const o_args: any = { city: v_city, date: v_date };
       const v_args = o_args;
       const o0: any = { action: v_action, args: v_args };

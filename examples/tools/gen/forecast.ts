@@ -184,36 +184,18 @@ function writeForecast(w: $rt.Writer, v: any): void {
 function readForecast(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
+  const v_city = (r.at = "/city", r.string());
   r.at = "/days";
   const n_days = r.count(5);
   const a_days: any[] = [];
   let i_days = 0;
   try {
     for (; i_days < n_days; i_days++) {
-      r.at = "/date";
-      const v_date = r.date();
-      r.at = "/high";
-      const v_high = r.num();
-      r.at = "/low";
-      const v_low = r.num();
-      r.at = "/conditions";
-      const v_conditions = $enum_Forecast_days_items_conditions[r.index(5)];
-      r.at = "/precipitation";
-      let u_precipitation: any;
-      switch (r.index(2)) {
-        case 0: {
-          r.at = "/precipitation";
-          u_precipitation = r.num();
-          break;
-        }
-        case 1: {
-          u_precipitation = null;
-          break;
-        }
-      }
-      const v_precipitation = u_precipitation;
+      const v_date = (r.at = "/date", r.date());
+      const v_high = (r.at = "/high", r.num());
+      const v_low = (r.at = "/low", r.num());
+      const v_conditions = (r.at = "/conditions", $enum_Forecast_days_items_conditions[r.index(5)]);
+      const v_precipitation = ((r.at = "/precipitation", r.index(2)) === 0 ? (r.at = "/precipitation", r.num()) : null);
       const o0: any = { date: v_date, high: v_high, low: v_low, conditions: v_conditions, precipitation: v_precipitation };
       a_days.push(o0);
     }
@@ -229,8 +211,7 @@ function readForecast(r: $rt.Reader): any {
     let i_alerts = 0;
     try {
       for (; i_alerts < n_alerts; i_alerts++) {
-        r.at = "";
-        a_alerts.push(r.string());
+        a_alerts.push((r.at = "", r.string()));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/alerts", i_alerts);
@@ -243,13 +224,8 @@ function readForecast(r: $rt.Reader): any {
   let k_sources = "";
   try {
     for (let j = 0; j < n_sources; j++) {
-      r.at = "";
-      k_sources = r.string();
-      // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-      // of another schema version (a property added or retired since), and is kept as it came
-      if ($rt.hasOwn(o_sources, k_sources)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k_sources));
-      r.at = "";
-      const e_sources = r.string();
+      k_sources = $rt.rKey(r, o_sources);
+      const e_sources = (r.at = "", r.string());
       $rt.setOwn(o_sources, k_sources, e_sources);
     }
   } catch (e) {

@@ -70,36 +70,27 @@ function writeLegacyAlert(w: $rt.Writer, v: any): void {
   } catch (err) {
     $rt.rethrowAtIndex(err, "/areas", i_areas);
   }
-  if (v_expires !== undefined) {
-    $rt.wDateTime(w, v_expires, "/expires");
-  }
+  if (v_expires !== undefined) $rt.wDateTime(w, v_expires, "/expires");
 }
 
 function readLegacyAlert(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/level";
-  const v_level = $enum_LegacyAlert_level[r.index(3)];
-  r.at = "/headline";
-  const v_headline = r.string();
+  const v_level = (r.at = "/level", $enum_LegacyAlert_level[r.index(3)]);
+  const v_headline = (r.at = "/headline", r.string());
   r.at = "/areas";
   const n_areas = r.count(1);
   const a_areas: any[] = [];
   let i_areas = 0;
   try {
     for (; i_areas < n_areas; i_areas++) {
-      r.at = "";
-      a_areas.push(r.string());
+      a_areas.push((r.at = "", r.string()));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/areas", i_areas);
   }
   const v_areas = a_areas;
-  let v_expires: any;
-  if ((m0 & 1)) {
-    r.at = "/expires";
-    v_expires = r.dateTime();
-  }
+  const v_expires = (m0 & 1) ? (r.at = "/expires", r.dateTime()) : undefined;
   const o0: any = { level: v_level, headline: v_headline, areas: v_areas };
   if ((m0 & 1)) o0.expires = v_expires;
   return o0;

@@ -64,24 +64,16 @@ function writeWeatherQuery(w: $rt.Writer, v: any): void {
   if (v_date !== undefined) m0 |= 1;
   w.byte(m0);
   $rt.wString(w, v_city, "/city", 1);
-  if (v_date !== undefined) {
-    $rt.wDate(w, v_date, "/date");
-  }
+  if (v_date !== undefined) $rt.wDate(w, v_date, "/date");
   $rt.wEnum(w, v_unit, $enum_WeatherQuery_unit, "/unit", 1);
 }
 
 function readWeatherQuery(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
-  let v_date: any;
-  if ((m0 & 1)) {
-    r.at = "/date";
-    v_date = r.date();
-  }
-  r.at = "/unit";
-  const v_unit = $enum_WeatherQuery_unit[r.index(2)];
+  const v_city = (r.at = "/city", r.string());
+  const v_date = (m0 & 1) ? (r.at = "/date", r.date()) : undefined;
+  const v_unit = (r.at = "/unit", $enum_WeatherQuery_unit[r.index(2)]);
   const o0: any = { city: v_city };
   if ((m0 & 1)) o0.date = v_date;
   o0.unit = v_unit;

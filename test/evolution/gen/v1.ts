@@ -78,9 +78,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   w.byte(m0);
   $rt.wString(w, v_id, "/id", 1);
   $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
-  if (v_note !== undefined) {
-    $rt.wString(w, v_note, "/note");
-  }
+  if (v_note !== undefined) $rt.wString(w, v_note, "/note");
   $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
@@ -128,25 +126,17 @@ function writeOrder(w: $rt.Writer, v: any): void {
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(2)];
-  let v_note: any;
-  if ((m0 & 1)) {
-    r.at = "/note";
-    v_note = r.string();
-  }
+  const v_id = (r.at = "/id", r.string());
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(2)]);
+  const v_note = (m0 & 1) ? (r.at = "/note", r.string()) : undefined;
   r.at = "/items";
   const n_items = r.count(2);
   const a_items: any[] = [];
   let i_items = 0;
   try {
     for (; i_items < n_items; i_items++) {
-      r.at = "/sku";
-      const v_sku = r.string();
-      r.at = "/qty";
-      const v_qty = r.int();
+      const v_sku = (r.at = "/sku", r.string());
+      const v_qty = (r.at = "/qty", r.int());
       const o0: any = { sku: v_sku, qty: v_qty };
       a_items.push(o0);
     }
@@ -161,8 +151,7 @@ function readOrder(r: $rt.Reader): any {
     switch (r.index(2)) {
       case 0: {
         const v_kind = "card";
-        r.at = "/payment/card";
-        const v_card = r.string();
+        const v_card = (r.at = "/payment/card", r.string());
         const o_payment: any = { kind: v_kind, card: v_card };
         u_payment = o_payment;
         break;

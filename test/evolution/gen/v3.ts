@@ -163,13 +163,10 @@ function writeOrder(w: $rt.Writer, v: any): void {
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(3)];
+  const v_id = (r.at = "/id", r.string());
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
   if ((m0 & 1)) {
-    r.at = "/note";
-    r.string();
+    (r.at = "/note", r.string());
   }
   r.at = "/items";
   const n_items = r.count(2);
@@ -177,10 +174,8 @@ function readOrder(r: $rt.Reader): any {
   let i_items = 0;
   try {
     for (; i_items < n_items; i_items++) {
-      r.at = "/sku";
-      const v_sku = r.string();
-      r.at = "/qty";
-      const v_qty = r.int();
+      const v_sku = (r.at = "/sku", r.string());
+      const v_qty = (r.at = "/qty", r.int());
       const o0: any = { sku: v_sku, qty: v_qty };
       a_items.push(o0);
     }
@@ -195,8 +190,7 @@ function readOrder(r: $rt.Reader): any {
     switch (r.index(3)) {
       case 0: {
         const v_kind = "card";
-        r.at = "/payment/card";
-        const v_card = r.string();
+        const v_card = (r.at = "/payment/card", r.string());
         const o_payment: any = { kind: v_kind, card: v_card };
         u_payment = o_payment;
         break;
@@ -209,8 +203,7 @@ function readOrder(r: $rt.Reader): any {
       }
       case 2: {
         const v_kind$3 = "voucher";
-        r.at = "/payment/voucher";
-        const v_voucher = r.string();
+        const v_voucher = (r.at = "/payment/voucher", r.string());
         const o_payment$3: any = { kind: v_kind$3, voucher: v_voucher };
         u_payment = o_payment$3;
         break;
@@ -229,8 +222,7 @@ function $extW14(w: $rt.Writer, v: any): void {
 }
 
 function $extR14(r: $rt.Reader): any {
-  r.at = "";
-  return r.bool();
+  return (r.at = "", r.bool());
 }
 
 function $extW18(w: $rt.Writer, v: any): void {
@@ -242,21 +234,14 @@ function $extW18(w: $rt.Writer, v: any): void {
   if (v_percent !== undefined) m0 |= 1;
   w.byte(m0);
   $rt.wString(w, v_code, "/code", 1);
-  if (v_percent !== undefined) {
-    $rt.wNumber(w, v_percent, "/percent");
-  }
+  if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/percent");
 }
 
 function $extR18(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/code";
-  const v_code = r.string();
-  let v_percent: any;
-  if ((m0 & 1)) {
-    r.at = "/percent";
-    v_percent = r.num();
-  }
+  const v_code = (r.at = "/code", r.string());
+  const v_percent = (m0 & 1) ? (r.at = "/percent", r.num()) : undefined;
   const o0: any = { code: v_code };
   if ((m0 & 1)) o0.percent = v_percent;
   return o0;
@@ -267,8 +252,7 @@ function $extW21(w: $rt.Writer, v: any): void {
 }
 
 function $extR21(r: $rt.Reader): any {
-  r.at = "";
-  return $tenum_Order_channel[r.index(2)];
+  return (r.at = "", $tenum_Order_channel[r.index(2)]);
 }
 
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */

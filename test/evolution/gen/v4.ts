@@ -115,9 +115,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
       w.byte(m1);
       $rt.wString(w, v_sku, "/sku", 1);
       $rt.wInt(w, v_qty, "/qty", 1);
-      if (v_gift !== undefined) {
-        $rt.wBool(w, v_gift, "/gift");
-      }
+      if (v_gift !== undefined) $rt.wBool(w, v_gift, "/gift");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/items", i_items);
@@ -166,9 +164,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
     if (v_percent !== undefined) m_coupon |= 1;
     w.byte(m_coupon);
     $rt.wString(w, v_code, "/coupon/code", 1);
-    if (v_percent !== undefined) {
-      $rt.wNumber(w, v_percent, "/coupon/percent");
-    }
+    if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/coupon/percent");
   }
   $rt.wEnum(w, v_channel, $enum_Order_channel, "/channel", 1);
 }
@@ -176,10 +172,8 @@ function writeOrder(w: $rt.Writer, v: any): void {
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(3)];
+  const v_id = (r.at = "/id", r.string());
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
   r.at = "/items";
   const n_items = r.count(3);
   const a_items: any[] = [];
@@ -188,15 +182,9 @@ function readOrder(r: $rt.Reader): any {
     for (; i_items < n_items; i_items++) {
       r.at = "";
       const m1 = r.bits(1);
-      r.at = "/sku";
-      const v_sku = r.string();
-      r.at = "/qty";
-      const v_qty = r.int();
-      let v_gift: any;
-      if ((m1 & 1)) {
-        r.at = "/gift";
-        v_gift = r.bool();
-      }
+      const v_sku = (r.at = "/sku", r.string());
+      const v_qty = (r.at = "/qty", r.int());
+      const v_gift = (m1 & 1) ? (r.at = "/gift", r.bool()) : undefined;
       const o0: any = { sku: v_sku, qty: v_qty };
       if ((m1 & 1)) o0.gift = v_gift;
       a_items.push(o0);
@@ -212,8 +200,7 @@ function readOrder(r: $rt.Reader): any {
     switch (r.index(3)) {
       case 0: {
         const v_kind = "card";
-        r.at = "/payment/card";
-        const v_card = r.string();
+        const v_card = (r.at = "/payment/card", r.string());
         const o_payment: any = { kind: v_kind, card: v_card };
         u_payment = o_payment;
         break;
@@ -226,8 +213,7 @@ function readOrder(r: $rt.Reader): any {
       }
       case 2: {
         const v_kind$3 = "voucher";
-        r.at = "/payment/voucher";
-        const v_voucher = r.string();
+        const v_voucher = (r.at = "/payment/voucher", r.string());
         const o_payment$3: any = { kind: v_kind$3, voucher: v_voucher };
         u_payment = o_payment$3;
         break;
@@ -239,19 +225,13 @@ function readOrder(r: $rt.Reader): any {
   if ((m0 & 2)) {
     r.at = "/coupon";
     const m_coupon = r.bits(1);
-    r.at = "/coupon/code";
-    const v_code = r.string();
-    let v_percent: any;
-    if ((m_coupon & 1)) {
-      r.at = "/coupon/percent";
-      v_percent = r.num();
-    }
+    const v_code = (r.at = "/coupon/code", r.string());
+    const v_percent = (m_coupon & 1) ? (r.at = "/coupon/percent", r.num()) : undefined;
     const o_coupon: any = { code: v_code };
     if ((m_coupon & 1)) o_coupon.percent = v_percent;
     v_coupon = o_coupon;
   }
-  r.at = "/channel";
-  const v_channel = $enum_Order_channel[r.index(2)];
+  const v_channel = (r.at = "/channel", $enum_Order_channel[r.index(2)]);
   const o1: any = { id: v_id, status: v_status, items: v_items };
   if ((m0 & 1)) o1.payment = v_payment;
   if ((m0 & 2)) o1.coupon = v_coupon;

@@ -307,24 +307,9 @@ function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/date";
-  let u_date: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "/date";
-      u_date = r.date();
-      break;
-    }
-    case 1: {
-      u_date = null;
-      break;
-    }
-  }
-  const v_date = u_date;
-  r.at = "/unit";
-  const v_unit = $enum_GetWeatherArguments_unit[r.index(2)];
+  const v_city = (r.at = "/city", r.string());
+  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
+  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
   const o0: any = { city: v_city, date: v_date, unit: v_unit };
   return o0;
 }
@@ -359,10 +344,8 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
 function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/days";
-  const v_days = r.int();
+  const v_city = (r.at = "/city", r.string());
+  const v_days = (r.at = "/days", r.int());
   let v_include: any;
   if ((m0 & 1)) {
     r.at = "/include";
@@ -371,8 +354,7 @@ function readGetForecastArguments(r: $rt.Reader): any {
     let i_include = 0;
     try {
       for (; i_include < n_include; i_include++) {
-        r.at = "";
-        a_include.push($enum_GetForecastArguments_include_items[r.index(4)]);
+        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/include", i_include);
@@ -444,18 +426,15 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
   switch (r.index(2)) {
     case 0: {
       const v_kind = "city";
-      r.at = "/location/name";
-      const v_name = r.string();
+      const v_name = (r.at = "/location/name", r.string());
       const o_location: any = { kind: v_kind, name: v_name };
       u_location = o_location;
       break;
     }
     case 1: {
       const v_kind$2 = "coordinates";
-      r.at = "/location/lat";
-      const v_lat = r.num();
-      r.at = "/location/lon";
-      const v_lon = r.num();
+      const v_lat = (r.at = "/location/lat", r.num());
+      const v_lon = (r.at = "/location/lon", r.num());
       const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
       u_location = o_location$2;
       break;
@@ -470,8 +449,7 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
     let i_pollutants = 0;
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
-        r.at = "";
-        a_pollutants.push($enum_GetAirQualityArguments_pollutants_items[r.index(4)]);
+        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);

@@ -39,9 +39,7 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   if (x0 !== undefined) m0 |= 2;
   w.byte(m0);
   $rt.wString(w, v_id, "/id", 1);
-  if (v_permanent !== undefined) {
-    $rt.wBool(w, v_permanent, "/permanent");
-  }
+  if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
   if (x0 !== undefined) {
     w.varint(x0.length);
     let k0 = "";
@@ -60,13 +58,8 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
 function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.string();
-  let v_permanent: any;
-  if ((m0 & 1)) {
-    r.at = "/permanent";
-    v_permanent = r.bool();
-  }
+  const v_id = (r.at = "/id", r.string());
+  const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
   const o0: any = { id: v_id };
   if ((m0 & 1)) o0.permanent = v_permanent;
   if ((m0 & 2)) {
@@ -75,13 +68,8 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
     let k0 = "";
     try {
       for (let j = 0; j < n0; j++) {
-        r.at = "";
-        k0 = r.string();
-        // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-        // of another schema version (a property added or retired since), and is kept as it came
-        if ($rt.hasOwn(o0, k0)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k0));
-        r.at = "";
-        const e0 = $rt.readAny(r);
+        k0 = $rt.rKey(r, o0);
+        const e0 = (r.at = "", $rt.readAny(r));
         $rt.setOwn(o0, k0, e0);
       }
     } catch (e) {

@@ -31,8 +31,7 @@ function writeNotesGetArguments(w: $rt.Writer, v: any): void {
 }
 
 function readNotesGetArguments(r: $rt.Reader): any {
-  r.at = "/id";
-  const v_id = r.string();
+  const v_id = (r.at = "/id", r.string());
   const o0: any = { id: v_id };
   return o0;
 }

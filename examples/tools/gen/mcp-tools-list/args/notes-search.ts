@@ -51,9 +51,7 @@ function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   if (v_tags !== undefined) m0 |= 2;
   w.byte(m0);
   $rt.wString(w, v_query, "/query", 1);
-  if (v_limit !== undefined) {
-    $rt.wInt(w, v_limit, "/limit");
-  }
+  if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
   if (v_tags !== undefined) {
     $rt.gArray(v_tags, "/tags");
     const n_tags = v_tags.length;
@@ -73,13 +71,8 @@ function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
 function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/query";
-  const v_query = r.string();
-  let v_limit: any;
-  if ((m0 & 1)) {
-    r.at = "/limit";
-    v_limit = r.int();
-  }
+  const v_query = (r.at = "/query", r.string());
+  const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
   let v_tags: any;
   if ((m0 & 2)) {
     r.at = "/tags";
@@ -88,8 +81,7 @@ function readNotesSearchArguments(r: $rt.Reader): any {
     let i_tags = 0;
     try {
       for (; i_tags < n_tags; i_tags++) {
-        r.at = "";
-        a_tags.push(r.string());
+        a_tags.push((r.at = "", r.string()));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/tags", i_tags);

@@ -43,14 +43,10 @@ function writeNotesGetResult(w: $rt.Writer, v: any): void {
 }
 
 function readNotesGetResult(r: $rt.Reader): any {
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/title";
-  const v_title = r.string();
-  r.at = "/body";
-  const v_body = r.string();
-  r.at = "/updated";
-  const v_updated = r.dateTime();
+  const v_id = (r.at = "/id", r.string());
+  const v_title = (r.at = "/title", r.string());
+  const v_body = (r.at = "/body", r.string());
+  const v_updated = (r.at = "/updated", r.dateTime());
   const o0: any = { id: v_id, title: v_title, body: v_body, updated: v_updated };
   return o0;
 }

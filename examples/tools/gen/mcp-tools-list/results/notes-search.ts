@@ -82,20 +82,16 @@ function readNotesSearchResult(r: $rt.Reader): any {
   let i_results = 0;
   try {
     for (; i_results < n_results; i_results++) {
-      r.at = "/id";
-      const v_id = r.string();
-      r.at = "/title";
-      const v_title = r.string();
-      r.at = "/score";
-      const v_score = r.num();
+      const v_id = (r.at = "/id", r.string());
+      const v_title = (r.at = "/title", r.string());
+      const v_score = (r.at = "/score", r.num());
       r.at = "/tags";
       const n_tags = r.count(1);
       const a_tags: any[] = [];
       let i_tags = 0;
       try {
         for (; i_tags < n_tags; i_tags++) {
-          r.at = "";
-          a_tags.push(r.string());
+          a_tags.push((r.at = "", r.string()));
         }
       } catch (e) {
         $rt.rethrowAtIndex(e, "/tags", i_tags);
@@ -108,8 +104,7 @@ function readNotesSearchResult(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "/results", i_results);
   }
   const v_results = a_results;
-  r.at = "/total";
-  const v_total = r.int();
+  const v_total = (r.at = "/total", r.int());
   const o1: any = { results: v_results, total: v_total };
   return o1;
 }

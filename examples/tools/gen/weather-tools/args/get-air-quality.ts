@@ -147,18 +147,15 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
   switch (r.index(2)) {
     case 0: {
       const v_kind = "city";
-      r.at = "/location/name";
-      const v_name = r.string();
+      const v_name = (r.at = "/location/name", r.string());
       const o_location: any = { kind: v_kind, name: v_name };
       u_location = o_location;
       break;
     }
     case 1: {
       const v_kind$2 = "coordinates";
-      r.at = "/location/lat";
-      const v_lat = r.num();
-      r.at = "/location/lon";
-      const v_lon = r.num();
+      const v_lat = (r.at = "/location/lat", r.num());
+      const v_lon = (r.at = "/location/lon", r.num());
       const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
       u_location = o_location$2;
       break;
@@ -173,8 +170,7 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
     let i_pollutants = 0;
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
-        r.at = "";
-        a_pollutants.push($enum_GetAirQualityArguments_pollutants_items[r.index(4)]);
+        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);

@@ -83,10 +83,8 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
 function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/days";
-  const v_days = r.int();
+  const v_city = (r.at = "/city", r.string());
+  const v_days = (r.at = "/days", r.int());
   let v_include: any;
   if ((m0 & 1)) {
     r.at = "/include";
@@ -95,8 +93,7 @@ function readGetForecastArguments(r: $rt.Reader): any {
     let i_include = 0;
     try {
       for (; i_include < n_include; i_include++) {
-        r.at = "";
-        a_include.push($enum_GetForecastArguments_include_items[r.index(4)]);
+        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/include", i_include);

@@ -66,24 +66,9 @@ function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/date";
-  let u_date: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "/date";
-      u_date = r.date();
-      break;
-    }
-    case 1: {
-      u_date = null;
-      break;
-    }
-  }
-  const v_date = u_date;
-  r.at = "/unit";
-  const v_unit = $enum_GetWeatherArguments_unit[r.index(2)];
+  const v_city = (r.at = "/city", r.string());
+  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
+  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
   const o0: any = { city: v_city, date: v_date, unit: v_unit };
   return o0;
 }
