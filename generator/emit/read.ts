@@ -11,6 +11,7 @@ import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
 import { emitTabledRead, isTabled } from "./defaults.ts";
 import { block, enumTable, indentBy } from "./write.ts";
+import { callAt, functionBody, inLoop } from "./at.ts";
 
 export interface ReadCode {
   /** Statements to run first (may be empty). */
@@ -53,15 +54,8 @@ export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): Rea
       const x = L.fresh("r", fieldOf(p));
       const call = code`${readerName(s.name)}(r)`;
       if (p === "") return { stmts: code`const ${x} = ${call};`, expr: x };
-      return {
-        stmts: code`let ${x}: any;
-try {
-  ${x} = ${call};
-} catch (e) {
-  $rt.rethrowAt(e, ${p});
-}`,
-        expr: x,
-      };
+      return { stmts: code`let ${x}: any;
+${callAt(L, p, code`${x} = ${call};`)}`, expr: x };
     }
     case "array":
       return emitArray(s.items, p, cx, L);
@@ -88,7 +82,7 @@ function emitArray(items: Shape, p: string, cx: ModuleContext, L: Locals): ReadC
   const n = L.fresh("n", fieldOf(p));
   const a = L.fresh("a", fieldOf(p));
   const i = L.fresh("i", fieldOf(p));
-  const item = emitRead(items, "", cx, L);
+  const item = inLoop(L, () => emitRead(items, "", cx, L));
   const push = item.stmts.text === "" ? code`${a}.push(${item.expr});` : code`${item.stmts}
 ${a}.push(${item.expr});`;
   return {
@@ -125,7 +119,7 @@ ${a}.push(${rc.expr});`;
   });
   if (s.rest !== false) {
     const i = L.fresh("i", fieldOf(p));
-    const rc = emitRead(s.rest, "", cx, L);
+    const rc = inLoop(L, () => emitRead(s.rest as Shape, "", cx, L));
     const body = rc.stmts.text === "" ? code`${a}.push(${rc.expr});` : code`${rc.stmts}
 ${a}.push(${rc.expr});`;
     out.push(code`let ${i} = ${s.items.length};
@@ -208,7 +202,7 @@ ${f} = ${rc.expr};`, "  ")}
     const n = L.fresh("n", fieldOf(p));
     const k = L.fresh("k", fieldOf(p));
     const known = cx.knownKeys(s.properties.map((q) => q.name), s);
-    const val = emitRead(s.additional, "", cx, L);
+    const val = inLoop(L, () => emitRead(s.additional as Shape, "", cx, L));
     const bound = bind(val, L, "e", fieldOf(p));
     const loop = code`r.at = ${p};
 const ${n} = r.count(${1 + cx.minWidth(s.additional)});
@@ -247,7 +241,7 @@ ${indentBy(body, "  ")}
     const calls = chunkBlocks(blocks).map((group) => {
       const used = [...new Set(group.filter((g) => g.mask >= 0).map((g) => g.mask))].sort((a, b) => a - b);
       const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
-${indentBy(join(group.map((g) => g.code)), "  ")}
+${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
 }`);
       return code`${fn}(r, ${o}${join(used.map((m) => code`, ${masks[m]!}`), "")});`;
     });
@@ -284,8 +278,8 @@ ${u} = ${rc.expr};` };
     bodies = bodies.map((b) => {
       if (linesOf(b.code) < 8) return b;
       const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader): any {
-${indentBy(b.rc.stmts, "  ")}
-  return ${b.rc.expr};
+${indentBy(functionBody(code`${b.rc.stmts}
+return ${b.rc.expr};`), "  ")}
 }`);
       return { rc: b.rc, code: code`${u} = ${fn}(r);` };
     });
@@ -315,15 +309,9 @@ ${join(cases)}
 export function emitReadFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
   const L = new Locals();
   const rc = emitRead(shape, "", cx, L);
-  const stmts = rc.stmts.text === "" ? EMPTY : code`${indentBy(rc.stmts, "  ")}\n`;
-  if (!recursive) {
-    return code`function ${fn}(r: $rt.Reader): any {
-${stmts}  return ${rc.expr};
-}`;
-  }
+  const stmts = rc.stmts.text === "" ? EMPTY : code`${rc.stmts}\n`;
+  const body = functionBody(code`${stmts}${recursive ? raw("r.depth--;\n") : EMPTY}return ${rc.expr};`);
   return code`function ${fn}(r: $rt.Reader): any {
-  r.enter();
-${stmts}  r.depth--;
-  return ${rc.expr};
+${recursive ? raw("  r.enter();\n") : EMPTY}${indentBy(body, "  ")}
 }`;
 }

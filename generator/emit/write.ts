@@ -11,6 +11,7 @@ import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
 import { emitTabledWrite, isTabled } from "./defaults.ts";
 import { indexMark } from "./peek.ts";
+import { callAt, functionBody, inLoop } from "./at.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { tabledKind } from "../../runtime/codec/plan.ts";
 import { scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
@@ -34,11 +35,7 @@ export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Lo
     case "null":
       return code`$rt.wNull(${v}, ${p}${r});`;
     case "any":
-      return p === "" ? code`$rt.writeAny(w, ${v});` : code`try {
-  $rt.writeAny(w, ${v});
-} catch (e) {
-  $rt.rethrowAt(e, ${p});
-}`;
+      return p === "" ? code`$rt.writeAny(w, ${v});` : callAt(L, p, code`$rt.writeAny(w, ${v});`);
     case "const":
       return isPrimitive(s.value)
         ? code`$rt.wConst(${v}, ${lit(s.value)}, ${p}${r});`
@@ -47,13 +44,9 @@ export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Lo
       return emitEnum(s.values, v, p, cx, s, r);
     case "ref": {
       const call = p !== "" && cx.tracksPointers(s) ? code`w.ptr.push(${p});
-  ${writerName(s.name)}(w, ${v});
-  w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;
-      return p === "" ? call : code`try {
-  ${call}
-} catch (e) {
-  $rt.rethrowAt(e, ${p});
-}`;
+${writerName(s.name)}(w, ${v});
+w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;
+      return p === "" ? call : callAt(L, p, call);
     }
     case "array":
       return emitArray(s.items, v, p, cx, L, r);
@@ -105,7 +98,7 @@ function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Local
   const i = L.fresh("i", fieldOf(p));
   const e = L.fresh("e", fieldOf(p));
   const zeroWidth = cx.minWidth(items) === 0;
-  const body = emitWrite(items, e, "", cx, L);
+  const body = inLoop(L, () => emitWrite(items, e, "", cx, L));
   const track = cx.tracksPointers(items) ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
   return code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
@@ -150,7 +143,7 @@ ${emitWrite(item, t, childPath(p, idx), cx, L)}`;
 ${track ? track.before : raw("")}try {
   for (; ${i} < ${n}; ${i}++) {
     const ${e} = ${v}[${i}];
-${track ? code`    ${track.each}\n` : raw("")}${indentBy(emitWrite(s.rest, e, "", cx, L), "    ")}
+${track ? code`    ${track.each}\n` : raw("")}${indentBy(inLoop(L, () => emitWrite(s.rest as Shape, e, "", cx, L)), "    ")}
   }
 } catch (err) {
   $rt.rethrowAtIndex(err, ${p}, ${i});
@@ -236,7 +229,7 @@ ${track ? track.before : raw("")}try {
   for (${k} of ${extras!}) {
 ${track ? code`    ${track.each}\n` : raw("")}    $rt.wKey(w, ${k});
     const ${e} = ${v}[${k}];
-${indentBy(emitWrite(s.additional, e, "", cx, L), "    ")}
+${indentBy(inLoop(L, () => emitWrite(s.additional as Shape, e, "", cx, L)), "    ")}
   }
 } catch (err) {
   $rt.rethrowAtIndex(err, ${p}, ${k});
@@ -273,7 +266,7 @@ ${indentBy(entries, "  ")}
   }
   const calls = chunkBlocks(blocks.map((c, j) => ({ code: c, local: locals[layout.order[j]!]! }))).map((group) => {
     const fn = cx.helper("W", s, (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
-${indentBy(join(group.map((g) => g.code)), "  ")}
+${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
 }`);
     return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
   });
@@ -348,7 +341,7 @@ function outlineArms(bodies: Code[], v: Code, cx: ModuleContext, of: Shape): Cod
   return bodies.map((body) => {
     if (linesOf(body) < 8) return body;
     const fn = cx.helper("W", of, (fn) => code`function ${fn}(w: $rt.Writer, ${v}: any): void {
-${indentBy(body, "  ")}
+${indentBy(functionBody(body), "  ")}
 }`);
     return code`${fn}(w, ${v});`;
   });
@@ -371,7 +364,7 @@ export function indentBy(c: Code, by: string): Code {
 
 export function emitWriteFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
   const L = new Locals();
-  const body = emitWrite(shape, name("v"), "", cx, L);
+  const body = functionBody(emitWrite(shape, name("v"), "", cx, L));
   if (!recursive) {
     return code`function ${fn}(w: $rt.Writer, v: any): void {
 ${indentBy(body, "  ")}
@@ -396,6 +389,6 @@ function pointerTracking(current: Code): { before: Code; each: Code; after: Code
 /** Writer and reader functions of one extension property's value (each record has its own string table). */
 export function emitExtensionWriter(fn: Code, shape: Shape, cx: ModuleContext): Code {
   return code`function ${fn}(w: $rt.Writer, v: any): void {
-${indentBy(emitWrite(shape, name("v"), "", cx, new Locals()), "  ")}
+${indentBy(functionBody(emitWrite(shape, name("v"), "", cx, new Locals())), "  ")}
 }`;
 }
