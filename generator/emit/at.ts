@@ -24,6 +24,8 @@ export function inLoop<T>(L: Locals, emit: () => T): T {
 /** `call` (statements) with errors from inside it prefixed by the static path `p` (not ""). */
 export function callAt(L: Locals, p: string, call: Code): Code {
   if ((loops.get(L) ?? 0) > 0) return ownTry(call, code`${p}`);
+  // one call: one expression statement (so `if (...) stmt` and one-line tests still see one statement)
+  if (!call.text.includes("\n") && call.text.endsWith(";")) return code`($at = ${p}, ${raw(call.text.slice(0, -1))}, $at = "");`;
   return code`$at = ${p};
 ${call}
 $at = "";`;
@@ -37,20 +39,28 @@ ${raw(call.text.replace(/^(?=.)/gm, "  "))}
 }`;
 }
 
-const MARKED = /^( *)\$at = ("(?:[^"\\]|\\.)*");\n([\s\S]*?)\n\1\$at = "";$/gm;
+const PATH = String.raw`"(?:[^"\\]|\\.)*"`;
+const ONE_LINE = new RegExp(String.raw`^( *)\(\$at = (${PATH}), (.*), \$at = ""\);$`, "gm");
+const LINES = new RegExp(String.raw`^( *)\$at = (${PATH});\n([\s\S]*?)\n\1\$at = "";$`, "gm");
 
 /**
- * A function's body (statements, not indented) with its `callAt`s resolved: two or more share one `try`; a
- * single one gets its own.
+ * A function's body (statements, not indented) with its `callAt`s resolved: they share one `try` around the body
+ * when that is smaller (the body's lines each get two spaces more), else each gets its own.
  */
 export function functionBody(body: Code): Code {
-  const n = body.text.match(MARKED)?.length ?? 0;
+  const n = (body.text.match(ONE_LINE)?.length ?? 0) + (body.text.match(LINES)?.length ?? 0);
+  // every call at a path must be on lines of its own, or a `$at` would stay unresolved
+  if (body.text.split("$at = ").length - 1 !== 2 * n) throw new Error("internal: a call at a path not on lines of its own");
   if (n === 0) return body;
-  if (n === 1) {
+  const lines = body.text.split("\n").length;
+  // a call's own try costs about 30 bytes more than its `$at` assignments; the shared try, 2 per line and ~60
+  if (n * 30 <= 2 * lines + 60) {
+    const own = (indent: string, p: string, call: string): string =>
+      ownTry(raw(call.replace(new RegExp(`^${indent}`, "gm"), "")), raw(p)).text.replace(/^(?=.)/gm, indent);
     return raw(
-      body.text.replace(MARKED, (_m, indent: string, p: string, call: string) =>
-        ownTry(raw(call.replace(new RegExp(`^${indent}`, "gm"), "")), raw(p)).text.replace(/^(?=.)/gm, indent),
-      ),
+      body.text
+        .replace(ONE_LINE, (_m, indent: string, p: string, call: string) => own(indent, p, call + ";"))
+        .replace(LINES, (_m, indent: string, p: string, call: string) => own(indent, p, call)),
     );
   }
   return code`let $at = "";

@@ -204,7 +204,8 @@ w.byte(${m});`);
       return folds ? body : code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${body}`;
     }
-    if (!body.text.includes("\n")) return code`if (${f} !== undefined) ${body}`;
+    // one statement on one line (not a call at a path: generator/emit/at.ts resolves those by whole lines)
+    if (!body.text.includes("\n") && !body.text.startsWith("($at")) return code`if (${f} !== undefined) ${body}`;
     return code`if (${f} !== undefined) {
 ${indentBy(body, "  ")}
 }`;

@@ -423,131 +423,129 @@ function readTimeWindow(r: $rt.Reader): any {
 }
 
 function writeServiceGroup(w: $rt.Writer, v: any): void {
-  let $at = "";
+  $rt.gObject(v, "");
+  const v_service = v.service;
+  const v_version = v.version;
+  const v_healthy = v.healthy;
+  const v_instances = v.instances;
+  const v_counts = v.counts;
+  const v_errorRate = v.errorRate;
+  const v_latencyMs = v.latencyMs;
+  const v_bytesIngested = v.bytesIngested;
+  const v_tags = v.tags;
+  const v_incidentId = v.incidentId;
+  const v_topErrors = v.topErrors;
+  if ($rt.keyCount(v) !== 10 + +(v_incidentId !== undefined)) $rt.checkClosed(v, $keys_ServiceGroup, "");
+  let m0 = 0;
+  if (v_incidentId !== undefined) m0 |= 1;
+  w.byte(m0);
+  $rt.wString(w, v_service, "/service", 1);
+  $rt.wString(w, v_version, "/version", 1);
+  $rt.wBool(w, v_healthy, "/healthy", 1);
+  $rt.wInt(w, v_instances, "/instances", 1);
+  if (v_counts === undefined) throw $rt.missing("", "counts");
   try {
-    $rt.gObject(v, "");
-    const v_service = v.service;
-    const v_version = v.version;
-    const v_healthy = v.healthy;
-    const v_instances = v.instances;
-    const v_counts = v.counts;
-    const v_errorRate = v.errorRate;
-    const v_latencyMs = v.latencyMs;
-    const v_bytesIngested = v.bytesIngested;
-    const v_tags = v.tags;
-    const v_incidentId = v.incidentId;
-    const v_topErrors = v.topErrors;
-    if ($rt.keyCount(v) !== 10 + +(v_incidentId !== undefined)) $rt.checkClosed(v, $keys_ServiceGroup, "");
-    let m0 = 0;
-    if (v_incidentId !== undefined) m0 |= 1;
-    w.byte(m0);
-    $rt.wString(w, v_service, "/service", 1);
-    $rt.wString(w, v_version, "/version", 1);
-    $rt.wBool(w, v_healthy, "/healthy", 1);
-    $rt.wInt(w, v_instances, "/instances", 1);
-    if (v_counts === undefined) throw $rt.missing("", "counts");
-    $at = "/counts";
     writeLevelCounts(w, v_counts);
-    $at = "";
-    $rt.wNumber(w, v_errorRate, "/errorRate", 1);
-    if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
-    $at = "/latencyMs";
-    writeLatency(w, v_latencyMs);
-    $at = "";
-    $rt.wInt64(w, v_bytesIngested, "/bytesIngested", 1);
-    $rt.gArray(v_tags, "/tags", 1);
-    const n_tags = v_tags.length;
-    w.varint(n_tags);
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        const e_tags = v_tags[i_tags];
-        $rt.wStringT(w, e_tags, $dt_ServiceGroup_tags_items, "");
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/tags", i_tags);
-    }
-    if (v_incidentId !== undefined) {
-      if (typeof v_incidentId === "string") {
-        w.byte(0);
-        $rt.wString(w, v_incidentId, "/incidentId");
-      }
-      else {
-        w.byte(1);
-        $rt.wNull(v_incidentId, "/incidentId");
-      }
-    }
-    $rt.gArray(v_topErrors, "/topErrors", 1);
-    const n_topErrors = v_topErrors.length;
-    w.varint(n_topErrors);
-    let i_topErrors = 0;
-    try {
-      for (; i_topErrors < n_topErrors; i_topErrors++) {
-        const e_topErrors = v_topErrors[i_topErrors];
-        writeTopError(w, e_topErrors);
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/topErrors", i_topErrors);
-    }
   } catch (e) {
-    $rt.rethrowIn(e, $at);
+    $rt.rethrowAt(e, "/counts");
+  }
+  $rt.wNumber(w, v_errorRate, "/errorRate", 1);
+  if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
+  try {
+    writeLatency(w, v_latencyMs);
+  } catch (e) {
+    $rt.rethrowAt(e, "/latencyMs");
+  }
+  $rt.wInt64(w, v_bytesIngested, "/bytesIngested", 1);
+  $rt.gArray(v_tags, "/tags", 1);
+  const n_tags = v_tags.length;
+  w.varint(n_tags);
+  let i_tags = 0;
+  try {
+    for (; i_tags < n_tags; i_tags++) {
+      const e_tags = v_tags[i_tags];
+      $rt.wStringT(w, e_tags, $dt_ServiceGroup_tags_items, "");
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "/tags", i_tags);
+  }
+  if (v_incidentId !== undefined) {
+    if (typeof v_incidentId === "string") {
+      w.byte(0);
+      $rt.wString(w, v_incidentId, "/incidentId");
+    }
+    else {
+      w.byte(1);
+      $rt.wNull(v_incidentId, "/incidentId");
+    }
+  }
+  $rt.gArray(v_topErrors, "/topErrors", 1);
+  const n_topErrors = v_topErrors.length;
+  w.varint(n_topErrors);
+  let i_topErrors = 0;
+  try {
+    for (; i_topErrors < n_topErrors; i_topErrors++) {
+      const e_topErrors = v_topErrors[i_topErrors];
+      writeTopError(w, e_topErrors);
+    }
+  } catch (err) {
+    $rt.rethrowAtIndex(err, "/topErrors", i_topErrors);
   }
 }
 
 function readServiceGroup(r: $rt.Reader): any {
-  let $at = "";
+  r.at = "";
+  const m0 = r.bits(1);
+  const v_service = (r.at = "/service", r.string());
+  const v_version = (r.at = "/version", r.string());
+  const v_healthy = (r.at = "/healthy", r.bool());
+  const v_instances = (r.at = "/instances", r.int());
+  let r_counts: any;
   try {
-    r.at = "";
-    const m0 = r.bits(1);
-    const v_service = (r.at = "/service", r.string());
-    const v_version = (r.at = "/version", r.string());
-    const v_healthy = (r.at = "/healthy", r.bool());
-    const v_instances = (r.at = "/instances", r.int());
-    let r_counts: any;
-    $at = "/counts";
     r_counts = readLevelCounts(r);
-    $at = "";
-    const v_counts = r_counts;
-    const v_errorRate = (r.at = "/errorRate", r.num());
-    let r_latencyMs: any;
-    $at = "/latencyMs";
-    r_latencyMs = readLatency(r);
-    $at = "";
-    const v_latencyMs = r_latencyMs;
-    const v_bytesIngested = (r.at = "/bytesIngested", r.int64());
-    r.at = "/tags";
-    const n_tags = r.count(1);
-    const a_tags: any[] = [];
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        a_tags.push((r.at = "", $rt.readTabledString(r, $dt_ServiceGroup_tags_items)));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/tags", i_tags);
-    }
-    const v_tags = a_tags;
-    const v_incidentId = (m0 & 1) ? ((r.at = "/incidentId", r.index(2)) === 0 ? (r.at = "/incidentId", r.string()) : null) : undefined;
-    r.at = "/topErrors";
-    const n_topErrors = r.count(6);
-    const a_topErrors: any[] = [];
-    let i_topErrors = 0;
-    try {
-      for (; i_topErrors < n_topErrors; i_topErrors++) {
-        const r0 = readTopError(r);
-        a_topErrors.push(r0);
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/topErrors", i_topErrors);
-    }
-    const v_topErrors = a_topErrors;
-    const o0: any = { service: v_service, version: v_version, healthy: v_healthy, instances: v_instances, counts: v_counts, errorRate: v_errorRate, latencyMs: v_latencyMs, bytesIngested: v_bytesIngested, tags: v_tags };
-    if ((m0 & 1)) o0.incidentId = v_incidentId;
-    o0.topErrors = v_topErrors;
-    return o0;
   } catch (e) {
-    $rt.rethrowIn(e, $at);
+    $rt.rethrowAt(e, "/counts");
   }
+  const v_counts = r_counts;
+  const v_errorRate = (r.at = "/errorRate", r.num());
+  let r_latencyMs: any;
+  try {
+    r_latencyMs = readLatency(r);
+  } catch (e) {
+    $rt.rethrowAt(e, "/latencyMs");
+  }
+  const v_latencyMs = r_latencyMs;
+  const v_bytesIngested = (r.at = "/bytesIngested", r.int64());
+  r.at = "/tags";
+  const n_tags = r.count(1);
+  const a_tags: any[] = [];
+  let i_tags = 0;
+  try {
+    for (; i_tags < n_tags; i_tags++) {
+      a_tags.push((r.at = "", $rt.readTabledString(r, $dt_ServiceGroup_tags_items)));
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "/tags", i_tags);
+  }
+  const v_tags = a_tags;
+  const v_incidentId = (m0 & 1) ? ((r.at = "/incidentId", r.index(2)) === 0 ? (r.at = "/incidentId", r.string()) : null) : undefined;
+  r.at = "/topErrors";
+  const n_topErrors = r.count(6);
+  const a_topErrors: any[] = [];
+  let i_topErrors = 0;
+  try {
+    for (; i_topErrors < n_topErrors; i_topErrors++) {
+      const r0 = readTopError(r);
+      a_topErrors.push(r0);
+    }
+  } catch (e) {
+    $rt.rethrowAtIndex(e, "/topErrors", i_topErrors);
+  }
+  const v_topErrors = a_topErrors;
+  const o0: any = { service: v_service, version: v_version, healthy: v_healthy, instances: v_instances, counts: v_counts, errorRate: v_errorRate, latencyMs: v_latencyMs, bytesIngested: v_bytesIngested, tags: v_tags };
+  if ((m0 & 1)) o0.incidentId = v_incidentId;
+  o0.topErrors = v_topErrors;
+  return o0;
 }
 
 function writeLevelCounts(w: $rt.Writer, v: any): void {

@@ -188,101 +188,103 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeWeatherTools(w: $rt.Writer, v: any): void {
-  let $at = "";
-  try {
-    $rt.gObject(v, "");
-    const d0 = v.name;
-    switch (d0) {
-      case "get_weather": {
-        w.byte(0);
-        $rt.gObject(v, "");
-        const v_name = v.name;
-        const v_arguments = v.arguments;
-        if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-        $rt.wConst(v_name, "get_weather", "/name", 1);
-        if (v_arguments === undefined) throw $rt.missing("", "arguments");
-        $at = "/arguments";
+  $rt.gObject(v, "");
+  const d0 = v.name;
+  switch (d0) {
+    case "get_weather": {
+      w.byte(0);
+      $rt.gObject(v, "");
+      const v_name = v.name;
+      const v_arguments = v.arguments;
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      $rt.wConst(v_name, "get_weather", "/name", 1);
+      if (v_arguments === undefined) throw $rt.missing("", "arguments");
+      try {
         writeGetWeatherArguments(w, v_arguments);
-        $at = "";
-        break;
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
       }
-      case "get_forecast": {
-        w.byte(1);
-        $rt.gObject(v, "");
-        const v_name$2 = v.name;
-        const v_arguments$2 = v.arguments;
-        if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-        $rt.wConst(v_name$2, "get_forecast", "/name", 1);
-        if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-        $at = "/arguments";
-        writeGetForecastArguments(w, v_arguments$2);
-        $at = "";
-        break;
-      }
-      case "get-air-quality": {
-        w.byte(2);
-        $rt.gObject(v, "");
-        const v_name$3 = v.name;
-        const v_arguments$3 = v.arguments;
-        if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-        $rt.wConst(v_name$3, "get-air-quality", "/name", 1);
-        if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-        $at = "/arguments";
-        writeGetAirQualityArguments(w, v_arguments$3);
-        $at = "";
-        break;
-      }
-      default: throw $rt.invalid("/name", "one of \"get_weather\", \"get_forecast\", \"get-air-quality\"", d0);
+      break;
     }
-  } catch (e) {
-    $rt.rethrowIn(e, $at);
+    case "get_forecast": {
+      w.byte(1);
+      $rt.gObject(v, "");
+      const v_name$2 = v.name;
+      const v_arguments$2 = v.arguments;
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      $rt.wConst(v_name$2, "get_forecast", "/name", 1);
+      if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
+      try {
+        writeGetForecastArguments(w, v_arguments$2);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      break;
+    }
+    case "get-air-quality": {
+      w.byte(2);
+      $rt.gObject(v, "");
+      const v_name$3 = v.name;
+      const v_arguments$3 = v.arguments;
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      $rt.wConst(v_name$3, "get-air-quality", "/name", 1);
+      if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
+      try {
+        writeGetAirQualityArguments(w, v_arguments$3);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      break;
+    }
+    default: throw $rt.invalid("/name", "one of \"get_weather\", \"get_forecast\", \"get-air-quality\"", d0);
   }
 }
 
 function readWeatherTools(r: $rt.Reader): any {
-  let $at = "";
-  try {
-    r.at = "";
-    let u0: any;
-    switch (r.index(3)) {
-      case 0: {
-        const v_name = "get_weather";
-        let r_arguments: any;
-        $at = "/arguments";
+  r.at = "";
+  let u0: any;
+  switch (r.index(3)) {
+    case 0: {
+      const v_name = "get_weather";
+      let r_arguments: any;
+      try {
         r_arguments = readGetWeatherArguments(r);
-        $at = "";
-        const v_arguments = r_arguments;
-        const o0: any = { name: v_name, arguments: v_arguments };
-        u0 = o0;
-        break;
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
       }
-      case 1: {
-        const v_name$2 = "get_forecast";
-        let r_arguments$2: any;
-        $at = "/arguments";
-        r_arguments$2 = readGetForecastArguments(r);
-        $at = "";
-        const v_arguments$2 = r_arguments$2;
-        const o1: any = { name: v_name$2, arguments: v_arguments$2 };
-        u0 = o1;
-        break;
-      }
-      case 2: {
-        const v_name$3 = "get-air-quality";
-        let r_arguments$3: any;
-        $at = "/arguments";
-        r_arguments$3 = readGetAirQualityArguments(r);
-        $at = "";
-        const v_arguments$3 = r_arguments$3;
-        const o2: any = { name: v_name$3, arguments: v_arguments$3 };
-        u0 = o2;
-        break;
-      }
+      const v_arguments = r_arguments;
+      const o0: any = { name: v_name, arguments: v_arguments };
+      u0 = o0;
+      break;
     }
-    return u0;
-  } catch (e) {
-    $rt.rethrowIn(e, $at);
+    case 1: {
+      const v_name$2 = "get_forecast";
+      let r_arguments$2: any;
+      try {
+        r_arguments$2 = readGetForecastArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$2 = r_arguments$2;
+      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
+      u0 = o1;
+      break;
+    }
+    case 2: {
+      const v_name$3 = "get-air-quality";
+      let r_arguments$3: any;
+      try {
+        r_arguments$3 = readGetAirQualityArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$3 = r_arguments$3;
+      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
+      u0 = o2;
+      break;
+    }
   }
+  return u0;
 }
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
