@@ -84,6 +84,7 @@ export {
   wConst,
   wJsonConst,
   wEnum,
+  enumFail,
   wEnumMap,
   wJsonEnum,
   enumIndex,

@@ -79,7 +79,14 @@ function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext, at: 
   if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: at.schemaPath }, v, p, cx, new Locals(), r.text !== "");
   if (!values.every(isPrimitive)) return code`$rt.wJsonEnum(w, ${v}, ${cx.jsonConstant(values, at)}, ${p}${r});`;
   const table = enumTable(values, cx, at);
-  if (values.length <= ENUM_SCAN_MAX) return code`$rt.wEnum(w, ${v}, ${table}, ${p}${r});`;
+  if (values.length <= ENUM_SCAN_MAX) {
+    // an inline switch: measured faster than the scan in wEnum on the hot path (strings compare by identity first)
+    const cases = values.map((x, i) => code`  case ${lit(x as string)}: ${writeIndex(i)} break;`);
+    return code`switch (${v}) {
+${join(cases)}
+  default: throw $rt.enumFail(${v}, ${table}, ${p}${r});
+}`;
+  }
   const index = cx.constant("enumIndex", code`/*@__PURE__*/ $rt.enumIndex(${table})`, at);
   return code`$rt.wEnumMap(w, ${v}, ${index}, ${table}, ${p}${r});`;
 }

@@ -66,7 +66,12 @@ function writeOrder(w: $rt.Writer, v: any): void {
   $rt.wString(w, v_id, "/id", 1);
   $rt.wInt(w, v_qty, "/qty", 1);
   $rt.wNumber(w, v_price, "/price", 1);
-  $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
+  switch (v_status) {
+    case "pending": w.byte(0); break;
+    case "paid": w.byte(1); break;
+    case "shipped": w.byte(2); break;
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
+  }
   if (v_note !== undefined) $rt.wString(w, v_note, "/note");
   $rt.wDateTime(w, v_created, "/created", 1);
   $rt.gArray(v_tags, "/tags", 1);

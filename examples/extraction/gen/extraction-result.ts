@@ -316,8 +316,19 @@ function writeDocument(w: $rt.Writer, v: any): void {
   if (v_url !== undefined) m0 |= 1;
   w.byte(m0);
   $rt.wString(w, v_id, "/id", 1);
-  $rt.wEnum(w, v_source, $enum_Document_source, "/source", 1);
-  $rt.wEnum(w, v_language, $enum_Document_language, "/language", 1);
+  switch (v_source) {
+    case "news": w.byte(0); break;
+    case "filing": w.byte(1); break;
+    case "email": w.byte(2); break;
+    case "chat": w.byte(3); break;
+    case "report": w.byte(4); break;
+    default: throw $rt.enumFail(v_source, $enum_Document_source, "/source", 1);
+  }
+  switch (v_language) {
+    case "en": w.byte(0); break;
+    case "zh": w.byte(1); break;
+    default: throw $rt.enumFail(v_language, $enum_Document_language, "/language", 1);
+  }
   if (v_url !== undefined) $rt.wString(w, v_url, "/url");
   $rt.wString(w, v_text, "/text", 1);
   $rt.gArray(v_entities, "/entities", 1);
@@ -536,7 +547,12 @@ function writeDateEntity(w: $rt.Writer, v: any): void {
   $rt.wConst(v_type, "date", "/type", 1);
   $rt.wString(w, v_text, "/text", 1);
   $rt.wDate(w, v_value, "/value", 1);
-  $rt.wEnum(w, v_precision, $enum_DateEntity_precision, "/precision", 1);
+  switch (v_precision) {
+    case "day": w.byte(0); break;
+    case "month": w.byte(1); break;
+    case "year": w.byte(2); break;
+    default: throw $rt.enumFail(v_precision, $enum_DateEntity_precision, "/precision", 1);
+  }
   $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 

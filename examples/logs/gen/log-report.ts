@@ -352,7 +352,12 @@ function writeLogReport(w: $rt.Writer, v: any): void {
   } catch (e) {
     $rt.rethrowAt(e, "/window");
   }
-  $rt.wEnum(w, v_environment, $enum_LogReport_environment, "/environment", 1);
+  switch (v_environment) {
+    case "production": w.byte(0); break;
+    case "staging": w.byte(1); break;
+    case "development": w.byte(2); break;
+    default: throw $rt.enumFail(v_environment, $enum_LogReport_environment, "/environment", 1);
+  }
   $rt.wString(w, v_region, "/region", 1);
   $rt.wBool(w, v_truncated, "/truncated", 1);
   $rt.wInt(w, v_totalEvents, "/totalEvents", 1);
@@ -605,7 +610,11 @@ function writeTopError(w: $rt.Writer, v: any): void {
   const v_sampleTraceIds = v.sampleTraceIds;
   if ($rt.keyCount(v) !== 6) $rt.checkClosed(v, $keys_TopError, "");
   $rt.wStringT(w, v_message, $dt_TopError_message, "/message", 1);
-  $rt.wEnum(w, v_level, $enum_TopError_level, "/level", 1);
+  switch (v_level) {
+    case "error": w.byte(0); break;
+    case "fatal": w.byte(1); break;
+    default: throw $rt.enumFail(v_level, $enum_TopError_level, "/level", 1);
+  }
   $rt.wIntT(w, v_count, $dt_TopError_count, "/count", 1);
   $rt.wDateTime(w, v_firstSeen, "/firstSeen", 1);
   $rt.wDateTimeT(w, v_lastSeen, $dt_TopError_lastSeen, "/lastSeen", 1);

@@ -353,8 +353,25 @@ function writeOrder(w: $rt.Writer, v: any): void {
     $rt.rethrowAtIndex(err, "/items", i_items);
   }
   $rt.wNumberT(w, v_total, $dt_Order_total, "/total", 1);
-  $rt.wEnum(w, v_currency, $enum_Order_currency, "/currency", 1);
-  $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
+  switch (v_currency) {
+    case "CNY": w.byte(0); break;
+    case "HKD": w.byte(1); break;
+    case "JPY": w.byte(2); break;
+    case "KRW": w.byte(3); break;
+    case "SGD": w.byte(4); break;
+    case "USD": w.byte(5); break;
+    case "EUR": w.byte(6); break;
+    case "GBP": w.byte(7); break;
+    default: throw $rt.enumFail(v_currency, $enum_Order_currency, "/currency", 1);
+  }
+  switch (v_status) {
+    case "pending": w.byte(0); break;
+    case "paid": w.byte(1); break;
+    case "shipped": w.byte(2); break;
+    case "delivered": w.byte(3); break;
+    case "cancelled": w.byte(4); break;
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
+  }
   $rt.wDateTime(w, v_createdAt, "/createdAt", 1);
   $rt.wDateTime(w, v_updatedAt, "/updatedAt", 1);
   if (v_note !== undefined) $rt.wString(w, v_note, "/note");

@@ -99,7 +99,13 @@ function writeToolCallBatch(w: $rt.Writer, v: any): void {
       const v_action = e_calls.action;
       const v_args = e_calls.args;
       if ($rt.keyCount(e_calls) !== 2) $rt.checkClosed(e_calls, $keys_ToolCallBatch_calls_items, "");
-      $rt.wEnum(w, v_action, $enum_ToolCallBatch_calls_items_action, "/action", 1);
+      switch (v_action) {
+        case "get_weather": w.byte(0); break;
+        case "get_forecast": w.byte(1); break;
+        case "get_air_quality": w.byte(2); break;
+        case "get_sunrise_sunset": w.byte(3); break;
+        default: throw $rt.enumFail(v_action, $enum_ToolCallBatch_calls_items_action, "/action", 1);
+      }
       $rt.gObject(v_args, "/args", 1);
       const v_city = v_args.city;
       const v_date = v_args.date;

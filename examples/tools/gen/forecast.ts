@@ -135,7 +135,14 @@ function writeForecast(w: $rt.Writer, v: any): void {
       $rt.wDate(w, v_date, "/date", 1);
       $rt.wNumber(w, v_high, "/high", 1);
       $rt.wNumber(w, v_low, "/low", 1);
-      $rt.wEnum(w, v_conditions, $enum_Forecast_days_items_conditions, "/conditions", 1);
+      switch (v_conditions) {
+        case "sunny": w.byte(0); break;
+        case "cloudy": w.byte(1); break;
+        case "rain": w.byte(2); break;
+        case "snow": w.byte(3); break;
+        case "storm": w.byte(4); break;
+        default: throw $rt.enumFail(v_conditions, $enum_Forecast_days_items_conditions, "/conditions", 1);
+      }
       if (v_precipitation === undefined) throw $rt.missing("", "precipitation");
       if (typeof v_precipitation === "number") {
         w.byte(0);

@@ -56,7 +56,12 @@ function writeLegacyAlert(w: $rt.Writer, v: any): void {
   let m0 = 0;
   if (v_expires !== undefined) m0 |= 1;
   w.byte(m0);
-  $rt.wEnum(w, v_level, $enum_LegacyAlert_level, "/level", 1);
+  switch (v_level) {
+    case "advisory": w.byte(0); break;
+    case "watch": w.byte(1); break;
+    case "warning": w.byte(2); break;
+    default: throw $rt.enumFail(v_level, $enum_LegacyAlert_level, "/level", 1);
+  }
   $rt.wString(w, v_headline, "/headline", 1);
   $rt.gArray(v_areas, "/areas", 1);
   const n_areas = v_areas.length;

@@ -65,7 +65,11 @@ function writeWeatherQuery(w: $rt.Writer, v: any): void {
   w.byte(m0);
   $rt.wString(w, v_city, "/city", 1);
   if (v_date !== undefined) $rt.wDate(w, v_date, "/date");
-  $rt.wEnum(w, v_unit, $enum_WeatherQuery_unit, "/unit", 1);
+  switch (v_unit) {
+    case "celsius": w.byte(0); break;
+    case "fahrenheit": w.byte(1); break;
+    default: throw $rt.enumFail(v_unit, $enum_WeatherQuery_unit, "/unit", 1);
+  }
 }
 
 function readWeatherQuery(r: $rt.Reader): any {

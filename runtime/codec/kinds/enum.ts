@@ -17,6 +17,11 @@ export function wEnum(w: Writer, v: unknown, values: readonly unknown[], p: stri
   w.varint(i);
 }
 
+/** The error of a value not in `values` (generated `switch`es over short lists end in it). */
+export function enumFail(v: unknown, values: readonly unknown[], p: string, req?: number): Error {
+  return fail(p, enumExpected(values), v, req);
+}
+
 /** Long lists of primitives: an index built once (`enumIndex`), so a lookup does not scan. */
 export function wEnumMap(w: Writer, v: unknown, index: ReadonlyMap<unknown, number>, values: readonly unknown[], p: string, req?: number): void {
   const i = index.get(v);

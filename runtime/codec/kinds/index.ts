@@ -6,7 +6,7 @@ export { wNumber, wNumberT } from "./number.ts";
 export { wBool } from "./boolean.ts";
 export { wNull } from "./null.ts";
 export { wConst, wJsonConst } from "./const.ts";
-export { wEnum, wEnumMap, wJsonEnum, enumIndex, enumExpected, ENUM_SCAN_MAX } from "./enum.ts";
+export { wEnum, enumFail, wEnumMap, wJsonEnum, enumIndex, enumExpected, ENUM_SCAN_MAX } from "./enum.ts";
 export { gObject, gArray, rKey } from "./composite.ts";
 export { SCALAR_GUARDS, TABLED_GUARDS, scalarGuardName } from "./scalar.ts";
 export type { ScalarForm } from "./scalar.ts";

@@ -77,7 +77,11 @@ function writeOrder(w: $rt.Writer, v: any): void {
   if (v_payment !== undefined) m0 |= 2;
   w.byte(m0);
   $rt.wString(w, v_id, "/id", 1);
-  $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
+  switch (v_status) {
+    case "new": w.byte(0); break;
+    case "paid": w.byte(1); break;
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
+  }
   if (v_note !== undefined) $rt.wString(w, v_note, "/note");
   $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;

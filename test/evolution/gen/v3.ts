@@ -97,7 +97,12 @@ function writeOrder(w: $rt.Writer, v: any): void {
   if (v_payment !== undefined) m0 |= 2;
   w.byte(m0);
   $rt.wString(w, v_id, "/id", 1);
-  $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
+  switch (v_status) {
+    case "new": w.byte(0); break;
+    case "paid": w.byte(1); break;
+    case "shipped": w.byte(2); break;
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
+  }
   $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
@@ -248,7 +253,11 @@ function $extR18(r: $rt.Reader): any {
 }
 
 function $extW21(w: $rt.Writer, v: any): void {
-  $rt.wEnum(w, v, $tenum_Order_channel, "");
+  switch (v) {
+    case "web": w.byte(0); break;
+    case "app": w.byte(1); break;
+    default: throw $rt.enumFail(v, $tenum_Order_channel, "");
+  }
 }
 
 function $extR21(r: $rt.Reader): any {

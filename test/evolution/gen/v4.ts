@@ -97,7 +97,12 @@ function writeOrder(w: $rt.Writer, v: any): void {
   if (v_coupon !== undefined) m0 |= 2;
   w.byte(m0);
   $rt.wString(w, v_id, "/id", 1);
-  $rt.wEnum(w, v_status, $enum_Order_status, "/status", 1);
+  switch (v_status) {
+    case "new": w.byte(0); break;
+    case "paid": w.byte(1); break;
+    case "shipped": w.byte(2); break;
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
+  }
   $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
@@ -166,7 +171,11 @@ function writeOrder(w: $rt.Writer, v: any): void {
     $rt.wString(w, v_code, "/coupon/code", 1);
     if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/coupon/percent");
   }
-  $rt.wEnum(w, v_channel, $enum_Order_channel, "/channel", 1);
+  switch (v_channel) {
+    case "web": w.byte(0); break;
+    case "app": w.byte(1); break;
+    default: throw $rt.enumFail(v_channel, $enum_Order_channel, "/channel", 1);
+  }
 }
 
 function readOrder(r: $rt.Reader): any {

@@ -334,7 +334,11 @@ function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
     w.byte(1);
     $rt.wNull(v_date, "/date");
   }
-  $rt.wEnum(w, v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
+  switch (v_unit) {
+    case "celsius": w.byte(0); break;
+    case "fahrenheit": w.byte(1); break;
+    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
+  }
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
@@ -364,7 +368,13 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
     try {
       for (; i_include < n_include; i_include++) {
         const e_include = v_include[i_include];
-        $rt.wEnum(w, e_include, $enum_GetForecastArguments_include_items, "");
+        switch (e_include) {
+          case "temperature": w.byte(0); break;
+          case "precipitation": w.byte(1); break;
+          case "wind": w.byte(2); break;
+          case "uv_index": w.byte(3); break;
+          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
+        }
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/include", i_include);
@@ -441,7 +451,13 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
         const e_pollutants = v_pollutants[i_pollutants];
-        $rt.wEnum(w, e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
+        switch (e_pollutants) {
+          case "pm2_5": w.byte(0); break;
+          case "pm10": w.byte(1); break;
+          case "o3": w.byte(2); break;
+          case "no2": w.byte(3); break;
+          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
+        }
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);

@@ -131,7 +131,13 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
         const e_pollutants = v_pollutants[i_pollutants];
-        $rt.wEnum(w, e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
+        switch (e_pollutants) {
+          case "pm2_5": w.byte(0); break;
+          case "pm10": w.byte(1); break;
+          case "o3": w.byte(2); break;
+          case "no2": w.byte(3); break;
+          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
+        }
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);

@@ -72,7 +72,13 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
     try {
       for (; i_include < n_include; i_include++) {
         const e_include = v_include[i_include];
-        $rt.wEnum(w, e_include, $enum_GetForecastArguments_include_items, "");
+        switch (e_include) {
+          case "temperature": w.byte(0); break;
+          case "precipitation": w.byte(1); break;
+          case "wind": w.byte(2); break;
+          case "uv_index": w.byte(3); break;
+          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
+        }
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/include", i_include);

@@ -62,7 +62,11 @@ function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
     w.byte(1);
     $rt.wNull(v_date, "/date");
   }
-  $rt.wEnum(w, v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
+  switch (v_unit) {
+    case "celsius": w.byte(0); break;
+    case "fahrenheit": w.byte(1); break;
+    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
+  }
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
