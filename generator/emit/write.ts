@@ -6,7 +6,7 @@
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, lit, name, prop, raw } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
-import { byteMask, objectLayout } from "./layout.ts";
+import { objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
 import { emitTabledWrite, isTabled } from "./defaults.ts";
@@ -186,20 +186,17 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
     extras = L.fresh("x", fieldOf(p));
     checks.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
   }
-  // presence bitmap
+  // presence bitmap: one branch-free expression per byte
+  const flat = (f: Code): Code => code`+(${f} !== undefined)`;
   const bitmap: Code[] = [];
   for (let b = 0; b * 8 < layout.bits; b++) {
-    const m = L.fresh("m", fieldOf(p));
-    const sets: Code[] = [];
+    const terms: Code[] = [];
     s.properties.forEach((_, i) => {
       const bit = layout.bitOf[i]!;
-      if (bit >= 0 && bit >> 3 === b) sets.push(code`if (${locals[i]!} !== undefined) ${m} |= ${1 << (bit & 7)};`);
+      if (bit >= 0 && bit >> 3 === b) terms.push((bit & 7) === 0 ? flat(locals[i]!) : code`${flat(locals[i]!)} << ${bit & 7}`);
     });
-    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) sets.push(code`if (${extras!} !== undefined) ${m} |= ${1 << (layout.extrasBit & 7)};`);
-    bitmap.push(code`let ${m} = 0;
-${join(sets)}
-w.byte(${m});`);
-    void byteMask;
+    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) terms.push(code`${flat(extras!)} << ${layout.extrasBit & 7}`);
+    bitmap.push(code`w.byte(${terms.length === 0 ? raw("0") : join(terms, " | ")});`);
   }
   const blocks = layout.order.map((i) => {
     const q = s.properties[i]!;
@@ -257,28 +254,15 @@ ${indentBy(entries, "  ")}
   }
   if (linesOf(blocks) <= MAX_FUNCTION_LINES) return join([...head, ...checks, ...bitmap, ...blocks, ...tail]);
 
-  // Too big for one function (see MAX_FUNCTION_LINES): the key-count check and the bitmap become branch-free
-  // expressions, and the property writes move, in chunks, into helper functions that take the field locals.
-  // The bytes are the same.
-  const flat = (f: Code): Code => code`+(${f} !== undefined)`;
-  const flatChecks = checks;
-  const flatBitmap: Code[] = [];
-  for (let b = 0; b * 8 < layout.bits; b++) {
-    const terms: Code[] = [];
-    s.properties.forEach((_, i) => {
-      const bit = layout.bitOf[i]!;
-      if (bit >= 0 && bit >> 3 === b) terms.push((bit & 7) === 0 ? flat(locals[i]!) : code`${flat(locals[i]!)} << ${bit & 7}`);
-    });
-    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) terms.push(code`${flat(extras!)} << ${layout.extrasBit & 7}`);
-    flatBitmap.push(code`w.byte(${join(terms, " | ")});`);
-  }
+  // Too big for one function (see MAX_FUNCTION_LINES): the property writes move, in chunks, into helper
+  // functions that take the field locals. The bytes are the same.
   const calls = chunkBlocks(blocks.map((c, j) => ({ code: c, local: locals[layout.order[j]!]! }))).map((group) => {
     const fn = cx.helper("W", s, (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
 ${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
 }`);
     return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
   });
-  return join([...head, ...flatChecks, ...flatBitmap, ...calls, ...tail]);
+  return join([...head, ...checks, ...bitmap, ...calls, ...tail]);
 }
 
 /** The number of keys a closed object has when it has no unknown ones: the required count plus the optional present. */

@@ -60,9 +60,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_created = v.created;
   const v_tags = v.tags;
   if ($rt.keyCount(v) !== 6 + +(v_note !== undefined)) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_note !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_note !== undefined));
   $rt.wString(w, v_id, "/id", 1);
   $rt.wInt(w, v_qty, "/qty", 1);
   $rt.wNumber(w, v_price, "/price", 1);

@@ -312,9 +312,7 @@ function writeDocument(w: $rt.Writer, v: any): void {
   const v_text = v.text;
   const v_entities = v.entities;
   if ($rt.keyCount(v) !== 5 + +(v_url !== undefined)) $rt.checkClosed(v, $keys_Document, "");
-  let m0 = 0;
-  if (v_url !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_url !== undefined));
   $rt.wString(w, v_id, "/id", 1);
   switch (v_source) {
     case "news": w.byte(0); break;
@@ -446,9 +444,7 @@ function writePersonEntity(w: $rt.Writer, v: any): void {
   const v_role = v.role;
   const v_confidence = v.confidence;
   if ($rt.keyCount(v) !== 3 + +(v_role !== undefined)) $rt.checkClosed(v, $keys_PersonEntity, "");
-  let m0 = 0;
-  if (v_role !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_role !== undefined));
   $rt.wConst(v_type, "person", "/type", 1);
   $rt.wString(w, v_name, "/name", 1);
   if (v_role !== undefined) $rt.wString(w, v_role, "/role");
@@ -475,9 +471,7 @@ function writeOrganizationEntity(w: $rt.Writer, v: any): void {
   const v_ticker = v.ticker;
   const v_confidence = v.confidence;
   if ($rt.keyCount(v) !== 3 + +(v_ticker !== undefined)) $rt.checkClosed(v, $keys_OrganizationEntity, "");
-  let m0 = 0;
-  if (v_ticker !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_ticker !== undefined));
   $rt.wConst(v_type, "organization", "/type", 1);
   $rt.wString(w, v_name, "/name", 1);
   if (v_ticker !== undefined) $rt.wString(w, v_ticker, "/ticker");
@@ -506,11 +500,7 @@ function writeLocationEntity(w: $rt.Writer, v: any): void {
   const v_lon = v.lon;
   const v_confidence = v.confidence;
   if ($rt.keyCount(v) !== 3 + +(v_countryCode !== undefined) + +(v_lat !== undefined) + +(v_lon !== undefined)) $rt.checkClosed(v, $keys_LocationEntity, "");
-  let m0 = 0;
-  if (v_countryCode !== undefined) m0 |= 1;
-  if (v_lat !== undefined) m0 |= 2;
-  if (v_lon !== undefined) m0 |= 4;
-  w.byte(m0);
+  w.byte(+(v_countryCode !== undefined) | +(v_lat !== undefined) << 1 | +(v_lon !== undefined) << 2);
   $rt.wConst(v_type, "location", "/type", 1);
   $rt.wString(w, v_name, "/name", 1);
   if (v_countryCode !== undefined) $rt.wString(w, v_countryCode, "/countryCode");

@@ -441,9 +441,7 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
   const v_incidentId = v.incidentId;
   const v_topErrors = v.topErrors;
   if ($rt.keyCount(v) !== 10 + +(v_incidentId !== undefined)) $rt.checkClosed(v, $keys_ServiceGroup, "");
-  let m0 = 0;
-  if (v_incidentId !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_incidentId !== undefined));
   $rt.wString(w, v_service, "/service", 1);
   $rt.wString(w, v_version, "/version", 1);
   $rt.wBool(w, v_healthy, "/healthy", 1);

@@ -330,9 +330,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_updatedAt = v.updatedAt;
   const v_note = v.note;
   if ($rt.keyCount(v) !== 8 + +(v_note !== undefined)) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_note !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_note !== undefined));
   $rt.wString(w, v_id, "/id", 1);
   if (v_customer === undefined) throw $rt.missing("", "customer");
   try {

@@ -114,9 +114,7 @@ function writeForecast(w: $rt.Writer, v: any): void {
   const v_alerts = v.alerts;
   const v_sources = v.sources;
   if ($rt.keyCount(v) !== 3 + +(v_alerts !== undefined)) $rt.checkClosed(v, $keys_Forecast, "");
-  let m0 = 0;
-  if (v_alerts !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_alerts !== undefined));
   $rt.wString(w, v_city, "/city", 1);
   $rt.gArray(v_days, "/days", 1);
   const n_days = v_days.length;

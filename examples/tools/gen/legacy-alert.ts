@@ -53,9 +53,7 @@ function writeLegacyAlert(w: $rt.Writer, v: any): void {
   const v_areas = v.areas;
   const v_expires = v.expires;
   if ($rt.keyCount(v) !== 3 + +(v_expires !== undefined)) $rt.checkClosed(v, $keys_LegacyAlert, "");
-  let m0 = 0;
-  if (v_expires !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_expires !== undefined));
   switch (v_level) {
     case "advisory": w.byte(0); break;
     case "watch": w.byte(1); break;

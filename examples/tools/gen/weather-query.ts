@@ -60,9 +60,7 @@ function writeWeatherQuery(w: $rt.Writer, v: any): void {
   const v_date = v.date;
   const v_unit = v.unit;
   if ($rt.keyCount(v) !== 2 + +(v_date !== undefined)) $rt.checkClosed(v, $keys_WeatherQuery, "");
-  let m0 = 0;
-  if (v_date !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_date !== undefined));
   $rt.wString(w, v_city, "/city", 1);
   if (v_date !== undefined) $rt.wDate(w, v_date, "/date");
   switch (v_unit) {

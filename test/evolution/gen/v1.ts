@@ -72,10 +72,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_items = v.items;
   const v_payment = v.payment;
   if ($rt.keyCount(v) !== 3 + +(v_note !== undefined) + +(v_payment !== undefined)) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_note !== undefined) m0 |= 1;
-  if (v_payment !== undefined) m0 |= 2;
-  w.byte(m0);
+  w.byte(+(v_note !== undefined) | +(v_payment !== undefined) << 1);
   $rt.wString(w, v_id, "/id", 1);
   switch (v_status) {
     case "new": w.byte(0); break;

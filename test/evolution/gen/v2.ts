@@ -97,10 +97,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_coupon = v.coupon;
   const v_channel = v.channel;
   if ($rt.keyCount(v) !== 4 + +(v_note !== undefined) + +(v_payment !== undefined) + +(v_coupon !== undefined)) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_note !== undefined) m0 |= 1;
-  if (v_payment !== undefined) m0 |= 2;
-  w.byte(m0);
+  w.byte(+(v_note !== undefined) | +(v_payment !== undefined) << 1);
   $rt.wString(w, v_id, "/id", 1);
   switch (v_status) {
     case "new": w.byte(0); break;
@@ -241,9 +238,7 @@ function $extW18(w: $rt.Writer, v: any): void {
   const v_code = v.code;
   const v_percent = v.percent;
   if ($rt.keyCount(v) !== 1 + +(v_percent !== undefined)) $rt.checkClosed(v, $keys_Order_coupon, "");
-  let m0 = 0;
-  if (v_percent !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_percent !== undefined));
   $rt.wString(w, v_code, "/code", 1);
   if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/percent");
 }

@@ -92,10 +92,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_coupon = v.coupon;
   const v_channel = v.channel;
   if ($rt.keyCount(v) !== 4 + +(v_payment !== undefined) + +(v_coupon !== undefined)) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_payment !== undefined) m0 |= 1;
-  if (v_coupon !== undefined) m0 |= 2;
-  w.byte(m0);
+  w.byte(+(v_payment !== undefined) | +(v_coupon !== undefined) << 1);
   $rt.wString(w, v_id, "/id", 1);
   switch (v_status) {
     case "new": w.byte(0); break;
@@ -115,9 +112,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
       const v_qty = e_items.qty;
       const v_gift = e_items.gift;
       if ($rt.keyCount(e_items) !== 2 + +(v_gift !== undefined)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
-      let m1 = 0;
-      if (v_gift !== undefined) m1 |= 1;
-      w.byte(m1);
+      w.byte(+(v_gift !== undefined));
       $rt.wString(w, v_sku, "/sku", 1);
       $rt.wInt(w, v_qty, "/qty", 1);
       if (v_gift !== undefined) $rt.wBool(w, v_gift, "/gift");
@@ -165,9 +160,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
     const v_code = v_coupon.code;
     const v_percent = v_coupon.percent;
     if ($rt.keyCount(v_coupon) !== 1 + +(v_percent !== undefined)) $rt.checkClosed(v_coupon, $keys_Order_coupon, "/coupon");
-    let m_coupon = 0;
-    if (v_percent !== undefined) m_coupon |= 1;
-    w.byte(m_coupon);
+    w.byte(+(v_percent !== undefined));
     $rt.wString(w, v_code, "/coupon/code", 1);
     if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/coupon/percent");
   }

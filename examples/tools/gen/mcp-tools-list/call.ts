@@ -221,10 +221,7 @@ function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   const v_limit = v.limit;
   const v_tags = v.tags;
   if ($rt.keyCount(v) !== 1 + +(v_limit !== undefined) + +(v_tags !== undefined)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
-  let m0 = 0;
-  if (v_limit !== undefined) m0 |= 1;
-  if (v_tags !== undefined) m0 |= 2;
-  w.byte(m0);
+  w.byte(+(v_limit !== undefined) | +(v_tags !== undefined) << 1);
   $rt.wString(w, v_query, "/query", 1);
   if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
   if (v_tags !== undefined) {
@@ -287,10 +284,7 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   const v_id = v.id;
   const v_permanent = v.permanent;
   const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
-  let m0 = 0;
-  if (v_permanent !== undefined) m0 |= 1;
-  if (x0 !== undefined) m0 |= 2;
-  w.byte(m0);
+  w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
   $rt.wString(w, v_id, "/id", 1);
   if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
   if (x0 !== undefined) {

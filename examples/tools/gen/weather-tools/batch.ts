@@ -355,9 +355,7 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   const v_days = v.days;
   const v_include = v.include;
   if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  let m0 = 0;
-  if (v_include !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_include !== undefined));
   $rt.wString(w, v_city, "/city", 1);
   $rt.wInt(w, v_days, "/days", 1);
   if (v_include !== undefined) {
@@ -412,9 +410,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   const v_location = v.location;
   const v_pollutants = v.pollutants;
   if ($rt.keyCount(v) !== 1 + +(v_pollutants !== undefined)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  let m0 = 0;
-  if (v_pollutants !== undefined) m0 |= 1;
-  w.byte(m0);
+  w.byte(+(v_pollutants !== undefined));
   if (v_location === undefined) throw $rt.missing("", "location");
   $rt.gObject(v_location, "/location");
   const d_location = v_location.kind;
