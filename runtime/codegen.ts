@@ -10,6 +10,7 @@ export { requireContract, codecOf, RUNTIME_CONTRACT } from "./contract.ts";
 export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex, rethrowIn } from "./errors.ts";
 export type { ToonErrorDetail } from "./errors.ts";
 export { Writer, invalid, writeInt64 } from "./writer.ts";
+export { isUuid, writeUuid, readUuid } from "./uuid.ts";
 export { Reader } from "./reader.ts";
 export { writeHeader, readHeader } from "./header.ts";
 export { writeAny, readAny } from "./any.ts";
@@ -29,12 +30,16 @@ export {
   defaultTable,
   writeTabledString,
   readTabledString,
+  writeTabledPlainString,
+  readTabledPlainString,
   writeTabledDateTime,
   readTabledDateTime,
   writeTabledDate,
   readTabledDate,
   writeTabledDecimalString,
   readTabledDecimalString,
+  writeTabledUuid,
+  readTabledUuid,
   writeTabledNumber,
   readTabledNumber,
   writeTabledInt,
@@ -54,6 +59,10 @@ export {
   textStr,
   textPrim,
   textField,
+  textScalar,
+  textString,
+  textNumber,
+  textCell,
   textItem,
   textArray,
   textTable,
@@ -61,10 +70,14 @@ export {
 } from "./text/encode.ts";
 export type { TextEncodeOptions } from "./text/encode.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
-export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcEnum, tcJsonEnum, tcAny, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
+export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
 export { fromModelOutputWith } from "./text/model-output.ts";
 export {
   wString,
+  wPlainString,
+  wUuid,
+  wPlainStringT,
+  wUuidT,
   wDateTime,
   wDate,
   wDecimalString,

@@ -6,9 +6,11 @@
  *
  *   kind                  entry k is written as            any other value
  *   string                varint k          (k < K)        the string (§3.1) with its header h written as h + K
+ *   string, intern: false varint k          (k < K)        the same, the string a literal (never a reference)
  *   string, date-time     varint 4k + 3     (v mod 4 = 3)  unchanged (§3.7)
  *   string, date          varint 2k + 2     (even, not 0)  unchanged (§3.7)
  *   string, int64         byte 2 + k        (tag ≥ 2)      unchanged (§3.3)
+ *   string, uuid          byte 1 + k                       byte 0, then the 16 bytes (§3.8)
  *   integer (and int64)   varint k          (k < K)        the integer's varint u (§3.2) written as u + K
  *   number                varint 16(k+1) + 15 (s = 15, m ≠ 0)  unchanged (§3.4)
  *
@@ -17,6 +19,7 @@
  */
 import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
+import { readUuid, writeUuid } from "./uuid.ts";
 
 /** The most entries one path's table may have (so that a string or integer reference is one byte). */
 export const MAX_DEFAULT_TABLE = 16;
@@ -62,6 +65,26 @@ export function readTabledString(r: Reader, t: DefaultTable<string>): string {
   const size = t.values.length;
   if (x < size) return t.values[x]!;
   return r.stringOf(x - size);
+}
+
+/** `writeTabledString` on an `"intern": false` path: the other values are plain strings (Writer.plainString). */
+export function writeTabledPlainString(w: Writer, v: string, t: DefaultTable<string>): boolean {
+  const k = t.index.get(v);
+  if (k !== undefined) {
+    w.byte(k);
+    return true;
+  }
+  const start = w.pos;
+  if (!w.plainString(v)) return false;
+  shiftVarintAt(w, start, t.values.length);
+  return true;
+}
+
+export function readTabledPlainString(r: Reader, t: DefaultTable<string>): string {
+  const x = r.varint();
+  const size = t.values.length;
+  if (x < size) return t.values[x]!;
+  return r.plainStringOf(x - size);
 }
 
 /** Rewrite the varint at `start` (written last, up to `w.pos`) as itself + `by`, moving what follows it. */
@@ -157,6 +180,32 @@ export function readTabledDecimalString(r: Reader, t: DefaultTable<string>): str
     return t.values[k]!;
   }
   return r.decimalString();
+}
+
+/**
+ * `format: "uuid"`: entry k as the tag byte 1 + k; any other UUID as tag 0 and its 16 bytes. A UUID uses every
+ * byte value, so a tabled path pays one tag byte per value (the cost model, runtime/codec/formats.ts, counts it).
+ */
+export function writeTabledUuid(w: Writer, v: string, t: DefaultTable<string>): boolean {
+  const k = t.index.get(v);
+  if (k !== undefined) {
+    w.byte(1 + k);
+    return true;
+  }
+  const start = w.pos;
+  w.byte(0);
+  if (writeUuid(w, v)) return true;
+  w.pos = start;
+  return false;
+}
+
+export function readTabledUuid(r: Reader, t: DefaultTable<string>): string {
+  const start = r.pos;
+  const tag = r.byte();
+  if (tag === 0) return readUuid(r);
+  const k = tag - 1;
+  if (k >= t.values.length) throw outOfRange(r, start, k, t.values.length);
+  return t.values[k]!;
 }
 
 // ------------------------------------------------------------------------------------------------ numbers

@@ -275,6 +275,26 @@ export class Reader {
   }
 
   /**
+   * A string on an `"intern": false` path (docs/FORMAT.md §3.1): a literal only (an odd header, a reference, is
+   * INVALID_ENCODING), and it does not enter the string table.
+   */
+  plainString(): string {
+    return this.plainStringOf(this.varint());
+  }
+
+  /** `plainString()` after its header `h` was read (tabled strings: runtime/defaults.ts). */
+  plainStringOf(h: number): string {
+    if (h % 2 === 1) throw this.fail("INVALID_ENCODING", "string reference on a path that does not intern");
+    const n = h / 2;
+    if (n === 0) return "";
+    if (n > this.end - this.pos) throw this.truncated();
+    const s = readUtf8(this.buf, this.pos, n);
+    if (s === undefined) throw this.fail("INVALID_UTF8", "string is not well-formed UTF-8");
+    this.pos += n;
+    return s;
+  }
+
+  /**
    * Peek (FIELD_INDEX): start reading an indexed value whose first string-table entry has index `base`. The
    * entries before it belong to the rest of the message, which the value never references (an encoder writes
    * no reference below the value's base), so they stay unknown: a reference to one is INVALID_ENCODING.

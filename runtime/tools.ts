@@ -16,6 +16,7 @@
 import { ToonError, pointerSegment, type ToonErrorDetail } from "./errors.ts";
 import { isPlainObject, jsonEquals } from "./objects.ts";
 import type { ValidationResult } from "./validate.ts";
+import { isUuid } from "./uuid.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Shapes: the shape IR of the generator, without source paths and descriptions (plain JSON data)
@@ -38,7 +39,7 @@ export interface CheckConstraints {
 }
 
 export type CheckShape =
-  | { kind: "string"; int64?: boolean; c?: CheckConstraints }
+  | { kind: "string"; int64?: boolean; uuid?: boolean; c?: CheckConstraints }
   | { kind: "integer"; int64?: boolean; c?: CheckConstraints }
   | { kind: "number"; c?: CheckConstraints }
   | { kind: "boolean" }
@@ -131,6 +132,7 @@ class Checker {
       case "string":
         if (typeof v !== "string") return this.add(path, `expected a string, got ${typeName(v)}`);
         if (s.int64 && !/^-?(0|[1-9][0-9]*)$/.test(v)) return this.add(path, "expected a decimal integer in a string");
+        if (s.uuid && !isUuid(v)) return this.add(path, "expected a UUID");
         return this.stringConstraints(v, s.c, path);
       case "integer":
         if (typeof v === "bigint" && s.int64) return this.numberConstraints(Number(v), s.c, path);

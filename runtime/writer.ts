@@ -240,6 +240,32 @@ export class Writer {
     return true;
   }
 
+  /**
+   * A string on a path whose dictionary entry says `"intern": false` (docs/FORMAT.md §3.1): always the literal,
+   * never a reference, and it does not enter the string table (no lookup, no insert: the values of such paths
+   * rarely repeat, so the table would only cost time and make other references longer). The literal path of
+   * `string()` repeated rather than shared, so neither hot function pays a call or a flag for the other.
+   */
+  plainString(s: string): boolean {
+    const len = s.length;
+    if (len === 0) {
+      this.byte(0);
+      return true;
+    }
+    const hsize = len < 64 ? 1 : len < 8192 ? 2 : len < 1048576 ? 3 : len < 134217728 ? 4 : 5;
+    this.ensure(5 + len * 3);
+    const start = this.pos + hsize;
+    const end = writeUtf8(s, this.buf, start);
+    if (end < 0) return false;
+    const n = end - start;
+    const h = n * 2;
+    const need = h < 0x80 ? 1 : h < 0x4000 ? 2 : h < 0x200000 ? 3 : h < 0x10000000 ? 4 : 5;
+    if (need !== hsize) this.buf.copyWithin(this.pos + need, start, end);
+    this.varint(h);
+    this.pos += n;
+    return true;
+  }
+
   /** `format: "date-time"`: varint v; v%4 = 1: zigzag(seconds)*4+1, 2: zigzag(ms)*4+2, 0: a literal string follows. */
   dateTime(s: string): boolean {
     const ms = dateTimeMs(s);

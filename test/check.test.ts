@@ -57,6 +57,7 @@ function rewrite(dir: string, edit: (s: Schema & { properties: Record<string, Sc
 
 const SAFE: Record<string, (s: Schema & { properties: Record<string, Schema>; required: string[] }) => void> = {
   "new optional property": (s) => void (s.properties.priority = { type: "integer" }),
+  "a format that does not change the wire (email)": (s) => void (s.properties.note = { type: "string", format: "email" }),
   "new optional property inside array items": (s) => void ((s.properties.lines as { items: { properties: Record<string, unknown> } }).items.properties.lang = { type: "string" }),
   "new enum value at the end": (s) => void (s.properties.state = { enum: ["open", "closed", "waiting", "pending"] }),
   "new union branch": (s) =>
@@ -99,6 +100,8 @@ const BREAKING: Record<string, { rule: string; edit: (s: Schema & { properties: 
   "new required property without a default": { rule: "required-added", edit: (s) => ((s.properties.owner = { type: "string" }), s.required.push("owner")) },
   "type changed": { rule: "type-changed", edit: (s) => void (s.properties.id = { type: "integer" }) },
   "integer widened to number (not wire-compatible here)": { rule: "type-changed", edit: (s) => void (s.properties.count = { type: "number" }) },
+  // a uuid travels as 16 raw bytes, a plain string as UTF-8: the committed layout cannot silently change
+  "plain string given format uuid": { rule: "type-changed", edit: (s) => void (s.properties.id = { type: "string", format: "uuid" }) },
   "enum value removed": { rule: "enum-changed", edit: (s) => void (s.properties.state = { enum: ["open", "waiting"] }) },
   "enum values reordered": { rule: "enum-changed", edit: (s) => void (s.properties.state = { enum: ["closed", "open", "waiting"] }) },
   "const changed": { rule: "const-changed", edit: (s) => void (s.properties.kind = { const: "issue" }) },
@@ -130,7 +133,9 @@ test("check: hand edits to the dictionary are caught (base edited, retired ID re
   const dir = await project("hand-edit");
   const dictFile = path.join(dir, "dictionaries", "ticket.dictionary.json");
   const original = readFileSync(dictFile, "utf8");
-  writeFileSync(dictFile, original.replace('{"id":1,"path":"id","type":"string","required":true}', '{"id":1,"path":"id","type":"integer","required":true}'));
+  const edited = original.replace('{"id":1,"path":"id","type":"string",', '{"id":1,"path":"id","type":"integer",');
+  assert.notEqual(edited, original, "the edit applies");
+  writeFileSync(dictFile, edited);
   let dry = await generate(CONFIG, { cwd: dir, dryRun: true });
   assert.ok(dry.findings.some((f) => f.rule === "base-edited"), JSON.stringify(dry.findings.map((f) => f.rule)));
   const d = JSON.parse(original);

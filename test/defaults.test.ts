@@ -86,6 +86,7 @@ const ALL_KINDS = {
     at: { type: "string", format: "date-time" },
     day: { type: "string", format: "date" },
     id64: { type: "string", format: "int64" },
+    uid: { type: "string", format: "uuid" },
     tags: { type: "array", items: { type: "string" } },
     labels: { type: "object", additionalProperties: { type: "string" } },
     either: { oneOf: [{ type: "string" }, { type: "integer" }] },
@@ -105,6 +106,7 @@ function sample(i: number): Record<string, unknown> {
     at: ["2025-01-15T10:30:00Z", "2025-01-15T10:30:00Z", "2025-01-15T10:30:00.123Z"][i % 3],
     day: ["2025-01-15", "2025-01-15", "1999-12-31"][i % 3],
     id64: ["18446744073709551615", "18446744073709551615", "007"][i % 3],
+    uid: ["0f8fad5b-d9cb-469f-a165-70867728950e", "0f8fad5b-d9cb-469f-a165-70867728950e", "7c9e6679-7425-40de-944b-e07fc1f90ae" + (i % 10)][i % 3],
     tags: [common[i % 3]!, common[(i + 1) % 3]!, "rare-" + i],
     labels: { env: i % 2 === 0 ? "production" : "staging", region: "eu-west-1" },
     either: i % 2 === 0 ? "auto" : 42,
@@ -168,6 +170,21 @@ describe("profiling", () => {
     assert.deepEqual(chooseTable("integer", 1.5, undefined), [], "a default of the wrong kind is no entry");
     assert.deepEqual(chooseTable("number", -0, undefined), [], "-0 is never an entry");
   });
+
+  test("uuid tables pay for the tag byte every other value then carries", () => {
+    const uuidIr = irOf({ type: "object", properties: { u: { type: "string", format: "uuid" } }, required: ["u"] });
+    const frequent = "0f8fad5b-d9cb-469f-a165-70867728950e";
+    const unique = (i: number): string => `7c9e6679-7425-40de-944b-e07fc1f9${String(i).padStart(4, "0")}`;
+    const mix = (repeats: number, uniques: number) =>
+      profileSamples(uuidIr, [...Array.from({ length: repeats }, () => ({ u: frequent })), ...Array.from({ length: uniques }, (_, i) => ({ u: unique(i) }))])!.paths.get("u");
+    // 30 references save 30 * 15 bytes; the 10 others pay a byte each
+    assert.deepEqual(chooseTable("uuid", undefined, mix(30, 10)), [frequent]);
+    // 2 references save 30 bytes; 38 others would pay 38
+    assert.deepEqual(chooseTable("uuid", undefined, mix(2, 38)), []);
+    assert.deepEqual(chooseTable("uuid", frequent.toUpperCase(), undefined), [], "an entry decodes as it went in: lower case only");
+    assert.deepEqual(chooseTable("uuid", "not a uuid", undefined), []);
+    assert.deepEqual(chooseTable("uuid", frequent, undefined), [frequent]);
+  });
 });
 
 describe("references", () => {
@@ -214,6 +231,8 @@ describe("references", () => {
       { unit: "é😀", count: 2 ** 60, price: -0, big: 2n ** 64n - 1n, at: "2025-01-15T10:30:00+01:00", day: "not a date" },
       { unit: "kelvin", count: -(2 ** 63), price: 5e-324, big: 2 ** 53, at: "9999-12-31T23:59:59.999Z", day: "0000-01-01" },
       { unit: "celsius", count: 55, price: 3749, tags: ["", "alpha", "alpha", "x".repeat(257)], labels: {}, either: "" },
+      { unit: "celsius", count: 1, price: 1, uid: "00000000-0000-0000-0000-000000000000" },
+      { unit: "celsius", count: 1, price: 1, uid: "ffffffff-ffff-ffff-ffff-ffffffffffff" },
     ];
     for (const v of edges) {
       const b = gen.encode(v);
@@ -235,7 +254,7 @@ describe("references", () => {
   });
 
   test("invalid values fail as without a table", () => {
-    const bad = [{ ...sample(1), unit: 5 }, { ...sample(1), count: 1.5 }, { ...sample(1), price: NaN }, { ...sample(1), unit: "\ud800" }, { ...sample(1), big: "x" }, { ...sample(1), count: 2 ** 64 }];
+    const bad = [{ ...sample(1), uid: "0f8fad5b-d9cb-469f-a165-70867728950" }, { ...sample(1), uid: 7 }, { ...sample(1), unit: 5 }, { ...sample(1), count: 1.5 }, { ...sample(1), price: NaN }, { ...sample(1), unit: "\ud800" }, { ...sample(1), big: "x" }, { ...sample(1), count: 2 ** 64 }];
     for (const v of bad) {
       const a = (() => { try { gen.encode(v); return "ok"; } catch (e) { return (e as ToonError).code + " " + (e as ToonError).path + " " + (e as ToonError).message; } })();
       const b = (() => { try { plain.encode(v); return "ok"; } catch (e) { return (e as ToonError).code + " " + (e as ToonError).path + " " + (e as ToonError).message; } })();
@@ -313,6 +332,13 @@ describe("runtime tag spaces", () => {
     assert.deepEqual(roundTrip((w) => rt.writeTabledInt(w, 0, numbers), (r) => rt.readTabledInt(r, numbers)), { bytes: "02", value: 0 });
     assert.deepEqual(roundTrip((w) => rt.writeTabledInt(w, -1, numbers), (r) => rt.readTabledInt(r, numbers)), { bytes: "03", value: -1 });
     assert.deepEqual(roundTrip((w) => rt.writeTabledInt64(w, 2n ** 64n - 1n, numbers), (r) => rt.readTabledInt64(r, numbers)), { bytes: "80808080808080808004", value: 2n ** 64n - 1n });
+    // uuid: tag 1 + k for entry k; tag 0 and the 16 bytes for any other UUID (upper case decodes lower case)
+    const uuids = rt.defaultTable(["0f8fad5b-d9cb-469f-a165-70867728950e"]);
+    assert.deepEqual(roundTrip((w) => rt.writeTabledUuid(w, "0f8fad5b-d9cb-469f-a165-70867728950e", uuids), (r) => rt.readTabledUuid(r, uuids)), { bytes: "01", value: "0f8fad5b-d9cb-469f-a165-70867728950e" });
+    assert.deepEqual(roundTrip((w) => rt.writeTabledUuid(w, "7C9E6679-7425-40DE-944B-E07FC1F90AE7", uuids), (r) => rt.readTabledUuid(r, uuids)), { bytes: "007c9e6679742540de944be07fc1f90ae7", value: "7c9e6679-7425-40de-944b-e07fc1f90ae7" });
+    const w = new Writer(16);
+    assert.equal(rt.writeTabledUuid(w, "not-a-uuid", uuids), false);
+    assert.equal(w.pos, 0, "a refused value leaves nothing behind");
   });
 
   test("references beyond the table are INVALID_ENCODING", () => {
@@ -322,6 +348,9 @@ describe("runtime tag spaces", () => {
     assert.equal(fail([0x04], (r) => rt.readTabledDecimalString(r, strings)), "INVALID_ENCODING"); // 2+2
     assert.equal(fail([0x3f], (r) => rt.readTabledNumber(r, numbers)), "INVALID_ENCODING"); // 16*3+15
     assert.equal(fail([0x80], (r) => rt.readTabledInt(r, numbers)), "TRUNCATED");
+    assert.equal(fail([0x03], (r) => rt.readTabledUuid(r, strings)), "INVALID_ENCODING"); // 1+2
+    assert.equal(fail([0x00, 1, 2, 3], (r) => rt.readTabledUuid(r, strings)), "TRUNCATED");
+    assert.equal(fail([], (r) => rt.readTabledUuid(r, strings)), "TRUNCATED");
     assert.equal(fail([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], (r) => rt.readTabledInt64(r, numbers)), "INVALID_ENCODING");
   });
 });

@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { compileCodec, type CodecDescriptor } from "../runtime/codec/index.ts";
+import { textCheckOf } from "../runtime/codec/engine/text-check.ts";
+import { fromTextWith } from "../runtime/text/check.ts";
 import { parseDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { describeCodec, printDescriptor } from "../generator/emit/descriptor.ts";
@@ -66,6 +68,24 @@ describe("codec descriptor", () => {
       assert.deepEqual(codec.validate(data), gen.validate(data));
       // the module embeds this very descriptor (its streams run on it)
       assert.deepStrictEqual(gen.stream.spec.descriptor, desc);
+      // the interpreted text check runs on the descriptor: same value as fromText, same errors
+      const check = textCheckOf(desc);
+      const text = gen.toText(data);
+      assert.deepStrictEqual(fromTextWith(text, undefined, check), gen.fromText(text));
+      for (const bad of ["", "x: 1", text.replace(/\n[^\n]*$/, "\n" + text.split("\n").pop()!.replace(/: .*/, "[2]: 1,2"))]) {
+        const fail = (f: () => unknown) => {
+          try {
+            f();
+          } catch (e) {
+            const x = e as { code: string; path: string; message: string; line: number; column: number };
+            return { code: x.code, path: x.path, message: x.message, line: x.line, column: x.column };
+          }
+          return undefined;
+        };
+        const want = fail(() => gen.fromText(bad));
+        if (bad !== text) assert.ok(want !== undefined, `${ex.dir}: ${JSON.stringify(bad.slice(-60))} is rejected`);
+        assert.deepEqual(fail(() => fromTextWith(bad, undefined, check)), want, `${ex.dir}: ${JSON.stringify(bad.slice(-60))}`);
+      }
     });
   }
 

@@ -454,6 +454,58 @@ const INLINE: InlineCase[] = [
     invalid: [bad("number", { d: 20240101 }, "/d"), bad("lone surrogate", { t: "\udc00" }, "/t"), bad("array item", { ds: ["2024-01-01", null] }, "/ds/1"), bad("unknown key", { x: 1 }, "/x")],
   },
   {
+    name: "Uuids",
+    schema: {
+      type: "object",
+      properties: {
+        id: { type: "string", format: "uuid" },
+        ids: { type: "array", items: { type: "string", format: "uuid" } },
+        either: { anyOf: [{ type: "string", format: "uuid" }, { type: "string" }] },
+        ref: { anyOf: [{ type: "string", format: "uuid" }, { type: "integer" }] },
+      },
+      required: ["id"],
+      additionalProperties: false,
+    },
+    kinds: ["string", "union"],
+    valid: [
+      v({ id: "123e4567-e89b-12d3-a456-426614174000" }),
+      v({ id: "00000000-0000-0000-0000-000000000000", ids: ["ffffffff-ffff-ffff-ffff-ffffffffffff", "0f8fad5b-d9cb-469f-a165-70867728950e"], ref: 7 }),
+      // any case in, lower case out
+      v({ id: "123E4567-E89B-12D3-A456-426614174000", ids: ["AbCdEf01-2345-6789-aBcD-eF0123456789"] }, { id: "123e4567-e89b-12d3-a456-426614174000", ids: ["abcdef01-2345-6789-abcd-ef0123456789"] }),
+      // a union tries the uuid branch first and takes the plain string for anything else
+      v({ id: "123e4567-e89b-12d3-a456-426614174000", either: "123E4567-E89B-12D3-A456-426614174000" }, { id: "123e4567-e89b-12d3-a456-426614174000", either: "123e4567-e89b-12d3-a456-426614174000" }),
+      v({ id: "123e4567-e89b-12d3-a456-426614174000", either: "urn:uuid:123e4567-e89b-12d3-a456-426614174000", ref: "0f8fad5b-d9cb-469f-a165-70867728950e" }),
+    ],
+    invalid: [
+      bad("no dashes", { id: "123e4567e89b12d3a456426614174000" }, "/id"),
+      bad("braces", { id: "{123e4567-e89b-12d3-a456-426614174000}" }, "/id"),
+      bad("urn prefix", { id: "urn:uuid:123e4567-e89b-12d3-a456-426614174000" }, "/id"),
+      bad("dash moved", { id: "123e456-7e89b-12d3-a456-426614174000" }, "/id"),
+      bad("non-hex digit", { id: "123e4567-e89b-12d3-a456-42661417400g" }, "/id"),
+      bad("Arabic-Indic digit", { id: "123e4567-e89b-12d3-a456-42661417400\u0660" }, "/id"),
+      bad("too long", { id: "123e4567-e89b-12d3-a456-4266141740000" }, "/id"),
+      bad("empty", { id: "" }, "/id"),
+      bad("number", { id: 5 }, "/id"),
+      bad("array item", { id: "123e4567-e89b-12d3-a456-426614174000", ids: ["123e4567-e89b-12d3-a456-426614174000", "x"] }, "/ids/1"),
+      bad("union: neither a UUID nor an integer", { id: "123e4567-e89b-12d3-a456-426614174000", ref: "x" }, "/ref"),
+    ],
+    bytes: (gen, interp) => {
+      const id = "123e4567-e89b-12d3-a456-426614174000";
+      const b = gen.encode({ id });
+      // the 16 raw bytes close the message (header, presence bitmap, then the required id)
+      assert.equal(hex(b.subarray(b.length - 16)), "123e4567e89b12d3a456426614174000");
+      for (const c of [gen, interp]) {
+        for (let n = b.length - 15; n < b.length; n++) {
+          const o = outcome(() => c.decode(b.subarray(0, n)));
+          assert.equal(o.ok ? "decoded" : o.code, "TRUNCATED", `cut to ${n}`);
+        }
+        assert.deepEqual(c.validate({ id: "nope" }), { ok: false, errors: [{ path: "/id", message: 'expected a UUID, got the string "nope"' }] });
+      }
+      assert.equal(outcome(() => gen.encode({ id: "nope" })).ok, false);
+      assert.match((outcome(() => interp.encode({ id: "nope" })) as { message: string }).message, /expected a UUID/);
+    },
+  },
+  {
     name: "AnyValue",
     schema: {},
     kinds: ["any"],
@@ -584,6 +636,32 @@ const INLINE: InlineCase[] = [
     kinds: ["array"],
     valid: [v({ nulls: [null, null], consts: ["k"], empties: [{}, {}] })],
     invalid: [bad("too many zero-width items", { nulls: new Array(65537).fill(null) }, "/nulls"), bad("const item", { consts: ["k", "j"] }, "/consts/1"), bad("empty with key", { empties: [{}, { a: 1 }] }, "/empties/1/a")],
+  },
+  {
+    // intern: false paths (docs/FORMAT.md §3.1): title occurs once per message, people[].id is a unique name, the
+    // rest interns; a value repeated across them is a literal again on the plain paths, a reference elsewhere
+    name: "Interning",
+    schema: {
+      type: "object",
+      additionalProperties: false,
+      required: ["title", "tags", "people"],
+      properties: {
+        title: { type: "string" },
+        tags: { type: "array", items: { type: "string" } },
+        people: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "string" }, city: { type: "string" } } } },
+      },
+    },
+    kinds: ["string", "array"],
+    valid: [v({ title: "a", tags: ["a", "a", "b"], people: [{ id: "a", city: "a" }, { id: "a", city: "b", x: "a" }] }), v({ title: "", tags: [], people: [] })],
+    invalid: [bad("lone surrogate on a plain path", { title: lone, tags: [], people: [] }, "/title"), bad("plain path wrong type", { title: "t", tags: [], people: [{ id: 1 }] }, "/people/0/id")],
+    bytes: (gen, interp) => {
+      const value = { title: "a", tags: ["a", "a"], people: [{ id: "a", city: "a" }] };
+      const body = hex(gen.encode(value)).slice(18);
+      assert.equal(hex(interp.encode(value)).slice(18), body);
+      // title "a" literal (not entered) · tags: 2, "a" literal (entry 0), reference · people: 1, bitmap (city, no
+      // extras), id "a" a literal (plain), city a reference to entry 0
+      assert.equal(body, "0261" + "02" + "0261" + "01" + "01" + "01" + "0261" + "01");
+    },
   },
 ];
 

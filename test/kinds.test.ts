@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { ToonError } from "../runtime/index.ts";
 import { Writer, invalid } from "../runtime/writer.ts";
 import { missing } from "../runtime/objects.ts";
-import { enumExpected, enumFail, enumIndex, gArray, gObject, missingAt, wBool, wConst, wEnum, wEnumMap, wInt, wInt64, wJsonEnum, wNull, wNumber, wString } from "../runtime/codec/kinds/index.ts";
+import { enumExpected, enumFail, enumIndex, gArray, gObject, missingAt, wBool, wConst, wEnum, wEnumMap, wInt, wInt64, wJsonEnum, wNull, wNumber, wPlainString, wString, wUuid } from "../runtime/codec/kinds/index.ts";
+import { FORMATS } from "../runtime/codec/formats.ts";
+import { SCALAR_GUARDS, TABLED_GUARDS } from "../runtime/codec/kinds/scalar.ts";
 
 function errorOf(f: () => void): { code: string; path: string; message: string } {
   try {
@@ -47,6 +49,16 @@ test("kinds: messages of the scalar guards", () => {
   same(invalid("/n", "a finite number", NaN), () => wNumber(new Writer(), NaN, "/n"));
   same(invalid("/c", 'the constant "x"', "y"), () => wConst("y", "x", "/c"));
   same(invalid("/o", "an object", []), () => gObject([], "/o"));
+  same(invalid("/u", "a UUID", "not-a-uuid"), () => wUuid(new Writer(), "not-a-uuid", "/u", 1));
+  same(missing("", "u"), () => wUuid(new Writer(), undefined, "/u", 1));
+  same(invalid("/s", "a string without lone surrogates", "\udc00"), () => wPlainString(new Writer(), "\udc00", "/s"));
+});
+
+test("kinds: every wire format has its guard pair", () => {
+  for (const f of FORMATS) {
+    assert.equal(typeof (SCALAR_GUARDS as Record<string, unknown>)[f.tabled], "function", f.name);
+    assert.equal(typeof (TABLED_GUARDS as Record<string, unknown>)[f.tabled], "function", f.name);
+  }
 });
 
 test("kinds: the enum guards write the first index of a value and list the values (cut at 200) on failure", () => {

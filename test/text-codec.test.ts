@@ -372,6 +372,39 @@ describe("fromText: coercion and rejection per schema", () => {
   }
 });
 
+describe("fromText: a missing required property is named from its guard's path", () => {
+  test("keys with / and ~, and __proto__, in generated and interpreted checks", async () => {
+    const compiled = await compileSchema<any>(
+      {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        title: "OddKeys",
+        type: "object",
+        properties: { "a/b~c": { type: "string" }, __proto__: { type: "integer" }, "x~1": { enum: ["p", "q"] } },
+        required: ["a/b~c", "__proto__", "x~1"],
+        additionalProperties: false,
+      },
+      suiteDir("text/odd-keys"),
+      "odd-keys",
+    );
+    const codec = compiled.codec as TextCodec;
+    const interpreted = compileTextCheck(compiled.ir).check;
+    const want: [string, string, string][] = [
+      ["__proto__: 1\nx~1: p", "/a~1b~0c", 'required property "a/b~c" is missing'],
+      ['"a/b~c": s\nx~1: p', "/__proto__", 'required property "__proto__" is missing'],
+      ['"a/b~c": s\n__proto__: 2', "/x~01", 'required property "x~1" is missing'],
+    ];
+    for (const [text, path, reason] of want) {
+      for (const run of [() => codec.fromText(text), () => fromTextWith(text, undefined, interpreted)]) {
+        const e = caught(run);
+        assert.deepEqual({ code: e.code, path: e.path, reason: e.reason }, { code: "INVALID_VALUE", path, reason }, text);
+      }
+    }
+    const ok = codec.fromText('"a/b~c": 12\n__proto__: 2\nx~1: q');
+    assert.deepStrictEqual({ ...ok }, JSON.parse('{"a/b~c": "12", "__proto__": 2, "x~1": "q"}'));
+    assert.equal(Object.getPrototypeOf(ok), Object.prototype);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // fromModelOutput
 

@@ -5,6 +5,7 @@
  */
 import type { JsonValue, SchemaIR, Shape } from "../ir/types.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "./paths.ts";
+import { formatOf } from "../../runtime/codec/formats.ts";
 
 export type EntryType =
   | "object"
@@ -29,7 +30,7 @@ export interface DictionaryEntry {
   type: EntryType;
   /** Properties: whether the property is required (required fields are positional, optional ones use a bit). */
   required?: boolean;
-  /** Only wire-relevant formats: `date-time`, `date`. */
+  /** Only formats that change the encoding (runtime/codec/formats.ts `record`): `date-time`, `date`, `uuid`. */
   format?: string;
   /** 64-bit integers (bigint) or decimal-integer strings. */
   int64?: boolean;
@@ -41,9 +42,12 @@ export interface DictionaryEntry {
   value?: JsonValue;
   /** Refs: the definition. */
   ref?: string;
+  /**
+   * Plain strings: `false` when the path's literals stay out of the message's string table (./intern.ts, docs/FORMAT.md
+   * §3.1). Absent: interned (so dictionaries written before the attribute keep their bytes and fingerprints).
+   */
+  intern?: false;
 }
-
-const WIRE_FORMATS = new Set(["date-time", "date"]);
 
 /** Entries of a schema in walk order (root first, then each definition), without IDs. */
 export function collectEntries(ir: SchemaIR, defaults?: Map<string, JsonValue>): Omit<DictionaryEntry, "id">[] {
@@ -63,11 +67,10 @@ function walkShape(s: Shape, path: string, required: boolean | undefined, out: O
   out.push(e);
   switch (s.kind) {
     case "string":
-      if (s.format !== undefined && WIRE_FORMATS.has(s.format) && !s.int64) e.format = s.format;
-      if (s.int64) e.int64 = true;
-      return;
     case "integer":
-      if (s.int64) e.int64 = true;
+    case "number":
+      // what selects the wire format (format, int64), so a format change is a wire change evolve.ts reports
+      Object.assign(e, formatOf(s).record);
       return;
     case "enum":
       e.values = s.values;
@@ -114,7 +117,8 @@ function sortKeys(v: JsonValue): JsonValue {
 /**
  * The canonical serialisation the fingerprint hashes (docs/FORMAT.md §5.3): one JSON array per entry, in walk
  * order (root, then each definition, depth first in schema order), which is the order fields take on the wire,
- * so any layout change changes the fingerprint. Constants are hashed with sorted keys.
+ * so any layout change changes the fingerprint. Constants are hashed with sorted keys. An entry with
+ * `"intern": false` has an 11th element, `false`.
  */
 export function canonicalForm(entries: DictionaryEntry[]): string {
   return entries
@@ -130,6 +134,8 @@ export function canonicalForm(entries: DictionaryEntry[]): string {
         e.values === undefined ? null : e.values.map(sortKeys),
         e.value === undefined ? null : [sortKeys(e.value)],
         e.ref ?? null,
+        // appended only when present, so the canonical form (and fingerprint) of a dictionary without it is unchanged
+        ...(e.intern === false ? [false] : []),
       ]),
     )
     .join("\n");

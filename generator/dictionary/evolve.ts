@@ -12,6 +12,7 @@ import { DICTIONARY_FORMAT, type Dictionary, type RetiredEntry, type Segment } f
 import { parentOfProperty } from "./paths.ts";
 import type { Profile } from "../samples/profile.ts";
 import { buildTables, hasTables, tablesIntact } from "../samples/tables.ts";
+import { markInterning } from "./intern.ts";
 
 export type Rule =
   | "required-removed"
@@ -101,6 +102,8 @@ function facts(e: Draft): string {
 export function evolveDictionary(ir: SchemaIR, previous: Dictionary | undefined, options: EvolveOptions = {}): EvolveResult {
   const defaults = new Map<string, JsonValue>();
   const drafts = collectEntries(ir, defaults);
+  // new paths decide their interning now; committed entries keep theirs (compared nowhere: it is frozen with them)
+  markInterning(ir, drafts, options.profile);
   if (!previous || options.rebase) {
     const dictionary = freshBase(ir, drafts, previous);
     const unchanged = previous && previous.extensions.length === 0 && previous.base.hash64 === dictionary.base.hash64;

@@ -92,7 +92,7 @@ export function formatDictionary(d: Dictionary): string {
   );
 }
 
-const ENTRY_KEYS = ["id", "path", "type", "required", "format", "int64", "closed", "values", "value", "ref"] as const;
+const ENTRY_KEYS = ["id", "path", "type", "required", "format", "int64", "closed", "values", "value", "ref", "intern"] as const;
 
 function formatEntry(e: DictionaryEntry): string {
   const o: Record<string, unknown> = {};

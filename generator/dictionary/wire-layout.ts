@@ -56,7 +56,7 @@ class DictionaryIndex {
     const base = { schemaPath: `dictionary:${path}` };
     switch (e.type) {
       case "string":
-        return { kind: "string", ...base, ...(e.format ? { format: e.format } : {}), ...(e.int64 ? { int64: true } : {}) };
+        return { kind: "string", ...base, ...(e.format ? { format: e.format } : {}), ...(e.int64 ? { int64: true } : {}), ...(e.intern === false ? { intern: false as const } : {}) };
       case "integer":
         return { kind: "integer", ...base, ...(e.int64 ? { int64: true } : {}) };
       case "number":

@@ -9,6 +9,8 @@ import { applyWireLayout } from "../dictionary/wire-layout.ts";
 import type { ObjectShape, SchemaIR, Shape } from "../ir/types.ts";
 import { someObject } from "../ir/walk.ts";
 import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
+import { formatOf } from "../../runtime/codec/formats.ts";
+import { withInterning } from "../dictionary/intern.ts";
 
 /** True when some object of `ir` already carries a wire layout (`ObjectShape.wire`, set by `applyWireLayout`). */
 export function hasWireLayout(ir: SchemaIR): boolean {
@@ -25,9 +27,9 @@ export function laidOut(ir: SchemaIR, dict: Dictionary): SchemaIR {
   return hasWireLayout(ir) ? ir : applyWireLayout(ir, dict);
 }
 
-/** The IR the codec runs: the wire layout, then the default-value tables applied. */
+/** The IR the codec runs: the wire layout, then the default-value tables and the per-path interning applied. */
 export function codecIR(schema: SchemaIR, dict: Dictionary): SchemaIR {
-  return withDefaultTables(laidOut(schema, dict), dict);
+  return withInterning(withDefaultTables(laidOut(schema, dict), dict), dict);
 }
 
 /**
@@ -105,11 +107,9 @@ function trim(s: Shape, keepDefault: boolean): WireShape {
   const out: Record<string, unknown> = { kind: s.kind };
   switch (s.kind) {
     case "string":
-      if (s.format === "date-time" || s.format === "date") out.format = s.format;
-      if (s.int64) out.int64 = true;
-      break;
     case "integer":
-      if (s.int64) out.int64 = true;
+    case "number":
+      Object.assign(out, formatOf(s).record);
       break;
     case "enum":
       out.values = s.values;

@@ -17,6 +17,7 @@ import { emitStreamSection } from "./stream.ts";
 import { readerName, writerName } from "./names.ts";
 import { GENERATOR_VERSION, RUNTIME_CONTRACT_VERSION } from "../version.ts";
 import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
+import { withInterning } from "../dictionary/intern.ts";
 import { emitPeekSection, planFieldIndex, type IndexOption } from "./peek.ts";
 
 export interface EmitOptions {
@@ -31,7 +32,7 @@ export interface EmitOptions {
 export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions): string {
   // default-value tables (docs/FORMAT.md §10.1): the positions they cover are written through them
   const tabled = hasTables(dict);
-  ir = withDefaultTables(ir, dict);
+  ir = withInterning(withDefaultTables(ir, dict), dict);
   const cx = new ModuleContext(ir);
   // field index (docs/FORMAT.md §10.2): marks in the root writer, before anything is emitted
   const index = planFieldIndex(ir, dict, options.index, cx);

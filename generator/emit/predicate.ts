@@ -3,6 +3,7 @@
  * `typeof` test picks the branch and the branch's own checks report any deeper mismatch with a precise path.
  * When several branches share a JSON type, generated structural predicates (`$isN`) decide, first match wins.
  */
+import { formatOf } from "../../runtime/codec/formats.ts";
 import type { Shape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, lit, name, raw } from "../../templates/code.ts";
 import { chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
@@ -19,12 +20,9 @@ export interface DefinitionLookup {
 function categories(s: Shape, cx: DefinitionLookup, seen = new Set<string>()): Set<Category> {
   switch (s.kind) {
     case "string":
-      return new Set(["string"]);
     case "integer":
-      // int64 fields take bigints too: a cheap test that only looked for numbers would send them to another branch
-      return new Set(s.int64 ? ["number", "bigint"] : ["number"]);
     case "number":
-      return new Set(["number"]);
+      return new Set(formatOf(s).categories);
     case "boolean":
       return new Set(["boolean"]);
     case "null":
@@ -113,8 +111,11 @@ export function chooseBranches(branches: Shape[], v: Code, cx: ModuleContext): B
 /** A boolean expression: does `v` fit `s` exactly as the encoder will accept it? */
 export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
   switch (s.kind) {
-    case "string":
-      return code`typeof ${v} === "string"`;
+    case "string": {
+      // a format that takes only some strings (uuid) tests them, so a union tries the next branch for the others
+      const test = formatOf(s).test;
+      return test !== undefined ? code`${raw("$rt." + test.name)}(${v})` : code`typeof ${v} === "string"`;
+    }
     case "integer":
       return s.int64
         ? code`((typeof ${v} === "bigint" || (typeof ${v} === "number" && $isInteger(${v}))) && ${v} >= -0x8000000000000000 && ${v} < 0x10000000000000000)`

@@ -9,7 +9,8 @@ import { Code, code, join, jsonBlock, lit, prop, propKey, raw } from "../../temp
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
-import { emitTabledRead, isTabled } from "./defaults.ts";
+import { isTabled, tableConstant } from "./defaults.ts";
+import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { block, enumTable, indentBy } from "./write.ts";
 import { callAt, functionBody, inLoop } from "./at.ts";
 
@@ -27,15 +28,22 @@ function leaf(p: string, call: Code): ReadCode {
   return { stmts: EMPTY, expr: code`(r.at = ${p}, ${call})` };
 }
 
+/**
+ * A string, integer or number position: its wire format's Reader primitive (runtime/codec/formats.ts), through
+ * its default-value table when it has one. The engine's twin is `scalarReader`.
+ */
+function emitScalarRead(s: Extract<Shape, ScalarShape>, p: string, cx: ModuleContext): ReadCode {
+  const f = formatOf(s);
+  if (isTabled(s)) return leaf(p, code`${raw("$rt.readTabled" + f.tabled)}(r, ${tableConstant(s, cx)})`);
+  return leaf(p, "method" in f.readCall ? code`r.${raw(f.readCall.method)}()` : code`${raw("$rt." + f.readCall.fn)}(r)`);
+}
+
 export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {
-  if (isTabled(s)) return emitTabledRead(s, p, cx); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
     case "string":
-      return leaf(p, s.int64 ? code`r.decimalString()` : s.format === "date-time" ? code`r.dateTime()` : s.format === "date" ? code`r.date()` : code`r.string()`);
     case "integer":
-      return leaf(p, s.int64 ? code`r.int64()` : code`r.int()`);
     case "number":
-      return leaf(p, code`r.num()`);
+      return emitScalarRead(s, p, cx);
     case "boolean":
       return leaf(p, code`r.bool()`);
     case "null":

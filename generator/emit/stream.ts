@@ -18,6 +18,7 @@ import type { ModuleContext } from "./context.ts";
 import { descriptorOf, printDescriptor } from "./descriptor.ts";
 import { typeOf } from "./types.ts";
 import { StreamPathFlag, StreamSeg } from "../../runtime/stream.ts";
+import { formatOf, isScalar } from "../../runtime/codec/formats.ts";
 
 export interface StreamSection {
   /** Types, functions and the `$streamSpec` constant (after `$FINGERPRINT`, `$LEVEL`, `$applyExtensions`). */
@@ -40,7 +41,6 @@ interface PathNode {
 }
 
 const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
-const PLAIN_FORMATS = new Set(["date-time", "date"]);
 
 function entryType(s: Shape): string {
   if (s.kind === "object" && s.properties.length === 0 && s.additional !== false) return "map";
@@ -60,8 +60,11 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleCon
   const nodes: PathNode[] = [];
   const walk = (s: Shape, path: string, parent: PathNode | undefined, seg: number, arg: string | number | null, flags: number): PathNode => {
     const node: PathNode = { id: idOf(path), path, parent: parent?.id ?? -1, parentPath: parent?.path, seg, arg, shape: s, flags };
-    if (s.kind === "string" && !s.int64 && !(s.format !== undefined && PLAIN_FORMATS.has(s.format))) node.flags |= StreamPathFlag.PLAIN;
-    if ((s.kind === "string" || s.kind === "integer") && s.int64) node.flags |= StreamPathFlag.INT64;
+    if (isScalar(s)) {
+      const f = formatOf(s);
+      if (f.plain) node.flags |= StreamPathFlag.PLAIN;
+      if (f.record.int64) node.flags |= StreamPathFlag.INT64;
+    }
     if (s.kind === "object" && s.additional === false) node.flags |= StreamPathFlag.CLOSED;
     nodes.push(node);
     switch (s.kind) {

@@ -17,30 +17,17 @@
  *
  * Check pass. `fromText` decodes with the runtime (`decodeTextExact`) and runs a generated pass over the value:
  * structure checks (types, required and unknown properties, tuple lengths, enum/const) and coercions per schema
- * (runtime/text/check.ts). `compileTextCheck` builds the same pass from the IR as closures, for the CLI.
+ * (runtime/text/check.ts): one guard call a position, the guards the interpreted pass
+ * (runtime/codec/engine/text-check.ts, which `compileTextCheck` runs on the IR for the CLI) calls too.
  */
 import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, lit, name, raw, stringBlock } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { indentBy, readProp } from "./write.ts";
 import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
-import {
-  tcAny,
-  tcEnum,
-  tcExtras,
-  tcInt64,
-  tcInteger,
-  tcJsonEnum,
-  tcNumber,
-  tcString,
-  tcUnion,
-  textInvalid,
-  textRethrow,
-  textRethrowAt,
-  type TextCheckFn,
-} from "../../runtime/text/check.ts";
+import type { TextCheckFn } from "../../runtime/text/check.ts";
+import { categoryMasks, nullableOf, textCheckOf } from "../../runtime/codec/engine/text-check.ts";
 import type { PayloadHints } from "../../runtime/text/model-output.ts";
-import { checkClosed, getOwn, keyCount, missing, setOwn } from "../../runtime/objects.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Static facts about shapes
@@ -278,10 +265,10 @@ ${indentBy(this.array(s.items, raw('"\\n"'), name("v"), n, new Num(null, 1), new
       const f = L.fresh("v", p.name);
       const kt = encodeKeySafe(p.name);
       const pos: Pos = { mode: "field", lead, key: lit(p.name), kt: kt ?? code`$rt.encodeKey(${p.name})`, fd: depth, lvl, field: p.name };
-      const body = this.value(p.shape, f, pos);
+      const once = this.readOnce(p.shape);
+      const body = this.value(p.shape, once ? readProp(v, p.name) : f, pos);
       blocks.push(code`if (${ks}[${j}] === ${p.name}) {
-  const ${f} = ${readProp(v, p.name)};
-${indentBy(body, "  ")}
+${once ? raw("") : code`  const ${f} = ${readProp(v, p.name)};\n`}${indentBy(body, "  ")}
 ${same ? raw("") : code`  ${lead} = ${ind};\n`}  ${j}++;
 }`);
     }
@@ -329,9 +316,44 @@ ${same ? raw("") : code`  ${lead} = ${ind};\n`}}`);
     return suffix === "" ? code`${pos.lead} + ${pos.kt}` : code`${pos.lead} + ${pos.kt} + ${suffix}`;
   }
 
+  /**
+   * A field of primitive shape: one call of the runtime's guard for its kind (textString, textNumber; textScalar
+   * for the others). Per kind, not one for all: the string or number test first keeps toText as fast as inline code.
+   */
+  private scalarField(s: Shape, pos: Pos & { mode: "field" }, v: Code): Code {
+    const kc = typeof pos.kt === "string" ? lit(pos.kt + ": ") : code`${pos.kt} + ": "`;
+    const key = typeof pos.kt === "string" && pos.kt === pos.field ? raw("") : code`, ${pos.key}`;
+    const r = resolve(s, this.cx);
+    const fn = r?.kind === "string" ? "$rt.textString" : r?.kind === "number" || r?.kind === "integer" ? "$rt.textNumber" : "$rt.textScalar";
+    return code`${raw(fn)}(e, ${v}, ${pos.lead}, ${kc}, ${pos.fd.code}, ${pos.lvl.code}${key});`;
+  }
+
+  /** Whether `value` reads a value of `s` at a field exactly once (then it needs no local: the read goes inline). */
+  private readOnce(s: Shape): boolean {
+    switch (s.kind) {
+      case "string":
+      case "integer":
+      case "number":
+      case "boolean":
+      case "null":
+      case "any":
+      case "tuple":
+      case "ref":
+        return true;
+      case "enum":
+      case "const":
+        return true;
+      case "union":
+        return primOnly(s, this.cx);
+      default:
+        return false;
+    }
+  }
+
   /** Statements writing value `v` of shape `s` at `pos`. */
   private value(s: Shape, v: Code, pos: Pos): Code {
     const sep = pos.mode === "field" ? ": " : "";
+    if (pos.mode === "field" && primOnly(s, this.cx) && s.kind !== "ref") return this.scalarField(s, pos, v);
     switch (s.kind) {
       case "string":
         return code`if (typeof ${v} === "string") e.out += ${this.pre(pos, sep)} + $rt.textStr(${v}, e.dc);
@@ -595,16 +617,10 @@ const ${c} = ${subFn}(e, ${f});
 if (${c} === null) return null;
 ${glue}${c};`;
       }
-      const r = resolve(p.shape, this.cx)!;
-      const fast =
-        r.kind === "string"
-          ? code`if (typeof ${f} === "string") ${glue}$rt.textStr(${f}, e.dc);\nelse `
-          : r.kind === "number" || r.kind === "integer"
-            ? code`if (typeof ${f} === "number" && ${f} - ${f} === 0) ${glue}${first ? code`"" + ` : raw("")}${f};\nelse `
-            : raw("");
-      return code`${read}
-${fast}if (${f} === null || typeof ${f} !== "object") ${glue}$rt.textPrim(${f}, e.dc);
-else return null;`;
+      // a primitive cell, whatever its kind: the runtime's one cell guard (null: not a primitive, no table)
+      return code`const ${f} = $rt.textCell(${readProp(name("r"), p.name)}, e.dc);
+if (${f} === null) return null;
+${glue}${f};`;
     };
     const cells = s.properties.map((p, i) => cell(p, i, i === 0));
     let body: Code;
@@ -696,61 +712,63 @@ ${indentBy(body, "  ")}
     return fn;
   }
 
-  /** Statements checking `v` (the value at static path `p`); `set(x)` stores a coerced replacement. */
-  private check(s: Shape, v: Code, p: string, set: (x: Code) => Code, L: Locals): Code {
+  /**
+   * The guard call checking `v` (the value at static path `p`) as an expression: the checked, coerced value.
+   * Every kind is one call of its runtime guard (runtime/text/check.ts), the same the interpreted pass makes;
+   * objects, tuples and unions are a call of their own checker function.
+   */
+  private guard(s: Shape, v: Code, p: string): Code {
     const cx = this.cx;
     switch (s.kind) {
-      case "string":
-        return code`if (typeof ${v} !== "string") ${set(code`$rt.tcString(${v}, ${p})`)}`;
-      case "integer":
-        return code`if (typeof ${v} !== "number" || !$isInteger(${v})) ${set(s.int64 ? code`$rt.tcInt64(${v}, ${p})` : code`$rt.tcInteger(${v}, ${p})`)}`;
-      case "number":
-        return code`if (typeof ${v} !== "number") ${set(code`$rt.tcNumber(${v}, ${p})`)}`;
-      case "boolean":
-        return code`if (typeof ${v} !== "boolean") throw $rt.textInvalid(${p}, "a boolean", ${v});`;
-      case "null":
-        return code`if (${v} !== null) throw $rt.textInvalid(${p}, "null", ${v});`;
-      case "any":
-        return code`if (typeof ${v} === "object" && ${v} !== null) ${set(code`$rt.tcAny(${v})`)}`;
       case "const":
       case "enum": {
         const values = s.kind === "const" ? [s.value] : s.values;
-        const expected = expectedOf(values);
-        if (values.every(isPrimitive)) {
-          const table = cx.constant("tenum", code`${jsonBlock(values)} as const`, s);
-          const test = values.length === 1 ? code`${v} !== ${lit(values[0] as string)}` : code`!${cx.constant("tset", code`/*@__PURE__*/ new Set<unknown>(${table})`, s)}.has(${v})`;
-          return code`if (${test}) ${set(code`$rt.tcEnum(${v}, ${table}, ${p}, ${expected})`)}`;
-        }
-        return set(code`$rt.tcJsonEnum(${v}, ${cx.jsonConstant(values, s)}, ${p}, ${expected})`);
+        if (values.every(isPrimitive)) return code`$rt.tcEnum(${v}, ${p}, ${cx.constant("tenum", code`${jsonBlock(values)} as const`, s)})`;
+        return code`$rt.tcJsonEnum(${v}, ${p}, ${cx.jsonConstant(values, s)})`;
       }
-      case "ref": {
-        const fn = this.checker(s.name, cx.def(s.name).shape);
-        if (p === "") return set(code`${fn}(${v})`);
-        return code`try {
-  ${set(code`${fn}(${v})`)}
-} catch (e) {
-  $rt.textRethrow(e, ${p});
-}`;
+      case "array":
+        return code`$rt.tcArray(${v}, ${p}, ${this.itemCheck(s.items)})`;
+      case "union": {
+        const other = nullableOf(s);
+        if (other !== undefined) return code`$rt.tcOrNull(${v}, ${p}, ${this.itemCheck(other)})`;
+        break;
       }
       case "object":
-        return this.checkObject(s, v, p, L);
-      case "array": {
-        const i = L.fresh("i", fieldOf(p));
-        const x = L.fresh("x", fieldOf(p));
-        const n = L.fresh("n", fieldOf(p));
-        const body = this.check(s.items, x, "", (c) => code`${v}[${i}] = ${c};`, L);
-        return code`if (!$isArray(${v})) throw $rt.textInvalid(${p}, "an array", ${v});
-const ${n} = ${v}.length;
-let ${i} = 0;
-try {
-  for (; ${i} < ${n}; ${i}++) {
-    const ${x} = ${v}[${i}];
-${indentBy(body, "    ")}
+      case "tuple":
+      case "ref":
+        break;
+      default:
+        return code`${this.itemCheck(s)}(${v}, ${p})`;
+    }
+    const fn = this.itemCheck(s);
+    return p === "" ? code`${fn}(${v})` : code`$rt.tcRef(${v}, ${p}, ${fn})`;
   }
-} catch (e) {
-  $rt.textRethrowAt(e, ${p}, ${i});
-}`;
-      }
+
+  /** A check function `(v) => checked` for values of `s` (errors relative to the value): a guard or a checker. */
+  private itemCheck(s: Shape): Code {
+    switch (s.kind) {
+      case "string":
+        return raw("$rt.tcString");
+      case "integer":
+        return raw(s.int64 ? "$rt.tcInt64" : "$rt.tcInteger");
+      case "number":
+        return raw("$rt.tcNumber");
+      case "boolean":
+        return raw("$rt.tcBoolean");
+      case "null":
+        return raw("$rt.tcNull");
+      case "any":
+        return raw("$rt.tcAny");
+      default:
+        return this.branchChecker(s);
+    }
+  }
+
+  /** Statements checking `v` (the value at static path `p`); `set(x)` stores a coerced replacement. */
+  private check(s: Shape, v: Code, p: string, set: (x: Code) => Code, L: Locals): Code {
+    switch (s.kind) {
+      case "object":
+        return this.checkObject(s, v, p, L);
       case "tuple": {
         const max = s.rest === false ? s.items.length : -1;
         const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
@@ -758,24 +776,14 @@ ${indentBy(body, "    ")}
           code`if (!$isArray(${v}) || ${v}.length < ${s.minItems}${max >= 0 ? code` || ${v}.length > ${max}` : raw("")}) throw $rt.textInvalid(${p}, ${"an array of " + range}, ${v});`,
         ];
         s.items.forEach((item, idx) => {
-          const t = L.fresh("t", fieldOf(childPath(p, idx)));
-          const body = code`const ${t} = ${v}[${idx}];
-${this.check(item, t, childPath(p, idx), (c) => code`${v}[${idx}] = ${c};`, L)}`;
-          out.push(idx < s.minItems ? code`{
-${indentBy(body, "  ")}
-}` : code`if (${v}.length > ${idx}) {
-${indentBy(body, "  ")}
-}`);
+          const store = code`${v}[${idx}] = ${this.guard(item, code`${v}[${idx}]`, childPath(p, idx))};`;
+          out.push(idx < s.minItems ? store : code`if (${v}.length > ${idx}) ${store}`);
         });
         if (s.rest !== false) {
           const i = L.fresh("i", fieldOf(p));
-          const x = L.fresh("x", fieldOf(p));
           out.push(code`let ${i} = ${s.items.length};
 try {
-  for (; ${i} < ${v}.length; ${i}++) {
-    const ${x} = ${v}[${i}];
-${indentBy(this.check(s.rest, x, "", (c) => code`${v}[${i}] = ${c};`, L), "    ")}
-  }
+  for (; ${i} < ${v}.length; ${i}++) ${v}[${i}] = ${this.itemCheck(s.rest)}(${v}[${i}]);
 } catch (e) {
   $rt.textRethrowAt(e, ${p}, ${i});
 }`);
@@ -783,30 +791,23 @@ ${indentBy(this.check(s.rest, x, "", (c) => code`${v}[${i}] = ${c};`, L), "    "
         return join(out);
       }
       case "union":
-        return this.checkUnion(s, v, p, set, L);
+        if (nullableOf(s) === undefined) return this.checkUnion(s, v, p, set, L);
     }
+    return set(this.guard(s, v, p));
   }
 
   private checkObject(s: ObjectShape, v: Code, p: string, L: Locals): Code {
     const cx = this.cx;
-    const out: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.textInvalid(${p}, "an object", ${v});`];
-    const locals: Code[] = [];
+    const out: Code[] = [code`$rt.tcObject(${v}, ${p});`];
     const blocks: Code[] = [];
+    const terms: Code[] = [];
     for (const q of s.properties) {
-      const f = L.fresh("v", q.name);
-      locals.push(f);
-      const setter = (c: Code): Code => (q.name === "__proto__" ? code`$rt.setOwn(${v}, "__proto__", ${c});` : code`${propOf(v, q.name)} = ${c};`);
-      const body = this.check(q.shape, f, childPath(p, q.name), setter, L);
-      if (q.required) {
-        blocks.push(code`const ${f} = ${readProp(v, q.name)};
-if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
-${body}`);
-      } else {
-        blocks.push(code`const ${f} = ${readProp(v, q.name)};
-if (${f} !== undefined) {
-${indentBy(body, "  ")}
-}`);
-      }
+      // one line a property: its guard reads it, throws when a required one is missing, and stores the result
+      const read = readProp(v, q.name);
+      const g = this.guard(q.shape, read, childPath(p, q.name));
+      const store = q.name === "__proto__" ? code`$rt.setOwn(${v}, "__proto__", ${g});` : code`${propOf(v, q.name)} = ${g};`;
+      blocks.push(q.required ? store : code`if (${read} !== undefined) ${store}`);
+      if (!q.required) terms.push(code`(${read} !== undefined ? 1 : 0)`);
     }
     const known = cx.knownKeys(s.properties.map((q) => q.name), s);
     const split = linesOf(blocks) > MAX_FUNCTION_LINES;
@@ -824,21 +825,18 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
     if (split && s.additional === false) {
       out.push(code`$rt.checkClosed(${v}, ${known}, ${p});`);
     } else if (s.additional === false) {
-      const terms = s.properties.map((q, i) => (q.required ? raw("1") : code`(${locals[i]!} !== undefined ? 1 : 0)`));
-      const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
+      const required = s.properties.filter((q) => q.required).length;
+      const sum = terms.length === 0 ? raw(String(required)) : required === 0 ? join(terms, " + ") : join([raw(String(required)), ...terms], " + ");
       out.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
     } else if (s.additional.kind === "any") {
       out.push(code`$rt.tcExtras(${v}, ${known});`);
     } else {
       const k = L.fresh("k", fieldOf(p));
-      const x = L.fresh("x", fieldOf(p));
-      const body = this.check(s.additional, x, "", (c) => code`$rt.setOwn(${v}, ${k}, ${c});`, L);
       const skip = s.properties.length > 0 ? code`    if (${known}.has(${k})) continue;\n` : raw("");
       out.push(code`let ${k} = "";
 try {
   for (${k} of Object.keys(${v})) {
-${skip}    const ${x} = ${v}[${k}];
-${indentBy(body, "    ")}
+${skip}    $rt.setOwn(${v}, ${k}, ${this.guard(s.additional, code`${v}[${k}]`, "")});
   }
 } catch (e) {
   $rt.textRethrowAt(e, ${p}, ${k});
@@ -849,15 +847,8 @@ ${indentBy(body, "    ")}
 
   private checkUnion(s: UnionShape, v: Code, p: string, set: (x: Code) => Code, L: Locals): Code {
     const cx = this.cx;
-    const others = s.branches.filter((b) => !(b.kind === "null"));
-    if (others.length === 1 && s.branches.length === 2) {
-      // nullable: T | null
-      return code`if (${v} !== null) {
-${indentBy(this.check(others[0]!, v, p, set, L), "  ")}
-}`;
-    }
     const fns = s.branches.map((b) => this.branchChecker(b));
-    const masks = s.branches.map((b) => categoryMasks(b, cx));
+    const masks = s.branches.map((b) => categoryMasks(b, (n) => cx.def(n).shape));
     const table = cx.constant("tunion", code`[${fns}] as const`, s);
     const exact = cx.constant("tmask", code`[${masks.map((m) => m.exact)}] as const`, `${cx.nameOf(s)}_exact`);
     const coercible = cx.constant("tmask", code`[${masks.map((m) => m.coercible)}] as const`, `${cx.nameOf(s)}_coercible`);
@@ -876,7 +867,7 @@ ${indentBy(body, "  ")}
   break;
 }`;
       });
-      return code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.textInvalid(${p}, "an object", ${v});
+      return code`$rt.tcObject(${v}, ${p});
 const ${d} = ${readProp(v, s.discriminator.property)};
 switch (${d}) {
 ${indentBy(join(cases), "  ")}
@@ -908,60 +899,6 @@ function encodeKeySafe(k: string): string | undefined {
 /** `obj.key` / `obj["key"]` for a store (never `__proto__`). */
 function propOf(obj: Code, key: string): Code {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? code`${obj}.${raw(key)}` : code`${obj}[${key}]`;
-}
-
-function expectedOf(values: unknown[]): string {
-  const e = values.length === 1 ? "the constant " + JSON.stringify(values[0]) : "one of " + values.map((x) => JSON.stringify(x)).join(", ");
-  return e.length > 200 ? e.slice(0, 197) + "..." : e;
-}
-
-const CAT = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32 } as const;
-
-/** JSON types a branch takes as is (`exact`) and ones it coerces (`coercible`: numbers and booleans for strings). */
-function categoryMasks(s: Shape, cx: Defs, seen: Set<string> = new Set()): { exact: number; coercible: number } {
-  switch (s.kind) {
-    case "string":
-      return { exact: CAT.string, coercible: CAT.number | CAT.boolean };
-    case "integer":
-      return { exact: CAT.number, coercible: s.int64 ? CAT.string : 0 };
-    case "number":
-      return { exact: CAT.number, coercible: 0 };
-    case "boolean":
-      return { exact: CAT.boolean, coercible: 0 };
-    case "null":
-      return { exact: CAT.null, coercible: 0 };
-    case "any":
-      return { exact: 63, coercible: 0 };
-    case "const":
-    case "enum": {
-      const values = s.kind === "const" ? [s.value] : s.values;
-      let exact = 0;
-      for (const x of values) exact |= x === null ? CAT.null : Array.isArray(x) ? CAT.array : CAT[typeof x as "string" | "number" | "boolean" | "object"];
-      return { exact, coercible: exact & CAT.string ? CAT.number | CAT.boolean : 0 };
-    }
-    case "object":
-      return { exact: CAT.object, coercible: 0 };
-    case "array":
-    case "tuple":
-      return { exact: CAT.array, coercible: 0 };
-    case "union": {
-      let exact = 0;
-      let coercible = 0;
-      for (const b of s.branches) {
-        const m = categoryMasks(b, cx, seen);
-        exact |= m.exact;
-        coercible |= m.coercible;
-      }
-      return { exact, coercible };
-    }
-    case "ref": {
-      if (seen.has(s.name)) return { exact: 63, coercible: 0 };
-      seen.add(s.name);
-      const m = categoryMasks(cx.def(s.name).shape, cx, seen);
-      seen.delete(s.name);
-      return m;
-    }
-  }
 }
 
 /** A test that `v` is taken by primitive branch `s` exactly as it is (no coercion, no search). */
@@ -1045,7 +982,7 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Interpreted check pass (the CLI's `decode --text`): the generated pass, as closures over the IR
+// Interpreted check pass (the CLI's `decode --text`): the descriptor engine's, run on the IR
 
 export function compileTextCheck(ir: SchemaIR): { check: TextCheckFn; hints: PayloadHints } {
   const defs = new Map(ir.definitions.map((d) => [d.name, d]));
@@ -1056,151 +993,7 @@ export function compileTextCheck(ir: SchemaIR): { check: TextCheckFn; hints: Pay
       return d;
     },
   };
-  const compiled = new Map<string, TextCheckFn>();
-  const defFn = (n: string): TextCheckFn => {
-    let f = compiled.get(n);
-    if (f === undefined) {
-      let inner: TextCheckFn | undefined;
-      f = (v) => (inner ??= compile(lookup.def(n).shape))(v);
-      compiled.set(n, f);
-    }
-    return f;
-  };
-  /** A check of the value at relative path "" (errors relative to it). */
-  const compile = (s: Shape): TextCheckFn => {
-    switch (s.kind) {
-      case "string":
-        return (v) => (typeof v === "string" ? v : tcString(v, ""));
-      case "integer":
-        return s.int64 ? (v) => (typeof v === "number" && Number.isInteger(v) ? v : tcInt64(v, "")) : (v) => (typeof v === "number" && Number.isInteger(v) ? v : tcInteger(v, ""));
-      case "number":
-        return (v) => (typeof v === "number" ? v : tcNumber(v, ""));
-      case "boolean":
-        return (v) => {
-          if (typeof v !== "boolean") throw textInvalid("", "a boolean", v);
-          return v;
-        };
-      case "null":
-        return (v) => {
-          if (v !== null) throw textInvalid("", "null", v);
-          return v;
-        };
-      case "any":
-        return (v) => tcAny(v);
-      case "const":
-      case "enum": {
-        const values = s.kind === "const" ? [s.value] : s.values;
-        const expected = expectedOf(values);
-        if (values.every(isPrimitive)) return (v) => ((values as unknown[]).includes(v) ? v : tcEnum(v, values, "", expected));
-        return (v) => tcJsonEnum(v, values, "", expected);
-      }
-      case "ref":
-        return defFn(s.name);
-      case "array": {
-        const item = compile(s.items);
-        return (v) => {
-          if (!Array.isArray(v)) throw textInvalid("", "an array", v);
-          for (let i = 0; i < v.length; i++) {
-            try {
-              v[i] = item(v[i]);
-            } catch (e) {
-              textRethrowAt(e, "", i);
-            }
-          }
-          return v;
-        };
-      }
-      case "tuple": {
-        const items = s.items.map(compile);
-        const rest = s.rest === false ? undefined : compile(s.rest);
-        const max = s.rest === false ? s.items.length : -1;
-        const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
-        return (v) => {
-          if (!Array.isArray(v) || v.length < s.minItems || (max >= 0 && v.length > max)) throw textInvalid("", "an array of " + range, v);
-          for (let i = 0; i < v.length; i++) {
-            const f = i < items.length ? items[i]! : rest!;
-            try {
-              v[i] = f(v[i]);
-            } catch (e) {
-              textRethrowAt(e, "", i);
-            }
-          }
-          return v;
-        };
-      }
-      case "object": {
-        const props = s.properties.map((q) => ({ name: q.name, required: q.required, check: compile(q.shape) }));
-        const known = new Set(s.properties.map((q) => q.name));
-        const additional = s.additional === false ? false : s.additional.kind === "any" ? "any" : compile(s.additional);
-        return (v) => {
-          if (typeof v !== "object" || v === null || Array.isArray(v)) throw textInvalid("", "an object", v);
-          let present = 0;
-          for (const q of props) {
-            const f = getOwn(v, q.name);
-            if (f === undefined) {
-              if (q.required) throw missing("", q.name);
-              continue;
-            }
-            present++;
-            let c: unknown;
-            try {
-              c = q.check(f);
-            } catch (e) {
-              textRethrowAt(e, "", q.name);
-            }
-            if (c !== f) setOwn(v, q.name, c);
-          }
-          if (additional === false) {
-            if (keyCount(v) !== present) checkClosed(v, known, "");
-          } else if (additional === "any") tcExtras(v, known);
-          else {
-            for (const k of Object.keys(v)) {
-              if (known.has(k)) continue;
-              try {
-                setOwn(v, k, additional(v[k]));
-              } catch (e) {
-                textRethrowAt(e, "", k);
-              }
-            }
-          }
-          return v;
-        };
-      }
-      case "union": {
-        const others = s.branches.filter((b) => b.kind !== "null");
-        if (others.length === 1 && s.branches.length === 2) {
-          // nullable: T | null (as the generated pass)
-          const other = compile(others[0]!);
-          return (v) => (v === null ? v : other(v));
-        }
-        const branches = s.branches.map(compile);
-        const masks = s.branches.map((b) => categoryMasks(b, lookup));
-        const exact = masks.map((m) => m.exact);
-        const coercible = masks.map((m) => m.coercible);
-        const disc = s.discriminator;
-        return (v) => {
-          if (disc !== undefined) {
-            if (typeof v !== "object" || v === null || Array.isArray(v)) throw textInvalid("", "an object", v);
-            const i = disc.values.indexOf(getOwn(v, disc.property) as never);
-            if (i >= 0) return branches[i]!(v);
-          }
-          return tcUnion(v, "", branches, exact, coercible);
-        };
-      }
-    }
-  };
-  const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
-  const root = rootIsDefinition ? defFn(ir.name) : compile(ir.root);
-  return {
-    check: (v) => {
-      try {
-        return root(v);
-      } catch (e) {
-        textRethrow(e, "");
-      }
-    },
-    hints: payloadHints(ir.root, lookup),
-  };
+  return { check: textCheckOf(ir), hints: payloadHints(ir.root, lookup) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

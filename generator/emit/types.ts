@@ -7,15 +7,14 @@ import type { ObjectShape, Shape } from "../ir/types.ts";
 import { Code, code, docComment, join, lit, name, propKey, raw } from "../../templates/code.ts";
 import { isPrimitive } from "./context.ts";
 import { indentBy } from "./write.ts";
+import { formatOf, isScalar } from "../../runtime/codec/formats.ts";
 
 export function typeOf(s: Shape): Code {
   switch (s.kind) {
     case "string":
-      return raw("string");
     case "integer":
-      return raw(s.int64 ? "number | bigint" : "number");
     case "number":
-      return raw("number");
+      return raw(formatOf(s).tsType);
     case "boolean":
       return raw("boolean");
     case "null":
@@ -48,7 +47,7 @@ export function typeOf(s: Shape): Code {
 
 function wrap(s: Shape): Code {
   const t = typeOf(s);
-  const needs = s.kind === "union" || (s.kind === "integer" && s.int64) || (s.kind === "enum" && s.values.length > 1);
+  const needs = s.kind === "union" || (isScalar(s) && formatOf(s).tsType.includes("|")) || (s.kind === "enum" && s.values.length > 1);
   return needs ? code`(${t})` : t;
 }
 

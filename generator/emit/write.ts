@@ -9,12 +9,12 @@ import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNC
 import { objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
-import { emitTabledWrite, isTabled } from "./defaults.ts";
+import { isTabled, tableConstant } from "./defaults.ts";
+import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { indexMark } from "./peek.ts";
 import { callAt, functionBody, inLoop } from "./at.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
-import { tabledKind } from "../../runtime/codec/plan.ts";
-import { scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
+import { scalarForm, scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
 import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
 
 
@@ -24,12 +24,11 @@ import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
  */
 export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals, req = false): Code {
   const r = req ? raw(", 1") : raw("");
-  if (isTabled(s)) return emitTabledWrite(s, v, p, cx, r); // a default-value table (emit/defaults.ts)
   switch (s.kind) {
     case "string":
     case "integer":
     case "number":
-      return code`$rt.${raw(scalarGuardName(tabledKind(s), false))}(w, ${v}, ${p}${r});`;
+      return emitScalarWrite(s, v, p, cx, r);
     case "boolean":
       return code`$rt.wBool(w, ${v}, ${p}${r});`;
     case "null":
@@ -57,6 +56,17 @@ w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;
     case "union":
       return emitUnion(s, v, p, cx, L);
   }
+}
+
+/**
+ * A string, integer or number position: its wire format's guard (runtime/codec/kinds/scalar.ts, named by
+ * `WireFormat.tabled`), through its default-value table when the dictionary gave it one. The engine's twin is
+ * `scalarWriter`.
+ */
+function emitScalarWrite(s: Extract<Shape, ScalarShape>, v: Code, p: string, cx: ModuleContext, r: Code): Code {
+  const form = scalarForm(formatOf(s));
+  if (isTabled(s)) return code`$rt.${raw(scalarGuardName(form, true))}(w, ${v}, ${tableConstant(s, cx)}, ${p}${r});`;
+  return code`$rt.${raw(scalarGuardName(form, false))}(w, ${v}, ${p}${r});`;
 }
 
 /** Shapes whose first check is a guard that takes `req` (so a required property needs no `missing` line). */

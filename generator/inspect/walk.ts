@@ -17,9 +17,10 @@ import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegmen
 import { ModuleContext } from "../emit/context.ts";
 import { byteMask, objectLayout } from "../emit/layout.ts";
 import { laidOut } from "../emit/descriptor.ts";
-import { extensionsOf, isTabled, type ExtensionProperty } from "../../runtime/codec/plan.ts";
-import { tabledReader } from "../../runtime/codec/engine/defaults.ts";
+import { extensionsOf, type ExtensionProperty } from "../../runtime/codec/plan.ts";
+import { scalarReader } from "../../runtime/codec/engine/read.ts";
 import { withDefaultTables } from "../samples/tables.ts";
+import { withInterning } from "../dictionary/intern.ts";
 import { readFieldIndex } from "../../runtime/field-index.ts";
 import { readAny } from "../../runtime/any.ts";
 import { inflateAt, payloadStart } from "../../runtime/compression.ts";
@@ -214,7 +215,7 @@ function compiled(schema: SchemaIR, dict: Dictionary): Compiled {
   let c = byDict.get(dict);
   if (c === undefined) {
     // as interpret() compiles it: the dictionary's wire layout, then its default-value tables
-    const ir = withDefaultTables(laidOut(schema, dict), dict);
+    const ir = withInterning(withDefaultTables(laidOut(schema, dict), dict), dict);
     byDict.set(dict, (c = { ir, dict, cx: new ModuleContext(ir), extensions: extensionsOf<Source>(ir.root, ir.definitions) }));
   }
   return c;
@@ -251,15 +252,12 @@ class SchemaWalker {
     this.at = ptr;
     r.at = "";
     const start = r.pos;
-    // a position with a default-value table (docs/FORMAT.md §10.1): a reference or the value, as interpret reads it
-    if (isTabled(s)) return this.leaf(path, start, tabledReader(s, "")(r), kb, place);
     switch (s.kind) {
       case "string":
-        return this.leaf(path, start, s.int64 ? r.decimalString() : s.format === "date-time" ? r.dateTime() : s.format === "date" ? r.date() : r.string(), kb, place);
       case "integer":
-        return this.leaf(path, start, s.int64 ? r.int64() : r.int(), kb, place);
       case "number":
-        return this.leaf(path, start, r.num(), kb, place);
+        // the wire format's primitive (a default-table reference or the value where the path has a table), as the engine reads it
+        return this.leaf(path, start, scalarReader(s, "")(r), kb, place);
       case "boolean":
         return this.leaf(path, start, r.bool(), kb, place);
       case "null":

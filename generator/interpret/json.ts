@@ -6,6 +6,7 @@
  */
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import { setOwn } from "../../runtime/objects.ts";
+import { formatOf, isScalar } from "../../runtime/codec/formats.ts";
 
 /** Parse JSON text; integer literals beyond 2^53 at int64 positions of `ir` come back as exact bigints. */
 export function parseJson(text: string, ir: SchemaIR): unknown {
@@ -48,7 +49,7 @@ export function stringifyJson(value: unknown): string {
  */
 function revive(v: unknown, shapes: Shape[], defs: Map<string, Shape>): unknown {
   const flat = flatten(shapes, defs);
-  if (typeof v === "bigint") return flat.some((s) => s.kind === "integer" && s.int64) ? v : Number(v);
+  if (typeof v === "bigint") return flat.some((s) => isScalar(s) && formatOf(s).categories.includes("bigint")) ? v : Number(v);
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {

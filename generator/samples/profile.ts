@@ -13,22 +13,14 @@ import { planBranches } from "../../runtime/codec/plan.ts";
 import { glob, hasMagic, toPosix } from "../fs/glob.ts";
 import { categoryTest, PredicateCompiler, type Predicate } from "../../runtime/codec/engine/predicate.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
+import { formatNamed, formatOf, isScalar, type FormatName } from "../../runtime/codec/formats.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../dictionary/paths.ts";
 
-/** How a tabled position encodes (docs/FORMAT.md §10.1): which tag space its references use. */
-export type TableKind = "string" | "date-time" | "date" | "decimal" | "integer" | "int64" | "number";
+/** How a tabled position encodes (docs/FORMAT.md §10.1): its wire format, whose tag space its references use. */
+export type TableKind = FormatName;
 
 export function tableKind(s: Shape): TableKind | undefined {
-  switch (s.kind) {
-    case "string":
-      return s.int64 ? "decimal" : s.format === "date-time" ? "date-time" : s.format === "date" ? "date" : "string";
-    case "integer":
-      return s.int64 ? "int64" : "integer";
-    case "number":
-      return "number";
-    default:
-      return undefined;
-  }
+  return isScalar(s) ? formatOf(s).name : undefined;
 }
 
 export interface ValueCount {
@@ -95,7 +87,7 @@ export class Profiler {
   private record(s: Shape, v: unknown, path: string, sample: number): void {
     const kind = tableKind(s);
     if (kind === undefined) return;
-    if (kind === "integer" || kind === "int64" || kind === "number" ? typeof v !== "number" : typeof v !== "string") return;
+    if (typeof v !== (formatNamed(kind).kind === "string" ? "string" : "number")) return;
     let p = this.profile.paths.get(path);
     if (p === undefined) this.profile.paths.set(path, (p = { path, kind, occurrences: 0, values: new Map(), untracked: 0 }));
     p.occurrences++;

@@ -9,6 +9,7 @@
  * on a fresh base (first generation, `--rebase`) or when a dictionary without tables first gets samples.
  */
 import { MAX_DEFAULT_TABLE } from "../../runtime/defaults.ts";
+import { formatNamed } from "../../runtime/codec/formats.ts";
 import { Writer } from "../../runtime/writer.ts";
 import { canonicalForm } from "../dictionary/build.ts";
 import type { DefaultTableEntry, DefaultTables, Dictionary, Segment } from "../dictionary/file.ts";
@@ -17,8 +18,6 @@ import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegmen
 import type { JsonValue, SchemaIR, Shape } from "../ir/types.ts";
 import { tableKind, type PathProfile, type Profile, type TableKind } from "./profile.ts";
 
-/** Longest string a table keeps (the generated module embeds the table). */
-const MAX_TABLE_STRING = 4096;
 /** A sampled value enters a table only when it occurs at least this often and saves at least MIN_SAVING bytes. */
 const MIN_OCCURRENCES = 2;
 const MIN_SAVING = 2;
@@ -59,74 +58,16 @@ export function tablePositions(ir: SchemaIR): Map<string, Shape> {
 
 /** Whether `v` can be an entry of a table of `kind` (it must come back from the table exactly as it went in). */
 export function tableable(kind: TableKind, v: unknown): v is string | number {
-  switch (kind) {
-    case "integer":
-    case "int64":
-      return typeof v === "number" && Number.isSafeInteger(v) && !Object.is(v, -0);
-    case "number":
-      return typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0);
-    default:
-      return typeof v === "string" && v.length <= MAX_TABLE_STRING && v.isWellFormed();
-  }
+  return formatNamed(kind).table.entry(v);
 }
 
 const scratch = new Writer(256);
 
-/** Bytes the value takes without a table (a first occurrence, for strings). */
+/** Bytes the value takes without a table (a first occurrence, for strings): its format's own primitive. */
 export function plainSize(kind: TableKind, v: string | number): number {
   scratch.reset();
-  switch (kind) {
-    case "string":
-      scratch.string(v as string);
-      break;
-    case "date-time":
-      scratch.dateTime(v as string);
-      break;
-    case "date":
-      scratch.date(v as string);
-      break;
-    case "decimal":
-      scratch.decimalString(v as string);
-      break;
-    case "integer":
-    case "int64":
-      scratch.int(v as number);
-      break;
-    case "number":
-      scratch.num(v as number);
-      break;
-  }
+  formatNamed(kind).write(scratch, v);
   return scratch.pos;
-}
-
-function varintLength(x: number): number {
-  let n = 1;
-  for (; x >= 0x80; x = Math.floor(x / 128)) n++;
-  return n;
-}
-
-/** Bytes of a reference to entry k. */
-export function referenceSize(kind: TableKind, k: number): number {
-  switch (kind) {
-    case "date-time":
-      return varintLength(4 * k + 3);
-    case "date":
-      return varintLength(2 * k + 2);
-    case "number":
-      return varintLength(16 * (k + 1) + 15);
-    default:
-      return 1;
-  }
-}
-
-/** The varint a value's plain encoding starts with, for the kinds whose other values are shifted by the table size. */
-function shiftedHeader(kind: TableKind, v: string | number): number | undefined {
-  if (kind === "string") return 2 * Buffer.byteLength(v as string, "utf8");
-  if (kind === "integer" || kind === "int64") {
-    const n = v as number;
-    return n >= 0 ? n * 2 : -n * 2 - 1;
-  }
-  return undefined;
 }
 
 /**
@@ -134,6 +75,7 @@ function shiftedHeader(kind: TableKind, v: string | number): number | undefined 
  * as long as the table gets smaller overall (the shift of the other values' headers included).
  */
 export function chooseTable(kind: TableKind, schemaDefault: JsonValue | undefined, profile: PathProfile | undefined): (string | number)[] {
+  const cost = formatNamed(kind).table;
   const fixed: (string | number)[] = [];
   if (schemaDefault !== undefined && tableable(kind, schemaDefault)) fixed.push(schemaDefault);
   if (profile === undefined) return fixed;
@@ -143,22 +85,19 @@ export function chooseTable(kind: TableKind, schemaDefault: JsonValue | undefine
     .filter((c) => c.count >= MIN_OCCURRENCES && tableable(kind, c.value) && !fixed.some((f) => Object.is(f, c.value)))
     .map((c) => {
       const plain = plainSize(kind, c.value);
-      const uses = kind === "string" ? c.samples : c.count;
+      const uses = cost.interned ? c.samples : c.count;
       return { value: c.value, count: c.count, uses, plain, saving: uses * (plain - 1) };
     })
     .filter((c) => c.saving >= MIN_SAVING)
     .sort((a, b) => b.saving - a.saving || b.count - a.count || (String(a.value) < String(b.value) ? -1 : String(a.value) > String(b.value) ? 1 : 0));
-  // the shift of the other values (strings, integers): what each extra table size costs them
+  // what each extra table size costs the other values (a shifted header, a tag byte)
   const shiftCost = (size: number, tabled: Set<string | number>): number => {
-    let cost = 0;
+    let total = 0;
     for (const c of profile.values.values()) {
       if (tabled.has(c.value)) continue;
-      const h = shiftedHeader(kind, c.value);
-      if (h === undefined) return 0;
-      const uses = kind === "string" ? c.samples : c.count;
-      cost += uses * (varintLength(h + size) - varintLength(h));
+      total += (cost.interned ? c.samples : c.count) * cost.shift(c.value, size);
     }
-    return cost;
+    return total;
   };
   let best = fixed.length;
   let bestGain = 0;
@@ -166,7 +105,7 @@ export function chooseTable(kind: TableKind, schemaDefault: JsonValue | undefine
   const chosen = [...fixed];
   for (let i = 0; i < candidates.length && chosen.length < MAX_DEFAULT_TABLE; i++) {
     const c = candidates[i]!;
-    gain += c.uses * (c.plain - referenceSize(kind, chosen.length));
+    gain += c.uses * (c.plain - cost.reference(chosen.length));
     chosen.push(c.value);
     const total = gain - (shiftCost(chosen.length, new Set(chosen)) - shiftCost(fixed.length, new Set(fixed)));
     if (total > bestGain) {

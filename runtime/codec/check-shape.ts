@@ -4,6 +4,7 @@
  * generator embeds it in generated modules (generator/emit/check-shape.ts).
  */
 import type { Shape } from "./descriptor.ts";
+import { formatOf } from "./formats.ts";
 
 export function checkShapeOf(s: Shape): unknown {
   const c = constraintsOf(s);
@@ -11,9 +12,8 @@ export function checkShapeOf(s: Shape): unknown {
   switch (s.kind) {
     case "string":
     case "integer":
-      return withC(s.int64 ? { kind: s.kind, int64: true } : { kind: s.kind });
     case "number":
-      return withC({ kind: "number" });
+      return withC({ kind: s.kind, ...formatOf(s).check });
     case "boolean":
     case "null":
     case "any":

@@ -46,12 +46,19 @@ export interface ShapeBase {
 
 export interface StringShape extends ShapeBase {
   kind: "string";
+  /** `date-time`, `date` and `uuid` change the encoding (the wire formats, ./formats.ts); descriptors keep only those. */
   format?: string;
   /**
    * A decimal integer carried in a string (`format: "int64" | "uint64"` on a string, or `x-toon: "int64"`):
    * travels as a varint when canonical, exactly, never through a double.
    */
   int64?: boolean;
+  /**
+   * `false`: the dictionary says values at this path rarely repeat within a message (its entry's `"intern": false`,
+   * set by the dictionary stage, generator/dictionary/intern.ts, never by loaders), so they travel as literals that
+   * never enter the message's string table (docs/FORMAT.md §3.1). Absent: interned. Plain strings only (no format).
+   */
+  intern?: false;
 }
 
 export interface IntegerShape extends ShapeBase {

@@ -8,6 +8,7 @@
  * Every function takes shapes of any producer (`Shape<M>`): the generator's IR and a descriptor alike.
  */
 import type { CodecDescriptor, ObjectShape, Shape } from "./descriptor.ts";
+import { formatOf } from "./formats.ts";
 
 /** How named definitions are found: a descriptor's definitions, or the generator's ModuleContext. */
 export interface DefinitionLookup {
@@ -190,12 +191,9 @@ export type Category = "string" | "number" | "bigint" | "boolean" | "null" | "ar
 function categories(s: Shape, cx: DefinitionLookup, seen = new Set<string>()): Set<Category> {
   switch (s.kind) {
     case "string":
-      return new Set(["string"]);
     case "integer":
-      // int64 fields take bigints too: a cheap test that only looked for numbers would send them to another branch
-      return new Set(s.int64 ? ["number", "bigint"] : ["number"]);
     case "number":
-      return new Set(["number"]);
+      return new Set(formatOf(s).categories);
     case "boolean":
       return new Set(["boolean"]);
     case "null":
@@ -255,18 +253,6 @@ export type Tabled = Extract<Shape, { kind: "string" | "integer" | "number" }>;
 /** Whether `s` is written through a default-value table (docs/FORMAT.md §10.1). */
 export function isTabled(s: Shape): s is Tabled & { table: (string | number)[] } {
   return (s.kind === "string" || s.kind === "integer" || s.kind === "number") && s.table !== undefined && s.table.length > 0;
-}
-
-/** The runtime function suffix of a tabled shape (runtime/defaults.ts `writeTabled<Kind>` / `readTabled<Kind>`). */
-export function tabledKind(s: Tabled): "String" | "DateTime" | "Date" | "DecimalString" | "Int" | "Int64" | "Number" {
-  switch (s.kind) {
-    case "string":
-      return s.int64 ? "DecimalString" : s.format === "date-time" ? "DateTime" : s.format === "date" ? "Date" : "String";
-    case "integer":
-      return s.int64 ? "Int64" : "Int";
-    case "number":
-      return "Number";
-  }
 }
 
 export interface ExtensionProperty<M extends object = {}> {

@@ -16,7 +16,7 @@
  */
 import { ToonError, pointerSegment } from "../errors.ts";
 import { describe } from "../writer.ts";
-import { jsonEquals } from "../objects.ts";
+import { jsonEquals, missing } from "../objects.ts";
 import { TextNumber, decodeTextExact, locateText, type TextDecodeOptions } from "./decode.ts";
 
 /** A generated (or interpreted) check pass: returns the checked, coerced value; throws ToonError (relative path). */
@@ -70,8 +70,25 @@ export function textInvalid(path: string, expected: string, v: unknown): ToonErr
   return new ToonError("INVALID_VALUE", `expected ${expected}, got ${show(v)}`, { path });
 }
 
-/** A string position holding a non-string: numbers and booleans become their text. */
-export function tcString(v: unknown, path: string): string {
+/**
+ * The one failure of every guard: `v` undefined is an absent property (the guards of required properties read
+ * it unchecked), reported as missing from its parent; anything else is INVALID_VALUE "expected ...".
+ */
+function fail(path: string, expected: string, v: unknown): never {
+  if (v === undefined) {
+    const i = path.lastIndexOf("/");
+    throw missing(path.slice(0, i), path.slice(i + 1).replace(/~1/g, "/").replace(/~0/g, "~"));
+  }
+  throw textInvalid(path, expected, v);
+}
+
+// Per-kind guards: the generated check pass and the interpreted one (../codec/engine/text-check.ts) call the same
+// function for each position of a kind, `v = tcKind(v, path)`: the value as is when it already has the kind, its
+// coercion, or a throw. `path` is the position's JSON pointer ("" when the caller prefixes it on the way out).
+
+/** A string position: numbers and booleans become their text. */
+export function tcString(v: unknown, path = ""): string {
+  if (typeof v === "string") return v;
   switch (typeof v) {
     case "string":
       return v;
@@ -82,26 +99,28 @@ export function tcString(v: unknown, path: string): string {
     case "object":
       if (v instanceof TextNumber) return v.raw;
   }
-  throw textInvalid(path, "a string", v);
+  return fail(path, "a string", v);
 }
 
 const TWO_63 = 9223372036854775808;
 const TWO_64 = 18446744073709551616;
 
-/** An integer position (not int64) holding something other than a safe integer. */
-export function tcInteger(v: unknown, path: string): number {
+/** An integer position (not int64). */
+export function tcInteger(v: unknown, path = ""): number {
+  if (typeof v === "number" && Number.isInteger(v)) return v; // a plain number token is a safe integer or fractional
   let x = v;
   if (v instanceof TextNumber) x = v.value;
   if (typeof x === "number" && Number.isInteger(x) && x >= -TWO_63 && x < TWO_64) return x;
-  throw textInvalid(path, typeof x === "number" && Number.isInteger(x) ? "an integer within 64 bits" : "an integer", v);
+  return fail(path, typeof x === "number" && Number.isInteger(x) ? "an integer within 64 bits" : "an integer", v);
 }
 
 const INTEGER_TOKEN = /^-?(?:0|[1-9][0-9]*)$/;
 const MIN_INT64 = -(2n ** 63n);
 const MAX_UINT64 = 2n ** 64n;
 
-/** An int64 position holding something other than a safe integer: exact bigint beyond 2^53. */
-export function tcInt64(v: unknown, path: string): number | bigint {
+/** An int64 position: exact bigint beyond 2^53. */
+export function tcInt64(v: unknown, path = ""): number | bigint {
+  if (typeof v === "number" && Number.isInteger(v)) return v;
   let b: bigint | undefined;
   if (v instanceof TextNumber) {
     if (INTEGER_TOKEN.test(v.raw)) b = BigInt(v.raw);
@@ -117,15 +136,67 @@ export function tcInt64(v: unknown, path: string): number | bigint {
   } else if (typeof v === "bigint") {
     b = v;
   }
-  if (b === undefined) throw textInvalid(path, "an integer", v);
+  if (b === undefined) return fail(path, "an integer", v);
   if (b < MIN_INT64 || b >= MAX_UINT64) throw textInvalid(path, "an integer within 64 bits", v);
   return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
 }
 
-/** A number position holding a non-number. */
-export function tcNumber(v: unknown, path: string): number {
+/** A number position. */
+export function tcNumber(v: unknown, path = ""): number {
+  if (typeof v === "number") return v;
   if (v instanceof TextNumber) return v.value;
-  throw textInvalid(path, "a number", v);
+  return fail(path, "a number", v);
+}
+
+/** A boolean position. */
+export function tcBoolean(v: unknown, path = ""): boolean {
+  if (typeof v === "boolean") return v;
+  return fail(path, "a boolean", v);
+}
+
+/** A null position. */
+export function tcNull(v: unknown, path = ""): null {
+  if (v === null) return v;
+  return fail(path, "null", v);
+}
+
+/** An object position (the fields are the caller's): the value as is, or a throw. */
+export function tcObject(v: unknown, path = ""): Record<string, unknown> {
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  return fail(path, "an object", v);
+}
+
+/** A position checked by `check` (a definition's, a union branch's, an inline object's): its errors get `path`. */
+export function tcRef(v: unknown, path: string, check: TextCheckFn): unknown {
+  if (v === undefined) fail(path, "", v);
+  try {
+    return check(v);
+  } catch (e) {
+    textRethrow(e, path);
+  }
+}
+
+/** A nullable position (`T | null`): null, or what `check` makes of the value. */
+export function tcOrNull(v: unknown, path: string, check: TextCheckFn): unknown {
+  return v === null ? v : tcRef(v, path, check);
+}
+
+/** An array position whose items `item` checks (a guard above, or a generated checker). */
+export function tcArray(v: unknown, path: string, item: TextCheckFn): unknown[] {
+  if (!Array.isArray(v)) return fail(path, "an array", v);
+  let i = 0;
+  try {
+    for (; i < v.length; i++) v[i] = item(v[i]);
+  } catch (e) {
+    textRethrowAt(e, path, i);
+  }
+  return v;
+}
+
+/** What an enum or const position expects, for its message (`values`: the members, in schema order). */
+export function expectedOf(values: readonly unknown[]): string {
+  const e = values.length === 1 ? "the constant " + JSON.stringify(values[0]) : "one of " + values.map((x) => JSON.stringify(x)).join(", ");
+  return e.length > 200 ? e.slice(0, 197) + "..." : e;
 }
 
 /** The value compared against enum/const members: TextNumbers as numbers. */
@@ -145,23 +216,25 @@ function asText(v: unknown): string | undefined {
  * An enum position of primitive `members` holding a value that is not one of them as is: a number or boolean
  * matches a string member spelled the same; a non-canonical number token matches a number member of equal value.
  */
-export function tcEnum(v: unknown, members: readonly unknown[], path: string, expected: string): unknown {
+export function tcEnum(v: unknown, path: string, members: readonly unknown[]): unknown {
+  if (members.includes(v)) return v;
   const x = plain(v);
   if (members.includes(x)) return x;
   const s = asText(v);
   if (s !== undefined && members.includes(s)) return s;
-  throw textInvalid(path, expected, v);
+  return fail(path, expectedOf(members), v);
 }
 
 /** An enum or const position with non-primitive members: structural equality after unwrapping. */
-export function tcJsonEnum(v: unknown, members: readonly unknown[], path: string, expected: string): unknown {
-  const x = tcAny(v);
+export function tcJsonEnum(v: unknown, path: string, members: readonly unknown[]): unknown {
+  const x = v === undefined ? v : tcAny(v);
   for (const m of members) if (jsonEquals(m, x)) return x;
-  throw textInvalid(path, expected, v);
+  return fail(path, expectedOf(members), v);
 }
 
 /** An `any` position: TextNumbers become plain numbers (in place; the value is the decoder's own). */
-export function tcAny(v: unknown): unknown {
+export function tcAny(v: unknown, path = ""): unknown {
+  if (v === undefined) fail(path, "", v);
   if (v === null || typeof v !== "object") return v;
   if (v instanceof TextNumber) return v.value;
   if (raws === 0) return v;

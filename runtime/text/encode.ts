@@ -858,6 +858,33 @@ export const textStr: (s: string, dc: number) => string = encStr;
 export const textPrim: (v: unknown, dc: number) => string = prim;
 /** Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
 export const textField: (e: E, v: unknown, lead: string, key: string, fd: number, lvl: number) => void = emitField;
+/**
+ * A field the schema says holds a primitive (string, number, boolean, null, a primitive enum or const), the
+ * generated encoder's one call for it: `key: value` as {@link textField} writes it, from `kc`, the encoded key
+ * with its `: `, without textField's dispatch; anything else (a value of the wrong type) goes to textField, with
+ * the raw `key` (by default `kc` less its `: `, which is the key itself when it needs no quotes).
+ */
+export function textScalar(e: E, v: unknown, lead: string, kc: string, fd: number, lvl: number, key?: string): void {
+  if (typeof v === "string") e.out += lead + kc + encStr(v, e.dc);
+  else if (v === null || typeof v !== "object") e.out += lead + kc + prim(v, e.dc);
+  else emitField(e, v, lead, key ?? kc.slice(0, -2), fd, lvl);
+}
+/** {@link textScalar} for a string field: the string test first, nothing else on the way. */
+export function textString(e: E, v: unknown, lead: string, kc: string, fd: number, lvl: number, key?: string): void {
+  if (typeof v === "string") e.out += lead + kc + encStr(v, e.dc);
+  else textScalar(e, v, lead, kc, fd, lvl, key);
+}
+
+/** {@link textScalar} for a number or integer field: a finite number is its own text. */
+export function textNumber(e: E, v: unknown, lead: string, kc: string, fd: number, lvl: number, key?: string): void {
+  if (typeof v === "number" && v - v === 0) e.out += lead + kc + v;
+  else textScalar(e, v, lead, kc, fd, lvl, key);
+}
+
+/** A table cell the schema says holds a primitive: its text, or null when it holds an object (no table then). */
+export function textCell(v: unknown, dc: number): string | null {
+  return v === null || typeof v !== "object" ? prim(v, dc) : null;
+}
 /** Generic list item at `depth`. */
 export const textItem: (e: E, v: unknown, depth: number, lvl: number) => void = emitItem;
 /** Generic non-empty array whose header line starts with `pre`; items at `cd`. */

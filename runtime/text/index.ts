@@ -34,6 +34,10 @@ export {
   textStr,
   textPrim,
   textField,
+  textScalar,
+  textString,
+  textNumber,
+  textCell,
   textItem,
   textArray,
   textTable,
@@ -42,7 +46,7 @@ export {
 export type { TextEncodeOptions, TextDelimiter, TextField } from "./encode.ts";
 export { decodeText, decodeTextExact, locateText, offsetToLineColumn, TextNumber } from "./decode.ts";
 export type { TextDecodeOptions } from "./decode.ts";
-export { fromTextWith, checkDecoded, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcEnum, tcJsonEnum, tcAny, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
+export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
 export type { TextCheckFn } from "./check.ts";
 export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact } from "./model-output.ts";
 export type { PayloadHints, Payload, JsonParse } from "./model-output.ts";

@@ -7,6 +7,7 @@
  * awkward keys (`__proto__` included, as an own property), and repeated strings (the per-message string table).
  *
  * Not honoured (they do not change the wire shape): `pattern`, most `format`s, `multipleOf` on decimals.
+ * `format: "uuid"` is: such fields take only UUIDs (lower-case, what the decoder returns).
  *
  * Decoding conventions the values respect, so that `decode(encode(v))` deep-equals `v`:
  *  - integer fields never hold -0 (it decodes as 0, as JSON.parse(JSON.stringify(-0)) does);
@@ -319,11 +320,22 @@ class Generator {
     void depth;
     const r = this.rng;
     let v: string;
+    // a uuid field takes only UUIDs; the decoder gives the lower-case form, so that is what round-trips
+    if (!s.int64 && s.format === "uuid") return this.uuid();
     if (s.int64) v = r.chance(0.7) ? this.canonicalIntString() : r.pick(INT64_STRINGS);
     else if (s.format === "date-time") v = r.chance(0.75) ? this.canonicalDateTime() : r.pick(NONCANONICAL_DATE_TIMES);
     else if (s.format === "date") v = r.chance(0.75) ? this.canonicalDate() : r.pick(NONCANONICAL_DATES);
     else v = this.rawString();
     return this.fitLength(v, s.constraints?.minLength, s.constraints?.maxLength);
+  }
+
+  private uuid(): string {
+    const r = this.rng;
+    const special = ["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"];
+    if (r.chance(0.1)) return r.pick(special);
+    let hex = "";
+    for (let i = 0; i < 32; i++) hex += r.int(0, 15).toString(16);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
   private fitLength(v: string, min: number | undefined, max: number | undefined): string {

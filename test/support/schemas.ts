@@ -139,6 +139,20 @@ export const INLINE_SCHEMAS: Record<string, unknown> = {
     required: ["id"],
     additionalProperties: false,
   },
+  uuids: {
+    $schema: D2020,
+    title: "Uuids",
+    type: "object",
+    properties: {
+      id: { type: "string", format: "uuid" },
+      parent: { anyOf: [{ type: "string", format: "uuid" }, { type: "null" }] },
+      refs: { type: "array", items: { type: "string", format: "uuid" } },
+      either: { anyOf: [{ type: "string", format: "uuid" }, { type: "string" }] },
+      byOwner: { type: "object", additionalProperties: { type: "string", format: "uuid" } },
+    },
+    required: ["id"],
+    additionalProperties: false,
+  },
   scalars: {
     $schema: D2020,
     title: "Scalars",

@@ -27,7 +27,6 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "tags",
 ]);
 const $enum_Order_status = ["pending", "paid", "shipped"] as const;
-const $tset_Order_status = /*@__PURE__*/ new Set<unknown>($enum_Order_status);
 const $thints_Order = {"root": "object", "keys": ["id", "qty", "price", "status", "note", "created", "tags"]} as const;
 const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -136,39 +135,27 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      const v_id = v.id;
-      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "qty") {
-      const v_qty = v.qty;
-      if (typeof v_qty === "number" && v_qty - v_qty === 0) e.out += ind0 + "qty: " + v_qty;
-      else $rt.textField(e, v_qty, ind0, "qty", 0, 1);
+      $rt.textNumber(e, v.qty, ind0, "qty: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "price") {
-      const v_price = v.price;
-      if (typeof v_price === "number" && v_price - v_price === 0) e.out += ind0 + "price: " + v_price;
-      else $rt.textField(e, v_price, ind0, "price", 0, 1);
+      $rt.textNumber(e, v.price, ind0, "price: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "status") {
-      const v_status = v.status;
-      if (v_status === null || typeof v_status !== "object") e.out += ind0 + "status: " + $rt.textPrim(v_status, e.dc);
-      else $rt.textField(e, v_status, ind0, "status", 0, 1);
+      $rt.textScalar(e, v.status, ind0, "status: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "note") {
-      const v_note = v.note;
-      if (typeof v_note === "string") e.out += ind0 + "note: " + $rt.textStr(v_note, e.dc);
-      else $rt.textField(e, v_note, ind0, "note", 0, 1);
+      $rt.textString(e, v.note, ind0, "note: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "created") {
-      const v_created = v.created;
-      if (typeof v_created === "string") e.out += ind0 + "created: " + $rt.textStr(v_created, e.dc);
-      else $rt.textField(e, v_created, ind0, "created", 0, 1);
+      $rt.textString(e, v.created, ind0, "created: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "tags") {
@@ -204,40 +191,15 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckOrder(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_qty = v.qty;
-  if (v_qty === undefined) throw $rt.missing("", "qty");
-  if (typeof v_qty !== "number" || !$isInteger(v_qty)) v.qty = $rt.tcInteger(v_qty, "/qty");
-  const v_price = v.price;
-  if (v_price === undefined) throw $rt.missing("", "price");
-  if (typeof v_price !== "number") v.price = $rt.tcNumber(v_price, "/price");
-  const v_status = v.status;
-  if (v_status === undefined) throw $rt.missing("", "status");
-  if (!$tset_Order_status.has(v_status)) v.status = $rt.tcEnum(v_status, $enum_Order_status, "/status", "one of \"pending\", \"paid\", \"shipped\"");
-  const v_note = v.note;
-  if (v_note !== undefined) {
-    if (typeof v_note !== "string") v.note = $rt.tcString(v_note, "/note");
-  }
-  const v_created = v.created;
-  if (v_created === undefined) throw $rt.missing("", "created");
-  if (typeof v_created !== "string") v.created = $rt.tcString(v_created, "/created");
-  const v_tags = v.tags;
-  if (v_tags === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
-  const n_tags = v_tags.length;
-  let i_tags = 0;
-  try {
-    for (; i_tags < n_tags; i_tags++) {
-      const x_tags = v_tags[i_tags];
-      if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/tags", i_tags);
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Order, "");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  v.qty = $rt.tcInteger(v.qty, "/qty");
+  v.price = $rt.tcNumber(v.price, "/price");
+  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
+  if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");
+  v.created = $rt.tcString(v.created, "/created");
+  v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
+  if ($rt.keyCount(v) !== 6 + (v.note !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
 

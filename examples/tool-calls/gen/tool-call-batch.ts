@@ -27,7 +27,6 @@ const $keys_ToolCallBatch_calls_items = /*@__PURE__*/ new Set<string>(["action",
 const $enum_ToolCallBatch_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
 const $keys_ToolCallBatch_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
 const $tfields_ToolCallBatch_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
-const $tset_ToolCallBatch_calls_items_action = /*@__PURE__*/ new Set<unknown>($enum_ToolCallBatch_calls_items_action);
 const $thints_ToolCallBatch = {"root": "object", "keys": ["calls"]} as const;
 const $tinstructions_ToolCallBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -199,14 +198,12 @@ function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | 
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
   let s: string;
-  const f0 = r.city;
-  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
-  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
-  const f1 = r.date;
-  if (typeof f1 === "string") s += e.d + $rt.textStr(f1, e.dc);
-  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.city, e.dc);
+  if (f0 === null) return null;
+  s = f0;
+  const f1 = $rt.textCell(r.date, e.dc);
+  if (f1 === null) return null;
+  s += e.d + f1;
   return s;
 }
 
@@ -215,9 +212,9 @@ function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null 
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
   let s: string;
-  const f0 = r.action;
-  if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.action, e.dc);
+  if (f0 === null) return null;
+  s = f0;
   const f1 = r.args;
   const c1 = $tr_ToolCallBatch_calls_items_args(e, f1);
   if (c1 === null) return null;
@@ -225,35 +222,25 @@ function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null 
   return s;
 }
 
+function $ckb_ToolCallBatch_calls_items_args(v: any): any {
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  v.date = $rt.tcString(v.date, "/date");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items_args, "");
+  return v;
+}
+
+function $ckb_ToolCallBatch_calls_items(v: any): any {
+  $rt.tcObject(v, "");
+  v.action = $rt.tcEnum(v.action, "/action", $enum_ToolCallBatch_calls_items_action);
+  v.args = $rt.tcRef(v.args, "/args", $ckb_ToolCallBatch_calls_items_args);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items, "");
+  return v;
+}
+
 function $ckToolCallBatch(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_calls = v.calls;
-  if (v_calls === undefined) throw $rt.missing("", "calls");
-  if (!$isArray(v_calls)) throw $rt.textInvalid("/calls", "an array", v_calls);
-  const n_calls = v_calls.length;
-  let i_calls = 0;
-  try {
-    for (; i_calls < n_calls; i_calls++) {
-      const x_calls = v_calls[i_calls];
-      if (typeof x_calls !== "object" || x_calls === null || $isArray(x_calls)) throw $rt.textInvalid("", "an object", x_calls);
-      const v_action = x_calls.action;
-      if (v_action === undefined) throw $rt.missing("", "action");
-      if (!$tset_ToolCallBatch_calls_items_action.has(v_action)) x_calls.action = $rt.tcEnum(v_action, $enum_ToolCallBatch_calls_items_action, "/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"");
-      const v_args = x_calls.args;
-      if (v_args === undefined) throw $rt.missing("", "args");
-      if (typeof v_args !== "object" || v_args === null || $isArray(v_args)) throw $rt.textInvalid("/args", "an object", v_args);
-      const v_city = v_args.city;
-      if (v_city === undefined) throw $rt.missing("/args", "city");
-      if (typeof v_city !== "string") v_args.city = $rt.tcString(v_city, "/args/city");
-      const v_date = v_args.date;
-      if (v_date === undefined) throw $rt.missing("/args", "date");
-      if (typeof v_date !== "string") v_args.date = $rt.tcString(v_date, "/args/date");
-      if ($rt.keyCount(v_args) !== 1 + 1) $rt.checkClosed(v_args, $keys_ToolCallBatch_calls_items_args, "/args");
-      if ($rt.keyCount(x_calls) !== 1 + 1) $rt.checkClosed(x_calls, $keys_ToolCallBatch_calls_items, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/calls", i_calls);
-  }
+  $rt.tcObject(v, "");
+  v.calls = $rt.tcArray(v.calls, "/calls", $ckb_ToolCallBatch_calls_items);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_ToolCallBatch, "");
   return v;
 }

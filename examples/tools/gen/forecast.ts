@@ -32,7 +32,6 @@ const $keys_Forecast_days_items = /*@__PURE__*/ new Set<string>([
 const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
 const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
 const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
-const $tset_Forecast_days_items_conditions = /*@__PURE__*/ new Set<unknown>($enum_Forecast_days_items_conditions);
 const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
 const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -265,9 +264,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "city") {
-      const v_city = v.city;
-      if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
-      else $rt.textField(e, v_city, ind0, "city", 0, 1);
+      $rt.textString(e, v.city, ind0, "city: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "days") {
@@ -334,8 +331,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
             for (; j_sources < ks_sources.length; j_sources++) {
               const k_sources = ks_sources[j_sources];
               const x_sources$2 = v_sources[k_sources];
-              if (typeof x_sources$2 === "string") e.out += ind_sources + $rt.encodeKey(k_sources) + ": " + $rt.textStr(x_sources$2, e.dc);
-              else $rt.textField(e, x_sources$2, ind_sources, k_sources, 1, 2);
+              $rt.textString(e, x_sources$2, ind_sources, $rt.encodeKey(k_sources) + ": ", 1, 2, k_sources);
             }
           }
         }
@@ -357,90 +353,55 @@ function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
   const ks = Object.keys(r);
   if (ks.length !== 5 || ks[0] !== "date" || ks[1] !== "high" || ks[2] !== "low" || ks[3] !== "conditions" || ks[4] !== "precipitation") return null;
   let s: string;
-  const f0 = r.date;
-  if (typeof f0 === "string") s = $rt.textStr(f0, e.dc);
-  else if (f0 === null || typeof f0 !== "object") s = $rt.textPrim(f0, e.dc);
-  else return null;
-  const f1 = r.high;
-  if (typeof f1 === "number" && f1 - f1 === 0) s += e.d + f1;
-  else if (f1 === null || typeof f1 !== "object") s += e.d + $rt.textPrim(f1, e.dc);
-  else return null;
-  const f2 = r.low;
-  if (typeof f2 === "number" && f2 - f2 === 0) s += e.d + f2;
-  else if (f2 === null || typeof f2 !== "object") s += e.d + $rt.textPrim(f2, e.dc);
-  else return null;
-  const f3 = r.conditions;
-  if (f3 === null || typeof f3 !== "object") s += e.d + $rt.textPrim(f3, e.dc);
-  else return null;
-  const f4 = r.precipitation;
-  if (f4 === null || typeof f4 !== "object") s += e.d + $rt.textPrim(f4, e.dc);
-  else return null;
+  const f0 = $rt.textCell(r.date, e.dc);
+  if (f0 === null) return null;
+  s = f0;
+  const f1 = $rt.textCell(r.high, e.dc);
+  if (f1 === null) return null;
+  s += e.d + f1;
+  const f2 = $rt.textCell(r.low, e.dc);
+  if (f2 === null) return null;
+  s += e.d + f2;
+  const f3 = $rt.textCell(r.conditions, e.dc);
+  if (f3 === null) return null;
+  s += e.d + f3;
+  const f4 = $rt.textCell(r.precipitation, e.dc);
+  if (f4 === null) return null;
+  s += e.d + f4;
   return s;
 }
 
+function $ckb_Forecast_days_items(v: any): any {
+  $rt.tcObject(v, "");
+  v.date = $rt.tcString(v.date, "/date");
+  v.high = $rt.tcNumber(v.high, "/high");
+  v.low = $rt.tcNumber(v.low, "/low");
+  v.conditions = $rt.tcEnum(v.conditions, "/conditions", $enum_Forecast_days_items_conditions);
+  v.precipitation = $rt.tcOrNull(v.precipitation, "/precipitation", $rt.tcNumber);
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_Forecast_days_items, "");
+  return v;
+}
+
+function $ckb_Forecast_sources(v: any): any {
+  $rt.tcObject(v, "");
+  let k0 = "";
+  try {
+    for (k0 of Object.keys(v)) {
+      $rt.setOwn(v, k0, $rt.tcString(v[k0], ""));
+    }
+  } catch (e) {
+    $rt.textRethrowAt(e, "", k0);
+  }
+  return v;
+}
+
 function $ckForecast(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_days = v.days;
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (!$isArray(v_days)) throw $rt.textInvalid("/days", "an array", v_days);
-  const n_days = v_days.length;
-  let i_days = 0;
-  try {
-    for (; i_days < n_days; i_days++) {
-      const x_days = v_days[i_days];
-      if (typeof x_days !== "object" || x_days === null || $isArray(x_days)) throw $rt.textInvalid("", "an object", x_days);
-      const v_date = x_days.date;
-      if (v_date === undefined) throw $rt.missing("", "date");
-      if (typeof v_date !== "string") x_days.date = $rt.tcString(v_date, "/date");
-      const v_high = x_days.high;
-      if (v_high === undefined) throw $rt.missing("", "high");
-      if (typeof v_high !== "number") x_days.high = $rt.tcNumber(v_high, "/high");
-      const v_low = x_days.low;
-      if (v_low === undefined) throw $rt.missing("", "low");
-      if (typeof v_low !== "number") x_days.low = $rt.tcNumber(v_low, "/low");
-      const v_conditions = x_days.conditions;
-      if (v_conditions === undefined) throw $rt.missing("", "conditions");
-      if (!$tset_Forecast_days_items_conditions.has(v_conditions)) x_days.conditions = $rt.tcEnum(v_conditions, $enum_Forecast_days_items_conditions, "/conditions", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"");
-      const v_precipitation = x_days.precipitation;
-      if (v_precipitation === undefined) throw $rt.missing("", "precipitation");
-      if (v_precipitation !== null) {
-        if (typeof v_precipitation !== "number") x_days.precipitation = $rt.tcNumber(v_precipitation, "/precipitation");
-      }
-      if ($rt.keyCount(x_days) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(x_days, $keys_Forecast_days_items, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/days", i_days);
-  }
-  const v_alerts = v.alerts;
-  if (v_alerts !== undefined) {
-    if (!$isArray(v_alerts)) throw $rt.textInvalid("/alerts", "an array", v_alerts);
-    const n_alerts = v_alerts.length;
-    let i_alerts = 0;
-    try {
-      for (; i_alerts < n_alerts; i_alerts++) {
-        const x_alerts = v_alerts[i_alerts];
-        if (typeof x_alerts !== "string") v_alerts[i_alerts] = $rt.tcString(x_alerts, "");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/alerts", i_alerts);
-    }
-  }
-  const v_sources = v.sources;
-  if (v_sources === undefined) throw $rt.missing("", "sources");
-  if (typeof v_sources !== "object" || v_sources === null || $isArray(v_sources)) throw $rt.textInvalid("/sources", "an object", v_sources);
-  let k_sources = "";
-  try {
-    for (k_sources of Object.keys(v_sources)) {
-      const x_sources = v_sources[k_sources];
-      if (typeof x_sources !== "string") $rt.setOwn(v_sources, k_sources, $rt.tcString(x_sources, ""));
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/sources", k_sources);
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + (v_alerts !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Forecast, "");
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  v.days = $rt.tcArray(v.days, "/days", $ckb_Forecast_days_items);
+  if (v.alerts !== undefined) v.alerts = $rt.tcArray(v.alerts, "/alerts", $rt.tcString);
+  v.sources = $rt.tcRef(v.sources, "/sources", $ckb_Forecast_sources);
+  if ($rt.keyCount(v) !== 3 + (v.alerts !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Forecast, "");
   return v;
 }
 

@@ -15,7 +15,6 @@ export interface LegacyAlert {
 
 const $keys_LegacyAlert = /*@__PURE__*/ new Set<string>(["level", "headline", "areas", "expires"]);
 const $enum_LegacyAlert_level = ["advisory", "watch", "warning"] as const;
-const $tset_LegacyAlert_level = /*@__PURE__*/ new Set<unknown>($enum_LegacyAlert_level);
 const $thints_LegacyAlert = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
 const $tinstructions_LegacyAlert = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -121,15 +120,11 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "level") {
-      const v_level = v.level;
-      if (v_level === null || typeof v_level !== "object") e.out += ind0 + "level: " + $rt.textPrim(v_level, e.dc);
-      else $rt.textField(e, v_level, ind0, "level", 0, 1);
+      $rt.textScalar(e, v.level, ind0, "level: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "headline") {
-      const v_headline = v.headline;
-      if (typeof v_headline === "string") e.out += ind0 + "headline: " + $rt.textStr(v_headline, e.dc);
-      else $rt.textField(e, v_headline, ind0, "headline", 0, 1);
+      $rt.textString(e, v.headline, ind0, "headline: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "areas") {
@@ -155,9 +150,7 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "expires") {
-      const v_expires = v.expires;
-      if (typeof v_expires === "string") e.out += ind0 + "expires: " + $rt.textStr(v_expires, e.dc);
-      else $rt.textField(e, v_expires, ind0, "expires", 0, 1);
+      $rt.textString(e, v.expires, ind0, "expires: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {
@@ -171,31 +164,12 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckLegacyAlert(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_level = v.level;
-  if (v_level === undefined) throw $rt.missing("", "level");
-  if (!$tset_LegacyAlert_level.has(v_level)) v.level = $rt.tcEnum(v_level, $enum_LegacyAlert_level, "/level", "one of \"advisory\", \"watch\", \"warning\"");
-  const v_headline = v.headline;
-  if (v_headline === undefined) throw $rt.missing("", "headline");
-  if (typeof v_headline !== "string") v.headline = $rt.tcString(v_headline, "/headline");
-  const v_areas = v.areas;
-  if (v_areas === undefined) throw $rt.missing("", "areas");
-  if (!$isArray(v_areas)) throw $rt.textInvalid("/areas", "an array", v_areas);
-  const n_areas = v_areas.length;
-  let i_areas = 0;
-  try {
-    for (; i_areas < n_areas; i_areas++) {
-      const x_areas = v_areas[i_areas];
-      if (typeof x_areas !== "string") v_areas[i_areas] = $rt.tcString(x_areas, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/areas", i_areas);
-  }
-  const v_expires = v.expires;
-  if (v_expires !== undefined) {
-    if (typeof v_expires !== "string") v.expires = $rt.tcString(v_expires, "/expires");
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_expires !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_LegacyAlert, "");
+  $rt.tcObject(v, "");
+  v.level = $rt.tcEnum(v.level, "/level", $enum_LegacyAlert_level);
+  v.headline = $rt.tcString(v.headline, "/headline");
+  v.areas = $rt.tcArray(v.areas, "/areas", $rt.tcString);
+  if (v.expires !== undefined) v.expires = $rt.tcString(v.expires, "/expires");
+  if ($rt.keyCount(v) !== 3 + (v.expires !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_LegacyAlert, "");
   return v;
 }
 

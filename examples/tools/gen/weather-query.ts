@@ -16,7 +16,6 @@ export interface WeatherQuery {
 
 const $keys_WeatherQuery = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
 const $enum_WeatherQuery_unit = ["celsius", "fahrenheit"] as const;
-const $tset_WeatherQuery_unit = /*@__PURE__*/ new Set<unknown>($enum_WeatherQuery_unit);
 const $thints_WeatherQuery = {"root": "object", "keys": ["city", "date", "unit"]} as const;
 const $tinstructions_WeatherQuery = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -104,21 +103,15 @@ function $txWeatherQuery(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "city") {
-      const v_city = v.city;
-      if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
-      else $rt.textField(e, v_city, ind0, "city", 0, 1);
+      $rt.textString(e, v.city, ind0, "city: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "date") {
-      const v_date = v.date;
-      if (typeof v_date === "string") e.out += ind0 + "date: " + $rt.textStr(v_date, e.dc);
-      else $rt.textField(e, v_date, ind0, "date", 0, 1);
+      $rt.textString(e, v.date, ind0, "date: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "unit") {
-      const v_unit = v.unit;
-      if (v_unit === null || typeof v_unit !== "object") e.out += ind0 + "unit: " + $rt.textPrim(v_unit, e.dc);
-      else $rt.textField(e, v_unit, ind0, "unit", 0, 1);
+      $rt.textScalar(e, v.unit, ind0, "unit: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {
@@ -132,18 +125,11 @@ function $txWeatherQuery(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckWeatherQuery(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_date = v.date;
-  if (v_date !== undefined) {
-    if (typeof v_date !== "string") v.date = $rt.tcString(v_date, "/date");
-  }
-  const v_unit = v.unit;
-  if (v_unit === undefined) throw $rt.missing("", "unit");
-  if (!$tset_WeatherQuery_unit.has(v_unit)) v.unit = $rt.tcEnum(v_unit, $enum_WeatherQuery_unit, "/unit", "one of \"celsius\", \"fahrenheit\"");
-  if ($rt.keyCount(v) !== 1 + (v_date !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_WeatherQuery, "");
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  if (v.date !== undefined) v.date = $rt.tcString(v.date, "/date");
+  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_WeatherQuery_unit);
+  if ($rt.keyCount(v) !== 2 + (v.date !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_WeatherQuery, "");
   return v;
 }
 

@@ -2,6 +2,7 @@
  * The engine's structural predicates, twin of those in generator/emit/predicate.ts (union branch selection when branches
  * share a JSON type): `predicateOf(s)(v)` is true exactly when the generated `predicate(s, v)` is.
  */
+import { formatOf } from "../formats.ts";
 import type { Shape } from "../descriptor.ts";
 import type { Category, DefinitionLookup } from "../plan.ts";
 import { isJsonLike, extraKeys, jsonEquals } from "../../objects.ts";
@@ -53,8 +54,11 @@ export class PredicateCompiler {
 
   predicateOf(s: Shape): Predicate {
     switch (s.kind) {
-      case "string":
-        return (v) => typeof v === "string";
+      case "string": {
+        // a format that takes only some strings (uuid) tests them, so a union tries the next branch for the others
+        const test = formatOf(s).test;
+        return test !== undefined ? test.fn : (v) => typeof v === "string";
+      }
       case "integer":
         return s.int64
           ? (v) => (typeof v === "bigint" || (typeof v === "number" && isInteger(v))) && v >= -0x8000000000000000 && v < 0x10000000000000000

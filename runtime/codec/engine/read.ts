@@ -4,13 +4,14 @@
  * innermost loop or definition, before each read), so failures carry the same code, path and offset.
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
-import { byteMask, isTabled, objectLayout, type CodecPlan, type ObjectLayout } from "../plan.ts";
+import { byteMask, objectLayout, type CodecPlan, type ObjectLayout } from "../plan.ts";
+import { formatOf, type ScalarShape } from "../formats.ts";
+import { defaultTable } from "../../defaults.ts";
 import { readAny } from "../../any.ts";
 import { rethrowAt, rethrowAtIndex } from "../../errors.ts";
 import { cloneJson, setOwn } from "../../objects.ts";
 import { rKey } from "../kinds/composite.ts";
 import type { Reader } from "../../reader.ts";
-import { tabledReader } from "./defaults.ts";
 import { childPath, isPrimitive } from "./props.ts";
 
 export type ReadFn = (r: Reader) => any;
@@ -56,17 +57,11 @@ export class ReadCompiler {
 
   /** `emitRead`. */
   compile(s: Shape, p: string): ReadFn {
-    if (isTabled(s)) return tabledReader(s, p); // a default-value table (./defaults.ts)
     switch (s.kind) {
       case "string":
-        if (s.int64) return (r) => ((r.at = p), r.decimalString());
-        if (s.format === "date-time") return (r) => ((r.at = p), r.dateTime());
-        if (s.format === "date") return (r) => ((r.at = p), r.date());
-        return (r) => ((r.at = p), r.string());
       case "integer":
-        return s.int64 ? (r) => ((r.at = p), r.int64()) : (r) => ((r.at = p), r.int());
       case "number":
-        return (r) => ((r.at = p), r.num());
+        return scalarReader(s, p);
       case "boolean":
         return (r) => ((r.at = p), r.bool());
       case "null":
@@ -290,4 +285,19 @@ function isPlainLayout(layout: ObjectLayout): boolean {
 function constant(v: unknown): ReadFn {
   if (isPrimitive(v)) return () => v;
   return () => cloneJson(v);
+}
+
+/**
+ * A string, integer or number position: its wire format's primitive (../formats.ts), through its default-value
+ * table when it has one. `emitScalarRead` in generator/emit/read.ts.
+ */
+export function scalarReader(s: ScalarShape & { table?: (string | number)[] }, p: string): ReadFn {
+  const f = formatOf(s);
+  if (s.table !== undefined && s.table.length > 0) {
+    const t = defaultTable(s.table);
+    const tabled = f.readTabled;
+    return (r) => ((r.at = p), tabled(r, t));
+  }
+  const read = f.read;
+  return (r) => ((r.at = p), read(r));
 }

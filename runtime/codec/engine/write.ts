@@ -4,17 +4,18 @@
  * and the same messages as the generated statements, and writes the same bytes.
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
-import { isTabled, objectLayout, planBranches, tabledKind, type CodecPlan } from "../plan.ts";
+import { objectLayout, planBranches, type CodecPlan } from "../plan.ts";
+import { formatOf, type ScalarShape } from "../formats.ts";
+import { defaultTable } from "../../defaults.ts";
 import { writeAny } from "../../any.ts";
 import { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "../../errors.ts";
 import { writeExtension } from "../../extensions.ts";
 import { checkClosed, extraKeys, keyCount, missing } from "../../objects.ts";
 import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../wire.ts";
 import { invalid, type Writer } from "../../writer.ts";
-import { ENUM_SCAN_MAX, SCALAR_GUARDS, enumIndex, gArray, gObject, wBool, wConst, wEnum, wEnumMap, wJsonConst, wJsonEnum, wKey, wNull } from "../kinds/index.ts";
+import { ENUM_SCAN_MAX, SCALAR_GUARDS, TABLED_GUARDS, enumIndex, gArray, gObject, scalarForm, wBool, wConst, wEnum, wEnumMap, wJsonConst, wJsonEnum, wKey, wNull } from "../kinds/index.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
 import { childPath, isPrimitive, propReader } from "./props.ts";
-import { tabledWriter } from "./defaults.ts";
 
 export type WriteFn = (w: Writer, v: any) => void;
 
@@ -70,7 +71,6 @@ export class WriteCompiler {
 
   /** `emitWrite`: `p` is the static path relative to the innermost loop or definition. */
   compile(s: Shape, p: string): WriteFn {
-    if (isTabled(s)) return tabledWriter(s, p); // a default-value table (./defaults.ts)
     switch (s.kind) {
       case "string":
       case "integer":
@@ -339,9 +339,18 @@ export class WriteCompiler {
   }
 }
 
-/** A string, integer or number position: the guard of its wire form (runtime/codec/kinds/scalar.ts). */
-function scalarWriter(s: Extract<Shape, { kind: "string" | "integer" | "number" }>, p: string): WriteFn {
-  const guard = SCALAR_GUARDS[tabledKind(s)];
+/**
+ * A string, integer or number position: its wire format's guard (runtime/codec/kinds/scalar.ts), through its
+ * default-value table when the dictionary gave it one. `emitScalarWrite` in generator/emit/write.ts.
+ */
+function scalarWriter(s: ScalarShape & { table?: (string | number)[] }, p: string): WriteFn {
+  const form = scalarForm(formatOf(s));
+  if (s.table !== undefined && s.table.length > 0) {
+    const t = defaultTable(s.table);
+    const tabled = TABLED_GUARDS[form];
+    return (w, v) => tabled(w, v, t, p);
+  }
+  const guard = SCALAR_GUARDS[form];
   return (w, v) => guard(w, v, p);
 }
 

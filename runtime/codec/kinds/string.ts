@@ -1,15 +1,18 @@
 /**
  * Guards of string positions: check one value, write it, throw the one error with the one message. Generated
  * writers (generator/emit/write.ts) and the engine (runtime/codec/engine/write.ts) call the same functions.
- * One function per wire form (plain, date-time, date, decimal int64, each with or without a default table), so
- * every call site stays monomorphic.
+ * One function per wire format of runtime/codec/formats.ts (each with or without a default table: `w<tabled>` and
+ * `w<tabled>T`), so every call site stays monomorphic; the messages are the formats'.
  */
-import { writeTabledDate, writeTabledDateTime, writeTabledDecimalString, writeTabledString, type DefaultTable } from "../../defaults.ts";
+import { writeTabledDate, writeTabledDateTime, writeTabledDecimalString, writeTabledPlainString, writeTabledString, writeTabledUuid, type DefaultTable } from "../../defaults.ts";
+import { writeUuid } from "../../uuid.ts";
+import { formatNamed } from "../formats.ts";
 import { invalid, type Writer } from "../../writer.ts";
 import { fail } from "./fail.ts";
 
 const STRING = "a string";
-const WELL_FORMED = "a string without lone surrogates";
+const WELL_FORMED = formatNamed("string").expected;
+const UUID = formatNamed("uuid").expected;
 
 export function wString(w: Writer, v: unknown, p: string, req?: number): void {
   if (typeof v !== "string") throw fail(p, STRING, v, req);
@@ -49,6 +52,26 @@ export function wDateT(w: Writer, v: unknown, t: DefaultTable<string>, p: string
 export function wDecimalStringT(w: Writer, v: unknown, t: DefaultTable<string>, p: string, req?: number): void {
   if (typeof v !== "string") throw fail(p, STRING, v, req);
   if (!writeTabledDecimalString(w, v, t)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wPlainString(w: Writer, v: unknown, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!w.plainString(v)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wPlainStringT(w: Writer, v: unknown, t: DefaultTable<string>, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!writeTabledPlainString(w, v, t)) throw invalid(p, WELL_FORMED, v);
+}
+
+export function wUuid(w: Writer, v: unknown, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!writeUuid(w, v)) throw invalid(p, UUID, v);
+}
+
+export function wUuidT(w: Writer, v: unknown, t: DefaultTable<string>, p: string, req?: number): void {
+  if (typeof v !== "string") throw fail(p, STRING, v, req);
+  if (!writeTabledUuid(w, v, t)) throw invalid(p, UUID, v);
 }
 
 /** Object keys of open objects and maps (their path is the entry's: the caller prefixes it). */

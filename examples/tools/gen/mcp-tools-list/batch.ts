@@ -410,15 +410,11 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "query") {
-          const v_query = v.query;
-          if (typeof v_query === "string") e.out += ind0 + "query: " + $rt.textStr(v_query, e.dc);
-          else $rt.textField(e, v_query, ind0, "query", fd + 1, lvl + 1);
+          $rt.textString(e, v.query, ind0, "query: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "limit") {
-          const v_limit = v.limit;
-          if (typeof v_limit === "number" && v_limit - v_limit === 0) e.out += ind0 + "limit: " + v_limit;
-          else $rt.textField(e, v_limit, ind0, "limit", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.limit, ind0, "limit: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "tags") {
@@ -470,9 +466,7 @@ function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: strin
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          const v_id = v.id;
-          if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-          else $rt.textField(e, v_id, ind0, "id", fd + 1, lvl + 1);
+          $rt.textString(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -502,15 +496,11 @@ function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "id") {
-          const v_id = v.id;
-          if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-          else $rt.textField(e, v_id, ind0, "id", fd + 1, lvl + 1);
+          $rt.textString(e, v.id, ind0, "id: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "permanent") {
-          const v_permanent = v.permanent;
-          if (typeof v_permanent === "boolean") e.out += ind0 + "permanent: " + (v_permanent ? "true" : "false");
-          else $rt.textField(e, v_permanent, ind0, "permanent", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.permanent, ind0, "permanent: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -537,15 +527,12 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead0 = dash;
             let j0 = 0;
             if (ks0[j0] === "name") {
-              const v_name = v.name;
-              if (v_name === null || typeof v_name !== "object") e.out += lead0 + "name: " + $rt.textPrim(v_name, e.dc);
-              else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
               lead0 = ind0;
               j0++;
             }
             if (ks0[j0] === "arguments") {
-              const v_arguments = v.arguments;
-              $tfNotesSearchArguments(e, v_arguments, lead0, "arguments", "arguments", depth + 1, lvl);
+              $tfNotesSearchArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
               lead0 = ind0;
               j0++;
             }
@@ -569,15 +556,12 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead1 = dash;
             let j1 = 0;
             if (ks1[j1] === "name") {
-              const v_name$2 = v.name;
-              if (v_name$2 === null || typeof v_name$2 !== "object") e.out += lead1 + "name: " + $rt.textPrim(v_name$2, e.dc);
-              else $rt.textField(e, v_name$2, lead1, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
               lead1 = ind1;
               j1++;
             }
             if (ks1[j1] === "arguments") {
-              const v_arguments$2 = v.arguments;
-              $tfNotesGetArguments(e, v_arguments$2, lead1, "arguments", "arguments", depth + 1, lvl);
+              $tfNotesGetArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
               lead1 = ind1;
               j1++;
             }
@@ -601,15 +585,12 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead2 = dash;
             let j2 = 0;
             if (ks2[j2] === "name") {
-              const v_name$3 = v.name;
-              if (v_name$3 === null || typeof v_name$3 !== "object") e.out += lead2 + "name: " + $rt.textPrim(v_name$3, e.dc);
-              else $rt.textField(e, v_name$3, lead2, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
               lead2 = ind2;
               j2++;
             }
             if (ks2[j2] === "arguments") {
-              const v_arguments$3 = v.arguments;
-              $tfNotesDeleteArguments(e, v_arguments$3, lead2, "arguments", "arguments", depth + 1, lvl);
+              $tfNotesDeleteArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
               lead2 = ind2;
               j2++;
             }
@@ -631,104 +612,55 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
 }
 
 function $ckNotesSearchArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_query = v.query;
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
-  const v_limit = v.limit;
-  if (v_limit !== undefined) {
-    if (typeof v_limit !== "number" || !$isInteger(v_limit)) v.limit = $rt.tcInteger(v_limit, "/limit");
-  }
-  const v_tags = v.tags;
-  if (v_tags !== undefined) {
-    if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
-    const n_tags = v_tags.length;
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        const x_tags = v_tags[i_tags];
-        if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/tags", i_tags);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  $rt.tcObject(v, "");
+  v.query = $rt.tcString(v.query, "/query");
+  if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
+  if (v.tags !== undefined) v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
+  if ($rt.keyCount(v) !== 1 + (v.limit !== undefined ? 1 : 0) + (v.tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
   return v;
 }
 
 function $ckb_McpToolsList_notes_search(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "notes.search") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_search_name, "/name", "the constant \"notes.search\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckNotesSearchArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_search_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesSearchArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesGetArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;
 }
 
 function $ckb_McpToolsList_notes_get(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "notes.get") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_get_name, "/name", "the constant \"notes.get\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckNotesGetArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_get_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesGetArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesDeleteArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_permanent = v.permanent;
-  if (v_permanent !== undefined) {
-    if (typeof v_permanent !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", v_permanent);
-  }
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
   $rt.tcExtras(v, $keys_NotesDeleteArguments);
   return v;
 }
 
 function $ckb_McpToolsList_notes_delete(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "notes/delete") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_delete_name, "/name", "the constant \"notes/delete\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckNotesDeleteArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_delete_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesDeleteArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckMcpToolsList(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {
@@ -750,17 +682,7 @@ function $ckMcpToolsList(v: any): any {
 }
 
 function $ckMcpToolsListBatch(v: any): any {
-  if (!$isArray(v)) throw $rt.textInvalid("", "an array", v);
-  const n0 = v.length;
-  let i0 = 0;
-  try {
-    for (; i0 < n0; i0++) {
-      const x0 = v[i0];
-      v[i0] = $ckMcpToolsList(x0);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "", i0);
-  }
+  v = $rt.tcArray(v, "", $ckMcpToolsList);
   return v;
 }
 

@@ -340,104 +340,55 @@ function $txMcpToolsList(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesSearchArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_query = v.query;
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
-  const v_limit = v.limit;
-  if (v_limit !== undefined) {
-    if (typeof v_limit !== "number" || !$isInteger(v_limit)) v.limit = $rt.tcInteger(v_limit, "/limit");
-  }
-  const v_tags = v.tags;
-  if (v_tags !== undefined) {
-    if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
-    const n_tags = v_tags.length;
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        const x_tags = v_tags[i_tags];
-        if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/tags", i_tags);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  $rt.tcObject(v, "");
+  v.query = $rt.tcString(v.query, "/query");
+  if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
+  if (v.tags !== undefined) v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
+  if ($rt.keyCount(v) !== 1 + (v.limit !== undefined ? 1 : 0) + (v.tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
   return v;
 }
 
 function $ckb_McpToolsList_notes_search(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "notes.search") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_search_name, "/name", "the constant \"notes.search\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckNotesSearchArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_search_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesSearchArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesGetArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;
 }
 
 function $ckb_McpToolsList_notes_get(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "notes.get") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_get_name, "/name", "the constant \"notes.get\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckNotesGetArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_get_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesGetArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckNotesDeleteArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_permanent = v.permanent;
-  if (v_permanent !== undefined) {
-    if (typeof v_permanent !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", v_permanent);
-  }
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
   $rt.tcExtras(v, $keys_NotesDeleteArguments);
   return v;
 }
 
 function $ckb_McpToolsList_notes_delete(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "notes/delete") v.name = $rt.tcEnum(v_name, $tenum_McpToolsList_notes_delete_name, "/name", "the constant \"notes/delete\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckNotesDeleteArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_delete_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesDeleteArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
 function $ckMcpToolsList(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {

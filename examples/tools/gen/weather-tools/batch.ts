@@ -59,16 +59,13 @@ const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>
 const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
 const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
 const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-const $tset_GetWeatherArguments_unit = /*@__PURE__*/ new Set<unknown>($enum_GetWeatherArguments_unit);
 const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-const $tset_GetForecastArguments_include_items = /*@__PURE__*/ new Set<unknown>($enum_GetForecastArguments_include_items);
 const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
 const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
 const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
-const $tset_GetAirQualityArguments_pollutants_items = /*@__PURE__*/ new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
@@ -553,21 +550,15 @@ function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: str
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "city") {
-          const v_city = v.city;
-          if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
-          else $rt.textField(e, v_city, ind0, "city", fd + 1, lvl + 1);
+          $rt.textString(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "date") {
-          const v_date = v.date;
-          if (v_date === null || typeof v_date !== "object") e.out += ind0 + "date: " + $rt.textPrim(v_date, e.dc);
-          else $rt.textField(e, v_date, ind0, "date", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.date, ind0, "date: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "unit") {
-          const v_unit = v.unit;
-          if (v_unit === null || typeof v_unit !== "object") e.out += ind0 + "unit: " + $rt.textPrim(v_unit, e.dc);
-          else $rt.textField(e, v_unit, ind0, "unit", fd + 1, lvl + 1);
+          $rt.textScalar(e, v.unit, ind0, "unit: ", fd + 1, lvl + 1);
           j0++;
         }
         for (; j0 < ks0.length; j0++) {
@@ -597,15 +588,11 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
         const ind0 = $rt.textNl(e, fd + 1);
         let j0 = 0;
         if (ks0[j0] === "city") {
-          const v_city = v.city;
-          if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
-          else $rt.textField(e, v_city, ind0, "city", fd + 1, lvl + 1);
+          $rt.textString(e, v.city, ind0, "city: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "days") {
-          const v_days = v.days;
-          if (typeof v_days === "number" && v_days - v_days === 0) e.out += ind0 + "days: " + v_days;
-          else $rt.textField(e, v_days, ind0, "days", fd + 1, lvl + 1);
+          $rt.textNumber(e, v.days, ind0, "days: ", fd + 1, lvl + 1);
           j0++;
         }
         if (ks0[j0] === "include") {
@@ -678,15 +665,11 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                       const ind_location = $rt.textNl(e, fd + 2);
                       let j_location = 0;
                       if (ks_location[j_location] === "kind") {
-                        const v_kind = v_location.kind;
-                        if (v_kind === null || typeof v_kind !== "object") e.out += ind_location + "kind: " + $rt.textPrim(v_kind, e.dc);
-                        else $rt.textField(e, v_kind, ind_location, "kind", fd + 2, lvl + 2);
+                        $rt.textScalar(e, v_location.kind, ind_location, "kind: ", fd + 2, lvl + 2);
                         j_location++;
                       }
                       if (ks_location[j_location] === "name") {
-                        const v_name = v_location.name;
-                        if (typeof v_name === "string") e.out += ind_location + "name: " + $rt.textStr(v_name, e.dc);
-                        else $rt.textField(e, v_name, ind_location, "name", fd + 2, lvl + 2);
+                        $rt.textString(e, v_location.name, ind_location, "name: ", fd + 2, lvl + 2);
                         j_location++;
                       }
                       for (; j_location < ks_location.length; j_location++) {
@@ -716,21 +699,15 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                       const ind_location$2 = $rt.textNl(e, fd + 2);
                       let j_location$2 = 0;
                       if (ks_location$2[j_location$2] === "kind") {
-                        const v_kind$2 = v_location.kind;
-                        if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_location$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
-                        else $rt.textField(e, v_kind$2, ind_location$2, "kind", fd + 2, lvl + 2);
+                        $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       if (ks_location$2[j_location$2] === "lat") {
-                        const v_lat = v_location.lat;
-                        if (typeof v_lat === "number" && v_lat - v_lat === 0) e.out += ind_location$2 + "lat: " + v_lat;
-                        else $rt.textField(e, v_lat, ind_location$2, "lat", fd + 2, lvl + 2);
+                        $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       if (ks_location$2[j_location$2] === "lon") {
-                        const v_lon = v_location.lon;
-                        if (typeof v_lon === "number" && v_lon - v_lon === 0) e.out += ind_location$2 + "lon: " + v_lon;
-                        else $rt.textField(e, v_lon, ind_location$2, "lon", fd + 2, lvl + 2);
+                        $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", fd + 2, lvl + 2);
                         j_location$2++;
                       }
                       for (; j_location$2 < ks_location$2.length; j_location$2++) {
@@ -796,15 +773,12 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead0 = dash;
             let j0 = 0;
             if (ks0[j0] === "name") {
-              const v_name = v.name;
-              if (v_name === null || typeof v_name !== "object") e.out += lead0 + "name: " + $rt.textPrim(v_name, e.dc);
-              else $rt.textField(e, v_name, lead0, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
               lead0 = ind0;
               j0++;
             }
             if (ks0[j0] === "arguments") {
-              const v_arguments = v.arguments;
-              $tfGetWeatherArguments(e, v_arguments, lead0, "arguments", "arguments", depth + 1, lvl);
+              $tfGetWeatherArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
               lead0 = ind0;
               j0++;
             }
@@ -828,15 +802,12 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead1 = dash;
             let j1 = 0;
             if (ks1[j1] === "name") {
-              const v_name$2 = v.name;
-              if (v_name$2 === null || typeof v_name$2 !== "object") e.out += lead1 + "name: " + $rt.textPrim(v_name$2, e.dc);
-              else $rt.textField(e, v_name$2, lead1, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
               lead1 = ind1;
               j1++;
             }
             if (ks1[j1] === "arguments") {
-              const v_arguments$2 = v.arguments;
-              $tfGetForecastArguments(e, v_arguments$2, lead1, "arguments", "arguments", depth + 1, lvl);
+              $tfGetForecastArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
               lead1 = ind1;
               j1++;
             }
@@ -860,15 +831,12 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
             let lead2 = dash;
             let j2 = 0;
             if (ks2[j2] === "name") {
-              const v_name$3 = v.name;
-              if (v_name$3 === null || typeof v_name$3 !== "object") e.out += lead2 + "name: " + $rt.textPrim(v_name$3, e.dc);
-              else $rt.textField(e, v_name$3, lead2, "name", depth + 1, lvl);
+              $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
               lead2 = ind2;
               j2++;
             }
             if (ks2[j2] === "arguments") {
-              const v_arguments$3 = v.arguments;
-              $tfGetAirQualityArguments(e, v_arguments$3, lead2, "arguments", "arguments", depth + 1, lvl);
+              $tfGetAirQualityArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
               lead2 = ind2;
               j2++;
             }
@@ -890,169 +858,102 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
 }
 
 function $ckGetWeatherArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_date = v.date;
-  if (v_date === undefined) throw $rt.missing("", "date");
-  if (v_date !== null) {
-    if (typeof v_date !== "string") v.date = $rt.tcString(v_date, "/date");
-  }
-  const v_unit = v.unit;
-  if (v_unit === undefined) throw $rt.missing("", "unit");
-  if (!$tset_GetWeatherArguments_unit.has(v_unit)) v.unit = $rt.tcEnum(v_unit, $enum_GetWeatherArguments_unit, "/unit", "one of \"celsius\", \"fahrenheit\"");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
+  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
   return v;
 }
 
 function $ckb_WeatherTools_get_weather(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "get_weather") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_weather_name, "/name", "the constant \"get_weather\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckGetWeatherArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_weather_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetWeatherArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  return v;
+}
+
+function $ckb_GetForecastArguments_include_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
   return v;
 }
 
 function $ckGetForecastArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_days = v.days;
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (typeof v_days !== "number" || !$isInteger(v_days)) v.days = $rt.tcInteger(v_days, "/days");
-  const v_include = v.include;
-  if (v_include !== undefined) {
-    if (!$isArray(v_include)) throw $rt.textInvalid("/include", "an array", v_include);
-    const n_include = v_include.length;
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        const x_include = v_include[i_include];
-        if (!$tset_GetForecastArguments_include_items.has(x_include)) v_include[i_include] = $rt.tcEnum(x_include, $enum_GetForecastArguments_include_items, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/include", i_include);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  v.days = $rt.tcInteger(v.days, "/days");
+  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
+  if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   return v;
 }
 
 function $ckb_WeatherTools_get_forecast(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "get_forecast") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_forecast_name, "/name", "the constant \"get_forecast\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckGetForecastArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
 function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "city") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_city_kind, "/kind", "the constant \"city\"");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
+  v.name = $rt.tcString(v.name, "/name");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
   return v;
 }
 
 function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "coordinates") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_coordinates_kind, "/kind", "the constant \"coordinates\"");
-  const v_lat = v.lat;
-  if (v_lat === undefined) throw $rt.missing("", "lat");
-  if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
-  const v_lon = v.lon;
-  if (v_lon === undefined) throw $rt.missing("", "lon");
-  if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
+  v.lat = $rt.tcNumber(v.lat, "/lat");
+  v.lon = $rt.tcNumber(v.lon, "/lon");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_location(v: any): any {
+  $rt.tcObject(v, "");
+  const d0 = v.kind;
+  switch (d0) {
+    case "city": {
+      v = $ckb_GetAirQualityArguments_location_city(v);
+      break;
+    }
+    case "coordinates": {
+      v = $ckb_GetAirQualityArguments_location_coordinates(v);
+      break;
+    }
+    default:
+      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
+  }
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 
 function $ckGetAirQualityArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_location = v.location;
-  if (v_location === undefined) throw $rt.missing("", "location");
-  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.textInvalid("/location", "an object", v_location);
-  const d_location = v_location.kind;
-  switch (d_location) {
-    case "city": {
-      try {
-        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
-      } catch (e) {
-        $rt.textRethrow(e, "/location");
-      }
-      break;
-    }
-    case "coordinates": {
-      try {
-        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
-      } catch (e) {
-        $rt.textRethrow(e, "/location");
-      }
-      break;
-    }
-    default:
-      v.location = $rt.tcUnion(v_location, "/location", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
-  }
-  const v_pollutants = v.pollutants;
-  if (v_pollutants !== undefined) {
-    if (!$isArray(v_pollutants)) throw $rt.textInvalid("/pollutants", "an array", v_pollutants);
-    const n_pollutants = v_pollutants.length;
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        const x_pollutants = v_pollutants[i_pollutants];
-        if (!$tset_GetAirQualityArguments_pollutants_items.has(x_pollutants)) v_pollutants[i_pollutants] = $rt.tcEnum(x_pollutants, $enum_GetAirQualityArguments_pollutants_items, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/pollutants", i_pollutants);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  $rt.tcObject(v, "");
+  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
+  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
+  if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
 
 function $ckb_WeatherTools_get_air_quality(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "get-air-quality") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_air_quality_name, "/name", "the constant \"get-air-quality\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckGetAirQualityArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_air_quality_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetAirQualityArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
 function $ckWeatherTools(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
@@ -1074,17 +975,7 @@ function $ckWeatherTools(v: any): any {
 }
 
 function $ckWeatherToolsBatch(v: any): any {
-  if (!$isArray(v)) throw $rt.textInvalid("", "an array", v);
-  const n0 = v.length;
-  let i0 = 0;
-  try {
-    for (; i0 < n0; i0++) {
-      const x0 = v[i0];
-      v[i0] = $ckWeatherTools(x0);
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "", i0);
-  }
+  v = $rt.tcArray(v, "", $ckWeatherTools);
   return v;
 }
 

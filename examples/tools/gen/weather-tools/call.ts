@@ -57,16 +57,13 @@ const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>
 const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
 const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
 const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-const $tset_GetWeatherArguments_unit = /*@__PURE__*/ new Set<unknown>($enum_GetWeatherArguments_unit);
 const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-const $tset_GetForecastArguments_include_items = /*@__PURE__*/ new Set<unknown>($enum_GetForecastArguments_include_items);
 const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
 const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
 const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
-const $tset_GetAirQualityArguments_pollutants_items = /*@__PURE__*/ new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
@@ -487,169 +484,102 @@ function $txWeatherTools(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckGetWeatherArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_date = v.date;
-  if (v_date === undefined) throw $rt.missing("", "date");
-  if (v_date !== null) {
-    if (typeof v_date !== "string") v.date = $rt.tcString(v_date, "/date");
-  }
-  const v_unit = v.unit;
-  if (v_unit === undefined) throw $rt.missing("", "unit");
-  if (!$tset_GetWeatherArguments_unit.has(v_unit)) v.unit = $rt.tcEnum(v_unit, $enum_GetWeatherArguments_unit, "/unit", "one of \"celsius\", \"fahrenheit\"");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
+  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
   return v;
 }
 
 function $ckb_WeatherTools_get_weather(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "get_weather") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_weather_name, "/name", "the constant \"get_weather\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckGetWeatherArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_weather_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetWeatherArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  return v;
+}
+
+function $ckb_GetForecastArguments_include_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
   return v;
 }
 
 function $ckGetForecastArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_days = v.days;
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (typeof v_days !== "number" || !$isInteger(v_days)) v.days = $rt.tcInteger(v_days, "/days");
-  const v_include = v.include;
-  if (v_include !== undefined) {
-    if (!$isArray(v_include)) throw $rt.textInvalid("/include", "an array", v_include);
-    const n_include = v_include.length;
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        const x_include = v_include[i_include];
-        if (!$tset_GetForecastArguments_include_items.has(x_include)) v_include[i_include] = $rt.tcEnum(x_include, $enum_GetForecastArguments_include_items, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/include", i_include);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  v.days = $rt.tcInteger(v.days, "/days");
+  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
+  if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   return v;
 }
 
 function $ckb_WeatherTools_get_forecast(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "get_forecast") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_forecast_name, "/name", "the constant \"get_forecast\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckGetForecastArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
 function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "city") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_city_kind, "/kind", "the constant \"city\"");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
+  v.name = $rt.tcString(v.name, "/name");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
   return v;
 }
 
 function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "coordinates") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_coordinates_kind, "/kind", "the constant \"coordinates\"");
-  const v_lat = v.lat;
-  if (v_lat === undefined) throw $rt.missing("", "lat");
-  if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
-  const v_lon = v.lon;
-  if (v_lon === undefined) throw $rt.missing("", "lon");
-  if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
+  v.lat = $rt.tcNumber(v.lat, "/lat");
+  v.lon = $rt.tcNumber(v.lon, "/lon");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_location(v: any): any {
+  $rt.tcObject(v, "");
+  const d0 = v.kind;
+  switch (d0) {
+    case "city": {
+      v = $ckb_GetAirQualityArguments_location_city(v);
+      break;
+    }
+    case "coordinates": {
+      v = $ckb_GetAirQualityArguments_location_coordinates(v);
+      break;
+    }
+    default:
+      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
+  }
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 
 function $ckGetAirQualityArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_location = v.location;
-  if (v_location === undefined) throw $rt.missing("", "location");
-  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.textInvalid("/location", "an object", v_location);
-  const d_location = v_location.kind;
-  switch (d_location) {
-    case "city": {
-      try {
-        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
-      } catch (e) {
-        $rt.textRethrow(e, "/location");
-      }
-      break;
-    }
-    case "coordinates": {
-      try {
-        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
-      } catch (e) {
-        $rt.textRethrow(e, "/location");
-      }
-      break;
-    }
-    default:
-      v.location = $rt.tcUnion(v_location, "/location", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
-  }
-  const v_pollutants = v.pollutants;
-  if (v_pollutants !== undefined) {
-    if (!$isArray(v_pollutants)) throw $rt.textInvalid("/pollutants", "an array", v_pollutants);
-    const n_pollutants = v_pollutants.length;
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        const x_pollutants = v_pollutants[i_pollutants];
-        if (!$tset_GetAirQualityArguments_pollutants_items.has(x_pollutants)) v_pollutants[i_pollutants] = $rt.tcEnum(x_pollutants, $enum_GetAirQualityArguments_pollutants_items, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/pollutants", i_pollutants);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  $rt.tcObject(v, "");
+  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
+  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
+  if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
 
 function $ckb_WeatherTools_get_air_quality(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (v_name !== "get-air-quality") v.name = $rt.tcEnum(v_name, $tenum_WeatherTools_get_air_quality_name, "/name", "the constant \"get-air-quality\"");
-  const v_arguments = v.arguments;
-  if (v_arguments === undefined) throw $rt.missing("", "arguments");
-  try {
-    v.arguments = $ckGetAirQualityArguments(v_arguments);
-  } catch (e) {
-    $rt.textRethrow(e, "/arguments");
-  }
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_air_quality_name);
+  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetAirQualityArguments);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
 function $ckWeatherTools(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
+  $rt.tcObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {

@@ -98,15 +98,11 @@ function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      const v_id = v.id;
-      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "permanent") {
-      const v_permanent = v.permanent;
-      if (typeof v_permanent === "boolean") e.out += ind0 + "permanent: " + (v_permanent ? "true" : "false");
-      else $rt.textField(e, v_permanent, ind0, "permanent", 0, 1);
+      $rt.textScalar(e, v.permanent, ind0, "permanent: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {
@@ -120,14 +116,9 @@ function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesDeleteArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_permanent = v.permanent;
-  if (v_permanent !== undefined) {
-    if (typeof v_permanent !== "boolean") throw $rt.textInvalid("/permanent", "a boolean", v_permanent);
-  }
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
   $rt.tcExtras(v, $keys_NotesDeleteArguments);
   return v;
 }

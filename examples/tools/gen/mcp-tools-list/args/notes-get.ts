@@ -58,9 +58,7 @@ function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      const v_id = v.id;
-      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {
@@ -74,10 +72,8 @@ function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesGetArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   return v;
 }

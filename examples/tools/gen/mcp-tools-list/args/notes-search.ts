@@ -113,15 +113,11 @@ function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "query") {
-      const v_query = v.query;
-      if (typeof v_query === "string") e.out += ind0 + "query: " + $rt.textStr(v_query, e.dc);
-      else $rt.textField(e, v_query, ind0, "query", 0, 1);
+      $rt.textString(e, v.query, ind0, "query: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "limit") {
-      const v_limit = v.limit;
-      if (typeof v_limit === "number" && v_limit - v_limit === 0) e.out += ind0 + "limit: " + v_limit;
-      else $rt.textField(e, v_limit, ind0, "limit", 0, 1);
+      $rt.textNumber(e, v.limit, ind0, "limit: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "tags") {
@@ -157,29 +153,11 @@ function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesSearchArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_query = v.query;
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") v.query = $rt.tcString(v_query, "/query");
-  const v_limit = v.limit;
-  if (v_limit !== undefined) {
-    if (typeof v_limit !== "number" || !$isInteger(v_limit)) v.limit = $rt.tcInteger(v_limit, "/limit");
-  }
-  const v_tags = v.tags;
-  if (v_tags !== undefined) {
-    if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
-    const n_tags = v_tags.length;
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        const x_tags = v_tags[i_tags];
-        if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/tags", i_tags);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  $rt.tcObject(v, "");
+  v.query = $rt.tcString(v.query, "/query");
+  if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
+  if (v.tags !== undefined) v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
+  if ($rt.keyCount(v) !== 1 + (v.limit !== undefined ? 1 : 0) + (v.tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
   return v;
 }
 

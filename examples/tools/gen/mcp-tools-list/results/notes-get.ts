@@ -73,27 +73,19 @@ function $txNotesGetResult(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
-      const v_id = v.id;
-      if (typeof v_id === "string") e.out += ind0 + "id: " + $rt.textStr(v_id, e.dc);
-      else $rt.textField(e, v_id, ind0, "id", 0, 1);
+      $rt.textString(e, v.id, ind0, "id: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "title") {
-      const v_title = v.title;
-      if (typeof v_title === "string") e.out += ind0 + "title: " + $rt.textStr(v_title, e.dc);
-      else $rt.textField(e, v_title, ind0, "title", 0, 1);
+      $rt.textString(e, v.title, ind0, "title: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "body") {
-      const v_body = v.body;
-      if (typeof v_body === "string") e.out += ind0 + "body: " + $rt.textStr(v_body, e.dc);
-      else $rt.textField(e, v_body, ind0, "body", 0, 1);
+      $rt.textString(e, v.body, ind0, "body: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "updated") {
-      const v_updated = v.updated;
-      if (typeof v_updated === "string") e.out += ind0 + "updated: " + $rt.textStr(v_updated, e.dc);
-      else $rt.textField(e, v_updated, ind0, "updated", 0, 1);
+      $rt.textString(e, v.updated, ind0, "updated: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {
@@ -107,20 +99,12 @@ function $txNotesGetResult(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckNotesGetResult(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_id = v.id;
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") v.id = $rt.tcString(v_id, "/id");
-  const v_title = v.title;
-  if (v_title === undefined) throw $rt.missing("", "title");
-  if (typeof v_title !== "string") v.title = $rt.tcString(v_title, "/title");
-  const v_body = v.body;
-  if (v_body === undefined) throw $rt.missing("", "body");
-  if (typeof v_body !== "string") v.body = $rt.tcString(v_body, "/body");
-  const v_updated = v.updated;
-  if (v_updated === undefined) throw $rt.missing("", "updated");
-  if (typeof v_updated !== "string") v.updated = $rt.tcString(v_updated, "/updated");
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_NotesGetResult, "");
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  v.title = $rt.tcString(v.title, "/title");
+  v.body = $rt.tcString(v.body, "/body");
+  v.updated = $rt.tcString(v.updated, "/updated");
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_NotesGetResult, "");
   return v;
 }
 

@@ -156,23 +156,17 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
                     let lead0 = dash_results;
                     let j1 = 0;
                     if (ks1[j1] === "id") {
-                      const v_id = x_results$2.id;
-                      if (typeof v_id === "string") e.out += lead0 + "id: " + $rt.textStr(v_id, e.dc);
-                      else $rt.textField(e, v_id, lead0, "id", 2, 3);
+                      $rt.textString(e, x_results$2.id, lead0, "id: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "title") {
-                      const v_title = x_results$2.title;
-                      if (typeof v_title === "string") e.out += lead0 + "title: " + $rt.textStr(v_title, e.dc);
-                      else $rt.textField(e, v_title, lead0, "title", 2, 3);
+                      $rt.textString(e, x_results$2.title, lead0, "title: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
                     if (ks1[j1] === "score") {
-                      const v_score = x_results$2.score;
-                      if (typeof v_score === "number" && v_score - v_score === 0) e.out += lead0 + "score: " + v_score;
-                      else $rt.textField(e, v_score, lead0, "score", 2, 3);
+                      $rt.textNumber(e, x_results$2.score, lead0, "score: ", 2, 3);
                       lead0 = ind1;
                       j1++;
                     }
@@ -215,9 +209,7 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
       j0++;
     }
     if (ks0[j0] === "total") {
-      const v_total = v.total;
-      if (typeof v_total === "number" && v_total - v_total === 0) e.out += ind0 + "total: " + v_total;
-      else $rt.textField(e, v_total, ind0, "total", 0, 1);
+      $rt.textNumber(e, v.total, ind0, "total: ", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {
@@ -230,48 +222,21 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
+function $ckb_NotesSearchResult_results_items(v: any): any {
+  $rt.tcObject(v, "");
+  v.id = $rt.tcString(v.id, "/id");
+  v.title = $rt.tcString(v.title, "/title");
+  v.score = $rt.tcNumber(v.score, "/score");
+  v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_NotesSearchResult_results_items, "");
+  return v;
+}
+
 function $ckNotesSearchResult(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_results = v.results;
-  if (v_results === undefined) throw $rt.missing("", "results");
-  if (!$isArray(v_results)) throw $rt.textInvalid("/results", "an array", v_results);
-  const n_results = v_results.length;
-  let i_results = 0;
-  try {
-    for (; i_results < n_results; i_results++) {
-      const x_results = v_results[i_results];
-      if (typeof x_results !== "object" || x_results === null || $isArray(x_results)) throw $rt.textInvalid("", "an object", x_results);
-      const v_id = x_results.id;
-      if (v_id === undefined) throw $rt.missing("", "id");
-      if (typeof v_id !== "string") x_results.id = $rt.tcString(v_id, "/id");
-      const v_title = x_results.title;
-      if (v_title === undefined) throw $rt.missing("", "title");
-      if (typeof v_title !== "string") x_results.title = $rt.tcString(v_title, "/title");
-      const v_score = x_results.score;
-      if (v_score === undefined) throw $rt.missing("", "score");
-      if (typeof v_score !== "number") x_results.score = $rt.tcNumber(v_score, "/score");
-      const v_tags = x_results.tags;
-      if (v_tags === undefined) throw $rt.missing("", "tags");
-      if (!$isArray(v_tags)) throw $rt.textInvalid("/tags", "an array", v_tags);
-      const n_tags = v_tags.length;
-      let i_tags = 0;
-      try {
-        for (; i_tags < n_tags; i_tags++) {
-          const x_tags = v_tags[i_tags];
-          if (typeof x_tags !== "string") v_tags[i_tags] = $rt.tcString(x_tags, "");
-        }
-      } catch (e) {
-        $rt.textRethrowAt(e, "/tags", i_tags);
-      }
-      if ($rt.keyCount(x_results) !== 1 + 1 + 1 + 1) $rt.checkClosed(x_results, $keys_NotesSearchResult_results_items, "");
-    }
-  } catch (e) {
-    $rt.textRethrowAt(e, "/results", i_results);
-  }
-  const v_total = v.total;
-  if (v_total === undefined) throw $rt.missing("", "total");
-  if (typeof v_total !== "number" || !$isInteger(v_total)) v.total = $rt.tcInteger(v_total, "/total");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_NotesSearchResult, "");
+  $rt.tcObject(v, "");
+  v.results = $rt.tcArray(v.results, "/results", $ckb_NotesSearchResult_results_items);
+  v.total = $rt.tcInteger(v.total, "/total");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_NotesSearchResult, "");
   return v;
 }
 

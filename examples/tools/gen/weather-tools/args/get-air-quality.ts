@@ -27,7 +27,6 @@ const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] 
 const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
-const $tset_GetAirQualityArguments_pollutants_items = /*@__PURE__*/ new Set<unknown>($enum_GetAirQualityArguments_pollutants_items);
 const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
 const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -229,15 +228,11 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                   const ind_location = $rt.textNl(e, 1);
                   let j_location = 0;
                   if (ks_location[j_location] === "kind") {
-                    const v_kind = v_location.kind;
-                    if (v_kind === null || typeof v_kind !== "object") e.out += ind_location + "kind: " + $rt.textPrim(v_kind, e.dc);
-                    else $rt.textField(e, v_kind, ind_location, "kind", 1, 2);
+                    $rt.textScalar(e, v_location.kind, ind_location, "kind: ", 1, 2);
                     j_location++;
                   }
                   if (ks_location[j_location] === "name") {
-                    const v_name = v_location.name;
-                    if (typeof v_name === "string") e.out += ind_location + "name: " + $rt.textStr(v_name, e.dc);
-                    else $rt.textField(e, v_name, ind_location, "name", 1, 2);
+                    $rt.textString(e, v_location.name, ind_location, "name: ", 1, 2);
                     j_location++;
                   }
                   for (; j_location < ks_location.length; j_location++) {
@@ -267,21 +262,15 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                   const ind_location$2 = $rt.textNl(e, 1);
                   let j_location$2 = 0;
                   if (ks_location$2[j_location$2] === "kind") {
-                    const v_kind$2 = v_location.kind;
-                    if (v_kind$2 === null || typeof v_kind$2 !== "object") e.out += ind_location$2 + "kind: " + $rt.textPrim(v_kind$2, e.dc);
-                    else $rt.textField(e, v_kind$2, ind_location$2, "kind", 1, 2);
+                    $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", 1, 2);
                     j_location$2++;
                   }
                   if (ks_location$2[j_location$2] === "lat") {
-                    const v_lat = v_location.lat;
-                    if (typeof v_lat === "number" && v_lat - v_lat === 0) e.out += ind_location$2 + "lat: " + v_lat;
-                    else $rt.textField(e, v_lat, ind_location$2, "lat", 1, 2);
+                    $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", 1, 2);
                     j_location$2++;
                   }
                   if (ks_location$2[j_location$2] === "lon") {
-                    const v_lon = v_location.lon;
-                    if (typeof v_lon === "number" && v_lon - v_lon === 0) e.out += ind_location$2 + "lon: " + v_lon;
-                    else $rt.textField(e, v_lon, ind_location$2, "lon", 1, 2);
+                    $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", 1, 2);
                     j_location$2++;
                   }
                   for (; j_location$2 < ks_location$2.length; j_location$2++) {
@@ -334,73 +323,50 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
 }
 
 function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "city") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_city_kind, "/kind", "the constant \"city\"");
-  const v_name = v.name;
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") v.name = $rt.tcString(v_name, "/name");
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
+  v.name = $rt.tcString(v.name, "/name");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
   return v;
 }
 
 function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_kind = v.kind;
-  if (v_kind === undefined) throw $rt.missing("", "kind");
-  if (v_kind !== "coordinates") v.kind = $rt.tcEnum(v_kind, $tenum_GetAirQualityArguments_location_coordinates_kind, "/kind", "the constant \"coordinates\"");
-  const v_lat = v.lat;
-  if (v_lat === undefined) throw $rt.missing("", "lat");
-  if (typeof v_lat !== "number") v.lat = $rt.tcNumber(v_lat, "/lat");
-  const v_lon = v.lon;
-  if (v_lon === undefined) throw $rt.missing("", "lon");
-  if (typeof v_lon !== "number") v.lon = $rt.tcNumber(v_lon, "/lon");
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
+  v.lat = $rt.tcNumber(v.lat, "/lat");
+  v.lon = $rt.tcNumber(v.lon, "/lon");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_location(v: any): any {
+  $rt.tcObject(v, "");
+  const d0 = v.kind;
+  switch (d0) {
+    case "city": {
+      v = $ckb_GetAirQualityArguments_location_city(v);
+      break;
+    }
+    case "coordinates": {
+      v = $ckb_GetAirQualityArguments_location_coordinates(v);
+      break;
+    }
+    default:
+      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
+  }
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 
 function $ckGetAirQualityArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_location = v.location;
-  if (v_location === undefined) throw $rt.missing("", "location");
-  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.textInvalid("/location", "an object", v_location);
-  const d_location = v_location.kind;
-  switch (d_location) {
-    case "city": {
-      try {
-        v.location = $ckb_GetAirQualityArguments_location_city(v_location);
-      } catch (e) {
-        $rt.textRethrow(e, "/location");
-      }
-      break;
-    }
-    case "coordinates": {
-      try {
-        v.location = $ckb_GetAirQualityArguments_location_coordinates(v_location);
-      } catch (e) {
-        $rt.textRethrow(e, "/location");
-      }
-      break;
-    }
-    default:
-      v.location = $rt.tcUnion(v_location, "/location", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
-  }
-  const v_pollutants = v.pollutants;
-  if (v_pollutants !== undefined) {
-    if (!$isArray(v_pollutants)) throw $rt.textInvalid("/pollutants", "an array", v_pollutants);
-    const n_pollutants = v_pollutants.length;
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        const x_pollutants = v_pollutants[i_pollutants];
-        if (!$tset_GetAirQualityArguments_pollutants_items.has(x_pollutants)) v_pollutants[i_pollutants] = $rt.tcEnum(x_pollutants, $enum_GetAirQualityArguments_pollutants_items, "", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/pollutants", i_pollutants);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  $rt.tcObject(v, "");
+  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
+  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
+  if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
 

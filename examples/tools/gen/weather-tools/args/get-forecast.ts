@@ -16,7 +16,6 @@ export interface GetForecastArguments {
 
 const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
 const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $tset_GetForecastArguments_include_items = /*@__PURE__*/ new Set<unknown>($enum_GetForecastArguments_include_items);
 const $thints_GetForecastArguments = {"root": "object", "keys": ["city", "days", "include"]} as const;
 const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -131,15 +130,11 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "city") {
-      const v_city = v.city;
-      if (typeof v_city === "string") e.out += ind0 + "city: " + $rt.textStr(v_city, e.dc);
-      else $rt.textField(e, v_city, ind0, "city", 0, 1);
+      $rt.textString(e, v.city, ind0, "city: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "days") {
-      const v_days = v.days;
-      if (typeof v_days === "number" && v_days - v_days === 0) e.out += ind0 + "days: " + v_days;
-      else $rt.textField(e, v_days, ind0, "days", 0, 1);
+      $rt.textNumber(e, v.days, ind0, "days: ", 0, 1);
       j0++;
     }
     if (ks0[j0] === "include") {
@@ -174,29 +169,17 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
+function $ckb_GetForecastArguments_include_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
+  return v;
+}
+
 function $ckGetForecastArguments(v: any): any {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.textInvalid("", "an object", v);
-  const v_city = v.city;
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") v.city = $rt.tcString(v_city, "/city");
-  const v_days = v.days;
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (typeof v_days !== "number" || !$isInteger(v_days)) v.days = $rt.tcInteger(v_days, "/days");
-  const v_include = v.include;
-  if (v_include !== undefined) {
-    if (!$isArray(v_include)) throw $rt.textInvalid("/include", "an array", v_include);
-    const n_include = v_include.length;
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        const x_include = v_include[i_include];
-        if (!$tset_GetForecastArguments_include_items.has(x_include)) v_include[i_include] = $rt.tcEnum(x_include, $enum_GetForecastArguments_include_items, "", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"");
-      }
-    } catch (e) {
-      $rt.textRethrowAt(e, "/include", i_include);
-    }
-  }
-  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  $rt.tcObject(v, "");
+  v.city = $rt.tcString(v.city, "/city");
+  v.days = $rt.tcInteger(v.days, "/days");
+  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
+  if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   return v;
 }
 
