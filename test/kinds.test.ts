@@ -59,6 +59,12 @@ test("kinds: every wire format has its guard pair", () => {
     assert.equal(typeof (SCALAR_GUARDS as Record<string, unknown>)[f.tabled], "function", f.name);
     assert.equal(typeof (TABLED_GUARDS as Record<string, unknown>)[f.tabled], "function", f.name);
   }
+  // the guards' messages are the formats' own
+  const bad: Record<string, unknown> = { string: "\ud800", "plain-string": "\ud800", "date-time": "\ud800", date: "\ud800", "decimal-string": "\ud800", uuid: "x", integer: 0.5, int64: 0.5, number: Infinity };
+  for (const f of FORMATS) {
+    const v = bad[f.name];
+    same(invalid("/v", f.expected, v), () => (SCALAR_GUARDS as Record<string, (w: Writer, v: unknown, p: string) => void>)[f.tabled]!(new Writer(), v, "/v"));
+  }
 });
 
 test("kinds: the enum guards write the first index of a value and list the values (cut at 200) on failure", () => {
