@@ -7,7 +7,7 @@
  * only the functions the codec it uses calls.
  */
 export { requireContract, codecOf, RUNTIME_CONTRACT } from "./contract.ts";
-export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "./errors.ts";
+export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex, rethrowIn } from "./errors.ts";
 export type { ToonErrorDetail } from "./errors.ts";
 export { Writer, invalid, writeInt64 } from "./writer.ts";
 export { isUuid, writeUuid, readUuid } from "./uuid.ts";
@@ -73,3 +73,36 @@ export type { TextEncodeOptions } from "./text/encode.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
 export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
 export { fromModelOutputWith } from "./text/model-output.ts";
+export {
+  wString,
+  wPlainString,
+  wUuid,
+  wPlainStringT,
+  wUuidT,
+  wDateTime,
+  wDate,
+  wDecimalString,
+  wStringT,
+  wDateTimeT,
+  wDateT,
+  wDecimalStringT,
+  wKey,
+  wInt,
+  wInt64,
+  wIntT,
+  wInt64T,
+  wNumber,
+  wNumberT,
+  wBool,
+  wNull,
+  wConst,
+  wJsonConst,
+  wEnum,
+  enumFail,
+  wEnumMap,
+  wJsonEnum,
+  enumIndex,
+  gObject,
+  gArray,
+  rKey,
+} from "./codec/kinds/index.ts";

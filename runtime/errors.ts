@@ -107,6 +107,15 @@ export function rethrowAt(e: unknown, prefix: string): never {
   throw e;
 }
 
+/**
+ * The one `catch` of a generated function (generator/emit/at.ts): `at` is the path of the definition call in
+ * flight, "" between calls (the function's own errors carry their paths already and pass unchanged).
+ */
+export function rethrowIn(e: unknown, at: string): never {
+  if (at === "") throw e;
+  return rethrowAt(e, at);
+}
+
 /** Rethrow with an array index (or map key) prepended. */
 export function rethrowAtIndex(e: unknown, prefix: string, index: number | string): never {
   return rethrowAt(e, prefix + pointerSegment(index));

@@ -11,7 +11,8 @@ import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
 import { isTabled, tableConstant } from "./defaults.ts";
 import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
-import { indentBy } from "./write.ts";
+import { block, enumTable, indentBy } from "./write.ts";
+import { callAt, functionBody, inLoop } from "./at.ts";
 
 export interface ReadCode {
   /** Statements to run first (may be empty). */
@@ -22,8 +23,9 @@ export interface ReadCode {
 
 const EMPTY = raw("");
 
+/** A leaf read: one expression that sets `r.at` (the path a failure names) and reads (a Reader method). */
 function leaf(p: string, call: Code): ReadCode {
-  return { stmts: code`r.at = ${p};`, expr: call };
+  return { stmts: EMPTY, expr: code`(r.at = ${p}, ${call})` };
 }
 
 /**
@@ -52,7 +54,7 @@ export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): Rea
       return { stmts: EMPTY, expr: isPrimitive(s.value) ? lit(s.value) : code`$rt.cloneJson(${cx.jsonConstant(s.value, s)})` };
     case "enum": {
       if (s.values.length === 1) return { stmts: EMPTY, expr: constantValue(s.values[0], cx, s) };
-      const table = s.values.every(isPrimitive) ? cx.constant("enum", code`${jsonBlock(s.values)} as const`, s) : cx.jsonConstant(s.values, s);
+      const table = s.values.every(isPrimitive) ? enumTable(s.values, cx, s) : cx.jsonConstant(s.values, s);
       const pick = code`${table}[r.index(${s.values.length})]`;
       return leaf(p, s.values.every(isPrimitive) ? pick : code`$rt.cloneJson(${pick})`);
     }
@@ -60,15 +62,8 @@ export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): Rea
       const x = L.fresh("r", fieldOf(p));
       const call = code`${readerName(s.name)}(r)`;
       if (p === "") return { stmts: code`const ${x} = ${call};`, expr: x };
-      return {
-        stmts: code`let ${x}: any;
-try {
-  ${x} = ${call};
-} catch (e) {
-  $rt.rethrowAt(e, ${p});
-}`,
-        expr: x,
-      };
+      return { stmts: code`let ${x}: any;
+${callAt(L, p, code`${x} = ${call};`)}`, expr: x };
     }
     case "array":
       return emitArray(s.items, p, cx, L);
@@ -95,7 +90,7 @@ function emitArray(items: Shape, p: string, cx: ModuleContext, L: Locals): ReadC
   const n = L.fresh("n", fieldOf(p));
   const a = L.fresh("a", fieldOf(p));
   const i = L.fresh("i", fieldOf(p));
-  const item = emitRead(items, "", cx, L);
+  const item = inLoop(L, () => emitRead(items, "", cx, L));
   const push = item.stmts.text === "" ? code`${a}.push(${item.expr});` : code`${item.stmts}
 ${a}.push(${item.expr});`;
   return {
@@ -128,15 +123,11 @@ const ${a}: any[] = [];`,
     const rc = emitRead(item, childPath(p, idx), cx, L);
     const body = rc.stmts.text === "" ? code`${a}.push(${rc.expr});` : code`${rc.stmts}
 ${a}.push(${rc.expr});`;
-    out.push(idx < s.minItems ? code`{
-${indentBy(body, "  ")}
-}` : code`if (${n} > ${idx}) {
-${indentBy(body, "  ")}
-}`);
+    out.push(block(idx < s.minItems ? undefined : code`${n} > ${idx}`, body));
   });
   if (s.rest !== false) {
     const i = L.fresh("i", fieldOf(p));
-    const rc = emitRead(s.rest, "", cx, L);
+    const rc = inLoop(L, () => emitRead(s.rest as Shape, "", cx, L));
     const body = rc.stmts.text === "" ? code`${a}.push(${rc.expr});` : code`${rc.stmts}
 ${a}.push(${rc.expr});`;
     out.push(code`let ${i} = ${s.items.length};
@@ -162,8 +153,9 @@ function emitObject(s: ObjectShape, p: string, cx: ModuleContext, L: Locals): Re
   for (let b = 0; b * 8 < layout.bits; b++) {
     const m = L.fresh("m", fieldOf(p));
     masks.push(m);
-    maskStmts.push(code`r.at = ${p};
-const ${m} = r.bits(${byteMask(layout.bits, b)});`);
+    // r.at stays at the object's path for the following bytes
+    maskStmts.push(b === 0 ? code`r.at = ${p};
+const ${m} = r.bits(${byteMask(layout.bits, b)});` : code`const ${m} = r.bits(${byteMask(layout.bits, b)});`);
   }
   const bitTest = (bit: number): Code => code`(${masks[bit >> 3]!} & ${1 << (bit & 7)})`;
   const locals: Code[] = [];
@@ -193,6 +185,10 @@ ${indentBy(code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}${rc.expr}
     } else {
       const f = L.fresh("v", q.name);
       locals[i] = f;
+      if (rc.stmts.text === "") {
+        propStmts.push(code`const ${f} = ${bitTest(bit)} ? ${rc.expr} : undefined;`);
+        return;
+      }
       propStmts.push(code`let ${f}: any;
 if (${bitTest(bit)}) {
 ${indentBy(rc.stmts.text === "" ? code`${f} = ${rc.expr};` : code`${rc.stmts}
@@ -214,18 +210,14 @@ ${f} = ${rc.expr};`, "  ")}
     const n = L.fresh("n", fieldOf(p));
     const k = L.fresh("k", fieldOf(p));
     const known = cx.knownKeys(s.properties.map((q) => q.name), s);
-    const val = emitRead(s.additional, "", cx, L);
+    const val = inLoop(L, () => emitRead(s.additional as Shape, "", cx, L));
     const bound = bind(val, L, "e", fieldOf(p));
     const loop = code`r.at = ${p};
 const ${n} = r.count(${1 + cx.minWidth(s.additional)});
 let ${k} = "";
 try {
   for (let j = 0; j < ${n}; j++) {
-    r.at = "";
-    ${k} = r.string();
-    // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-    // of another schema version (a property added or retired since), and is kept as it came
-    if ($rt.hasOwn(${o}, ${k})) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(${k}));
+    ${k} = $rt.rKey(r, ${o});
 ${indentBy(bound.stmts, "    ")}
     $rt.setOwn(${o}, ${k}, ${bound.local});
   }
@@ -257,7 +249,7 @@ ${indentBy(body, "  ")}
     const calls = chunkBlocks(blocks).map((group) => {
       const used = [...new Set(group.filter((g) => g.mask >= 0).map((g) => g.mask))].sort((a, b) => a - b);
       const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
-${indentBy(join(group.map((g) => g.code)), "  ")}
+${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
 }`);
       return code`${fn}(r, ${o}${join(used.map((m) => code`, ${masks[m]!}`), "")});`;
     });
@@ -294,14 +286,19 @@ ${u} = ${rc.expr};` };
     bodies = bodies.map((b) => {
       if (linesOf(b.code) < 8) return b;
       const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader): any {
-${indentBy(b.rc.stmts, "  ")}
-  return ${b.rc.expr};
+${indentBy(functionBody(code`${b.rc.stmts}
+return ${b.rc.expr};`), "  ")}
 }`);
       return { rc: b.rc, code: code`${u} = ${fn}(r);` };
     });
   }
+  // two arms that are expressions: one conditional expression
+  if (bodies.length === 2 && bodies.every((b) => b.rc.stmts.text === "" && b.code.text === code`${u} = ${b.rc.expr};`.text)) {
+    return { stmts: EMPTY, expr: code`((r.at = ${p}, r.index(2)) === 0 ? ${bodies[0]!.rc.expr} : ${bodies[1]!.rc.expr})` };
+  }
   const cases = bodies.map((b, i) => {
     const body = b.code;
+    if (!body.text.includes("\n")) return code`  case ${i}: ${body} break;`;
     return code`  case ${i}: {
 ${indentBy(body, "    ")}
     break;
@@ -320,15 +317,9 @@ ${join(cases)}
 export function emitReadFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
   const L = new Locals();
   const rc = emitRead(shape, "", cx, L);
-  const stmts = rc.stmts.text === "" ? EMPTY : code`${indentBy(rc.stmts, "  ")}\n`;
-  if (!recursive) {
-    return code`function ${fn}(r: $rt.Reader): any {
-${stmts}  return ${rc.expr};
-}`;
-  }
+  const stmts = rc.stmts.text === "" ? EMPTY : code`${rc.stmts}\n`;
+  const body = functionBody(code`${stmts}${recursive ? raw("r.depth--;\n") : EMPTY}return ${rc.expr};`);
   return code`function ${fn}(r: $rt.Reader): any {
-  r.enter();
-${stmts}  r.depth--;
-  return ${rc.expr};
+${recursive ? raw("  r.enter();\n") : EMPTY}${indentBy(body, "  ")}
 }`;
 }

@@ -6,121 +6,118 @@
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, lit, name, prop, raw } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
-import { byteMask, objectLayout } from "./layout.ts";
+import { objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
 import { isTabled, tableConstant } from "./defaults.ts";
 import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { indexMark } from "./peek.ts";
+import { callAt, functionBody, inLoop } from "./at.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
+import { scalarForm, scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
+import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
 
 
-export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+/**
+ * `req`: the value is a required property's, so an `undefined` is that property missing. Leaf guards fold that
+ * check in (`foldsMissing`); other shapes get their own `missing` line from the caller.
+ */
+export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Locals, req = false): Code {
+  const r = req ? raw(", 1") : raw("");
   switch (s.kind) {
     case "string":
     case "integer":
     case "number":
-      return emitScalarWrite(s, v, p, cx);
+      return emitScalarWrite(s, v, p, cx, r);
     case "boolean":
-      return code`if (${v} === true) w.byte(1);
-else if (${v} === false) w.byte(0);
-else throw $rt.invalid(${p}, "a boolean", ${v});`;
+      return code`$rt.wBool(w, ${v}, ${p}${r});`;
     case "null":
-      return code`if (${v} !== null) throw $rt.invalid(${p}, "null", ${v});`;
+      return code`$rt.wNull(${v}, ${p}${r});`;
     case "any":
-      return p === "" ? code`$rt.writeAny(w, ${v});` : code`try {
-  $rt.writeAny(w, ${v});
-} catch (e) {
-  $rt.rethrowAt(e, ${p});
-}`;
+      return p === "" ? code`$rt.writeAny(w, ${v});` : callAt(L, p, code`$rt.writeAny(w, ${v});`);
     case "const":
       return isPrimitive(s.value)
-        ? code`if (${v} !== ${lit(s.value)}) throw $rt.invalid(${p}, ${"the constant " + JSON.stringify(s.value)}, ${v});`
-        : code`if (!$rt.jsonEquals(${v}, ${cx.jsonConstant(s.value, s)})) throw $rt.invalid(${p}, "the schema's constant value", ${v});`;
+        ? code`$rt.wConst(${v}, ${lit(s.value)}, ${p}${r});`
+        : code`$rt.wJsonConst(${v}, ${cx.jsonConstant(s.value, s)}, ${p}${r});`;
     case "enum":
-      return emitEnum(s.values, v, p, cx, s);
+      return emitEnum(s.values, v, p, cx, s, r);
     case "ref": {
       const call = p !== "" && cx.tracksPointers(s) ? code`w.ptr.push(${p});
-  ${writerName(s.name)}(w, ${v});
-  w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;
-      return p === "" ? call : code`try {
-  ${call}
-} catch (e) {
-  $rt.rethrowAt(e, ${p});
-}`;
+${writerName(s.name)}(w, ${v});
+w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;
+      return p === "" ? call : callAt(L, p, call);
     }
     case "array":
-      return emitArray(s.items, v, p, cx, L);
+      return emitArray(s.items, v, p, cx, L, r);
     case "tuple":
-      return emitTuple(s, v, p, cx, L);
+      return emitTuple(s, v, p, cx, L, r);
     case "object":
-      return emitObject(s, v, p, cx, L);
+      return emitObject(s, v, p, cx, L, r);
     case "union":
       return emitUnion(s, v, p, cx, L);
   }
 }
 
 /**
- * A string, integer or number position: its wire format's guard and primitive (runtime/codec/formats.ts),
- * through its default-value table when the dictionary gave it one. The engine's twin is `scalarWriter`.
+ * A string, integer or number position: its wire format's guard (runtime/codec/kinds/scalar.ts, named by
+ * `WireFormat.tabled`), through its default-value table when the dictionary gave it one. The engine's twin is
+ * `scalarWriter`.
  */
-function emitScalarWrite(s: Extract<Shape, ScalarShape>, v: Code, p: string, cx: ModuleContext): Code {
-  const f = formatOf(s);
-  const call = isTabled(s)
-    ? code`${raw("$rt.writeTabled" + f.tabled)}(w, ${v}, ${tableConstant(s, cx)})`
-    : "method" in f.writeCall ? code`w.${raw(f.writeCall.method)}(${v})` : code`${raw("$rt." + f.writeCall.fn)}(w, ${v})`;
-  switch (f.guard) {
-    case "string":
-      return code`if (typeof ${v} !== "string") throw $rt.invalid(${p}, "a string", ${v});
-if (!${call}) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
-    case "integer":
-      return code`if (!(typeof ${v} === "number" && $isInteger(${v}) && ${call})) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
-    case "int64":
-      return code`if (!${call}) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
-    case "number":
-      return code`if (!(typeof ${v} === "number" && ${call})) throw $rt.invalid(${p}, ${f.expected}, ${v});`;
+function emitScalarWrite(s: Extract<Shape, ScalarShape>, v: Code, p: string, cx: ModuleContext, r: Code): Code {
+  const form = scalarForm(formatOf(s));
+  if (isTabled(s)) return code`$rt.${raw(scalarGuardName(form, true))}(w, ${v}, ${tableConstant(s, cx)}, ${p}${r});`;
+  return code`$rt.${raw(scalarGuardName(form, false))}(w, ${v}, ${p}${r});`;
+}
+
+/** Shapes whose first check is a guard that takes `req` (so a required property needs no `missing` line). */
+export function foldsMissing(s: Shape): boolean {
+  switch (s.kind) {
+    case "any":
+    case "ref":
+    case "union":
+      return false;
+    default:
+      return true;
   }
 }
 
-function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext, at: Shape): Code {
-  if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: at.schemaPath }, v, p, cx, new Locals());
-  const expected = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
-  const shortExpected = expected.length > 200 ? expected.slice(0, 197) + "..." : expected;
-  if (values.every(isPrimitive) && values.length <= 16) {
+/**
+ * Enums: the index in the same list constant the reader uses (`wEnum`: `indexOf`); long lists of primitives
+ * through a Map built once from it; lists holding objects compared structurally.
+ */
+function emitEnum(values: unknown[], v: Code, p: string, cx: ModuleContext, at: Shape, r: Code): Code {
+  if (values.length === 1) return emitWrite({ kind: "const", value: values[0] as never, schemaPath: at.schemaPath }, v, p, cx, new Locals(), r.text !== "");
+  if (!values.every(isPrimitive)) return code`$rt.wJsonEnum(w, ${v}, ${cx.jsonConstant(values, at)}, ${p}${r});`;
+  const table = enumTable(values, cx, at);
+  if (values.length <= ENUM_SCAN_MAX) {
+    // an inline switch: measured faster than the scan in wEnum on the hot path (strings compare by identity first)
     const cases = values.map((x, i) => code`  case ${lit(x as string)}: ${writeIndex(i)} break;`);
     return code`switch (${v}) {
 ${join(cases)}
-  default: throw $rt.invalid(${p}, ${shortExpected}, ${v});
+  default: throw $rt.enumFail(${v}, ${table}, ${p}${r});
 }`;
   }
-  if (values.every(isPrimitive)) {
-    const table = cx.constant("enum", code`new Map<unknown, number>(${jsonBlock(values.map((x, i) => [x, i]))})`, at);
-    return code`{
-  const i = ${table}.get(${v});
-  if (i === undefined) throw $rt.invalid(${p}, ${shortExpected}, ${v});
-  w.varint(i);
-}`;
-  }
-  const table = cx.jsonConstant(values, at);
-  return code`{
-  const i = ${table}.findIndex((x: unknown) => $rt.jsonEquals(x, ${v}));
-  if (i < 0) throw $rt.invalid(${p}, ${shortExpected}, ${v});
-  w.varint(i);
-}`;
+  const index = cx.constant("enumIndex", code`/*@__PURE__*/ $rt.enumIndex(${table})`, at);
+  return code`$rt.wEnumMap(w, ${v}, ${index}, ${table}, ${p}${r});`;
+}
+
+/** The list of an enum of primitives (emit/read.ts uses the same constant). */
+export function enumTable(values: unknown[], cx: ModuleContext, at: Shape): Code {
+  return cx.constant("enum", code`${jsonBlock(values)} as const`, at);
 }
 
 function writeIndex(i: number): Code {
   return i < 128 ? code`w.byte(${i});` : code`w.varint(${i});`;
 }
 
-function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const n = L.fresh("n", fieldOf(p));
   const i = L.fresh("i", fieldOf(p));
   const e = L.fresh("e", fieldOf(p));
   const zeroWidth = cx.minWidth(items) === 0;
-  const body = emitWrite(items, e, "", cx, L);
+  const body = inLoop(L, () => emitWrite(items, e, "", cx, L));
   const track = cx.tracksPointers(items) ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
-  return code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
+  return code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
 ${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} items of a zero-width type", ${v});\n` : raw("")}w.varint(${n});
 let ${i} = 0;
@@ -134,12 +131,12 @@ ${track ? code`    ${track.each}\n` : raw("")}${indentBy(body, "    ")}
 }${track ? code`\n${track.after}` : raw("")}`;
 }
 
-function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const n = L.fresh("n", fieldOf(p));
   const max = s.rest === false ? s.items.length : -1;
   const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
   const out: Code[] = [
-    code`if (!$isArray(${v})) throw $rt.invalid(${p}, "an array", ${v});
+    code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
 if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : raw("")}) throw $rt.invalid(${p}, ${"an array of " + range}, ${v});${
       s.rest !== false && cx.minWidth(s.rest) === 0
@@ -153,11 +150,7 @@ w.varint(${n});`,
     const t = L.fresh("t", fieldOf(childPath(p, idx)));
     const body = code`const ${t} = ${v}[${idx}];
 ${emitWrite(item, t, childPath(p, idx), cx, L)}`;
-    out.push(idx < s.minItems ? code`{
-${indentBy(body, "  ")}
-}` : code`if (${n} > ${idx}) {
-${indentBy(body, "  ")}
-}`);
+    out.push(block(idx < s.minItems ? undefined : code`${n} > ${idx}`, body));
   });
   if (s.rest !== false) {
     const i = L.fresh("i", fieldOf(p));
@@ -167,7 +160,7 @@ ${indentBy(body, "  ")}
 ${track ? track.before : raw("")}try {
   for (; ${i} < ${n}; ${i}++) {
     const ${e} = ${v}[${i}];
-${track ? code`    ${track.each}\n` : raw("")}${indentBy(emitWrite(s.rest, e, "", cx, L), "    ")}
+${track ? code`    ${track.each}\n` : raw("")}${indentBy(inLoop(L, () => emitWrite(s.rest as Shape, e, "", cx, L)), "    ")}
   }
 } catch (err) {
   $rt.rethrowAtIndex(err, ${p}, ${i});
@@ -185,9 +178,9 @@ export function readProp(obj: Code, key: string): Code {
   return key in Object.prototype ? code`$rt.getOwn(${obj}, ${key})` : prop(obj, key);
 }
 
-function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
+function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const layout = objectLayout(s);
-  const head: Code[] = [code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});`];
+  const head: Code[] = [code`$rt.gObject(${v}, ${p}${r});`];
   const locals = s.properties.map((prop) => {
     const f = L.fresh("v", prop.name);
     head.push(code`const ${f} = ${readProp(v, prop.name)};`);
@@ -198,37 +191,35 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
   const checks: Code[] = [];
   if (s.additional === false) {
     // cheap unknown-key check: compare key counts; only a mismatch walks the keys
-    const terms = s.properties.map((q, i) => (q.required ? raw("1") : code`(${locals[i]!} !== undefined ? 1 : 0)`));
-    const sum = terms.length === 0 ? raw("0") : join(terms, " + ");
-    checks.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
+    checks.push(code`if ($rt.keyCount(${v}) !== ${keySum(s, locals)}) $rt.checkClosed(${v}, ${known}, ${p});`);
   } else {
     extras = L.fresh("x", fieldOf(p));
     checks.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
   }
-  // presence bitmap
+  // presence bitmap: one branch-free expression per byte
+  const flat = (f: Code): Code => code`+(${f} !== undefined)`;
   const bitmap: Code[] = [];
   for (let b = 0; b * 8 < layout.bits; b++) {
-    const m = L.fresh("m", fieldOf(p));
-    const sets: Code[] = [];
+    const terms: Code[] = [];
     s.properties.forEach((_, i) => {
       const bit = layout.bitOf[i]!;
-      if (bit >= 0 && bit >> 3 === b) sets.push(code`if (${locals[i]!} !== undefined) ${m} |= ${1 << (bit & 7)};`);
+      if (bit >= 0 && bit >> 3 === b) terms.push((bit & 7) === 0 ? flat(locals[i]!) : code`${flat(locals[i]!)} << ${bit & 7}`);
     });
-    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) sets.push(code`if (${extras!} !== undefined) ${m} |= ${1 << (layout.extrasBit & 7)};`);
-    bitmap.push(code`let ${m} = 0;
-${join(sets)}
-w.byte(${m});`);
-    void byteMask;
+    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) terms.push(code`${flat(extras!)} << ${layout.extrasBit & 7}`);
+    bitmap.push(code`w.byte(${terms.length === 0 ? raw("0") : join(terms, " | ")});`);
   }
   const blocks = layout.order.map((i) => {
     const q = s.properties[i]!;
     const f = locals[i]!;
     const fp = childPath(p, q.name);
-    const body = indexMark(cx, s, i, emitWrite(q.shape, f, fp, cx, L)); // field index (emit/peek.ts)
+    const folds = q.required && foldsMissing(q.shape); // the guard reports it missing
+    const body = indexMark(cx, s, i, emitWrite(q.shape, f, fp, cx, L, folds)); // field index (emit/peek.ts)
     if (q.required) {
-      return code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+      return folds ? body : code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${body}`;
     }
+    // one statement on one line (not a call at a path: generator/emit/at.ts resolves those by whole lines)
+    if (!body.text.includes("\n") && !body.text.startsWith("($at")) return code`if (${f} !== undefined) ${body}`;
     return code`if (${f} !== undefined) {
 ${indentBy(body, "  ")}
 }`;
@@ -251,9 +242,9 @@ ${write}` : code`if (${f} !== undefined) ${write}`);
     const entries = code`let ${k} = "";
 ${track ? track.before : raw("")}try {
   for (${k} of ${extras!}) {
-${track ? code`    ${track.each}\n` : raw("")}    if (!w.string(${k})) throw $rt.invalid("", "a key without lone surrogates", ${k});
+${track ? code`    ${track.each}\n` : raw("")}    $rt.wKey(w, ${k});
     const ${e} = ${v}[${k}];
-${indentBy(emitWrite(s.additional, e, "", cx, L), "    ")}
+${indentBy(inLoop(L, () => emitWrite(s.additional as Shape, e, "", cx, L)), "    ")}
   }
 } catch (err) {
   $rt.rethrowAtIndex(err, ${p}, ${k});
@@ -273,33 +264,22 @@ ${indentBy(entries, "  ")}
   }
   if (linesOf(blocks) <= MAX_FUNCTION_LINES) return join([...head, ...checks, ...bitmap, ...blocks, ...tail]);
 
-  // Too big for one function (see MAX_FUNCTION_LINES): the key-count check and the bitmap become branch-free
-  // expressions, and the property writes move, in chunks, into helper functions that take the field locals.
-  // The bytes are the same.
-  const flat = (f: Code): Code => code`+(${f} !== undefined)`;
-  const flatChecks: Code[] = [];
-  if (s.additional === false) {
-    const required = s.properties.filter((q) => q.required).length;
-    const terms = [raw(String(required)), ...s.properties.flatMap((q, i) => (q.required ? [] : [flat(locals[i]!)]))];
-    flatChecks.push(code`if ($rt.keyCount(${v}) !== ${join(terms, " + ")}) $rt.checkClosed(${v}, ${known}, ${p});`);
-  } else flatChecks.push(checks[0]!);
-  const flatBitmap: Code[] = [];
-  for (let b = 0; b * 8 < layout.bits; b++) {
-    const terms: Code[] = [];
-    s.properties.forEach((_, i) => {
-      const bit = layout.bitOf[i]!;
-      if (bit >= 0 && bit >> 3 === b) terms.push((bit & 7) === 0 ? flat(locals[i]!) : code`${flat(locals[i]!)} << ${bit & 7}`);
-    });
-    if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) terms.push(code`${flat(extras!)} << ${layout.extrasBit & 7}`);
-    flatBitmap.push(code`w.byte(${join(terms, " | ")});`);
-  }
+  // Too big for one function (see MAX_FUNCTION_LINES): the property writes move, in chunks, into helper
+  // functions that take the field locals. The bytes are the same.
   const calls = chunkBlocks(blocks.map((c, j) => ({ code: c, local: locals[layout.order[j]!]! }))).map((group) => {
     const fn = cx.helper("W", s, (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
-${indentBy(join(group.map((g) => g.code)), "  ")}
+${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
 }`);
     return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
   });
-  return join([...head, ...flatChecks, ...flatBitmap, ...calls, ...tail]);
+  return join([...head, ...checks, ...bitmap, ...calls, ...tail]);
+}
+
+/** The number of keys a closed object has when it has no unknown ones: the required count plus the optional present. */
+function keySum(s: ObjectShape, locals: Code[]): Code {
+  const required = s.properties.filter((q) => q.required).length;
+  const optional = s.properties.flatMap((q, i) => (q.required ? [] : [code`+(${locals[i]!} !== undefined)`]));
+  return join(required > 0 || optional.length === 0 ? [raw(String(required)), ...optional] : optional, " + ");
 }
 
 function emitUnion(s: UnionShape, v: Code, p: string, cx: ModuleContext, L: Locals): Code {
@@ -321,7 +301,7 @@ ${indentBy(body, "    ")}
   }`;
     });
     const expected = "one of " + s.discriminator.values.map((x) => JSON.stringify(x)).join(", ");
-    return code`if (typeof ${v} !== "object" || ${v} === null || $isArray(${v})) throw $rt.invalid(${p}, "an object", ${v});
+    return code`$rt.gObject(${v}, ${p});
 const ${d} = ${readProp(v, key)};
 switch (${d}) {
 ${join(cases)}
@@ -363,10 +343,21 @@ function outlineArms(bodies: Code[], v: Code, cx: ModuleContext, of: Shape): Cod
   return bodies.map((body) => {
     if (linesOf(body) < 8) return body;
     const fn = cx.helper("W", of, (fn) => code`function ${fn}(w: $rt.Writer, ${v}: any): void {
-${indentBy(body, "  ")}
+${indentBy(functionBody(body), "  ")}
 }`);
     return code`${fn}(w, ${v});`;
   });
+}
+
+/** `body` under `if (test)` (or a bare block when `test` is undefined): a one-line body needs no braces. */
+export function block(test: Code | undefined, body: Code): Code {
+  const oneLine = !body.text.includes("\n");
+  if (test === undefined) return oneLine && !/^(const|let) /.test(body.text) ? body : code`{
+${indentBy(body, "  ")}
+}`;
+  return oneLine && !/^(const|let) /.test(body.text) ? code`if (${test}) ${body}` : code`if (${test}) {
+${indentBy(body, "  ")}
+}`;
 }
 
 export function indentBy(c: Code, by: string): Code {
@@ -375,7 +366,7 @@ export function indentBy(c: Code, by: string): Code {
 
 export function emitWriteFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
   const L = new Locals();
-  const body = emitWrite(shape, name("v"), "", cx, L);
+  const body = functionBody(emitWrite(shape, name("v"), "", cx, L));
   if (!recursive) {
     return code`function ${fn}(w: $rt.Writer, v: any): void {
 ${indentBy(body, "  ")}
@@ -400,6 +391,6 @@ function pointerTracking(current: Code): { before: Code; each: Code; after: Code
 /** Writer and reader functions of one extension property's value (each record has its own string table). */
 export function emitExtensionWriter(fn: Code, shape: Shape, cx: ModuleContext): Code {
   return code`function ${fn}(w: $rt.Writer, v: any): void {
-${indentBy(emitWrite(shape, name("v"), "", cx, new Locals()), "  ")}
+${indentBy(functionBody(emitWrite(shape, name("v"), "", cx, new Locals())), "  ")}
 }`;
 }

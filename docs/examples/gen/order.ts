@@ -50,7 +50,7 @@ const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) i
   "- top level: optional (omit when unknown): note";
 
 function writeOrder(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_qty = v.qty;
   const v_price = v.price;
@@ -58,41 +58,27 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_note = v.note;
   const v_created = v.created;
   const v_tags = v.tags;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_note !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_qty === undefined) throw $rt.missing("", "qty");
-  if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
-  if (v_price === undefined) throw $rt.missing("", "price");
-  if (!(typeof v_price === "number" && w.num(v_price))) throw $rt.invalid("/price", "a finite number", v_price);
-  if (v_status === undefined) throw $rt.missing("", "status");
+  if ($rt.keyCount(v) !== 6 + +(v_note !== undefined)) $rt.checkClosed(v, $keys_Order, "");
+  w.byte(+(v_note !== undefined));
+  $rt.wString(w, v_id, "/id", 1);
+  $rt.wInt(w, v_qty, "/qty", 1);
+  $rt.wNumber(w, v_price, "/price", 1);
   switch (v_status) {
     case "pending": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("/status", "one of \"pending\", \"paid\", \"shipped\"", v_status);
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
   }
-  if (v_note !== undefined) {
-    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
-    if (!w.string(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
-  }
-  if (v_created === undefined) throw $rt.missing("", "created");
-  if (typeof v_created !== "string") throw $rt.invalid("/created", "a string", v_created);
-  if (!w.dateTime(v_created)) throw $rt.invalid("/created", "a string without lone surrogates", v_created);
-  if (v_tags === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+  if (v_note !== undefined) $rt.wString(w, v_note, "/note");
+  $rt.wDateTime(w, v_created, "/created", 1);
+  $rt.gArray(v_tags, "/tags", 1);
   const n_tags = v_tags.length;
   w.varint(n_tags);
   let i_tags = 0;
   try {
     for (; i_tags < n_tags; i_tags++) {
       const e_tags = v_tags[i_tags];
-      if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
-      if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
+      $rt.wString(w, e_tags, "");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/tags", i_tags);
@@ -102,29 +88,19 @@ function writeOrder(w: $rt.Writer, v: any): void {
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/qty";
-  const v_qty = r.int();
-  r.at = "/price";
-  const v_price = r.num();
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(3)];
-  let v_note: any;
-  if ((m0 & 1)) {
-    r.at = "/note";
-    v_note = r.string();
-  }
-  r.at = "/created";
-  const v_created = r.dateTime();
+  const v_id = (r.at = "/id", r.string());
+  const v_qty = (r.at = "/qty", r.int());
+  const v_price = (r.at = "/price", r.num());
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
+  const v_note = (m0 & 1) ? (r.at = "/note", r.string()) : undefined;
+  const v_created = (r.at = "/created", r.dateTime());
   r.at = "/tags";
   const n_tags = r.count(1);
   const a_tags: any[] = [];
   let i_tags = 0;
   try {
     for (; i_tags < n_tags; i_tags++) {
-      r.at = "";
-      a_tags.push(r.string());
+      a_tags.push((r.at = "", r.string()));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/tags", i_tags);

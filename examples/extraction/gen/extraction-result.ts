@@ -259,19 +259,14 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_model = v.model;
   const v_extractedAt = v.extractedAt;
   const v_documents = v.documents;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_ExtractionResult, "");
-  if (v_model === undefined) throw $rt.missing("", "model");
-  if (typeof v_model !== "string") throw $rt.invalid("/model", "a string", v_model);
-  if (!w.plainString(v_model)) throw $rt.invalid("/model", "a string without lone surrogates", v_model);
-  if (v_extractedAt === undefined) throw $rt.missing("", "extractedAt");
-  if (typeof v_extractedAt !== "string") throw $rt.invalid("/extractedAt", "a string", v_extractedAt);
-  if (!w.dateTime(v_extractedAt)) throw $rt.invalid("/extractedAt", "a string without lone surrogates", v_extractedAt);
-  if (v_documents === undefined) throw $rt.missing("", "documents");
-  if (!$isArray(v_documents)) throw $rt.invalid("/documents", "an array", v_documents);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_ExtractionResult, "");
+  $rt.wPlainString(w, v_model, "/model", 1);
+  $rt.wDateTime(w, v_extractedAt, "/extractedAt", 1);
+  $rt.gArray(v_documents, "/documents", 1);
   const n_documents = v_documents.length;
   w.varint(n_documents);
   let i_documents = 0;
@@ -286,10 +281,8 @@ function writeExtractionResult(w: $rt.Writer, v: any): void {
 }
 
 function readExtractionResult(r: $rt.Reader): any {
-  r.at = "/model";
-  const v_model = r.plainString();
-  r.at = "/extractedAt";
-  const v_extractedAt = r.dateTime();
+  const v_model = (r.at = "/model", r.plainString());
+  const v_extractedAt = (r.at = "/extractedAt", r.dateTime());
   r.at = "/documents";
   const n_documents = r.count(6);
   const a_documents: any[] = [];
@@ -308,44 +301,32 @@ function readExtractionResult(r: $rt.Reader): any {
 }
 
 function writeDocument(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_source = v.source;
   const v_language = v.language;
   const v_url = v.url;
   const v_text = v.text;
   const v_entities = v.entities;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_url !== undefined ? 1 : 0) + 1 + 1) $rt.checkClosed(v, $keys_Document, "");
-  let m0 = 0;
-  if (v_url !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.plainString(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_source === undefined) throw $rt.missing("", "source");
+  if ($rt.keyCount(v) !== 5 + +(v_url !== undefined)) $rt.checkClosed(v, $keys_Document, "");
+  w.byte(+(v_url !== undefined));
+  $rt.wPlainString(w, v_id, "/id", 1);
   switch (v_source) {
     case "news": w.byte(0); break;
     case "filing": w.byte(1); break;
     case "email": w.byte(2); break;
     case "chat": w.byte(3); break;
     case "report": w.byte(4); break;
-    default: throw $rt.invalid("/source", "one of \"news\", \"filing\", \"email\", \"chat\", \"report\"", v_source);
+    default: throw $rt.enumFail(v_source, $enum_Document_source, "/source", 1);
   }
-  if (v_language === undefined) throw $rt.missing("", "language");
   switch (v_language) {
     case "en": w.byte(0); break;
     case "zh": w.byte(1); break;
-    default: throw $rt.invalid("/language", "one of \"en\", \"zh\"", v_language);
+    default: throw $rt.enumFail(v_language, $enum_Document_language, "/language", 1);
   }
-  if (v_url !== undefined) {
-    if (typeof v_url !== "string") throw $rt.invalid("/url", "a string", v_url);
-    if (!w.plainString(v_url)) throw $rt.invalid("/url", "a string without lone surrogates", v_url);
-  }
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
-  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
-  if (v_entities === undefined) throw $rt.missing("", "entities");
-  if (!$isArray(v_entities)) throw $rt.invalid("/entities", "an array", v_entities);
+  if (v_url !== undefined) $rt.wPlainString(w, v_url, "/url");
+  $rt.wString(w, v_text, "/text", 1);
+  $rt.gArray(v_entities, "/entities", 1);
   const n_entities = v_entities.length;
   w.varint(n_entities);
   let i_entities = 0;
@@ -362,19 +343,11 @@ function writeDocument(w: $rt.Writer, v: any): void {
 function readDocument(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/id";
-  const v_id = r.plainString();
-  r.at = "/source";
-  const v_source = $enum_Document_source[r.index(5)];
-  r.at = "/language";
-  const v_language = $enum_Document_language[r.index(2)];
-  let v_url: any;
-  if ((m0 & 1)) {
-    r.at = "/url";
-    v_url = r.plainString();
-  }
-  r.at = "/text";
-  const v_text = r.string();
+  const v_id = (r.at = "/id", r.plainString());
+  const v_source = (r.at = "/source", $enum_Document_source[r.index(5)]);
+  const v_language = (r.at = "/language", $enum_Document_language[r.index(2)]);
+  const v_url = (m0 & 1) ? (r.at = "/url", r.plainString()) : undefined;
+  const v_text = (r.at = "/text", r.string());
   r.at = "/entities";
   const n_entities = r.count(1);
   const a_entities: any[] = [];
@@ -396,7 +369,7 @@ function readDocument(r: $rt.Reader): any {
 }
 
 function writeEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const d0 = v.type;
   switch (d0) {
     case "person": {
@@ -462,41 +435,26 @@ function readEntity(r: $rt.Reader): any {
 }
 
 function writePersonEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_name = v.name;
   const v_role = v.role;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_role !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_PersonEntity, "");
-  let m0 = 0;
-  if (v_role !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "person") throw $rt.invalid("/type", "the constant \"person\"", v_type);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
-  if (v_role !== undefined) {
-    if (typeof v_role !== "string") throw $rt.invalid("/role", "a string", v_role);
-    if (!w.string(v_role)) throw $rt.invalid("/role", "a string without lone surrogates", v_role);
-  }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  if ($rt.keyCount(v) !== 3 + +(v_role !== undefined)) $rt.checkClosed(v, $keys_PersonEntity, "");
+  w.byte(+(v_role !== undefined));
+  $rt.wConst(v_type, "person", "/type", 1);
+  $rt.wString(w, v_name, "/name", 1);
+  if (v_role !== undefined) $rt.wString(w, v_role, "/role");
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readPersonEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_type = "person";
-  r.at = "/name";
-  const v_name = r.string();
-  let v_role: any;
-  if ((m0 & 1)) {
-    r.at = "/role";
-    v_role = r.string();
-  }
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_name = (r.at = "/name", r.string());
+  const v_role = (m0 & 1) ? (r.at = "/role", r.string()) : undefined;
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, name: v_name };
   if ((m0 & 1)) o0.role = v_role;
   o0.confidence = v_confidence;
@@ -504,41 +462,26 @@ function readPersonEntity(r: $rt.Reader): any {
 }
 
 function writeOrganizationEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_name = v.name;
   const v_ticker = v.ticker;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_ticker !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_OrganizationEntity, "");
-  let m0 = 0;
-  if (v_ticker !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "organization") throw $rt.invalid("/type", "the constant \"organization\"", v_type);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
-  if (v_ticker !== undefined) {
-    if (typeof v_ticker !== "string") throw $rt.invalid("/ticker", "a string", v_ticker);
-    if (!w.string(v_ticker)) throw $rt.invalid("/ticker", "a string without lone surrogates", v_ticker);
-  }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  if ($rt.keyCount(v) !== 3 + +(v_ticker !== undefined)) $rt.checkClosed(v, $keys_OrganizationEntity, "");
+  w.byte(+(v_ticker !== undefined));
+  $rt.wConst(v_type, "organization", "/type", 1);
+  $rt.wString(w, v_name, "/name", 1);
+  if (v_ticker !== undefined) $rt.wString(w, v_ticker, "/ticker");
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readOrganizationEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_type = "organization";
-  r.at = "/name";
-  const v_name = r.string();
-  let v_ticker: any;
-  if ((m0 & 1)) {
-    r.at = "/ticker";
-    v_ticker = r.string();
-  }
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_name = (r.at = "/name", r.string());
+  const v_ticker = (m0 & 1) ? (r.at = "/ticker", r.string()) : undefined;
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, name: v_name };
   if ((m0 & 1)) o0.ticker = v_ticker;
   o0.confidence = v_confidence;
@@ -546,61 +489,32 @@ function readOrganizationEntity(r: $rt.Reader): any {
 }
 
 function writeLocationEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_name = v.name;
   const v_countryCode = v.countryCode;
   const v_lat = v.lat;
   const v_lon = v.lon;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_countryCode !== undefined ? 1 : 0) + (v_lat !== undefined ? 1 : 0) + (v_lon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_LocationEntity, "");
-  let m0 = 0;
-  if (v_countryCode !== undefined) m0 |= 1;
-  if (v_lat !== undefined) m0 |= 2;
-  if (v_lon !== undefined) m0 |= 4;
-  w.byte(m0);
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "location") throw $rt.invalid("/type", "the constant \"location\"", v_type);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!w.string(v_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
-  if (v_countryCode !== undefined) {
-    if (typeof v_countryCode !== "string") throw $rt.invalid("/countryCode", "a string", v_countryCode);
-    if (!w.string(v_countryCode)) throw $rt.invalid("/countryCode", "a string without lone surrogates", v_countryCode);
-  }
-  if (v_lat !== undefined) {
-    if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/lat", "a finite number", v_lat);
-  }
-  if (v_lon !== undefined) {
-    if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/lon", "a finite number", v_lon);
-  }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  if ($rt.keyCount(v) !== 3 + +(v_countryCode !== undefined) + +(v_lat !== undefined) + +(v_lon !== undefined)) $rt.checkClosed(v, $keys_LocationEntity, "");
+  w.byte(+(v_countryCode !== undefined) | +(v_lat !== undefined) << 1 | +(v_lon !== undefined) << 2);
+  $rt.wConst(v_type, "location", "/type", 1);
+  $rt.wString(w, v_name, "/name", 1);
+  if (v_countryCode !== undefined) $rt.wString(w, v_countryCode, "/countryCode");
+  if (v_lat !== undefined) $rt.wNumber(w, v_lat, "/lat");
+  if (v_lon !== undefined) $rt.wNumber(w, v_lon, "/lon");
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readLocationEntity(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(7);
   const v_type = "location";
-  r.at = "/name";
-  const v_name = r.string();
-  let v_countryCode: any;
-  if ((m0 & 1)) {
-    r.at = "/countryCode";
-    v_countryCode = r.string();
-  }
-  let v_lat: any;
-  if ((m0 & 2)) {
-    r.at = "/lat";
-    v_lat = r.num();
-  }
-  let v_lon: any;
-  if ((m0 & 4)) {
-    r.at = "/lon";
-    v_lon = r.num();
-  }
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_name = (r.at = "/name", r.string());
+  const v_countryCode = (m0 & 1) ? (r.at = "/countryCode", r.string()) : undefined;
+  const v_lat = (m0 & 2) ? (r.at = "/lat", r.num()) : undefined;
+  const v_lon = (m0 & 4) ? (r.at = "/lon", r.num()) : undefined;
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, name: v_name };
   if ((m0 & 1)) o0.countryCode = v_countryCode;
   if ((m0 & 2)) o0.lat = v_lat;
@@ -610,78 +524,56 @@ function readLocationEntity(r: $rt.Reader): any {
 }
 
 function writeDateEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_text = v.text;
   const v_value = v.value;
   const v_precision = v.precision;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_DateEntity, "");
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "date") throw $rt.invalid("/type", "the constant \"date\"", v_type);
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
-  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
-  if (v_value === undefined) throw $rt.missing("", "value");
-  if (typeof v_value !== "string") throw $rt.invalid("/value", "a string", v_value);
-  if (!w.date(v_value)) throw $rt.invalid("/value", "a string without lone surrogates", v_value);
-  if (v_precision === undefined) throw $rt.missing("", "precision");
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_DateEntity, "");
+  $rt.wConst(v_type, "date", "/type", 1);
+  $rt.wString(w, v_text, "/text", 1);
+  $rt.wDate(w, v_value, "/value", 1);
   switch (v_precision) {
     case "day": w.byte(0); break;
     case "month": w.byte(1); break;
     case "year": w.byte(2); break;
-    default: throw $rt.invalid("/precision", "one of \"day\", \"month\", \"year\"", v_precision);
+    default: throw $rt.enumFail(v_precision, $enum_DateEntity_precision, "/precision", 1);
   }
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readDateEntity(r: $rt.Reader): any {
   const v_type = "date";
-  r.at = "/text";
-  const v_text = r.string();
-  r.at = "/value";
-  const v_value = r.date();
-  r.at = "/precision";
-  const v_precision = $enum_DateEntity_precision[r.index(3)];
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_text = (r.at = "/text", r.string());
+  const v_value = (r.at = "/value", r.date());
+  const v_precision = (r.at = "/precision", $enum_DateEntity_precision[r.index(3)]);
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, text: v_text, value: v_value, precision: v_precision, confidence: v_confidence };
   return o0;
 }
 
 function writeMoneyEntity(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_type = v.type;
   const v_text = v.text;
   const v_amount = v.amount;
   const v_currency = v.currency;
   const v_confidence = v.confidence;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_MoneyEntity, "");
-  if (v_type === undefined) throw $rt.missing("", "type");
-  if (v_type !== "money") throw $rt.invalid("/type", "the constant \"money\"", v_type);
-  if (v_text === undefined) throw $rt.missing("", "text");
-  if (typeof v_text !== "string") throw $rt.invalid("/text", "a string", v_text);
-  if (!w.string(v_text)) throw $rt.invalid("/text", "a string without lone surrogates", v_text);
-  if (v_amount === undefined) throw $rt.missing("", "amount");
-  if (!(typeof v_amount === "number" && w.num(v_amount))) throw $rt.invalid("/amount", "a finite number", v_amount);
-  if (v_currency === undefined) throw $rt.missing("", "currency");
-  if (typeof v_currency !== "string") throw $rt.invalid("/currency", "a string", v_currency);
-  if (!w.string(v_currency)) throw $rt.invalid("/currency", "a string without lone surrogates", v_currency);
-  if (v_confidence === undefined) throw $rt.missing("", "confidence");
-  if (!(typeof v_confidence === "number" && w.num(v_confidence))) throw $rt.invalid("/confidence", "a finite number", v_confidence);
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_MoneyEntity, "");
+  $rt.wConst(v_type, "money", "/type", 1);
+  $rt.wString(w, v_text, "/text", 1);
+  $rt.wNumber(w, v_amount, "/amount", 1);
+  $rt.wString(w, v_currency, "/currency", 1);
+  $rt.wNumber(w, v_confidence, "/confidence", 1);
 }
 
 function readMoneyEntity(r: $rt.Reader): any {
   const v_type = "money";
-  r.at = "/text";
-  const v_text = r.string();
-  r.at = "/amount";
-  const v_amount = r.num();
-  r.at = "/currency";
-  const v_currency = r.string();
-  r.at = "/confidence";
-  const v_confidence = r.num();
+  const v_text = (r.at = "/text", r.string());
+  const v_amount = (r.at = "/amount", r.num());
+  const v_currency = (r.at = "/currency", r.string());
+  const v_confidence = (r.at = "/confidence", r.num());
   const o0: any = { type: v_type, text: v_text, amount: v_amount, currency: v_currency, confidence: v_confidence };
   return o0;
 }

@@ -175,9 +175,9 @@ const $dt_TopError_message = /*@__PURE__*/ $rt.defaultTable<string>([
   "rate limit exceeded for tenant <id>",
   "payment provider returned HTTP 502",
 ]);
+const $enum_TopError_level = ["error", "fatal"] as const;
 const $dt_TopError_count = /*@__PURE__*/ $rt.defaultTable<number>([70]);
 const $dt_TopError_lastSeen = /*@__PURE__*/ $rt.defaultTable<string>(["2025-03-14T11:08:34Z"]);
-const $enum_TopError_level = ["error", "fatal"] as const;
 const $thints_LogReport = {
   "root": "object",
   "keys": [
@@ -331,7 +331,7 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeLogReport(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_reportId = v.reportId;
   const v_query = v.query;
   const v_window = v.window;
@@ -341,39 +341,26 @@ function writeLogReport(w: $rt.Writer, v: any): void {
   const v_totalEvents = v.totalEvents;
   const v_totalBytes = v.totalBytes;
   const v_services = v.services;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LogReport, "");
-  if (v_reportId === undefined) throw $rt.missing("", "reportId");
-  if (typeof v_reportId !== "string") throw $rt.invalid("/reportId", "a string", v_reportId);
-  if (!w.plainString(v_reportId)) throw $rt.invalid("/reportId", "a string without lone surrogates", v_reportId);
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
-  if (!w.plainString(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
+  if ($rt.keyCount(v) !== 9) $rt.checkClosed(v, $keys_LogReport, "");
+  $rt.wPlainString(w, v_reportId, "/reportId", 1);
+  $rt.wPlainString(w, v_query, "/query", 1);
   if (v_window === undefined) throw $rt.missing("", "window");
   try {
     writeTimeWindow(w, v_window);
   } catch (e) {
     $rt.rethrowAt(e, "/window");
   }
-  if (v_environment === undefined) throw $rt.missing("", "environment");
   switch (v_environment) {
     case "production": w.byte(0); break;
     case "staging": w.byte(1); break;
     case "development": w.byte(2); break;
-    default: throw $rt.invalid("/environment", "one of \"production\", \"staging\", \"development\"", v_environment);
+    default: throw $rt.enumFail(v_environment, $enum_LogReport_environment, "/environment", 1);
   }
-  if (v_region === undefined) throw $rt.missing("", "region");
-  if (typeof v_region !== "string") throw $rt.invalid("/region", "a string", v_region);
-  if (!w.plainString(v_region)) throw $rt.invalid("/region", "a string without lone surrogates", v_region);
-  if (v_truncated === undefined) throw $rt.missing("", "truncated");
-  if (v_truncated === true) w.byte(1);
-  else if (v_truncated === false) w.byte(0);
-  else throw $rt.invalid("/truncated", "a boolean", v_truncated);
-  if (v_totalEvents === undefined) throw $rt.missing("", "totalEvents");
-  if (!(typeof v_totalEvents === "number" && $isInteger(v_totalEvents) && w.int(v_totalEvents))) throw $rt.invalid("/totalEvents", "an integer within 64 bits", v_totalEvents);
-  if (v_totalBytes === undefined) throw $rt.missing("", "totalBytes");
-  if (!$rt.writeInt64(w, v_totalBytes)) throw $rt.invalid("/totalBytes", "a 64-bit integer (number or bigint)", v_totalBytes);
-  if (v_services === undefined) throw $rt.missing("", "services");
-  if (!$isArray(v_services)) throw $rt.invalid("/services", "an array", v_services);
+  $rt.wPlainString(w, v_region, "/region", 1);
+  $rt.wBool(w, v_truncated, "/truncated", 1);
+  $rt.wInt(w, v_totalEvents, "/totalEvents", 1);
+  $rt.wInt64(w, v_totalBytes, "/totalBytes", 1);
+  $rt.gArray(v_services, "/services", 1);
   const n_services = v_services.length;
   w.varint(n_services);
   let i_services = 0;
@@ -388,10 +375,8 @@ function writeLogReport(w: $rt.Writer, v: any): void {
 }
 
 function readLogReport(r: $rt.Reader): any {
-  r.at = "/reportId";
-  const v_reportId = r.plainString();
-  r.at = "/query";
-  const v_query = r.plainString();
+  const v_reportId = (r.at = "/reportId", r.plainString());
+  const v_query = (r.at = "/query", r.plainString());
   let r_window: any;
   try {
     r_window = readTimeWindow(r);
@@ -399,16 +384,11 @@ function readLogReport(r: $rt.Reader): any {
     $rt.rethrowAt(e, "/window");
   }
   const v_window = r_window;
-  r.at = "/environment";
-  const v_environment = $enum_LogReport_environment[r.index(3)];
-  r.at = "/region";
-  const v_region = r.plainString();
-  r.at = "/truncated";
-  const v_truncated = r.bool();
-  r.at = "/totalEvents";
-  const v_totalEvents = r.int();
-  r.at = "/totalBytes";
-  const v_totalBytes = r.int64();
+  const v_environment = (r.at = "/environment", $enum_LogReport_environment[r.index(3)]);
+  const v_region = (r.at = "/region", r.plainString());
+  const v_truncated = (r.at = "/truncated", r.bool());
+  const v_totalEvents = (r.at = "/totalEvents", r.int());
+  const v_totalBytes = (r.at = "/totalBytes", r.int64());
   r.at = "/services";
   const n_services = r.count(18);
   const a_services: any[] = [];
@@ -427,34 +407,26 @@ function readLogReport(r: $rt.Reader): any {
 }
 
 function writeTimeWindow(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_start = v.start;
   const v_end = v.end;
   const v_bucketSeconds = v.bucketSeconds;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_TimeWindow, "");
-  if (v_start === undefined) throw $rt.missing("", "start");
-  if (typeof v_start !== "string") throw $rt.invalid("/start", "a string", v_start);
-  if (!w.dateTime(v_start)) throw $rt.invalid("/start", "a string without lone surrogates", v_start);
-  if (v_end === undefined) throw $rt.missing("", "end");
-  if (typeof v_end !== "string") throw $rt.invalid("/end", "a string", v_end);
-  if (!w.dateTime(v_end)) throw $rt.invalid("/end", "a string without lone surrogates", v_end);
-  if (v_bucketSeconds === undefined) throw $rt.missing("", "bucketSeconds");
-  if (!(typeof v_bucketSeconds === "number" && $isInteger(v_bucketSeconds) && w.int(v_bucketSeconds))) throw $rt.invalid("/bucketSeconds", "an integer within 64 bits", v_bucketSeconds);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_TimeWindow, "");
+  $rt.wDateTime(w, v_start, "/start", 1);
+  $rt.wDateTime(w, v_end, "/end", 1);
+  $rt.wInt(w, v_bucketSeconds, "/bucketSeconds", 1);
 }
 
 function readTimeWindow(r: $rt.Reader): any {
-  r.at = "/start";
-  const v_start = r.dateTime();
-  r.at = "/end";
-  const v_end = r.dateTime();
-  r.at = "/bucketSeconds";
-  const v_bucketSeconds = r.int();
+  const v_start = (r.at = "/start", r.dateTime());
+  const v_end = (r.at = "/end", r.dateTime());
+  const v_bucketSeconds = (r.at = "/bucketSeconds", r.int());
   const o0: any = { start: v_start, end: v_end, bucketSeconds: v_bucketSeconds };
   return o0;
 }
 
 function writeServiceGroup(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_service = v.service;
   const v_version = v.version;
   const v_healthy = v.healthy;
@@ -466,48 +438,34 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
   const v_tags = v.tags;
   const v_incidentId = v.incidentId;
   const v_topErrors = v.topErrors;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_incidentId !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_ServiceGroup, "");
-  let m0 = 0;
-  if (v_incidentId !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_service === undefined) throw $rt.missing("", "service");
-  if (typeof v_service !== "string") throw $rt.invalid("/service", "a string", v_service);
-  if (!w.plainString(v_service)) throw $rt.invalid("/service", "a string without lone surrogates", v_service);
-  if (v_version === undefined) throw $rt.missing("", "version");
-  if (typeof v_version !== "string") throw $rt.invalid("/version", "a string", v_version);
-  if (!w.plainString(v_version)) throw $rt.invalid("/version", "a string without lone surrogates", v_version);
-  if (v_healthy === undefined) throw $rt.missing("", "healthy");
-  if (v_healthy === true) w.byte(1);
-  else if (v_healthy === false) w.byte(0);
-  else throw $rt.invalid("/healthy", "a boolean", v_healthy);
-  if (v_instances === undefined) throw $rt.missing("", "instances");
-  if (!(typeof v_instances === "number" && $isInteger(v_instances) && w.int(v_instances))) throw $rt.invalid("/instances", "an integer within 64 bits", v_instances);
+  if ($rt.keyCount(v) !== 10 + +(v_incidentId !== undefined)) $rt.checkClosed(v, $keys_ServiceGroup, "");
+  w.byte(+(v_incidentId !== undefined));
+  $rt.wPlainString(w, v_service, "/service", 1);
+  $rt.wPlainString(w, v_version, "/version", 1);
+  $rt.wBool(w, v_healthy, "/healthy", 1);
+  $rt.wInt(w, v_instances, "/instances", 1);
   if (v_counts === undefined) throw $rt.missing("", "counts");
   try {
     writeLevelCounts(w, v_counts);
   } catch (e) {
     $rt.rethrowAt(e, "/counts");
   }
-  if (v_errorRate === undefined) throw $rt.missing("", "errorRate");
-  if (!(typeof v_errorRate === "number" && w.num(v_errorRate))) throw $rt.invalid("/errorRate", "a finite number", v_errorRate);
+  $rt.wNumber(w, v_errorRate, "/errorRate", 1);
   if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
   try {
     writeLatency(w, v_latencyMs);
   } catch (e) {
     $rt.rethrowAt(e, "/latencyMs");
   }
-  if (v_bytesIngested === undefined) throw $rt.missing("", "bytesIngested");
-  if (!$rt.writeInt64(w, v_bytesIngested)) throw $rt.invalid("/bytesIngested", "a 64-bit integer (number or bigint)", v_bytesIngested);
-  if (v_tags === undefined) throw $rt.missing("", "tags");
-  if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+  $rt.wInt64(w, v_bytesIngested, "/bytesIngested", 1);
+  $rt.gArray(v_tags, "/tags", 1);
   const n_tags = v_tags.length;
   w.varint(n_tags);
   let i_tags = 0;
   try {
     for (; i_tags < n_tags; i_tags++) {
       const e_tags = v_tags[i_tags];
-      if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
-      if (!$rt.writeTabledPlainString(w, e_tags, $dt_ServiceGroup_tags_items)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
+      $rt.wPlainStringT(w, e_tags, $dt_ServiceGroup_tags_items, "");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/tags", i_tags);
@@ -515,16 +473,14 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
   if (v_incidentId !== undefined) {
     if (typeof v_incidentId === "string") {
       w.byte(0);
-      if (typeof v_incidentId !== "string") throw $rt.invalid("/incidentId", "a string", v_incidentId);
-      if (!w.plainString(v_incidentId)) throw $rt.invalid("/incidentId", "a string without lone surrogates", v_incidentId);
+      $rt.wPlainString(w, v_incidentId, "/incidentId");
     }
     else {
       w.byte(1);
-      if (v_incidentId !== null) throw $rt.invalid("/incidentId", "null", v_incidentId);
+      $rt.wNull(v_incidentId, "/incidentId");
     }
   }
-  if (v_topErrors === undefined) throw $rt.missing("", "topErrors");
-  if (!$isArray(v_topErrors)) throw $rt.invalid("/topErrors", "an array", v_topErrors);
+  $rt.gArray(v_topErrors, "/topErrors", 1);
   const n_topErrors = v_topErrors.length;
   w.varint(n_topErrors);
   let i_topErrors = 0;
@@ -541,14 +497,10 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
 function readServiceGroup(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/service";
-  const v_service = r.plainString();
-  r.at = "/version";
-  const v_version = r.plainString();
-  r.at = "/healthy";
-  const v_healthy = r.bool();
-  r.at = "/instances";
-  const v_instances = r.int();
+  const v_service = (r.at = "/service", r.plainString());
+  const v_version = (r.at = "/version", r.plainString());
+  const v_healthy = (r.at = "/healthy", r.bool());
+  const v_instances = (r.at = "/instances", r.int());
   let r_counts: any;
   try {
     r_counts = readLevelCounts(r);
@@ -556,8 +508,7 @@ function readServiceGroup(r: $rt.Reader): any {
     $rt.rethrowAt(e, "/counts");
   }
   const v_counts = r_counts;
-  r.at = "/errorRate";
-  const v_errorRate = r.num();
+  const v_errorRate = (r.at = "/errorRate", r.num());
   let r_latencyMs: any;
   try {
     r_latencyMs = readLatency(r);
@@ -565,38 +516,20 @@ function readServiceGroup(r: $rt.Reader): any {
     $rt.rethrowAt(e, "/latencyMs");
   }
   const v_latencyMs = r_latencyMs;
-  r.at = "/bytesIngested";
-  const v_bytesIngested = r.int64();
+  const v_bytesIngested = (r.at = "/bytesIngested", r.int64());
   r.at = "/tags";
   const n_tags = r.count(1);
   const a_tags: any[] = [];
   let i_tags = 0;
   try {
     for (; i_tags < n_tags; i_tags++) {
-      r.at = "";
-      a_tags.push($rt.readTabledPlainString(r, $dt_ServiceGroup_tags_items));
+      a_tags.push((r.at = "", $rt.readTabledPlainString(r, $dt_ServiceGroup_tags_items)));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/tags", i_tags);
   }
   const v_tags = a_tags;
-  let v_incidentId: any;
-  if ((m0 & 1)) {
-    r.at = "/incidentId";
-    let u_incidentId: any;
-    switch (r.index(2)) {
-      case 0: {
-        r.at = "/incidentId";
-        u_incidentId = r.plainString();
-        break;
-      }
-      case 1: {
-        u_incidentId = null;
-        break;
-      }
-    }
-    v_incidentId = u_incidentId;
-  }
+  const v_incidentId = (m0 & 1) ? ((r.at = "/incidentId", r.index(2)) === 0 ? (r.at = "/incidentId", r.plainString()) : null) : undefined;
   r.at = "/topErrors";
   const n_topErrors = r.count(6);
   const a_topErrors: any[] = [];
@@ -617,106 +550,78 @@ function readServiceGroup(r: $rt.Reader): any {
 }
 
 function writeLevelCounts(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_debug = v.debug;
   const v_info = v.info;
   const v_warn = v.warn;
   const v_error = v.error;
   const v_fatal = v.fatal;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LevelCounts, "");
-  if (v_debug === undefined) throw $rt.missing("", "debug");
-  if (!(typeof v_debug === "number" && $isInteger(v_debug) && w.int(v_debug))) throw $rt.invalid("/debug", "an integer within 64 bits", v_debug);
-  if (v_info === undefined) throw $rt.missing("", "info");
-  if (!(typeof v_info === "number" && $isInteger(v_info) && w.int(v_info))) throw $rt.invalid("/info", "an integer within 64 bits", v_info);
-  if (v_warn === undefined) throw $rt.missing("", "warn");
-  if (!(typeof v_warn === "number" && $isInteger(v_warn) && w.int(v_warn))) throw $rt.invalid("/warn", "an integer within 64 bits", v_warn);
-  if (v_error === undefined) throw $rt.missing("", "error");
-  if (!(typeof v_error === "number" && $isInteger(v_error) && w.int(v_error))) throw $rt.invalid("/error", "an integer within 64 bits", v_error);
-  if (v_fatal === undefined) throw $rt.missing("", "fatal");
-  if (!(typeof v_fatal === "number" && $isInteger(v_fatal) && w.int(v_fatal))) throw $rt.invalid("/fatal", "an integer within 64 bits", v_fatal);
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_LevelCounts, "");
+  $rt.wInt(w, v_debug, "/debug", 1);
+  $rt.wInt(w, v_info, "/info", 1);
+  $rt.wInt(w, v_warn, "/warn", 1);
+  $rt.wInt(w, v_error, "/error", 1);
+  $rt.wInt(w, v_fatal, "/fatal", 1);
 }
 
 function readLevelCounts(r: $rt.Reader): any {
-  r.at = "/debug";
-  const v_debug = r.int();
-  r.at = "/info";
-  const v_info = r.int();
-  r.at = "/warn";
-  const v_warn = r.int();
-  r.at = "/error";
-  const v_error = r.int();
-  r.at = "/fatal";
-  const v_fatal = r.int();
+  const v_debug = (r.at = "/debug", r.int());
+  const v_info = (r.at = "/info", r.int());
+  const v_warn = (r.at = "/warn", r.int());
+  const v_error = (r.at = "/error", r.int());
+  const v_fatal = (r.at = "/fatal", r.int());
   const o0: any = { debug: v_debug, info: v_info, warn: v_warn, error: v_error, fatal: v_fatal };
   return o0;
 }
 
 function writeLatency(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_p50 = v.p50;
   const v_p90 = v.p90;
   const v_p99 = v.p99;
   const v_max = v.max;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Latency, "");
-  if (v_p50 === undefined) throw $rt.missing("", "p50");
-  if (!(typeof v_p50 === "number" && w.num(v_p50))) throw $rt.invalid("/p50", "a finite number", v_p50);
-  if (v_p90 === undefined) throw $rt.missing("", "p90");
-  if (!(typeof v_p90 === "number" && w.num(v_p90))) throw $rt.invalid("/p90", "a finite number", v_p90);
-  if (v_p99 === undefined) throw $rt.missing("", "p99");
-  if (!(typeof v_p99 === "number" && w.num(v_p99))) throw $rt.invalid("/p99", "a finite number", v_p99);
-  if (v_max === undefined) throw $rt.missing("", "max");
-  if (!(typeof v_max === "number" && w.num(v_max))) throw $rt.invalid("/max", "a finite number", v_max);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Latency, "");
+  $rt.wNumber(w, v_p50, "/p50", 1);
+  $rt.wNumber(w, v_p90, "/p90", 1);
+  $rt.wNumber(w, v_p99, "/p99", 1);
+  $rt.wNumber(w, v_max, "/max", 1);
 }
 
 function readLatency(r: $rt.Reader): any {
-  r.at = "/p50";
-  const v_p50 = r.num();
-  r.at = "/p90";
-  const v_p90 = r.num();
-  r.at = "/p99";
-  const v_p99 = r.num();
-  r.at = "/max";
-  const v_max = r.num();
+  const v_p50 = (r.at = "/p50", r.num());
+  const v_p90 = (r.at = "/p90", r.num());
+  const v_p99 = (r.at = "/p99", r.num());
+  const v_max = (r.at = "/max", r.num());
   const o0: any = { p50: v_p50, p90: v_p90, p99: v_p99, max: v_max };
   return o0;
 }
 
 function writeTopError(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_message = v.message;
   const v_level = v.level;
   const v_count = v.count;
   const v_firstSeen = v.firstSeen;
   const v_lastSeen = v.lastSeen;
   const v_sampleTraceIds = v.sampleTraceIds;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_TopError, "");
-  if (v_message === undefined) throw $rt.missing("", "message");
-  if (typeof v_message !== "string") throw $rt.invalid("/message", "a string", v_message);
-  if (!$rt.writeTabledPlainString(w, v_message, $dt_TopError_message)) throw $rt.invalid("/message", "a string without lone surrogates", v_message);
-  if (v_level === undefined) throw $rt.missing("", "level");
+  if ($rt.keyCount(v) !== 6) $rt.checkClosed(v, $keys_TopError, "");
+  $rt.wPlainStringT(w, v_message, $dt_TopError_message, "/message", 1);
   switch (v_level) {
     case "error": w.byte(0); break;
     case "fatal": w.byte(1); break;
-    default: throw $rt.invalid("/level", "one of \"error\", \"fatal\"", v_level);
+    default: throw $rt.enumFail(v_level, $enum_TopError_level, "/level", 1);
   }
-  if (v_count === undefined) throw $rt.missing("", "count");
-  if (!(typeof v_count === "number" && $isInteger(v_count) && $rt.writeTabledInt(w, v_count, $dt_TopError_count))) throw $rt.invalid("/count", "an integer within 64 bits", v_count);
-  if (v_firstSeen === undefined) throw $rt.missing("", "firstSeen");
-  if (typeof v_firstSeen !== "string") throw $rt.invalid("/firstSeen", "a string", v_firstSeen);
-  if (!w.dateTime(v_firstSeen)) throw $rt.invalid("/firstSeen", "a string without lone surrogates", v_firstSeen);
-  if (v_lastSeen === undefined) throw $rt.missing("", "lastSeen");
-  if (typeof v_lastSeen !== "string") throw $rt.invalid("/lastSeen", "a string", v_lastSeen);
-  if (!$rt.writeTabledDateTime(w, v_lastSeen, $dt_TopError_lastSeen)) throw $rt.invalid("/lastSeen", "a string without lone surrogates", v_lastSeen);
-  if (v_sampleTraceIds === undefined) throw $rt.missing("", "sampleTraceIds");
-  if (!$isArray(v_sampleTraceIds)) throw $rt.invalid("/sampleTraceIds", "an array", v_sampleTraceIds);
+  $rt.wIntT(w, v_count, $dt_TopError_count, "/count", 1);
+  $rt.wDateTime(w, v_firstSeen, "/firstSeen", 1);
+  $rt.wDateTimeT(w, v_lastSeen, $dt_TopError_lastSeen, "/lastSeen", 1);
+  $rt.gArray(v_sampleTraceIds, "/sampleTraceIds", 1);
   const n_sampleTraceIds = v_sampleTraceIds.length;
   w.varint(n_sampleTraceIds);
   let i_sampleTraceIds = 0;
   try {
     for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
       const e_sampleTraceIds = v_sampleTraceIds[i_sampleTraceIds];
-      if (typeof e_sampleTraceIds !== "string") throw $rt.invalid("", "a string", e_sampleTraceIds);
-      if (!w.plainString(e_sampleTraceIds)) throw $rt.invalid("", "a string without lone surrogates", e_sampleTraceIds);
+      $rt.wPlainString(w, e_sampleTraceIds, "");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/sampleTraceIds", i_sampleTraceIds);
@@ -724,24 +629,18 @@ function writeTopError(w: $rt.Writer, v: any): void {
 }
 
 function readTopError(r: $rt.Reader): any {
-  r.at = "/message";
-  const v_message = $rt.readTabledPlainString(r, $dt_TopError_message);
-  r.at = "/level";
-  const v_level = $enum_TopError_level[r.index(2)];
-  r.at = "/count";
-  const v_count = $rt.readTabledInt(r, $dt_TopError_count);
-  r.at = "/firstSeen";
-  const v_firstSeen = r.dateTime();
-  r.at = "/lastSeen";
-  const v_lastSeen = $rt.readTabledDateTime(r, $dt_TopError_lastSeen);
+  const v_message = (r.at = "/message", $rt.readTabledPlainString(r, $dt_TopError_message));
+  const v_level = (r.at = "/level", $enum_TopError_level[r.index(2)]);
+  const v_count = (r.at = "/count", $rt.readTabledInt(r, $dt_TopError_count));
+  const v_firstSeen = (r.at = "/firstSeen", r.dateTime());
+  const v_lastSeen = (r.at = "/lastSeen", $rt.readTabledDateTime(r, $dt_TopError_lastSeen));
   r.at = "/sampleTraceIds";
   const n_sampleTraceIds = r.count(1);
   const a_sampleTraceIds: any[] = [];
   let i_sampleTraceIds = 0;
   try {
     for (; i_sampleTraceIds < n_sampleTraceIds; i_sampleTraceIds++) {
-      r.at = "";
-      a_sampleTraceIds.push(r.plainString());
+      a_sampleTraceIds.push((r.at = "", r.plainString()));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/sampleTraceIds", i_sampleTraceIds);

@@ -281,11 +281,10 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeOrderList(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_orders = v.orders;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_OrderList, "");
-  if (v_orders === undefined) throw $rt.missing("", "orders");
-  if (!$isArray(v_orders)) throw $rt.invalid("/orders", "an array", v_orders);
+  $rt.gArray(v_orders, "/orders", 1);
   const n_orders = v_orders.length;
   w.varint(n_orders);
   let i_orders = 0;
@@ -318,7 +317,7 @@ function readOrderList(r: $rt.Reader): any {
 }
 
 function writeOrder(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_customer = v.customer;
   const v_items = v.items;
@@ -328,21 +327,16 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_createdAt = v.createdAt;
   const v_updatedAt = v.updatedAt;
   const v_note = v.note;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + (v_note !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_note !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.plainString(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  if ($rt.keyCount(v) !== 8 + +(v_note !== undefined)) $rt.checkClosed(v, $keys_Order, "");
+  w.byte(+(v_note !== undefined));
+  $rt.wPlainString(w, v_id, "/id", 1);
   if (v_customer === undefined) throw $rt.missing("", "customer");
   try {
     writeCustomer(w, v_customer);
   } catch (e) {
     $rt.rethrowAt(e, "/customer");
   }
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
   let i_items = 0;
@@ -354,9 +348,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   } catch (err) {
     $rt.rethrowAtIndex(err, "/items", i_items);
   }
-  if (v_total === undefined) throw $rt.missing("", "total");
-  if (!(typeof v_total === "number" && $rt.writeTabledNumber(w, v_total, $dt_Order_total))) throw $rt.invalid("/total", "a finite number", v_total);
-  if (v_currency === undefined) throw $rt.missing("", "currency");
+  $rt.wNumberT(w, v_total, $dt_Order_total, "/total", 1);
   switch (v_currency) {
     case "CNY": w.byte(0); break;
     case "HKD": w.byte(1); break;
@@ -366,34 +358,25 @@ function writeOrder(w: $rt.Writer, v: any): void {
     case "USD": w.byte(5); break;
     case "EUR": w.byte(6); break;
     case "GBP": w.byte(7); break;
-    default: throw $rt.invalid("/currency", "one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"", v_currency);
+    default: throw $rt.enumFail(v_currency, $enum_Order_currency, "/currency", 1);
   }
-  if (v_status === undefined) throw $rt.missing("", "status");
   switch (v_status) {
     case "pending": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
     case "delivered": w.byte(3); break;
     case "cancelled": w.byte(4); break;
-    default: throw $rt.invalid("/status", "one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"", v_status);
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
   }
-  if (v_createdAt === undefined) throw $rt.missing("", "createdAt");
-  if (typeof v_createdAt !== "string") throw $rt.invalid("/createdAt", "a string", v_createdAt);
-  if (!w.dateTime(v_createdAt)) throw $rt.invalid("/createdAt", "a string without lone surrogates", v_createdAt);
-  if (v_updatedAt === undefined) throw $rt.missing("", "updatedAt");
-  if (typeof v_updatedAt !== "string") throw $rt.invalid("/updatedAt", "a string", v_updatedAt);
-  if (!w.dateTime(v_updatedAt)) throw $rt.invalid("/updatedAt", "a string without lone surrogates", v_updatedAt);
-  if (v_note !== undefined) {
-    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
-    if (!w.plainString(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
-  }
+  $rt.wDateTime(w, v_createdAt, "/createdAt", 1);
+  $rt.wDateTime(w, v_updatedAt, "/updatedAt", 1);
+  if (v_note !== undefined) $rt.wPlainString(w, v_note, "/note");
 }
 
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/id";
-  const v_id = r.plainString();
+  const v_id = (r.at = "/id", r.plainString());
   let r_customer: any;
   try {
     r_customer = readCustomer(r);
@@ -414,41 +397,27 @@ function readOrder(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "/items", i_items);
   }
   const v_items = a_items;
-  r.at = "/total";
-  const v_total = $rt.readTabledNumber(r, $dt_Order_total);
-  r.at = "/currency";
-  const v_currency = $enum_Order_currency[r.index(8)];
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(5)];
-  r.at = "/createdAt";
-  const v_createdAt = r.dateTime();
-  r.at = "/updatedAt";
-  const v_updatedAt = r.dateTime();
-  let v_note: any;
-  if ((m0 & 1)) {
-    r.at = "/note";
-    v_note = r.plainString();
-  }
+  const v_total = (r.at = "/total", $rt.readTabledNumber(r, $dt_Order_total));
+  const v_currency = (r.at = "/currency", $enum_Order_currency[r.index(8)]);
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(5)]);
+  const v_createdAt = (r.at = "/createdAt", r.dateTime());
+  const v_updatedAt = (r.at = "/updatedAt", r.dateTime());
+  const v_note = (m0 & 1) ? (r.at = "/note", r.plainString()) : undefined;
   const o0: any = { id: v_id, customer: v_customer, items: v_items, total: v_total, currency: v_currency, status: v_status, createdAt: v_createdAt, updatedAt: v_updatedAt };
   if ((m0 & 1)) o0.note = v_note;
   return o0;
 }
 
 function writeCustomer(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_name = v.name;
   const v_email = v.email;
   const v_address = v.address;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Customer, "");
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (!(typeof v_id === "number" && $isInteger(v_id) && $rt.writeTabledInt(w, v_id, $dt_Customer_id))) throw $rt.invalid("/id", "an integer within 64 bits", v_id);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!$rt.writeTabledPlainString(w, v_name, $dt_Customer_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
-  if (v_email === undefined) throw $rt.missing("", "email");
-  if (typeof v_email !== "string") throw $rt.invalid("/email", "a string", v_email);
-  if (!$rt.writeTabledPlainString(w, v_email, $dt_Customer_email)) throw $rt.invalid("/email", "a string without lone surrogates", v_email);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Customer, "");
+  $rt.wIntT(w, v_id, $dt_Customer_id, "/id", 1);
+  $rt.wPlainStringT(w, v_name, $dt_Customer_name, "/name", 1);
+  $rt.wPlainStringT(w, v_email, $dt_Customer_email, "/email", 1);
   if (v_address === undefined) throw $rt.missing("", "address");
   try {
     writeAddress(w, v_address);
@@ -458,12 +427,9 @@ function writeCustomer(w: $rt.Writer, v: any): void {
 }
 
 function readCustomer(r: $rt.Reader): any {
-  r.at = "/id";
-  const v_id = $rt.readTabledInt(r, $dt_Customer_id);
-  r.at = "/name";
-  const v_name = $rt.readTabledPlainString(r, $dt_Customer_name);
-  r.at = "/email";
-  const v_email = $rt.readTabledPlainString(r, $dt_Customer_email);
+  const v_id = (r.at = "/id", $rt.readTabledInt(r, $dt_Customer_id));
+  const v_name = (r.at = "/name", $rt.readTabledPlainString(r, $dt_Customer_name));
+  const v_email = (r.at = "/email", $rt.readTabledPlainString(r, $dt_Customer_email));
   let r_address: any;
   try {
     r_address = readAddress(r);
@@ -476,67 +442,45 @@ function readCustomer(r: $rt.Reader): any {
 }
 
 function writeLineItem(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_sku = v.sku;
   const v_name = v.name;
   const v_qty = v.qty;
   const v_unitPrice = v.unitPrice;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_LineItem, "");
-  if (v_sku === undefined) throw $rt.missing("", "sku");
-  if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
-  if (!$rt.writeTabledPlainString(w, v_sku, $dt_LineItem_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
-  if (v_name === undefined) throw $rt.missing("", "name");
-  if (typeof v_name !== "string") throw $rt.invalid("/name", "a string", v_name);
-  if (!$rt.writeTabledPlainString(w, v_name, $dt_LineItem_name)) throw $rt.invalid("/name", "a string without lone surrogates", v_name);
-  if (v_qty === undefined) throw $rt.missing("", "qty");
-  if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
-  if (v_unitPrice === undefined) throw $rt.missing("", "unitPrice");
-  if (!(typeof v_unitPrice === "number" && $rt.writeTabledNumber(w, v_unitPrice, $dt_LineItem_unitPrice))) throw $rt.invalid("/unitPrice", "a finite number", v_unitPrice);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_LineItem, "");
+  $rt.wPlainStringT(w, v_sku, $dt_LineItem_sku, "/sku", 1);
+  $rt.wPlainStringT(w, v_name, $dt_LineItem_name, "/name", 1);
+  $rt.wInt(w, v_qty, "/qty", 1);
+  $rt.wNumberT(w, v_unitPrice, $dt_LineItem_unitPrice, "/unitPrice", 1);
 }
 
 function readLineItem(r: $rt.Reader): any {
-  r.at = "/sku";
-  const v_sku = $rt.readTabledPlainString(r, $dt_LineItem_sku);
-  r.at = "/name";
-  const v_name = $rt.readTabledPlainString(r, $dt_LineItem_name);
-  r.at = "/qty";
-  const v_qty = r.int();
-  r.at = "/unitPrice";
-  const v_unitPrice = $rt.readTabledNumber(r, $dt_LineItem_unitPrice);
+  const v_sku = (r.at = "/sku", $rt.readTabledPlainString(r, $dt_LineItem_sku));
+  const v_name = (r.at = "/name", $rt.readTabledPlainString(r, $dt_LineItem_name));
+  const v_qty = (r.at = "/qty", r.int());
+  const v_unitPrice = (r.at = "/unitPrice", $rt.readTabledNumber(r, $dt_LineItem_unitPrice));
   const o0: any = { sku: v_sku, name: v_name, qty: v_qty, unitPrice: v_unitPrice };
   return o0;
 }
 
 function writeAddress(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_street = v.street;
   const v_city = v.city;
   const v_postcode = v.postcode;
   const v_country = v.country;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_Address, "");
-  if (v_street === undefined) throw $rt.missing("", "street");
-  if (typeof v_street !== "string") throw $rt.invalid("/street", "a string", v_street);
-  if (!$rt.writeTabledPlainString(w, v_street, $dt_Address_street)) throw $rt.invalid("/street", "a string without lone surrogates", v_street);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!$rt.writeTabledPlainString(w, v_city, $dt_Address_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
-  if (v_postcode === undefined) throw $rt.missing("", "postcode");
-  if (typeof v_postcode !== "string") throw $rt.invalid("/postcode", "a string", v_postcode);
-  if (!$rt.writeTabledPlainString(w, v_postcode, $dt_Address_postcode)) throw $rt.invalid("/postcode", "a string without lone surrogates", v_postcode);
-  if (v_country === undefined) throw $rt.missing("", "country");
-  if (typeof v_country !== "string") throw $rt.invalid("/country", "a string", v_country);
-  if (!$rt.writeTabledPlainString(w, v_country, $dt_Address_country)) throw $rt.invalid("/country", "a string without lone surrogates", v_country);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_Address, "");
+  $rt.wPlainStringT(w, v_street, $dt_Address_street, "/street", 1);
+  $rt.wPlainStringT(w, v_city, $dt_Address_city, "/city", 1);
+  $rt.wPlainStringT(w, v_postcode, $dt_Address_postcode, "/postcode", 1);
+  $rt.wPlainStringT(w, v_country, $dt_Address_country, "/country", 1);
 }
 
 function readAddress(r: $rt.Reader): any {
-  r.at = "/street";
-  const v_street = $rt.readTabledPlainString(r, $dt_Address_street);
-  r.at = "/city";
-  const v_city = $rt.readTabledPlainString(r, $dt_Address_city);
-  r.at = "/postcode";
-  const v_postcode = $rt.readTabledPlainString(r, $dt_Address_postcode);
-  r.at = "/country";
-  const v_country = $rt.readTabledPlainString(r, $dt_Address_country);
+  const v_street = (r.at = "/street", $rt.readTabledPlainString(r, $dt_Address_street));
+  const v_city = (r.at = "/city", $rt.readTabledPlainString(r, $dt_Address_city));
+  const v_postcode = (r.at = "/postcode", $rt.readTabledPlainString(r, $dt_Address_postcode));
+  const v_country = (r.at = "/country", $rt.readTabledPlainString(r, $dt_Address_country));
   const o0: any = { street: v_street, city: v_city, postcode: v_postcode, country: v_country };
   return o0;
 }

@@ -24,8 +24,8 @@ export interface ToolCallBatch {
 
 const $keys_ToolCallBatch = /*@__PURE__*/ new Set<string>(["calls"]);
 const $keys_ToolCallBatch_calls_items = /*@__PURE__*/ new Set<string>(["action", "args"]);
-const $keys_ToolCallBatch_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
 const $enum_ToolCallBatch_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
+const $keys_ToolCallBatch_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
 const $tfields_ToolCallBatch_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
 const $thints_ToolCallBatch = {"root": "object", "keys": ["calls"]} as const;
 const $tinstructions_ToolCallBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
@@ -84,40 +84,33 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeToolCallBatch(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_calls = v.calls;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_ToolCallBatch, "");
-  if (v_calls === undefined) throw $rt.missing("", "calls");
-  if (!$isArray(v_calls)) throw $rt.invalid("/calls", "an array", v_calls);
+  $rt.gArray(v_calls, "/calls", 1);
   const n_calls = v_calls.length;
   w.varint(n_calls);
   let i_calls = 0;
   try {
     for (; i_calls < n_calls; i_calls++) {
       const e_calls = v_calls[i_calls];
-      if (typeof e_calls !== "object" || e_calls === null || $isArray(e_calls)) throw $rt.invalid("", "an object", e_calls);
+      $rt.gObject(e_calls, "");
       const v_action = e_calls.action;
       const v_args = e_calls.args;
-      if ($rt.keyCount(e_calls) !== 1 + 1) $rt.checkClosed(e_calls, $keys_ToolCallBatch_calls_items, "");
-      if (v_action === undefined) throw $rt.missing("", "action");
+      if ($rt.keyCount(e_calls) !== 2) $rt.checkClosed(e_calls, $keys_ToolCallBatch_calls_items, "");
       switch (v_action) {
         case "get_weather": w.byte(0); break;
         case "get_forecast": w.byte(1); break;
         case "get_air_quality": w.byte(2); break;
         case "get_sunrise_sunset": w.byte(3); break;
-        default: throw $rt.invalid("/action", "one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"", v_action);
+        default: throw $rt.enumFail(v_action, $enum_ToolCallBatch_calls_items_action, "/action", 1);
       }
-      if (v_args === undefined) throw $rt.missing("", "args");
-      if (typeof v_args !== "object" || v_args === null || $isArray(v_args)) throw $rt.invalid("/args", "an object", v_args);
+      $rt.gObject(v_args, "/args", 1);
       const v_city = v_args.city;
       const v_date = v_args.date;
-      if ($rt.keyCount(v_args) !== 1 + 1) $rt.checkClosed(v_args, $keys_ToolCallBatch_calls_items_args, "/args");
-      if (v_city === undefined) throw $rt.missing("/args", "city");
-      if (typeof v_city !== "string") throw $rt.invalid("/args/city", "a string", v_city);
-      if (!w.string(v_city)) throw $rt.invalid("/args/city", "a string without lone surrogates", v_city);
-      if (v_date === undefined) throw $rt.missing("/args", "date");
-      if (typeof v_date !== "string") throw $rt.invalid("/args/date", "a string", v_date);
-      if (!w.date(v_date)) throw $rt.invalid("/args/date", "a string without lone surrogates", v_date);
+      if ($rt.keyCount(v_args) !== 2) $rt.checkClosed(v_args, $keys_ToolCallBatch_calls_items_args, "/args");
+      $rt.wString(w, v_city, "/args/city", 1);
+      $rt.wDate(w, v_date, "/args/date", 1);
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/calls", i_calls);
@@ -131,12 +124,9 @@ function readToolCallBatch(r: $rt.Reader): any {
   let i_calls = 0;
   try {
     for (; i_calls < n_calls; i_calls++) {
-      r.at = "/action";
-      const v_action = $enum_ToolCallBatch_calls_items_action[r.index(4)];
-      r.at = "/args/city";
-      const v_city = r.string();
-      r.at = "/args/date";
-      const v_date = r.date();
+      const v_action = (r.at = "/action", $enum_ToolCallBatch_calls_items_action[r.index(4)]);
+      const v_city = (r.at = "/args/city", r.string());
+      const v_date = (r.at = "/args/date", r.date());
       const o_args: any = { city: v_city, date: v_date };
       const v_args = o_args;
       const o0: any = { action: v_action, args: v_args };

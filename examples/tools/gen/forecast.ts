@@ -29,8 +29,8 @@ const $keys_Forecast_days_items = /*@__PURE__*/ new Set<string>([
   "conditions",
   "precipitation",
 ]);
-const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
 const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
+const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
 const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
 const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
 const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
@@ -107,79 +107,67 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeForecast(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_days = v.days;
   const v_alerts = v.alerts;
   const v_sources = v.sources;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_alerts !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Forecast, "");
-  let m0 = 0;
-  if (v_alerts !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (!$isArray(v_days)) throw $rt.invalid("/days", "an array", v_days);
+  if ($rt.keyCount(v) !== 3 + +(v_alerts !== undefined)) $rt.checkClosed(v, $keys_Forecast, "");
+  w.byte(+(v_alerts !== undefined));
+  $rt.wString(w, v_city, "/city", 1);
+  $rt.gArray(v_days, "/days", 1);
   const n_days = v_days.length;
   w.varint(n_days);
   let i_days = 0;
   try {
     for (; i_days < n_days; i_days++) {
       const e_days = v_days[i_days];
-      if (typeof e_days !== "object" || e_days === null || $isArray(e_days)) throw $rt.invalid("", "an object", e_days);
+      $rt.gObject(e_days, "");
       const v_date = e_days.date;
       const v_high = e_days.high;
       const v_low = e_days.low;
       const v_conditions = e_days.conditions;
       const v_precipitation = e_days.precipitation;
-      if ($rt.keyCount(e_days) !== 1 + 1 + 1 + 1 + 1) $rt.checkClosed(e_days, $keys_Forecast_days_items, "");
-      if (v_date === undefined) throw $rt.missing("", "date");
-      if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
-      if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
-      if (v_high === undefined) throw $rt.missing("", "high");
-      if (!(typeof v_high === "number" && w.num(v_high))) throw $rt.invalid("/high", "a finite number", v_high);
-      if (v_low === undefined) throw $rt.missing("", "low");
-      if (!(typeof v_low === "number" && w.num(v_low))) throw $rt.invalid("/low", "a finite number", v_low);
-      if (v_conditions === undefined) throw $rt.missing("", "conditions");
+      if ($rt.keyCount(e_days) !== 5) $rt.checkClosed(e_days, $keys_Forecast_days_items, "");
+      $rt.wDate(w, v_date, "/date", 1);
+      $rt.wNumber(w, v_high, "/high", 1);
+      $rt.wNumber(w, v_low, "/low", 1);
       switch (v_conditions) {
         case "sunny": w.byte(0); break;
         case "cloudy": w.byte(1); break;
         case "rain": w.byte(2); break;
         case "snow": w.byte(3); break;
         case "storm": w.byte(4); break;
-        default: throw $rt.invalid("/conditions", "one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"", v_conditions);
+        default: throw $rt.enumFail(v_conditions, $enum_Forecast_days_items_conditions, "/conditions", 1);
       }
       if (v_precipitation === undefined) throw $rt.missing("", "precipitation");
       if (typeof v_precipitation === "number") {
         w.byte(0);
-        if (!(typeof v_precipitation === "number" && w.num(v_precipitation))) throw $rt.invalid("/precipitation", "a finite number", v_precipitation);
+        $rt.wNumber(w, v_precipitation, "/precipitation");
       }
       else {
         w.byte(1);
-        if (v_precipitation !== null) throw $rt.invalid("/precipitation", "null", v_precipitation);
+        $rt.wNull(v_precipitation, "/precipitation");
       }
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/days", i_days);
   }
   if (v_alerts !== undefined) {
-    if (!$isArray(v_alerts)) throw $rt.invalid("/alerts", "an array", v_alerts);
+    $rt.gArray(v_alerts, "/alerts");
     const n_alerts = v_alerts.length;
     w.varint(n_alerts);
     let i_alerts = 0;
     try {
       for (; i_alerts < n_alerts; i_alerts++) {
         const e_alerts = v_alerts[i_alerts];
-        if (typeof e_alerts !== "string") throw $rt.invalid("", "a string", e_alerts);
-        if (!w.string(e_alerts)) throw $rt.invalid("", "a string without lone surrogates", e_alerts);
+        $rt.wString(w, e_alerts, "");
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/alerts", i_alerts);
     }
   }
-  if (v_sources === undefined) throw $rt.missing("", "sources");
-  if (typeof v_sources !== "object" || v_sources === null || $isArray(v_sources)) throw $rt.invalid("/sources", "an object", v_sources);
+  $rt.gObject(v_sources, "/sources", 1);
   const x_sources = $rt.extraKeys(v_sources, $keys_Forecast_sources);
   if (x_sources === undefined) w.byte(0);
   else {
@@ -187,10 +175,9 @@ function writeForecast(w: $rt.Writer, v: any): void {
     let k_sources = "";
     try {
       for (k_sources of x_sources) {
-        if (!w.string(k_sources)) throw $rt.invalid("", "a key without lone surrogates", k_sources);
+        $rt.wKey(w, k_sources);
         const e_sources = v_sources[k_sources];
-        if (typeof e_sources !== "string") throw $rt.invalid("", "a string", e_sources);
-        if (!w.string(e_sources)) throw $rt.invalid("", "a string without lone surrogates", e_sources);
+        $rt.wString(w, e_sources, "");
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/sources", k_sources);
@@ -201,36 +188,18 @@ function writeForecast(w: $rt.Writer, v: any): void {
 function readForecast(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
+  const v_city = (r.at = "/city", r.string());
   r.at = "/days";
   const n_days = r.count(5);
   const a_days: any[] = [];
   let i_days = 0;
   try {
     for (; i_days < n_days; i_days++) {
-      r.at = "/date";
-      const v_date = r.date();
-      r.at = "/high";
-      const v_high = r.num();
-      r.at = "/low";
-      const v_low = r.num();
-      r.at = "/conditions";
-      const v_conditions = $enum_Forecast_days_items_conditions[r.index(5)];
-      r.at = "/precipitation";
-      let u_precipitation: any;
-      switch (r.index(2)) {
-        case 0: {
-          r.at = "/precipitation";
-          u_precipitation = r.num();
-          break;
-        }
-        case 1: {
-          u_precipitation = null;
-          break;
-        }
-      }
-      const v_precipitation = u_precipitation;
+      const v_date = (r.at = "/date", r.date());
+      const v_high = (r.at = "/high", r.num());
+      const v_low = (r.at = "/low", r.num());
+      const v_conditions = (r.at = "/conditions", $enum_Forecast_days_items_conditions[r.index(5)]);
+      const v_precipitation = ((r.at = "/precipitation", r.index(2)) === 0 ? (r.at = "/precipitation", r.num()) : null);
       const o0: any = { date: v_date, high: v_high, low: v_low, conditions: v_conditions, precipitation: v_precipitation };
       a_days.push(o0);
     }
@@ -246,8 +215,7 @@ function readForecast(r: $rt.Reader): any {
     let i_alerts = 0;
     try {
       for (; i_alerts < n_alerts; i_alerts++) {
-        r.at = "";
-        a_alerts.push(r.string());
+        a_alerts.push((r.at = "", r.string()));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/alerts", i_alerts);
@@ -260,13 +228,8 @@ function readForecast(r: $rt.Reader): any {
   let k_sources = "";
   try {
     for (let j = 0; j < n_sources; j++) {
-      r.at = "";
-      k_sources = r.string();
-      // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-      // of another schema version (a property added or retired since), and is kept as it came
-      if ($rt.hasOwn(o_sources, k_sources)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k_sources));
-      r.at = "";
-      const e_sources = r.string();
+      k_sources = $rt.rKey(r, o_sources);
+      const e_sources = (r.at = "", r.string());
       $rt.setOwn(o_sources, k_sources, e_sources);
     }
   } catch (e) {

@@ -46,70 +46,53 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeLegacyAlert(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_level = v.level;
   const v_headline = v.headline;
   const v_areas = v.areas;
   const v_expires = v.expires;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_expires !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_LegacyAlert, "");
-  let m0 = 0;
-  if (v_expires !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_level === undefined) throw $rt.missing("", "level");
+  if ($rt.keyCount(v) !== 3 + +(v_expires !== undefined)) $rt.checkClosed(v, $keys_LegacyAlert, "");
+  w.byte(+(v_expires !== undefined));
   switch (v_level) {
     case "advisory": w.byte(0); break;
     case "watch": w.byte(1); break;
     case "warning": w.byte(2); break;
-    default: throw $rt.invalid("/level", "one of \"advisory\", \"watch\", \"warning\"", v_level);
+    default: throw $rt.enumFail(v_level, $enum_LegacyAlert_level, "/level", 1);
   }
-  if (v_headline === undefined) throw $rt.missing("", "headline");
-  if (typeof v_headline !== "string") throw $rt.invalid("/headline", "a string", v_headline);
-  if (!w.string(v_headline)) throw $rt.invalid("/headline", "a string without lone surrogates", v_headline);
-  if (v_areas === undefined) throw $rt.missing("", "areas");
-  if (!$isArray(v_areas)) throw $rt.invalid("/areas", "an array", v_areas);
+  $rt.wString(w, v_headline, "/headline", 1);
+  $rt.gArray(v_areas, "/areas", 1);
   const n_areas = v_areas.length;
   w.varint(n_areas);
   let i_areas = 0;
   try {
     for (; i_areas < n_areas; i_areas++) {
       const e_areas = v_areas[i_areas];
-      if (typeof e_areas !== "string") throw $rt.invalid("", "a string", e_areas);
-      if (!w.string(e_areas)) throw $rt.invalid("", "a string without lone surrogates", e_areas);
+      $rt.wString(w, e_areas, "");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/areas", i_areas);
   }
-  if (v_expires !== undefined) {
-    if (typeof v_expires !== "string") throw $rt.invalid("/expires", "a string", v_expires);
-    if (!w.dateTime(v_expires)) throw $rt.invalid("/expires", "a string without lone surrogates", v_expires);
-  }
+  if (v_expires !== undefined) $rt.wDateTime(w, v_expires, "/expires");
 }
 
 function readLegacyAlert(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/level";
-  const v_level = $enum_LegacyAlert_level[r.index(3)];
-  r.at = "/headline";
-  const v_headline = r.string();
+  const v_level = (r.at = "/level", $enum_LegacyAlert_level[r.index(3)]);
+  const v_headline = (r.at = "/headline", r.string());
   r.at = "/areas";
   const n_areas = r.count(1);
   const a_areas: any[] = [];
   let i_areas = 0;
   try {
     for (; i_areas < n_areas; i_areas++) {
-      r.at = "";
-      a_areas.push(r.string());
+      a_areas.push((r.at = "", r.string()));
     }
   } catch (e) {
     $rt.rethrowAtIndex(e, "/areas", i_areas);
   }
   const v_areas = a_areas;
-  let v_expires: any;
-  if ((m0 & 1)) {
-    r.at = "/expires";
-    v_expires = r.dateTime();
-  }
+  const v_expires = (m0 & 1) ? (r.at = "/expires", r.dateTime()) : undefined;
   const o0: any = { level: v_level, headline: v_headline, areas: v_areas };
   if ((m0 & 1)) o0.expires = v_expires;
   return o0;

@@ -54,41 +54,27 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeWeatherQuery(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_date = v.date;
   const v_unit = v.unit;
-  if ($rt.keyCount(v) !== 1 + (v_date !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_WeatherQuery, "");
-  let m0 = 0;
-  if (v_date !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
-  if (v_date !== undefined) {
-    if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
-    if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
-  }
-  if (v_unit === undefined) throw $rt.missing("", "unit");
+  if ($rt.keyCount(v) !== 2 + +(v_date !== undefined)) $rt.checkClosed(v, $keys_WeatherQuery, "");
+  w.byte(+(v_date !== undefined));
+  $rt.wString(w, v_city, "/city", 1);
+  if (v_date !== undefined) $rt.wDate(w, v_date, "/date");
   switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", v_unit);
+    default: throw $rt.enumFail(v_unit, $enum_WeatherQuery_unit, "/unit", 1);
   }
 }
 
 function readWeatherQuery(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
-  let v_date: any;
-  if ((m0 & 1)) {
-    r.at = "/date";
-    v_date = r.date();
-  }
-  r.at = "/unit";
-  const v_unit = $enum_WeatherQuery_unit[r.index(2)];
+  const v_city = (r.at = "/city", r.string());
+  const v_date = (m0 & 1) ? (r.at = "/date", r.date()) : undefined;
+  const v_unit = (r.at = "/unit", $enum_WeatherQuery_unit[r.index(2)]);
   const o0: any = { city: v_city };
   if ((m0 & 1)) o0.date = v_date;
   o0.unit = v_unit;

@@ -9,7 +9,8 @@ import { formatOf, type ScalarShape } from "../formats.ts";
 import { defaultTable } from "../../defaults.ts";
 import { readAny } from "../../any.ts";
 import { rethrowAt, rethrowAtIndex } from "../../errors.ts";
-import { cloneJson, hasOwn, setOwn } from "../../objects.ts";
+import { cloneJson, setOwn } from "../../objects.ts";
+import { rKey } from "../kinds/composite.ts";
 import type { Reader } from "../../reader.ts";
 import { childPath, isPrimitive } from "./props.ts";
 
@@ -257,9 +258,7 @@ export class ReadCompiler {
       let k = "";
       try {
         for (let j = 0; j < n; j++) {
-          r.at = "";
-          k = r.string();
-          if (hasOwn(o, k)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k));
+          k = rKey(r, o);
           setOwn(o, k, additional(r));
         }
       } catch (e) {

@@ -10,9 +10,10 @@ import { defaultTable } from "../../defaults.ts";
 import { writeAny } from "../../any.ts";
 import { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "../../errors.ts";
 import { writeExtension } from "../../extensions.ts";
-import { checkClosed, extraKeys, jsonEquals, keyCount, missing } from "../../objects.ts";
+import { checkClosed, extraKeys, keyCount, missing } from "../../objects.ts";
 import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../wire.ts";
 import { invalid, type Writer } from "../../writer.ts";
+import { ENUM_SCAN_MAX, SCALAR_GUARDS, TABLED_GUARDS, enumIndex, gArray, gObject, scalarForm, wBool, wConst, wEnum, wEnumMap, wJsonConst, wJsonEnum, wKey, wNull } from "../kinds/index.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
 import { childPath, isPrimitive, propReader } from "./props.ts";
 
@@ -76,15 +77,9 @@ export class WriteCompiler {
       case "number":
         return scalarWriter(s, p);
       case "boolean":
-        return (w, v) => {
-          if (v === true) w.byte(1);
-          else if (v === false) w.byte(0);
-          else throw invalid(p, "a boolean", v);
-        };
+        return (w, v) => wBool(w, v, p);
       case "null":
-        return (_w, v) => {
-          if (v !== null) throw invalid(p, "null", v);
-        };
+        return (_w, v) => wNull(v, p);
       case "any":
         if (p === "") return writeAny;
         return (w, v) => {
@@ -96,15 +91,8 @@ export class WriteCompiler {
         };
       case "const": {
         const c = s.value;
-        if (isPrimitive(c)) {
-          const expected = "the constant " + JSON.stringify(c);
-          return (_w, v) => {
-            if (v !== c) throw invalid(p, expected, v);
-          };
-        }
-        return (_w, v) => {
-          if (!jsonEquals(v, c)) throw invalid(p, "the schema's constant value", v);
-        };
+        if (isPrimitive(c)) return (_w, v) => wConst(v, c, p);
+        return (_w, v) => wJsonConst(v, c, p);
       }
       case "enum":
         // a one-value enum is written (as nothing) and checked like a const
@@ -149,7 +137,7 @@ export class WriteCompiler {
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} items of a zero-width type`;
     if (this.evolved) {
       return (w, v) => {
-        if (!isArray(v)) throw invalid(p, "an array", v);
+        gArray(v, p);
         const n = v.length;
         if (zeroWidth && n > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
         w.varint(n);
@@ -168,7 +156,7 @@ export class WriteCompiler {
       };
     }
     return (w, v) => {
-      if (!isArray(v)) throw invalid(p, "an array", v);
+      gArray(v, p);
       const n = v.length;
       if (zeroWidth && n > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
       w.varint(n);
@@ -193,7 +181,7 @@ export class WriteCompiler {
     const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} rest items of a zero-width type`;
     const evolved = this.evolved;
     return (w, v) => {
-      if (!isArray(v)) throw invalid(p, "an array", v);
+      gArray(v, p);
       const n = v.length;
       if (n < min || (max >= 0 && n > max)) throw invalid(p, expected, v);
       if (zeroWidthRest && n - count > MAX_ZERO_WIDTH_ITEMS) throw invalid(p, tooMany, v);
@@ -252,7 +240,7 @@ export class WriteCompiler {
       bitmap.push({ props, extras });
     }
     return (w, v) => {
-      if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
+      gObject(v, p);
       const f: unknown[] = new Array(count);
       for (let i = 0; i < count; i++) f[i] = getters[i]!(v);
       let extras: string[] | undefined;
@@ -301,7 +289,7 @@ export class WriteCompiler {
           for (let j = 0; j < extras.length; j++) {
             k = extras[j]!;
             if (evolved) w.ptr[w.ptr.length - 1] = p + pointerSegment(k);
-            if (!w.string(k)) throw invalid("", "a key without lone surrogates", k);
+            wKey(w, k);
             additional(w, v[k]);
           }
         } catch (err) {
@@ -324,7 +312,7 @@ export class WriteCompiler {
       const at = childPath(p, key);
       const get = propReader(key);
       return (w, v) => {
-        if (typeof v !== "object" || v === null || isArray(v)) throw invalid(p, "an object", v);
+        gObject(v, p);
         const d = get(v);
         const i = index.get(d);
         if (i === undefined) throw invalid(at, expected, d);
@@ -352,57 +340,24 @@ export class WriteCompiler {
 }
 
 /**
- * A string, integer or number position: its wire format's guard and primitive (../formats.ts), through its
+ * A string, integer or number position: its wire format's guard (runtime/codec/kinds/scalar.ts), through its
  * default-value table when the dictionary gave it one. `emitScalarWrite` in generator/emit/write.ts.
  */
 function scalarWriter(s: ScalarShape & { table?: (string | number)[] }, p: string): WriteFn {
-  const f = formatOf(s);
-  let put = f.write;
+  const form = scalarForm(formatOf(s));
   if (s.table !== undefined && s.table.length > 0) {
     const t = defaultTable(s.table);
-    const tabled = f.writeTabled;
-    put = (w, v) => tabled(w, v, t);
+    const tabled = TABLED_GUARDS[form];
+    return (w, v) => tabled(w, v, t, p);
   }
-  const expected = f.expected;
-  switch (f.guard) {
-    case "string":
-      return (w, v) => {
-        if (typeof v !== "string") throw invalid(p, "a string", v);
-        if (!put(w, v)) throw invalid(p, expected, v);
-      };
-    case "integer":
-      return (w, v) => {
-        if (!(typeof v === "number" && isInteger(v) && put(w, v))) throw invalid(p, expected, v);
-      };
-    case "int64":
-      return (w, v) => {
-        if (!put(w, v)) throw invalid(p, expected, v);
-      };
-    case "number":
-      return (w, v) => {
-        if (!(typeof v === "number" && put(w, v))) throw invalid(p, expected, v);
-      };
-  }
+  const guard = SCALAR_GUARDS[form];
+  return (w, v) => guard(w, v, p);
 }
 
+/** Enums: `wEnum` scans short lists of primitives, longer ones go through an index (as generated code does). */
 function enumWriter(values: unknown[], p: string): WriteFn {
-  const full = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
-  const expected = full.length > 200 ? full.slice(0, 197) + "..." : full;
-  if (values.every(isPrimitive)) {
-    // a generated `switch` (strict equality) or Map (SameValueZero): identical for JSON primitives
-    const index = new Map<unknown, number>();
-    values.forEach((x, i) => {
-      if (!index.has(x)) index.set(x, i);
-    });
-    return (w, v) => {
-      const i = index.get(v);
-      if (i === undefined) throw invalid(p, expected, v);
-      w.varint(i);
-    };
-  }
-  return (w, v) => {
-    const i = values.findIndex((x) => jsonEquals(x, v));
-    if (i < 0) throw invalid(p, expected, v);
-    w.varint(i);
-  };
+  if (!values.every(isPrimitive)) return (w, v) => wJsonEnum(w, v, values, p);
+  if (values.length <= ENUM_SCAN_MAX) return (w, v) => wEnum(w, v, values, p);
+  const index = enumIndex(values);
+  return (w, v) => wEnumMap(w, v, index, values, p);
 }

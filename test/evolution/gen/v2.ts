@@ -40,11 +40,11 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "coupon",
   "channel",
 ]);
+const $enum_Order_status = ["new", "paid", "shipped"] as const;
 const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
 const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
 const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
 const $keys_Order_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
-const $enum_Order_status = ["new", "paid", "shipped"] as const;
 const $json_Order_channel = "web" as unknown;
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
@@ -86,7 +86,7 @@ const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) i
   "- top level: optional (omit when unknown): note, payment, coupon";
 
 function writeOrder(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_status = v.status;
   const v_note = v.note;
@@ -94,27 +94,17 @@ function writeOrder(w: $rt.Writer, v: any): void {
   const v_payment = v.payment;
   const v_coupon = v.coupon;
   const v_channel = v.channel;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_note !== undefined ? 1 : 0) + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_note !== undefined) m0 |= 1;
-  if (v_payment !== undefined) m0 |= 2;
-  w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.plainString(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_status === undefined) throw $rt.missing("", "status");
+  if ($rt.keyCount(v) !== 4 + +(v_note !== undefined) + +(v_payment !== undefined) + +(v_coupon !== undefined)) $rt.checkClosed(v, $keys_Order, "");
+  w.byte(+(v_note !== undefined) | +(v_payment !== undefined) << 1);
+  $rt.wPlainString(w, v_id, "/id", 1);
   switch (v_status) {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("/status", "one of \"new\", \"paid\", \"shipped\"", v_status);
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
   }
-  if (v_note !== undefined) {
-    if (typeof v_note !== "string") throw $rt.invalid("/note", "a string", v_note);
-    if (!w.plainString(v_note)) throw $rt.invalid("/note", "a string without lone surrogates", v_note);
-  }
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  if (v_note !== undefined) $rt.wPlainString(w, v_note, "/note");
+  $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
   let i_items = 0;
@@ -123,16 +113,13 @@ function writeOrder(w: $rt.Writer, v: any): void {
     for (; i_items < n_items; i_items++) {
       const e_items = v_items[i_items];
       w.ptr[w.ptr.length - 1] = "/items" + "/" + i_items;
-      if (typeof e_items !== "object" || e_items === null || $isArray(e_items)) throw $rt.invalid("", "an object", e_items);
+      $rt.gObject(e_items, "");
       const v_sku = e_items.sku;
       const v_qty = e_items.qty;
       const v_gift = e_items.gift;
-      if ($rt.keyCount(e_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
-      if (v_sku === undefined) throw $rt.missing("", "sku");
-      if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
-      if (!w.string(v_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
-      if (v_qty === undefined) throw $rt.missing("", "qty");
-      if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
+      if ($rt.keyCount(e_items) !== 2 + +(v_gift !== undefined)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
+      $rt.wString(w, v_sku, "/sku", 1);
+      $rt.wInt(w, v_qty, "/qty", 1);
       if (v_gift !== undefined) $rt.writeExtension(w, 14, "", "gift", v_gift, $extW14);
     }
   } catch (err) {
@@ -140,42 +127,35 @@ function writeOrder(w: $rt.Writer, v: any): void {
   }
   w.ptr.pop();
   if (v_payment !== undefined) {
-    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+    $rt.gObject(v_payment, "/payment");
     const d_payment = v_payment.kind;
     switch (d_payment) {
       case "card": {
         w.byte(0);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind = v_payment.kind;
         const v_card = v_payment.card;
-        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
-        if (v_kind === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", v_kind);
-        if (v_card === undefined) throw $rt.missing("/payment", "card");
-        if (typeof v_card !== "string") throw $rt.invalid("/payment/card", "a string", v_card);
-        if (!w.plainString(v_card)) throw $rt.invalid("/payment/card", "a string without lone surrogates", v_card);
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
+        $rt.wConst(v_kind, "card", "/payment/kind", 1);
+        $rt.wPlainString(w, v_card, "/payment/card", 1);
         break;
       }
       case "cash": {
         w.byte(1);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind$2 = v_payment.kind;
         if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
-        if (v_kind$2 === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind$2 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", v_kind$2);
+        $rt.wConst(v_kind$2, "cash", "/payment/kind", 1);
         break;
       }
       case "voucher": {
         w.byte(2);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind$3 = v_payment.kind;
         const v_voucher = v_payment.voucher;
-        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
-        if (v_kind$3 === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind$3 !== "voucher") throw $rt.invalid("/payment/kind", "the constant \"voucher\"", v_kind$3);
-        if (v_voucher === undefined) throw $rt.missing("/payment", "voucher");
-        if (typeof v_voucher !== "string") throw $rt.invalid("/payment/voucher", "a string", v_voucher);
-        if (!w.plainString(v_voucher)) throw $rt.invalid("/payment/voucher", "a string without lone surrogates", v_voucher);
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
+        $rt.wConst(v_kind$3, "voucher", "/payment/kind", 1);
+        $rt.wPlainString(w, v_voucher, "/payment/voucher", 1);
         break;
       }
       default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\", \"voucher\"", d_payment);
@@ -189,25 +169,17 @@ function writeOrder(w: $rt.Writer, v: any): void {
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.plainString();
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(3)];
-  let v_note: any;
-  if ((m0 & 1)) {
-    r.at = "/note";
-    v_note = r.plainString();
-  }
+  const v_id = (r.at = "/id", r.plainString());
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
+  const v_note = (m0 & 1) ? (r.at = "/note", r.plainString()) : undefined;
   r.at = "/items";
   const n_items = r.count(2);
   const a_items: any[] = [];
   let i_items = 0;
   try {
     for (; i_items < n_items; i_items++) {
-      r.at = "/sku";
-      const v_sku = r.string();
-      r.at = "/qty";
-      const v_qty = r.int();
+      const v_sku = (r.at = "/sku", r.string());
+      const v_qty = (r.at = "/qty", r.int());
       const o0: any = { sku: v_sku, qty: v_qty };
       a_items.push(o0);
     }
@@ -222,8 +194,7 @@ function readOrder(r: $rt.Reader): any {
     switch (r.index(3)) {
       case 0: {
         const v_kind = "card";
-        r.at = "/payment/card";
-        const v_card = r.plainString();
+        const v_card = (r.at = "/payment/card", r.plainString());
         const o_payment: any = { kind: v_kind, card: v_card };
         u_payment = o_payment;
         break;
@@ -236,8 +207,7 @@ function readOrder(r: $rt.Reader): any {
       }
       case 2: {
         const v_kind$3 = "voucher";
-        r.at = "/payment/voucher";
-        const v_voucher = r.plainString();
+        const v_voucher = (r.at = "/payment/voucher", r.plainString());
         const o_payment$3: any = { kind: v_kind$3, voucher: v_voucher };
         u_payment = o_payment$3;
         break;
@@ -254,42 +224,28 @@ function readOrder(r: $rt.Reader): any {
 }
 
 function $extW14(w: $rt.Writer, v: any): void {
-  if (v === true) w.byte(1);
-  else if (v === false) w.byte(0);
-  else throw $rt.invalid("", "a boolean", v);
+  $rt.wBool(w, v, "");
 }
 
 function $extR14(r: $rt.Reader): any {
-  r.at = "";
-  return r.bool();
+  return (r.at = "", r.bool());
 }
 
 function $extW18(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_code = v.code;
   const v_percent = v.percent;
-  if ($rt.keyCount(v) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_coupon, "");
-  let m0 = 0;
-  if (v_percent !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_code === undefined) throw $rt.missing("", "code");
-  if (typeof v_code !== "string") throw $rt.invalid("/code", "a string", v_code);
-  if (!w.plainString(v_code)) throw $rt.invalid("/code", "a string without lone surrogates", v_code);
-  if (v_percent !== undefined) {
-    if (!(typeof v_percent === "number" && w.num(v_percent))) throw $rt.invalid("/percent", "a finite number", v_percent);
-  }
+  if ($rt.keyCount(v) !== 1 + +(v_percent !== undefined)) $rt.checkClosed(v, $keys_Order_coupon, "");
+  w.byte(+(v_percent !== undefined));
+  $rt.wPlainString(w, v_code, "/code", 1);
+  if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/percent");
 }
 
 function $extR18(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/code";
-  const v_code = r.plainString();
-  let v_percent: any;
-  if ((m0 & 1)) {
-    r.at = "/percent";
-    v_percent = r.num();
-  }
+  const v_code = (r.at = "/code", r.plainString());
+  const v_percent = (m0 & 1) ? (r.at = "/percent", r.num()) : undefined;
   const o0: any = { code: v_code };
   if ((m0 & 1)) o0.percent = v_percent;
   return o0;
@@ -299,13 +255,12 @@ function $extW21(w: $rt.Writer, v: any): void {
   switch (v) {
     case "web": w.byte(0); break;
     case "app": w.byte(1); break;
-    default: throw $rt.invalid("", "one of \"web\", \"app\"", v);
+    default: throw $rt.enumFail(v, $tenum_Order_channel, "");
   }
 }
 
 function $extR21(r: $rt.Reader): any {
-  r.at = "";
-  return $tenum_Order_channel[r.index(2)];
+  return (r.at = "", $tenum_Order_channel[r.index(2)]);
 }
 
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */

@@ -38,12 +38,12 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "coupon",
   "channel",
 ]);
+const $enum_Order_status = ["new", "paid", "shipped"] as const;
 const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
 const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
 const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
 const $keys_Order_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
 const $keys_Order_coupon = /*@__PURE__*/ new Set<string>(["code", "percent"]);
-const $enum_Order_status = ["new", "paid", "shipped"] as const;
 const $enum_Order_channel = ["web", "app"] as const;
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
@@ -82,130 +82,98 @@ const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) i
   "- top level: optional (omit when unknown): payment, coupon";
 
 function writeOrder(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_status = v.status;
   const v_items = v.items;
   const v_payment = v.payment;
   const v_coupon = v.coupon;
   const v_channel = v.channel;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + (v_payment !== undefined ? 1 : 0) + (v_coupon !== undefined ? 1 : 0) + 1) $rt.checkClosed(v, $keys_Order, "");
-  let m0 = 0;
-  if (v_payment !== undefined) m0 |= 1;
-  if (v_coupon !== undefined) m0 |= 2;
-  w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.plainString(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_status === undefined) throw $rt.missing("", "status");
+  if ($rt.keyCount(v) !== 4 + +(v_payment !== undefined) + +(v_coupon !== undefined)) $rt.checkClosed(v, $keys_Order, "");
+  w.byte(+(v_payment !== undefined) | +(v_coupon !== undefined) << 1);
+  $rt.wPlainString(w, v_id, "/id", 1);
   switch (v_status) {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.invalid("/status", "one of \"new\", \"paid\", \"shipped\"", v_status);
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
   }
-  if (v_items === undefined) throw $rt.missing("", "items");
-  if (!$isArray(v_items)) throw $rt.invalid("/items", "an array", v_items);
+  $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
   let i_items = 0;
   try {
     for (; i_items < n_items; i_items++) {
       const e_items = v_items[i_items];
-      if (typeof e_items !== "object" || e_items === null || $isArray(e_items)) throw $rt.invalid("", "an object", e_items);
+      $rt.gObject(e_items, "");
       const v_sku = e_items.sku;
       const v_qty = e_items.qty;
       const v_gift = e_items.gift;
-      if ($rt.keyCount(e_items) !== 1 + 1 + (v_gift !== undefined ? 1 : 0)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
-      let m1 = 0;
-      if (v_gift !== undefined) m1 |= 1;
-      w.byte(m1);
-      if (v_sku === undefined) throw $rt.missing("", "sku");
-      if (typeof v_sku !== "string") throw $rt.invalid("/sku", "a string", v_sku);
-      if (!w.string(v_sku)) throw $rt.invalid("/sku", "a string without lone surrogates", v_sku);
-      if (v_qty === undefined) throw $rt.missing("", "qty");
-      if (!(typeof v_qty === "number" && $isInteger(v_qty) && w.int(v_qty))) throw $rt.invalid("/qty", "an integer within 64 bits", v_qty);
-      if (v_gift !== undefined) {
-        if (v_gift === true) w.byte(1);
-        else if (v_gift === false) w.byte(0);
-        else throw $rt.invalid("/gift", "a boolean", v_gift);
-      }
+      if ($rt.keyCount(e_items) !== 2 + +(v_gift !== undefined)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
+      w.byte(+(v_gift !== undefined));
+      $rt.wString(w, v_sku, "/sku", 1);
+      $rt.wInt(w, v_qty, "/qty", 1);
+      if (v_gift !== undefined) $rt.wBool(w, v_gift, "/gift");
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/items", i_items);
   }
   if (v_payment !== undefined) {
-    if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+    $rt.gObject(v_payment, "/payment");
     const d_payment = v_payment.kind;
     switch (d_payment) {
       case "card": {
         w.byte(0);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind = v_payment.kind;
         const v_card = v_payment.card;
-        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
-        if (v_kind === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind !== "card") throw $rt.invalid("/payment/kind", "the constant \"card\"", v_kind);
-        if (v_card === undefined) throw $rt.missing("/payment", "card");
-        if (typeof v_card !== "string") throw $rt.invalid("/payment/card", "a string", v_card);
-        if (!w.plainString(v_card)) throw $rt.invalid("/payment/card", "a string without lone surrogates", v_card);
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
+        $rt.wConst(v_kind, "card", "/payment/kind", 1);
+        $rt.wPlainString(w, v_card, "/payment/card", 1);
         break;
       }
       case "cash": {
         w.byte(1);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind$2 = v_payment.kind;
         if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
-        if (v_kind$2 === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind$2 !== "cash") throw $rt.invalid("/payment/kind", "the constant \"cash\"", v_kind$2);
+        $rt.wConst(v_kind$2, "cash", "/payment/kind", 1);
         break;
       }
       case "voucher": {
         w.byte(2);
-        if (typeof v_payment !== "object" || v_payment === null || $isArray(v_payment)) throw $rt.invalid("/payment", "an object", v_payment);
+        $rt.gObject(v_payment, "/payment");
         const v_kind$3 = v_payment.kind;
         const v_voucher = v_payment.voucher;
-        if ($rt.keyCount(v_payment) !== 1 + 1) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
-        if (v_kind$3 === undefined) throw $rt.missing("/payment", "kind");
-        if (v_kind$3 !== "voucher") throw $rt.invalid("/payment/kind", "the constant \"voucher\"", v_kind$3);
-        if (v_voucher === undefined) throw $rt.missing("/payment", "voucher");
-        if (typeof v_voucher !== "string") throw $rt.invalid("/payment/voucher", "a string", v_voucher);
-        if (!w.plainString(v_voucher)) throw $rt.invalid("/payment/voucher", "a string without lone surrogates", v_voucher);
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
+        $rt.wConst(v_kind$3, "voucher", "/payment/kind", 1);
+        $rt.wPlainString(w, v_voucher, "/payment/voucher", 1);
         break;
       }
       default: throw $rt.invalid("/payment/kind", "one of \"card\", \"cash\", \"voucher\"", d_payment);
     }
   }
   if (v_coupon !== undefined) {
-    if (typeof v_coupon !== "object" || v_coupon === null || $isArray(v_coupon)) throw $rt.invalid("/coupon", "an object", v_coupon);
+    $rt.gObject(v_coupon, "/coupon");
     const v_code = v_coupon.code;
     const v_percent = v_coupon.percent;
-    if ($rt.keyCount(v_coupon) !== 1 + (v_percent !== undefined ? 1 : 0)) $rt.checkClosed(v_coupon, $keys_Order_coupon, "/coupon");
-    let m_coupon = 0;
-    if (v_percent !== undefined) m_coupon |= 1;
-    w.byte(m_coupon);
-    if (v_code === undefined) throw $rt.missing("/coupon", "code");
-    if (typeof v_code !== "string") throw $rt.invalid("/coupon/code", "a string", v_code);
-    if (!w.plainString(v_code)) throw $rt.invalid("/coupon/code", "a string without lone surrogates", v_code);
-    if (v_percent !== undefined) {
-      if (!(typeof v_percent === "number" && w.num(v_percent))) throw $rt.invalid("/coupon/percent", "a finite number", v_percent);
-    }
+    if ($rt.keyCount(v_coupon) !== 1 + +(v_percent !== undefined)) $rt.checkClosed(v_coupon, $keys_Order_coupon, "/coupon");
+    w.byte(+(v_percent !== undefined));
+    $rt.wPlainString(w, v_code, "/coupon/code", 1);
+    if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/coupon/percent");
   }
-  if (v_channel === undefined) throw $rt.missing("", "channel");
   switch (v_channel) {
     case "web": w.byte(0); break;
     case "app": w.byte(1); break;
-    default: throw $rt.invalid("/channel", "one of \"web\", \"app\"", v_channel);
+    default: throw $rt.enumFail(v_channel, $enum_Order_channel, "/channel", 1);
   }
 }
 
 function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.plainString();
-  r.at = "/status";
-  const v_status = $enum_Order_status[r.index(3)];
+  const v_id = (r.at = "/id", r.plainString());
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
   r.at = "/items";
   const n_items = r.count(3);
   const a_items: any[] = [];
@@ -214,15 +182,9 @@ function readOrder(r: $rt.Reader): any {
     for (; i_items < n_items; i_items++) {
       r.at = "";
       const m1 = r.bits(1);
-      r.at = "/sku";
-      const v_sku = r.string();
-      r.at = "/qty";
-      const v_qty = r.int();
-      let v_gift: any;
-      if ((m1 & 1)) {
-        r.at = "/gift";
-        v_gift = r.bool();
-      }
+      const v_sku = (r.at = "/sku", r.string());
+      const v_qty = (r.at = "/qty", r.int());
+      const v_gift = (m1 & 1) ? (r.at = "/gift", r.bool()) : undefined;
       const o0: any = { sku: v_sku, qty: v_qty };
       if ((m1 & 1)) o0.gift = v_gift;
       a_items.push(o0);
@@ -238,8 +200,7 @@ function readOrder(r: $rt.Reader): any {
     switch (r.index(3)) {
       case 0: {
         const v_kind = "card";
-        r.at = "/payment/card";
-        const v_card = r.plainString();
+        const v_card = (r.at = "/payment/card", r.plainString());
         const o_payment: any = { kind: v_kind, card: v_card };
         u_payment = o_payment;
         break;
@@ -252,8 +213,7 @@ function readOrder(r: $rt.Reader): any {
       }
       case 2: {
         const v_kind$3 = "voucher";
-        r.at = "/payment/voucher";
-        const v_voucher = r.plainString();
+        const v_voucher = (r.at = "/payment/voucher", r.plainString());
         const o_payment$3: any = { kind: v_kind$3, voucher: v_voucher };
         u_payment = o_payment$3;
         break;
@@ -265,19 +225,13 @@ function readOrder(r: $rt.Reader): any {
   if ((m0 & 2)) {
     r.at = "/coupon";
     const m_coupon = r.bits(1);
-    r.at = "/coupon/code";
-    const v_code = r.plainString();
-    let v_percent: any;
-    if ((m_coupon & 1)) {
-      r.at = "/coupon/percent";
-      v_percent = r.num();
-    }
+    const v_code = (r.at = "/coupon/code", r.plainString());
+    const v_percent = (m_coupon & 1) ? (r.at = "/coupon/percent", r.num()) : undefined;
     const o_coupon: any = { code: v_code };
     if ((m_coupon & 1)) o_coupon.percent = v_percent;
     v_coupon = o_coupon;
   }
-  r.at = "/channel";
-  const v_channel = $enum_Order_channel[r.index(2)];
+  const v_channel = (r.at = "/channel", $enum_Order_channel[r.index(2)]);
   const o1: any = { id: v_id, status: v_status, items: v_items };
   if ((m0 & 1)) o1.payment = v_payment;
   if ((m0 & 2)) o1.coupon = v_coupon;

@@ -116,17 +116,16 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeMcpToolsList(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {
       w.byte(0);
-      if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+      $rt.gObject(v, "");
       const v_name = v.name;
       const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-      if (v_name === undefined) throw $rt.missing("", "name");
-      if (v_name !== "notes.search") throw $rt.invalid("/name", "the constant \"notes.search\"", v_name);
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      $rt.wConst(v_name, "notes.search", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
         writeNotesSearchArguments(w, v_arguments);
@@ -137,12 +136,11 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     }
     case "notes.get": {
       w.byte(1);
-      if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+      $rt.gObject(v, "");
       const v_name$2 = v.name;
       const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-      if (v_name$2 === undefined) throw $rt.missing("", "name");
-      if (v_name$2 !== "notes.get") throw $rt.invalid("/name", "the constant \"notes.get\"", v_name$2);
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      $rt.wConst(v_name$2, "notes.get", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
         writeNotesGetArguments(w, v_arguments$2);
@@ -153,12 +151,11 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
     }
     case "notes/delete": {
       w.byte(2);
-      if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+      $rt.gObject(v, "");
       const v_name$3 = v.name;
       const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-      if (v_name$3 === undefined) throw $rt.missing("", "name");
-      if (v_name$3 !== "notes/delete") throw $rt.invalid("/name", "the constant \"notes/delete\"", v_name$3);
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
+      $rt.wConst(v_name$3, "notes/delete", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
         writeNotesDeleteArguments(w, v_arguments$3);
@@ -219,31 +216,23 @@ function readMcpToolsList(r: $rt.Reader): any {
 }
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_query = v.query;
   const v_limit = v.limit;
   const v_tags = v.tags;
-  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
-  let m0 = 0;
-  if (v_limit !== undefined) m0 |= 1;
-  if (v_tags !== undefined) m0 |= 2;
-  w.byte(m0);
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
-  if (!w.string(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
-  if (v_limit !== undefined) {
-    if (!(typeof v_limit === "number" && $isInteger(v_limit) && w.int(v_limit))) throw $rt.invalid("/limit", "an integer within 64 bits", v_limit);
-  }
+  if ($rt.keyCount(v) !== 1 + +(v_limit !== undefined) + +(v_tags !== undefined)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  w.byte(+(v_limit !== undefined) | +(v_tags !== undefined) << 1);
+  $rt.wString(w, v_query, "/query", 1);
+  if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
   if (v_tags !== undefined) {
-    if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+    $rt.gArray(v_tags, "/tags");
     const n_tags = v_tags.length;
     w.varint(n_tags);
     let i_tags = 0;
     try {
       for (; i_tags < n_tags; i_tags++) {
         const e_tags = v_tags[i_tags];
-        if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
-        if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
+        $rt.wString(w, e_tags, "");
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/tags", i_tags);
@@ -254,13 +243,8 @@ function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
 function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/query";
-  const v_query = r.string();
-  let v_limit: any;
-  if ((m0 & 1)) {
-    r.at = "/limit";
-    v_limit = r.int();
-  }
+  const v_query = (r.at = "/query", r.string());
+  const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
   let v_tags: any;
   if ((m0 & 2)) {
     r.at = "/tags";
@@ -269,8 +253,7 @@ function readNotesSearchArguments(r: $rt.Reader): any {
     let i_tags = 0;
     try {
       for (; i_tags < n_tags; i_tags++) {
-        r.at = "";
-        a_tags.push(r.string());
+        a_tags.push((r.at = "", r.string()));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/tags", i_tags);
@@ -284,44 +267,32 @@ function readNotesSearchArguments(r: $rt.Reader): any {
 }
 
 function writeNotesGetArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  $rt.wString(w, v_id, "/id", 1);
 }
 
 function readNotesGetArguments(r: $rt.Reader): any {
-  r.at = "/id";
-  const v_id = r.string();
+  const v_id = (r.at = "/id", r.string());
   const o0: any = { id: v_id };
   return o0;
 }
 
 function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_permanent = v.permanent;
   const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
-  let m0 = 0;
-  if (v_permanent !== undefined) m0 |= 1;
-  if (x0 !== undefined) m0 |= 2;
-  w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_permanent !== undefined) {
-    if (v_permanent === true) w.byte(1);
-    else if (v_permanent === false) w.byte(0);
-    else throw $rt.invalid("/permanent", "a boolean", v_permanent);
-  }
+  w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
+  $rt.wString(w, v_id, "/id", 1);
+  if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
   if (x0 !== undefined) {
     w.varint(x0.length);
     let k0 = "";
     try {
       for (k0 of x0) {
-        if (!w.string(k0)) throw $rt.invalid("", "a key without lone surrogates", k0);
+        $rt.wKey(w, k0);
         const e0 = v[k0];
         $rt.writeAny(w, e0);
       }
@@ -334,13 +305,8 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
 function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.string();
-  let v_permanent: any;
-  if ((m0 & 1)) {
-    r.at = "/permanent";
-    v_permanent = r.bool();
-  }
+  const v_id = (r.at = "/id", r.string());
+  const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
   const o0: any = { id: v_id };
   if ((m0 & 1)) o0.permanent = v_permanent;
   if ((m0 & 2)) {
@@ -349,13 +315,8 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
     let k0 = "";
     try {
       for (let j = 0; j < n0; j++) {
-        r.at = "";
-        k0 = r.string();
-        // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-        // of another schema version (a property added or retired since), and is kept as it came
-        if ($rt.hasOwn(o0, k0)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k0));
-        r.at = "";
-        const e0 = $rt.readAny(r);
+        k0 = $rt.rKey(r, o0);
+        const e0 = (r.at = "", $rt.readAny(r));
         $rt.setOwn(o0, k0, e0);
       }
     } catch (e) {

@@ -185,17 +185,16 @@ const $check_defs = {
 } as unknown as $rt.CheckDefs;
 
 function writeWeatherTools(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
       w.byte(0);
-      if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+      $rt.gObject(v, "");
       const v_name = v.name;
       const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-      if (v_name === undefined) throw $rt.missing("", "name");
-      if (v_name !== "get_weather") throw $rt.invalid("/name", "the constant \"get_weather\"", v_name);
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      $rt.wConst(v_name, "get_weather", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
         writeGetWeatherArguments(w, v_arguments);
@@ -206,12 +205,11 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     }
     case "get_forecast": {
       w.byte(1);
-      if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+      $rt.gObject(v, "");
       const v_name$2 = v.name;
       const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-      if (v_name$2 === undefined) throw $rt.missing("", "name");
-      if (v_name$2 !== "get_forecast") throw $rt.invalid("/name", "the constant \"get_forecast\"", v_name$2);
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      $rt.wConst(v_name$2, "get_forecast", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
         writeGetForecastArguments(w, v_arguments$2);
@@ -222,12 +220,11 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
     }
     case "get-air-quality": {
       w.byte(2);
-      if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+      $rt.gObject(v, "");
       const v_name$3 = v.name;
       const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-      if (v_name$3 === undefined) throw $rt.missing("", "name");
-      if (v_name$3 !== "get-air-quality") throw $rt.invalid("/name", "the constant \"get-air-quality\"", v_name$3);
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      $rt.wConst(v_name$3, "get-air-quality", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
         writeGetAirQualityArguments(w, v_arguments$3);
@@ -288,71 +285,47 @@ function readWeatherTools(r: $rt.Reader): any {
 }
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_date = v.date;
   const v_unit = v.unit;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  $rt.wString(w, v_city, "/city", 1);
   if (v_date === undefined) throw $rt.missing("", "date");
   if (typeof v_date === "string") {
     w.byte(0);
-    if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
-    if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
+    $rt.wDate(w, v_date, "/date");
   }
   else {
     w.byte(1);
-    if (v_date !== null) throw $rt.invalid("/date", "null", v_date);
+    $rt.wNull(v_date, "/date");
   }
-  if (v_unit === undefined) throw $rt.missing("", "unit");
   switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", v_unit);
+    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
   }
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/date";
-  let u_date: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "/date";
-      u_date = r.date();
-      break;
-    }
-    case 1: {
-      u_date = null;
-      break;
-    }
-  }
-  const v_date = u_date;
-  r.at = "/unit";
-  const v_unit = $enum_GetWeatherArguments_unit[r.index(2)];
+  const v_city = (r.at = "/city", r.string());
+  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
+  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
   const o0: any = { city: v_city, date: v_date, unit: v_unit };
   return o0;
 }
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_days = v.days;
   const v_include = v.include;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  let m0 = 0;
-  if (v_include !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (!(typeof v_days === "number" && $isInteger(v_days) && w.int(v_days))) throw $rt.invalid("/days", "an integer within 64 bits", v_days);
+  if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  w.byte(+(v_include !== undefined));
+  $rt.wString(w, v_city, "/city", 1);
+  $rt.wInt(w, v_days, "/days", 1);
   if (v_include !== undefined) {
-    if (!$isArray(v_include)) throw $rt.invalid("/include", "an array", v_include);
+    $rt.gArray(v_include, "/include");
     const n_include = v_include.length;
     w.varint(n_include);
     let i_include = 0;
@@ -364,7 +337,7 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
           case "precipitation": w.byte(1); break;
           case "wind": w.byte(2); break;
           case "uv_index": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e_include);
+          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
         }
       }
     } catch (err) {
@@ -376,10 +349,8 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
 function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/days";
-  const v_days = r.int();
+  const v_city = (r.at = "/city", r.string());
+  const v_days = (r.at = "/days", r.int());
   let v_include: any;
   if ((m0 & 1)) {
     r.at = "/include";
@@ -388,8 +359,7 @@ function readGetForecastArguments(r: $rt.Reader): any {
     let i_include = 0;
     try {
       for (; i_include < n_include; i_include++) {
-        r.at = "";
-        a_include.push($enum_GetForecastArguments_include_items[r.index(4)]);
+        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/include", i_include);
@@ -402,49 +372,41 @@ function readGetForecastArguments(r: $rt.Reader): any {
 }
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_location = v.location;
   const v_pollutants = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  let m0 = 0;
-  if (v_pollutants !== undefined) m0 |= 1;
-  w.byte(m0);
+  if ($rt.keyCount(v) !== 1 + +(v_pollutants !== undefined)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  w.byte(+(v_pollutants !== undefined));
   if (v_location === undefined) throw $rt.missing("", "location");
-  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+  $rt.gObject(v_location, "/location");
   const d_location = v_location.kind;
   switch (d_location) {
     case "city": {
       w.byte(0);
-      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      $rt.gObject(v_location, "/location");
       const v_kind = v_location.kind;
       const v_name = v_location.name;
-      if ($rt.keyCount(v_location) !== 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
-      if (v_kind === undefined) throw $rt.missing("/location", "kind");
-      if (v_kind !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", v_kind);
-      if (v_name === undefined) throw $rt.missing("/location", "name");
-      if (typeof v_name !== "string") throw $rt.invalid("/location/name", "a string", v_name);
-      if (!w.string(v_name)) throw $rt.invalid("/location/name", "a string without lone surrogates", v_name);
+      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
+      $rt.wConst(v_kind, "city", "/location/kind", 1);
+      $rt.wString(w, v_name, "/location/name", 1);
       break;
     }
     case "coordinates": {
       w.byte(1);
-      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      $rt.gObject(v_location, "/location");
       const v_kind$2 = v_location.kind;
       const v_lat = v_location.lat;
       const v_lon = v_location.lon;
-      if ($rt.keyCount(v_location) !== 1 + 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
-      if (v_kind$2 === undefined) throw $rt.missing("/location", "kind");
-      if (v_kind$2 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", v_kind$2);
-      if (v_lat === undefined) throw $rt.missing("/location", "lat");
-      if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/location/lat", "a finite number", v_lat);
-      if (v_lon === undefined) throw $rt.missing("/location", "lon");
-      if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/location/lon", "a finite number", v_lon);
+      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
+      $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
+      $rt.wNumber(w, v_lat, "/location/lat", 1);
+      $rt.wNumber(w, v_lon, "/location/lon", 1);
       break;
     }
     default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
   }
   if (v_pollutants !== undefined) {
-    if (!$isArray(v_pollutants)) throw $rt.invalid("/pollutants", "an array", v_pollutants);
+    $rt.gArray(v_pollutants, "/pollutants");
     const n_pollutants = v_pollutants.length;
     w.varint(n_pollutants);
     let i_pollutants = 0;
@@ -456,7 +418,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
           case "pm10": w.byte(1); break;
           case "o3": w.byte(2); break;
           case "no2": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e_pollutants);
+          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
         }
       }
     } catch (err) {
@@ -473,18 +435,15 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
   switch (r.index(2)) {
     case 0: {
       const v_kind = "city";
-      r.at = "/location/name";
-      const v_name = r.string();
+      const v_name = (r.at = "/location/name", r.string());
       const o_location: any = { kind: v_kind, name: v_name };
       u_location = o_location;
       break;
     }
     case 1: {
       const v_kind$2 = "coordinates";
-      r.at = "/location/lat";
-      const v_lat = r.num();
-      r.at = "/location/lon";
-      const v_lon = r.num();
+      const v_lat = (r.at = "/location/lat", r.num());
+      const v_lon = (r.at = "/location/lon", r.num());
       const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
       u_location = o_location$2;
       break;
@@ -499,8 +458,7 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
     let i_pollutants = 0;
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
-        r.at = "";
-        a_pollutants.push($enum_GetAirQualityArguments_pollutants_items[r.index(4)]);
+        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);

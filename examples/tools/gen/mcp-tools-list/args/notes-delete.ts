@@ -30,28 +30,19 @@ const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Obj
   "- top level: optional (omit when unknown): permanent";
 
 function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_permanent = v.permanent;
   const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
-  let m0 = 0;
-  if (v_permanent !== undefined) m0 |= 1;
-  if (x0 !== undefined) m0 |= 2;
-  w.byte(m0);
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_permanent !== undefined) {
-    if (v_permanent === true) w.byte(1);
-    else if (v_permanent === false) w.byte(0);
-    else throw $rt.invalid("/permanent", "a boolean", v_permanent);
-  }
+  w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
+  $rt.wString(w, v_id, "/id", 1);
+  if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
   if (x0 !== undefined) {
     w.varint(x0.length);
     let k0 = "";
     try {
       for (k0 of x0) {
-        if (!w.string(k0)) throw $rt.invalid("", "a key without lone surrogates", k0);
+        $rt.wKey(w, k0);
         const e0 = v[k0];
         $rt.writeAny(w, e0);
       }
@@ -64,13 +55,8 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
 function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/id";
-  const v_id = r.string();
-  let v_permanent: any;
-  if ((m0 & 1)) {
-    r.at = "/permanent";
-    v_permanent = r.bool();
-  }
+  const v_id = (r.at = "/id", r.string());
+  const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
   const o0: any = { id: v_id };
   if ((m0 & 1)) o0.permanent = v_permanent;
   if ((m0 & 2)) {
@@ -79,13 +65,8 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
     let k0 = "";
     try {
       for (let j = 0; j < n0; j++) {
-        r.at = "";
-        k0 = r.string();
-        // only a real duplicate is wrong: an extra named like a declared property that is absent comes from a writer
-        // of another schema version (a property added or retired since), and is kept as it came
-        if ($rt.hasOwn(o0, k0)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k0));
-        r.at = "";
-        const e0 = $rt.readAny(r);
+        k0 = $rt.rKey(r, o0);
+        const e0 = (r.at = "", $rt.readAny(r));
         $rt.setOwn(o0, k0, e0);
       }
     } catch (e) {

@@ -24,17 +24,14 @@ const $tinstructions_NotesGetArguments = "Reply with TOON (Token-Oriented Object
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
 function writeNotesGetArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
+  $rt.wString(w, v_id, "/id", 1);
 }
 
 function readNotesGetArguments(r: $rt.Reader): any {
-  r.at = "/id";
-  const v_id = r.string();
+  const v_id = (r.at = "/id", r.string());
   const o0: any = { id: v_id };
   return o0;
 }

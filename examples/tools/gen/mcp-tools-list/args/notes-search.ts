@@ -41,31 +41,23 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_query = v.query;
   const v_limit = v.limit;
   const v_tags = v.tags;
-  if ($rt.keyCount(v) !== 1 + (v_limit !== undefined ? 1 : 0) + (v_tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
-  let m0 = 0;
-  if (v_limit !== undefined) m0 |= 1;
-  if (v_tags !== undefined) m0 |= 2;
-  w.byte(m0);
-  if (v_query === undefined) throw $rt.missing("", "query");
-  if (typeof v_query !== "string") throw $rt.invalid("/query", "a string", v_query);
-  if (!w.string(v_query)) throw $rt.invalid("/query", "a string without lone surrogates", v_query);
-  if (v_limit !== undefined) {
-    if (!(typeof v_limit === "number" && $isInteger(v_limit) && w.int(v_limit))) throw $rt.invalid("/limit", "an integer within 64 bits", v_limit);
-  }
+  if ($rt.keyCount(v) !== 1 + +(v_limit !== undefined) + +(v_tags !== undefined)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
+  w.byte(+(v_limit !== undefined) | +(v_tags !== undefined) << 1);
+  $rt.wString(w, v_query, "/query", 1);
+  if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
   if (v_tags !== undefined) {
-    if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+    $rt.gArray(v_tags, "/tags");
     const n_tags = v_tags.length;
     w.varint(n_tags);
     let i_tags = 0;
     try {
       for (; i_tags < n_tags; i_tags++) {
         const e_tags = v_tags[i_tags];
-        if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
-        if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
+        $rt.wString(w, e_tags, "");
       }
     } catch (err) {
       $rt.rethrowAtIndex(err, "/tags", i_tags);
@@ -76,13 +68,8 @@ function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
 function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
-  r.at = "/query";
-  const v_query = r.string();
-  let v_limit: any;
-  if ((m0 & 1)) {
-    r.at = "/limit";
-    v_limit = r.int();
-  }
+  const v_query = (r.at = "/query", r.string());
+  const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
   let v_tags: any;
   if ((m0 & 2)) {
     r.at = "/tags";
@@ -91,8 +78,7 @@ function readNotesSearchArguments(r: $rt.Reader): any {
     let i_tags = 0;
     try {
       for (; i_tags < n_tags; i_tags++) {
-        r.at = "";
-        a_tags.push(r.string());
+        a_tags.push((r.at = "", r.string()));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/tags", i_tags);

@@ -30,35 +30,23 @@ const $tinstructions_NotesGetResult = "Reply with TOON (Token-Oriented Object No
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
 function writeNotesGetResult(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_id = v.id;
   const v_title = v.title;
   const v_body = v.body;
   const v_updated = v.updated;
-  if ($rt.keyCount(v) !== 1 + 1 + 1 + 1) $rt.checkClosed(v, $keys_NotesGetResult, "");
-  if (v_id === undefined) throw $rt.missing("", "id");
-  if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-  if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-  if (v_title === undefined) throw $rt.missing("", "title");
-  if (typeof v_title !== "string") throw $rt.invalid("/title", "a string", v_title);
-  if (!w.string(v_title)) throw $rt.invalid("/title", "a string without lone surrogates", v_title);
-  if (v_body === undefined) throw $rt.missing("", "body");
-  if (typeof v_body !== "string") throw $rt.invalid("/body", "a string", v_body);
-  if (!w.string(v_body)) throw $rt.invalid("/body", "a string without lone surrogates", v_body);
-  if (v_updated === undefined) throw $rt.missing("", "updated");
-  if (typeof v_updated !== "string") throw $rt.invalid("/updated", "a string", v_updated);
-  if (!w.dateTime(v_updated)) throw $rt.invalid("/updated", "a string without lone surrogates", v_updated);
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_NotesGetResult, "");
+  $rt.wString(w, v_id, "/id", 1);
+  $rt.wString(w, v_title, "/title", 1);
+  $rt.wString(w, v_body, "/body", 1);
+  $rt.wDateTime(w, v_updated, "/updated", 1);
 }
 
 function readNotesGetResult(r: $rt.Reader): any {
-  r.at = "/id";
-  const v_id = r.string();
-  r.at = "/title";
-  const v_title = r.string();
-  r.at = "/body";
-  const v_body = r.string();
-  r.at = "/updated";
-  const v_updated = r.dateTime();
+  const v_id = (r.at = "/id", r.string());
+  const v_title = (r.at = "/title", r.string());
+  const v_body = (r.at = "/body", r.string());
+  const v_updated = (r.at = "/updated", r.dateTime());
   const o0: any = { id: v_id, title: v_title, body: v_body, updated: v_updated };
   return o0;
 }

@@ -36,42 +36,34 @@ const $tinstructions_NotesSearchResult = "Reply with TOON (Token-Oriented Object
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
 function writeNotesSearchResult(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_results = v.results;
   const v_total = v.total;
-  if ($rt.keyCount(v) !== 1 + 1) $rt.checkClosed(v, $keys_NotesSearchResult, "");
-  if (v_results === undefined) throw $rt.missing("", "results");
-  if (!$isArray(v_results)) throw $rt.invalid("/results", "an array", v_results);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_NotesSearchResult, "");
+  $rt.gArray(v_results, "/results", 1);
   const n_results = v_results.length;
   w.varint(n_results);
   let i_results = 0;
   try {
     for (; i_results < n_results; i_results++) {
       const e_results = v_results[i_results];
-      if (typeof e_results !== "object" || e_results === null || $isArray(e_results)) throw $rt.invalid("", "an object", e_results);
+      $rt.gObject(e_results, "");
       const v_id = e_results.id;
       const v_title = e_results.title;
       const v_score = e_results.score;
       const v_tags = e_results.tags;
-      if ($rt.keyCount(e_results) !== 1 + 1 + 1 + 1) $rt.checkClosed(e_results, $keys_NotesSearchResult_results_items, "");
-      if (v_id === undefined) throw $rt.missing("", "id");
-      if (typeof v_id !== "string") throw $rt.invalid("/id", "a string", v_id);
-      if (!w.string(v_id)) throw $rt.invalid("/id", "a string without lone surrogates", v_id);
-      if (v_title === undefined) throw $rt.missing("", "title");
-      if (typeof v_title !== "string") throw $rt.invalid("/title", "a string", v_title);
-      if (!w.string(v_title)) throw $rt.invalid("/title", "a string without lone surrogates", v_title);
-      if (v_score === undefined) throw $rt.missing("", "score");
-      if (!(typeof v_score === "number" && w.num(v_score))) throw $rt.invalid("/score", "a finite number", v_score);
-      if (v_tags === undefined) throw $rt.missing("", "tags");
-      if (!$isArray(v_tags)) throw $rt.invalid("/tags", "an array", v_tags);
+      if ($rt.keyCount(e_results) !== 4) $rt.checkClosed(e_results, $keys_NotesSearchResult_results_items, "");
+      $rt.wString(w, v_id, "/id", 1);
+      $rt.wString(w, v_title, "/title", 1);
+      $rt.wNumber(w, v_score, "/score", 1);
+      $rt.gArray(v_tags, "/tags", 1);
       const n_tags = v_tags.length;
       w.varint(n_tags);
       let i_tags = 0;
       try {
         for (; i_tags < n_tags; i_tags++) {
           const e_tags = v_tags[i_tags];
-          if (typeof e_tags !== "string") throw $rt.invalid("", "a string", e_tags);
-          if (!w.string(e_tags)) throw $rt.invalid("", "a string without lone surrogates", e_tags);
+          $rt.wString(w, e_tags, "");
         }
       } catch (err) {
         $rt.rethrowAtIndex(err, "/tags", i_tags);
@@ -80,8 +72,7 @@ function writeNotesSearchResult(w: $rt.Writer, v: any): void {
   } catch (err) {
     $rt.rethrowAtIndex(err, "/results", i_results);
   }
-  if (v_total === undefined) throw $rt.missing("", "total");
-  if (!(typeof v_total === "number" && $isInteger(v_total) && w.int(v_total))) throw $rt.invalid("/total", "an integer within 64 bits", v_total);
+  $rt.wInt(w, v_total, "/total", 1);
 }
 
 function readNotesSearchResult(r: $rt.Reader): any {
@@ -91,20 +82,16 @@ function readNotesSearchResult(r: $rt.Reader): any {
   let i_results = 0;
   try {
     for (; i_results < n_results; i_results++) {
-      r.at = "/id";
-      const v_id = r.string();
-      r.at = "/title";
-      const v_title = r.string();
-      r.at = "/score";
-      const v_score = r.num();
+      const v_id = (r.at = "/id", r.string());
+      const v_title = (r.at = "/title", r.string());
+      const v_score = (r.at = "/score", r.num());
       r.at = "/tags";
       const n_tags = r.count(1);
       const a_tags: any[] = [];
       let i_tags = 0;
       try {
         for (; i_tags < n_tags; i_tags++) {
-          r.at = "";
-          a_tags.push(r.string());
+          a_tags.push((r.at = "", r.string()));
         }
       } catch (e) {
         $rt.rethrowAtIndex(e, "/tags", i_tags);
@@ -117,8 +104,7 @@ function readNotesSearchResult(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "/results", i_results);
   }
   const v_results = a_results;
-  r.at = "/total";
-  const v_total = r.int();
+  const v_total = (r.at = "/total", r.int());
   const o1: any = { results: v_results, total: v_total };
   return o1;
 }

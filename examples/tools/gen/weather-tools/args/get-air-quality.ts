@@ -87,49 +87,41 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_location = v.location;
   const v_pollutants = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + (v_pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  let m0 = 0;
-  if (v_pollutants !== undefined) m0 |= 1;
-  w.byte(m0);
+  if ($rt.keyCount(v) !== 1 + +(v_pollutants !== undefined)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  w.byte(+(v_pollutants !== undefined));
   if (v_location === undefined) throw $rt.missing("", "location");
-  if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+  $rt.gObject(v_location, "/location");
   const d_location = v_location.kind;
   switch (d_location) {
     case "city": {
       w.byte(0);
-      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      $rt.gObject(v_location, "/location");
       const v_kind = v_location.kind;
       const v_name = v_location.name;
-      if ($rt.keyCount(v_location) !== 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
-      if (v_kind === undefined) throw $rt.missing("/location", "kind");
-      if (v_kind !== "city") throw $rt.invalid("/location/kind", "the constant \"city\"", v_kind);
-      if (v_name === undefined) throw $rt.missing("/location", "name");
-      if (typeof v_name !== "string") throw $rt.invalid("/location/name", "a string", v_name);
-      if (!w.string(v_name)) throw $rt.invalid("/location/name", "a string without lone surrogates", v_name);
+      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
+      $rt.wConst(v_kind, "city", "/location/kind", 1);
+      $rt.wString(w, v_name, "/location/name", 1);
       break;
     }
     case "coordinates": {
       w.byte(1);
-      if (typeof v_location !== "object" || v_location === null || $isArray(v_location)) throw $rt.invalid("/location", "an object", v_location);
+      $rt.gObject(v_location, "/location");
       const v_kind$2 = v_location.kind;
       const v_lat = v_location.lat;
       const v_lon = v_location.lon;
-      if ($rt.keyCount(v_location) !== 1 + 1 + 1) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
-      if (v_kind$2 === undefined) throw $rt.missing("/location", "kind");
-      if (v_kind$2 !== "coordinates") throw $rt.invalid("/location/kind", "the constant \"coordinates\"", v_kind$2);
-      if (v_lat === undefined) throw $rt.missing("/location", "lat");
-      if (!(typeof v_lat === "number" && w.num(v_lat))) throw $rt.invalid("/location/lat", "a finite number", v_lat);
-      if (v_lon === undefined) throw $rt.missing("/location", "lon");
-      if (!(typeof v_lon === "number" && w.num(v_lon))) throw $rt.invalid("/location/lon", "a finite number", v_lon);
+      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
+      $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
+      $rt.wNumber(w, v_lat, "/location/lat", 1);
+      $rt.wNumber(w, v_lon, "/location/lon", 1);
       break;
     }
     default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
   }
   if (v_pollutants !== undefined) {
-    if (!$isArray(v_pollutants)) throw $rt.invalid("/pollutants", "an array", v_pollutants);
+    $rt.gArray(v_pollutants, "/pollutants");
     const n_pollutants = v_pollutants.length;
     w.varint(n_pollutants);
     let i_pollutants = 0;
@@ -141,7 +133,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
           case "pm10": w.byte(1); break;
           case "o3": w.byte(2); break;
           case "no2": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"", e_pollutants);
+          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
         }
       }
     } catch (err) {
@@ -158,18 +150,15 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
   switch (r.index(2)) {
     case 0: {
       const v_kind = "city";
-      r.at = "/location/name";
-      const v_name = r.string();
+      const v_name = (r.at = "/location/name", r.string());
       const o_location: any = { kind: v_kind, name: v_name };
       u_location = o_location;
       break;
     }
     case 1: {
       const v_kind$2 = "coordinates";
-      r.at = "/location/lat";
-      const v_lat = r.num();
-      r.at = "/location/lon";
-      const v_lon = r.num();
+      const v_lat = (r.at = "/location/lat", r.num());
+      const v_lon = (r.at = "/location/lon", r.num());
       const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
       u_location = o_location$2;
       break;
@@ -184,8 +173,7 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
     let i_pollutants = 0;
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
-        r.at = "";
-        a_pollutants.push($enum_GetAirQualityArguments_pollutants_items[r.index(4)]);
+        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);

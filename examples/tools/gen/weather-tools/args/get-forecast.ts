@@ -53,21 +53,16 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_days = v.days;
   const v_include = v.include;
-  if ($rt.keyCount(v) !== 1 + 1 + (v_include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  let m0 = 0;
-  if (v_include !== undefined) m0 |= 1;
-  w.byte(m0);
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
-  if (v_days === undefined) throw $rt.missing("", "days");
-  if (!(typeof v_days === "number" && $isInteger(v_days) && w.int(v_days))) throw $rt.invalid("/days", "an integer within 64 bits", v_days);
+  if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  w.byte(+(v_include !== undefined));
+  $rt.wString(w, v_city, "/city", 1);
+  $rt.wInt(w, v_days, "/days", 1);
   if (v_include !== undefined) {
-    if (!$isArray(v_include)) throw $rt.invalid("/include", "an array", v_include);
+    $rt.gArray(v_include, "/include");
     const n_include = v_include.length;
     w.varint(n_include);
     let i_include = 0;
@@ -79,7 +74,7 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
           case "precipitation": w.byte(1); break;
           case "wind": w.byte(2); break;
           case "uv_index": w.byte(3); break;
-          default: throw $rt.invalid("", "one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"", e_include);
+          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
         }
       }
     } catch (err) {
@@ -91,10 +86,8 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
 function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/days";
-  const v_days = r.int();
+  const v_city = (r.at = "/city", r.string());
+  const v_days = (r.at = "/days", r.int());
   let v_include: any;
   if ((m0 & 1)) {
     r.at = "/include";
@@ -103,8 +96,7 @@ function readGetForecastArguments(r: $rt.Reader): any {
     let i_include = 0;
     try {
       for (; i_include < n_include; i_include++) {
-        r.at = "";
-        a_include.push($enum_GetForecastArguments_include_items[r.index(4)]);
+        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/include", i_include);

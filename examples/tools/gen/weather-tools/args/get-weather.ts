@@ -46,51 +46,32 @@ const $check_root = {
 const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
-  if (typeof v !== "object" || v === null || $isArray(v)) throw $rt.invalid("", "an object", v);
+  $rt.gObject(v, "");
   const v_city = v.city;
   const v_date = v.date;
   const v_unit = v.unit;
-  if ($rt.keyCount(v) !== 1 + 1 + 1) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  if (v_city === undefined) throw $rt.missing("", "city");
-  if (typeof v_city !== "string") throw $rt.invalid("/city", "a string", v_city);
-  if (!w.string(v_city)) throw $rt.invalid("/city", "a string without lone surrogates", v_city);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  $rt.wString(w, v_city, "/city", 1);
   if (v_date === undefined) throw $rt.missing("", "date");
   if (typeof v_date === "string") {
     w.byte(0);
-    if (typeof v_date !== "string") throw $rt.invalid("/date", "a string", v_date);
-    if (!w.date(v_date)) throw $rt.invalid("/date", "a string without lone surrogates", v_date);
+    $rt.wDate(w, v_date, "/date");
   }
   else {
     w.byte(1);
-    if (v_date !== null) throw $rt.invalid("/date", "null", v_date);
+    $rt.wNull(v_date, "/date");
   }
-  if (v_unit === undefined) throw $rt.missing("", "unit");
   switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.invalid("/unit", "one of \"celsius\", \"fahrenheit\"", v_unit);
+    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
   }
 }
 
 function readGetWeatherArguments(r: $rt.Reader): any {
-  r.at = "/city";
-  const v_city = r.string();
-  r.at = "/date";
-  let u_date: any;
-  switch (r.index(2)) {
-    case 0: {
-      r.at = "/date";
-      u_date = r.date();
-      break;
-    }
-    case 1: {
-      u_date = null;
-      break;
-    }
-  }
-  const v_date = u_date;
-  r.at = "/unit";
-  const v_unit = $enum_GetWeatherArguments_unit[r.index(2)];
+  const v_city = (r.at = "/city", r.string());
+  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
+  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
   const o0: any = { city: v_city, date: v_date, unit: v_unit };
   return o0;
 }

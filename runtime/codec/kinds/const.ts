@@ -1,0 +1,14 @@
+/**
+ * Guards of const positions (see string.ts): checked, written as nothing. A JSON primitive compares with `===`
+ * (its message names it); other JSON values structurally.
+ */
+import { jsonEquals } from "../../objects.ts";
+import { fail } from "./fail.ts";
+
+export function wConst(v: unknown, c: string | number | boolean | null, p: string, req?: number): void {
+  if (v !== c) throw fail(p, "the constant " + JSON.stringify(c), v, req);
+}
+
+export function wJsonConst(v: unknown, c: unknown, p: string, req?: number): void {
+  if (!jsonEquals(v, c)) throw fail(p, "the schema's constant value", v, req);
+}

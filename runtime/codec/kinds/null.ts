@@ -1,0 +1,6 @@
+/** Guard of null positions (see string.ts): checked, written as nothing. */
+import { fail } from "./fail.ts";
+
+export function wNull(v: unknown, p: string, req?: number): void {
+  if (v !== null) throw fail(p, "null", v, req);
+}

@@ -1,0 +1,14 @@
+/** Guards of number positions (see string.ts), with or without a default table. */
+import { writeTabledNumber, type DefaultTable } from "../../defaults.ts";
+import type { Writer } from "../../writer.ts";
+import { fail } from "./fail.ts";
+
+const NUMBER = "a finite number";
+
+export function wNumber(w: Writer, v: unknown, p: string, req?: number): void {
+  if (!(typeof v === "number" && w.num(v))) throw fail(p, NUMBER, v, req);
+}
+
+export function wNumberT(w: Writer, v: unknown, t: DefaultTable<number>, p: string, req?: number): void {
+  if (!(typeof v === "number" && writeTabledNumber(w, v, t))) throw fail(p, NUMBER, v, req);
+}
