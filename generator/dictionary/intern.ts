@@ -10,7 +10,7 @@ import { formatOf } from "../../runtime/codec/formats.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import type { DictionaryEntry } from "./build.ts";
 import type { Dictionary } from "./file.ts";
-import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "./paths.ts";
+import { branchSegment, definitionRoot, itemsSegment, mapSegment, mapShapesByPath, propertySegment, tupleSegment } from "./paths.ts";
 import type { Profile } from "../samples/profile.ts";
 import { chooseTable } from "../samples/tables.ts";
 
@@ -147,42 +147,5 @@ export function withInterning(ir: SchemaIR, dict: Dictionary): SchemaIR {
   const retired = new Set(dict.retired.map((r) => r.id));
   for (const seg of [dict.base, ...dict.extensions]) for (const e of seg.entries) if (e.intern === false && !retired.has(e.id)) plain.add(e.path);
   if (plain.size === 0) return ir;
-  const visit = (s: Shape, path: string): Shape => {
-    switch (s.kind) {
-      case "string":
-        return plain.has(path) && s.intern !== false ? { ...s, intern: false } : s;
-      case "object": {
-        const properties = s.properties.map((p) => {
-          const shape = visit(p.shape, propertySegment(path, p.name));
-          return shape === p.shape ? p : { ...p, shape };
-        });
-        const additional = s.additional === false ? false : visit(s.additional, mapSegment(path));
-        if (additional === s.additional && properties.every((p, i) => p === s.properties[i])) return s;
-        return { ...s, properties, additional };
-      }
-      case "array": {
-        const items = visit(s.items, itemsSegment(path));
-        return items === s.items ? s : { ...s, items };
-      }
-      case "tuple": {
-        const items = s.items.map((item, i) => visit(item, tupleSegment(path, i)));
-        const rest = s.rest === false ? false : visit(s.rest, tupleSegment(path, "rest"));
-        return rest === s.rest && items.every((x, i) => x === s.items[i]) ? s : { ...s, items, rest };
-      }
-      case "union": {
-        const branches = s.branches.map((b, i) => visit(b, branchSegment(path, i)));
-        return branches.every((x, i) => x === s.branches[i]) ? s : { ...s, branches };
-      }
-      default:
-        return s;
-    }
-  };
-  return {
-    ...ir,
-    root: visit(ir.root, "$"),
-    definitions: ir.definitions.map((d) => {
-      const shape = visit(d.shape, definitionRoot(d.name));
-      return shape === d.shape ? d : { ...d, shape };
-    }),
-  };
+  return mapShapesByPath(ir, (s, path) => (s.kind === "string" && plain.has(path) && s.intern !== false ? { ...s, intern: false } : s));
 }

@@ -12,6 +12,8 @@
  * Escaping keeps every path unambiguous whatever characters a property name holds.
  */
 
+import type { SchemaIR, Shape } from "../ir/types.ts";
+
 const BARE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 export function propertySegment(parent: string, name: string): string {
@@ -64,4 +66,57 @@ export function parentOfProperty(path: string): { parent: string; name: string }
   const parent = m[1]!;
   if (parent === "" && !path.includes(".")) return path.startsWith("#") || path === "$" ? undefined : { parent: "$", name: m[2]! };
   return { parent, name: m[2]! };
+}
+
+/**
+ * A copy of `ir` in which every shape is `leaf(shape, path)` at its dictionary path (retired slots of frozen
+ * layouts included), containers rebuilt only where something under them changed. The dictionary stage uses it to
+ * put what the dictionary decided per path (default tables, interning) onto the IR.
+ */
+export function mapShapesByPath(ir: SchemaIR, leaf: (s: Shape, path: string) => Shape): SchemaIR {
+  const visit = (s: Shape, path: string): Shape => {
+    switch (s.kind) {
+      case "object": {
+        const properties = s.properties.map((p) => {
+          const shape = visit(p.shape, propertySegment(path, p.name));
+          return shape === p.shape ? p : { ...p, shape };
+        });
+        const additional = s.additional === false ? false : visit(s.additional, mapSegment(path));
+        let wire = s.wire;
+        if (wire !== undefined) {
+          const slots = wire.slots.map((slot) => {
+            if (!("retired" in slot)) return slot;
+            const shape = visit(slot.shape, propertySegment(path, slot.retired));
+            return shape === slot.shape ? slot : { ...slot, shape };
+          });
+          if (slots.some((x, i) => x !== wire!.slots[i])) wire = { ...wire, slots };
+        }
+        if (additional === s.additional && wire === s.wire && properties.every((p, i) => p === s.properties[i])) return s;
+        return wire === undefined ? { ...s, properties, additional } : { ...s, properties, additional, wire };
+      }
+      case "array": {
+        const items = visit(s.items, itemsSegment(path));
+        return items === s.items ? s : { ...s, items };
+      }
+      case "tuple": {
+        const items = s.items.map((item, i) => visit(item, tupleSegment(path, i)));
+        const rest = s.rest === false ? false : visit(s.rest, tupleSegment(path, "rest"));
+        return rest === s.rest && items.every((x, i) => x === s.items[i]) ? s : { ...s, items, rest };
+      }
+      case "union": {
+        const branches = s.branches.map((b, i) => visit(b, branchSegment(path, i)));
+        return branches.every((x, i) => x === s.branches[i]) ? s : { ...s, branches };
+      }
+      default:
+        return leaf(s, path);
+    }
+  };
+  return {
+    ...ir,
+    root: visit(ir.root, "$"),
+    definitions: ir.definitions.map((d) => {
+      const shape = visit(d.shape, definitionRoot(d.name));
+      return shape === d.shape ? d : { ...d, shape };
+    }),
+  };
 }

@@ -14,7 +14,7 @@ import { Writer } from "../../runtime/writer.ts";
 import { canonicalForm } from "../dictionary/build.ts";
 import type { DefaultTableEntry, DefaultTables, Dictionary, Segment } from "../dictionary/file.ts";
 import { fingerprintOf } from "../dictionary/hash.ts";
-import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../dictionary/paths.ts";
+import { branchSegment, definitionRoot, itemsSegment, mapSegment, mapShapesByPath, propertySegment, tupleSegment } from "../dictionary/paths.ts";
 import type { JsonValue, SchemaIR, Shape } from "../ir/types.ts";
 import { tableKind, type PathProfile, type Profile, type TableKind } from "./profile.ts";
 
@@ -167,57 +167,11 @@ export function codecFingerprint(dict: Dictionary): number {
 export function withDefaultTables(ir: SchemaIR, dict: Dictionary): SchemaIR {
   if (!hasTables(dict)) return ir;
   const byPath = new Map(dict.defaults!.tables.map((t) => [t.path, t.values]));
-  const visit = (s: Shape, path: string): Shape => {
-    switch (s.kind) {
-      case "string":
-      case "integer":
-      case "number": {
-        const t = byPath.get(path);
-        return t === undefined ? s : { ...s, table: t };
-      }
-      case "object": {
-        const properties = s.properties.map((p) => {
-          const shape = visit(p.shape, propertySegment(path, p.name));
-          return shape === p.shape ? p : { ...p, shape };
-        });
-        const additional = s.additional === false ? false : visit(s.additional, mapSegment(path));
-        let wire = s.wire;
-        if (wire !== undefined) {
-          const slots = wire.slots.map((slot) => {
-            if (!("retired" in slot)) return slot;
-            const shape = visit(slot.shape, propertySegment(path, slot.retired));
-            return shape === slot.shape ? slot : { ...slot, shape };
-          });
-          if (slots.some((x, i) => x !== wire!.slots[i])) wire = { ...wire, slots };
-        }
-        if (additional === s.additional && wire === s.wire && properties.every((p, i) => p === s.properties[i])) return s;
-        return wire === undefined ? { ...s, properties, additional } : { ...s, properties, additional, wire };
-      }
-      case "array": {
-        const items = visit(s.items, itemsSegment(path));
-        return items === s.items ? s : { ...s, items };
-      }
-      case "tuple": {
-        const items = s.items.map((item, i) => visit(item, tupleSegment(path, i)));
-        const rest = s.rest === false ? false : visit(s.rest, tupleSegment(path, "rest"));
-        return rest === s.rest && items.every((x, i) => x === s.items[i]) ? s : { ...s, items, rest };
-      }
-      case "union": {
-        const branches = s.branches.map((b, i) => visit(b, branchSegment(path, i)));
-        return branches.every((x, i) => x === s.branches[i]) ? s : { ...s, branches };
-      }
-      default:
-        return s;
-    }
-  };
-  return {
-    ...ir,
-    root: visit(ir.root, "$"),
-    definitions: ir.definitions.map((d) => {
-      const shape = visit(d.shape, definitionRoot(d.name));
-      return shape === d.shape ? d : { ...d, shape };
-    }),
-  };
+  return mapShapesByPath(ir, (s, path) => {
+    if (s.kind !== "string" && s.kind !== "integer" && s.kind !== "number") return s;
+    const t = byPath.get(path);
+    return t === undefined ? s : { ...s, table: t };
+  });
 }
 
 /** Does the file's `defaults` section still hash to what it says (hand edits are refused, as for segments)? */
