@@ -59,7 +59,7 @@ export function descriptorOf(ir: SchemaIR, dict: Dictionary): CodecDescriptor {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Lines up to this width print on one line; longer objects and arrays get one entry per line. */
-const LINE = 100;
+const LINE = 160;
 
 /**
  * A descriptor (any JSON) as a TypeScript expression for a generated module: an object or array that fits in

@@ -244,11 +244,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       { name: "id", required: true, shape: { kind: "string" } },
       { name: "qty", required: true, shape: { kind: "integer" } },
       { name: "price", required: true, shape: { kind: "number" } },
-      {
-        name: "status",
-        required: true,
-        shape: { kind: "enum", values: ["pending", "paid", "shipped"] },
-      },
+      { name: "status", required: true, shape: { kind: "enum", values: ["pending", "paid", "shipped"] } },
       { name: "note", required: false, shape: { kind: "string" } },
       { name: "created", required: true, shape: { kind: "string", format: "date-time" } },
       { name: "tags", required: true, shape: { kind: "array", items: { kind: "string" } } },

@@ -298,25 +298,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           items: {
             kind: "object",
             properties: [
-              {
-                name: "action",
-                required: true,
-                shape: {
-                  kind: "enum",
-                  values: ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"],
-                },
-              },
+              { name: "action", required: true, shape: { kind: "enum", values: ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] } },
               {
                 name: "args",
                 required: true,
                 shape: {
                   kind: "object",
                   properties: [
-                    {
-                      name: "city",
-                      required: true,
-                      shape: { kind: "string", constraints: { minLength: 1 } },
-                    },
+                    { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
                     { name: "date", required: true, shape: { kind: "string", format: "date" } },
                   ],
                   additional: false,

@@ -477,18 +477,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               },
               { name: "high", required: true, shape: { kind: "number" } },
               { name: "low", required: true, shape: { kind: "number" } },
-              {
-                name: "conditions",
-                required: true,
-                shape: { kind: "enum", values: ["sunny", "cloudy", "rain", "snow", "storm"] },
-              },
+              { name: "conditions", required: true, shape: { kind: "enum", values: ["sunny", "cloudy", "rain", "snow", "storm"] } },
               {
                 name: "precipitation",
                 required: true,
-                shape: {
-                  kind: "union",
-                  branches: [{ kind: "number", constraints: { minimum: 0, maximum: 1 } }, { kind: "null" }],
-                },
+                shape: { kind: "union", branches: [{ kind: "number", constraints: { minimum: 0, maximum: 1 } }, { kind: "null" }] },
               },
             ],
             additional: false,
@@ -496,11 +489,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         },
       },
       { name: "alerts", required: false, shape: { kind: "array", items: { kind: "string" } } },
-      {
-        name: "sources",
-        required: true,
-        shape: { kind: "object", properties: [], additional: { kind: "string" } },
-      },
+      { name: "sources", required: true, shape: { kind: "object", properties: [], additional: { kind: "string" } } },
     ],
     additional: false,
   },

@@ -205,17 +205,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      {
-        name: "level",
-        required: true,
-        shape: { kind: "enum", values: ["advisory", "watch", "warning"] },
-      },
+      { name: "level", required: true, shape: { kind: "enum", values: ["advisory", "watch", "warning"] } },
       { name: "headline", required: true, shape: { kind: "string" } },
-      {
-        name: "areas",
-        required: true,
-        shape: { kind: "array", items: { kind: "string" }, constraints: { minItems: 1 } },
-      },
+      { name: "areas", required: true, shape: { kind: "array", items: { kind: "string" }, constraints: { minItems: 1 } } },
       { name: "expires", required: false, shape: { kind: "string", format: "date-time" } },
     ],
     additional: false,

@@ -448,10 +448,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           kind: "array",
           items: {
             kind: "object",
-            properties: [
-              { name: "sku", required: true, shape: { kind: "string" } },
-              { name: "qty", required: true, shape: { kind: "integer" } },
-            ],
+            properties: [{ name: "sku", required: true, shape: { kind: "string" } }, { name: "qty", required: true, shape: { kind: "integer" } }],
             additional: false,
           },
         },
@@ -470,11 +467,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               ],
               additional: false,
             },
-            {
-              kind: "object",
-              properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }],
-              additional: false,
-            },
+            { kind: "object", properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }], additional: false },
           ],
           discriminator: { property: "kind", values: ["card", "cash"] },
         },

@@ -667,11 +667,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
     kind: "object",
     properties: [
       { name: "id", required: true, shape: { kind: "string", intern: false } },
-      {
-        name: "status",
-        required: true,
-        shape: { kind: "enum", values: ["new", "paid", "shipped"] },
-      },
+      { name: "status", required: true, shape: { kind: "enum", values: ["new", "paid", "shipped"] } },
       { name: "note", required: false, shape: { kind: "string", intern: false } },
       {
         name: "items",
@@ -686,11 +682,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               { name: "gift", required: false, shape: { kind: "boolean" } },
             ],
             additional: false,
-            wire: {
-              path: "items[]",
-              slots: [{ prop: 0 }, { prop: 1 }],
-              ext: [{ prop: 2, id: 14, level: 1 }],
-            },
+            wire: { path: "items[]", slots: [{ prop: 0 }, { prop: 1 }], ext: [{ prop: 2, id: 14, level: 1 }] },
           },
         },
       },
@@ -708,11 +700,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               ],
               additional: false,
             },
-            {
-              kind: "object",
-              properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }],
-              additional: false,
-            },
+            { kind: "object", properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }], additional: false },
             {
               kind: "object",
               properties: [
@@ -730,25 +718,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         required: false,
         shape: {
           kind: "object",
-          properties: [
-            { name: "code", required: true, shape: { kind: "string", intern: false } },
-            { name: "percent", required: false, shape: { kind: "number" } },
-          ],
+          properties: [{ name: "code", required: true, shape: { kind: "string", intern: false } }, { name: "percent", required: false, shape: { kind: "number" } }],
           additional: false,
         },
       },
-      {
-        name: "channel",
-        required: true,
-        shape: { kind: "enum", values: ["web", "app"], default: "web" },
-      },
+      { name: "channel", required: true, shape: { kind: "enum", values: ["web", "app"], default: "web" } },
     ],
     additional: false,
-    wire: {
-      path: "$",
-      slots: [{ prop: 0 }, { prop: 1 }, { prop: 2 }, { prop: 3 }, { prop: 4 }],
-      ext: [{ prop: 5, id: 18, level: 1 }, { prop: 6, id: 21, level: 1 }],
-    },
+    wire: { path: "$", slots: [{ prop: 0 }, { prop: 1 }, { prop: 2 }, { prop: 3 }, { prop: 4 }], ext: [{ prop: 5, id: 18, level: 1 }, { prop: 6, id: 21, level: 1 }] },
   },
   definitions: [],
   retired: [],

@@ -639,11 +639,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
     kind: "object",
     properties: [
       { name: "id", required: true, shape: { kind: "string", intern: false } },
-      {
-        name: "status",
-        required: true,
-        shape: { kind: "enum", values: ["new", "paid", "shipped"] },
-      },
+      { name: "status", required: true, shape: { kind: "enum", values: ["new", "paid", "shipped"] } },
       {
         name: "items",
         required: true,
@@ -674,11 +670,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               ],
               additional: false,
             },
-            {
-              kind: "object",
-              properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }],
-              additional: false,
-            },
+            { kind: "object", properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }], additional: false },
             {
               kind: "object",
               properties: [
@@ -696,10 +688,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         required: false,
         shape: {
           kind: "object",
-          properties: [
-            { name: "code", required: true, shape: { kind: "string", intern: false } },
-            { name: "percent", required: false, shape: { kind: "number" } },
-          ],
+          properties: [{ name: "code", required: true, shape: { kind: "string", intern: false } }, { name: "percent", required: false, shape: { kind: "number" } }],
           additional: false,
         },
       },

@@ -760,11 +760,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             kind: "object",
             properties: [
               { name: "name", required: true, shape: { kind: "const", value: "notes.search" } },
-              {
-                name: "arguments",
-                required: true,
-                shape: { kind: "ref", name: "NotesSearchArguments" },
-              },
+              { name: "arguments", required: true, shape: { kind: "ref", name: "NotesSearchArguments" } },
             ],
             additional: false,
           },
@@ -772,11 +768,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             kind: "object",
             properties: [
               { name: "name", required: true, shape: { kind: "const", value: "notes.get" } },
-              {
-                name: "arguments",
-                required: true,
-                shape: { kind: "ref", name: "NotesGetArguments" },
-              },
+              { name: "arguments", required: true, shape: { kind: "ref", name: "NotesGetArguments" } },
             ],
             additional: false,
           },
@@ -784,11 +776,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             kind: "object",
             properties: [
               { name: "name", required: true, shape: { kind: "const", value: "notes/delete" } },
-              {
-                name: "arguments",
-                required: true,
-                shape: { kind: "ref", name: "NotesDeleteArguments" },
-              },
+              { name: "arguments", required: true, shape: { kind: "ref", name: "NotesDeleteArguments" } },
             ],
             additional: false,
           },
@@ -801,37 +789,19 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          {
-            name: "query",
-            required: true,
-            shape: { kind: "string", constraints: { minLength: 1 } },
-          },
-          {
-            name: "limit",
-            required: false,
-            shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } },
-          },
+          { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+          { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } } },
           { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
         ],
         additional: false,
       },
     },
-    {
-      name: "NotesGetArguments",
-      shape: {
-        kind: "object",
-        properties: [{ name: "id", required: true, shape: { kind: "string" } }],
-        additional: false,
-      },
-    },
+    { name: "NotesGetArguments", shape: { kind: "object", properties: [{ name: "id", required: true, shape: { kind: "string" } }], additional: false } },
     {
       name: "NotesDeleteArguments",
       shape: {
         kind: "object",
-        properties: [
-          { name: "id", required: true, shape: { kind: "string" } },
-          { name: "permanent", required: false, shape: { kind: "boolean" } },
-        ],
+        properties: [{ name: "id", required: true, shape: { kind: "string" } }, { name: "permanent", required: false, shape: { kind: "boolean" } }],
         additional: { kind: "any" },
       },
     },

@@ -486,11 +486,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         kind: "object",
         properties: [
           { name: "name", required: true, shape: { kind: "const", value: "notes.search" } },
-          {
-            name: "arguments",
-            required: true,
-            shape: { kind: "ref", name: "NotesSearchArguments" },
-          },
+          { name: "arguments", required: true, shape: { kind: "ref", name: "NotesSearchArguments" } },
         ],
         additional: false,
       },
@@ -506,11 +502,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         kind: "object",
         properties: [
           { name: "name", required: true, shape: { kind: "const", value: "notes/delete" } },
-          {
-            name: "arguments",
-            required: true,
-            shape: { kind: "ref", name: "NotesDeleteArguments" },
-          },
+          { name: "arguments", required: true, shape: { kind: "ref", name: "NotesDeleteArguments" } },
         ],
         additional: false,
       },
@@ -523,37 +515,19 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          {
-            name: "query",
-            required: true,
-            shape: { kind: "string", constraints: { minLength: 1 } },
-          },
-          {
-            name: "limit",
-            required: false,
-            shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } },
-          },
+          { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
+          { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } } },
           { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
         ],
         additional: false,
       },
     },
-    {
-      name: "NotesGetArguments",
-      shape: {
-        kind: "object",
-        properties: [{ name: "id", required: true, shape: { kind: "string" } }],
-        additional: false,
-      },
-    },
+    { name: "NotesGetArguments", shape: { kind: "object", properties: [{ name: "id", required: true, shape: { kind: "string" } }], additional: false } },
     {
       name: "NotesDeleteArguments",
       shape: {
         kind: "object",
-        properties: [
-          { name: "id", required: true, shape: { kind: "string" } },
-          { name: "permanent", required: false, shape: { kind: "boolean" } },
-        ],
+        properties: [{ name: "id", required: true, shape: { kind: "string" } }, { name: "permanent", required: false, shape: { kind: "boolean" } }],
         additional: { kind: "any" },
       },
     },

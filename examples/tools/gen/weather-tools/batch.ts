@@ -1064,11 +1064,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             kind: "object",
             properties: [
               { name: "name", required: true, shape: { kind: "const", value: "get_weather" } },
-              {
-                name: "arguments",
-                required: true,
-                shape: { kind: "ref", name: "GetWeatherArguments" },
-              },
+              { name: "arguments", required: true, shape: { kind: "ref", name: "GetWeatherArguments" } },
             ],
             additional: false,
           },
@@ -1076,11 +1072,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             kind: "object",
             properties: [
               { name: "name", required: true, shape: { kind: "const", value: "get_forecast" } },
-              {
-                name: "arguments",
-                required: true,
-                shape: { kind: "ref", name: "GetForecastArguments" },
-              },
+              { name: "arguments", required: true, shape: { kind: "ref", name: "GetForecastArguments" } },
             ],
             additional: false,
           },
@@ -1088,11 +1080,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             kind: "object",
             properties: [
               { name: "name", required: true, shape: { kind: "const", value: "get-air-quality" } },
-              {
-                name: "arguments",
-                required: true,
-                shape: { kind: "ref", name: "GetAirQualityArguments" },
-              },
+              { name: "arguments", required: true, shape: { kind: "ref", name: "GetAirQualityArguments" } },
             ],
             additional: false,
           },
@@ -1106,16 +1094,8 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         kind: "object",
         properties: [
           { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          {
-            name: "date",
-            required: true,
-            shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] },
-          },
-          {
-            name: "unit",
-            required: true,
-            shape: { kind: "enum", values: ["celsius", "fahrenheit"] },
-          },
+          { name: "date", required: true, shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] } },
+          { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
         ],
         additional: false,
       },
@@ -1126,19 +1106,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         kind: "object",
         properties: [
           { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          {
-            name: "days",
-            required: true,
-            shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } },
-          },
+          { name: "days", required: true, shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } } },
           {
             name: "include",
             required: false,
-            shape: {
-              kind: "array",
-              items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] },
-              constraints: { uniqueItems: true },
-            },
+            shape: { kind: "array", items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] }, constraints: { uniqueItems: true } },
           },
         ],
         additional: false,
@@ -1157,26 +1129,15 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               branches: [
                 {
                   kind: "object",
-                  properties: [
-                    { name: "kind", required: true, shape: { kind: "const", value: "city" } },
-                    { name: "name", required: true, shape: { kind: "string" } },
-                  ],
+                  properties: [{ name: "kind", required: true, shape: { kind: "const", value: "city" } }, { name: "name", required: true, shape: { kind: "string" } }],
                   additional: false,
                 },
                 {
                   kind: "object",
                   properties: [
                     { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
-                    {
-                      name: "lat",
-                      required: true,
-                      shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } },
-                    },
-                    {
-                      name: "lon",
-                      required: true,
-                      shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } },
-                    },
+                    { name: "lat", required: true, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
+                    { name: "lon", required: true, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
                   ],
                   additional: false,
                 },
@@ -1184,11 +1145,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               discriminator: { property: "kind", values: ["city", "coordinates"] },
             },
           },
-          {
-            name: "pollutants",
-            required: false,
-            shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } },
-          },
+          { name: "pollutants", required: false, shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } } },
         ],
         additional: false,
       },

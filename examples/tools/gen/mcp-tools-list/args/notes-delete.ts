@@ -161,10 +161,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {
     kind: "object",
-    properties: [
-      { name: "id", required: true, shape: { kind: "string" } },
-      { name: "permanent", required: false, shape: { kind: "boolean" } },
-    ],
+    properties: [{ name: "id", required: true, shape: { kind: "string" } }, { name: "permanent", required: false, shape: { kind: "boolean" } }],
     additional: { kind: "any" },
   },
   definitions: [],

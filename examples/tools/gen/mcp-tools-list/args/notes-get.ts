@@ -110,11 +110,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   fingerprint: 31400,
   level: 0,
   tables: false,
-  root: {
-    kind: "object",
-    properties: [{ name: "id", required: true, shape: { kind: "string" } }],
-    additional: false,
-  },
+  root: { kind: "object", properties: [{ name: "id", required: true, shape: { kind: "string" } }], additional: false },
   definitions: [],
   retired: [],
 };

@@ -192,11 +192,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
     kind: "object",
     properties: [
       { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-      {
-        name: "limit",
-        required: false,
-        shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } },
-      },
+      { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } } },
       { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
     ],
     additional: false,

@@ -420,26 +420,15 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           branches: [
             {
               kind: "object",
-              properties: [
-                { name: "kind", required: true, shape: { kind: "const", value: "city" } },
-                { name: "name", required: true, shape: { kind: "string" } },
-              ],
+              properties: [{ name: "kind", required: true, shape: { kind: "const", value: "city" } }, { name: "name", required: true, shape: { kind: "string" } }],
               additional: false,
             },
             {
               kind: "object",
               properties: [
                 { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
-                {
-                  name: "lat",
-                  required: true,
-                  shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } },
-                },
-                {
-                  name: "lon",
-                  required: true,
-                  shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } },
-                },
+                { name: "lat", required: true, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
+                { name: "lon", required: true, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
               ],
               additional: false,
             },
@@ -447,11 +436,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           discriminator: { property: "kind", values: ["city", "coordinates"] },
         },
       },
-      {
-        name: "pollutants",
-        required: false,
-        shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } },
-      },
+      { name: "pollutants", required: false, shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } } },
     ],
     additional: false,
   },

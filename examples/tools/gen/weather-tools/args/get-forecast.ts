@@ -214,19 +214,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
     kind: "object",
     properties: [
       { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-      {
-        name: "days",
-        required: true,
-        shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } },
-      },
+      { name: "days", required: true, shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } } },
       {
         name: "include",
         required: false,
-        shape: {
-          kind: "array",
-          items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] },
-          constraints: { uniqueItems: true },
-        },
+        shape: { kind: "array", items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] }, constraints: { uniqueItems: true } },
       },
     ],
     additional: false,

@@ -172,11 +172,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
     kind: "object",
     properties: [
       { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-      {
-        name: "date",
-        required: true,
-        shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] },
-      },
+      { name: "date", required: true, shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] } },
       { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
     ],
     additional: false,
