@@ -7,6 +7,7 @@
  * only the functions the codec it uses calls.
  */
 export { requireContract, codecOf, RUNTIME_CONTRACT } from "./contract.ts";
+export { checkConstraints } from "./codec/check-shape.ts";
 export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex, rethrowIn } from "./errors.ts";
 export type { ToonErrorDetail } from "./errors.ts";
 export { Writer, invalid, writeInt64 } from "./writer.ts";

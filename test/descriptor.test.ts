@@ -13,6 +13,8 @@ import { parseDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { describeCodec, printDescriptor } from "../generator/emit/descriptor.ts";
 import { loadSchemaFile } from "../generator/load/index.ts";
+import { checkShapeOf, checkShapesOf } from "../runtime/codec/check-shape.ts";
+import { codecIR } from "../generator/emit/descriptor.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -66,8 +68,11 @@ describe("codec descriptor", () => {
       assert.deepStrictEqual(codec.decode(bytes), gen.decode(bytes));
       assert.equal(codec.fingerprint, gen.fingerprint);
       assert.deepEqual(codec.validate(data), gen.validate(data));
-      // the module embeds this very descriptor (its streams run on it)
+      // the module embeds this very descriptor (its streams run on it, validate() reads its constraints)
       assert.deepStrictEqual(gen.stream.spec.descriptor, desc);
+      // the constraint check built from the descriptor is the one built from the full IR
+      const full = codecIR(ir, dict);
+      assert.deepStrictEqual(checkShapesOf(desc), [checkShapeOf(full.root), Object.fromEntries(full.definitions.map((d) => [d.name, checkShapeOf(d.shape)]))]);
       // the interpreted text check runs on the descriptor: same value as fromText, same errors
       const check = textCheckOf(desc);
       const text = gen.toText(data);

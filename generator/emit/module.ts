@@ -5,7 +5,7 @@
  */
 import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
-import { Code, code, join, jsonBlock, jsonLit, lineComment, name, raw } from "../../templates/code.ts";
+import { Code, code, join, jsonLit, lineComment, name, raw } from "../../templates/code.ts";
 import { ModuleContext } from "./context.ts";
 import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
@@ -108,12 +108,8 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   // value constraints (minLength, pattern, minimum, ...): checked by validate() when the schema has any
   const checkRoot = checkShapeOf(ir.root);
   const checkDefs = Object.fromEntries(ir.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
-  const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{')
-    ? {
-        root: cx.constant("check", code`${jsonBlock(checkRoot)} as unknown as $rt.CheckShape`, "root"),
-        defs: cx.constant("check", code`${jsonBlock(checkDefs)} as unknown as $rt.CheckDefs`, "defs"),
-      }
-    : undefined;
+  // the check shapes come from the descriptor the module embeds (runtime/codec/check-shape.ts), not a second copy
+  const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{');
 
   const fp = codecFingerprint(dict);
   const extraFlags = tabled ? raw("$rt.Flag.DEFAULTS") : raw("0");
@@ -201,11 +197,11 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
 
 /** Check a value against the schema: its shape, then its value constraints, every violation listed. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
-  ${constraints === undefined ? code`void options;
+  ${!constraints ? code`void options;
   return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, ${constraints.root}, ${constraints.defs});
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };`}
 }
 

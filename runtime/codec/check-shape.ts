@@ -3,8 +3,31 @@
  * `validate()` constraint check and the tool-call argument checks. The engine builds it from a descriptor; the
  * generator embeds it in generated modules (generator/emit/check-shape.ts).
  */
-import type { Shape } from "./descriptor.ts";
+import type { CodecDescriptor, Shape } from "./descriptor.ts";
 import { formatOf } from "./formats.ts";
+import { checkShape, type CheckDefs, type CheckShape } from "../tools.ts";
+import type { ToonErrorDetail } from "../errors.ts";
+
+const described = new WeakMap<CodecDescriptor, [CheckShape, CheckDefs]>();
+
+/** The check shapes of a codec (its root and every definition), built from its descriptor once. */
+export function checkShapesOf(d: CodecDescriptor): [CheckShape, CheckDefs] {
+  let c = described.get(d);
+  if (c === undefined) {
+    c = [checkShapeOf(d.root) as CheckShape, Object.fromEntries(d.definitions.map((x) => [x.name, checkShapeOf(x.shape)])) as CheckDefs];
+    described.set(d, c);
+  }
+  return c;
+}
+
+/**
+ * Every value-constraint violation of `value` (minLength, pattern, minimum, ...) against the codec's descriptor:
+ * what a generated `validate()` runs after the shape check, from the descriptor the module embeds anyway.
+ */
+export function checkConstraints(value: unknown, d: CodecDescriptor): ToonErrorDetail[] {
+  const [root, defs] = checkShapesOf(d);
+  return checkShape(value, root, defs);
+}
 
 export function checkShapeOf(s: Shape): unknown {
   const c = constraintsOf(s);

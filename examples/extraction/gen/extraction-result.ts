@@ -169,94 +169,6 @@ const $tinstructions_ExtractionResult = "Reply with TOON (Token-Oriented Object 
   "- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n" +
   "- documents[].entities[]: optional (omit when unknown): role\n" +
   "- documents[]: optional (omit when unknown): url";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["model", true, {"kind": "string"}],
-    ["extractedAt", true, {"kind": "string"}],
-    ["documents", true, {"kind": "array", "items": {"kind": "ref", "name": "Document"}}],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {
-  "Document": {
-    "kind": "object",
-    "properties": [
-      ["id", true, {"kind": "string", "c": {"pattern": "^doc-[0-9]{4}$"}}],
-      ["source", true, {"kind": "enum", "values": ["news", "filing", "email", "chat", "report"]}],
-      ["language", true, {"kind": "enum", "values": ["en", "zh"]}],
-      ["url", false, {"kind": "string"}],
-      ["text", true, {"kind": "string"}],
-      ["entities", true, {"kind": "array", "items": {"kind": "ref", "name": "Entity"}}],
-    ],
-    "additional": false,
-  },
-  "Entity": {
-    "kind": "union",
-    "branches": [
-      {"kind": "ref", "name": "PersonEntity"},
-      {"kind": "ref", "name": "OrganizationEntity"},
-      {"kind": "ref", "name": "LocationEntity"},
-      {"kind": "ref", "name": "DateEntity"},
-      {"kind": "ref", "name": "MoneyEntity"},
-    ],
-    "discriminator": "type",
-  },
-  "PersonEntity": {
-    "kind": "object",
-    "properties": [
-      ["type", true, {"kind": "const", "value": "person"}],
-      ["name", true, {"kind": "string"}],
-      ["role", false, {"kind": "string"}],
-      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
-    ],
-    "additional": false,
-  },
-  "OrganizationEntity": {
-    "kind": "object",
-    "properties": [
-      ["type", true, {"kind": "const", "value": "organization"}],
-      ["name", true, {"kind": "string"}],
-      ["ticker", false, {"kind": "string"}],
-      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
-    ],
-    "additional": false,
-  },
-  "LocationEntity": {
-    "kind": "object",
-    "properties": [
-      ["type", true, {"kind": "const", "value": "location"}],
-      ["name", true, {"kind": "string"}],
-      ["countryCode", false, {"kind": "string", "c": {"pattern": "^[A-Z]{2}$"}}],
-      ["lat", false, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
-      ["lon", false, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
-      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
-    ],
-    "additional": false,
-  },
-  "DateEntity": {
-    "kind": "object",
-    "properties": [
-      ["type", true, {"kind": "const", "value": "date"}],
-      ["text", true, {"kind": "string"}],
-      ["value", true, {"kind": "string"}],
-      ["precision", true, {"kind": "enum", "values": ["day", "month", "year"]}],
-      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
-    ],
-    "additional": false,
-  },
-  "MoneyEntity": {
-    "kind": "object",
-    "properties": [
-      ["type", true, {"kind": "const", "value": "money"}],
-      ["text", true, {"kind": "string"}],
-      ["amount", true, {"kind": "number"}],
-      ["currency", true, {"kind": "string", "c": {"pattern": "^[A-Z]{3}$"}}],
-      ["confidence", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
-    ],
-    "additional": false,
-  },
-} as unknown as $rt.CheckDefs;
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1397,7 +1309,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<ExtractionResult>(value, writeExtractionResult);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

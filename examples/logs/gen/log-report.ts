@@ -245,90 +245,6 @@ const $tinstructions_LogReport = "Reply with TOON (Token-Oriented Object Notatio
   "- services[].incidentId: may be null\n" +
   "- services[].topErrors[].level: one of \"error\", \"fatal\"\n" +
   "- services[]: optional (omit when unknown): incidentId";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["reportId", true, {"kind": "string", "c": {"pattern": "^rpt_[0-9a-z]{12}$"}}],
-    ["query", true, {"kind": "string"}],
-    ["window", true, {"kind": "ref", "name": "TimeWindow"}],
-    ["environment", true, {"kind": "enum", "values": ["production", "staging", "development"]}],
-    ["region", true, {"kind": "string"}],
-    ["truncated", true, {"kind": "boolean"}],
-    ["totalEvents", true, {"kind": "integer", "c": {"minimum": 0}}],
-    ["totalBytes", true, {"kind": "integer", "int64": true, "c": {"minimum": 0}}],
-    ["services", true, {"kind": "array", "items": {"kind": "ref", "name": "ServiceGroup"}}],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {
-  "TimeWindow": {
-    "kind": "object",
-    "properties": [
-      ["start", true, {"kind": "string"}],
-      ["end", true, {"kind": "string"}],
-      ["bucketSeconds", true, {"kind": "integer", "c": {"minimum": 1}}],
-    ],
-    "additional": false,
-  },
-  "ServiceGroup": {
-    "kind": "object",
-    "properties": [
-      ["service", true, {"kind": "string"}],
-      ["version", true, {"kind": "string"}],
-      ["healthy", true, {"kind": "boolean"}],
-      ["instances", true, {"kind": "integer", "c": {"minimum": 0}}],
-      ["counts", true, {"kind": "ref", "name": "LevelCounts"}],
-      ["errorRate", true, {"kind": "number", "c": {"minimum": 0, "maximum": 1}}],
-      ["latencyMs", true, {"kind": "ref", "name": "Latency"}],
-      ["bytesIngested", true, {"kind": "integer", "int64": true, "c": {"minimum": 0}}],
-      ["tags", true, {"kind": "array", "items": {"kind": "string"}}],
-      ["incidentId", false, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
-      ["topErrors", true, {"kind": "array", "items": {"kind": "ref", "name": "TopError"}}],
-    ],
-    "additional": false,
-  },
-  "LevelCounts": {
-    "kind": "object",
-    "properties": [
-      ["debug", true, {"kind": "integer", "c": {"minimum": 0}}],
-      ["info", true, {"kind": "integer", "c": {"minimum": 0}}],
-      ["warn", true, {"kind": "integer", "c": {"minimum": 0}}],
-      ["error", true, {"kind": "integer", "c": {"minimum": 0}}],
-      ["fatal", true, {"kind": "integer", "c": {"minimum": 0}}],
-    ],
-    "additional": false,
-  },
-  "Latency": {
-    "kind": "object",
-    "properties": [
-      ["p50", true, {"kind": "number", "c": {"minimum": 0}}],
-      ["p90", true, {"kind": "number", "c": {"minimum": 0}}],
-      ["p99", true, {"kind": "number", "c": {"minimum": 0}}],
-      ["max", true, {"kind": "number", "c": {"minimum": 0}}],
-    ],
-    "additional": false,
-  },
-  "TopError": {
-    "kind": "object",
-    "properties": [
-      ["message", true, {"kind": "string"}],
-      ["level", true, {"kind": "enum", "values": ["error", "fatal"]}],
-      ["count", true, {"kind": "integer", "c": {"minimum": 1}}],
-      ["firstSeen", true, {"kind": "string"}],
-      ["lastSeen", true, {"kind": "string"}],
-      [
-        "sampleTraceIds",
-        true,
-        {
-          "kind": "array",
-          "items": {"kind": "string", "c": {"pattern": "^[0-9a-f]{32}$"}},
-          "c": {"maxItems": 3},
-        },
-      ],
-    ],
-    "additional": false,
-  },
-} as unknown as $rt.CheckDefs;
 
 function writeLogReport(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1452,7 +1368,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<LogReport>(value, writeLogReport);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -211,74 +211,6 @@ const $tinstructions_OrderList = "Reply with TOON (Token-Oriented Object Notatio
   "- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n" +
   "- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n" +
   "- orders[]: optional (omit when unknown): note";
-const $check_root = {
-  "kind": "object",
-  "properties": [["orders", true, {"kind": "array", "items": {"kind": "ref", "name": "Order"}}]],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {
-  "Order": {
-    "kind": "object",
-    "properties": [
-      ["id", true, {"kind": "string", "c": {"pattern": "^ORD-[0-9]{4}-[0-9]{6}$"}}],
-      ["customer", true, {"kind": "ref", "name": "Customer"}],
-      [
-        "items",
-        true,
-        {
-          "kind": "array",
-          "items": {"kind": "ref", "name": "LineItem"},
-          "c": {"minItems": 1, "maxItems": 5},
-        },
-      ],
-      ["total", true, {"kind": "number", "c": {"minimum": 0}}],
-      [
-        "currency",
-        true,
-        {"kind": "enum", "values": ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"]},
-      ],
-      [
-        "status",
-        true,
-        {"kind": "enum", "values": ["pending", "paid", "shipped", "delivered", "cancelled"]},
-      ],
-      ["createdAt", true, {"kind": "string"}],
-      ["updatedAt", true, {"kind": "string"}],
-      ["note", false, {"kind": "string", "c": {"maxLength": 200}}],
-    ],
-    "additional": false,
-  },
-  "Customer": {
-    "kind": "object",
-    "properties": [
-      ["id", true, {"kind": "integer", "c": {"minimum": 1}}],
-      ["name", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["email", true, {"kind": "string"}],
-      ["address", true, {"kind": "ref", "name": "Address"}],
-    ],
-    "additional": false,
-  },
-  "LineItem": {
-    "kind": "object",
-    "properties": [
-      ["sku", true, {"kind": "string", "c": {"pattern": "^[A-Z0-9-]+$"}}],
-      ["name", true, {"kind": "string"}],
-      ["qty", true, {"kind": "integer", "c": {"minimum": 1}}],
-      ["unitPrice", true, {"kind": "number", "c": {"minimum": 0}}],
-    ],
-    "additional": false,
-  },
-  "Address": {
-    "kind": "object",
-    "properties": [
-      ["street", true, {"kind": "string"}],
-      ["city", true, {"kind": "string"}],
-      ["postcode", true, {"kind": "string"}],
-      ["country", true, {"kind": "string", "c": {"pattern": "^[A-Z]{2}$"}}],
-    ],
-    "additional": false,
-  },
-} as unknown as $rt.CheckDefs;
 
 function writeOrderList(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1118,7 +1050,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<OrderList>(value, writeOrderList);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -42,46 +42,6 @@ const $tinstructions_ToolCallBatch = "Reply with TOON (Token-Oriented Object Not
   "\n" +
   "Notes:\n" +
   "- calls[].action: one of \"get_weather\", \"get_forecast\", \"get_air_quality\", \"get_sunrise_sunset\"";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    [
-      "calls",
-      true,
-      {
-        "kind": "array",
-        "items": {
-          "kind": "object",
-          "properties": [
-            [
-              "action",
-              true,
-              {
-                "kind": "enum",
-                "values": ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"],
-              },
-            ],
-            [
-              "args",
-              true,
-              {
-                "kind": "object",
-                "properties": [
-                  ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-                  ["date", true, {"kind": "string"}],
-                ],
-                "additional": false,
-              },
-            ],
-          ],
-          "additional": false,
-        },
-      },
-    ],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeToolCallBatch(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -375,7 +335,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<ToolCallBatch>(value, writeToolCallBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -54,57 +54,6 @@ const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation
   "- days[].precipitation: may be null\n" +
   "- sources: a map: any keys\n" +
   "- top level: optional (omit when unknown): alerts";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["city", true, {"kind": "string"}],
-    [
-      "days",
-      true,
-      {
-        "kind": "array",
-        "items": {
-          "kind": "object",
-          "properties": [
-            [
-              "date",
-              true,
-              {
-                "kind": "string",
-                "c": {
-                  "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
-                },
-              },
-            ],
-            ["high", true, {"kind": "number"}],
-            ["low", true, {"kind": "number"}],
-            [
-              "conditions",
-              true,
-              {"kind": "enum", "values": ["sunny", "cloudy", "rain", "snow", "storm"]},
-            ],
-            [
-              "precipitation",
-              true,
-              {
-                "kind": "union",
-                "branches": [
-                  {"kind": "number", "c": {"minimum": 0, "maximum": 1}},
-                  {"kind": "null"},
-                ],
-              },
-            ],
-          ],
-          "additional": false,
-        },
-      },
-    ],
-    ["alerts", false, {"kind": "array", "items": {"kind": "string"}}],
-    ["sources", true, {"kind": "object", "properties": [], "additional": {"kind": "string"}}],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeForecast(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -557,7 +506,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<Forecast>(value, writeForecast);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

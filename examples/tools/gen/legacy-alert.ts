@@ -33,17 +33,6 @@ const $tinstructions_LegacyAlert = "Reply with TOON (Token-Oriented Object Notat
   "Notes:\n" +
   "- level: one of \"advisory\", \"watch\", \"warning\"\n" +
   "- top level: optional (omit when unknown): expires";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["level", true, {"kind": "enum", "values": ["advisory", "watch", "warning"]}],
-    ["headline", true, {"kind": "string"}],
-    ["areas", true, {"kind": "array", "items": {"kind": "string"}, "c": {"minItems": 1}}],
-    ["expires", false, {"kind": "string"}],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeLegacyAlert(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -267,7 +256,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<LegacyAlert>(value, writeLegacyAlert);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -33,25 +33,6 @@ const $tinstructions_WeatherQuery = "Reply with TOON (Token-Oriented Object Nota
   "Notes:\n" +
   "- unit: one of \"celsius\", \"fahrenheit\"\n" +
   "- top level: optional (omit when unknown): date";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-    [
-      "date",
-      false,
-      {
-        "kind": "string",
-        "c": {
-          "pattern": "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$",
-        },
-      },
-    ],
-    ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeWeatherQuery(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -241,7 +222,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<WeatherQuery>(value, writeWeatherQuery);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -63,57 +63,6 @@ const $tinstructions_McpToolsList = "Reply with TOON (Token-Oriented Object Nota
   "Notes:\n" +
   "- the value: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n" +
   "- arguments: optional (omit when unknown): limit, tags";
-const $check_root = {
-  "kind": "union",
-  "branches": [
-    {
-      "kind": "object",
-      "properties": [
-        ["name", true, {"kind": "const", "value": "notes.search"}],
-        ["arguments", true, {"kind": "ref", "name": "NotesSearchArguments"}],
-      ],
-      "additional": false,
-    },
-    {
-      "kind": "object",
-      "properties": [
-        ["name", true, {"kind": "const", "value": "notes.get"}],
-        ["arguments", true, {"kind": "ref", "name": "NotesGetArguments"}],
-      ],
-      "additional": false,
-    },
-    {
-      "kind": "object",
-      "properties": [
-        ["name", true, {"kind": "const", "value": "notes/delete"}],
-        ["arguments", true, {"kind": "ref", "name": "NotesDeleteArguments"}],
-      ],
-      "additional": false,
-    },
-  ],
-  "discriminator": "name",
-} as unknown as $rt.CheckShape;
-const $check_defs = {
-  "NotesSearchArguments": {
-    "kind": "object",
-    "properties": [
-      ["query", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}],
-      ["tags", false, {"kind": "array", "items": {"kind": "string"}}],
-    ],
-    "additional": false,
-  },
-  "NotesGetArguments": {
-    "kind": "object",
-    "properties": [["id", true, {"kind": "string"}]],
-    "additional": false,
-  },
-  "NotesDeleteArguments": {
-    "kind": "object",
-    "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]],
-    "additional": {"kind": "any"},
-  },
-} as unknown as $rt.CheckDefs;
 
 function writeMcpToolsList(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -601,7 +550,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<McpToolsList>(value, writeMcpToolsList);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

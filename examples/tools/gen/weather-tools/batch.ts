@@ -86,103 +86,6 @@ const $tinstructions_WeatherToolsBatch = "Reply with TOON (Token-Oriented Object
   "- []: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n" +
   "- [].arguments.date: may be null\n" +
   "- [].arguments.unit: one of \"celsius\", \"fahrenheit\"";
-const $check_root = {"kind": "array", "items": {"kind": "ref", "name": "WeatherTools"}} as unknown as $rt.CheckShape;
-const $check_defs = {
-  "WeatherTools": {
-    "kind": "union",
-    "branches": [
-      {
-        "kind": "object",
-        "properties": [
-          ["name", true, {"kind": "const", "value": "get_weather"}],
-          ["arguments", true, {"kind": "ref", "name": "GetWeatherArguments"}],
-        ],
-        "additional": false,
-      },
-      {
-        "kind": "object",
-        "properties": [
-          ["name", true, {"kind": "const", "value": "get_forecast"}],
-          ["arguments", true, {"kind": "ref", "name": "GetForecastArguments"}],
-        ],
-        "additional": false,
-      },
-      {
-        "kind": "object",
-        "properties": [
-          ["name", true, {"kind": "const", "value": "get-air-quality"}],
-          ["arguments", true, {"kind": "ref", "name": "GetAirQualityArguments"}],
-        ],
-        "additional": false,
-      },
-    ],
-    "discriminator": "name",
-  },
-  "GetWeatherArguments": {
-    "kind": "object",
-    "properties": [
-      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
-      ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
-    ],
-    "additional": false,
-  },
-  "GetForecastArguments": {
-    "kind": "object",
-    "properties": [
-      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}],
-      [
-        "include",
-        false,
-        {
-          "kind": "array",
-          "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]},
-          "c": {"uniqueItems": true},
-        },
-      ],
-    ],
-    "additional": false,
-  },
-  "GetAirQualityArguments": {
-    "kind": "object",
-    "properties": [
-      [
-        "location",
-        true,
-        {
-          "kind": "union",
-          "branches": [
-            {
-              "kind": "object",
-              "properties": [
-                ["kind", true, {"kind": "const", "value": "city"}],
-                ["name", true, {"kind": "string"}],
-              ],
-              "additional": false,
-            },
-            {
-              "kind": "object",
-              "properties": [
-                ["kind", true, {"kind": "const", "value": "coordinates"}],
-                ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
-                ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
-              ],
-              "additional": false,
-            },
-          ],
-          "discriminator": "kind",
-        },
-      ],
-      [
-        "pollutants",
-        false,
-        {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}},
-      ],
-    ],
-    "additional": false,
-  },
-} as unknown as $rt.CheckDefs;
 
 function writeWeatherToolsBatch(w: $rt.Writer, v: any): void {
   $rt.gArray(v, "");
@@ -1233,7 +1136,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<WeatherToolsBatch>(value, writeWeatherToolsBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

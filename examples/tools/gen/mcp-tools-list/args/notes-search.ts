@@ -29,16 +29,6 @@ const $tinstructions_NotesSearchArguments = "Reply with TOON (Token-Oriented Obj
   "\n" +
   "Notes:\n" +
   "- top level: optional (omit when unknown): limit, tags";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["query", true, {"kind": "string", "c": {"minLength": 1}}],
-    ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}],
-    ["tags", false, {"kind": "array", "items": {"kind": "string"}}],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -251,7 +241,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<NotesSearchArguments>(value, writeNotesSearchArguments);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -46,45 +46,6 @@ const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented O
   "- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n" +
   "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
   "- top level: optional (omit when unknown): pollutants";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    [
-      "location",
-      true,
-      {
-        "kind": "union",
-        "branches": [
-          {
-            "kind": "object",
-            "properties": [
-              ["kind", true, {"kind": "const", "value": "city"}],
-              ["name", true, {"kind": "string"}],
-            ],
-            "additional": false,
-          },
-          {
-            "kind": "object",
-            "properties": [
-              ["kind", true, {"kind": "const", "value": "coordinates"}],
-              ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
-              ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
-            ],
-            "additional": false,
-          },
-        ],
-        "discriminator": "kind",
-      },
-    ],
-    [
-      "pollutants",
-      false,
-      {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}},
-    ],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -500,7 +461,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<GetAirQualityArguments>(value, writeGetAirQualityArguments);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -33,24 +33,6 @@ const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Obj
   "Notes:\n" +
   "- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n" +
   "- top level: optional (omit when unknown): include";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-    ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}],
-    [
-      "include",
-      false,
-      {
-        "kind": "array",
-        "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]},
-        "c": {"uniqueItems": true},
-      },
-    ],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -277,7 +259,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<GetForecastArguments>(value, writeGetForecastArguments);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 

@@ -34,16 +34,6 @@ const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Obje
   "Notes:\n" +
   "- date: may be null\n" +
   "- unit: one of \"celsius\", \"fahrenheit\"";
-const $check_root = {
-  "kind": "object",
-  "properties": [
-    ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-    ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
-    ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
-  ],
-  "additional": false,
-} as unknown as $rt.CheckShape;
-const $check_defs = {} as unknown as $rt.CheckDefs;
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -232,7 +222,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
   const shaped = $rt.validateWith<GetWeatherArguments>(value, writeGetWeatherArguments);
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkShape(value, $check_root, $check_defs);
+  const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
