@@ -13,6 +13,7 @@
  * The schema-specific parts (which tools exist, their codecs and shapes) come from the generated module.
  * Zero dependencies; no Node APIs.
  */
+import { EXPECTED_UUID } from "./codec/messages.ts";
 import { ToonError, pointerSegment, type ToonErrorDetail } from "./errors.ts";
 import { isPlainObject, jsonEquals } from "./objects.ts";
 import type { ValidationResult } from "./validate.ts";
@@ -132,7 +133,7 @@ class Checker {
       case "string":
         if (typeof v !== "string") return this.add(path, `expected a string, got ${typeName(v)}`);
         if (s.int64 && !/^-?(0|[1-9][0-9]*)$/.test(v)) return this.add(path, "expected a decimal integer in a string");
-        if (s.uuid && !isUuid(v)) return this.add(path, "expected a UUID");
+        if (s.uuid && !isUuid(v)) return this.add(path, `expected ${EXPECTED_UUID}`);
         return this.stringConstraints(v, s.c, path);
       case "integer":
         if (typeof v === "bigint" && s.int64) return this.numberConstraints(Number(v), s.c, path);

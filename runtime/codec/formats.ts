@@ -13,6 +13,7 @@
  * every number position (FORMAT §3.4), so there is no per-shape decision to record.
  */
 import * as d from "../defaults.ts";
+import { EXPECTED_INT64, EXPECTED_INTEGER, EXPECTED_NUMBER, EXPECTED_UUID, EXPECTED_WELL_FORMED } from "./messages.ts";
 import type { DefaultTable } from "../defaults.ts";
 import type { Reader } from "../reader.ts";
 import { utf8Length } from "../utf8.ts";
@@ -102,7 +103,7 @@ const oneByte = (): number => 1;
 const noShift = (): number => 0;
 const integerShift = (v: string | number, size: number): number => shifted((v as number) >= 0 ? (v as number) * 2 : -(v as number) * 2 - 1, size);
 
-const SURROGATES = "a string without lone surrogates";
+const SURROGATES = EXPECTED_WELL_FORMED;
 
 const STRING: WireFormat = {
   name: "string",
@@ -215,7 +216,7 @@ const UUID: WireFormat = {
   readCall: { fn: "readUuid" },
   write: writeUuid,
   read: readUuid,
-  expected: "a UUID",
+  expected: EXPECTED_UUID,
   tabled: "Uuid",
   writeTabled: d.writeTabledUuid,
   readTabled: d.readTabledUuid,
@@ -237,7 +238,7 @@ const INTEGER: WireFormat = {
   readCall: { method: "int" },
   write: (w, v) => w.int(v),
   read: (r) => r.int(),
-  expected: "an integer within 64 bits",
+  expected: EXPECTED_INTEGER,
   tabled: "Int",
   writeTabled: d.writeTabledInt,
   readTabled: d.readTabledInt,
@@ -258,7 +259,7 @@ const INT64: WireFormat = {
   readCall: { method: "int64" },
   write: writeInt64,
   read: (r) => r.int64(),
-  expected: "a 64-bit integer (number or bigint)",
+  expected: EXPECTED_INT64,
   tabled: "Int64",
   writeTabled: d.writeTabledInt64,
   readTabled: d.readTabledInt64,
@@ -280,7 +281,7 @@ const NUMBER: WireFormat = {
   readCall: { method: "num" },
   write: (w, v) => w.num(v),
   read: (r) => r.num(),
-  expected: "a finite number",
+  expected: EXPECTED_NUMBER,
   tabled: "Number",
   writeTabled: d.writeTabledNumber,
   readTabled: d.readTabledNumber,

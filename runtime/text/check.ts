@@ -14,6 +14,7 @@
  * Failures are ToonError INVALID_VALUE with the value's JSON-pointer path, the line and column of the offending
  * token (found by {@link locateText}).
  */
+import { EXPECTED_INTEGER } from "../codec/messages.ts";
 import { ToonError, pointerSegment } from "../errors.ts";
 import { describe } from "../writer.ts";
 import { jsonEquals, missing } from "../objects.ts";
@@ -111,7 +112,7 @@ export function tcInteger(v: unknown, path = ""): number {
   let x = v;
   if (v instanceof TextNumber) x = v.value;
   if (typeof x === "number" && Number.isInteger(x) && x >= -TWO_63 && x < TWO_64) return x;
-  return fail(path, typeof x === "number" && Number.isInteger(x) ? "an integer within 64 bits" : "an integer", v);
+  return fail(path, typeof x === "number" && Number.isInteger(x) ? EXPECTED_INTEGER : "an integer", v);
 }
 
 const INTEGER_TOKEN = /^-?(?:0|[1-9][0-9]*)$/;
@@ -137,7 +138,7 @@ export function tcInt64(v: unknown, path = ""): number | bigint {
     b = v;
   }
   if (b === undefined) return fail(path, "an integer", v);
-  if (b < MIN_INT64 || b >= MAX_UINT64) throw textInvalid(path, "an integer within 64 bits", v);
+  if (b < MIN_INT64 || b >= MAX_UINT64) throw textInvalid(path, EXPECTED_INTEGER, v);
   return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
 }
 

@@ -2,9 +2,10 @@
 import { writeTabledInt, writeTabledInt64, type DefaultTable } from "../../defaults.ts";
 import { writeInt64, type Writer } from "../../writer.ts";
 import { fail } from "./fail.ts";
+import { EXPECTED_INT64, EXPECTED_INTEGER } from "../messages.ts";
 
-const INT = "an integer within 64 bits";
-const INT64 = "a 64-bit integer (number or bigint)";
+const INT = EXPECTED_INTEGER;
+const INT64 = EXPECTED_INT64;
 const isInteger = Number.isInteger;
 
 export function wInt(w: Writer, v: unknown, p: string, req?: number): void {

@@ -2,8 +2,9 @@
 import { writeTabledNumber, type DefaultTable } from "../../defaults.ts";
 import type { Writer } from "../../writer.ts";
 import { fail } from "./fail.ts";
+import { EXPECTED_NUMBER } from "../messages.ts";
 
-const NUMBER = "a finite number";
+const NUMBER = EXPECTED_NUMBER;
 
 export function wNumber(w: Writer, v: unknown, p: string, req?: number): void {
   if (!(typeof v === "number" && w.num(v))) throw fail(p, NUMBER, v, req);

@@ -8,12 +8,13 @@ import { writeTabledDate, writeTabledDateTime, writeTabledDecimalString, writeTa
 import { writeUuid } from "../../uuid.ts";
 import { invalid, type Writer } from "../../writer.ts";
 import { fail } from "./fail.ts";
+import { EXPECTED_STRING, EXPECTED_UUID, EXPECTED_WELL_FORMED } from "../messages.ts";
 
-const STRING = "a string";
-// the formats' `expected` (runtime/codec/formats.ts; test/kinds.test.ts holds them equal), not imported from there:
-// that table reaches every format's code, and a bundle would keep it all
-const WELL_FORMED = "a string without lone surrogates";
-const UUID = "a UUID";
+// the formats' messages from ../messages.ts, not from ../formats.ts: that table reaches every format's code, and a
+// bundle would keep it all
+const STRING = EXPECTED_STRING;
+const WELL_FORMED = EXPECTED_WELL_FORMED;
+const UUID = EXPECTED_UUID;
 
 export function wString(w: Writer, v: unknown, p: string, req?: number): void {
   if (typeof v !== "string") throw fail(p, STRING, v, req);
