@@ -17,9 +17,11 @@ import { chooseTable } from "../samples/tables.ts";
 /** A sampled path is interned when at least this share of its (untabled) occurrences repeat a value of the same message. */
 export const MIN_REPEAT_SHARE = 0.1;
 
-/** Property names and formats that say "one value per thing": such strings never repeat, wherever they occur. */
+/**
+ * Property names that say "one value per thing": such strings never repeat, wherever they occur. (Formats say
+ * nothing of the kind: the same customer's e-mail or the same endpoint's URI recurs in a list like any name.)
+ */
 const UNIQUE_NAME = /^(id|uuid|guid)$|uuid$|guid$/i;
-const UNIQUE_FORMATS = new Set(["uuid", "uri", "email", "idn-email"]);
 
 type Draft = Omit<DictionaryEntry, "id">;
 
@@ -124,7 +126,6 @@ export function internDecision(site: Site, path: string, profile: Profile | unde
     if (occurrences > 0) return repeats > 0 && repeats >= occurrences * MIN_REPEAT_SHARE;
   }
   if (!site.multi) return false;
-  if (site.shape.format !== undefined && UNIQUE_FORMATS.has(site.shape.format)) return false;
   return !(site.name !== undefined && UNIQUE_NAME.test(site.name));
 }
 
