@@ -16,12 +16,13 @@
  */
 import type { CodecDescriptor } from "./codec/descriptor.ts";
 import { pathFunctions } from "./codec/engine/stream.ts";
+import { streamPathRows, type StreamPathRow } from "./codec/stream-rows.ts";
 import { ToonError, pointerSegment, rethrowAt } from "./errors.ts";
 import { readExtensionSection, writeExtensionSection } from "./extensions.ts";
 import { hex16, peekHeader, writeHeader, type Header } from "./header.ts";
 import { getOwn, hasOwn, setOwn } from "./objects.ts";
 import { Reader } from "./reader.ts";
-import { StreamSeg } from "./stream-seg.ts";
+import { StreamPathFlag, StreamSeg } from "./stream-seg.ts";
 import { DEFAULT_MAX_DEPTH, FORMAT_VERSION, Flag } from "./wire.ts";
 import { Writer } from "./writer.ts";
 
@@ -34,8 +35,7 @@ export type FrameKindName = "VALUE" | "END" | "TEXT";
 
 export { StreamSeg }; // how a path hangs off its parent (column `seg` of the path table)
 
-/** Column `flags` of the path table; bits 8..15 hold the extension level a property was added at. */
-export const StreamPathFlag = { REQUIRED: 1, CLOSED: 2, INT64: 4, PLAIN: 8 } as const;
+export { StreamPathFlag }; // column `flags` of the path table
 
 /** Most steps one frame's address may have (each step after the first crosses a `$ref`). */
 export const MAX_STREAM_STEPS = DEFAULT_MAX_DEPTH;
@@ -58,24 +58,7 @@ const EMPTY = new Uint8Array(0);
 export type StreamWriteFn = (w: Writer, v: any) => void;
 export type StreamReadFn = (r: Reader) => any;
 
-/**
- * One row per dictionary path, generated: `[id, path, parent, seg, arg, type, flags, extra, fallback?]`.
- * `arg`: the property name (PROPERTY), the position (POSITION) or the branch (BRANCH); `extra`: objects, their
- * property IDs in schema order; tuples, `[minItems, positions]`; refs, the ID of the definition's root path;
- * unions, `[property, values]` of their discriminator or null.
- */
-export type StreamPathRow = readonly [
-  id: number,
-  path: string,
-  parent: number,
-  seg: number,
-  arg: string | number | null,
-  type: string,
-  flags: number,
-  extra: unknown,
-  /** Properties added after the base dictionary that have a schema `default`: `[default]`. */
-  fallback?: readonly [unknown],
-];
+export type { StreamPathRow }; // the path table, derived from the descriptor (./codec/stream-rows.ts)
 
 export interface StreamSpec {
   name: string;
@@ -87,11 +70,14 @@ export interface StreamSpec {
    * docs/FORMAT.md §10.1) carries over to its streams; FIELD_INDEX and COMPRESSED do not.
    */
   flags?: number;
-  /** The codec's descriptor: the engine builds each path's writer and reader (VALUE frames) from it. */
+  /**
+   * The codec's descriptor: the path table is derived from it (./codec/stream-rows.ts), and the engine builds each
+   * path's writer and reader (VALUE frames) from it. Its `retired` IDs are the paths whose frames (from older
+   * writers) are skipped.
+   */
   descriptor: CodecDescriptor;
-  paths: readonly StreamPathRow[];
-  /** IDs of retired paths: frames addressing them (from older writers) are skipped. */
-  retired?: readonly number[];
+  /** The dictionary IDs of the descriptor's paths in walk order, as runs `[first, count, ...]` (`[0, n]` when fresh). */
+  ids: readonly number[];
   /** Applies the extension records of VALUE payloads (evolved dictionaries). */
   applyExtensions?: (id: number, r: Reader, root: unknown) => boolean;
 }
@@ -194,11 +180,12 @@ class PathTable {
   rootId = -1;
 
   constructor(readonly spec: StreamSpec) {
+    const rows = streamPathRows(spec.descriptor, spec.ids);
     let max = -1;
-    for (const row of spec.paths) max = Math.max(max, row[0]);
+    for (const row of rows) max = Math.max(max, row[0]);
     this.size = max + 1;
-    const fns = pathFunctions(spec.descriptor, spec.paths);
-    for (const row of spec.paths) {
+    const fns = pathFunctions(spec.descriptor, rows);
+    for (const row of rows) {
       const [id, path, parent, seg, arg, type, flags, extra, fallback] = row;
       this.fallback[id] = fallback;
       this.known[id] = true;
@@ -213,7 +200,7 @@ class PathTable {
       this.read[id] = fns.read[id]!;
       if (path === "$") this.rootId = id;
     }
-    for (const row of spec.paths) {
+    for (const row of rows) {
       const [id, , parent, seg, arg] = row;
       switch (seg) {
         case StreamSeg.PROPERTY: {
@@ -239,13 +226,13 @@ class PathTable {
           break;
       }
     }
-    for (const row of spec.paths) {
+    for (const row of rows) {
       let id = row[0];
       while (this.parent[id]! >= 0) id = this.parent[id]!;
       this.scope[row[0]] = id;
     }
     if (this.rootId < 0) throw new ToonError("CONFIG_ERROR", `stream spec ${spec.name} has no root path`);
-    this.retired = new Set(spec.retired ?? []);
+    this.retired = new Set(spec.descriptor.retired);
   }
 
   has(id: number): boolean {

@@ -14,33 +14,9 @@
 
 import type { SchemaIR, Shape } from "../ir/types.ts";
 
-const BARE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../../runtime/codec/paths.ts";
 
-export function propertySegment(parent: string, name: string): string {
-  const seg = BARE.test(name) ? name : `[${JSON.stringify(name)}]`;
-  if (parent === "$") return seg.startsWith("[") ? "$" + seg : seg;
-  return seg.startsWith("[") ? parent + seg : parent + "." + seg;
-}
-
-export function itemsSegment(parent: string): string {
-  return parent + "[]";
-}
-
-export function tupleSegment(parent: string, index: number | "rest"): string {
-  return parent + (index === "rest" ? "[...]" : `[${index}]`);
-}
-
-export function mapSegment(parent: string): string {
-  return parent + "{}";
-}
-
-export function branchSegment(parent: string, index: number): string {
-  return parent + `<${index}>`;
-}
-
-export function definitionRoot(name: string): string {
-  return "#" + name;
-}
+export { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment };
 
 /**
  * The object path and property name of a property path (`a.b` -> `a`, `b`; `a["x.y"]` -> `a`, `x.y`;

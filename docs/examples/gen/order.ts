@@ -215,7 +215,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "order.ts", $dictionary.fingerprint, "Order");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "order.ts", $dictionary.fingerprint, "Order");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -255,24 +255,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4, 5, 6, 7]],
-    [1, "id", 0, 1, "id", "string", 9, null],
-    [2, "qty", 0, 1, "qty", "integer", 1, null],
-    [3, "price", 0, 1, "price", "number", 1, null],
-    [4, "status", 0, 1, "status", "enum", 1, null],
-    [5, "note", 0, 1, "note", "string", 8, null],
-    [6, "created", 0, 1, "created", "string", 1, null],
-    [7, "tags", 0, 1, "tags", "array", 1, null],
-    [8, "tags[]", 7, 2, null, "string", 8, null],
-  ],
+  ids: [0, 9],
   applyExtensions: $applyExtensions,
 };
 

@@ -1042,7 +1042,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -1216,63 +1216,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
-    [1, "model", 0, 1, "model", "string", 9, null],
-    [2, "extractedAt", 0, 1, "extractedAt", "string", 1, null],
-    [3, "documents", 0, 1, "documents", "array", 1, null],
-    [4, "documents[]", 3, 2, null, "ref", 0, 5],
-    [5, "#Document", -1, 0, null, "object", 2, [6, 7, 8, 9, 10, 11]],
-    [6, "#Document.id", 5, 1, "id", "string", 9, null],
-    [7, "#Document.source", 5, 1, "source", "enum", 1, null],
-    [8, "#Document.language", 5, 1, "language", "enum", 1, null],
-    [9, "#Document.url", 5, 1, "url", "string", 8, null],
-    [10, "#Document.text", 5, 1, "text", "string", 9, null],
-    [11, "#Document.entities", 5, 1, "entities", "array", 1, null],
-    [12, "#Document.entities[]", 11, 2, null, "ref", 0, 13],
-    [13, "#Entity", -1, 0, null, "union", 0, ["type", ["person", "organization", "location", "date", "money"]]],
-    [14, "#Entity<0>", 13, 6, 0, "ref", 0, 19],
-    [15, "#Entity<1>", 13, 6, 1, "ref", 0, 24],
-    [16, "#Entity<2>", 13, 6, 2, "ref", 0, 29],
-    [17, "#Entity<3>", 13, 6, 3, "ref", 0, 36],
-    [18, "#Entity<4>", 13, 6, 4, "ref", 0, 42],
-    [19, "#PersonEntity", -1, 0, null, "object", 2, [20, 21, 22, 23]],
-    [20, "#PersonEntity.type", 19, 1, "type", "const", 1, null],
-    [21, "#PersonEntity.name", 19, 1, "name", "string", 9, null],
-    [22, "#PersonEntity.role", 19, 1, "role", "string", 8, null],
-    [23, "#PersonEntity.confidence", 19, 1, "confidence", "number", 1, null],
-    [24, "#OrganizationEntity", -1, 0, null, "object", 2, [25, 26, 27, 28]],
-    [25, "#OrganizationEntity.type", 24, 1, "type", "const", 1, null],
-    [26, "#OrganizationEntity.name", 24, 1, "name", "string", 9, null],
-    [27, "#OrganizationEntity.ticker", 24, 1, "ticker", "string", 8, null],
-    [28, "#OrganizationEntity.confidence", 24, 1, "confidence", "number", 1, null],
-    [29, "#LocationEntity", -1, 0, null, "object", 2, [30, 31, 32, 33, 34, 35]],
-    [30, "#LocationEntity.type", 29, 1, "type", "const", 1, null],
-    [31, "#LocationEntity.name", 29, 1, "name", "string", 9, null],
-    [32, "#LocationEntity.countryCode", 29, 1, "countryCode", "string", 8, null],
-    [33, "#LocationEntity.lat", 29, 1, "lat", "number", 0, null],
-    [34, "#LocationEntity.lon", 29, 1, "lon", "number", 0, null],
-    [35, "#LocationEntity.confidence", 29, 1, "confidence", "number", 1, null],
-    [36, "#DateEntity", -1, 0, null, "object", 2, [37, 38, 39, 40, 41]],
-    [37, "#DateEntity.type", 36, 1, "type", "const", 1, null],
-    [38, "#DateEntity.text", 36, 1, "text", "string", 9, null],
-    [39, "#DateEntity.value", 36, 1, "value", "string", 1, null],
-    [40, "#DateEntity.precision", 36, 1, "precision", "enum", 1, null],
-    [41, "#DateEntity.confidence", 36, 1, "confidence", "number", 1, null],
-    [42, "#MoneyEntity", -1, 0, null, "object", 2, [43, 44, 45, 46, 47]],
-    [43, "#MoneyEntity.type", 42, 1, "type", "const", 1, null],
-    [44, "#MoneyEntity.text", 42, 1, "text", "string", 9, null],
-    [45, "#MoneyEntity.amount", 42, 1, "amount", "number", 1, null],
-    [46, "#MoneyEntity.currency", 42, 1, "currency", "string", 9, null],
-    [47, "#MoneyEntity.confidence", 42, 1, "confidence", "number", 1, null],
-  ],
+  ids: [0, 48],
   applyExtensions: $applyExtensions,
 };
 

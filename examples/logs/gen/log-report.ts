@@ -1076,7 +1076,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.DEFAULTS;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "log-report.ts", $dictionary.fingerprint, "LogReport");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "log-report.ts", $dictionary.fingerprint, "LogReport");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -1273,65 +1273,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "LogReport",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4, 5, 6, 7, 8, 9]],
-    [1, "reportId", 0, 1, "reportId", "string", 9, null],
-    [2, "query", 0, 1, "query", "string", 9, null],
-    [3, "window", 0, 1, "window", "ref", 1, 11],
-    [4, "environment", 0, 1, "environment", "enum", 1, null],
-    [5, "region", 0, 1, "region", "string", 9, null],
-    [6, "truncated", 0, 1, "truncated", "boolean", 1, null],
-    [7, "totalEvents", 0, 1, "totalEvents", "integer", 1, null],
-    [8, "totalBytes", 0, 1, "totalBytes", "integer", 5, null],
-    [9, "services", 0, 1, "services", "array", 1, null],
-    [10, "services[]", 9, 2, null, "ref", 0, 15],
-    [11, "#TimeWindow", -1, 0, null, "object", 2, [12, 13, 14]],
-    [12, "#TimeWindow.start", 11, 1, "start", "string", 1, null],
-    [13, "#TimeWindow.end", 11, 1, "end", "string", 1, null],
-    [14, "#TimeWindow.bucketSeconds", 11, 1, "bucketSeconds", "integer", 1, null],
-    [15, "#ServiceGroup", -1, 0, null, "object", 2, [16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 29]],
-    [16, "#ServiceGroup.service", 15, 1, "service", "string", 9, null],
-    [17, "#ServiceGroup.version", 15, 1, "version", "string", 9, null],
-    [18, "#ServiceGroup.healthy", 15, 1, "healthy", "boolean", 1, null],
-    [19, "#ServiceGroup.instances", 15, 1, "instances", "integer", 1, null],
-    [20, "#ServiceGroup.counts", 15, 1, "counts", "ref", 1, 31],
-    [21, "#ServiceGroup.errorRate", 15, 1, "errorRate", "number", 1, null],
-    [22, "#ServiceGroup.latencyMs", 15, 1, "latencyMs", "ref", 1, 37],
-    [23, "#ServiceGroup.bytesIngested", 15, 1, "bytesIngested", "integer", 5, null],
-    [24, "#ServiceGroup.tags", 15, 1, "tags", "array", 1, null],
-    [25, "#ServiceGroup.tags[]", 24, 2, null, "string", 8, null],
-    [26, "#ServiceGroup.incidentId", 15, 1, "incidentId", "union", 0, null],
-    [27, "#ServiceGroup.incidentId<0>", 26, 6, 0, "string", 8, null],
-    [28, "#ServiceGroup.incidentId<1>", 26, 6, 1, "null", 0, null],
-    [29, "#ServiceGroup.topErrors", 15, 1, "topErrors", "array", 1, null],
-    [30, "#ServiceGroup.topErrors[]", 29, 2, null, "ref", 0, 42],
-    [31, "#LevelCounts", -1, 0, null, "object", 2, [32, 33, 34, 35, 36]],
-    [32, "#LevelCounts.debug", 31, 1, "debug", "integer", 1, null],
-    [33, "#LevelCounts.info", 31, 1, "info", "integer", 1, null],
-    [34, "#LevelCounts.warn", 31, 1, "warn", "integer", 1, null],
-    [35, "#LevelCounts.error", 31, 1, "error", "integer", 1, null],
-    [36, "#LevelCounts.fatal", 31, 1, "fatal", "integer", 1, null],
-    [37, "#Latency", -1, 0, null, "object", 2, [38, 39, 40, 41]],
-    [38, "#Latency.p50", 37, 1, "p50", "number", 1, null],
-    [39, "#Latency.p90", 37, 1, "p90", "number", 1, null],
-    [40, "#Latency.p99", 37, 1, "p99", "number", 1, null],
-    [41, "#Latency.max", 37, 1, "max", "number", 1, null],
-    [42, "#TopError", -1, 0, null, "object", 2, [43, 44, 45, 46, 47, 48]],
-    [43, "#TopError.message", 42, 1, "message", "string", 9, null],
-    [44, "#TopError.level", 42, 1, "level", "enum", 1, null],
-    [45, "#TopError.count", 42, 1, "count", "integer", 1, null],
-    [46, "#TopError.firstSeen", 42, 1, "firstSeen", "string", 1, null],
-    [47, "#TopError.lastSeen", 42, 1, "lastSeen", "string", 1, null],
-    [48, "#TopError.sampleTraceIds", 42, 1, "sampleTraceIds", "array", 1, null],
-    [49, "#TopError.sampleTraceIds[]", 48, 2, null, "string", 8, null],
-  ],
+  ids: [0, 50],
   applyExtensions: $applyExtensions,
 };
 

@@ -754,7 +754,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.DEFAULTS;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "order-list.ts", $dictionary.fingerprint, "OrderList");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "order-list.ts", $dictionary.fingerprint, "OrderList");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -976,44 +976,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "OrderList",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1]],
-    [1, "orders", 0, 1, "orders", "array", 1, null],
-    [2, "orders[]", 1, 2, null, "ref", 0, 3],
-    [3, "#Order", -1, 0, null, "object", 2, [4, 5, 6, 8, 9, 10, 11, 12, 13]],
-    [4, "#Order.id", 3, 1, "id", "string", 9, null],
-    [5, "#Order.customer", 3, 1, "customer", "ref", 1, 14],
-    [6, "#Order.items", 3, 1, "items", "array", 1, null],
-    [7, "#Order.items[]", 6, 2, null, "ref", 0, 19],
-    [8, "#Order.total", 3, 1, "total", "number", 1, null],
-    [9, "#Order.currency", 3, 1, "currency", "enum", 1, null],
-    [10, "#Order.status", 3, 1, "status", "enum", 1, null],
-    [11, "#Order.createdAt", 3, 1, "createdAt", "string", 1, null],
-    [12, "#Order.updatedAt", 3, 1, "updatedAt", "string", 1, null],
-    [13, "#Order.note", 3, 1, "note", "string", 8, null],
-    [14, "#Customer", -1, 0, null, "object", 2, [15, 16, 17, 18]],
-    [15, "#Customer.id", 14, 1, "id", "integer", 1, null],
-    [16, "#Customer.name", 14, 1, "name", "string", 9, null],
-    [17, "#Customer.email", 14, 1, "email", "string", 9, null],
-    [18, "#Customer.address", 14, 1, "address", "ref", 1, 24],
-    [19, "#LineItem", -1, 0, null, "object", 2, [20, 21, 22, 23]],
-    [20, "#LineItem.sku", 19, 1, "sku", "string", 9, null],
-    [21, "#LineItem.name", 19, 1, "name", "string", 9, null],
-    [22, "#LineItem.qty", 19, 1, "qty", "integer", 1, null],
-    [23, "#LineItem.unitPrice", 19, 1, "unitPrice", "number", 1, null],
-    [24, "#Address", -1, 0, null, "object", 2, [25, 26, 27, 28]],
-    [25, "#Address.street", 24, 1, "street", "string", 9, null],
-    [26, "#Address.city", 24, 1, "city", "string", 9, null],
-    [27, "#Address.postcode", 24, 1, "postcode", "string", 9, null],
-    [28, "#Address.country", 24, 1, "country", "string", 9, null],
-  ],
+  ids: [0, 29],
   applyExtensions: $applyExtensions,
 };
 

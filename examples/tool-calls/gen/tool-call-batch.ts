@@ -226,7 +226,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "tool-call-batch.ts", $dictionary.fingerprint, "ToolCallBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "tool-call-batch.ts", $dictionary.fingerprint, "ToolCallBatch");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -283,22 +283,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "ToolCallBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1]],
-    [1, "calls", 0, 1, "calls", "array", 1, null],
-    [2, "calls[]", 1, 2, null, "object", 2, [3, 4]],
-    [3, "calls[].action", 2, 1, "action", "enum", 1, null],
-    [4, "calls[].args", 2, 1, "args", "object", 3, [5, 6]],
-    [5, "calls[].args.city", 4, 1, "city", "string", 9, null],
-    [6, "calls[].args.date", 4, 1, "date", "string", 1, null],
-  ],
+  ids: [0, 7],
   applyExtensions: $applyExtensions,
 };
 

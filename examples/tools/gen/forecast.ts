@@ -372,7 +372,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "forecast.ts", $dictionary.fingerprint, "Forecast");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "forecast.ts", $dictionary.fingerprint, "Forecast");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -446,30 +446,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "Forecast",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 11, 13]],
-    [1, "city", 0, 1, "city", "string", 9, null],
-    [2, "days", 0, 1, "days", "array", 1, null],
-    [3, "days[]", 2, 2, null, "object", 2, [4, 5, 6, 7, 8]],
-    [4, "days[].date", 3, 1, "date", "string", 1, null],
-    [5, "days[].high", 3, 1, "high", "number", 1, null],
-    [6, "days[].low", 3, 1, "low", "number", 1, null],
-    [7, "days[].conditions", 3, 1, "conditions", "enum", 1, null],
-    [8, "days[].precipitation", 3, 1, "precipitation", "union", 1, null],
-    [9, "days[].precipitation<0>", 8, 6, 0, "number", 0, null],
-    [10, "days[].precipitation<1>", 8, 6, 1, "null", 0, null],
-    [11, "alerts", 0, 1, "alerts", "array", 0, null],
-    [12, "alerts[]", 11, 2, null, "string", 8, null],
-    [13, "sources", 0, 1, "sources", "map", 1, []],
-    [14, "sources{}", 13, 5, null, "string", 8, null],
-  ],
+  ids: [0, 15],
   applyExtensions: $applyExtensions,
 };
 

@@ -171,7 +171,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "legacy-alert.ts", $dictionary.fingerprint, "LegacyAlert");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "legacy-alert.ts", $dictionary.fingerprint, "LegacyAlert");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -205,21 +205,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "LegacyAlert",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 5]],
-    [1, "level", 0, 1, "level", "enum", 1, null],
-    [2, "headline", 0, 1, "headline", "string", 9, null],
-    [3, "areas", 0, 1, "areas", "array", 1, null],
-    [4, "areas[]", 3, 2, null, "string", 8, null],
-    [5, "expires", 0, 1, "expires", "string", 0, null],
-  ],
+  ids: [0, 6],
   applyExtensions: $applyExtensions,
 };
 

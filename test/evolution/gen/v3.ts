@@ -620,7 +620,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.EXTENSIONS;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "v3.ts", $dictionary.fingerprint, "Order");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "v3.ts", $dictionary.fingerprint, "Order");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 1;
 
@@ -726,37 +726,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [3],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 4, 8, 18, 21]],
-    [1, "id", 0, 1, "id", "string", 9, null],
-    [2, "status", 0, 1, "status", "enum", 1, null],
-    [4, "items", 0, 1, "items", "array", 1, null],
-    [5, "items[]", 4, 2, null, "object", 2, [6, 7, 14]],
-    [6, "items[].sku", 5, 1, "sku", "string", 9, null],
-    [7, "items[].qty", 5, 1, "qty", "integer", 1, null],
-    [8, "payment", 0, 1, "payment", "union", 0, ["kind", ["card", "cash", "voucher"]]],
-    [9, "payment<0>", 8, 6, 0, "object", 2, [10, 11]],
-    [10, "payment<0>.kind", 9, 1, "kind", "const", 1, null],
-    [11, "payment<0>.card", 9, 1, "card", "string", 9, null],
-    [12, "payment<1>", 8, 6, 1, "object", 2, [13]],
-    [13, "payment<1>.kind", 12, 1, "kind", "const", 1, null],
-    [14, "items[].gift", 5, 1, "gift", "boolean", 256, null],
-    [15, "payment<2>", 8, 6, 2, "object", 2, [16, 17]],
-    [16, "payment<2>.kind", 15, 1, "kind", "const", 1, null],
-    [17, "payment<2>.voucher", 15, 1, "voucher", "string", 9, null],
-    [18, "coupon", 0, 1, "coupon", "object", 258, [19, 20]],
-    [19, "coupon.code", 18, 1, "code", "string", 9, null],
-    [20, "coupon.percent", 18, 1, "percent", "number", 0, null],
-    [21, "channel", 0, 1, "channel", "enum", 257, null, ["web"]],
-  ],
-  retired: [3],
+  ids: [0, 3, 4, 4, 14, 1, 8, 6, 15, 7],
   applyExtensions: $applyExtensions,
 };
 

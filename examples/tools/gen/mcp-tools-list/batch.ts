@@ -660,7 +660,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -757,38 +757,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "McpToolsListBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "array", 0, null],
-    [1, "$[]", 0, 2, null, "ref", 0, 2],
-    [2, "#McpToolsList", -1, 0, null, "union", 0, ["name", ["notes.search", "notes.get", "notes/delete"]]],
-    [3, "#McpToolsList<0>", 2, 6, 0, "object", 2, [4, 5]],
-    [4, "#McpToolsList<0>.name", 3, 1, "name", "const", 1, null],
-    [5, "#McpToolsList<0>.arguments", 3, 1, "arguments", "ref", 1, 12],
-    [6, "#McpToolsList<1>", 2, 6, 1, "object", 2, [7, 8]],
-    [7, "#McpToolsList<1>.name", 6, 1, "name", "const", 1, null],
-    [8, "#McpToolsList<1>.arguments", 6, 1, "arguments", "ref", 1, 17],
-    [9, "#McpToolsList<2>", 2, 6, 2, "object", 2, [10, 11]],
-    [10, "#McpToolsList<2>.name", 9, 1, "name", "const", 1, null],
-    [11, "#McpToolsList<2>.arguments", 9, 1, "arguments", "ref", 1, 19],
-    [12, "#NotesSearchArguments", -1, 0, null, "object", 2, [13, 14, 15]],
-    [13, "#NotesSearchArguments.query", 12, 1, "query", "string", 9, null],
-    [14, "#NotesSearchArguments.limit", 12, 1, "limit", "integer", 0, null],
-    [15, "#NotesSearchArguments.tags", 12, 1, "tags", "array", 0, null],
-    [16, "#NotesSearchArguments.tags[]", 15, 2, null, "string", 8, null],
-    [17, "#NotesGetArguments", -1, 0, null, "object", 2, [18]],
-    [18, "#NotesGetArguments.id", 17, 1, "id", "string", 9, null],
-    [19, "#NotesDeleteArguments", -1, 0, null, "object", 0, [20, 21]],
-    [20, "#NotesDeleteArguments.id", 19, 1, "id", "string", 9, null],
-    [21, "#NotesDeleteArguments.permanent", 19, 1, "permanent", "boolean", 0, null],
-    [22, "#NotesDeleteArguments{}", 19, 5, null, "any", 0, null],
-  ],
+  ids: [0, 23],
   applyExtensions: $applyExtensions,
 };
 

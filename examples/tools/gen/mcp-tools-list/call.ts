@@ -393,7 +393,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -484,36 +484,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "McpToolsList",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "union", 0, ["name", ["notes.search", "notes.get", "notes/delete"]]],
-    [1, "$<0>", 0, 6, 0, "object", 2, [2, 3]],
-    [2, "$<0>.name", 1, 1, "name", "const", 1, null],
-    [3, "$<0>.arguments", 1, 1, "arguments", "ref", 1, 10],
-    [4, "$<1>", 0, 6, 1, "object", 2, [5, 6]],
-    [5, "$<1>.name", 4, 1, "name", "const", 1, null],
-    [6, "$<1>.arguments", 4, 1, "arguments", "ref", 1, 15],
-    [7, "$<2>", 0, 6, 2, "object", 2, [8, 9]],
-    [8, "$<2>.name", 7, 1, "name", "const", 1, null],
-    [9, "$<2>.arguments", 7, 1, "arguments", "ref", 1, 17],
-    [10, "#NotesSearchArguments", -1, 0, null, "object", 2, [11, 12, 13]],
-    [11, "#NotesSearchArguments.query", 10, 1, "query", "string", 9, null],
-    [12, "#NotesSearchArguments.limit", 10, 1, "limit", "integer", 0, null],
-    [13, "#NotesSearchArguments.tags", 10, 1, "tags", "array", 0, null],
-    [14, "#NotesSearchArguments.tags[]", 13, 2, null, "string", 8, null],
-    [15, "#NotesGetArguments", -1, 0, null, "object", 2, [16]],
-    [16, "#NotesGetArguments.id", 15, 1, "id", "string", 9, null],
-    [17, "#NotesDeleteArguments", -1, 0, null, "object", 0, [18, 19]],
-    [18, "#NotesDeleteArguments.id", 17, 1, "id", "string", 9, null],
-    [19, "#NotesDeleteArguments.permanent", 17, 1, "permanent", "boolean", 0, null],
-    [20, "#NotesDeleteArguments{}", 17, 5, null, "any", 0, null],
-  ],
+  ids: [0, 21],
   applyExtensions: $applyExtensions,
 };
 

@@ -908,7 +908,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "weather-tools/batch.ts", $dictionary.fingerprint, "WeatherToolsBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/batch.ts", $dictionary.fingerprint, "WeatherToolsBatch");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -1057,49 +1057,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherToolsBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "array", 0, null],
-    [1, "$[]", 0, 2, null, "ref", 0, 2],
-    [2, "#WeatherTools", -1, 0, null, "union", 0, ["name", ["get_weather", "get_forecast", "get-air-quality"]]],
-    [3, "#WeatherTools<0>", 2, 6, 0, "object", 2, [4, 5]],
-    [4, "#WeatherTools<0>.name", 3, 1, "name", "const", 1, null],
-    [5, "#WeatherTools<0>.arguments", 3, 1, "arguments", "ref", 1, 12],
-    [6, "#WeatherTools<1>", 2, 6, 1, "object", 2, [7, 8]],
-    [7, "#WeatherTools<1>.name", 6, 1, "name", "const", 1, null],
-    [8, "#WeatherTools<1>.arguments", 6, 1, "arguments", "ref", 1, 18],
-    [9, "#WeatherTools<2>", 2, 6, 2, "object", 2, [10, 11]],
-    [10, "#WeatherTools<2>.name", 9, 1, "name", "const", 1, null],
-    [11, "#WeatherTools<2>.arguments", 9, 1, "arguments", "ref", 1, 23],
-    [12, "#GetWeatherArguments", -1, 0, null, "object", 2, [13, 14, 17]],
-    [13, "#GetWeatherArguments.city", 12, 1, "city", "string", 9, null],
-    [14, "#GetWeatherArguments.date", 12, 1, "date", "union", 1, null],
-    [15, "#GetWeatherArguments.date<0>", 14, 6, 0, "string", 0, null],
-    [16, "#GetWeatherArguments.date<1>", 14, 6, 1, "null", 0, null],
-    [17, "#GetWeatherArguments.unit", 12, 1, "unit", "enum", 1, null],
-    [18, "#GetForecastArguments", -1, 0, null, "object", 2, [19, 20, 21]],
-    [19, "#GetForecastArguments.city", 18, 1, "city", "string", 9, null],
-    [20, "#GetForecastArguments.days", 18, 1, "days", "integer", 1, null],
-    [21, "#GetForecastArguments.include", 18, 1, "include", "array", 0, null],
-    [22, "#GetForecastArguments.include[]", 21, 2, null, "enum", 0, null],
-    [23, "#GetAirQualityArguments", -1, 0, null, "object", 2, [24, 32]],
-    [24, "#GetAirQualityArguments.location", 23, 1, "location", "union", 1, ["kind", ["city", "coordinates"]]],
-    [25, "#GetAirQualityArguments.location<0>", 24, 6, 0, "object", 2, [26, 27]],
-    [26, "#GetAirQualityArguments.location<0>.kind", 25, 1, "kind", "const", 1, null],
-    [27, "#GetAirQualityArguments.location<0>.name", 25, 1, "name", "string", 9, null],
-    [28, "#GetAirQualityArguments.location<1>", 24, 6, 1, "object", 2, [29, 30, 31]],
-    [29, "#GetAirQualityArguments.location<1>.kind", 28, 1, "kind", "const", 1, null],
-    [30, "#GetAirQualityArguments.location<1>.lat", 28, 1, "lat", "number", 1, null],
-    [31, "#GetAirQualityArguments.location<1>.lon", 28, 1, "lon", "number", 1, null],
-    [32, "#GetAirQualityArguments.pollutants", 23, 1, "pollutants", "array", 0, null],
-    [33, "#GetAirQualityArguments.pollutants[]", 32, 2, null, "enum", 0, null],
-  ],
+  ids: [0, 34],
   applyExtensions: $applyExtensions,
 };
 

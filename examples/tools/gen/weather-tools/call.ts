@@ -550,7 +550,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -693,47 +693,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherTools",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "union", 0, ["name", ["get_weather", "get_forecast", "get-air-quality"]]],
-    [1, "$<0>", 0, 6, 0, "object", 2, [2, 3]],
-    [2, "$<0>.name", 1, 1, "name", "const", 1, null],
-    [3, "$<0>.arguments", 1, 1, "arguments", "ref", 1, 10],
-    [4, "$<1>", 0, 6, 1, "object", 2, [5, 6]],
-    [5, "$<1>.name", 4, 1, "name", "const", 1, null],
-    [6, "$<1>.arguments", 4, 1, "arguments", "ref", 1, 16],
-    [7, "$<2>", 0, 6, 2, "object", 2, [8, 9]],
-    [8, "$<2>.name", 7, 1, "name", "const", 1, null],
-    [9, "$<2>.arguments", 7, 1, "arguments", "ref", 1, 21],
-    [10, "#GetWeatherArguments", -1, 0, null, "object", 2, [11, 12, 15]],
-    [11, "#GetWeatherArguments.city", 10, 1, "city", "string", 9, null],
-    [12, "#GetWeatherArguments.date", 10, 1, "date", "union", 1, null],
-    [13, "#GetWeatherArguments.date<0>", 12, 6, 0, "string", 0, null],
-    [14, "#GetWeatherArguments.date<1>", 12, 6, 1, "null", 0, null],
-    [15, "#GetWeatherArguments.unit", 10, 1, "unit", "enum", 1, null],
-    [16, "#GetForecastArguments", -1, 0, null, "object", 2, [17, 18, 19]],
-    [17, "#GetForecastArguments.city", 16, 1, "city", "string", 9, null],
-    [18, "#GetForecastArguments.days", 16, 1, "days", "integer", 1, null],
-    [19, "#GetForecastArguments.include", 16, 1, "include", "array", 0, null],
-    [20, "#GetForecastArguments.include[]", 19, 2, null, "enum", 0, null],
-    [21, "#GetAirQualityArguments", -1, 0, null, "object", 2, [22, 30]],
-    [22, "#GetAirQualityArguments.location", 21, 1, "location", "union", 1, ["kind", ["city", "coordinates"]]],
-    [23, "#GetAirQualityArguments.location<0>", 22, 6, 0, "object", 2, [24, 25]],
-    [24, "#GetAirQualityArguments.location<0>.kind", 23, 1, "kind", "const", 1, null],
-    [25, "#GetAirQualityArguments.location<0>.name", 23, 1, "name", "string", 9, null],
-    [26, "#GetAirQualityArguments.location<1>", 22, 6, 1, "object", 2, [27, 28, 29]],
-    [27, "#GetAirQualityArguments.location<1>.kind", 26, 1, "kind", "const", 1, null],
-    [28, "#GetAirQualityArguments.location<1>.lat", 26, 1, "lat", "number", 1, null],
-    [29, "#GetAirQualityArguments.location<1>.lon", 26, 1, "lon", "number", 1, null],
-    [30, "#GetAirQualityArguments.pollutants", 21, 1, "pollutants", "array", 0, null],
-    [31, "#GetAirQualityArguments.pollutants[]", 30, 2, null, "enum", 0, null],
-  ],
+  ids: [0, 32],
   applyExtensions: $applyExtensions,
 };
 

@@ -159,7 +159,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "mcp-tools-list/args/notes-search.ts", $dictionary.fingerprint, "NotesSearchArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/args/notes-search.ts", $dictionary.fingerprint, "NotesSearchArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -191,20 +191,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesSearchArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
-    [1, "query", 0, 1, "query", "string", 9, null],
-    [2, "limit", 0, 1, "limit", "integer", 0, null],
-    [3, "tags", 0, 1, "tags", "array", 0, null],
-    [4, "tags[]", 3, 2, null, "string", 8, null],
-  ],
+  ids: [0, 5],
   applyExtensions: $applyExtensions,
 };
 

@@ -127,7 +127,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -160,20 +160,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesGetResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3, 4]],
-    [1, "id", 0, 1, "id", "string", 9, null],
-    [2, "title", 0, 1, "title", "string", 9, null],
-    [3, "body", 0, 1, "body", "string", 9, null],
-    [4, "updated", 0, 1, "updated", "string", 1, null],
-  ],
+  ids: [0, 5],
   applyExtensions: $applyExtensions,
 };
 

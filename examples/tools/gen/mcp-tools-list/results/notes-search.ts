@@ -252,7 +252,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -303,24 +303,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesSearchResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 8]],
-    [1, "results", 0, 1, "results", "array", 1, null],
-    [2, "results[]", 1, 2, null, "object", 2, [3, 4, 5, 6]],
-    [3, "results[].id", 2, 1, "id", "string", 9, null],
-    [4, "results[].title", 2, 1, "title", "string", 9, null],
-    [5, "results[].score", 2, 1, "score", "number", 1, null],
-    [6, "results[].tags", 2, 1, "tags", "array", 1, null],
-    [7, "results[].tags[]", 6, 2, null, "string", 8, null],
-    [8, "total", 0, 1, "total", "integer", 1, null],
-  ],
+  ids: [0, 9],
   applyExtensions: $applyExtensions,
 };
 

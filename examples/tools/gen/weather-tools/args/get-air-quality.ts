@@ -345,7 +345,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -405,26 +405,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetAirQualityArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 9]],
-    [1, "location", 0, 1, "location", "union", 1, ["kind", ["city", "coordinates"]]],
-    [2, "location<0>", 1, 6, 0, "object", 2, [3, 4]],
-    [3, "location<0>.kind", 2, 1, "kind", "const", 1, null],
-    [4, "location<0>.name", 2, 1, "name", "string", 9, null],
-    [5, "location<1>", 1, 6, 1, "object", 2, [6, 7, 8]],
-    [6, "location<1>.kind", 5, 1, "kind", "const", 1, null],
-    [7, "location<1>.lat", 5, 1, "lat", "number", 1, null],
-    [8, "location<1>.lon", 5, 1, "lon", "number", 1, null],
-    [9, "pollutants", 0, 1, "pollutants", "array", 0, null],
-    [10, "pollutants[]", 9, 2, null, "enum", 0, null],
-  ],
+  ids: [0, 11],
   applyExtensions: $applyExtensions,
 };
 

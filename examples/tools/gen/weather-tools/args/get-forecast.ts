@@ -173,7 +173,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "weather-tools/args/get-forecast.ts", $dictionary.fingerprint, "GetForecastArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/args/get-forecast.ts", $dictionary.fingerprint, "GetForecastArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -209,20 +209,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetForecastArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
-    [1, "city", 0, 1, "city", "string", 9, null],
-    [2, "days", 0, 1, "days", "integer", 1, null],
-    [3, "include", 0, 1, "include", "array", 0, null],
-    [4, "include[]", 3, 2, null, "enum", 0, null],
-  ],
+  ids: [0, 5],
   applyExtensions: $applyExtensions,
 };
 

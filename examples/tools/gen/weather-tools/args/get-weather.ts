@@ -138,7 +138,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -171,21 +171,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetWeatherArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 5]],
-    [1, "city", 0, 1, "city", "string", 9, null],
-    [2, "date", 0, 1, "date", "union", 1, null],
-    [3, "date<0>", 2, 6, 0, "string", 0, null],
-    [4, "date<1>", 2, 6, 1, "null", 0, null],
-    [5, "unit", 0, 1, "unit", "enum", 1, null],
-  ],
+  ids: [0, 6],
   applyExtensions: $applyExtensions,
 };
 
