@@ -13,6 +13,7 @@
  */
 
 import type { SchemaIR, Shape } from "../ir/types.ts";
+import { wireSlots } from "../../runtime/codec/plan.ts";
 
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../../runtime/codec/paths.ts";
 
@@ -60,12 +61,12 @@ export function mapShapesByPath(ir: SchemaIR, leaf: (s: Shape, path: string) => 
         const additional = s.additional === false ? false : visit(s.additional, mapSegment(path));
         let wire = s.wire;
         if (wire !== undefined) {
-          const slots = wire.slots.map((slot) => {
+          const slots = wireSlots(s).map((slot) => {
             if (!("retired" in slot)) return slot;
             const shape = visit(slot.shape, propertySegment(path, slot.retired));
             return shape === slot.shape ? slot : { ...slot, shape };
           });
-          if (slots.some((x, i) => x !== wire!.slots[i])) wire = { ...wire, slots };
+          if (slots.some((x, i) => x !== wire!.slots?.[i])) wire = { ...wire, slots };
         }
         if (additional === s.additional && wire === s.wire && properties.every((p, i) => p === s.properties[i])) return s;
         return wire === undefined ? { ...s, properties, additional } : { ...s, properties, additional, wire };

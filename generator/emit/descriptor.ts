@@ -10,6 +10,7 @@ import type { ObjectShape, SchemaIR, Shape } from "../ir/types.ts";
 import { someObject } from "../ir/walk.ts";
 import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
 import { formatOf } from "../../runtime/codec/formats.ts";
+import { wireSlots } from "../../runtime/codec/plan.ts";
 import { withInterning } from "../dictionary/intern.ts";
 
 /** True when some object of `ir` already carries a wire layout (`ObjectShape.wire`, set by `applyWireLayout`). */
@@ -137,12 +138,14 @@ function trim(s: Shape, keepDefault: boolean): WireShape {
       out.properties = s.properties.map((p, i) => ({ name: p.name, required: p.required, shape: trim(p.shape, ext.has(i)) }));
       out.additional = s.additional === false ? false : trim(s.additional, false);
       // a layout that is the schema order, nothing retired or added, travels as a fresh object does: left out
-      if (s.wire !== undefined && !isSchemaOrder(s.wire)) {
-        out.wire = {
-          path: s.wire.path,
-          slots: s.wire.slots.map((slot) => ("prop" in slot ? { prop: slot.prop } : { retired: slot.retired, required: false, shape: trim(slot.shape, false) })),
-          ext: s.wire.ext.map((x) => ({ prop: x.prop, id: x.id, level: x.level })),
-        };
+      if (s.wire !== undefined && !isSchemaOrder(s)) {
+        const wire: Record<string, unknown> = { path: s.wire.path };
+        // slots that are the other properties in schema order (an object that only gained some) are left out
+        if (!slotsAreDefault(s)) {
+          wire.slots = wireSlots(s).map((slot) => ("prop" in slot ? { prop: slot.prop } : { retired: slot.retired, required: false, shape: trim(slot.shape, false) }));
+        }
+        wire.ext = s.wire.ext.map((x) => ({ prop: x.prop, id: x.id, level: x.level }));
+        out.wire = wire;
       }
       break;
     }
@@ -156,8 +159,16 @@ function trim(s: Shape, keepDefault: boolean): WireShape {
   return out as unknown as WireShape;
 }
 
-function isSchemaOrder(wire: NonNullable<ObjectShape["wire"]>): boolean {
-  return wire.ext.length === 0 && wire.slots.every((slot, i) => "prop" in slot && slot.prop === i);
+function isSchemaOrder(s: ObjectShape): boolean {
+  return s.wire!.ext.length === 0 && wireSlots(s).every((slot, i) => "prop" in slot && slot.prop === i);
+}
+
+/** The slots are what `wireSlots` gives when they are absent: the non-extension properties in schema order. */
+function slotsAreDefault(s: ObjectShape): boolean {
+  const slots = wireSlots(s);
+  const ext = new Set(s.wire!.ext.map((x) => x.prop));
+  const others = s.properties.map((_, i) => i).filter((i) => !ext.has(i));
+  return slots.length === others.length && slots.every((slot, i) => "prop" in slot && slot.prop === others[i]);
 }
 
 function enforced(c: Constraints | undefined): Constraints | undefined {

@@ -72,7 +72,8 @@ export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions)
       if (emittedExt.has(id)) continue;
       emittedExt.add(id);
       again = true;
-      extFns.push(emitWriteFunction(x.writer, x.shape, false, cx), emitReadFunction(x.reader, x.shape, false, cx));
+      // an extension's writer and reader side by side (one line each when their value is one statement)
+      extFns.push(code`${emitWriteFunction(x.writer, x.shape, false, cx)}\n${emitReadFunction(x.reader, x.shape, false, cx)}`);
     }
   }
   // streaming frames: per-path writers and readers, after everything else asked the context for its functions

@@ -319,6 +319,7 @@ export function emitReadFunction(fn: Code, shape: Shape, recursive: boolean, cx:
   const rc = emitRead(shape, "", cx, L);
   const stmts = rc.stmts.text === "" ? EMPTY : code`${rc.stmts}\n`;
   const body = functionBody(code`${stmts}${recursive ? raw("r.depth--;\n") : EMPTY}return ${rc.expr};`);
+  if (!recursive && !body.text.includes("\n")) return code`function ${fn}(r: $rt.Reader): any { ${body} }`;
   return code`function ${fn}(r: $rt.Reader): any {
 ${recursive ? raw("  r.enter();\n") : EMPTY}${indentBy(body, "  ")}
 }`;

@@ -25,6 +25,13 @@ export interface StreamSection {
   member: Code;
 }
 
+/** The descriptor, its `level` written as the module's `$LEVEL` (so a new extension segment changes one line). */
+function printWithLevel(desc: ReturnType<typeof descriptorOf>): string {
+  const marker = "\u0000LEVEL";
+  const printed = printDescriptor({ ...desc, level: marker as unknown as number });
+  return printed.replace(JSON.stringify(marker), "$LEVEL");
+}
+
 const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
 
 export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleContext): StreamSection {
@@ -56,7 +63,7 @@ ${join(typeLines)}
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
-const $descriptor: $rt.StreamSpec["descriptor"] = ${raw(printDescriptor(desc))};
+const $descriptor: $rt.StreamSpec["descriptor"] = ${raw(printWithLevel(desc))};
 
 /** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {

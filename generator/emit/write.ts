@@ -367,6 +367,8 @@ export function indentBy(c: Code, by: string): Code {
 export function emitWriteFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
   const L = new Locals();
   const body = functionBody(emitWrite(shape, name("v"), "", cx, L));
+  // a one-statement function is one line (extension values, scalar definitions): a schema edit adds one line
+  if (!recursive && !body.text.includes("\n")) return code`function ${fn}(w: $rt.Writer, v: any): void { ${body} }`;
   if (!recursive) {
     return code`function ${fn}(w: $rt.Writer, v: any): void {
 ${indentBy(body, "  ")}

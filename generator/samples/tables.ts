@@ -10,6 +10,7 @@
  */
 import { MAX_DEFAULT_TABLE } from "../../runtime/defaults.ts";
 import { formatNamed } from "../../runtime/codec/formats.ts";
+import { wireSlots } from "../../runtime/codec/plan.ts";
 import { Writer } from "../../runtime/writer.ts";
 import { canonicalForm } from "../dictionary/build.ts";
 import type { DefaultTableEntry, DefaultTables, Dictionary, Segment } from "../dictionary/file.ts";
@@ -34,7 +35,7 @@ export function tablePositions(ir: SchemaIR): Map<string, Shape> {
         return;
       case "object":
         for (const p of s.properties) walk(p.shape, propertySegment(path, p.name));
-        if (s.wire !== undefined) for (const slot of s.wire.slots) if ("retired" in slot) walk(slot.shape, propertySegment(path, slot.retired));
+        if (s.wire !== undefined) for (const slot of wireSlots(s)) if ("retired" in slot) walk(slot.shape, propertySegment(path, slot.retired));
         if (s.additional !== false) walk(s.additional, mapSegment(path));
         return;
       case "array":

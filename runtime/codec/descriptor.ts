@@ -128,11 +128,17 @@ export interface ObjectShape<M extends object = {}> extends ShapeBase {
 export interface WireLayout<M extends object = {}> {
   /** Dictionary path of the object (extension records name their object by JSON pointer, their property by ID). */
   path: string;
-  /** Positional slots in frozen order: a current property (index into `properties`) or a retired one. */
-  slots: ({ prop: number } | { retired: string; required: false; shape: Shape<M> })[];
+  /**
+   * Positional slots in frozen order: a current property (index into `properties`) or a retired one. Absent: every
+   * property that is not in `ext`, in schema order (an object that only gained properties), read through
+   * ./plan.ts `wireSlots`.
+   */
+  slots?: WireSlot<M>[];
   /** Properties added after the object's segment: ID and level of each. */
   ext: { prop: number; id: number; level: number }[];
 }
+
+export type WireSlot<M extends object = {}> = { prop: number } | { retired: string; required: false; shape: Shape<M> };
 
 export interface ArrayShape<M extends object = {}> extends ShapeBase {
   kind: "array";

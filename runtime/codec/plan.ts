@@ -7,7 +7,7 @@
  *
  * Every function takes shapes of any producer (`Shape<M>`): the generator's IR and a descriptor alike.
  */
-import type { CodecDescriptor, ObjectShape, Shape } from "./descriptor.ts";
+import type { CodecDescriptor, ObjectShape, Shape, WireSlot } from "./descriptor.ts";
 import { formatOf } from "./formats.ts";
 
 /** How named definitions are found: a descriptor's definitions, or the generator's ModuleContext. */
@@ -156,6 +156,15 @@ export interface ObjectLayout<M extends object = {}> {
   ext: { prop: number; id: number; level: number }[];
 }
 
+/** The positional slots of a frozen layout; absent slots are the non-extension properties in schema order. */
+export function wireSlots<M extends object>(s: ObjectShape<M>): WireSlot<M>[] {
+  const wire = s.wire;
+  if (wire === undefined) return s.properties.map((_, i) => ({ prop: i }));
+  if (wire.slots !== undefined) return wire.slots;
+  const ext = new Set(wire.ext.map((x) => x.prop));
+  return s.properties.flatMap((_, i) => (ext.has(i) ? [] : [{ prop: i }]));
+}
+
 export function objectLayout<M extends object>(s: ObjectShape<M>): ObjectLayout<M> {
   const isMap = s.properties.length === 0 && s.additional !== false;
   let bits = 0;
@@ -168,7 +177,7 @@ export function objectLayout<M extends object>(s: ObjectShape<M>): ObjectLayout<
   const bitOf = s.properties.map(() => -1);
   const order: number[] = [];
   const retired: ObjectLayout<M>["retired"] = [];
-  for (const slot of s.wire.slots) {
+  for (const slot of wireSlots(s)) {
     if ("prop" in slot) {
       if (!s.properties[slot.prop]!.required) bitOf[slot.prop] = bits++;
       order.push(slot.prop);

@@ -236,7 +236,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 60266,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

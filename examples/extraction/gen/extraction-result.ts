@@ -1102,7 +1102,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "ExtractionResult",
   fingerprint: 27785,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

@@ -1138,7 +1138,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "LogReport",
   fingerprint: 24595,
-  level: 0,
+  level: $LEVEL,
   tables: true,
   root: {
     kind: "object",

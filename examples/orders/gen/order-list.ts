@@ -795,7 +795,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "OrderList",
   fingerprint: 51623,
-  level: 0,
+  level: $LEVEL,
   tables: true,
   root: { kind: "object", properties: [{ name: "orders", required: true, shape: { kind: "array", items: { kind: "ref", name: "Order" } } }], additional: false },
   definitions: [

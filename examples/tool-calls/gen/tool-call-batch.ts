@@ -245,7 +245,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "ToolCallBatch",
   fingerprint: 44935,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

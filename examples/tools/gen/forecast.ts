@@ -399,7 +399,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Forecast",
   fingerprint: 14231,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

@@ -189,7 +189,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "LegacyAlert",
   fingerprint: 15892,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

@@ -148,7 +148,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherQuery",
   fingerprint: 35535,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

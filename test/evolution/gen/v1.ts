@@ -433,7 +433,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 49591,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

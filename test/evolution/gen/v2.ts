@@ -223,13 +223,8 @@ function readOrder(r: $rt.Reader): any {
   return o1;
 }
 
-function $extW14(w: $rt.Writer, v: any): void {
-  $rt.wBool(w, v, "");
-}
-
-function $extR14(r: $rt.Reader): any {
-  return (r.at = "", r.bool());
-}
+function $extW14(w: $rt.Writer, v: any): void { $rt.wBool(w, v, ""); }
+function $extR14(r: $rt.Reader): any { return (r.at = "", r.bool()); }
 
 function $extW18(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -240,7 +235,6 @@ function $extW18(w: $rt.Writer, v: any): void {
   $rt.wPlainString(w, v_code, "/code", 1);
   if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/percent");
 }
-
 function $extR18(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
@@ -258,10 +252,7 @@ function $extW21(w: $rt.Writer, v: any): void {
     default: throw $rt.enumFail(v, $tenum_Order_channel, "");
   }
 }
-
-function $extR21(r: $rt.Reader): any {
-  return (r.at = "", $tenum_Order_channel[r.index(2)]);
-}
+function $extR21(r: $rt.Reader): any { return (r.at = "", $tenum_Order_channel[r.index(2)]); }
 
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
@@ -661,7 +652,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 49591,
-  level: 1,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",
@@ -682,7 +673,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               { name: "gift", required: false, shape: { kind: "boolean" } },
             ],
             additional: false,
-            wire: { path: "items[]", slots: [{ prop: 0 }, { prop: 1 }], ext: [{ prop: 2, id: 14, level: 1 }] },
+            wire: { path: "items[]", ext: [{ prop: 2, id: 14, level: 1 }] },
           },
         },
       },
@@ -725,7 +716,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       { name: "channel", required: true, shape: { kind: "enum", values: ["web", "app"], default: "web" } },
     ],
     additional: false,
-    wire: { path: "$", slots: [{ prop: 0 }, { prop: 1 }, { prop: 2 }, { prop: 3 }, { prop: 4 }], ext: [{ prop: 5, id: 18, level: 1 }, { prop: 6, id: 21, level: 1 }] },
+    wire: { path: "$", ext: [{ prop: 5, id: 18, level: 1 }, { prop: 6, id: 21, level: 1 }] },
   },
   definitions: [],
   retired: [],

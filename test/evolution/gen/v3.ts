@@ -218,13 +218,8 @@ function readOrder(r: $rt.Reader): any {
   return o1;
 }
 
-function $extW14(w: $rt.Writer, v: any): void {
-  $rt.wBool(w, v, "");
-}
-
-function $extR14(r: $rt.Reader): any {
-  return (r.at = "", r.bool());
-}
+function $extW14(w: $rt.Writer, v: any): void { $rt.wBool(w, v, ""); }
+function $extR14(r: $rt.Reader): any { return (r.at = "", r.bool()); }
 
 function $extW18(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -235,7 +230,6 @@ function $extW18(w: $rt.Writer, v: any): void {
   $rt.wPlainString(w, v_code, "/code", 1);
   if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/percent");
 }
-
 function $extR18(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
@@ -253,10 +247,7 @@ function $extW21(w: $rt.Writer, v: any): void {
     default: throw $rt.enumFail(v, $tenum_Order_channel, "");
   }
 }
-
-function $extR21(r: $rt.Reader): any {
-  return (r.at = "", $tenum_Order_channel[r.index(2)]);
-}
+function $extR21(r: $rt.Reader): any { return (r.at = "", $tenum_Order_channel[r.index(2)]); }
 
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
@@ -653,7 +644,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 49591,
-  level: 1,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",
@@ -673,7 +664,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               { name: "gift", required: false, shape: { kind: "boolean" } },
             ],
             additional: false,
-            wire: { path: "items[]", slots: [{ prop: 0 }, { prop: 1 }], ext: [{ prop: 2, id: 14, level: 1 }] },
+            wire: { path: "items[]", ext: [{ prop: 2, id: 14, level: 1 }] },
           },
         },
       },

@@ -633,7 +633,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 32470,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

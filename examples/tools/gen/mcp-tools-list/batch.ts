@@ -695,7 +695,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "McpToolsListBatch",
   fingerprint: 28752,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: { kind: "array", items: { kind: "ref", name: "McpToolsList" } },
   definitions: [

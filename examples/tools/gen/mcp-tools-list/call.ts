@@ -426,7 +426,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "McpToolsList",
   fingerprint: 18208,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "union",

@@ -954,7 +954,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherToolsBatch",
   fingerprint: 45361,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: { kind: "array", items: { kind: "ref", name: "WeatherTools" } },
   definitions: [

@@ -594,7 +594,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherTools",
   fingerprint: 2545,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "union",

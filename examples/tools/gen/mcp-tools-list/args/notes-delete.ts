@@ -157,7 +157,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesDeleteArguments",
   fingerprint: 51486,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

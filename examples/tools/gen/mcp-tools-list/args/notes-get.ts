@@ -108,7 +108,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesGetArguments",
   fingerprint: 31400,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: { kind: "object", properties: [{ name: "id", required: true, shape: { kind: "string" } }], additional: false },
   definitions: [],

@@ -176,7 +176,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesSearchArguments",
   fingerprint: 16435,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

@@ -144,7 +144,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesGetResult",
   fingerprint: 10380,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

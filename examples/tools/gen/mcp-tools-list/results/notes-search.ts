@@ -273,7 +273,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesSearchResult",
   fingerprint: 47868,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

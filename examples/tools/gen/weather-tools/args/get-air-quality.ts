@@ -368,7 +368,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "GetAirQualityArguments",
   fingerprint: 34600,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

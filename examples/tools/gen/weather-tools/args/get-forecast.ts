@@ -190,7 +190,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "GetForecastArguments",
   fingerprint: 62257,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",

@@ -156,7 +156,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "GetWeatherArguments",
   fingerprint: 10534,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",
