@@ -376,6 +376,8 @@ else ${this.generic(pos, v)}`;
           ? code`${this.defFn(s.name, "field")}(e, ${v}, ${pos.lead}, ${pos.key}, ${typeof pos.kt === "string" ? lit(pos.kt) : pos.kt}, ${pos.fd.code}, ${pos.lvl.code});`
           : code`${this.defFn(s.name, "item")}(e, ${v}, ${pos.depth.code}, ${pos.dash}, ${pos.lvl.code});`;
       case "object":
+        // a map (no declared properties) has nothing for the schema to predict: the generic encoder writes it
+        if (s.properties.length === 0) return this.generic(pos, v);
         return code`if (typeof ${v} === "object" && ${v} !== null && !$isArray(${v})) {
 ${indentBy(this.object(s, v, pos), "  ")}
 } else ${this.generic(pos, v)}`;
@@ -406,13 +408,13 @@ else ${this.generic(pos, v)}`;
     if (prims.length > 0) arms.push(code`if (${v} === null || typeof ${v} !== "object") e.out += ${this.pre(pos, pos.mode === "field" ? ": " : "")} + $rt.textPrim(${v}, e.dc);`);
     if (objs.length === 1) {
       arms.push(code`if (typeof ${v} === "object" && ${v} !== null && !$isArray(${v})) {
-${indentBy(this.value(objs[0]!, v, pos), "  ")}
+${indentBy(this.guarded(objs[0]!, v, pos), "  ")}
 }`);
     } else if (objs.length > 1 && s.discriminator !== undefined && objs.length === s.branches.length) {
       const d = this.L.fresh("d");
       const cases = s.branches.map(
         (b, i) => code`case ${lit(s.discriminator!.values[i]!)}: {
-${indentBy(this.value(b, v, pos), "  ")}
+${indentBy(this.guarded(b, v, pos), "  ")}
   break;
 }`,
       );
@@ -427,12 +429,22 @@ ${indentBy(join(cases), "    ")}
     }
     if (arrs.length === 1) {
       arms.push(code`if ($isArray(${v})) {
-${indentBy(this.value(arrs[0]!, v, pos), "  ")}
+${indentBy(this.guarded(arrs[0]!, v, pos), "  ")}
 }`);
     }
     if (arms.length === 0) return this.generic(pos, v);
     return code`${join(arms, "\nelse ")}
 else ${this.generic(pos, v)}`;
+  }
+
+  /**
+   * A union branch's statements inside the arm that already tested the value's JSON type: an inline object or array
+   * goes straight to its body (its own `value()` would test the type again); anything else is its `value()`.
+   */
+  private guarded(b: Shape, v: Code, pos: Pos): Code {
+    if (b.kind === "object" && b.properties.length > 0) return this.object(b, v, pos);
+    if (b.kind === "array") return this.arrayValue(b, v, pos);
+    return this.value(b, v, pos);
   }
 
   /** A non-null, non-array object value at `pos`. */

@@ -251,29 +251,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
     }
     if (ks0[j0] === "sources") {
       const v_sources = v.sources;
-      if (typeof v_sources === "object" && v_sources !== null && !$isArray(v_sources)) {
-        const ks_sources = Object.keys(v_sources);
-        if (ks_sources.length === 0) e.out += ind0 + "sources:";
-        else {
-          if (2 > e.max) $rt.textBail();
-          let kf_sources: string | null = null;
-          if (ks_sources.length > 1) {
-            const x_sources = v_sources[ks_sources[0]];
-            if (typeof x_sources === "object" && x_sources !== null && !$isArray(x_sources)) kf_sources = $rt.textKeyed(e, v_sources, ks_sources, 1, 3);
-          }
-          if (kf_sources !== null) e.out += ind0 + "sources" + kf_sources;
-          else {
-            e.out += ind0 + "sources:";
-            const ind_sources = $rt.textNl(e, 1);
-            let j_sources = 0;
-            for (; j_sources < ks_sources.length; j_sources++) {
-              const k_sources = ks_sources[j_sources];
-              const x_sources$2 = v_sources[k_sources];
-              $rt.textString(e, x_sources$2, ind_sources, $rt.encodeKey(k_sources) + ": ", 1, 2, k_sources);
-            }
-          }
-        }
-      } else $rt.textField(e, v_sources, ind0, "sources", 0, 1);
+      $rt.textField(e, v_sources, ind0, "sources", 0, 1);
       j0++;
     }
     for (; j0 < ks0.length; j0++) {

@@ -338,101 +338,95 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
         const d0 = v_payment.kind;
         switch (d0) {
           case "card": {
-            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
-              const ks_payment = Object.keys(v_payment);
-              if (ks_payment.length === 0) e.out += ind0 + "payment:";
+            const ks_payment = Object.keys(v_payment);
+            if (ks_payment.length === 0) e.out += ind0 + "payment:";
+            else {
+              if (2 > e.max) $rt.textBail();
+              let kf_payment: string | null = null;
+              if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
+                const x_payment = v_payment[ks_payment[0]];
+                if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
+              }
+              if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
               else {
-                if (2 > e.max) $rt.textBail();
-                let kf_payment: string | null = null;
-                if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
-                  const x_payment = v_payment[ks_payment[0]];
-                  if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
+                e.out += ind0 + "payment:";
+                const ind_payment = $rt.textNl(e, 1);
+                let j_payment = 0;
+                if (ks_payment[j_payment] === "kind") {
+                  $rt.textScalar(e, v_payment.kind, ind_payment, "kind: ", 1, 2);
+                  j_payment++;
                 }
-                if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
-                else {
-                  e.out += ind0 + "payment:";
-                  const ind_payment = $rt.textNl(e, 1);
-                  let j_payment = 0;
-                  if (ks_payment[j_payment] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment, "kind: ", 1, 2);
-                    j_payment++;
-                  }
-                  if (ks_payment[j_payment] === "card") {
-                    $rt.textString(e, v_payment.card, ind_payment, "card: ", 1, 2);
-                    j_payment++;
-                  }
-                  for (; j_payment < ks_payment.length; j_payment++) {
-                    const k_payment = ks_payment[j_payment];
-                    const x_payment$2 = v_payment[k_payment];
-                    $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
-                  }
+                if (ks_payment[j_payment] === "card") {
+                  $rt.textString(e, v_payment.card, ind_payment, "card: ", 1, 2);
+                  j_payment++;
+                }
+                for (; j_payment < ks_payment.length; j_payment++) {
+                  const k_payment = ks_payment[j_payment];
+                  const x_payment$2 = v_payment[k_payment];
+                  $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
                 }
               }
-            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
+            }
             break;
           }
           case "cash": {
-            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
-              const ks_payment$2 = Object.keys(v_payment);
-              if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
+            const ks_payment$2 = Object.keys(v_payment);
+            if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
+            else {
+              if (2 > e.max) $rt.textBail();
+              let kf_payment$2: string | null = null;
+              if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
+                const x_payment$3 = v_payment[ks_payment$2[0]];
+                if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
+              }
+              if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
               else {
-                if (2 > e.max) $rt.textBail();
-                let kf_payment$2: string | null = null;
-                if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
-                  const x_payment$3 = v_payment[ks_payment$2[0]];
-                  if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
+                e.out += ind0 + "payment:";
+                const ind_payment$2 = $rt.textNl(e, 1);
+                let j_payment$2 = 0;
+                if (ks_payment$2[j_payment$2] === "kind") {
+                  $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind: ", 1, 2);
+                  j_payment$2++;
                 }
-                if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
-                else {
-                  e.out += ind0 + "payment:";
-                  const ind_payment$2 = $rt.textNl(e, 1);
-                  let j_payment$2 = 0;
-                  if (ks_payment$2[j_payment$2] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment$2, "kind: ", 1, 2);
-                    j_payment$2++;
-                  }
-                  for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
-                    const k_payment$2 = ks_payment$2[j_payment$2];
-                    const x_payment$4 = v_payment[k_payment$2];
-                    $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
-                  }
+                for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
+                  const k_payment$2 = ks_payment$2[j_payment$2];
+                  const x_payment$4 = v_payment[k_payment$2];
+                  $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
                 }
               }
-            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
+            }
             break;
           }
           case "voucher": {
-            if (typeof v_payment === "object" && v_payment !== null && !$isArray(v_payment)) {
-              const ks_payment$3 = Object.keys(v_payment);
-              if (ks_payment$3.length === 0) e.out += ind0 + "payment:";
+            const ks_payment$3 = Object.keys(v_payment);
+            if (ks_payment$3.length === 0) e.out += ind0 + "payment:";
+            else {
+              if (2 > e.max) $rt.textBail();
+              let kf_payment$3: string | null = null;
+              if (ks_payment$3.length > 1 && ks_payment$3[0] !== "kind") {
+                const x_payment$5 = v_payment[ks_payment$3[0]];
+                if (typeof x_payment$5 === "object" && x_payment$5 !== null && !$isArray(x_payment$5)) kf_payment$3 = $rt.textKeyed(e, v_payment, ks_payment$3, 1, 3);
+              }
+              if (kf_payment$3 !== null) e.out += ind0 + "payment" + kf_payment$3;
               else {
-                if (2 > e.max) $rt.textBail();
-                let kf_payment$3: string | null = null;
-                if (ks_payment$3.length > 1 && ks_payment$3[0] !== "kind") {
-                  const x_payment$5 = v_payment[ks_payment$3[0]];
-                  if (typeof x_payment$5 === "object" && x_payment$5 !== null && !$isArray(x_payment$5)) kf_payment$3 = $rt.textKeyed(e, v_payment, ks_payment$3, 1, 3);
+                e.out += ind0 + "payment:";
+                const ind_payment$3 = $rt.textNl(e, 1);
+                let j_payment$3 = 0;
+                if (ks_payment$3[j_payment$3] === "kind") {
+                  $rt.textScalar(e, v_payment.kind, ind_payment$3, "kind: ", 1, 2);
+                  j_payment$3++;
                 }
-                if (kf_payment$3 !== null) e.out += ind0 + "payment" + kf_payment$3;
-                else {
-                  e.out += ind0 + "payment:";
-                  const ind_payment$3 = $rt.textNl(e, 1);
-                  let j_payment$3 = 0;
-                  if (ks_payment$3[j_payment$3] === "kind") {
-                    $rt.textScalar(e, v_payment.kind, ind_payment$3, "kind: ", 1, 2);
-                    j_payment$3++;
-                  }
-                  if (ks_payment$3[j_payment$3] === "voucher") {
-                    $rt.textString(e, v_payment.voucher, ind_payment$3, "voucher: ", 1, 2);
-                    j_payment$3++;
-                  }
-                  for (; j_payment$3 < ks_payment$3.length; j_payment$3++) {
-                    const k_payment$3 = ks_payment$3[j_payment$3];
-                    const x_payment$6 = v_payment[k_payment$3];
-                    $rt.textField(e, x_payment$6, ind_payment$3, k_payment$3, 1, 2);
-                  }
+                if (ks_payment$3[j_payment$3] === "voucher") {
+                  $rt.textString(e, v_payment.voucher, ind_payment$3, "voucher: ", 1, 2);
+                  j_payment$3++;
+                }
+                for (; j_payment$3 < ks_payment$3.length; j_payment$3++) {
+                  const k_payment$3 = ks_payment$3[j_payment$3];
+                  const x_payment$6 = v_payment[k_payment$3];
+                  $rt.textField(e, x_payment$6, ind_payment$3, k_payment$3, 1, 2);
                 }
               }
-            } else $rt.textField(e, v_payment, ind0, "payment", 0, 1);
+            }
             break;
           }
           default:

@@ -455,90 +455,84 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
     const d0 = v.name;
     switch (d0) {
       case "notes.search": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks0 = Object.keys(v);
-          if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind0 = $rt.textNl(e, depth + 1);
-            let lead0 = dash;
-            let j0 = 0;
-            if (ks0[j0] === "name") {
-              $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
-              lead0 = ind0;
-              j0++;
-            }
-            if (ks0[j0] === "arguments") {
-              $tfNotesSearchArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
-              lead0 = ind0;
-              j0++;
-            }
-            for (; j0 < ks0.length; j0++) {
-              const k0 = ks0[j0];
-              const x1 = v[k0];
-              $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
-              lead0 = ind0;
-            }
+        const ks0 = Object.keys(v);
+        if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind0 = $rt.textNl(e, depth + 1);
+          let lead0 = dash;
+          let j0 = 0;
+          if (ks0[j0] === "name") {
+            $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
+            lead0 = ind0;
+            j0++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks0[j0] === "arguments") {
+            $tfNotesSearchArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
+            lead0 = ind0;
+            j0++;
+          }
+          for (; j0 < ks0.length; j0++) {
+            const k0 = ks0[j0];
+            const x1 = v[k0];
+            $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+            lead0 = ind0;
+          }
+        }
         break;
       }
       case "notes.get": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks1 = Object.keys(v);
-          if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind1 = $rt.textNl(e, depth + 1);
-            let lead1 = dash;
-            let j1 = 0;
-            if (ks1[j1] === "name") {
-              $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
-              lead1 = ind1;
-              j1++;
-            }
-            if (ks1[j1] === "arguments") {
-              $tfNotesGetArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
-              lead1 = ind1;
-              j1++;
-            }
-            for (; j1 < ks1.length; j1++) {
-              const k1 = ks1[j1];
-              const x3 = v[k1];
-              $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
-              lead1 = ind1;
-            }
+        const ks1 = Object.keys(v);
+        if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind1 = $rt.textNl(e, depth + 1);
+          let lead1 = dash;
+          let j1 = 0;
+          if (ks1[j1] === "name") {
+            $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
+            lead1 = ind1;
+            j1++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks1[j1] === "arguments") {
+            $tfNotesGetArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
+            lead1 = ind1;
+            j1++;
+          }
+          for (; j1 < ks1.length; j1++) {
+            const k1 = ks1[j1];
+            const x3 = v[k1];
+            $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+            lead1 = ind1;
+          }
+        }
         break;
       }
       case "notes/delete": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks2 = Object.keys(v);
-          if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind2 = $rt.textNl(e, depth + 1);
-            let lead2 = dash;
-            let j2 = 0;
-            if (ks2[j2] === "name") {
-              $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
-              lead2 = ind2;
-              j2++;
-            }
-            if (ks2[j2] === "arguments") {
-              $tfNotesDeleteArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
-              lead2 = ind2;
-              j2++;
-            }
-            for (; j2 < ks2.length; j2++) {
-              const k2 = ks2[j2];
-              const x5 = v[k2];
-              $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
-              lead2 = ind2;
-            }
+        const ks2 = Object.keys(v);
+        if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind2 = $rt.textNl(e, depth + 1);
+          let lead2 = dash;
+          let j2 = 0;
+          if (ks2[j2] === "name") {
+            $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
+            lead2 = ind2;
+            j2++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks2[j2] === "arguments") {
+            $tfNotesDeleteArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
+            lead2 = ind2;
+            j2++;
+          }
+          for (; j2 < ks2.length; j2++) {
+            const k2 = ks2[j2];
+            const x5 = v[k2];
+            $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+            lead2 = ind2;
+          }
+        }
         break;
       }
       default:

@@ -541,75 +541,71 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
             const d0 = v_location.kind;
             switch (d0) {
               case "city": {
-                if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
-                  const ks_location = Object.keys(v_location);
-                  if (ks_location.length === 0) e.out += ind0 + "location:";
+                const ks_location = Object.keys(v_location);
+                if (ks_location.length === 0) e.out += ind0 + "location:";
+                else {
+                  if (lvl + 2 > e.max) $rt.textBail();
+                  let kf_location: string | null = null;
+                  if (ks_location.length > 1 && ks_location[0] !== "kind") {
+                    const x_location = v_location[ks_location[0]];
+                    if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, fd + 2, lvl + 3);
+                  }
+                  if (kf_location !== null) e.out += ind0 + "location" + kf_location;
                   else {
-                    if (lvl + 2 > e.max) $rt.textBail();
-                    let kf_location: string | null = null;
-                    if (ks_location.length > 1 && ks_location[0] !== "kind") {
-                      const x_location = v_location[ks_location[0]];
-                      if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, fd + 2, lvl + 3);
+                    e.out += ind0 + "location:";
+                    const ind_location = $rt.textNl(e, fd + 2);
+                    let j_location = 0;
+                    if (ks_location[j_location] === "kind") {
+                      $rt.textScalar(e, v_location.kind, ind_location, "kind: ", fd + 2, lvl + 2);
+                      j_location++;
                     }
-                    if (kf_location !== null) e.out += ind0 + "location" + kf_location;
-                    else {
-                      e.out += ind0 + "location:";
-                      const ind_location = $rt.textNl(e, fd + 2);
-                      let j_location = 0;
-                      if (ks_location[j_location] === "kind") {
-                        $rt.textScalar(e, v_location.kind, ind_location, "kind: ", fd + 2, lvl + 2);
-                        j_location++;
-                      }
-                      if (ks_location[j_location] === "name") {
-                        $rt.textString(e, v_location.name, ind_location, "name: ", fd + 2, lvl + 2);
-                        j_location++;
-                      }
-                      for (; j_location < ks_location.length; j_location++) {
-                        const k_location = ks_location[j_location];
-                        const x_location$2 = v_location[k_location];
-                        $rt.textField(e, x_location$2, ind_location, k_location, fd + 2, lvl + 2);
-                      }
+                    if (ks_location[j_location] === "name") {
+                      $rt.textString(e, v_location.name, ind_location, "name: ", fd + 2, lvl + 2);
+                      j_location++;
+                    }
+                    for (; j_location < ks_location.length; j_location++) {
+                      const k_location = ks_location[j_location];
+                      const x_location$2 = v_location[k_location];
+                      $rt.textField(e, x_location$2, ind_location, k_location, fd + 2, lvl + 2);
                     }
                   }
-                } else $rt.textField(e, v_location, ind0, "location", fd + 1, lvl + 1);
+                }
                 break;
               }
               case "coordinates": {
-                if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
-                  const ks_location$2 = Object.keys(v_location);
-                  if (ks_location$2.length === 0) e.out += ind0 + "location:";
+                const ks_location$2 = Object.keys(v_location);
+                if (ks_location$2.length === 0) e.out += ind0 + "location:";
+                else {
+                  if (lvl + 2 > e.max) $rt.textBail();
+                  let kf_location$2: string | null = null;
+                  if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
+                    const x_location$3 = v_location[ks_location$2[0]];
+                    if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, fd + 2, lvl + 3);
+                  }
+                  if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
                   else {
-                    if (lvl + 2 > e.max) $rt.textBail();
-                    let kf_location$2: string | null = null;
-                    if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
-                      const x_location$3 = v_location[ks_location$2[0]];
-                      if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, fd + 2, lvl + 3);
+                    e.out += ind0 + "location:";
+                    const ind_location$2 = $rt.textNl(e, fd + 2);
+                    let j_location$2 = 0;
+                    if (ks_location$2[j_location$2] === "kind") {
+                      $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", fd + 2, lvl + 2);
+                      j_location$2++;
                     }
-                    if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
-                    else {
-                      e.out += ind0 + "location:";
-                      const ind_location$2 = $rt.textNl(e, fd + 2);
-                      let j_location$2 = 0;
-                      if (ks_location$2[j_location$2] === "kind") {
-                        $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", fd + 2, lvl + 2);
-                        j_location$2++;
-                      }
-                      if (ks_location$2[j_location$2] === "lat") {
-                        $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", fd + 2, lvl + 2);
-                        j_location$2++;
-                      }
-                      if (ks_location$2[j_location$2] === "lon") {
-                        $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", fd + 2, lvl + 2);
-                        j_location$2++;
-                      }
-                      for (; j_location$2 < ks_location$2.length; j_location$2++) {
-                        const k_location$2 = ks_location$2[j_location$2];
-                        const x_location$4 = v_location[k_location$2];
-                        $rt.textField(e, x_location$4, ind_location$2, k_location$2, fd + 2, lvl + 2);
-                      }
+                    if (ks_location$2[j_location$2] === "lat") {
+                      $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", fd + 2, lvl + 2);
+                      j_location$2++;
+                    }
+                    if (ks_location$2[j_location$2] === "lon") {
+                      $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", fd + 2, lvl + 2);
+                      j_location$2++;
+                    }
+                    for (; j_location$2 < ks_location$2.length; j_location$2++) {
+                      const k_location$2 = ks_location$2[j_location$2];
+                      const x_location$4 = v_location[k_location$2];
+                      $rt.textField(e, x_location$4, ind_location$2, k_location$2, fd + 2, lvl + 2);
                     }
                   }
-                } else $rt.textField(e, v_location, ind0, "location", fd + 1, lvl + 1);
+                }
                 break;
               }
               default:
@@ -645,90 +641,84 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
     const d0 = v.name;
     switch (d0) {
       case "get_weather": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks0 = Object.keys(v);
-          if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind0 = $rt.textNl(e, depth + 1);
-            let lead0 = dash;
-            let j0 = 0;
-            if (ks0[j0] === "name") {
-              $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
-              lead0 = ind0;
-              j0++;
-            }
-            if (ks0[j0] === "arguments") {
-              $tfGetWeatherArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
-              lead0 = ind0;
-              j0++;
-            }
-            for (; j0 < ks0.length; j0++) {
-              const k0 = ks0[j0];
-              const x1 = v[k0];
-              $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
-              lead0 = ind0;
-            }
+        const ks0 = Object.keys(v);
+        if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind0 = $rt.textNl(e, depth + 1);
+          let lead0 = dash;
+          let j0 = 0;
+          if (ks0[j0] === "name") {
+            $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
+            lead0 = ind0;
+            j0++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks0[j0] === "arguments") {
+            $tfGetWeatherArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
+            lead0 = ind0;
+            j0++;
+          }
+          for (; j0 < ks0.length; j0++) {
+            const k0 = ks0[j0];
+            const x1 = v[k0];
+            $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+            lead0 = ind0;
+          }
+        }
         break;
       }
       case "get_forecast": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks1 = Object.keys(v);
-          if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind1 = $rt.textNl(e, depth + 1);
-            let lead1 = dash;
-            let j1 = 0;
-            if (ks1[j1] === "name") {
-              $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
-              lead1 = ind1;
-              j1++;
-            }
-            if (ks1[j1] === "arguments") {
-              $tfGetForecastArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
-              lead1 = ind1;
-              j1++;
-            }
-            for (; j1 < ks1.length; j1++) {
-              const k1 = ks1[j1];
-              const x3 = v[k1];
-              $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
-              lead1 = ind1;
-            }
+        const ks1 = Object.keys(v);
+        if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind1 = $rt.textNl(e, depth + 1);
+          let lead1 = dash;
+          let j1 = 0;
+          if (ks1[j1] === "name") {
+            $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
+            lead1 = ind1;
+            j1++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks1[j1] === "arguments") {
+            $tfGetForecastArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
+            lead1 = ind1;
+            j1++;
+          }
+          for (; j1 < ks1.length; j1++) {
+            const k1 = ks1[j1];
+            const x3 = v[k1];
+            $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+            lead1 = ind1;
+          }
+        }
         break;
       }
       case "get-air-quality": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks2 = Object.keys(v);
-          if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind2 = $rt.textNl(e, depth + 1);
-            let lead2 = dash;
-            let j2 = 0;
-            if (ks2[j2] === "name") {
-              $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
-              lead2 = ind2;
-              j2++;
-            }
-            if (ks2[j2] === "arguments") {
-              $tfGetAirQualityArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
-              lead2 = ind2;
-              j2++;
-            }
-            for (; j2 < ks2.length; j2++) {
-              const k2 = ks2[j2];
-              const x5 = v[k2];
-              $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
-              lead2 = ind2;
-            }
+        const ks2 = Object.keys(v);
+        if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind2 = $rt.textNl(e, depth + 1);
+          let lead2 = dash;
+          let j2 = 0;
+          if (ks2[j2] === "name") {
+            $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
+            lead2 = ind2;
+            j2++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks2[j2] === "arguments") {
+            $tfGetAirQualityArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
+            lead2 = ind2;
+            j2++;
+          }
+          for (; j2 < ks2.length; j2++) {
+            const k2 = ks2[j2];
+            const x5 = v[k2];
+            $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+            lead2 = ind2;
+          }
+        }
         break;
       }
       default:

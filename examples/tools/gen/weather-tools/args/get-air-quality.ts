@@ -173,75 +173,71 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
         const d0 = v_location.kind;
         switch (d0) {
           case "city": {
-            if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
-              const ks_location = Object.keys(v_location);
-              if (ks_location.length === 0) e.out += ind0 + "location:";
+            const ks_location = Object.keys(v_location);
+            if (ks_location.length === 0) e.out += ind0 + "location:";
+            else {
+              if (2 > e.max) $rt.textBail();
+              let kf_location: string | null = null;
+              if (ks_location.length > 1 && ks_location[0] !== "kind") {
+                const x_location = v_location[ks_location[0]];
+                if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, 1, 3);
+              }
+              if (kf_location !== null) e.out += ind0 + "location" + kf_location;
               else {
-                if (2 > e.max) $rt.textBail();
-                let kf_location: string | null = null;
-                if (ks_location.length > 1 && ks_location[0] !== "kind") {
-                  const x_location = v_location[ks_location[0]];
-                  if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, 1, 3);
+                e.out += ind0 + "location:";
+                const ind_location = $rt.textNl(e, 1);
+                let j_location = 0;
+                if (ks_location[j_location] === "kind") {
+                  $rt.textScalar(e, v_location.kind, ind_location, "kind: ", 1, 2);
+                  j_location++;
                 }
-                if (kf_location !== null) e.out += ind0 + "location" + kf_location;
-                else {
-                  e.out += ind0 + "location:";
-                  const ind_location = $rt.textNl(e, 1);
-                  let j_location = 0;
-                  if (ks_location[j_location] === "kind") {
-                    $rt.textScalar(e, v_location.kind, ind_location, "kind: ", 1, 2);
-                    j_location++;
-                  }
-                  if (ks_location[j_location] === "name") {
-                    $rt.textString(e, v_location.name, ind_location, "name: ", 1, 2);
-                    j_location++;
-                  }
-                  for (; j_location < ks_location.length; j_location++) {
-                    const k_location = ks_location[j_location];
-                    const x_location$2 = v_location[k_location];
-                    $rt.textField(e, x_location$2, ind_location, k_location, 1, 2);
-                  }
+                if (ks_location[j_location] === "name") {
+                  $rt.textString(e, v_location.name, ind_location, "name: ", 1, 2);
+                  j_location++;
+                }
+                for (; j_location < ks_location.length; j_location++) {
+                  const k_location = ks_location[j_location];
+                  const x_location$2 = v_location[k_location];
+                  $rt.textField(e, x_location$2, ind_location, k_location, 1, 2);
                 }
               }
-            } else $rt.textField(e, v_location, ind0, "location", 0, 1);
+            }
             break;
           }
           case "coordinates": {
-            if (typeof v_location === "object" && v_location !== null && !$isArray(v_location)) {
-              const ks_location$2 = Object.keys(v_location);
-              if (ks_location$2.length === 0) e.out += ind0 + "location:";
+            const ks_location$2 = Object.keys(v_location);
+            if (ks_location$2.length === 0) e.out += ind0 + "location:";
+            else {
+              if (2 > e.max) $rt.textBail();
+              let kf_location$2: string | null = null;
+              if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
+                const x_location$3 = v_location[ks_location$2[0]];
+                if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, 1, 3);
+              }
+              if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
               else {
-                if (2 > e.max) $rt.textBail();
-                let kf_location$2: string | null = null;
-                if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
-                  const x_location$3 = v_location[ks_location$2[0]];
-                  if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, 1, 3);
+                e.out += ind0 + "location:";
+                const ind_location$2 = $rt.textNl(e, 1);
+                let j_location$2 = 0;
+                if (ks_location$2[j_location$2] === "kind") {
+                  $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", 1, 2);
+                  j_location$2++;
                 }
-                if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
-                else {
-                  e.out += ind0 + "location:";
-                  const ind_location$2 = $rt.textNl(e, 1);
-                  let j_location$2 = 0;
-                  if (ks_location$2[j_location$2] === "kind") {
-                    $rt.textScalar(e, v_location.kind, ind_location$2, "kind: ", 1, 2);
-                    j_location$2++;
-                  }
-                  if (ks_location$2[j_location$2] === "lat") {
-                    $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", 1, 2);
-                    j_location$2++;
-                  }
-                  if (ks_location$2[j_location$2] === "lon") {
-                    $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", 1, 2);
-                    j_location$2++;
-                  }
-                  for (; j_location$2 < ks_location$2.length; j_location$2++) {
-                    const k_location$2 = ks_location$2[j_location$2];
-                    const x_location$4 = v_location[k_location$2];
-                    $rt.textField(e, x_location$4, ind_location$2, k_location$2, 1, 2);
-                  }
+                if (ks_location$2[j_location$2] === "lat") {
+                  $rt.textNumber(e, v_location.lat, ind_location$2, "lat: ", 1, 2);
+                  j_location$2++;
+                }
+                if (ks_location$2[j_location$2] === "lon") {
+                  $rt.textNumber(e, v_location.lon, ind_location$2, "lon: ", 1, 2);
+                  j_location$2++;
+                }
+                for (; j_location$2 < ks_location$2.length; j_location$2++) {
+                  const k_location$2 = ks_location$2[j_location$2];
+                  const x_location$4 = v_location[k_location$2];
+                  $rt.textField(e, x_location$4, ind_location$2, k_location$2, 1, 2);
                 }
               }
-            } else $rt.textField(e, v_location, ind0, "location", 0, 1);
+            }
             break;
           }
           default:
