@@ -106,4 +106,6 @@ export {
   gObject,
   gArray,
   rKey,
+  writeRef,
+  readRef,
 } from "./codec/kinds/index.ts";

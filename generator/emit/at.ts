@@ -21,6 +21,11 @@ export function inLoop<T>(L: Locals, emit: () => T): T {
   }
 }
 
+/** Whether code emitted now is inside a loop body (`inLoop`). */
+export function insideLoop(L: Locals): boolean {
+  return (loops.get(L) ?? 0) > 0;
+}
+
 /** `call` (statements) with errors from inside it prefixed by the static path `p` (not ""). */
 export function callAt(L: Locals, p: string, call: Code): Code {
   if ((loops.get(L) ?? 0) > 0) return ownTry(call, code`${p}`);

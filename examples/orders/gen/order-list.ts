@@ -263,11 +263,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   w.byte(+(v_note !== undefined));
   $rt.wPlainString(w, v_id, "/id", 1);
   if (v_customer === undefined) throw $rt.missing("", "customer");
-  try {
-    writeCustomer(w, v_customer);
-  } catch (e) {
-    $rt.rethrowAt(e, "/customer");
-  }
+  $rt.writeRef(w, writeCustomer, v_customer, "/customer");
   $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
@@ -309,13 +305,7 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_id = (r.at = "/id", r.plainString());
-  let r_customer: any;
-  try {
-    r_customer = readCustomer(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/customer");
-  }
-  const v_customer = r_customer;
+  const v_customer = $rt.readRef(r, readCustomer, "/customer");
   r.at = "/items";
   const n_items = r.count(4);
   const a_items: any[] = [];
@@ -351,24 +341,14 @@ function writeCustomer(w: $rt.Writer, v: any): void {
   $rt.wPlainStringT(w, v_name, $dt_Customer_name, "/name", 1);
   $rt.wPlainStringT(w, v_email, $dt_Customer_email, "/email", 1);
   if (v_address === undefined) throw $rt.missing("", "address");
-  try {
-    writeAddress(w, v_address);
-  } catch (e) {
-    $rt.rethrowAt(e, "/address");
-  }
+  $rt.writeRef(w, writeAddress, v_address, "/address");
 }
 
 function readCustomer(r: $rt.Reader): any {
   const v_id = (r.at = "/id", $rt.readTabledInt(r, $dt_Customer_id));
   const v_name = (r.at = "/name", $rt.readTabledPlainString(r, $dt_Customer_name));
   const v_email = (r.at = "/email", $rt.readTabledPlainString(r, $dt_Customer_email));
-  let r_address: any;
-  try {
-    r_address = readAddress(r);
-  } catch (e) {
-    $rt.rethrowAt(e, "/address");
-  }
-  const v_address = r_address;
+  const v_address = $rt.readRef(r, readAddress, "/address");
   const o0: any = { id: v_id, name: v_name, email: v_email, address: v_address };
   return o0;
 }
