@@ -192,22 +192,14 @@ function $ckOrder(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "Order",
   fingerprint: 0xeb6a,
   hash64: "0xeb6a7e304151b21b",
-  entries: [
-    [0, "$", "object"],
-    [1, "id", "string"],
-    [2, "qty", "integer"],
-    [3, "price", "number"],
-    [4, "status", "enum"],
-    [5, "note", "string"],
-    [6, "created", "string"],
-    [7, "tags", "array"],
-    [8, "tags[]", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -980,61 +980,14 @@ function $ckExtractionResult(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "ExtractionResult",
   fingerprint: 0x6c89,
   hash64: "0x6c89965814d1a3d2",
-  entries: [
-    [0, "$", "object"],
-    [1, "model", "string"],
-    [2, "extractedAt", "string"],
-    [3, "documents", "array"],
-    [4, "documents[]", "ref"],
-    [5, "#Document", "object"],
-    [6, "#Document.id", "string"],
-    [7, "#Document.source", "enum"],
-    [8, "#Document.language", "enum"],
-    [9, "#Document.url", "string"],
-    [10, "#Document.text", "string"],
-    [11, "#Document.entities", "array"],
-    [12, "#Document.entities[]", "ref"],
-    [13, "#Entity", "union"],
-    [14, "#Entity<0>", "ref"],
-    [15, "#Entity<1>", "ref"],
-    [16, "#Entity<2>", "ref"],
-    [17, "#Entity<3>", "ref"],
-    [18, "#Entity<4>", "ref"],
-    [19, "#PersonEntity", "object"],
-    [20, "#PersonEntity.type", "const"],
-    [21, "#PersonEntity.name", "string"],
-    [22, "#PersonEntity.role", "string"],
-    [23, "#PersonEntity.confidence", "number"],
-    [24, "#OrganizationEntity", "object"],
-    [25, "#OrganizationEntity.type", "const"],
-    [26, "#OrganizationEntity.name", "string"],
-    [27, "#OrganizationEntity.ticker", "string"],
-    [28, "#OrganizationEntity.confidence", "number"],
-    [29, "#LocationEntity", "object"],
-    [30, "#LocationEntity.type", "const"],
-    [31, "#LocationEntity.name", "string"],
-    [32, "#LocationEntity.countryCode", "string"],
-    [33, "#LocationEntity.lat", "number"],
-    [34, "#LocationEntity.lon", "number"],
-    [35, "#LocationEntity.confidence", "number"],
-    [36, "#DateEntity", "object"],
-    [37, "#DateEntity.type", "const"],
-    [38, "#DateEntity.text", "string"],
-    [39, "#DateEntity.value", "string"],
-    [40, "#DateEntity.precision", "enum"],
-    [41, "#DateEntity.confidence", "number"],
-    [42, "#MoneyEntity", "object"],
-    [43, "#MoneyEntity.type", "const"],
-    [44, "#MoneyEntity.text", "string"],
-    [45, "#MoneyEntity.amount", "number"],
-    [46, "#MoneyEntity.currency", "string"],
-    [47, "#MoneyEntity.confidence", "number"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -982,63 +982,14 @@ function $ckLogReport(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "LogReport",
   fingerprint: 0x6013,
   hash64: "0x29c6c89b5143baea",
-  entries: [
-    [0, "$", "object"],
-    [1, "reportId", "string"],
-    [2, "query", "string"],
-    [3, "window", "ref"],
-    [4, "environment", "enum"],
-    [5, "region", "string"],
-    [6, "truncated", "boolean"],
-    [7, "totalEvents", "integer"],
-    [8, "totalBytes", "integer"],
-    [9, "services", "array"],
-    [10, "services[]", "ref"],
-    [11, "#TimeWindow", "object"],
-    [12, "#TimeWindow.start", "string"],
-    [13, "#TimeWindow.end", "string"],
-    [14, "#TimeWindow.bucketSeconds", "integer"],
-    [15, "#ServiceGroup", "object"],
-    [16, "#ServiceGroup.service", "string"],
-    [17, "#ServiceGroup.version", "string"],
-    [18, "#ServiceGroup.healthy", "boolean"],
-    [19, "#ServiceGroup.instances", "integer"],
-    [20, "#ServiceGroup.counts", "ref"],
-    [21, "#ServiceGroup.errorRate", "number"],
-    [22, "#ServiceGroup.latencyMs", "ref"],
-    [23, "#ServiceGroup.bytesIngested", "integer"],
-    [24, "#ServiceGroup.tags", "array"],
-    [25, "#ServiceGroup.tags[]", "string"],
-    [26, "#ServiceGroup.incidentId", "union"],
-    [27, "#ServiceGroup.incidentId<0>", "string"],
-    [28, "#ServiceGroup.incidentId<1>", "null"],
-    [29, "#ServiceGroup.topErrors", "array"],
-    [30, "#ServiceGroup.topErrors[]", "ref"],
-    [31, "#LevelCounts", "object"],
-    [32, "#LevelCounts.debug", "integer"],
-    [33, "#LevelCounts.info", "integer"],
-    [34, "#LevelCounts.warn", "integer"],
-    [35, "#LevelCounts.error", "integer"],
-    [36, "#LevelCounts.fatal", "integer"],
-    [37, "#Latency", "object"],
-    [38, "#Latency.p50", "number"],
-    [39, "#Latency.p90", "number"],
-    [40, "#Latency.p99", "number"],
-    [41, "#Latency.max", "number"],
-    [42, "#TopError", "object"],
-    [43, "#TopError.message", "string"],
-    [44, "#TopError.level", "enum"],
-    [45, "#TopError.count", "integer"],
-    [46, "#TopError.firstSeen", "string"],
-    [47, "#TopError.lastSeen", "string"],
-    [48, "#TopError.sampleTraceIds", "array"],
-    [49, "#TopError.sampleTraceIds[]", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.DEFAULTS;

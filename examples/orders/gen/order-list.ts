@@ -691,42 +691,14 @@ function $ckOrderList(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "OrderList",
   fingerprint: 0xc9a7,
   hash64: "0x0b54627cebaa87c5",
-  entries: [
-    [0, "$", "object"],
-    [1, "orders", "array"],
-    [2, "orders[]", "ref"],
-    [3, "#Order", "object"],
-    [4, "#Order.id", "string"],
-    [5, "#Order.customer", "ref"],
-    [6, "#Order.items", "array"],
-    [7, "#Order.items[]", "ref"],
-    [8, "#Order.total", "number"],
-    [9, "#Order.currency", "enum"],
-    [10, "#Order.status", "enum"],
-    [11, "#Order.createdAt", "string"],
-    [12, "#Order.updatedAt", "string"],
-    [13, "#Order.note", "string"],
-    [14, "#Customer", "object"],
-    [15, "#Customer.id", "integer"],
-    [16, "#Customer.name", "string"],
-    [17, "#Customer.email", "string"],
-    [18, "#Customer.address", "ref"],
-    [19, "#LineItem", "object"],
-    [20, "#LineItem.sku", "string"],
-    [21, "#LineItem.name", "string"],
-    [22, "#LineItem.qty", "integer"],
-    [23, "#LineItem.unitPrice", "number"],
-    [24, "#Address", "object"],
-    [25, "#Address.street", "string"],
-    [26, "#Address.city", "string"],
-    [27, "#Address.postcode", "string"],
-    [28, "#Address.country", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.DEFAULTS;

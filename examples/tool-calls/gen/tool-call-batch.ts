@@ -205,20 +205,14 @@ function $ckToolCallBatch(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "ToolCallBatch",
   fingerprint: 0xaf87,
   hash64: "0xaf8728b79b6d481f",
-  entries: [
-    [0, "$", "object"],
-    [1, "calls", "array"],
-    [2, "calls[]", "object"],
-    [3, "calls[].action", "enum"],
-    [4, "calls[].args", "object"],
-    [5, "calls[].args.city", "string"],
-    [6, "calls[].args.date", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -321,28 +321,14 @@ function $ckForecast(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "Forecast",
   fingerprint: 0x3797,
   hash64: "0x37975ea23925644d",
-  entries: [
-    [0, "$", "object"],
-    [1, "city", "string"],
-    [2, "days", "array"],
-    [3, "days[]", "object"],
-    [4, "days[].date", "string"],
-    [5, "days[].high", "number"],
-    [6, "days[].low", "number"],
-    [7, "days[].conditions", "enum"],
-    [8, "days[].precipitation", "union"],
-    [9, "days[].precipitation<0>", "number"],
-    [10, "days[].precipitation<1>", "null"],
-    [11, "alerts", "array"],
-    [12, "alerts[]", "string"],
-    [13, "sources", "map"],
-    [14, "sources{}", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

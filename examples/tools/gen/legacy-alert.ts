@@ -151,19 +151,14 @@ function $ckLegacyAlert(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "LegacyAlert",
   fingerprint: 0x3e14,
   hash64: "0x3e14866c96c32df4",
-  entries: [
-    [0, "$", "object"],
-    [1, "level", "enum"],
-    [2, "headline", "string"],
-    [3, "areas", "array"],
-    [4, "areas[]", "string"],
-    [5, "expires", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

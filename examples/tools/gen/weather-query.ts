@@ -114,17 +114,14 @@ function $ckWeatherQuery(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "WeatherQuery",
   fingerprint: 0x8acf,
   hash64: "0x8acfaea888ee8c51",
-  entries: [
-    [0, "$", "object"],
-    [1, "city", "string"],
-    [2, "date", "string"],
-    [3, "unit", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -559,34 +559,14 @@ function $ckOrder(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "Order",
   fingerprint: 0x7ed6,
   hash64: "0x7ed6565e48af731d",
-  entries: [
-    [0, "$", "object"],
-    [1, "id", "string"],
-    [2, "status", "enum"],
-    [4, "items", "array"],
-    [5, "items[]", "object"],
-    [6, "items[].sku", "string"],
-    [7, "items[].qty", "integer"],
-    [14, "items[].gift", "boolean"],
-    [8, "payment", "union"],
-    [9, "payment<0>", "object"],
-    [10, "payment<0>.kind", "const"],
-    [11, "payment<0>.card", "string"],
-    [12, "payment<1>", "object"],
-    [13, "payment<1>.kind", "const"],
-    [15, "payment<2>", "object"],
-    [16, "payment<2>.kind", "const"],
-    [17, "payment<2>.voucher", "string"],
-    [18, "coupon", "object"],
-    [19, "coupon.code", "string"],
-    [20, "coupon.percent", "number"],
-    [21, "channel", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

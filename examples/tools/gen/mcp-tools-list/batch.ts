@@ -587,36 +587,14 @@ function $ckMcpToolsListBatch(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "McpToolsListBatch",
   fingerprint: 0x7050,
   hash64: "0x7050a6e419207946",
-  entries: [
-    [0, "$", "array"],
-    [1, "$[]", "ref"],
-    [2, "#McpToolsList", "union"],
-    [3, "#McpToolsList<0>", "object"],
-    [4, "#McpToolsList<0>.name", "const"],
-    [5, "#McpToolsList<0>.arguments", "ref"],
-    [6, "#McpToolsList<1>", "object"],
-    [7, "#McpToolsList<1>.name", "const"],
-    [8, "#McpToolsList<1>.arguments", "ref"],
-    [9, "#McpToolsList<2>", "object"],
-    [10, "#McpToolsList<2>.name", "const"],
-    [11, "#McpToolsList<2>.arguments", "ref"],
-    [12, "#NotesSearchArguments", "object"],
-    [13, "#NotesSearchArguments.query", "string"],
-    [14, "#NotesSearchArguments.limit", "integer"],
-    [15, "#NotesSearchArguments.tags", "array"],
-    [16, "#NotesSearchArguments.tags[]", "string"],
-    [17, "#NotesGetArguments", "object"],
-    [18, "#NotesGetArguments.id", "string"],
-    [19, "#NotesDeleteArguments", "object"],
-    [20, "#NotesDeleteArguments.id", "string"],
-    [21, "#NotesDeleteArguments.permanent", "boolean"],
-    [22, "#NotesDeleteArguments{}", "any"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

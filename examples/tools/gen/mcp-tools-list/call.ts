@@ -328,34 +328,14 @@ function $ckMcpToolsList(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "McpToolsList",
   fingerprint: 0x4720,
   hash64: "0x47208d54b0f144d5",
-  entries: [
-    [0, "$", "union"],
-    [1, "$<0>", "object"],
-    [2, "$<0>.name", "const"],
-    [3, "$<0>.arguments", "ref"],
-    [4, "$<1>", "object"],
-    [5, "$<1>.name", "const"],
-    [6, "$<1>.arguments", "ref"],
-    [7, "$<2>", "object"],
-    [8, "$<2>.name", "const"],
-    [9, "$<2>.arguments", "ref"],
-    [10, "#NotesSearchArguments", "object"],
-    [11, "#NotesSearchArguments.query", "string"],
-    [12, "#NotesSearchArguments.limit", "integer"],
-    [13, "#NotesSearchArguments.tags", "array"],
-    [14, "#NotesSearchArguments.tags[]", "string"],
-    [15, "#NotesGetArguments", "object"],
-    [16, "#NotesGetArguments.id", "string"],
-    [17, "#NotesDeleteArguments", "object"],
-    [18, "#NotesDeleteArguments.id", "string"],
-    [19, "#NotesDeleteArguments.permanent", "boolean"],
-    [20, "#NotesDeleteArguments{}", "any"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -820,47 +820,14 @@ function $ckWeatherToolsBatch(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "WeatherToolsBatch",
   fingerprint: 0xb131,
   hash64: "0xb13133abfc7d618e",
-  entries: [
-    [0, "$", "array"],
-    [1, "$[]", "ref"],
-    [2, "#WeatherTools", "union"],
-    [3, "#WeatherTools<0>", "object"],
-    [4, "#WeatherTools<0>.name", "const"],
-    [5, "#WeatherTools<0>.arguments", "ref"],
-    [6, "#WeatherTools<1>", "object"],
-    [7, "#WeatherTools<1>.name", "const"],
-    [8, "#WeatherTools<1>.arguments", "ref"],
-    [9, "#WeatherTools<2>", "object"],
-    [10, "#WeatherTools<2>.name", "const"],
-    [11, "#WeatherTools<2>.arguments", "ref"],
-    [12, "#GetWeatherArguments", "object"],
-    [13, "#GetWeatherArguments.city", "string"],
-    [14, "#GetWeatherArguments.date", "union"],
-    [15, "#GetWeatherArguments.date<0>", "string"],
-    [16, "#GetWeatherArguments.date<1>", "null"],
-    [17, "#GetWeatherArguments.unit", "enum"],
-    [18, "#GetForecastArguments", "object"],
-    [19, "#GetForecastArguments.city", "string"],
-    [20, "#GetForecastArguments.days", "integer"],
-    [21, "#GetForecastArguments.include", "array"],
-    [22, "#GetForecastArguments.include[]", "enum"],
-    [23, "#GetAirQualityArguments", "object"],
-    [24, "#GetAirQualityArguments.location", "union"],
-    [25, "#GetAirQualityArguments.location<0>", "object"],
-    [26, "#GetAirQualityArguments.location<0>.kind", "const"],
-    [27, "#GetAirQualityArguments.location<0>.name", "string"],
-    [28, "#GetAirQualityArguments.location<1>", "object"],
-    [29, "#GetAirQualityArguments.location<1>.kind", "const"],
-    [30, "#GetAirQualityArguments.location<1>.lat", "number"],
-    [31, "#GetAirQualityArguments.location<1>.lon", "number"],
-    [32, "#GetAirQualityArguments.pollutants", "array"],
-    [33, "#GetAirQualityArguments.pollutants[]", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

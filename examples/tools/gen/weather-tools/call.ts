@@ -474,45 +474,14 @@ function $ckWeatherTools(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "WeatherTools",
   fingerprint: 0x09f1,
   hash64: "0x09f1da80d6fedccb",
-  entries: [
-    [0, "$", "union"],
-    [1, "$<0>", "object"],
-    [2, "$<0>.name", "const"],
-    [3, "$<0>.arguments", "ref"],
-    [4, "$<1>", "object"],
-    [5, "$<1>.name", "const"],
-    [6, "$<1>.arguments", "ref"],
-    [7, "$<2>", "object"],
-    [8, "$<2>.name", "const"],
-    [9, "$<2>.arguments", "ref"],
-    [10, "#GetWeatherArguments", "object"],
-    [11, "#GetWeatherArguments.city", "string"],
-    [12, "#GetWeatherArguments.date", "union"],
-    [13, "#GetWeatherArguments.date<0>", "string"],
-    [14, "#GetWeatherArguments.date<1>", "null"],
-    [15, "#GetWeatherArguments.unit", "enum"],
-    [16, "#GetForecastArguments", "object"],
-    [17, "#GetForecastArguments.city", "string"],
-    [18, "#GetForecastArguments.days", "integer"],
-    [19, "#GetForecastArguments.include", "array"],
-    [20, "#GetForecastArguments.include[]", "enum"],
-    [21, "#GetAirQualityArguments", "object"],
-    [22, "#GetAirQualityArguments.location", "union"],
-    [23, "#GetAirQualityArguments.location<0>", "object"],
-    [24, "#GetAirQualityArguments.location<0>.kind", "const"],
-    [25, "#GetAirQualityArguments.location<0>.name", "string"],
-    [26, "#GetAirQualityArguments.location<1>", "object"],
-    [27, "#GetAirQualityArguments.location<1>.kind", "const"],
-    [28, "#GetAirQualityArguments.location<1>.lat", "number"],
-    [29, "#GetAirQualityArguments.location<1>.lon", "number"],
-    [30, "#GetAirQualityArguments.pollutants", "array"],
-    [31, "#GetAirQualityArguments.pollutants[]", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -123,17 +123,14 @@ function $ckNotesDeleteArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "NotesDeleteArguments",
   fingerprint: 0xc91e,
   hash64: "0xc91ed6f7556ec9e6",
-  entries: [
-    [0, "$", "object"],
-    [1, "id", "string"],
-    [2, "permanent", "boolean"],
-    [3, "${}", "any"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -78,15 +78,14 @@ function $ckNotesGetArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "NotesGetArguments",
   fingerprint: 0x7aa8,
   hash64: "0x7aa887ce09f26697",
-  entries: [
-    [0, "$", "object"],
-    [1, "id", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -140,18 +140,14 @@ function $ckNotesSearchArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "NotesSearchArguments",
   fingerprint: 0x4033,
   hash64: "0x40330ca5864f446d",
-  entries: [
-    [0, "$", "object"],
-    [1, "query", "string"],
-    [2, "limit", "integer"],
-    [3, "tags", "array"],
-    [4, "tags[]", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

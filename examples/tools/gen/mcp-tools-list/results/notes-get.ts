@@ -108,18 +108,14 @@ function $ckNotesGetResult(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "NotesGetResult",
   fingerprint: 0x288c,
   hash64: "0x288c0b2b51bbb0cc",
-  entries: [
-    [0, "$", "object"],
-    [1, "id", "string"],
-    [2, "title", "string"],
-    [3, "body", "string"],
-    [4, "updated", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

@@ -229,22 +229,14 @@ function $ckNotesSearchResult(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "NotesSearchResult",
   fingerprint: 0xbafc,
   hash64: "0xbafc514960dda7e4",
-  entries: [
-    [0, "$", "object"],
-    [1, "results", "array"],
-    [2, "results[]", "object"],
-    [3, "results[].id", "string"],
-    [4, "results[].title", "string"],
-    [5, "results[].score", "number"],
-    [6, "results[].tags", "array"],
-    [7, "results[].tags[]", "string"],
-    [8, "total", "integer"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

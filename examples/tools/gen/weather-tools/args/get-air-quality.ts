@@ -316,24 +316,14 @@ function $ckGetAirQualityArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "GetAirQualityArguments",
   fingerprint: 0x8728,
   hash64: "0x87287b1d1f932afd",
-  entries: [
-    [0, "$", "object"],
-    [1, "location", "union"],
-    [2, "location<0>", "object"],
-    [3, "location<0>.kind", "const"],
-    [4, "location<0>.name", "string"],
-    [5, "location<1>", "object"],
-    [6, "location<1>.kind", "const"],
-    [7, "location<1>.lat", "number"],
-    [8, "location<1>.lon", "number"],
-    [9, "pollutants", "array"],
-    [10, "pollutants[]", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

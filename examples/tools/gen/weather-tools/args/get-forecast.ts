@@ -154,18 +154,14 @@ function $ckGetForecastArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "GetForecastArguments",
   fingerprint: 0xf331,
   hash64: "0xf3317d8b60defd0c",
-  entries: [
-    [0, "$", "object"],
-    [1, "city", "string"],
-    [2, "days", "integer"],
-    [3, "include", "array"],
-    [4, "include[]", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;

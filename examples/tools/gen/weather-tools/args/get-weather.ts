@@ -118,19 +118,14 @@ function $ckGetWeatherArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "GetWeatherArguments",
   fingerprint: 0x2926,
   hash64: "0x29267fcf2e0f21e6",
-  entries: [
-    [0, "$", "object"],
-    [1, "city", "string"],
-    [2, "date", "union"],
-    [3, "date<0>", "string"],
-    [4, "date<1>", "null"],
-    [5, "unit", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
