@@ -97,8 +97,10 @@ const $streamSpec: $rt.StreamSpec = {
     const n: StreamPathNode = nodes[i]!;
     // descriptor shapes are IR shapes without source facts, which a scalar's, enum's or ref's type never reads
     const s = n.shape as Shape;
-    if (!INLINE_CONTAINERS.has(s.kind)) return typeOf(s);
-    if (!indexable(i)) return raw("unknown");
+    // an enum's literal union is written once, in the interface: its path indexes into the parent's type
+    const literal = (s.kind === "enum" || s.kind === "const") && indexable(i) && n.parent >= 0 && n.seg !== StreamSeg.BRANCH;
+    if (!INLINE_CONTAINERS.has(s.kind) && !literal) return typeOf(s);
+    if (!indexable(i)) return literal ? typeOf(s) : raw("unknown");
     const P = code`$StreamPaths[${nodes[n.parent]!.path}]`;
     switch (n.seg) {
       case StreamSeg.PROPERTY:

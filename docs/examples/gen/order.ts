@@ -217,7 +217,7 @@ type $StreamPaths = {
   "id": string;
   "qty": number;
   "price": number;
-  "status": "pending" | "paid" | "shipped";
+  "status": $StreamPaths["$"]["status"];
   "note": string;
   "created": string;
   "tags": $StreamPaths["$"]["tags"];

@@ -1007,7 +1007,7 @@ type $StreamPaths = {
   "reportId": string;
   "query": string;
   "window": TimeWindow;
-  "environment": "production" | "staging" | "development";
+  "environment": $StreamPaths["$"]["environment"];
   "region": string;
   "truncated": boolean;
   "totalEvents": number;
@@ -1047,7 +1047,7 @@ type $StreamPaths = {
   "#Latency.max": number;
   "#TopError": TopError;
   "#TopError.message": string;
-  "#TopError.level": "error" | "fatal";
+  "#TopError.level": $StreamPaths["#TopError"]["level"];
   "#TopError.count": number;
   "#TopError.firstSeen": string;
   "#TopError.lastSeen": string;

@@ -721,8 +721,8 @@ type $StreamPaths = {
   "#Order.items": $StreamPaths["#Order"]["items"];
   "#Order.items[]": LineItem;
   "#Order.total": number;
-  "#Order.currency": "CNY" | "HKD" | "JPY" | "KRW" | "SGD" | "USD" | "EUR" | "GBP";
-  "#Order.status": "pending" | "paid" | "shipped" | "delivered" | "cancelled";
+  "#Order.currency": $StreamPaths["#Order"]["currency"];
+  "#Order.status": $StreamPaths["#Order"]["status"];
   "#Order.createdAt": string;
   "#Order.updatedAt": string;
   "#Order.note": string;

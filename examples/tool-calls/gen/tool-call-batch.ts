@@ -229,7 +229,7 @@ type $StreamPaths = {
   "$": ToolCallBatch;
   "calls": $StreamPaths["$"]["calls"];
   "calls[]": $StreamPaths["calls"][number];
-  "calls[].action": "get_weather" | "get_forecast" | "get_air_quality" | "get_sunrise_sunset";
+  "calls[].action": $StreamPaths["calls[]"]["action"];
   "calls[].args": $StreamPaths["calls[]"]["args"];
   "calls[].args.city": string;
   "calls[].args.date": string;

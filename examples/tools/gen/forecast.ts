@@ -349,7 +349,7 @@ type $StreamPaths = {
   "days[].date": string;
   "days[].high": number;
   "days[].low": number;
-  "days[].conditions": "sunny" | "cloudy" | "rain" | "snow" | "storm";
+  "days[].conditions": $StreamPaths["days[]"]["conditions"];
   "days[].precipitation": $StreamPaths["days[]"]["precipitation"];
   "days[].precipitation<0>": number;
   "days[].precipitation<1>": null;

@@ -173,7 +173,7 @@ const $LEVEL = 0;
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
   "$": LegacyAlert;
-  "level": "advisory" | "watch" | "warning";
+  "level": $StreamPaths["$"]["level"];
   "headline": string;
   "areas": $StreamPaths["$"]["areas"];
   "areas[]": string;

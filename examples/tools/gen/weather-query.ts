@@ -138,7 +138,7 @@ type $StreamPaths = {
   "$": WeatherQuery;
   "city": string;
   "date": string;
-  "unit": "celsius" | "fahrenheit";
+  "unit": $StreamPaths["$"]["unit"];
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */

@@ -398,7 +398,7 @@ const $LEVEL = 0;
 type $StreamPaths = {
   "$": Order;
   "id": string;
-  "status": "new" | "paid";
+  "status": $StreamPaths["$"]["status"];
   "note": string;
   "items": $StreamPaths["$"]["items"];
   "items[]": $StreamPaths["items"][number];

@@ -607,7 +607,7 @@ const $LEVEL = 1;
 type $StreamPaths = {
   "$": Order;
   "id": string;
-  "status": "new" | "paid" | "shipped";
+  "status": $StreamPaths["$"]["status"];
   "note": string;
   "items": $StreamPaths["$"]["items"];
   "items[]": $StreamPaths["items"][number];
@@ -626,7 +626,7 @@ type $StreamPaths = {
   "coupon": Exclude<$StreamPaths["$"]["coupon"], undefined>;
   "coupon.code": string;
   "coupon.percent": number;
-  "channel": "web" | "app";
+  "channel": $StreamPaths["$"]["channel"];
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */

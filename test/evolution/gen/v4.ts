@@ -582,7 +582,7 @@ const $LEVEL = 0;
 type $StreamPaths = {
   "$": Order;
   "id": string;
-  "status": "new" | "paid" | "shipped";
+  "status": $StreamPaths["$"]["status"];
   "items": $StreamPaths["$"]["items"];
   "items[]": $StreamPaths["items"][number];
   "items[].sku": string;
@@ -600,7 +600,7 @@ type $StreamPaths = {
   "coupon": Exclude<$StreamPaths["$"]["coupon"], undefined>;
   "coupon.code": string;
   "coupon.percent": number;
-  "channel": "web" | "app";
+  "channel": $StreamPaths["$"]["channel"];
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */

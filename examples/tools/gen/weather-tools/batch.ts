@@ -858,12 +858,12 @@ type $StreamPaths = {
   "#GetWeatherArguments.date": $StreamPaths["#GetWeatherArguments"]["date"];
   "#GetWeatherArguments.date<0>": string;
   "#GetWeatherArguments.date<1>": null;
-  "#GetWeatherArguments.unit": "celsius" | "fahrenheit";
+  "#GetWeatherArguments.unit": $StreamPaths["#GetWeatherArguments"]["unit"];
   "#GetForecastArguments": GetForecastArguments;
   "#GetForecastArguments.city": string;
   "#GetForecastArguments.days": number;
   "#GetForecastArguments.include": Exclude<$StreamPaths["#GetForecastArguments"]["include"], undefined>;
-  "#GetForecastArguments.include[]": "temperature" | "precipitation" | "wind" | "uv_index";
+  "#GetForecastArguments.include[]": $StreamPaths["#GetForecastArguments.include"][number];
   "#GetAirQualityArguments": GetAirQualityArguments;
   "#GetAirQualityArguments.location": $StreamPaths["#GetAirQualityArguments"]["location"];
   "#GetAirQualityArguments.location<0>": unknown;
@@ -874,7 +874,7 @@ type $StreamPaths = {
   "#GetAirQualityArguments.location<1>.lat": number;
   "#GetAirQualityArguments.location<1>.lon": number;
   "#GetAirQualityArguments.pollutants": Exclude<$StreamPaths["#GetAirQualityArguments"]["pollutants"], undefined>;
-  "#GetAirQualityArguments.pollutants[]": "pm2_5" | "pm10" | "o3" | "no2";
+  "#GetAirQualityArguments.pollutants[]": $StreamPaths["#GetAirQualityArguments.pollutants"][number];
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */

@@ -347,7 +347,7 @@ type $StreamPaths = {
   "location<1>.lat": number;
   "location<1>.lon": number;
   "pollutants": Exclude<$StreamPaths["$"]["pollutants"], undefined>;
-  "pollutants[]": "pm2_5" | "pm10" | "o3" | "no2";
+  "pollutants[]": $StreamPaths["pollutants"][number];
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */

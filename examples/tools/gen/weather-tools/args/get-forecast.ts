@@ -179,7 +179,7 @@ type $StreamPaths = {
   "city": string;
   "days": number;
   "include": Exclude<$StreamPaths["$"]["include"], undefined>;
-  "include[]": "temperature" | "precipitation" | "wind" | "uv_index";
+  "include[]": $StreamPaths["include"][number];
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */

@@ -144,7 +144,7 @@ type $StreamPaths = {
   "date": $StreamPaths["$"]["date"];
   "date<0>": string;
   "date<1>": null;
-  "unit": "celsius" | "fahrenheit";
+  "unit": $StreamPaths["$"]["unit"];
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
