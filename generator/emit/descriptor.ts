@@ -71,6 +71,21 @@ export function printDescriptor(v: unknown, indent = ""): string {
   const flat = printFlat(v);
   if (typeof v !== "object" || v === null || indent.length + flat.length <= LINE) return flat;
   const inner = indent + "  ";
+  // a long list of primitives (enum values, table entries) fills its lines: one entry per line would spend more
+  // on indentation than on the values, and appending one changes the last line only
+  if (Array.isArray(v) && v.length > 0 && v.every((x) => x === null || typeof x !== "object")) {
+    const lines: string[] = [];
+    let line = "";
+    for (const x of v) {
+      const item = printFlat(x) + ",";
+      if (line !== "" && inner.length + line.length + 1 + item.length > LINE) {
+        lines.push(inner + line);
+        line = item;
+      } else line = line === "" ? item : line + " " + item;
+    }
+    lines.push(inner + line);
+    return "[\n" + lines.join("\n") + "\n" + indent + "]";
+  }
   const entries = Array.isArray(v)
     ? v.map((x) => inner + printDescriptor(x, inner))
     : Object.entries(v).map(([k, x]) => inner + printKey(k) + ": " + printDescriptor(x, inner));
