@@ -128,8 +128,7 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   const body = code`${join(header)}
 import * as $rt from ${codegenImport(options.runtimeImport)};
 
-const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
+${raw(GLOBALS_MARK)}
 
 ${join(types, "\n\n")}
 
@@ -251,7 +250,83 @@ ${peek.member}
 /** The codec: binary, validation, text, prompting, streams${peek ? raw(", field access") : raw("")} (a bundle that uses it keeps them all: prefer the groups above). */
 export const ${codec} = /*@__PURE__*/ $rt.codecOf(${B}, ${Va}, ${Tx}, ${Pr}, { stream: ${St} }${peek ? code`, ${Pk}` : raw("")});
 `;
-  return tidy(body.text);
+  return tidy(unusedParameters(withGlobals(body.text)));
+}
+
+/**
+ * Top-level functions share signatures by role (`(w, v)`, `(e, v, lead, key, kt, fd, lvl)`), and some bodies need
+ * fewer of them (a constant writes nothing; a field function may not use its precomputed key text): such a
+ * parameter is written `_name`, so the module compiles under `noUnusedParameters`.
+ */
+export function unusedParameters(text: string): string {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.startsWith("function ")) continue;
+    const open = line.indexOf("(");
+    let depth = 0;
+    let close = -1;
+    for (let k = open; k < line.length; k++) {
+      const c = line[k];
+      if (c === "(" || c === "<" || c === "[" || c === "{") depth++;
+      else if (c === ")" || c === ">" || c === "]" || c === "}") {
+        depth--;
+        if (depth === 0) {
+          close = k;
+          break;
+        }
+      }
+    }
+    if (close < 0) continue;
+    let end = i;
+    if (!line.trimEnd().endsWith("}") || line.trimEnd().endsWith("{")) {
+      while (end + 1 < lines.length && lines[end + 1] !== "}") end++;
+      end++;
+    }
+    const body = line.slice(close + 1) + "\n" + lines.slice(i + 1, end + 1).join("\n");
+    const params = splitTopLevel(line.slice(open + 1, close));
+    let changed = false;
+    const renamed = params.map((param) => {
+      const m = /^([A-Za-z_$][\w$]*)(\??:.*)$/s.exec(param.trim());
+      if (m === null || m[1]!.startsWith("_")) return param;
+      if (new RegExp(`(^|[^\\w$.]|\\.\\.\\.)${m[1]!.replace(/\$/g, "\\$")}(?![\\w$])`).test(body)) return param;
+      changed = true;
+      return (param.startsWith(" ") ? " " : "") + "_" + m[1] + m[2];
+    });
+    if (changed) lines[i] = line.slice(0, open + 1) + renamed.join(",") + line.slice(close);
+  }
+  return lines.join("\n");
+}
+
+/** `a: X, b: Y<P, Q>` at its top-level commas (each part keeps its leading space). */
+function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let k = 0; k < s.length; k++) {
+    const c = s[k];
+    if (c === "(" || c === "<" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === ">" || c === "]" || c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(s.slice(start, k));
+      start = k + 1;
+    }
+  }
+  if (s.length > 0) out.push(s.slice(start));
+  return out;
+}
+
+const GLOBALS_MARK = "/* $globals */";
+/** Aliases of globals generated code calls: declared only where used (`noUnusedLocals`). */
+const GLOBALS: [string, string][] = [
+  ["$isArray", "globalThis.Array.isArray"],
+  ["$isInteger", "globalThis.Number.isInteger"],
+];
+
+function withGlobals(text: string): string {
+  const [head, rest] = [text.slice(0, text.indexOf(GLOBALS_MARK)), text.slice(text.indexOf(GLOBALS_MARK) + GLOBALS_MARK.length)];
+  const used = GLOBALS.filter(([n]) => rest.includes(n + "("));
+  return head + used.map(([n, v]) => `const ${n} = ${v};`).join("\n") + rest;
 }
 
 /**

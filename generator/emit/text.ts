@@ -174,8 +174,13 @@ export class TextEmitter {
 
   /** `function fn(e, v): string | null` encoding a whole value of `shape` (null: let the generic encoder do it). */
   rootEncoder(fn: Code, shape: Shape): Code {
+    const body = this.withLocals(() => this.root(shape));
+    // nothing to specialise (a root the generic encoder writes as well): no parameters to leave unused
+    if (body.text.trim() === "") return code`function ${fn}(_e: $rt.TextState, _v: any): string | null {
+  return null;
+}`;
     return code`function ${fn}(e: $rt.TextState, v: any): string | null {
-${indentBy(this.withLocals(() => this.root(shape)), "  ")}
+${indentBy(body, "  ")}
   return null;
 }`;
   }
@@ -201,7 +206,7 @@ ${indentBy(this.withLocals(() => this.root(shape)), "  ")}
       const ks = this.L.fresh("ks");
       const x0 = this.L.fresh("x");
       return code`if (typeof v === "object" && v !== null && !$isArray(v)) {
-  const ${ks} = Object.keys(v);
+  const ${ks}: any[] = Object.keys(v);
   if (${ks}.length === 0) return "";
 ${indentBy(this.keyedCheck(s, name("v"), ks, x0, (kf) => code`return ${kf};`, new Num(null, 1), new Num(null, 2)), "  ")}
 ${indentBy(this.fields(s, name("v"), ks, raw('"\\n"'), new Num(null, 0), new Num(null, 1), true), "  ")}
@@ -455,7 +460,7 @@ else ${this.generic(pos, v)}`;
     if (pos.mode === "field") {
       const inner = pos.fd.plus(1);
       const kf = this.L.fresh("kf", field);
-      return code`const ${ks} = Object.keys(${v});
+      return code`const ${ks}: any[] = Object.keys(${v});
 if (${ks}.length === 0) e.out += ${this.pre(pos, ":")};
 else {
   if (${pos.lvl.plus(1).code} > e.max) $rt.textBail();
@@ -471,7 +476,7 @@ ${indentBy(this.fields(s, v, ks, raw(""), inner, pos.lvl.plus(1), true, field), 
   }
 }`;
     }
-    return code`const ${ks} = Object.keys(${v});
+    return code`const ${ks}: any[] = Object.keys(${v});
 if (${ks}.length === 0) e.out += $rt.textNl(e, ${pos.depth.code}) + "-";
 else {
   if (${pos.lvl.code} > e.max) $rt.textBail();
@@ -563,17 +568,19 @@ else ${generic}`;
   `;
     }
     const item: Pos = { mode: "item", depth: cd, dash, lvl: lvl.plus(1) };
+    const body = this.value(items, x, item);
+    // items the generic encoder writes compute their own line start: no `dash` (noUnusedLocals)
+    const dashLine = new RegExp(`\\b${dash.text.replace(/\$/g, "\\$")}\\b`).test(body.text) ? code`\n    const ${dash} = $rt.textNl(e, ${cd.code}) + "- ";` : raw("");
     return code`const ${x0} = ${v}[0];
 if (typeof ${x0} !== "object" || ${x0} === null || $isArray(${x0}) || ${lvl.code} > e.max) ${generic}
 else {
   let ${t}: string | null = null;
   ${attempt}if (${t} !== null) e.out += ${pre} + ${t};
   else {
-    e.out += ${pre} + "[" + ${n} + e.mk + "]:";
-    const ${dash} = $rt.textNl(e, ${cd.code}) + "- ";
+    e.out += ${pre} + "[" + ${n} + e.mk + "]:";${dashLine}
     for (let ${i} = 0; ${i} < ${n}; ${i}++) {
       const ${x} = ${v}[${i}];
-${indentBy(this.value(items, x, item), "      ")}
+${indentBy(body, "      ")}
     }
   }
 }`;

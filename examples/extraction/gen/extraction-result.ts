@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 /** Named entities an LLM extracted from short free-text documents. Each entity is one of five kinds, told apart by its `type`. */
 export interface ExtractionResult {
@@ -500,7 +499,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txExtractionResult(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "model") {
       const x0 = v[ks0[0]];
@@ -556,7 +555,7 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
 
 function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
@@ -595,7 +594,7 @@ function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, 
 
 function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
@@ -634,7 +633,7 @@ function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: st
 
 function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
@@ -683,7 +682,7 @@ function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string
 
 function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
@@ -727,7 +726,7 @@ function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lv
 
 function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
@@ -802,7 +801,7 @@ function $tiEntity(e: $rt.TextState, v: any, depth: number, dash: string, lvl: n
 
 function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();

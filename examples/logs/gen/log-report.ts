@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 /** Result of a log aggregation query over one time window: per-service level counts, latency percentiles and the most frequent errors. */
 export interface LogReport {
@@ -546,7 +545,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txLogReport(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "reportId") {
       const x0 = v[ks0[0]];
@@ -626,7 +625,7 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
 
 function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -664,7 +663,7 @@ function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: 
 
 function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -710,7 +709,7 @@ function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt:
 
 function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -752,7 +751,7 @@ function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: str
 
 function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();
@@ -808,7 +807,7 @@ function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
 
 function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();

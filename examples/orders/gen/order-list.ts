@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 /** A page of e-commerce orders as returned by an order-history API. Every order has the same shape; only `note` is optional. */
 export interface OrderList {
@@ -407,7 +406,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txOrderList(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
       const x0 = v[ks0[0]];
@@ -455,7 +454,7 @@ function $txOrderList(e: $rt.TextState, v: any): string | null {
 
 function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -497,7 +496,7 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
 
 function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -559,7 +558,7 @@ function $tr_LineItem(e: $rt.TextState, r: any): string | null {
 
 function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
     else {
       if (lvl > e.max) $rt.textBail();

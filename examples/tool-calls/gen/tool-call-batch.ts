@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 /** A batch of tool calls an LLM emitted in one turn, e.g. {"action": "get_weather", "args": {"city": "北京", "date": "2025-01-15"}}. */
 export interface ToolCallBatch {
@@ -110,7 +109,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
       const x0 = v[ks0[0]];

@@ -9,7 +9,7 @@ import { fail } from "./fail.ts";
 const isArray = Array.isArray;
 
 /** An assertion, so generated code reads the properties of a value it got as `unknown` (`getOwn`). */
-export function gObject(v: unknown, p: string, req?: number): asserts v is { [key: string]: any } {
+export function gObject(v: unknown, p: string, req?: number): asserts v is any {
   if (typeof v !== "object" || v === null || isArray(v)) throw fail(p, "an object", v, req);
 }
 

@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface Order {
   id: string;
@@ -182,7 +181,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
       const x0 = v[ks0[0]];
@@ -233,7 +232,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
         const d0 = v_payment.kind;
         switch (d0) {
           case "card": {
-            const ks_payment = Object.keys(v_payment);
+            const ks_payment: any[] = Object.keys(v_payment);
             if (ks_payment.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
@@ -265,7 +264,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             break;
           }
           case "cash": {
-            const ks_payment$2 = Object.keys(v_payment);
+            const ks_payment$2: any[] = Object.keys(v_payment);
             if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();

@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface Order {
   id: string;
@@ -271,7 +270,7 @@ function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
 
 function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "id") {
       const x0 = v[ks0[0]];
@@ -313,7 +312,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
               for (let i_items = 0; i_items < n_items; i_items++) {
                 const x_items$2 = v_items[i_items];
                 if (typeof x_items$2 === "object" && x_items$2 !== null && !$isArray(x_items$2)) {
-                  const ks1 = Object.keys(x_items$2);
+                  const ks1: any[] = Object.keys(x_items$2);
                   if (ks1.length === 0) e.out += $rt.textNl(e, 1) + "-";
                   else {
                     if (3 > e.max) $rt.textBail();
@@ -356,7 +355,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
         const d0 = v_payment.kind;
         switch (d0) {
           case "card": {
-            const ks_payment = Object.keys(v_payment);
+            const ks_payment: any[] = Object.keys(v_payment);
             if (ks_payment.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
@@ -388,7 +387,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             break;
           }
           case "cash": {
-            const ks_payment$2 = Object.keys(v_payment);
+            const ks_payment$2: any[] = Object.keys(v_payment);
             if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
@@ -416,7 +415,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             break;
           }
           case "voucher": {
-            const ks_payment$3 = Object.keys(v_payment);
+            const ks_payment$3: any[] = Object.keys(v_payment);
             if (ks_payment$3.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
@@ -457,7 +456,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     if (ks0[j0] === "coupon") {
       const v_coupon = v.coupon;
       if (typeof v_coupon === "object" && v_coupon !== null && !$isArray(v_coupon)) {
-        const ks_coupon = Object.keys(v_coupon);
+        const ks_coupon: any[] = Object.keys(v_coupon);
         if (ks_coupon.length === 0) e.out += ind0 + "coupon:";
         else {
           if (2 > e.max) $rt.textBail();

@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 /** A batch of calls of the tools of recorded/mcp-tools-list.json, in the order the model made them. */
 export type McpToolsListBatch = McpToolsList[];
@@ -313,7 +312,7 @@ function $txMcpToolsListBatch(e: $rt.TextState, v: any): string | null {
 
 function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -358,7 +357,7 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
 
 function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -388,7 +387,7 @@ function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: strin
 
 function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -425,7 +424,7 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
     const d0 = v.name;
     switch (d0) {
       case "notes.search": {
-        const ks0 = Object.keys(v);
+        const ks0: any[] = Object.keys(v);
         if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
         else {
           if (lvl > e.max) $rt.textBail();
@@ -452,7 +451,7 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
         break;
       }
       case "notes.get": {
-        const ks1 = Object.keys(v);
+        const ks1: any[] = Object.keys(v);
         if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
         else {
           if (lvl > e.max) $rt.textBail();
@@ -479,7 +478,7 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
         break;
       }
       case "notes/delete": {
-        const ks2 = Object.keys(v);
+        const ks2: any[] = Object.keys(v);
         if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
         else {
           if (lvl > e.max) $rt.textBail();

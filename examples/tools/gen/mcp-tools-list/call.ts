@@ -3,9 +3,6 @@
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
 
-const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
-
 /** A call of one of the tools of recorded/mcp-tools-list.json: `name` picks the tool, `arguments` are its input. */
 export type McpToolsList = {
   name: "notes.search";
@@ -253,8 +250,7 @@ function $applyExtensions(id: number): boolean {
   }
 }
 
-function $txMcpToolsList(e: $rt.TextState, v: any): string | null {
-
+function $txMcpToolsList(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 

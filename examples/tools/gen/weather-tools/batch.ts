@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 /** A batch of calls of the tools of tools/weather-tools.json, in the order the model made them. */
 export type WeatherToolsBatch = WeatherTools[];
@@ -408,7 +407,7 @@ function $txWeatherToolsBatch(e: $rt.TextState, v: any): string | null {
 
 function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -446,7 +445,7 @@ function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: str
 
 function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -491,7 +490,7 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
 
 function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -511,7 +510,7 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
             const d0 = v_location.kind;
             switch (d0) {
               case "city": {
-                const ks_location = Object.keys(v_location);
+                const ks_location: any[] = Object.keys(v_location);
                 if (ks_location.length === 0) e.out += ind0 + "location:";
                 else {
                   if (lvl + 2 > e.max) $rt.textBail();
@@ -543,7 +542,7 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                 break;
               }
               case "coordinates": {
-                const ks_location$2 = Object.keys(v_location);
+                const ks_location$2: any[] = Object.keys(v_location);
                 if (ks_location$2.length === 0) e.out += ind0 + "location:";
                 else {
                   if (lvl + 2 > e.max) $rt.textBail();
@@ -611,7 +610,7 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
     const d0 = v.name;
     switch (d0) {
       case "get_weather": {
-        const ks0 = Object.keys(v);
+        const ks0: any[] = Object.keys(v);
         if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
         else {
           if (lvl > e.max) $rt.textBail();
@@ -638,7 +637,7 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
         break;
       }
       case "get_forecast": {
-        const ks1 = Object.keys(v);
+        const ks1: any[] = Object.keys(v);
         if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
         else {
           if (lvl > e.max) $rt.textBail();
@@ -665,7 +664,7 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
         break;
       }
       case "get-air-quality": {
-        const ks2 = Object.keys(v);
+        const ks2: any[] = Object.keys(v);
         if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
         else {
           if (lvl > e.max) $rt.textBail();

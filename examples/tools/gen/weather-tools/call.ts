@@ -3,9 +3,6 @@
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
 
-const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
-
 /** A call of one of the tools of tools/weather-tools.json: `name` picks the tool, `arguments` are its input. */
 export type WeatherTools = {
   name: "get_weather";
@@ -352,8 +349,7 @@ function $applyExtensions(id: number): boolean {
   }
 }
 
-function $txWeatherTools(e: $rt.TextState, v: any): string | null {
-
+function $txWeatherTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 

@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface NotesSearchResult {
   results: {
@@ -119,7 +118,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
       const x0 = v[ks0[0]];
@@ -148,7 +147,7 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
               for (let i_results = 0; i_results < n_results; i_results++) {
                 const x_results$2 = v_results[i_results];
                 if (typeof x_results$2 === "object" && x_results$2 !== null && !$isArray(x_results$2)) {
-                  const ks1 = Object.keys(x_results$2);
+                  const ks1: any[] = Object.keys(x_results$2);
                   if (ks1.length === 0) e.out += $rt.textNl(e, 1) + "-";
                   else {
                     if (3 > e.max) $rt.textBail();

@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface GetAirQualityArguments {
   location: {
@@ -156,7 +155,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1) {
       const x0 = v[ks0[0]];
@@ -173,7 +172,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
         const d0 = v_location.kind;
         switch (d0) {
           case "city": {
-            const ks_location = Object.keys(v_location);
+            const ks_location: any[] = Object.keys(v_location);
             if (ks_location.length === 0) e.out += ind0 + "location:";
             else {
               if (2 > e.max) $rt.textBail();
@@ -205,7 +204,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
             break;
           }
           case "coordinates": {
-            const ks_location$2 = Object.keys(v_location);
+            const ks_location$2: any[] = Object.keys(v_location);
             if (ks_location$2.length === 0) e.out += ind0 + "location:";
             else {
               if (2 > e.max) $rt.textBail();

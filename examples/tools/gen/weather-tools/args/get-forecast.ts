@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface GetForecastArguments {
   city: string;
@@ -100,7 +99,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "city") {
       const x0 = v[ks0[0]];
