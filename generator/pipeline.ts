@@ -2,7 +2,7 @@
  * The generate pipeline: config -> input files -> IR -> dictionary (IDs read back from the committed file)
  * -> module text -> files, written only when their content changed.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../runtime/errors.ts";
 import { formatDictionary, parseDictionary, type Dictionary } from "./dictionary/file.ts";
@@ -11,6 +11,11 @@ import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
 import { emitModule } from "./emit/module.ts";
 import { glob, hasMagic, toPosix } from "./fs/glob.ts";
+import { checkJsonSyntax } from "./fs/json.ts";
+import { writeAll, removeAll } from "./fs/write.ts";
+import { dictionaryFiles, findOrphans } from "./fs/orphans.ts";
+import { cacheFolder, contentHash, entryFile, readHit, runKey, writeEntry } from "./fs/cache.ts";
+import { adoptRenamed, type OrphanDictionary } from "./dictionary/identity.ts";
 import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
 import { produceInput, splitExport, type CodecUnit } from "./inputs/index.ts";
@@ -48,6 +53,14 @@ export interface GenerateOptions {
   /** Sample globs (`--samples`), added to the config's `samples` for every codec. */
   samples?: string[];
   onProgress?: (done: number, total: number, file: string) => void;
+  /** Delete orphaned generated modules and dictionaries (`--prune`; see `GenerateResult.orphans`). */
+  prune?: boolean;
+  /**
+   * The run cache (generator/fs/cache.ts; the CLI turns it on): when nothing an output depends on changed since
+   * the last run, return at once (`cached: true`, `schemas` and `files` empty). `true` for the default folder
+   * (node_modules/.cache/toon-gen), or a folder. Never used with `dryRun` or `rebase`.
+   */
+  cache?: boolean | string;
 }
 
 /** An evolution finding, with the schema it is about. */
@@ -82,6 +95,16 @@ export interface GenerateResult {
   findings: SchemaFinding[];
   /** Codecs whose samples were profiled: how many samples fitted and how many paths got a default-value table. */
   profiled: { schema: string; samples: number; tables: number }[];
+  /** How many codecs the run generated (`schemas.length`, also on a cache hit). */
+  codecs: number;
+  /** The run cache answered: nothing was loaded, generated or written. */
+  cached: boolean;
+  /** Generated modules and dictionaries (absolute paths) that no input produces any more. */
+  orphans: string[];
+  /** How many of them `prune` removed. */
+  pruned: number;
+  /** Dictionaries taken over by a renamed or moved input (paths relative to cwd; the fingerprint kept). */
+  renamed: { from: string; to: string; fingerprint: number }[];
   ms: number;
 }
 
@@ -92,30 +115,83 @@ export function baseName(file: string): string {
 
 export function resolveInputs(config: GenerateConfig, cwd: string): string[] {
   const files = new Set<string>();
+  const empty: string[] = [];
   for (const pattern of config.inputs) {
     // `src/schemas.ts#Name`: one export of a module (docs/inputs.md)
     const { file, exportName } = splitExport(pattern);
     const matches = glob(file, cwd);
-    if (matches.length === 0 && !hasMagic(file)) {
-      throw new ToonError("IO_ERROR", `input ${JSON.stringify(pattern)} does not exist`);
-    }
+    if (matches.length === 0) empty.push(pattern);
     for (const m of matches) files.add(exportName === undefined ? m : `${m}#${exportName}`);
   }
+  // a typo in a glob would otherwise generate nothing, successfully
+  if (empty.length > 0) {
+    throw new ToonError(
+      "IO_ERROR",
+      `${empty.length === 1 ? "input" : "inputs"} ${empty.map((p) => JSON.stringify(p)).join(", ")} ${empty.length === 1 ? (hasMagic(empty[0]!) ? "matches no file" : "does not exist") : "match no file"} (in ${cwd})`,
+    );
+  }
   return [...files];
+}
+
+/** One input's failure, kept so that every failing input of a run is reported, not only the first. */
+interface InputFailure {
+  input: string;
+  error: ToonError;
+}
+
+/** One error for a run where some inputs failed: the only one as it is, else a summary with each as a detail. */
+function failuresError(failures: InputFailure[], total: number, cwd: string): ToonError {
+  if (failures.length === 1) return failures[0]!.error;
+  const codes = new Set(failures.map((f) => f.error.code));
+  const details = failures.flatMap(({ input, error }) => {
+    const where = error.line === undefined ? "" : ` (line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`})`;
+    const file = toPosix(path.relative(cwd, splitExport(input).file));
+    const own = error.message.startsWith(file) ? error.message : `${file}: ${error.message}`;
+    return [{ path: "", message: `${own}${where}` }, ...(error.details ?? []).map((d) => ({ path: d.path, message: `  ${d.message}` }))];
+  });
+  return new ToonError(codes.size === 1 ? [...codes][0]! : "SCHEMA_ERROR", `${failures.length} of ${total} inputs failed; nothing was written`, { details });
+}
+
+/** A unit to run through the dictionary and emit stages, with the input it came from. */
+interface PendingCodec {
+  input: string;
+  unit: CodecUnit;
 }
 
 export async function generate(config: GenerateConfig, options: GenerateOptions = {}): Promise<GenerateResult> {
   const started = performance.now();
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  await initHash();
   const inputs = resolveInputs(config, cwd);
   const outDir = path.resolve(cwd, config.outDir);
   const dictDir = path.resolve(cwd, config.dictionaryDir);
+
+  // the run cache (generator/fs/cache.ts): an unchanged rerun stops here
+  const useCache = options.cache !== undefined && options.cache !== false && !options.dryRun && (options.rebase ?? []).length === 0;
+  let cache: { file: string; key: string } | undefined;
+  if (useCache) {
+    const folder = cacheFolder(cwd, typeof options.cache === "string" ? options.cache : undefined);
+    const key = runKey(cwd, { config, samples: options.samples ?? [], prune: options.prune === true }, inputs, [outDir, dictDir, folder]);
+    if (key !== undefined) {
+      cache = { file: entryFile(folder, cwd, config), key };
+      const hit = readHit(cache.file, key);
+      if (hit !== undefined) {
+        const n = Object.keys(hit.outputs).length;
+        return { schemas: [], codecs: hit.codecs, cached: true, files: [], written: 0, unchanged: n, warnings: hit.warnings, findings: [], profiled: [], orphans: [], pruned: 0, renamed: [], ms: performance.now() - started };
+      }
+    }
+  }
+
+  await initHash();
   const files: GeneratedFile[] = [];
   const schemas: GeneratedSchema[] = [];
   const warnings: string[] = [];
   const findings: SchemaFinding[] = [];
   const profiled: GenerateResult["profiled"] = [];
+  const failures: InputFailure[] = [];
+  const fail = (input: string, e: unknown): void => {
+    if (!(e instanceof ToonError)) throw e;
+    failures.push({ input, error: e });
+  };
   // sample files, read once: for every codec (globs), or per codec name
   const sampleCache = new Map<string, unknown[]>();
   const samplesOf = (patterns: string[]): unknown[] => {
@@ -140,11 +216,69 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
     seenModule.set(module, input);
   };
+
+  // 1. every input to codec units (a failing input is recorded and the others still load)
+  const pending: PendingCodec[][] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i]!;
+    options.onProgress?.(i, inputs.length, input);
+    try {
+      const { file } = splitExport(input);
+      // JSON syntax errors with line and column (the loaders see only JSON.parse's character offset)
+      if (/\.json$/i.test(file)) checkJsonSyntax(readInput(file, cwd), toPosix(path.relative(cwd, file)));
+      // tool-definition files and Zod modules (generator/inputs/); null for a JSON Schema
+      const produced = await produceInput(input, config.runtimeImport === undefined ? { cwd } : { cwd, runtimeImport: config.runtimeImport });
+      if (produced === null) {
+        const base = baseName(input);
+        const ir = await loadSchemaFile(input, { cwd });
+        pending.push([{ input, unit: { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] } }]);
+        continue;
+      }
+      for (const w of produced.warnings) warnings.push(w);
+      pending.push(produced.codecs.map((unit) => ({ input, unit })));
+      for (const m of produced.modules) {
+        claim(m.module, input);
+        const modulePath = path.join(outDir, m.module);
+        files.push(fileOf(modulePath, m.content));
+        extraExports.push({ modulePath, exports: m.exports, source: toPosix(path.relative(cwd, input)) });
+      }
+    } catch (e) {
+      fail(input, e);
+    }
+  }
+  options.onProgress?.(inputs.length, inputs.length, "");
+
+  // 2. dictionary identity (generator/dictionary/identity.ts): a renamed input takes over its old dictionaries
+  const claimed = new Set(pending.flat().map((p) => path.join(dictDir, p.unit.dictionary)));
+  const inputFiles = new Set(inputs.map((i) => splitExport(i).file));
+  const orphanDictionaries = new Map<string, OrphanDictionary>();
+  for (const f of dictionaryFiles(dictDir)) {
+    if (claimed.has(f)) continue;
+    try {
+      orphanDictionaries.set(toPosix(path.relative(dictDir, f)), { rel: toPosix(path.relative(dictDir, f)), dictionary: parseDictionary(readFileSync(f, "utf8"), f) });
+    } catch {
+      /* not a dictionary of ours: reported as an orphan below, never read */
+    }
+  }
+  const adopted = new Map<string, Dictionary>();
+  const renamed: GenerateResult["renamed"] = [];
+  for (const group of pending) {
+    const first = group[0];
+    if (first === undefined || existsSync(path.join(dictDir, first.unit.dictionary))) continue;
+    const taken = adoptRenamed(first.input, group.map((p) => p.unit), orphanDictionaries, (source) => !inputFiles.has(path.resolve(cwd, source)));
+    for (const [rel, d] of taken) {
+      adopted.set(rel, d);
+      const from = [...orphanDictionaries.values()].find((o) => o.dictionary === d)!;
+      orphanDictionaries.delete(from.rel);
+      renamed.push({ from: toPosix(path.join(path.relative(cwd, dictDir), from.rel)), to: toPosix(path.join(path.relative(cwd, dictDir), rel)), fingerprint: codecFingerprint(d) });
+    }
+  }
+
   const addCodec = (input: string, unit: CodecUnit): void => {
     const { ir } = unit;
     for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
     const dictionaryPath = path.join(dictDir, unit.dictionary);
-    const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : undefined;
+    const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : adopted.get(unit.dictionary);
     // evolution (docs/EVOLUTION.md): the committed dictionary fixes IDs and layouts; breaking changes stop here
     const rebase = options.rebase?.includes(ir.name) === true || options.rebase?.includes("*") === true;
     // default-value tables are frozen once committed: samples are profiled only when tables can still change
@@ -173,31 +307,20 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     schemas.push({ input, ir, dictionary, modulePath, dictionaryPath, exports });
   };
 
-  for (let i = 0; i < inputs.length; i++) {
-    const input = inputs[i]!;
-    options.onProgress?.(i, inputs.length, input);
-    // tool-definition files and Zod modules (generator/inputs/); null for a JSON Schema
-    const produced = await produceInput(input, config.runtimeImport === undefined ? { cwd } : { cwd, runtimeImport: config.runtimeImport });
-    if (produced === null) {
-      const base = baseName(input);
-      claim(`${base}.ts`, input);
-      const ir = await loadSchemaFile(input, { cwd });
-      addCodec(input, { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] });
-      continue;
-    }
-    for (const w of produced.warnings) warnings.push(w);
-    for (const unit of produced.codecs) {
-      claim(unit.module, input);
-      addCodec(input, unit);
-    }
-    for (const m of produced.modules) {
-      claim(m.module, input);
-      const modulePath = path.join(outDir, m.module);
-      files.push(fileOf(modulePath, m.content));
-      extraExports.push({ modulePath, exports: m.exports, source: toPosix(path.relative(cwd, input)) });
+  // 3. dictionaries and modules, input by input (again every failing input is recorded)
+  for (const group of pending) {
+    const input = group[0]?.input;
+    if (input === undefined) continue;
+    try {
+      for (const { unit } of group) {
+        claim(unit.module, input);
+        addCodec(input, unit);
+      }
+    } catch (e) {
+      fail(input, e);
     }
   }
-  options.onProgress?.(inputs.length, inputs.length, "");
+  if (failures.length > 0) throw failuresError(failures, inputs.length, cwd);
 
   // fingerprints are 16 bits: different dictionaries can collide, and then only the name tells them apart
   for (const n of options.rebase ?? []) {
@@ -235,16 +358,43 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   }
   if (schemas.length > 0) files.push(fileOf(path.join(outDir, "index.ts"), indexModule(entries)));
 
-  let written = 0;
-  for (const f of files) {
-    if (!f.changed) continue;
-    if (!options.dryRun) {
-      mkdirSync(path.dirname(f.path), { recursive: true });
-      writeFileSync(f.path, f.content);
-    }
-    written++;
+  // generated files and dictionaries no input produces any more (a renamed or deleted schema's)
+  const orphans = findOrphans(outDir, dictDir, new Set(files.map((f) => f.path)));
+  const changed = files.filter((f) => f.changed);
+  if (!options.dryRun) {
+    writeAll(changed, cwd); // every output or none (generator/fs/write.ts)
+    if (options.prune) removeAll(orphans, [outDir, dictDir], cwd);
   }
-  return { schemas, files, written, unchanged: files.length - written, warnings, findings, profiled, ms: performance.now() - started };
+  const pruned = options.prune && !options.dryRun ? orphans.length : 0;
+  if (cache !== undefined && (orphans.length === 0 || pruned > 0)) {
+    const outputs: Record<string, string> = {};
+    for (const f of files) outputs[f.path] = contentHash(f.content);
+    writeEntry(cache.file, { key: cache.key, codecs: schemas.length, warnings, outputs });
+  }
+  return {
+    schemas,
+    codecs: schemas.length,
+    cached: false,
+    files,
+    written: changed.length,
+    unchanged: files.length - changed.length,
+    warnings,
+    findings,
+    profiled,
+    orphans,
+    pruned,
+    renamed,
+    ms: performance.now() - started,
+  };
+}
+
+/** An input file's text (IO_ERROR naming it when it cannot be read). */
+function readInput(file: string, cwd: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ToonError("IO_ERROR", `cannot read ${toPosix(path.relative(cwd, file))}: ${(e as Error).message}`);
+  }
 }
 
 function fileOf(p: string, content: string): GeneratedFile {
