@@ -146,8 +146,8 @@ function failuresError(failures: InputFailure[], total: number, cwd: string): To
   const details = failures.flatMap(({ input, error }) => {
     const where = error.line === undefined ? "" : ` (line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`})`;
     const file = toPosix(path.relative(cwd, splitExport(input).file));
-    const own = error.message.startsWith(file) ? error.message : `${file}: ${error.message}`;
-    return [{ path: "", message: `${own}${where}` }, ...(error.details ?? []).map((d) => ({ path: d.path, message: `  ${d.message}` }))];
+    const reason = error.reason.startsWith(`${file}: `) ? error.reason.slice(file.length + 2) : error.reason;
+    return [{ path: "", message: `${file}: ${error.code}: ${reason}${error.path === "" ? "" : ` at ${error.path}`}${where}` }, ...(error.details ?? []).map((d) => ({ path: d.path, message: `  ${d.message}` }))];
   });
   return new ToonError(codes.size === 1 ? [...codes][0]! : "SCHEMA_ERROR", `${failures.length} of ${total} inputs failed; nothing was written`, { details });
 }

@@ -30,7 +30,10 @@ function toolOf(unit: CodecUnit): string | undefined {
 }
 
 export async function loadSchemaArg(spec: string, cwd: string): Promise<SchemaArg> {
-  const { file, exportName } = splitExport(spec);
+  // `file#name`: an export of a module or a tool of a tool file (splitExport knows only modules)
+  const hash = spec.lastIndexOf("#");
+  const file = hash > 0 ? spec.slice(0, hash) : spec;
+  const exportName = hash > 0 ? spec.slice(hash + 1) : undefined;
   const abs = path.resolve(cwd, file);
   if (!existsSync(abs)) throw new ToonError("IO_ERROR", `--schema ${spec}: ${file} does not exist`);
   const { kind } = await detectInputKind(abs);

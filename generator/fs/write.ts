@@ -8,6 +8,15 @@ import { mkdirSync, renameSync, rmSync, rmdirSync, writeFileSync } from "node:fs
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 
+/** Remove a temporary file if it is there (ENOTDIR and the like mean it never was). */
+function discard(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    /* nothing to remove */
+  }
+}
+
 export interface OutputFile {
   path: string;
   content: string;
@@ -22,7 +31,7 @@ function ioError(verb: string, file: string, cwd: string, e: unknown): ToonError
 export function writeAll(files: readonly OutputFile[], cwd: string): void {
   const staged: { temp: string; target: string }[] = [];
   const unstage = (): void => {
-    for (const s of staged) rmSync(s.temp, { force: true });
+    for (const s of staged) discard(s.temp);
   };
   for (const f of files) {
     const temp = path.join(path.dirname(f.path), `.${path.basename(f.path)}.${process.pid}.tmp`);
@@ -31,7 +40,7 @@ export function writeAll(files: readonly OutputFile[], cwd: string): void {
       writeFileSync(temp, f.content);
     } catch (e) {
       unstage();
-      rmSync(temp, { force: true });
+      discard(temp);
       throw ioError("write", f.path, cwd, e);
     }
     staged.push({ temp, target: f.path });
@@ -41,7 +50,7 @@ export function writeAll(files: readonly OutputFile[], cwd: string): void {
       renameSync(staged[i]!.temp, staged[i]!.target);
     } catch (e) {
       // the ones already renamed stay (renames rarely fail once the temporary files exist); the rest go
-      for (const s of staged.slice(i)) rmSync(s.temp, { force: true });
+      for (const s of staged.slice(i)) discard(s.temp);
       throw ioError("write", staged[i]!.target, cwd, e);
     }
   }
