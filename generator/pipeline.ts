@@ -18,7 +18,7 @@ import { cacheFolder, contentHash, entryFile, readHit, runKey, writeEntry } from
 import { adoptRenamed, type OrphanDictionary } from "./dictionary/identity.ts";
 import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
-import { produceInput, splitExport, type CodecUnit } from "./inputs/index.ts";
+import { detectInputKind, produceInput, produceToolSet, readToolDefinitions, splitExport, type CodecUnit, type ExtraModule } from "./inputs/index.ts";
 import { GENERATOR_VERSION } from "./version.ts";
 import { profileSamples, readSamples, type Profile } from "./samples/profile.ts";
 import { codecFingerprint, hasTables } from "./samples/tables.ts";
@@ -152,10 +152,13 @@ function failuresError(failures: InputFailure[], total: number, cwd: string): To
   return new ToonError(codes.size === 1 ? [...codes][0]! : "SCHEMA_ERROR", `${failures.length} of ${total} inputs failed; nothing was written`, { details });
 }
 
-/** A unit to run through the dictionary and emit stages, with the input it came from. */
-interface PendingCodec {
+/** What one input produced, to run through the dictionary and emit stages. */
+interface PendingInput {
   input: string;
-  unit: CodecUnit;
+  kind: "json-schema" | "tools" | "zod";
+  codecs: CodecUnit[];
+  /** Modules written as they are (a tool set's main module). */
+  modules: ExtraModule[];
 }
 
 export async function generate(config: GenerateConfig, options: GenerateOptions = {}): Promise<GenerateResult> {
@@ -218,7 +221,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   };
 
   // 1. every input to codec units (a failing input is recorded and the others still load)
-  const pending: PendingCodec[][] = [];
+  const pending: PendingInput[] = [];
   for (let i = 0; i < inputs.length; i++) {
     const input = inputs[i]!;
     options.onProgress?.(i, inputs.length, input);
@@ -231,17 +234,11 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       if (produced === null) {
         const base = baseName(input);
         const ir = await loadSchemaFile(input, { cwd });
-        pending.push([{ input, unit: { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] } }]);
+        pending.push({ input, kind: "json-schema", codecs: [{ ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] }], modules: [] });
         continue;
       }
       for (const w of produced.warnings) warnings.push(w);
-      pending.push(produced.codecs.map((unit) => ({ input, unit })));
-      for (const m of produced.modules) {
-        claim(m.module, input);
-        const modulePath = path.join(outDir, m.module);
-        files.push(fileOf(modulePath, m.content));
-        extraExports.push({ modulePath, exports: m.exports, source: toPosix(path.relative(cwd, input)) });
-      }
+      pending.push({ input, kind: produced.kind, codecs: produced.codecs, modules: produced.modules });
     } catch (e) {
       fail(input, e);
     }
@@ -249,7 +246,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   options.onProgress?.(inputs.length, inputs.length, "");
 
   // 2. dictionary identity (generator/dictionary/identity.ts): a renamed input takes over its old dictionaries
-  const claimed = new Set(pending.flat().map((p) => path.join(dictDir, p.unit.dictionary)));
+  const claimed = new Set(pending.flatMap((p) => p.codecs.map((u) => path.join(dictDir, u.dictionary))));
   const inputFiles = new Set(inputs.map((i) => splitExport(i).file));
   const orphanDictionaries = new Map<string, OrphanDictionary>();
   for (const f of dictionaryFiles(dictDir)) {
@@ -263,9 +260,18 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   const adopted = new Map<string, Dictionary>();
   const renamed: GenerateResult["renamed"] = [];
   for (const group of pending) {
-    const first = group[0];
-    if (first === undefined || existsSync(path.join(dictDir, first.unit.dictionary))) continue;
-    const taken = adoptRenamed(first.input, group.map((p) => p.unit), orphanDictionaries, (source) => !inputFiles.has(path.resolve(cwd, source)));
+    const first = group.codecs[0];
+    if (first === undefined || existsSync(path.join(dictDir, first.dictionary))) continue;
+    const taken = adoptRenamed(group.input, group.codecs, orphanDictionaries, (source) => !inputFiles.has(path.resolve(cwd, source)));
+    const old = taken.get(first.dictionary);
+    if (group.kind === "tools" && old !== undefined && old.name !== first.ir.name) {
+      // a tool set named after its file keeps its old name: its batch dictionary refers to the call codec by it
+      try {
+        Object.assign(group, await reproduceToolSet(group.input, old.name, cwd, config.runtimeImport));
+      } catch (e) {
+        fail(group.input, e);
+      }
+    }
     for (const [rel, d] of taken) {
       adopted.set(rel, d);
       const from = [...orphanDictionaries.values()].find((o) => o.dictionary === d)!;
@@ -308,11 +314,15 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   };
 
   // 3. dictionaries and modules, input by input (again every failing input is recorded)
-  for (const group of pending) {
-    const input = group[0]?.input;
-    if (input === undefined) continue;
+  for (const { input, codecs, modules } of pending) {
     try {
-      for (const { unit } of group) {
+      for (const m of modules) {
+        claim(m.module, input);
+        const modulePath = path.join(outDir, m.module);
+        files.push(fileOf(modulePath, m.content));
+        extraExports.push({ modulePath, exports: m.exports, source: toPosix(path.relative(cwd, input)) });
+      }
+      for (const unit of codecs) {
         claim(unit.module, input);
         addCodec(input, unit);
       }
@@ -386,6 +396,14 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     renamed,
     ms: performance.now() - started,
   };
+}
+
+/** A tool file's codecs again, under the set name `name` (a renamed tool file that keeps its dictionaries). */
+async function reproduceToolSet(input: string, name: string, cwd: string, runtimeImport: string | undefined): Promise<{ codecs: CodecUnit[]; modules: ExtraModule[] }> {
+  const { doc } = await detectInputKind(input);
+  const source = toPosix(path.relative(cwd, input)) || path.basename(input);
+  const produced = produceToolSet(readToolDefinitions(doc, source), { source, file: input, base: baseName(input), name, ...(runtimeImport === undefined ? {} : { runtimeImport }) });
+  return { codecs: produced.codecs, modules: produced.modules };
 }
 
 /** An input file's text (IO_ERROR naming it when it cannot be read). */
