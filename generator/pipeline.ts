@@ -10,11 +10,12 @@ import { evolveDictionary, type Finding } from "./dictionary/evolve.ts";
 import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
 import { emitModule } from "./emit/module.ts";
-import { glob, hasMagic, toPosix } from "./fs/glob.ts";
+import { toPosix } from "./fs/glob.ts";
+import { baseName, resolveInputs } from "./fs/inputs.ts";
 import { checkJsonSyntax } from "./fs/json.ts";
 import { writeAll, removeAll } from "./fs/write.ts";
 import { dictionaryFiles, findOrphans } from "./fs/orphans.ts";
-import { cacheFolder, contentHash, entryFile, readHit, runKey, writeEntry } from "./fs/cache.ts";
+import { cachedResult, contentHash, probeCache, writeEntry } from "./fs/cache.ts";
 import { adoptRenamed, type OrphanDictionary } from "./dictionary/identity.ts";
 import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
@@ -108,30 +109,8 @@ export interface GenerateResult {
   ms: number;
 }
 
-/** `order-list.schema.json` -> `order-list`. */
-export function baseName(file: string): string {
-  return path.basename(file).replace(/(\.schema)?\.json$/i, "");
-}
-
-export function resolveInputs(config: GenerateConfig, cwd: string): string[] {
-  const files = new Set<string>();
-  const empty: string[] = [];
-  for (const pattern of config.inputs) {
-    // `src/schemas.ts#Name`: one export of a module (docs/inputs.md)
-    const { file, exportName } = splitExport(pattern);
-    const matches = glob(file, cwd);
-    if (matches.length === 0) empty.push(pattern);
-    for (const m of matches) files.add(exportName === undefined ? m : `${m}#${exportName}`);
-  }
-  // a typo in a glob would otherwise generate nothing, successfully
-  if (empty.length > 0) {
-    throw new ToonError(
-      "IO_ERROR",
-      `${empty.length === 1 ? "input" : "inputs"} ${empty.map((p) => JSON.stringify(p)).join(", ")} ${empty.length === 1 ? (hasMagic(empty[0]!) ? "matches no file" : "does not exist") : "match no file"} (in ${cwd})`,
-    );
-  }
-  return [...files];
-}
+// the input list and file naming live in a light module (fs/inputs.ts), so the CLI's cached path loads no emitter
+export { baseName, resolveInputs } from "./fs/inputs.ts";
 
 /** One input's failure, kept so that every failing input of a run is reported, not only the first. */
 interface InputFailure {
@@ -169,20 +148,8 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   const dictDir = path.resolve(cwd, config.dictionaryDir);
 
   // the run cache (generator/fs/cache.ts): an unchanged rerun stops here
-  const useCache = options.cache !== undefined && options.cache !== false && !options.dryRun && (options.rebase ?? []).length === 0;
-  let cache: { file: string; key: string } | undefined;
-  if (useCache) {
-    const folder = cacheFolder(cwd, typeof options.cache === "string" ? options.cache : undefined);
-    const key = runKey(cwd, { config, samples: options.samples ?? [], prune: options.prune === true }, inputs, [outDir, dictDir, folder]);
-    if (key !== undefined) {
-      cache = { file: entryFile(folder, cwd, config), key };
-      const hit = readHit(cache.file, key);
-      if (hit !== undefined) {
-        const n = Object.keys(hit.outputs).length;
-        return { schemas: [], codecs: hit.codecs, cached: true, files: [], written: 0, unchanged: n, warnings: hit.warnings, findings: [], profiled: [], orphans: [], pruned: 0, renamed: [], ms: performance.now() - started };
-      }
-    }
-  }
+  const cache = probeCache(config, cwd, inputs, options);
+  if (cache?.hit !== undefined) return cachedResult(cache.hit, started);
 
   await initHash();
   const files: GeneratedFile[] = [];

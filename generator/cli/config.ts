@@ -2,7 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
-import { baseName, resolveInputs, type GenerateConfig } from "../pipeline.ts";
+import type { GenerateConfig } from "../pipeline.ts";
+import { baseName, resolveInputs } from "../fs/inputs.ts";
 import { parseJsonc } from "../fs/json.ts";
 import { closest } from "./suggest.ts";
 

@@ -3,7 +3,9 @@ import { parseArgs } from "node:util";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 import { toPosix } from "../fs/glob.ts";
-import { generate, type GenerateResult } from "../pipeline.ts";
+import type { GenerateOptions, GenerateResult } from "../pipeline.ts";
+import { cachedResult, probeCache } from "../fs/cache.ts";
+import { resolveInputs } from "../fs/inputs.ts";
 import { loadConfig } from "./config.ts";
 
 export interface GenerateFlags {
@@ -46,7 +48,7 @@ export async function generateOnce(values: GenerateFlags): Promise<GenerateResul
   const { config, baseDir } = loadConfig(values.config, cwd);
   const tty = process.stderr.isTTY === true && !values.quiet;
   let shown = false;
-  const result = await generate(config, {
+  const options: GenerateOptions = {
     cwd: baseDir,
     ...(values.rebase ? { rebase: values.rebase } : {}),
     ...(values.samples ? { samples: values.samples } : {}),
@@ -57,7 +59,11 @@ export async function generateOnce(values: GenerateFlags): Promise<GenerateResul
       shown = true;
       process.stderr.write(`\r\x1b[K[${done}/${total}] ${file ? path.relative(baseDir, file) : ""}`);
     },
-  });
+  };
+  // an unchanged rerun is answered before the loaders and emitters are even imported (most of its start-up)
+  const started = performance.now();
+  const hit = probeCache(config, baseDir, resolveInputs(config, baseDir), options)?.hit;
+  const result = hit !== undefined ? cachedResult(hit, started) : await (await import("../pipeline.ts")).generate(config, options);
   if (shown) process.stderr.write("\r\x1b[K");
   for (const w of result.warnings) process.stderr.write(`toon-gen: warning: ${w}\n`);
   const rel = (f: string): string => toPosix(path.relative(baseDir, f));

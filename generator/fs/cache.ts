@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { GENERATOR_VERSION } from "../version.ts";
+import type { GenerateConfig, GenerateOptions, GenerateResult } from "../pipeline.ts";
 
 /** Past this many project files the stamp costs more than it saves: no caching. */
 const MAX_FILES = 20000;
@@ -134,4 +135,32 @@ export function writeEntry(file: string, entry: CacheEntry): void {
   } catch {
     /* read-only node_modules and the like */
   }
+}
+
+/** Where a run's entry is and whether it answers the run; undefined when the cache does not apply. */
+export interface CacheProbe {
+  file: string;
+  key: string;
+  hit?: CacheEntry;
+}
+
+/**
+ * Look a run up (`options.cache`; never for dry runs or rebases, which must look at everything). `inputs` are
+ * the config's resolved inputs.
+ */
+export function probeCache(config: GenerateConfig, cwd: string, inputs: readonly string[], options: GenerateOptions): CacheProbe | undefined {
+  if (options.cache === undefined || options.cache === false || options.dryRun || (options.rebase ?? []).length > 0) return undefined;
+  const folder = cacheFolder(cwd, typeof options.cache === "string" ? options.cache : undefined);
+  const skip = [path.resolve(cwd, config.outDir), path.resolve(cwd, config.dictionaryDir), folder];
+  const key = runKey(cwd, { config, samples: options.samples ?? [], prune: options.prune === true }, inputs, skip);
+  if (key === undefined) return undefined;
+  const file = entryFile(folder, cwd, config);
+  const hit = readHit(file, key);
+  return hit === undefined ? { file, key } : { file, key, hit };
+}
+
+/** The result of a run the cache answered: nothing generated, every output unchanged. */
+export function cachedResult(hit: CacheEntry, started: number): GenerateResult {
+  const n = Object.keys(hit.outputs).length;
+  return { schemas: [], codecs: hit.codecs, cached: true, files: [], written: 0, unchanged: n, warnings: hit.warnings, findings: [], profiled: [], orphans: [], pruned: 0, renamed: [], ms: performance.now() - started };
 }
