@@ -102,7 +102,13 @@ export function runKey(baseDir: string, settings: unknown, inputs: readonly stri
     }
     lines.push(`${input} ${contentHash(content)}`);
   }
-  if (!stamp([baseDir], new Set(skip), lines)) return undefined;
+  // the folders of inputs outside the project too (their `$ref`'d neighbours)
+  const roots = new Set([baseDir]);
+  for (const input of inputs) {
+    const dir = path.dirname(input.replace(/#[^/\\]*$/, ""));
+    if (path.relative(baseDir, dir).startsWith("..")) roots.add(dir);
+  }
+  if (!stamp([...roots], new Set(skip), lines)) return undefined;
   return contentHash(lines.join("\n"));
 }
 
