@@ -2,7 +2,7 @@
  * The generate pipeline: config -> input files -> IR -> dictionary (IDs read back from the committed file)
  * -> module text -> files, written only when their content changed.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../runtime/errors.ts";
 import { formatDictionary, parseDictionary, type Dictionary } from "./dictionary/file.ts";
@@ -10,10 +10,16 @@ import { evolveDictionary, type Finding } from "./dictionary/evolve.ts";
 import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
 import { emitModule } from "./emit/module.ts";
-import { glob, hasMagic, toPosix } from "./fs/glob.ts";
+import { toPosix } from "./fs/glob.ts";
+import { baseName, resolveInputs } from "./fs/inputs.ts";
+import { checkJsonSyntax } from "./fs/json.ts";
+import { writeAll, removeAll } from "./fs/write.ts";
+import { dictionaryFiles, findOrphans } from "./fs/orphans.ts";
+import { cachedResult, contentHash, probeCache, writeEntry } from "./fs/cache.ts";
+import { adoptRenamed, type OrphanDictionary } from "./dictionary/identity.ts";
 import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
-import { produceInput, splitExport, type CodecUnit } from "./inputs/index.ts";
+import { detectInputKind, produceInput, produceToolSet, readToolDefinitions, splitExport, type CodecUnit, type ExtraModule } from "./inputs/index.ts";
 import { GENERATOR_VERSION } from "./version.ts";
 import { profileSamples, readSamples, type Profile } from "./samples/profile.ts";
 import { codecFingerprint, hasTables } from "./samples/tables.ts";
@@ -48,6 +54,14 @@ export interface GenerateOptions {
   /** Sample globs (`--samples`), added to the config's `samples` for every codec. */
   samples?: string[];
   onProgress?: (done: number, total: number, file: string) => void;
+  /** Delete orphaned generated modules and dictionaries (`--prune`; see `GenerateResult.orphans`). */
+  prune?: boolean;
+  /**
+   * The run cache (generator/fs/cache.ts; the CLI turns it on): when nothing an output depends on changed since
+   * the last run, return at once (`cached: true`, `schemas` and `files` empty). `true` for the default folder
+   * (node_modules/.cache/toon-gen), or a folder. Never used with `dryRun` or `rebase`.
+   */
+  cache?: boolean | string;
 }
 
 /** An evolution finding, with the schema it is about. */
@@ -82,40 +96,72 @@ export interface GenerateResult {
   findings: SchemaFinding[];
   /** Codecs whose samples were profiled: how many samples fitted and how many paths got a default-value table. */
   profiled: { schema: string; samples: number; tables: number }[];
+  /** How many codecs the run generated (`schemas.length`, also on a cache hit). */
+  codecs: number;
+  /** The run cache answered: nothing was loaded, generated or written. */
+  cached: boolean;
+  /** Generated modules and dictionaries (absolute paths) that no input produces any more. */
+  orphans: string[];
+  /** How many of them `prune` removed. */
+  pruned: number;
+  /** Dictionaries taken over by a renamed or moved input (paths relative to cwd; the fingerprint kept). */
+  renamed: { from: string; to: string; fingerprint: number }[];
   ms: number;
 }
 
-/** `order-list.schema.json` -> `order-list`. */
-export function baseName(file: string): string {
-  return path.basename(file).replace(/(\.schema)?\.json$/i, "");
+// the input list and file naming live in a light module (fs/inputs.ts), so the CLI's cached path loads no emitter
+export { baseName, resolveInputs } from "./fs/inputs.ts";
+
+/** One input's failure, kept so that every failing input of a run is reported, not only the first. */
+interface InputFailure {
+  input: string;
+  error: ToonError;
 }
 
-export function resolveInputs(config: GenerateConfig, cwd: string): string[] {
-  const files = new Set<string>();
-  for (const pattern of config.inputs) {
-    // `src/schemas.ts#Name`: one export of a module (docs/inputs.md)
-    const { file, exportName } = splitExport(pattern);
-    const matches = glob(file, cwd);
-    if (matches.length === 0 && !hasMagic(file)) {
-      throw new ToonError("IO_ERROR", `input ${JSON.stringify(pattern)} does not exist`);
-    }
-    for (const m of matches) files.add(exportName === undefined ? m : `${m}#${exportName}`);
-  }
-  return [...files];
+/** One error for a run where some inputs failed: the only one as it is, else a summary with each as a detail. */
+function failuresError(failures: InputFailure[], total: number, cwd: string): ToonError {
+  if (failures.length === 1) return failures[0]!.error;
+  const codes = new Set(failures.map((f) => f.error.code));
+  const details = failures.flatMap(({ input, error }) => {
+    const where = error.line === undefined ? "" : ` (line ${error.line}${error.column === undefined ? "" : `, column ${error.column}`})`;
+    const file = toPosix(path.relative(cwd, splitExport(input).file));
+    const reason = error.reason.startsWith(`${file}: `) ? error.reason.slice(file.length + 2) : error.reason;
+    return [{ path: "", message: `${file}: ${error.code}: ${reason}${error.path === "" ? "" : ` at ${error.path}`}${where}` }, ...(error.details ?? []).map((d) => ({ path: d.path, message: `  ${d.message}` }))];
+  });
+  return new ToonError(codes.size === 1 ? [...codes][0]! : "SCHEMA_ERROR", `${failures.length} of ${total} inputs failed; nothing was written`, { details });
+}
+
+/** What one input produced, to run through the dictionary and emit stages. */
+interface PendingInput {
+  input: string;
+  kind: "json-schema" | "tools" | "zod";
+  codecs: CodecUnit[];
+  /** Modules written as they are (a tool set's main module). */
+  modules: ExtraModule[];
 }
 
 export async function generate(config: GenerateConfig, options: GenerateOptions = {}): Promise<GenerateResult> {
   const started = performance.now();
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  await initHash();
   const inputs = resolveInputs(config, cwd);
   const outDir = path.resolve(cwd, config.outDir);
   const dictDir = path.resolve(cwd, config.dictionaryDir);
+
+  // the run cache (generator/fs/cache.ts): an unchanged rerun stops here
+  const cache = probeCache(config, cwd, inputs, options);
+  if (cache?.hit !== undefined) return cachedResult(cache.hit, started);
+
+  await initHash();
   const files: GeneratedFile[] = [];
   const schemas: GeneratedSchema[] = [];
   const warnings: string[] = [];
   const findings: SchemaFinding[] = [];
   const profiled: GenerateResult["profiled"] = [];
+  const failures: InputFailure[] = [];
+  const fail = (input: string, e: unknown): void => {
+    if (!(e instanceof ToonError)) throw e;
+    failures.push({ input, error: e });
+  };
   // sample files, read once: for every codec (globs), or per codec name
   const sampleCache = new Map<string, unknown[]>();
   const samplesOf = (patterns: string[]): unknown[] => {
@@ -140,11 +186,72 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
     seenModule.set(module, input);
   };
+
+  // 1. every input to codec units (a failing input is recorded and the others still load)
+  const pending: PendingInput[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    const input = inputs[i]!;
+    options.onProgress?.(i, inputs.length, input);
+    try {
+      const { file } = splitExport(input);
+      // JSON syntax errors with line and column (the loaders see only JSON.parse's character offset)
+      if (/\.json$/i.test(file)) checkJsonSyntax(readInput(file, cwd), toPosix(path.relative(cwd, file)));
+      // tool-definition files and Zod modules (generator/inputs/); null for a JSON Schema
+      const produced = await produceInput(input, config.runtimeImport === undefined ? { cwd } : { cwd, runtimeImport: config.runtimeImport });
+      if (produced === null) {
+        const base = baseName(input);
+        const ir = await loadSchemaFile(input, { cwd });
+        pending.push({ input, kind: "json-schema", codecs: [{ ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] }], modules: [] });
+        continue;
+      }
+      for (const w of produced.warnings) warnings.push(w);
+      pending.push({ input, kind: produced.kind, codecs: produced.codecs, modules: produced.modules });
+    } catch (e) {
+      fail(input, e);
+    }
+  }
+  options.onProgress?.(inputs.length, inputs.length, "");
+
+  // 2. dictionary identity (generator/dictionary/identity.ts): a renamed input takes over its old dictionaries
+  const claimed = new Set(pending.flatMap((p) => p.codecs.map((u) => path.join(dictDir, u.dictionary))));
+  const inputFiles = new Set(inputs.map((i) => splitExport(i).file));
+  const orphanDictionaries = new Map<string, OrphanDictionary>();
+  for (const f of dictionaryFiles(dictDir)) {
+    if (claimed.has(f)) continue;
+    try {
+      orphanDictionaries.set(toPosix(path.relative(dictDir, f)), { rel: toPosix(path.relative(dictDir, f)), dictionary: parseDictionary(readFileSync(f, "utf8"), f) });
+    } catch {
+      /* not a dictionary of ours: reported as an orphan below, never read */
+    }
+  }
+  const adopted = new Map<string, Dictionary>();
+  const renamed: GenerateResult["renamed"] = [];
+  for (const group of pending) {
+    const first = group.codecs[0];
+    if (first === undefined || existsSync(path.join(dictDir, first.dictionary))) continue;
+    const taken = adoptRenamed(group.input, group.codecs, orphanDictionaries, (source) => !inputFiles.has(path.resolve(cwd, source)));
+    const old = taken.get(first.dictionary);
+    if (group.kind === "tools" && old !== undefined && old.name !== first.ir.name) {
+      // a tool set named after its file keeps its old name: its batch dictionary refers to the call codec by it
+      try {
+        Object.assign(group, await reproduceToolSet(group.input, old.name, cwd, config.runtimeImport));
+      } catch (e) {
+        fail(group.input, e);
+      }
+    }
+    for (const [rel, d] of taken) {
+      adopted.set(rel, d);
+      const from = [...orphanDictionaries.values()].find((o) => o.dictionary === d)!;
+      orphanDictionaries.delete(from.rel);
+      renamed.push({ from: toPosix(path.join(path.relative(cwd, dictDir), from.rel)), to: toPosix(path.join(path.relative(cwd, dictDir), rel)), fingerprint: codecFingerprint(d) });
+    }
+  }
+
   const addCodec = (input: string, unit: CodecUnit): void => {
     const { ir } = unit;
     for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
     const dictionaryPath = path.join(dictDir, unit.dictionary);
-    const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : undefined;
+    const previous = existsSync(dictionaryPath) ? parseDictionary(readFileSync(dictionaryPath, "utf8"), dictionaryPath) : adopted.get(unit.dictionary);
     // evolution (docs/EVOLUTION.md): the committed dictionary fixes IDs and layouts; breaking changes stop here
     const rebase = options.rebase?.includes(ir.name) === true || options.rebase?.includes("*") === true;
     // default-value tables are frozen once committed: samples are profiled only when tables can still change
@@ -173,31 +280,24 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     schemas.push({ input, ir, dictionary, modulePath, dictionaryPath, exports });
   };
 
-  for (let i = 0; i < inputs.length; i++) {
-    const input = inputs[i]!;
-    options.onProgress?.(i, inputs.length, input);
-    // tool-definition files and Zod modules (generator/inputs/); null for a JSON Schema
-    const produced = await produceInput(input, config.runtimeImport === undefined ? { cwd } : { cwd, runtimeImport: config.runtimeImport });
-    if (produced === null) {
-      const base = baseName(input);
-      claim(`${base}.ts`, input);
-      const ir = await loadSchemaFile(input, { cwd });
-      addCodec(input, { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] });
-      continue;
-    }
-    for (const w of produced.warnings) warnings.push(w);
-    for (const unit of produced.codecs) {
-      claim(unit.module, input);
-      addCodec(input, unit);
-    }
-    for (const m of produced.modules) {
-      claim(m.module, input);
-      const modulePath = path.join(outDir, m.module);
-      files.push(fileOf(modulePath, m.content));
-      extraExports.push({ modulePath, exports: m.exports, source: toPosix(path.relative(cwd, input)) });
+  // 3. dictionaries and modules, input by input (again every failing input is recorded)
+  for (const { input, codecs, modules } of pending) {
+    try {
+      for (const m of modules) {
+        claim(m.module, input);
+        const modulePath = path.join(outDir, m.module);
+        files.push(fileOf(modulePath, m.content));
+        extraExports.push({ modulePath, exports: m.exports, source: toPosix(path.relative(cwd, input)) });
+      }
+      for (const unit of codecs) {
+        claim(unit.module, input);
+        addCodec(input, unit);
+      }
+    } catch (e) {
+      fail(input, e);
     }
   }
-  options.onProgress?.(inputs.length, inputs.length, "");
+  if (failures.length > 0) throw failuresError(failures, inputs.length, cwd);
 
   // fingerprints are 16 bits: different dictionaries can collide, and then only the name tells them apart
   for (const n of options.rebase ?? []) {
@@ -235,16 +335,51 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   }
   if (schemas.length > 0) files.push(fileOf(path.join(outDir, "index.ts"), indexModule(entries)));
 
-  let written = 0;
-  for (const f of files) {
-    if (!f.changed) continue;
-    if (!options.dryRun) {
-      mkdirSync(path.dirname(f.path), { recursive: true });
-      writeFileSync(f.path, f.content);
-    }
-    written++;
+  // generated files and dictionaries no input produces any more (a renamed or deleted schema's)
+  const orphans = findOrphans(outDir, dictDir, new Set(files.map((f) => f.path)));
+  const changed = files.filter((f) => f.changed);
+  if (!options.dryRun) {
+    writeAll(changed, cwd); // every output or none (generator/fs/write.ts)
+    if (options.prune) removeAll(orphans, [outDir, dictDir], cwd);
   }
-  return { schemas, files, written, unchanged: files.length - written, warnings, findings, profiled, ms: performance.now() - started };
+  const pruned = options.prune && !options.dryRun ? orphans.length : 0;
+  if (cache !== undefined && (orphans.length === 0 || pruned > 0)) {
+    const outputs: Record<string, string> = {};
+    for (const f of files) outputs[f.path] = contentHash(f.content);
+    writeEntry(cache.file, { key: cache.key, codecs: schemas.length, warnings, outputs });
+  }
+  return {
+    schemas,
+    codecs: schemas.length,
+    cached: false,
+    files,
+    written: changed.length,
+    unchanged: files.length - changed.length,
+    warnings,
+    findings,
+    profiled,
+    orphans,
+    pruned,
+    renamed,
+    ms: performance.now() - started,
+  };
+}
+
+/** A tool file's codecs again, under the set name `name` (a renamed tool file that keeps its dictionaries). */
+async function reproduceToolSet(input: string, name: string, cwd: string, runtimeImport: string | undefined): Promise<{ codecs: CodecUnit[]; modules: ExtraModule[] }> {
+  const { doc } = await detectInputKind(input);
+  const source = toPosix(path.relative(cwd, input)) || path.basename(input);
+  const produced = produceToolSet(readToolDefinitions(doc, source), { source, file: input, base: baseName(input), name, ...(runtimeImport === undefined ? {} : { runtimeImport }) });
+  return { codecs: produced.codecs, modules: produced.modules };
+}
+
+/** An input file's text (IO_ERROR naming it when it cannot be read). */
+function readInput(file: string, cwd: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ToonError("IO_ERROR", `cannot read ${toPosix(path.relative(cwd, file))}: ${(e as Error).message}`);
+  }
 }
 
 function fileOf(p: string, content: string): GeneratedFile {

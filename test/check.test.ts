@@ -237,3 +237,27 @@ test("check: editing only the 16-bit fingerprint in the file is caught, and --re
   const clean = await project("rebase-unknown");
   await assert.rejects(generate(CONFIG, { cwd: clean, rebase: ["NoSuchCodec"] }), (e: unknown) => e instanceof ToonError && e.code === "CONFIG_ERROR" && /NoSuchCodec/.test(e.message));
 });
+
+test("check --json: a safe change not yet generated is stale (not breaking); a breaking one is breaking", async () => {
+  const dir = await project("kinds");
+  writeFileSync(path.join(dir, "toon.config.json"), JSON.stringify(CONFIG));
+  const run = (...args: string[]) => spawnSync(process.execPath, ["--conditions=toon-dev", "--import", "tsx", path.join(ROOT, "generator/cli/main.ts"), ...args], { cwd: dir, encoding: "utf8" });
+  type Report = { ok: boolean; findings: { file: string; rule: string; kind: string; breaking: boolean }[] };
+  rewrite(dir, SAFE["new optional property"]!);
+  let r = run("check", "--json");
+  assert.equal(r.status, 1, r.stderr);
+  let json = JSON.parse(r.stdout) as Report;
+  assert.equal(json.ok, false);
+  assert.deepStrictEqual(
+    json.findings.map((f) => [f.kind, f.rule, f.file, f.breaking]),
+    [
+      ["stale", "stale", "gen/ticket.ts", false],
+      ["stale", "stale", "dictionaries/ticket.dictionary.json", false],
+    ],
+  );
+  r = run("check");
+  assert.match(r.stdout, /\(0 breaking, 2 stale, 0 orphan\)\n$/);
+  rewrite(dir, BREAKING["type changed"]!.edit);
+  json = JSON.parse(run("check", "--json").stdout) as Report;
+  assert.deepStrictEqual(json.findings.map((f) => [f.kind, f.rule, f.breaking]), [["breaking", "type-changed", true]]);
+});

@@ -95,7 +95,7 @@ describe("toon-gen CLI", { concurrency: true }, () => {
     const mtime = statSync(path.join(d, "gen/order-list.ts")).mtimeMs;
     const second = await toonGen([], d); // `generate` is the default command
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 3 unchanged in \d+ ms\n$/);
+    assert.match(second.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 3 unchanged in \d+ ms \(cached\)\n$/);
     assert.equal(statSync(path.join(d, "gen/order-list.ts")).mtimeMs, mtime, "an unchanged file was rewritten");
   });
 

@@ -2,6 +2,7 @@
  * `toon-gen encode` / `toon-gen decode`: one-off conversions with a schema, through the interpreted codec
  * (the generated modules' twin), so no generated code is needed.
  *
+ * `--schema` is any input kind (a JSON Schema, `tools.json[#tool]`, `schemas.ts#Export`: cli/schema-arg.ts).
  * The dictionary (its fingerprint is checked on decode) is, in order: `--dictionary <file>`; the committed
  * dictionary of the schema when a toon.config.json in the working directory lists the schema among its inputs
  * (so messages of the generated modules decode); else one built fresh from the schema, as `generate` would
@@ -16,10 +17,9 @@ import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 import { buildDictionary, parseDictionary, type Dictionary } from "../dictionary/file.ts";
 import { initHash } from "../dictionary/hash.ts";
-import { loadSchemaFile } from "../load/index.ts";
 import { interpret } from "../interpret/index.ts";
 import { parseJson, stringifyJson } from "../interpret/json.ts";
-import { committedDictionary } from "./config.ts";
+import { loadSchemaArg } from "./schema-arg.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
 import { fromTextWith } from "../../runtime/text/check.ts";
 import { compileTextCheck } from "../emit/text.ts";
@@ -52,8 +52,10 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
     return writeOutput(await schemalessCommand(command, input, compress), values.out, cwd);
   }
   await initHash();
-  const ir = await loadSchemaFile(values.schema, { cwd });
-  const dictionaryFile = values.dictionary ?? committedDictionary(values.schema, cwd);
+  // any input kind: a JSON Schema, tools.json[#tool], schemas.ts#Export (cli/schema-arg.ts)
+  const arg = await loadSchemaArg(values.schema, cwd);
+  const ir = arg.ir;
+  const dictionaryFile = values.dictionary ?? arg.dictionary;
   const previous = dictionaryFile === undefined ? undefined : readDictionary(dictionaryFile, cwd);
   // IDs kept from the committed dictionary, exactly as `generate` assigns them
   const codec = interpret(ir, buildDictionary(ir, previous));

@@ -2,7 +2,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
-import { baseName, resolveInputs, type GenerateConfig } from "../pipeline.ts";
+import type { GenerateConfig } from "../pipeline.ts";
+import { baseName, resolveInputs } from "../fs/inputs.ts";
+import { parseJsonc } from "../fs/json.ts";
+import { closest } from "./suggest.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
@@ -28,12 +31,8 @@ export function loadConfig(file: string | undefined, cwd: string): LoadedConfig 
         : `cannot read config file ${abs}`,
     );
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ToonError("CONFIG_ERROR", `${abs}: not valid JSON (${(e as Error).message})`);
-  }
+  // JSONC: comments and trailing commas are fine; a syntax error names its line and column
+  const raw = parseJsonc(text, abs);
   return { config: checkConfig(raw, abs), baseDir: path.dirname(abs), file: abs };
 }
 
@@ -41,7 +40,9 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ToonError("CONFIG_ERROR", `${where}: the config must be a JSON object`);
   const o = raw as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    if (!KNOWN_KEYS.has(k)) throw new ToonError("CONFIG_ERROR", `${where}: unknown key ${JSON.stringify(k)} (known: ${[...KNOWN_KEYS].join(", ")})`, { path: "/" + k });
+    if (KNOWN_KEYS.has(k)) continue;
+    const near = closest(k, KNOWN_KEYS);
+    throw new ToonError("CONFIG_ERROR", `${where}: unknown key ${JSON.stringify(k)}${near === undefined ? "" : ` (did you mean ${JSON.stringify(near)}?)`} (known: ${[...KNOWN_KEYS].join(", ")})`, { path: "/" + k });
   }
   const inputs = o.inputs;
   if (!Array.isArray(inputs) || inputs.length === 0 || !inputs.every((x) => typeof x === "string" && x !== "")) {

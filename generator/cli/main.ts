@@ -7,7 +7,18 @@ import { pathToFileURL } from "node:url";
 import { ToonError } from "../../runtime/errors.ts";
 import { GENERATOR_VERSION } from "../version.ts";
 import { runGenerate } from "./generate.ts";
-import { HELP } from "./help.ts";
+import { COMMAND_HELP, HELP } from "./help.ts";
+import { closest } from "./suggest.ts";
+import { report } from "./report.ts";
+
+const COMMANDS = Object.keys(COMMAND_HELP);
+
+/** Node's own I/O errors (EACCES, ENOSPC, ...) with the file they are about: IO_ERROR, not an internal error. */
+function asIoError(e: unknown): ToonError | undefined {
+  const err = e as NodeJS.ErrnoException | undefined;
+  if (typeof err?.code !== "string" || !/^E[A-Z]+$/.test(err.code) || typeof err.syscall !== "string") return undefined;
+  return new ToonError("IO_ERROR", `cannot ${err.syscall} ${err.path ?? ""}: ${err.code}`.replace(/ +:/, ":"));
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -15,8 +26,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(GENERATOR_VERSION + "\n");
     return 0;
   }
-  if (first === "--help" || first === "-h" || first === "help") {
+  if (first === "--help" || first === "-h") {
     process.stdout.write(HELP);
+    return 0;
+  }
+  if (first === "help") {
+    const cmd = rest[0];
+    if (cmd === undefined) process.stdout.write(HELP);
+    else if (COMMAND_HELP[cmd] !== undefined) process.stdout.write(COMMAND_HELP[cmd]);
+    else return report(unknownCommand(cmd));
+    return 0;
+  }
+  // `toon-gen <command> --help`: that command's usage (before its own argument parsing could refuse the rest)
+  const command = first === undefined || first.startsWith("-") ? "generate" : first;
+  if (COMMAND_HELP[command] !== undefined && argv.some((a) => a === "--help" || a === "-h")) {
+    process.stdout.write(COMMAND_HELP[command]);
     return 0;
   }
   try {
@@ -36,16 +60,19 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./inspect.ts")).runInspect(rest);
       default:
         if (first.startsWith("-")) return await runGenerate(argv);
-        throw new ToonError("CONFIG_ERROR", `unknown command ${JSON.stringify(first)} (see toon-gen --help)`);
+        throw unknownCommand(first);
     }
   } catch (e) {
-    if (e instanceof ToonError) {
-      process.stderr.write(`toon-gen: ${e.message}${e.line === undefined ? "" : ` (line ${e.line}${e.column === undefined ? "" : `, column ${e.column}`})`}\n`);
-      for (const d of e.details ?? []) process.stderr.write(`  ${d.path || "/"}: ${d.message}\n`);
-      return e.code === "CONFIG_ERROR" ? 2 : 1;
-    }
+    if (e instanceof ToonError) return report(e);
+    const io = asIoError(e);
+    if (io !== undefined) return report(io);
     throw e;
   }
+}
+
+function unknownCommand(name: string): ToonError {
+  const near = closest(name, COMMANDS);
+  return new ToonError("CONFIG_ERROR", `unknown command ${JSON.stringify(name)}${near === undefined ? "" : ` (did you mean ${near}?)`} (see toon-gen --help)`);
 }
 
 /** Also runnable directly (`node generator/cli/main.ts ...`, as tests and npm scripts do). */
@@ -61,11 +88,19 @@ function isEntryModule(): boolean {
 
 /** Run the CLI on this process's arguments and set its exit code (the `toon-gen` binary and direct runs). */
 export function runCli(): void {
+  // a closed pipe (`toon-gen decode ... | head`) is the reader's choice, not an error: stop quietly
+  const quietOnEpipe = (e: NodeJS.ErrnoException): void => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  };
+  process.stdout.on("error", quietOnEpipe);
+  process.stderr.on("error", quietOnEpipe);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
+      if ((e as NodeJS.ErrnoException)?.code === "EPIPE") return;
       process.stderr.write(`toon-gen: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
       process.exitCode = 70;
     },

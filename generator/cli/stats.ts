@@ -10,11 +10,10 @@ import { ToonError } from "../../runtime/errors.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
 import { buildDictionary } from "../dictionary/file.ts";
 import { readDictionary } from "./codec.ts";
-import { committedDictionary } from "./config.ts";
+import { loadSchemaArg } from "./schema-arg.ts";
 import { initHash } from "../dictionary/hash.ts";
 import { interpret } from "../interpret/index.ts";
 import { parseJson } from "../interpret/json.ts";
-import { loadSchemaFile } from "../load/index.ts";
 
 export interface StatsRow {
   format: string;
@@ -55,9 +54,8 @@ export async function computeStats(value: unknown, schemaFile?: string, cwd = pr
   let binary: Uint8Array | undefined;
   if (schemaFile !== undefined) {
     await initHash();
-    const ir = await loadSchemaFile(schemaFile, { cwd });
-    // the committed dictionary (default-value tables included) when ./toon.config.json lists the schema, as encode does
-    const committed = committedDictionary(schemaFile, cwd);
+    // any input kind, with the committed dictionary (default-value tables included) as encode uses it
+    const { ir, dictionary: committed } = await loadSchemaArg(schemaFile, cwd);
     const codec = interpret(ir, buildDictionary(ir, committed === undefined ? undefined : readDictionary(committed, cwd)));
     const checked = codec.validate(value);
     if (!checked.ok) throw new ToonError("INVALID_VALUE", `the document does not match the schema: ${checked.errors[0]!.message}`, { path: checked.errors[0]!.path, details: checked.errors });
@@ -102,8 +100,7 @@ export async function runStats(args: string[]): Promise<number> {
   let value: unknown;
   try {
     if (values.schema !== undefined) {
-      const ir = await loadSchemaFile(values.schema, { cwd });
-      value = parseJson(text, ir);
+      value = parseJson(text, (await loadSchemaArg(values.schema, cwd)).ir);
     } else {
       value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     }
