@@ -180,7 +180,7 @@ describe("definitions for every provider", () => {
     const out = acc.push({ id: "x", choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "s", function: { name: "get-air-quality", arguments: '{"location":{"kind":"city","name":"Bern"},"pollutants":null}' } }] } }] });
     assert.deepEqual(out, [{ ok: true, index: 0, call: { id: "s", name: "get-air-quality", arguments: { location: { kind: "city", name: "Bern" } } } }]);
     // a required nullable property keeps its null (get_weather's date)
-    assert.equal(WeatherTools.parseToolCall({ name: "get_weather", arguments: { city: "A", date: null, unit: "celsius" } }).arguments.date, null);
+    assert.equal((WeatherTools.parseToolCall({ name: "get_weather", arguments: { city: "A", date: null, unit: "celsius" } }).arguments as { date: unknown }).date, null);
     // the caller's object is not modified
     const given = { city: "Oslo", days: 2, include: null };
     WeatherTools.parseToolCall({ type: "tool_use", id: "t", name: "get_forecast", input: given });
