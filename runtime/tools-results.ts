@@ -10,31 +10,33 @@ import type { ToolCall, ToolCallOutcome } from "./tools.ts";
 
 export type ToolResultFormat = "openai-chat" | "openai-responses" | "anthropic" | "mcp";
 
+// (type aliases, not interfaces: they then fit the SDKs' index-signature types, e.g. MCP's `ServerResult`)
+
 /** OpenAI Chat Completions: a `role: "tool"` message for `messages`. */
-export interface OpenAIChatToolMessage {
+export type OpenAIChatToolMessage = {
   role: "tool";
   tool_call_id: string;
   content: string;
-}
+};
 /** OpenAI Responses: a `function_call_output` input item. */
-export interface OpenAIResponsesToolOutput {
+export type OpenAIResponsesToolOutput = {
   type: "function_call_output";
   call_id: string;
   output: string;
-}
+};
 /** Anthropic: a `tool_result` content block (send the blocks of one turn in one `role: "user"` message). */
-export interface AnthropicToolResult {
+export type AnthropicToolResult = {
   type: "tool_result";
   tool_use_id: string;
   content: string;
   is_error?: true;
-}
+};
 /** MCP: a `tools/call` result (`CallToolResult`). */
-export interface McpToolResult {
+export type McpToolResult = {
   content: { type: "text"; text: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: true;
-}
+};
 
 export interface ToolResultMessages {
   "openai-chat": OpenAIChatToolMessage;
