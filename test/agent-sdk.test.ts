@@ -114,6 +114,40 @@ describe("openai client, recorded Chat Completions streams", () => {
   });
 });
 
+describe("openai client, a Responses API stream", () => {
+  /** Two function calls (the second bad) as Responses API events, arguments in 5-character deltas. */
+  function responsesSse(): Uint8Array {
+    const calls = [
+      { item: "fc_1", call: "call_r1", name: "lookup_order", args: JSON.stringify({ orderId: "ORD-1001" }) },
+      { item: "fc_2", call: "call_r2", name: "search_docs", args: JSON.stringify({ query: "", limit: 9 }) },
+    ];
+    const response = { id: "resp_1", object: "response", created_at: 1767225600, status: "in_progress", model: "gpt-4.1-mini", output: [] };
+    const events: Record<string, unknown>[] = [{ type: "response.created", response }];
+    calls.forEach((c, i) => {
+      const item = { type: "function_call", id: c.item, call_id: c.call, name: c.name, arguments: "", status: "in_progress" };
+      events.push({ type: "response.output_item.added", output_index: i, item });
+      for (let k = 0; k < c.args.length; k += 5) events.push({ type: "response.function_call_arguments.delta", output_index: i, item_id: c.item, delta: c.args.slice(k, k + 5) });
+      events.push({ type: "response.function_call_arguments.done", output_index: i, item_id: c.item, arguments: c.args });
+      events.push({ type: "response.output_item.done", output_index: i, item: { ...item, arguments: c.args, status: "completed" } });
+    });
+    events.push({ type: "response.completed", response: { ...response, status: "completed" } });
+    return new TextEncoder().encode(events.map((e, n) => `event: ${String(e.type)}\ndata: ${JSON.stringify({ ...e, sequence_number: n })}\n\n`).join(""));
+  }
+
+  test("function_call items and argument deltas; the reply is a function_call_output with the call id", async () => {
+    const client = new OpenAI({ apiKey: "offline", baseURL: "http://offline.invalid/v1", fetch: replay(bytewise(responsesSse())), maxRetries: 0 });
+    const stream = await client.responses.create({ model: "gpt-4.1-mini", input: "x", tools: AgentTools.definitions("openai-responses", { strict: true }), stream: true });
+    const acc = AgentTools.accumulator();
+    const out: AgentToolsOutcome[] = [];
+    for await (const event of stream) out.push(...acc.push(event));
+    out.push(...acc.end());
+    assert.deepEqual(summary(out), ['ok call_r1 lookup_order {"orderId":"ORD-1001"}', "bad call_r2 search_docs INVALID_VALUE /arguments/query,/arguments/limit"]);
+    const reply = AgentTools.resultMessage("openai-responses", out[1]!);
+    assert.equal(reply.call_id, "call_r2");
+    assert.match(reply.output, /"violations"/);
+  });
+});
+
 describe("anthropic client, recorded Messages streams", () => {
   test("whole, one byte per read, and cut at every byte boundary", async () => {
     const body = recording("anthropic/turn-1.sse");
