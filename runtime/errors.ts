@@ -40,8 +40,6 @@ export interface ToonErrorOptions {
   column?: number;
   /** Further findings, when one error stands for several (validation lists every violation). */
   details?: ToonErrorDetail[];
-  /** The tool call the error is about (tool-call parsing and the stream accumulator set it). */
-  call?: ToolCallRef;
 }
 
 /**
@@ -80,8 +78,11 @@ export class ToonError extends Error {
   readonly line?: number;
   readonly column?: number;
   readonly details?: ToonErrorDetail[];
-  /** Set on tool-call errors: the call's id, name, index, raw arguments and stream position. */
-  readonly call?: ToolCallRef;
+  /**
+   * Set on tool-call errors (runtime/tools.ts): the call's id, name, index, raw arguments and stream position.
+   * Declared only, and assigned by the tool-call code, so that codecs that never parse tool calls carry no code for it.
+   */
+  declare readonly call?: ToolCallRef;
   /** The message without the path suffix (the `message` is rebuilt as the path grows). */
   readonly reason: string;
 
@@ -95,7 +96,6 @@ export class ToonError extends Error {
     if (options.line !== undefined) this.line = options.line;
     if (options.column !== undefined) this.column = options.column;
     if (options.details !== undefined) this.details = options.details;
-    if (options.call !== undefined) this.call = options.call;
   }
 
   /** Works across duplicated copies of the runtime (two bundles, dev and dist builds). */

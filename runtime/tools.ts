@@ -378,19 +378,19 @@ function argumentText(args: unknown): string {
 
 /** A ToonError about one call: `path` into the parsed call, the call named in the message and in `call`. */
 function callError(code: ToonErrorCode, reason: string, ref: ToolCallRef, path: string, details?: ToonErrorDetail[], cause?: unknown): ToonError {
-  const o: ToonErrorOptions = { path, call: ref };
+  const o: ToonErrorOptions = { path };
   if (details !== undefined) o.details = details;
   if (cause !== undefined) o.cause = cause;
-  return new ToonError(code, reason, o);
+  const e = new ToonError(code, reason, o);
+  (e as { call?: ToolCallRef }).call = ref;
+  return e;
 }
 
 /** The same error about call `ref` (errors raised before the call was known get it here). */
 function aboutCall(e: ToonError, ref: ToolCallRef): ToonError {
   if (e.call !== undefined) return e;
-  const o: ToonErrorOptions = { path: e.path, call: ref, cause: e.cause ?? e };
-  if (e.details !== undefined) o.details = e.details;
   const reason = e.reason.startsWith("tool call ") ? e.reason : `${callLabel(ref)}: ${e.reason}`;
-  return new ToonError(e.code, reason, o);
+  return callError(e.code, reason, ref, e.path, e.details, e.cause ?? e);
 }
 
 /**
