@@ -215,6 +215,16 @@ describe("the payload search is linear", () => {
       assert.ok(found.length <= 32);
     });
   }
+  test("reasoning blocks: many of them, and tags that never close, in one pass", () => {
+    for (const text of ["<think>a</think>".repeat(20000) + '{"people":[]}', "<think".repeat(20000), "<think>" + "</thinking>".repeat(20000)]) {
+      const stats = { scanned: 0 };
+      const r = stripReasoning(text, stats);
+      assert.equal(r.text.length, text.length);
+      assert.ok(stats.scanned <= 4 * text.length, `${stats.scanned} for ${text.length}`);
+    }
+    assert.deepEqual(contacts.fromModelOutput("<think>a</think>".repeat(20000) + '{"people":[]}'), { people: [], tags: [] });
+  });
+
   test("a reply of many fences is rejected after a bounded number of decode attempts", () => {
     const e = caught(() => contacts.fromModelOutput("```\nnope: 1\n```\n".repeat(5000)));
     assert.equal(e.code, "INVALID_VALUE");

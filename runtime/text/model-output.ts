@@ -110,8 +110,8 @@ export function modelOutputText(output: ModelOutput): string {
   return parts.join("\n");
 }
 
-const OPEN_TAG = /<(think|thinking|reasoning)\b[^>\n]*>/i;
-const CLOSE_TAG = /<\/(think|thinking|reasoning)\s*>/i;
+const OPEN_TAG = /<(think|thinking|reasoning)\b[^>\n]{0,200}>/gi; // (attributes bounded: no rescans of a long line)
+const CLOSE_TAG = /<\/(think|thinking|reasoning)\s*>/gi;
 
 function blank(s: string): string {
   return s.replace(/[^\n]/g, " ");
@@ -119,30 +119,47 @@ function blank(s: string): string {
 
 /**
  * `text` with its reasoning blocks blanked out (same length, same lines); `open`: a block that never closed
- * (it runs to the end).
+ * (it runs to the end). One pass: each tag search starts where the previous one ended (`stats.scanned` adds the
+ * characters the searches passed over).
  */
-export function stripReasoning(text: string): { text: string; open: boolean } {
+export function stripReasoning(text: string, stats: PayloadSearchStats = { scanned: 0 }): { text: string; open: boolean } {
   if (text.indexOf("<") < 0) return { text, open: false };
-  let out = text;
+  const out: string[] = [];
   let from = 0;
   // a closing tag before any opening one: everything before it was reasoning
+  OPEN_TAG.lastIndex = 0;
+  CLOSE_TAG.lastIndex = 0;
   const firstOpen = OPEN_TAG.exec(text);
   const firstClose = CLOSE_TAG.exec(text);
+  const upTo = (m: RegExpExecArray | null, start: number): number => (m === null ? text.length : m.index + m[0].length) - start;
+  stats.scanned += upTo(firstOpen, 0) + upTo(firstClose, 0);
   if (firstClose !== null && (firstOpen === null || firstClose.index < firstOpen.index)) {
     from = firstClose.index + firstClose[0].length;
-    out = blank(text.slice(0, from)) + text.slice(from);
+    out.push(blank(text.slice(0, from)));
   }
+  let open = false;
   for (;;) {
-    const rest = out.slice(from);
-    const m = OPEN_TAG.exec(rest);
-    if (m === null) return { text: out, open: false };
-    const start = from + m.index;
-    const close = new RegExp(`</${m[1]}\\s*>`, "i").exec(out.slice(start + m[0].length));
-    if (close === null) return { text: out.slice(0, start) + blank(out.slice(start)), open: true };
-    const end = start + m[0].length + close.index + close[0].length;
-    out = out.slice(0, start) + blank(out.slice(start, end)) + out.slice(end);
+    OPEN_TAG.lastIndex = from;
+    const m = OPEN_TAG.exec(text);
+    stats.scanned += upTo(m, from);
+    if (m === null) break;
+    out.push(text.slice(from, m.index));
+    const close = new RegExp(`</${m[1]}\\s*>`, "gi");
+    close.lastIndex = m.index + m[0].length;
+    const c = close.exec(text);
+    stats.scanned += upTo(c, m.index + m[0].length);
+    if (c === null) {
+      out.push(blank(text.slice(m.index)));
+      from = text.length;
+      open = true;
+      break;
+    }
+    const end = c.index + c[0].length;
+    out.push(blank(text.slice(m.index, end)));
     from = end;
   }
+  out.push(text.slice(from));
+  return { text: out.join(""), open };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
