@@ -251,9 +251,7 @@ class Checker {
   }
 
   private deref(s: CheckShape): CheckShape | undefined {
-    let cur: CheckShape | undefined = s;
-    for (let i = 0; cur !== undefined && cur.kind === "ref" && i < 32; i++) cur = hasOwnProperty.call(this.defs, cur.name) ? this.defs[cur.name] : undefined;
-    return cur;
+    return deref(s, this.defs);
   }
 
   private stringConstraints(v: string, c: CheckConstraints | undefined, path: string): void {
@@ -504,6 +502,7 @@ function copyObject(v: Record<string, unknown>): Record<string, unknown> {
   return o;
 }
 
+/** The shape behind `s`'s refs (undefined for a missing definition or a cycle of refs). */
 function deref(s: CheckShape, defs: CheckDefs): CheckShape | undefined {
   let cur: CheckShape | undefined = s;
   for (let i = 0; cur !== undefined && cur.kind === "ref" && i < 32; i++) cur = hasOwnProperty.call(defs, cur.name) ? defs[cur.name] : undefined;
