@@ -88,21 +88,21 @@ const ANTHROPIC_TURN_1 = [
 
 describe("openai client, recorded Chat Completions streams", () => {
   test("whole, and one byte per read: three interleaved calls, the bad one in the middle by id", async () => {
-    const body = recording("openai/turn-1.sse");
+    const body = recording("openai-turn-1.sse");
     assert.deepEqual(await openaiOutcomes([body]), OPENAI_TURN_1);
     assert.deepEqual(await openaiOutcomes(bytewise(body)), OPENAI_TURN_1);
     // turn 2: the strict-mode null of the optional reason is read back as absent
-    assert.deepEqual(await openaiOutcomes(bytewise(recording("openai/turn-2.sse"))), ['ok call_R2k3L4m5N6o7P8q9 refund {"orderId":"ORD-1001","amount":25}']);
-    assert.deepEqual(await openaiOutcomes([recording("openai/turn-3.sse")]), []);
+    assert.deepEqual(await openaiOutcomes(bytewise(recording("openai-turn-2.sse"))), ['ok call_R2k3L4m5N6o7P8q9 refund {"orderId":"ORD-1001","amount":25}']);
+    assert.deepEqual(await openaiOutcomes([recording("openai-turn-3.sse")]), []);
   });
 
   test("split at every byte boundary", async () => {
-    const body = recording("openai/turn-1.sse");
+    const body = recording("openai-turn-1.sse");
     for (const [k, pieces] of strideSplits(body, 61)) assert.deepEqual(await openaiOutcomes(pieces), OPENAI_TURN_1, `cuts at ${k} + 61 n`);
   });
 
   test("a stream cut off mid-call: the open calls come out of end() as INCOMPLETE, by id", async () => {
-    const body = recording("openai/turn-1.sse");
+    const body = recording("openai-turn-1.sse");
     // the role chunk, the three calls' first fragments, one round of argument fragments: then the connection drops
     const events = new TextDecoder().decode(body).split("\n\n").slice(0, 7);
     const got = await openaiOutcomes([new TextEncoder().encode(events.join("\n\n") + "\n\n")]);
@@ -150,11 +150,11 @@ describe("openai client, a Responses API stream", () => {
 
 describe("anthropic client, recorded Messages streams", () => {
   test("whole, one byte per read, and cut at every byte boundary", async () => {
-    const body = recording("anthropic/turn-1.sse");
+    const body = recording("anthropic-turn-1.sse");
     assert.deepEqual(await anthropicOutcomes([body]), ANTHROPIC_TURN_1);
     assert.deepEqual(await anthropicOutcomes(bytewise(body)), ANTHROPIC_TURN_1);
     for (const [k, pieces] of strideSplits(body, 61)) assert.deepEqual(await anthropicOutcomes(pieces), ANTHROPIC_TURN_1, `cuts at ${k} + 61 n`);
-    assert.deepEqual(await anthropicOutcomes([recording("anthropic/turn-3.sse")]), []);
+    assert.deepEqual(await anthropicOutcomes([recording("anthropic-turn-3.sse")]), []);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Writes the recorded provider streams the loopback server replays (recorded/<provider>/turn-<n>.sse). They were
+ * Writes the recorded provider streams the loopback server replays (recorded/<provider>-turn-<n>.sse). They were
  * written for this example in the providers' documented SSE wire formats, not captured from live APIs:
  *
  * - turn 1: the model makes three parallel calls (OpenAI: their `delta.tool_calls` fragments interleave, split
@@ -75,26 +75,24 @@ const FINAL =
 
 /** Every recording: path under recorded/ -> SSE text (test/agent-loop.test.ts checks the files equal these). */
 export const RECORDINGS: Record<string, string> = {
-  "openai/turn-1.sse": openaiTurn("chatcmpl-agent-1", [
+  "openai-turn-1.sse": openaiTurn("chatcmpl-agent-1", [
     { id: "call_A1b2C3d4E5f6G7h8", name: "lookup_order", args: ascii({ orderId: "ORD-1001" }) },
     { id: "call_BAD0x9y8z7w6v5u4", name: "refund", args: ascii({ orderId: "ORD-1001", amount: -25, reason: "changed_mind" }) },
     { id: "call_C9d8E7f6G5h4I3j2", name: "search_docs", args: ascii({ query: "remboursement délai carte", limit: 2 }) },
   ], undefined),
-  "openai/turn-2.sse": openaiTurn("chatcmpl-agent-2", [{ id: "call_R2k3L4m5N6o7P8q9", name: "refund", args: ascii({ orderId: "ORD-1001", amount: 25, reason: null }) }], undefined),
-  "openai/turn-3.sse": openaiTurn("chatcmpl-agent-3", [], FINAL),
-  "anthropic/turn-1.sse": anthropicTurn("msg_agent1", "I'll look up the order and refund it.", [
+  "openai-turn-2.sse": openaiTurn("chatcmpl-agent-2", [{ id: "call_R2k3L4m5N6o7P8q9", name: "refund", args: ascii({ orderId: "ORD-1001", amount: 25, reason: null }) }], undefined),
+  "openai-turn-3.sse": openaiTurn("chatcmpl-agent-3", [], FINAL),
+  "anthropic-turn-1.sse": anthropicTurn("msg_agent1", "I'll look up the order and refund it.", [
     { id: "toolu_01LookupAAAAAAAAAAAAAAA", name: "lookup_order", args: JSON.stringify({ orderId: "ORD-1001" }) },
     { id: "toolu_01RefundBADBADBADBADBAD", name: "refund", args: JSON.stringify({ orderId: "1001", amount: "25" }) },
     { id: "toolu_01SearchCCCCCCCCCCCCCCC", name: "search_docs", args: JSON.stringify({ query: "refund to card: how long?" }) },
   ]),
-  "anthropic/turn-2.sse": anthropicTurn("msg_agent2", undefined, [{ id: "toolu_01RefundRetryRRRRRRRRRR", name: "refund", args: JSON.stringify({ orderId: "ORD-1001", amount: 25, reason: "damaged" }) }]),
-  "anthropic/turn-3.sse": anthropicTurn("msg_agent3", FINAL, []),
+  "anthropic-turn-2.sse": anthropicTurn("msg_agent2", undefined, [{ id: "toolu_01RefundRetryRRRRRRRRRR", name: "refund", args: JSON.stringify({ orderId: "ORD-1001", amount: 25, reason: "damaged" }) }]),
+  "anthropic-turn-3.sse": anthropicTurn("msg_agent3", FINAL, []),
 };
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const [rel, text] of Object.entries(RECORDINGS)) {
-    mkdirSync(root + rel.slice(0, rel.indexOf("/")), { recursive: true });
-    writeFileSync(root + rel, text);
-  }
+  mkdirSync(root, { recursive: true });
+  for (const [rel, text] of Object.entries(RECORDINGS)) writeFileSync(root + rel, text);
   console.log(`wrote ${Object.keys(RECORDINGS).length} recordings under ${root}`);
 }

@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP server that stands in for the providers (no model is reachable from here): it replays the
- * recorded streams of recorded/<provider>/turn-<n>.sse, the turn being the number of assistant messages in the
+ * recorded streams of recorded/<provider>-turn-<n>.sse, the turn being the number of assistant messages in the
  * request plus one, so it is stateless like the real APIs. It checks what the real APIs check before answering:
  * the tools are sent, and every tool call of the previous assistant message has a result with its id (OpenAI:
  * "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'";
@@ -68,7 +68,7 @@ export async function startReplayServer(recordedDir = new URL("./recorded/", imp
       const turn = messages.filter((m) => m.role === "assistant").length + 1;
       let sse: Buffer;
       try {
-        sse = readFileSync(new URL(`${provider}/turn-${turn}.sse`, recordedDir));
+        sse = readFileSync(new URL(`${provider}-turn-${turn}.sse`, recordedDir));
       } catch {
         return fail(400, `the recording has no turn ${turn}`);
       }
