@@ -121,6 +121,9 @@ describe("fields as models write them", () => {
     assert.deepEqual(zodCodec.fromModelOutput('{"query":"b"}').filters, []);
     assert.match(zodCodec.formatInstructions(), /default applies: filters \(\[\]\), limit \(10\)/);
     assert.match(contacts.formatInstructions(), /leave its cell empty/);
+    // the example the instructions show is what fromModelOutput reads
+    assert.equal(contacts.fromModelOutput(contacts.formatInstructions()).people.length, 1);
+    assert.equal(zodCodec.fromModelOutput(zodCodec.formatInstructions()).query !== undefined, true);
   });
 });
 
