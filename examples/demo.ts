@@ -64,3 +64,25 @@ console.log("toon-gen demo: generated codecs, round-tripped every example (deep 
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
+
+// examples/agent-loop: the agent loop with the real OpenAI and Anthropic clients, against the loopback replay
+// server (always offline here; examples/agent-loop/main.ts talks to the real APIs when given a key)
+{
+  const { config, baseDir } = loadConfig(undefined, path.join(here, "agent-loop"));
+  await generate(config, { cwd: baseDir });
+  const { default: OpenAI } = await import("openai");
+  const { default: Anthropic } = await import("@anthropic-ai/sdk");
+  const { openaiLoop, anthropicLoop } = await import("./agent-loop/loop.ts");
+  const { startReplayServer } = await import("./agent-loop/server.ts");
+  const server = await startReplayServer();
+  try {
+    const runs = [
+      ["OpenAI Chat", await openaiLoop(new OpenAI({ apiKey: "offline", baseURL: `${server.url}/v1`, maxRetries: 0 }), "gpt-4.1-mini")],
+      ["Anthropic", await anthropicLoop(new Anthropic({ apiKey: "offline", baseURL: server.url, maxRetries: 0 }), "claude-sonnet-4-6")],
+    ] as const;
+    console.log("\nagent loop (replayed streams): tool calls run / refused with an error result, turns to the answer");
+    for (const [who, t] of runs) console.log(`  ${who.padEnd(12)} ${t.calls.filter((c) => c.ok).length} run, ${t.calls.filter((c) => !c.ok).length} refused, ${t.turns} turns`);
+  } finally {
+    await server.close();
+  }
+}

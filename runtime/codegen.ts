@@ -19,8 +19,12 @@ export { hasOwn, setOwn, getOwn, isJsonLike, extraKeys, keyCount, checkClosed, j
 export { Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { validateWith } from "./validate.ts";
 export type { ValidationResult, ValidateOptions } from "./validate.ts";
-export { checkShape, checkToolArguments, parseToolCall, parseToolCalls, toolSet, ToolCallAccumulator } from "./tools.ts";
-export type { CheckShape, CheckDefs } from "./tools.ts";
+export { checkShape, checkToolArguments, parseToolCall, parseToolCalls, tryParseToolCalls, toolSet, ToolCallAccumulator, callOnly } from "./tools.ts";
+export type { CheckShape, CheckDefs, ToolCallOutcome } from "./tools.ts";
+export { toolResultMessage, toolErrorMessage } from "./tools-results.ts";
+export type { ToolResultFormat, ToolResultMessages, ToolResultTarget } from "./tools-results.ts";
+export { toolDefinitions } from "./tools-definitions.ts";
+export type { ToolSource, ToolDefinitionFormat, ToolDefinitionOptions, ToolDefinitions } from "./tools-definitions.ts";
 export { writeExtension, writeExtensionSection, readExtensionSection, applyExtension, assertDecoded, unknownOf } from "./extensions.ts";
 export type { DecodeOptions } from "./extensions.ts";
 export { compressMessage } from "./compression.ts";
@@ -74,6 +78,8 @@ export type { TextEncodeOptions } from "./text/encode.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
 export { fromTextWith, textInvalid, tcString, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
 export { fromModelOutputWith } from "./text/model-output.ts";
+export type { ModelOutput, ModelOutputOptions } from "./text/model-output.ts";
+export type { FillSpec } from "./text/model-fill.ts";
 export {
   wString,
   wPlainString,

@@ -42,6 +42,27 @@ export interface ToonErrorOptions {
   details?: ToonErrorDetail[];
 }
 
+/**
+ * Which tool call an error is about, so that an agent loop can answer it (OpenAI wants a reply for every
+ * `tool_call_id`). `path` stays a JSON pointer into the parsed call (`/arguments/city`, `/name`); where the call
+ * sat in a stream or response is `position`, apart from it.
+ */
+export interface ToolCallRef {
+  /** The provider's call id (`call_...`, `toolu_...`); `""` when the form or the stream gave none (yet). */
+  id: string;
+  /** The tool name as the model wrote it (`""` when none came). */
+  name: string;
+  /** 0-based: the call's place among the calls of the response or stream, in the order they started. */
+  index: number;
+  /** The raw argument text as received (JSON text; an object the provider sent whole is shown as JSON). */
+  arguments: string;
+  /**
+   * Where the call came from: a stream slot (`openai:<completion id>:<choice>:<index>`, `responses:<output index>`,
+   * `anthropic:<block index>`) or a JSON pointer into a whole response (`/choices/0/message/tool_calls/1`).
+   */
+  position?: string;
+}
+
 export interface ToonErrorDetail {
   path: string;
   message: string;
@@ -57,6 +78,11 @@ export class ToonError extends Error {
   readonly line?: number;
   readonly column?: number;
   readonly details?: ToonErrorDetail[];
+  /**
+   * Set on tool-call errors (runtime/tools.ts): the call's id, name, index, raw arguments and stream position.
+   * Declared only, and assigned by the tool-call code, so that codecs that never parse tool calls carry no code for it.
+   */
+  declare readonly call?: ToolCallRef;
   /** The message without the path suffix (the `message` is rebuilt as the path grows). */
   readonly reason: string;
 

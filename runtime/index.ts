@@ -9,13 +9,13 @@
  */
 export { RUNTIME_CONTRACT } from "./contract.ts";
 export { ToonError, pointerSegment } from "./errors.ts";
-export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions } from "./errors.ts";
+export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef } from "./errors.ts";
 export type { ValidationResult, ValidateOptions } from "./validate.ts";
 export { peekHeader, hex16 } from "./header.ts";
 export type { Header } from "./header.ts";
 export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { parseDate, parseDateTime, formatDate, formatDateTime } from "./dates.ts";
-export type { ToolCall, PendingToolCall } from "./tools.ts";
+export type { ToolCall, PendingToolCall, ToolCallOutcome } from "./tools.ts";
 export { encodeText, decodeText, decodeTextExact, locateText, offsetToLineColumn } from "./text/index.ts";
 export type { TextEncodeOptions, TextDecodeOptions, TextDelimiter } from "./text/index.ts";
 export { UNKNOWN_KEY } from "./extensions.ts";

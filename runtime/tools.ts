@@ -11,10 +11,11 @@
  *   (`minLength`, `pattern`, `minimum`, ...) the binary codec does not need.
  *
  * The schema-specific parts (which tools exist, their codecs and shapes) come from the generated module.
+ * Replies to calls are built by ./tools-results.ts, provider definitions by ./tools-definitions.ts.
  * Zero dependencies; no Node APIs.
  */
 import { EXPECTED_UUID } from "./codec/messages.ts";
-import { ToonError, pointerSegment, type ToonErrorDetail } from "./errors.ts";
+import { ToonError, pointerSegment, type ToolCallRef, type ToonErrorCode, type ToonErrorDetail, type ToonErrorOptions } from "./errors.ts";
 import { isPlainObject, jsonEquals } from "./objects.ts";
 import type { ValidationResult } from "./validate.ts";
 import { isUuid } from "./uuid.ts";
@@ -250,9 +251,7 @@ class Checker {
   }
 
   private deref(s: CheckShape): CheckShape | undefined {
-    let cur: CheckShape | undefined = s;
-    for (let i = 0; cur !== undefined && cur.kind === "ref" && i < 32; i++) cur = hasOwnProperty.call(this.defs, cur.name) ? this.defs[cur.name] : undefined;
-    return cur;
+    return deref(s, this.defs);
   }
 
   private stringConstraints(v: string, c: CheckConstraints | undefined, path: string): void {
@@ -334,6 +333,15 @@ export interface ToolCall<N extends string = string, A = unknown> {
   arguments: A;
 }
 
+/**
+ * The call without its provider id, for the call and batch codecs: the id is a one-turn token of the provider
+ * (`call_...`, `toolu_...`) that pairs a call with its result, not part of what the call means, so it does not
+ * travel in TOON (a decoded call is `{ name, arguments }`). Keep ids beside the bytes if a log needs them.
+ */
+export function callOnly(call: { readonly name: string; readonly arguments: unknown }): { name: string; arguments: unknown } {
+  return { name: call.name, arguments: call.arguments };
+}
+
 /** Build the spec a generated module hands to `parseToolCall` and `ToolCallAccumulator`. */
 export function toolSet(
   name: string,
@@ -348,6 +356,39 @@ export function toolSet(
 /** A short, safe rendering of untrusted text for messages. */
 function show(s: string): string {
   return JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." : s);
+}
+
+/** `tool call "get_weather" (call_1)`: how messages name a call (the id only when there is one). */
+function callLabel(ref: ToolCallRef): string {
+  return `tool call ${show(ref.name || "(no name)")}${ref.id !== "" ? ` (${show(ref.id)})` : ""}`;
+}
+
+/** Argument text for `ToolCallRef.arguments`: the text as received, or the JSON of arguments sent whole. */
+function argumentText(args: unknown): string {
+  if (typeof args === "string") return args;
+  if (args === undefined) return "";
+  try {
+    return JSON.stringify(args) ?? "";
+  } catch {
+    return ""; // a cyclic or bigint value from a caller: nothing to show
+  }
+}
+
+/** A ToonError about one call: `path` into the parsed call, the call named in the message and in `call`. */
+function callError(code: ToonErrorCode, reason: string, ref: ToolCallRef, path: string, details?: ToonErrorDetail[], cause?: unknown): ToonError {
+  const o: ToonErrorOptions = { path };
+  if (details !== undefined) o.details = details;
+  if (cause !== undefined) o.cause = cause;
+  const e = new ToonError(code, reason, o);
+  (e as { call?: ToolCallRef }).call = ref;
+  return e;
+}
+
+/** The same error about call `ref` (errors raised before the call was known get it here). */
+function aboutCall(e: ToonError, ref: ToolCallRef): ToonError {
+  if (e.call !== undefined) return e;
+  const reason = e.reason.startsWith("tool call ") ? e.reason : `${callLabel(ref)}: ${e.reason}`;
+  return callError(e.code, reason, ref, e.path, e.details, e.cause ?? e);
 }
 
 /**
@@ -389,23 +430,120 @@ function unknownToolMessage(spec: ToolSetSpec, name: string): string {
   return `unknown tool ${show(name)} (${spec.name} has ${known.length === 0 ? "no tools" : listValues(known)})`;
 }
 
-function violationError(spec: ToolSetSpec, name: string, details: ToonErrorDetail[], prefix = ""): ToonError {
-  const d = details.map((x) => ({ path: prefix + x.path, message: x.message }));
-  const first = d[0]!;
-  if (d.length === 1 && first.path === prefix + "/name") return new ToonError("INVALID_VALUE", first.message, { path: first.path, details: d });
-  const list = d.slice(0, 5).map((x) => `${x.path || "/"}: ${x.message}`).join("; ");
-  return new ToonError(
+function violationError(spec: ToolSetSpec, ref: ToolCallRef, details: ToonErrorDetail[]): ToonError {
+  const first = details[0]!;
+  const list = details.slice(0, 5).map((x) => `${x.path || "/"}: ${x.message}`).join("; ");
+  return callError(
     "INVALID_VALUE",
-    `tool call ${show(name)} of ${spec.name}: ${d.length} violation${d.length === 1 ? "" : "s"}: ${list}${d.length > 5 ? "; ..." : ""}`,
-    { path: first.path, details: d },
+    `${callLabel(ref)} of ${spec.name}: ${details.length} violation${details.length === 1 ? "" : "s"}: ${list}${details.length > 5 ? "; ..." : ""}`,
+    ref,
+    first.path,
+    details,
   );
 }
 
-/** Validate a complete call; throws INVALID_VALUE listing every violation. */
-export function checkToolCall<C extends ToolCall>(spec: ToolSetSpec, id: string, name: string, args: unknown): C {
-  const details = checkToolArguments(spec, name, args);
-  if (details.length > 0) throw violationError(spec, name, details);
-  return { id, name, arguments: args } as C;
+/**
+ * Strict-mode definitions (`toolDefinitions(..., { strict: true })`) make every property required and the
+ * optional ones nullable: the model then writes `null` for "not given". Read back, such a `null` (of an
+ * optional property whose own schema does not take null) is an absent property again. Returns `v` itself
+ * when nothing changes, else a copy (the caller's objects are never modified).
+ */
+function dropStrictNulls(v: unknown, s: CheckShape, defs: CheckDefs, depth = 0): unknown {
+  if (depth > MAX_CHECK_DEPTH) return v;
+  switch (s.kind) {
+    case "ref": {
+      const d = hasOwnProperty.call(defs, s.name) ? defs[s.name] : undefined;
+      return d === undefined ? v : dropStrictNulls(v, d, defs, depth + 1);
+    }
+    case "array": {
+      if (!Array.isArray(v)) return v;
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const x = dropStrictNulls(v[i], s.items, defs, depth + 1);
+        if (x !== v[i]) (out ??= v.slice())[i] = x;
+      }
+      return out ?? v;
+    }
+    case "object": {
+      if (!isPlainObject(v)) return v;
+      let out: Record<string, unknown> | undefined;
+      for (const [name, required, shape] of s.properties) {
+        if (!hasOwnProperty.call(v, name)) continue;
+        if (v[name] === null && !required && !acceptsNull(shape, defs)) {
+          out ??= copyObject(v);
+          delete out[name];
+          continue;
+        }
+        const x = dropStrictNulls(v[name], shape, defs, depth + 1);
+        if (x !== v[name]) (out ??= copyObject(v))[name] = x;
+      }
+      return out ?? v;
+    }
+    case "union": {
+      // strict-mode unions are `anyOf`: only a discriminated one tells which branch to follow
+      if (s.discriminator === undefined || !isPlainObject(v)) return v;
+      for (const b of s.branches) {
+        const o = deref(b, defs);
+        const p = o?.kind === "object" ? o.properties.find((q) => q[0] === s.discriminator) : undefined;
+        const t = p === undefined ? undefined : deref(p[2], defs);
+        if (t?.kind === "const" && jsonEquals(v[s.discriminator], t.value)) return dropStrictNulls(v, b, defs, depth + 1);
+      }
+      return v;
+    }
+    default:
+      return v;
+  }
+}
+
+/** A shallow copy with own `__proto__` keys kept as own properties. */
+function copyObject(v: Record<string, unknown>): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) Object.defineProperty(o, k, { value: v[k], enumerable: true, writable: true, configurable: true });
+  return o;
+}
+
+/** The shape behind `s`'s refs (undefined for a missing definition or a cycle of refs). */
+function deref(s: CheckShape, defs: CheckDefs): CheckShape | undefined {
+  let cur: CheckShape | undefined = s;
+  for (let i = 0; cur !== undefined && cur.kind === "ref" && i < 32; i++) cur = hasOwnProperty.call(defs, cur.name) ? defs[cur.name] : undefined;
+  return cur;
+}
+
+function acceptsNull(s: CheckShape, defs: CheckDefs): boolean {
+  const r = deref(s, defs);
+  if (r === undefined) return true;
+  switch (r.kind) {
+    case "null":
+    case "any":
+      return true;
+    case "enum":
+      return r.values.includes(null);
+    case "const":
+      return r.value === null;
+    case "union":
+      return r.branches.some((b) => acceptsNull(b, defs));
+    default:
+      return false;
+  }
+}
+
+/** Validate a complete call; throws INVALID_VALUE listing every violation (the error names the call). */
+export function checkToolCall<C extends ToolCall>(spec: ToolSetSpec, id: string, name: string, args: unknown, index = 0, position?: string): C {
+  const ref: ToolCallRef = { id, name, index, arguments: argumentText(args) };
+  if (position !== undefined) ref.position = position;
+  return checkCall<C>(spec, ref, args);
+}
+
+function checkCall<C extends ToolCall>(spec: ToolSetSpec, ref: ToolCallRef, args: unknown): C {
+  const tool = spec.tools.get(ref.name);
+  if (tool === undefined) {
+    const m = unknownToolMessage(spec, ref.name);
+    throw callError("INVALID_VALUE", `${callLabel(ref)}: ${m}`, ref, "/name", [{ path: "/name", message: m }]);
+  }
+  args = dropStrictNulls(args, tool.shape, spec.defs);
+  const details = checkToolArguments(spec, ref.name, args);
+  if (details.length > 0) throw violationError(spec, ref, details);
+  return { id: ref.id, name: ref.name, arguments: args } as C;
 }
 
 function str(v: unknown): string | undefined {
@@ -419,39 +557,44 @@ function str(v: unknown): string | undefined {
  * - Anthropic content block: `{ type: "tool_use", id, name, input: {...} }`
  * - MCP `tools/call` params (or any `{ name, arguments }`, arguments an object or a JSON string; `id` optional)
  *
- * Returns `{ id, name, arguments }` (id `""` when the form has none), or throws a ToonError: INVALID_VALUE
- * with `details` listing every violation (paths `/name`, `/arguments/...`), INCOMPLETE for cut-off arguments.
+ * Returns `{ id, name, arguments }` (id `""` when the form has none), or throws a ToonError naming the call
+ * (`error.call`: id, name, index, raw argument text): INVALID_VALUE with `details` listing every violation
+ * (paths `/name`, `/arguments/...`), INCOMPLETE for cut-off arguments.
  */
-export function parseToolCall<C extends ToolCall = ToolCall>(spec: ToolSetSpec, raw: unknown): C {
-  if (!isPlainObject(raw)) throw new ToonError("INVALID_VALUE", `expected a tool call object, got ${typeName(raw)}`);
-  let id = "";
+export function parseToolCall<C extends ToolCall = ToolCall>(spec: ToolSetSpec, raw: unknown, index = 0, position?: string): C {
+  const ref: ToolCallRef = { id: "", name: "", index, arguments: "" };
+  if (position !== undefined) ref.position = position;
+  if (!isPlainObject(raw)) throw callError("INVALID_VALUE", `expected a tool call object, got ${typeName(raw)}`, ref, "");
   let name: unknown;
   let args: unknown;
   if (raw.type === "tool_use" || (raw.input !== undefined && raw.arguments === undefined && raw.function === undefined)) {
-    id = str(raw.id) ?? "";
+    ref.id = str(raw.id) ?? "";
     name = raw.name;
     args = raw.input ?? {};
   } else if (isPlainObject(raw.function)) {
-    id = str(raw.id) ?? "";
+    ref.id = str(raw.id) ?? "";
     name = raw.function.name;
     args = raw.function.arguments;
   } else {
-    id = str(raw.call_id) ?? str(raw.id) ?? "";
+    ref.id = str(raw.call_id) ?? str(raw.id) ?? "";
     name = raw.name;
     args = raw.arguments ?? {};
   }
-  if (typeof name !== "string") throw new ToonError("INVALID_VALUE", `the tool call has no name (got ${typeName(name)})`, { path: "/name" });
-  if (!spec.tools.has(name)) throw new ToonError("INVALID_VALUE", unknownToolMessage(spec, name), { path: "/name", details: [{ path: "/name", message: unknownToolMessage(spec, name) }] });
-  if (typeof args === "string") args = parseArgumentsJson(args);
-  return checkToolCall<C>(spec, id, name, args);
+  ref.arguments = argumentText(args);
+  if (typeof name !== "string") throw callError("INVALID_VALUE", `${callLabel(ref)} has no name (got ${typeName(name)})`, ref, "/name");
+  ref.name = name;
+  if (typeof args === "string") {
+    try {
+      args = parseArgumentsJson(args);
+    } catch (e) {
+      throw e instanceof ToonError ? aboutCall(e, ref) : e;
+    }
+  }
+  return checkCall<C>(spec, ref, args);
 }
 
-/**
- * Every tool call in a whole (non-streamed) response: an OpenAI chat completion (`choices[].message.tool_calls`)
- * or message, an OpenAI Responses response (`output[]` function calls), an Anthropic message (`content[]`
- * tool_use blocks), or an array of calls. Errors are prefixed with where the call sits.
- */
-export function parseToolCalls<C extends ToolCall = ToolCall>(spec: ToolSetSpec, response: unknown): C[] {
+/** The calls of a whole response with where each sits (a JSON pointer into the response). */
+function findCalls(response: unknown): [at: string, raw: unknown][] {
   const found: [string, unknown][] = [];
   const collect = (v: unknown, at: string): void => {
     if (Array.isArray(v)) {
@@ -469,14 +612,42 @@ export function parseToolCalls<C extends ToolCall = ToolCall>(spec: ToolSetSpec,
     if (Array.isArray(v.output)) collect(v.output, `${at}/output`);
   };
   collect(response, "");
-  return found.map(([at, raw]) => {
+  return found;
+}
+
+/**
+ * Every tool call in a whole (non-streamed) response: an OpenAI chat completion (`choices[].message.tool_calls`)
+ * or message, an OpenAI Responses response (`output[]` function calls), an Anthropic message (`content[]`
+ * tool_use blocks), or an array of calls. Throws the first bad call's error (its `call.position` says where it
+ * sits); {@link tryParseToolCalls} reports every call instead.
+ */
+export function parseToolCalls<C extends ToolCall = ToolCall>(spec: ToolSetSpec, response: unknown): C[] {
+  return findCalls(response).map(([at, raw], i) => parseToolCall<C>(spec, raw, i, at));
+}
+
+/** Every tool call of a whole response, each `{ ok: true, call }` or `{ ok: false, id, name, error }`; never throws for a bad call. */
+export function tryParseToolCalls<C extends ToolCall = ToolCall>(spec: ToolSetSpec, response: unknown): ToolCallOutcome<C>[] {
+  return findCalls(response).map(([at, raw], i) => {
     try {
-      return parseToolCall<C>(spec, raw);
+      return { ok: true, call: parseToolCall<C>(spec, raw, i, at), index: i };
     } catch (e) {
-      if (e instanceof ToonError) throw e.prefixPath(at);
-      throw e;
+      if (!(e instanceof ToonError) || e.call === undefined) throw e;
+      return failure(e);
     }
   });
+}
+
+/**
+ * What the accumulator (and `tryParseToolCalls`) yields per call: the valid call, or why it failed with what an
+ * agent loop needs to answer it (the id and name; `error.call` also holds the raw argument text).
+ */
+export type ToolCallOutcome<C extends ToolCall = ToolCall> =
+  | { ok: true; call: C; index: number }
+  | { ok: false; id: string; name: string; index: number; error: ToonError };
+
+function failure(e: ToonError): Extract<ToolCallOutcome, { ok: false }> {
+  const ref = e.call!;
+  return { ok: false, id: ref.id, name: ref.name, index: ref.index, error: e };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -568,13 +739,16 @@ interface Slot extends PendingToolCall {
   done: boolean;
   /** OpenAI Chat: complete when the JSON closes; others wait for their stop event. */
   closesOnJson: boolean;
+  /** The call's place in the stream (the order calls started), `ToolCallRef.index`. */
   order: number;
 }
 
 /**
- * Accumulates streamed tool-call events and returns each call once it is complete and valid.
+ * Accumulates streamed tool-call events and yields each call once it is complete: `{ ok: true, call }` when it
+ * is valid, `{ ok: false, id, name, error }` when it is not (a model's bad call is data for the next turn, not
+ * an exception). It never throws for a bad call and keeps going after one.
  *
- * `push(event)` takes one parsed stream event (the JSON of an SSE `data:` line) of any of:
+ * `push(event)` takes one parsed stream event (the JSON of an SSE `data:` line, or the SDKs' event objects) of:
  * - OpenAI Chat Completions chunks: `{ choices: [{ index, delta: { tool_calls: [{ index, id?, function: { name?, arguments? } }] }, finish_reason }] }`.
  *   A call is complete when its argument JSON closes (or, for `""`, when its choice finishes).
  * - OpenAI Responses events: `response.output_item.added`, `response.function_call_arguments.delta`,
@@ -583,17 +757,15 @@ interface Slot extends PendingToolCall {
  *   `content_block_stop`, `message_delta` (stop_reason `max_tokens` marks open calls as cut off).
  * Other events (text deltas, pings) are ignored.
  *
- * It returns the calls this event completed. A complete call that fails validation throws a ToonError
- * (INVALID_VALUE listing every violation); a call the stream cut off throws INCOMPLETE. The accumulator stays
- * usable after a throw: calls completed by the same event are returned by the next `push` or `end`.
- * Call `end()` when the stream is over: it returns what is left and throws INCOMPLETE (with `details` naming
- * each one) if any call never finished.
+ * Failures: INVALID_VALUE (every violation in `details`, paths `/arguments/...`), INCOMPLETE (the stream cut the
+ * call off: `length`, `max_tokens`, or no stop event), each error's `call` naming id, name, index, raw
+ * arguments and stream position. Text arriving for a call already yielded is a second, failed outcome for it.
+ * Call `end()` when the stream is over: it yields what is left, each call that never finished as INCOMPLETE.
  */
 export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
   private readonly slots = new Map<string, Slot>();
-  private ready: C[] = [];
+  private ready: ToolCallOutcome<C>[] = [];
   private order = 0;
-  private incomplete: Slot[] = [];
 
   constructor(private readonly spec: ToolSetSpec) {}
 
@@ -605,16 +777,8 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
       .map(({ key, id, name, received }) => ({ key, id, name, received }));
   }
 
-  push(event: unknown): C[] {
-    const errors: ToonError[] = [];
-    const guard = (f: () => void): void => {
-      try {
-        f();
-      } catch (e) {
-        if (!(e instanceof ToonError)) throw e;
-        errors.push(e);
-      }
-    };
+  /** The outcomes this event completed (usually none or one; a finish event may complete several). */
+  push(event: unknown): ToolCallOutcome<C>[] {
     if (isPlainObject(event)) {
       if (Array.isArray(event.choices)) {
         // indices restart with every completion: the chunk's completion id is part of the key
@@ -624,42 +788,30 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
           const ci = `${stream}:${typeof choice.index === "number" ? choice.index : 0}`;
           const delta = choice.delta;
           if (isPlainObject(delta) && Array.isArray(delta.tool_calls)) {
-            for (const frag of delta.tool_calls) if (isPlainObject(frag)) guard(() => this.openaiFragment(ci, frag));
+            for (const frag of delta.tool_calls) if (isPlainObject(frag)) this.openaiFragment(ci, frag);
           }
           const finish = choice.finish_reason;
-          if (typeof finish === "string") guard(() => this.finishPrefix(`openai:${ci}:`, finish));
+          if (typeof finish === "string") this.finishPrefix(`openai:${ci}:`, finish);
         }
       } else if (typeof event.type === "string") {
-        guard(() => this.typedEvent(event.type as string, event));
+        this.typedEvent(event.type, event);
       }
     }
-    if (errors.length > 0) throw errors.length === 1 ? errors[0]! : combine(errors);
-    const out = this.ready;
-    this.ready = [];
-    return out;
+    return this.take();
   }
 
-  /** The stream is over: the calls still waiting, or INCOMPLETE naming every call that never finished. */
-  end(): C[] {
-    const errors: ToonError[] = [];
+  /** The stream is over: the calls still waiting, and each call that never finished as INCOMPLETE. */
+  end(): ToolCallOutcome<C>[] {
     for (const s of [...this.slots.values()].sort((a, b) => a.order - b.order)) {
       if (s.done) continue;
       // a call whose JSON closed (or that carries no arguments) but whose stop event never came is whole
-      if (s.scan.complete && !s.scan.trailing) {
-        try {
-          this.complete(s);
-        } catch (e) {
-          if (!(e instanceof ToonError)) throw e;
-          errors.push(e);
-        }
-      } else {
-        this.cutOff(s);
-      }
+      if (s.scan.complete && !s.scan.trailing) this.complete(s);
+      else this.cutOff(s);
     }
-    const cut = this.incomplete;
-    this.incomplete = [];
-    if (cut.length > 0) errors.unshift(incompleteError(cut));
-    if (errors.length > 0) throw errors.length === 1 ? errors[0]! : combine(errors);
+    return this.take();
+  }
+
+  private take(): ToolCallOutcome<C>[] {
     const out = this.ready;
     this.ready = [];
     return out;
@@ -674,10 +826,19 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
     return s;
   }
 
+  private ref(s: Slot): ToolCallRef {
+    return { id: s.id, name: s.name, index: s.order, arguments: s.scan.empty && s.given !== undefined ? argumentText(s.given) : s.text, position: s.key };
+  }
+
+  private fail(s: Slot, code: ToonErrorCode, reason: string, path: string, details?: ToonErrorDetail[]): void {
+    const ref = this.ref(s);
+    this.ready.push(failure(callError(code, `${callLabel(ref)}: ${reason}`, ref, path, details)));
+  }
+
   private append(s: Slot, text: string): void {
     if (text === "") return;
     if (s.done) {
-      if (text.trim() !== "") throw new ToonError("INVALID_VALUE", `more argument text for tool call ${show(s.name)} after it was complete`, { path: "/arguments" });
+      if (text.trim() !== "") this.fail(s, "INVALID_VALUE", "more argument text after the call was complete", "/arguments");
       return;
     }
     s.text += text;
@@ -728,8 +889,7 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
       case "content_block_stop": {
         const s = this.slots.get(`anthropic:${typeof e.index === "number" ? e.index : 0}`);
         if (s === undefined || s.done) return;
-        if (s.scan.empty || (s.scan.complete && !s.scan.trailing)) this.complete(s);
-        else this.failCut(s);
+        this.completeOrCut(s);
         return;
       }
       case "message_delta": {
@@ -784,67 +944,49 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
 
   private completeOrCut(s: Slot): void {
     if (s.scan.empty || (s.scan.complete && !s.scan.trailing)) this.complete(s);
-    else this.failCut(s);
+    else this.cutOff(s);
   }
 
   /** A choice or message finished: its open calls are whole now, or were cut off (`length`, `max_tokens`). */
   private finishPrefix(prefix: string, reason: string): void {
-    const cut: Slot[] = [];
-    const errors: ToonError[] = [];
     for (const s of [...this.slots.values()].sort((a, b) => a.order - b.order)) {
       if (s.done || !s.key.startsWith(prefix)) continue;
       const whole = s.scan.complete && !s.scan.trailing;
-      if (whole || (s.scan.empty && reason !== "length" && reason !== "max_tokens" && reason !== "incomplete")) {
-        try {
-          this.complete(s);
-        } catch (e) {
-          if (!(e instanceof ToonError)) throw e;
-          errors.push(e);
-        }
-      } else {
-        s.done = true;
-        cut.push(s);
-      }
+      if (whole || (s.scan.empty && reason !== "length" && reason !== "max_tokens" && reason !== "incomplete")) this.complete(s);
+      else this.cutOff(s, reason);
     }
-    if (cut.length > 0) errors.unshift(incompleteError(cut, reason));
-    if (errors.length > 0) throw errors.length === 1 ? errors[0]! : combine(errors);
   }
 
-  private failCut(s: Slot): void {
+  /** The stream stopped (`reason`) or ended before the call's JSON closed. */
+  private cutOff(s: Slot, reason?: string): void {
     s.done = true;
-    throw incompleteError([s]);
-  }
-
-  private cutOff(s: Slot): void {
-    s.done = true;
-    this.incomplete.push(s);
+    const why = reason === undefined ? "the stream ended" : `the stream stopped (${reason})`;
+    this.fail(s, "INCOMPLETE", `${why} after ${s.text.length} characters of arguments, before their JSON was complete`, "/arguments");
   }
 
   private complete(s: Slot): void {
     s.done = true;
     let args: unknown;
     if (s.scan.empty) args = s.given ?? {};
-    else if (s.scan.trailing) throw new ToonError("INVALID_VALUE", `tool call ${show(s.name)}: text after the end of the argument JSON`, { path: "/arguments" });
-    else args = parseArgumentsJson(s.text);
-    if (!this.spec.tools.has(s.name)) throw new ToonError("INVALID_VALUE", unknownToolMessage(this.spec, s.name), { path: "/name", details: [{ path: "/name", message: unknownToolMessage(this.spec, s.name) }] });
-    this.ready.push(checkToolCall<C>(this.spec, s.id, s.name, args));
+    else if (s.scan.trailing) return this.fail(s, "INVALID_VALUE", "text after the end of the argument JSON", "/arguments");
+    else {
+      try {
+        args = parseArgumentsJson(s.text);
+      } catch (e) {
+        if (!(e instanceof ToonError)) throw e;
+        return this.fail(s, e.code, e.reason, e.path);
+      }
+    }
+    try {
+      this.ready.push({ ok: true, call: checkCall<C>(this.spec, this.ref(s), args), index: s.order });
+    } catch (e) {
+      if (!(e instanceof ToonError) || e.call === undefined) throw e;
+      this.ready.push(failure(e));
+    }
   }
 }
 
-function incompleteError(cut: readonly Slot[], reason?: string): ToonError {
-  const details = cut.map((s) => ({
-    path: "/" + s.key,
-    message: `tool call ${show(s.name || "(no name yet)")}${s.id ? ` (${s.id})` : ""} ended after ${s.text.length} characters of arguments, before its JSON was complete`,
-  }));
-  const why = reason === undefined ? "the stream ended" : `the stream stopped (${reason})`;
-  return new ToonError("INCOMPLETE", `${why} with ${cut.length} unfinished tool call${cut.length === 1 ? "" : "s"}: ${details.map((d) => d.message).join("; ")}`, {
-    path: details[0]!.path,
-    details,
-  });
-}
-
-function combine(errors: ToonError[]): ToonError {
-  const first = errors[0]!;
-  const details = errors.flatMap((e) => e.details ?? [{ path: e.path, message: e.reason }]);
-  return new ToonError(first.code, `${errors.length} tool calls failed: ${errors.map((e) => e.reason).join(" | ")}`, { path: first.path, details });
-}
+export { toolResultMessage, toolErrorMessage, toolErrorPayload } from "./tools-results.ts";
+export type { ToolResultFormat, ToolResultMessages, ToolResultTarget, ToolErrorPayload } from "./tools-results.ts";
+export { toolDefinitions } from "./tools-definitions.ts";
+export type { ToolSource, ToolDefinitionFormat, ToolDefinitionOptions, ToolDefinitions } from "./tools-definitions.ts";

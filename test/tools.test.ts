@@ -51,6 +51,24 @@ function catchToon(f: () => unknown): ToonError {
   assert.fail("expected a ToonError");
 }
 
+type Outcome = ReturnType<ReturnType<typeof WeatherTools.accumulator>["push"]>[number];
+
+/** The calls of outcomes that must all be valid. */
+function valid(outcomes: Outcome[]): WeatherToolsCall[] {
+  return outcomes.map((o) => {
+    if (!o.ok) assert.fail(`unexpected failed call ${o.id}: ${o.error.message}`);
+    return o.call;
+  });
+}
+
+/** The failed outcomes (and that there is no valid one among them). */
+function failures(outcomes: Outcome[]): Extract<Outcome, { ok: false }>[] {
+  return outcomes.map((o) => {
+    if (o.ok) assert.fail(`unexpected valid call ${o.call.id}`);
+    return o;
+  });
+}
+
 /** An OpenAI Chat Completions stream chunk carrying tool-call fragments. */
 function chunk(toolCalls: unknown[] | undefined, finish: string | null = null, choice = 0): unknown {
   return { object: "chat.completion.chunk", choices: [{ index: choice, delta: toolCalls ? { tool_calls: toolCalls } : {}, finish_reason: finish }] };
@@ -222,7 +240,7 @@ describe("tool set codec (examples/tools weather tools)", () => {
 
   test("accumulator: recorded OpenAI stream (interleaved indices, fragments split mid-escape)", () => {
     const acc = WeatherTools.accumulator();
-    const got: WeatherToolsCall[][] = jsonLines(readExample("recorded/openai-chat-stream.jsonl")).map((e) => acc.push(e));
+    const got: WeatherToolsCall[][] = jsonLines(readExample("recorded/openai-chat-stream.jsonl")).map((e) => valid(acc.push(e)));
     assert.deepEqual(acc.end(), []);
     const all = got.flat();
     assert.deepEqual(all.map((c) => c.name), ["get_weather", "get-air-quality"]);
@@ -239,7 +257,7 @@ describe("tool set codec (examples/tools weather tools)", () => {
     for (let i = 1; i < text.length; i++) {
       const acc = WeatherTools.accumulator();
       assert.deepEqual(acc.push(chunk([{ index: 0, id: "call_x", type: "function", function: { name: "get_weather", arguments: text.slice(0, i) } }])), [], `split at ${i}`);
-      const out = acc.push(chunk([{ index: 0, function: { arguments: text.slice(i) } }]));
+      const out = valid(acc.push(chunk([{ index: 0, function: { arguments: text.slice(i) } }])));
       assert.equal(out.length, 1, `split at ${i}: ${JSON.stringify(text.slice(0, i))}`);
       assert.equal((out[0]!.arguments as { city: string }).city, "Zürich \"Mitte\" \\ 北京");
       assert.deepEqual(acc.end(), []);
@@ -249,11 +267,11 @@ describe("tool set codec (examples/tools weather tools)", () => {
     for (let i = 1; i < short.length; i++) {
       for (let j = i + 1; j < short.length; j++) {
         const acc = WeatherTools.accumulator();
-        const out = [
+        const out = valid([
           ...acc.push(chunk([{ index: 0, id: "c", function: { name: "get_weather", arguments: short.slice(0, i) } }])),
           ...acc.push(chunk([{ index: 0, function: { arguments: short.slice(i, j) } }])),
           ...acc.push(chunk([{ index: 0, function: { arguments: short.slice(j) } }])),
-        ];
+        ]);
         assert.equal(out.length, 1);
         assert.equal((out[0]!.arguments as { city: string }).city, "é北");
       }
@@ -264,69 +282,82 @@ describe("tool set codec (examples/tools weather tools)", () => {
     const acc = WeatherTools.accumulator();
     acc.push(chunk([{ index: 0, id: "a", function: { name: "get_forecast", arguments: '{"city":"Oslo",' } }]));
     acc.push(chunk([{ index: 1, id: "b", function: { name: "get_weather", arguments: '{"city":"Rome"' } }]));
-    const first = acc.push(chunk([{ index: 1, function: { arguments: ',"date":null,"unit":"celsius"}' } }]));
+    const first = valid(acc.push(chunk([{ index: 1, function: { arguments: ',"date":null,"unit":"celsius"}' } }])));
     assert.deepEqual(first.map((c) => c.id), ["b"]);
     const second = acc.push(chunk([{ index: 0, function: { arguments: '"days":2}' } }]));
-    assert.deepEqual(second, [{ id: "a", name: "get_forecast", arguments: { city: "Oslo", days: 2 } }]);
+    assert.deepEqual(second, [{ ok: true, index: 0, call: { id: "a", name: "get_forecast", arguments: { city: "Oslo", days: 2 } } }]);
     assert.deepEqual(acc.push(chunk(undefined, "tool_calls")), []);
     assert.deepEqual(acc.end(), []);
   });
 
-  test("accumulator: a cut-off stream is INCOMPLETE, never returned as whole", () => {
+  test("accumulator: a cut-off stream is INCOMPLETE per call, never returned as whole", () => {
     const events = jsonLines(readExample("recorded/openai-chat-stream.jsonl"));
     for (let n = 3; n < events.length - 4; n++) {
       const acc = WeatherTools.accumulator();
       for (const e of events.slice(0, n)) acc.push(e);
-      const e = catchToon(() => acc.end());
-      assert.equal(e.code, "INCOMPLETE", `cut after ${n} events`);
-      assert.ok((e.details?.length ?? 0) >= 1);
-      assert.match(e.details![0]!.message, /before its JSON was complete/);
+      const cut = failures(acc.end());
+      assert.ok(cut.length >= 1, `cut after ${n} events`);
+      for (const f of cut) {
+        assert.equal(f.error.code, "INCOMPLETE", `cut after ${n} events`);
+        assert.equal(f.error.path, "/arguments");
+        assert.match(f.error.message, /before their JSON was complete/);
+        assert.ok(f.id.startsWith("call_"), f.id);
+        assert.equal(f.error.call?.id, f.id);
+        assert.match(f.error.call?.position ?? "", /^openai:/);
+      }
     }
     // finish_reason "length": the open calls were truncated by the token limit
     const acc = WeatherTools.accumulator();
     acc.push(chunk([{ index: 0, id: "a", function: { name: "get_weather", arguments: '{"city":"Os' } }]));
-    const e = catchToon(() => acc.push(chunk(undefined, "length")));
-    assert.equal(e.code, "INCOMPLETE");
-    assert.match(e.message, /\(length\)/);
+    const [f] = failures(acc.push(chunk(undefined, "length")));
+    assert.equal(f!.error.code, "INCOMPLETE");
+    assert.match(f!.error.message, /\(length\)/);
+    assert.deepEqual(f!.error.call, { id: "a", name: "get_weather", index: 0, arguments: '{"city":"Os', position: "openai::0:0" });
     assert.deepEqual(acc.end(), []);
     assert.deepEqual(acc.pending, []);
   });
 
-  test("accumulator: an invalid or unknown call throws, and the accumulator goes on", () => {
+  test("accumulator: an invalid or unknown call is a failed outcome naming it, and the accumulator goes on", () => {
     const acc = WeatherTools.accumulator();
-    const e1 = catchToon(() => acc.push(chunk([{ index: 0, id: "a", function: { name: "get_weather", arguments: '{"city":""}' } }])));
-    assert.equal(e1.code, "INVALID_VALUE");
-    assert.deepEqual(e1.details?.map((d) => d.path), ["/arguments/city", "/arguments/date", "/arguments/unit"]);
-    const e2 = catchToon(() => acc.push(chunk([{ index: 1, id: "b", function: { name: "get_time", arguments: "{}" } }])));
-    assert.equal(e2.path, "/name");
-    const ok = acc.push(chunk([{ index: 2, id: "c", function: { name: "get_forecast", arguments: '{"city":"Oslo","days":1}' } }]));
+    const [f1] = failures(acc.push(chunk([{ index: 0, id: "a", function: { name: "get_weather", arguments: '{"city":""}' } }])));
+    assert.equal(f1!.error.code, "INVALID_VALUE");
+    assert.deepEqual(f1!.error.details?.map((d) => d.path), ["/arguments/city", "/arguments/date", "/arguments/unit"]);
+    assert.deepEqual([f1!.id, f1!.name, f1!.index], ["a", "get_weather", 0]);
+    assert.match(f1!.error.message, /tool call "get_weather" \("a"\)/);
+    const [f2] = failures(acc.push(chunk([{ index: 1, id: "b", function: { name: "get_time", arguments: "{}" } }])));
+    assert.equal(f2!.error.path, "/name");
+    assert.equal(f2!.id, "b");
+    const ok = valid(acc.push(chunk([{ index: 2, id: "c", function: { name: "get_forecast", arguments: '{"city":"Oslo","days":1}' } }])));
     assert.equal(ok.length, 1);
-    const e3 = catchToon(() => acc.push(chunk([{ index: 2, function: { arguments: "}" } }])));
-    assert.match(e3.message, /after it was complete/);
+    const [f3] = failures(acc.push(chunk([{ index: 2, function: { arguments: "}" } }])));
+    assert.match(f3!.error.message, /after the call was complete/);
+    assert.equal(f3!.id, "c");
     assert.deepEqual(acc.end(), []);
   });
 
   test("accumulator: recorded Anthropic stream; max_tokens cuts a call off", () => {
     const acc = WeatherTools.accumulator();
     const out = jsonLines(readExample("recorded/anthropic-stream.jsonl")).flatMap((e) => acc.push(e));
-    assert.deepEqual(out, [{ id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_forecast", arguments: { city: "Москва", days: 5, include: ["temperature", "wind"] } }]);
+    assert.deepEqual(out, [{ ok: true, index: 0, call: { id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_forecast", arguments: { city: "Москва", days: 5, include: ["temperature", "wind"] } } }]);
     assert.deepEqual(acc.end(), []);
 
     const cut = WeatherTools.accumulator();
     cut.push({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "t1", name: "get_weather", input: {} } });
     cut.push({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"city": "Os' } });
-    const e = catchToon(() => cut.push({ type: "content_block_stop", index: 0 }));
-    assert.equal(e.code, "INCOMPLETE");
+    assert.equal(failures(cut.push({ type: "content_block_stop", index: 0 }))[0]!.error.code, "INCOMPLETE");
     const cut2 = WeatherTools.accumulator();
     cut2.push({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "t1", name: "get_weather", input: {} } });
     cut2.push({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"city": "Os' } });
-    assert.equal(catchToon(() => cut2.push({ type: "message_delta", delta: { stop_reason: "max_tokens" } })).code, "INCOMPLETE");
+    const [m] = failures(cut2.push({ type: "message_delta", delta: { stop_reason: "max_tokens" } }));
+    assert.equal(m!.error.code, "INCOMPLETE");
+    assert.equal(m!.id, "t1");
     // a tool_use block that never got a delta or a stop, then the stream ends
     const cut3 = WeatherTools.accumulator();
     cut3.push({ type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "t3", name: "get_weather", input: {} } });
-    const e3 = catchToon(() => cut3.end());
-    assert.equal(e3.code, "INCOMPLETE");
-    assert.equal(e3.details?.[0]?.path, "/anthropic:2");
+    const [e3] = failures(cut3.end());
+    assert.equal(e3!.error.code, "INCOMPLETE");
+    assert.equal(e3!.error.path, "/arguments");
+    assert.equal(e3!.error.call?.position, "anthropic:2");
   });
 
   test("accumulator: OpenAI Responses API events", () => {
@@ -338,13 +369,15 @@ describe("tool set codec (examples/tools weather tools)", () => {
       ...acc.push({ type: "response.function_call_arguments.delta", output_index: 1, item_id: "fc_1", delta: args.slice(7) }),
     ];
     assert.deepEqual(out, []);
-    const done = acc.push({ type: "response.function_call_arguments.done", output_index: 1, item_id: "fc_1", arguments: args });
+    const done = valid(acc.push({ type: "response.function_call_arguments.done", output_index: 1, item_id: "fc_1", arguments: args }));
     assert.deepEqual(done, [{ id: "call_r", name: "get_forecast", arguments: { city: "Lima", days: 4 } }]);
     assert.deepEqual(acc.push({ type: "response.output_item.done", output_index: 1, item: { type: "function_call", call_id: "call_r", name: "get_forecast", arguments: args } }), []);
     const cut = WeatherTools.accumulator();
     cut.push({ type: "response.output_item.added", output_index: 0, item: { type: "function_call", call_id: "c", name: "get_forecast", arguments: "" } });
     cut.push({ type: "response.function_call_arguments.delta", output_index: 0, delta: '{"city"' });
-    assert.equal(catchToon(() => cut.push({ type: "response.incomplete", response: {} })).code, "INCOMPLETE");
+    const [f] = failures(cut.push({ type: "response.incomplete", response: {} }));
+    assert.equal(f!.error.code, "INCOMPLETE");
+    assert.equal(f!.id, "c");
   });
 
   test("JsonScanner follows strings and escapes across fragments", () => {

@@ -37,15 +37,20 @@ type Call = import("./gen/weather-tools.js").WeatherToolsCall;
 const fromOpenAI: Call[] = WeatherTools.parseToolCalls(readJson("recorded/openai-chat-completion.json"));
 const fromAnthropic: Call[] = WeatherTools.parseToolCalls(readJson("recorded/anthropic-message.json"));
 
-// 3. streams: each call comes out of the accumulator once it is complete and valid
+// 3. streams: each call comes out of the accumulator once it is complete, as { ok: true, call } or { ok: false, ... }
+const valid = (outcomes: import("./gen/weather-tools.js").WeatherToolsOutcome[]): Call[] =>
+  outcomes.map((o) => {
+    if (!o.ok) throw o.error;
+    return o.call;
+  });
 const openaiAcc = WeatherTools.accumulator();
 const fromOpenAIStream: Call[] = [];
-for (const event of readLines("recorded/openai-chat-stream.jsonl")) fromOpenAIStream.push(...openaiAcc.push(event));
-fromOpenAIStream.push(...openaiAcc.end());
+for (const event of readLines("recorded/openai-chat-stream.jsonl")) fromOpenAIStream.push(...valid(openaiAcc.push(event)));
+fromOpenAIStream.push(...valid(openaiAcc.end()));
 const anthropicAcc = WeatherTools.accumulator();
 const fromAnthropicStream: Call[] = [];
-for (const event of readLines("recorded/anthropic-stream.jsonl")) fromAnthropicStream.push(...anthropicAcc.push(event));
-fromAnthropicStream.push(...anthropicAcc.end());
+for (const event of readLines("recorded/anthropic-stream.jsonl")) fromAnthropicStream.push(...valid(anthropicAcc.push(event)));
+fromAnthropicStream.push(...valid(anthropicAcc.end()));
 
 const all = [...fromOpenAI, ...fromOpenAIStream, ...fromAnthropic, ...fromAnthropicStream];
 console.log(`\nparsed ${all.length} tool calls:`);
@@ -75,12 +80,8 @@ try {
 }
 const cut = WeatherTools.accumulator();
 for (const event of readLines("recorded/openai-chat-stream.jsonl").slice(0, 9)) cut.push(event);
-try {
-  cut.end();
-} catch (e) {
-  if (!(e instanceof ToonError)) throw e;
-  console.log(`cut-off stream: ${e.code}: ${e.details?.length} unfinished call(s)`);
-}
+const unfinished = cut.end().filter((o) => !o.ok);
+console.log(`cut-off stream: ${unfinished.map((o) => (o.ok ? "" : `${o.error.code} ${o.id}`)).join(", ")}: ${unfinished.length} unfinished call(s)`);
 
 // 6. MCP: a tools/call request, and the result's structuredContent through the tool's result codec
 const mcp = readJson("recorded/mcp-tools-call.json") as { request: { params: unknown }; response: { result: { structuredContent: unknown } } };

@@ -28,6 +28,7 @@ import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/
 import type { TextCheckFn } from "../../runtime/text/check.ts";
 import { categoryMasks, nullableOf, textCheckOf } from "../../runtime/codec/engine/text-check.ts";
 import type { PayloadHints } from "../../runtime/text/model-output.ts";
+import { fillSpecOf } from "./model-fill.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Static facts about shapes
@@ -951,6 +952,8 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
   const encoder = t.rootEncoder(enc, ir.root);
   const check = rootIsDefinition ? t.checker(ir.name, cx.def(ir.name).shape) : t.checker(ir.name, ir.root);
   const hints = cx.constant("thints", code`${jsonBlock(t.hints(ir.root))} as const`);
+  const fillSpec = fillSpecOf(ir, cx);
+  const fill = fillSpec === undefined ? undefined : cx.constant("tfill", code`${jsonBlock(fillSpec)} as $rt.FillSpec`);
   const instructions = cx.constant("tinstructions", stringBlock(formatInstructions(ir, cx)));
   const T = name(ir.name);
   const members = code`  /**
@@ -968,11 +971,13 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
     return $rt.fromTextWith<${T}>(text, options, ${check});
   },`;
   const promptMembers = code`  /**
-   * The value in a model's reply: a \`\`\`toon or \`\`\`json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like \`fromText\`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a \`\`\`toon or \`\`\`json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like \`fromText\` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); \`{ repair: true }\` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): ${T} {
-    return $rt.fromModelOutputWith<${T}>(output, ${check}, ${hints});
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): ${T} {
+    return $rt.fromModelOutputWith<${T}>(output, ${check}, ${hints}, options${fill === undefined ? raw("") : code`, ${fill}`});
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
@@ -1110,7 +1115,9 @@ function exampleValue(root: Shape, cx: Defs, optional: boolean, note: (n: string
           if (p.name === "__proto__") Object.defineProperty(o, p.name, { value: v, enumerable: true, writable: true, configurable: true });
           else o[p.name] = v;
         }
-        if (optionalNames.length > 0) note(`${path || "top level"}: optional (omit when unknown): ${optionalNames.join(", ")}`);
+        if (optionalNames.length > 0) note(`${path || "top level"}: optional (omit when unknown; in a table row, leave its cell empty): ${optionalNames.join(", ")}`);
+        const defaulted = s.properties.filter((p) => p.shape.default !== undefined).map((p) => `${p.name} (${JSON.stringify(p.shape.default)})`);
+        if (defaulted.length > 0) note(`${path || "top level"}: may be left out, then the default applies: ${defaulted.join(", ")}`);
         if (s.properties.length === 0 && s.additional !== false) {
           const v = make(s.additional, `${path}.<key>`, "value");
           if (v !== undefined) o["key"] = v;

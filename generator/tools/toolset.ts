@@ -40,7 +40,7 @@ export interface ToolSetIR {
   /** Root: an array of calls. IR name = `<name>Batch`. */
   batch: SchemaIR;
   /** Names the main module declares besides the per-tool ones (kept free for them). */
-  names: { call: string; batch: string; parsed: string; toolName: string; argumentsMap: string; resultsMap: string };
+  names: { call: string; batch: string; parsed: string; outcome: string; toolName: string; argumentsMap: string; resultsMap: string };
   /** Set-level findings (skipped built-in tools); each tool's loader warnings stay on its own IRs. */
   warnings: string[];
 }
@@ -122,6 +122,7 @@ export function buildToolSet(set: ToolSetSource, opts: ToolSetOptions): ToolSetI
     call: name,
     batch: name + "Batch",
     parsed: name + "Call",
+    outcome: name + "Outcome",
     toolName: name + "Name",
     argumentsMap: name + "Arguments",
     resultsMap: name + "Results",

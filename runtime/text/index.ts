@@ -49,5 +49,9 @@ export { decodeText, decodeTextExact, locateText, offsetToLineColumn, TextNumber
 export type { TextDecodeOptions } from "./decode.ts";
 export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
 export type { TextCheckFn } from "./check.ts";
-export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact } from "./model-output.ts";
-export type { PayloadHints, Payload, JsonParse } from "./model-output.ts";
+export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact, modelOutputText, stripReasoning, MAX_CANDIDATES } from "./model-output.ts";
+export type { PayloadHints, Payload, JsonParse, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";
+export { repairJson } from "./json-repair.ts";
+export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
+export { applyFill } from "./model-fill.ts";
+export type { FillSpec, FillShape, FillProp } from "./model-fill.ts";

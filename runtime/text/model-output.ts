@@ -3,20 +3,37 @@
  * JSON instead of TOON, or bare TOON. Used by generated `fromModelOutput`, which parses the payload strictly and
  * checks it against the schema: the result is the whole typed value or a ToonError, never a partial value.
  *
- * Candidates, tried in this order until one decodes and checks:
+ * Before the search:
+ * - the output may be a string or the reply as the SDKs give it (content parts, a message, a completion, a
+ *   Responses `output` list): text parts are joined, reasoning parts (`thinking`, `redacted_thinking`,
+ *   `reasoning`) and a Chat message's `reasoning_content` are skipped;
+ * - `<think>`, `<thinking>` and `<reasoning>` blocks are blanked out (newlines kept, so line numbers hold), as is
+ *   everything before a closing tag that has no opening one (templates that put `<think>` in the prompt). A block
+ *   that is never closed runs to the end: with no payload outside it, the output is INCOMPLETE.
+ *
+ * Candidates, tried in this order until one decodes and checks (at most {@link MAX_CANDIDATES}):
  * 1. fenced blocks (``` or ~~~) labelled `toon`, then `json`/`json5`/`jsonc`, then any other fence; a fence that is
  *    never closed is a candidate that fails with INCOMPLETE (the output was cut off);
  * 2. without fences: the whole text when it is JSON (starts with `{` or `[`) or TOON (starts like the schema's
  *    root: one of its keys, or an array header); else, inside prose, the TOON block that starts with a line naming
  *    a root key (or a root array header) and runs while lines are indented, blank, or name a root key; then the
- *    first balanced JSON object (or array, for array roots).
+ *    first `{` (or `[`, for array roots) that opens JSON (`{"`, `{}`) and its balanced end.
+ * The search is linear in the length of the output: each character is looked at a bounded number of times
+ * (`stats.scanned` counts them; test/model-output.test.ts holds it to that on hostile inputs).
+ *
  * The format of a candidate is detected from its content (a fence labelled json holding TOON still decodes).
- * When no candidate succeeds, the error of the first one is thrown (line numbers count from the start of the
- * model output); when there is none at all, NO_PAYLOAD.
+ * Truncation is INCOMPLETE, fenced or not: an unclosed fence, JSON that ends before its value does, unfenced TOON
+ * at the end of the output with fewer rows or items than its header declares. JSON errors name the slip
+ * ("trailing comma before ]", "single-quoted string", "Python's True"); `{ repair: true }` fixes the common ones
+ * (./json-repair.ts) and reports each. The fill spec (./model-fill.ts) reads empty TOON cells of optional fields
+ * as absent and fills schema defaults. When no candidate succeeds, the error of the first one is thrown (line
+ * numbers count from the start of the model output); when there is none at all, NO_PAYLOAD.
  */
-import { ToonError, pointerSegment } from "../errors.ts";
+import { ToonError, pointerSegment, type ToonErrorOptions } from "../errors.ts";
 import { checkDecoded, type TextCheckFn } from "./check.ts";
 import { TextNumber, decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
+import { repairJson, type JsonRepair } from "./json-repair.ts";
+import { applyFill, type FillSpec } from "./model-fill.ts";
 
 /** What the generated codec knows about its root, to spot an unfenced TOON payload inside prose. */
 export interface PayloadHints {
@@ -24,6 +41,20 @@ export interface PayloadHints {
   root: "object" | "array" | "other";
   keys: readonly string[];
 }
+
+/** Options of `fromModelOutput`. */
+export interface ModelOutputOptions {
+  /**
+   * Accept the common JSON slips of models: trailing commas, single quotes, `True`/`False`/`None`, comments, raw
+   * line breaks in strings, one missing closing `}` at the very end. Off by default (strict JSON).
+   */
+  repair?: boolean;
+  /** Called for each repair made (with `repair: true`), once the repaired payload has decoded and checked. */
+  onRepair?: (repair: JsonRepair) => void;
+}
+
+/** A model's reply: its text, or the reply as the SDKs give it (content parts, a message, a completion, a Responses output). */
+export type ModelOutput = string | readonly unknown[] | { readonly [key: string]: unknown };
 
 /** A payload candidate found in model output. */
 export interface Payload {
@@ -35,13 +66,109 @@ export interface Payload {
   source: string;
   /** A fence that was opened and never closed. */
   unclosed?: boolean;
+  /** Unfenced, and it runs to the end of the output (so a shortfall at its end is a cut, not a slip). */
+  atEnd?: boolean;
 }
+
+/** Work counter of the payload search (characters looked at). */
+export interface PayloadSearchStats {
+  scanned: number;
+}
+
+/** Candidates tried at most: a reply with hundreds of code fences costs a bounded number of decode attempts. */
+export const MAX_CANDIDATES = 32;
 
 const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.-]*)[^\n]*$/;
 
+// ---------------------------------------------------------------------------------------------------------------
+// The reply's text
+
+const REASONING_PARTS = new Set(["thinking", "redacted_thinking", "reasoning", "reasoning_text", "summary_text"]);
+
+/** The text of a reply: a string as is; text parts of content lists, messages and completions joined by newlines. */
+export function modelOutputText(output: ModelOutput): string {
+  const parts: string[] = [];
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof v === "string") {
+      parts.push(v);
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, depth + 1);
+      return;
+    }
+    if (typeof v !== "object" || v === null) return;
+    const o = v as Record<string, unknown>;
+    if (typeof o.type === "string" && REASONING_PARTS.has(o.type)) return;
+    if (typeof o.text === "string" && (o.type === undefined || o.type === "text" || o.type === "output_text")) parts.push(o.text);
+    else if (Array.isArray(o.choices)) visit((o.choices[0] as { message?: unknown } | undefined)?.message, depth + 1);
+    else if (o.content !== undefined && o.content !== null) visit(o.content, depth + 1); // (reasoning_content is skipped)
+    else if (Array.isArray(o.output)) visit(o.output, depth + 1);
+  };
+  visit(output, 0);
+  return parts.join("\n");
+}
+
+const OPEN_TAG = /<(think|thinking|reasoning)\b[^>\n]{0,200}>/gi; // (attributes bounded: no rescans of a long line)
+const CLOSE_TAG = /<\/(think|thinking|reasoning)\s*>/gi;
+
+function blank(s: string): string {
+  return s.replace(/[^\n]/g, " ");
+}
+
+/**
+ * `text` with its reasoning blocks blanked out (same length, same lines); `open`: a block that never closed
+ * (it runs to the end). One pass: each tag search starts where the previous one ended (`stats.scanned` adds the
+ * characters the searches passed over).
+ */
+export function stripReasoning(text: string, stats: PayloadSearchStats = { scanned: 0 }): { text: string; open: boolean } {
+  if (text.indexOf("<") < 0) return { text, open: false };
+  const out: string[] = [];
+  let from = 0;
+  // a closing tag before any opening one: everything before it was reasoning
+  OPEN_TAG.lastIndex = 0;
+  CLOSE_TAG.lastIndex = 0;
+  const firstOpen = OPEN_TAG.exec(text);
+  const firstClose = CLOSE_TAG.exec(text);
+  const upTo = (m: RegExpExecArray | null, start: number): number => (m === null ? text.length : m.index + m[0].length) - start;
+  stats.scanned += upTo(firstOpen, 0) + upTo(firstClose, 0);
+  if (firstClose !== null && (firstOpen === null || firstClose.index < firstOpen.index)) {
+    from = firstClose.index + firstClose[0].length;
+    out.push(blank(text.slice(0, from)));
+  }
+  let open = false;
+  for (;;) {
+    OPEN_TAG.lastIndex = from;
+    const m = OPEN_TAG.exec(text);
+    stats.scanned += upTo(m, from);
+    if (m === null) break;
+    out.push(text.slice(from, m.index));
+    const close = new RegExp(`</${m[1]}\\s*>`, "gi");
+    close.lastIndex = m.index + m[0].length;
+    const c = close.exec(text);
+    stats.scanned += upTo(c, m.index + m[0].length);
+    if (c === null) {
+      out.push(blank(text.slice(m.index)));
+      from = text.length;
+      open = true;
+      break;
+    }
+    const end = c.index + c[0].length;
+    out.push(blank(text.slice(m.index, end)));
+    from = end;
+  }
+  out.push(text.slice(from));
+  return { text: out.join(""), open };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The search
+
 /** The payload candidates of `output`, in the order they are tried. */
-export function findPayloads(output: string, hints: PayloadHints): Payload[] {
+export function findPayloads(output: string, hints: PayloadHints, stats: PayloadSearchStats = { scanned: 0 }): Payload[] {
   const lines = output.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  stats.scanned += output.length;
   const fences: (Payload & { rank: number })[] = [];
   for (let i = 0; i < lines.length; i++) {
     const m = FENCE.exec(lines[i]!);
@@ -51,6 +178,7 @@ export function findPayloads(output: string, hints: PayloadHints): Payload[] {
     let end = -1;
     for (let j = i + 1; j < lines.length; j++) {
       const l = lines[j]!.trim();
+      stats.scanned += lines[j]!.length + 1;
       if (l.length >= marker.length && l === marker[0]!.repeat(l.length)) {
         end = j;
         break;
@@ -68,7 +196,7 @@ export function findPayloads(output: string, hints: PayloadHints): Payload[] {
   }
   if (fences.length > 0) {
     fences.sort((a, b) => a.rank - b.rank);
-    return fences.map(({ rank: _rank, ...p }) => p);
+    return fences.slice(0, MAX_CANDIDATES).map(({ rank: _rank, ...p }) => p);
   }
   const out: Payload[] = [];
   const first = firstContentLine(lines);
@@ -78,51 +206,60 @@ export function findPayloads(output: string, hints: PayloadHints): Payload[] {
   if (lead.startsWith("{") || (lead.startsWith("[") && !isArrayHeader(lead))) {
     // JSON, possibly with prose after it
     const start = offsetOfLine(lines, first) + (head.length - lead.length);
-    const end = balancedEnd(output, start);
-    out.push({ kind: "json", text: output.slice(start, end < 0 ? output.length : end), line: first, source: "whole" });
+    const end = balancedEnd(output, start, stats);
+    const p: Payload = { kind: "json", text: output.slice(start, end < 0 ? output.length : end), line: first, source: "whole" };
+    if (end < 0) p.atEnd = true;
+    out.push(p);
     return out;
   }
   if (startsPayload(head, hints)) {
     const last = toonBlockEnd(lines, first, hints);
-    out.push({ kind: "toon", text: lines.slice(first, last + 1).join("\n"), line: first, source: first === 0 && last === lines.length - 1 ? "whole" : "prose" });
+    const p: Payload = { kind: "toon", text: lines.slice(first, last + 1).join("\n"), line: first, source: first === 0 && last === lines.length - 1 ? "whole" : "prose" };
+    if (lines.slice(last + 1).every((l) => l.trim() === "")) p.atEnd = true;
+    out.push(p);
   } else {
     for (let i = first + 1; i < lines.length; i++) {
       if (startsPayload(lines[i]!, hints)) {
         const last = toonBlockEnd(lines, i, hints);
-        out.push({ kind: "toon", text: lines.slice(i, last + 1).join("\n"), line: i, source: "prose" });
+        const p: Payload = { kind: "toon", text: lines.slice(i, last + 1).join("\n"), line: i, source: "prose" };
+        if (lines.slice(last + 1).every((l) => l.trim() === "")) p.atEnd = true;
+        out.push(p);
         break;
       }
     }
   }
+  // the first brace that opens JSON, and only its balanced end: one scan, however many braces the prose holds
   const open = hints.root === "array" ? "[" : "{";
   for (let at = output.indexOf(open); at >= 0; at = output.indexOf(open, at + 1)) {
-    const end = balancedEnd(output, at);
+    if (!looksLikeJsonStart(output, at, stats)) continue;
+    const end = balancedEnd(output, at, stats);
     if (end < 0) {
-      // truncated JSON: a candidate that fails with the parser's error
-      if (out.length === 0 && looksLikeJsonStart(output, at)) out.push({ kind: "json", text: output.slice(at), line: lineOf(output, at), source: "prose" });
+      // truncated JSON: a candidate that fails with the parser's error (INCOMPLETE)
+      if (out.length === 0) out.push({ kind: "json", text: output.slice(at), line: lineOf(output, at), source: "prose", atEnd: true });
       break;
     }
-    const text = output.slice(at, end);
-    if (looksLikeJsonStart(output, at)) {
-      out.push({ kind: "json", text, line: lineOf(output, at), source: "prose" });
-      break;
-    }
+    out.push({ kind: "json", text: output.slice(at, end), line: lineOf(output, at), source: "prose" });
+    break;
   }
   return out;
 }
 
 /**
  * Decode the payload in model output with the check pass `check`: the typed value, or a ToonError (NO_PAYLOAD,
- * INCOMPLETE for an unclosed fence, TEXT_SYNTAX, INVALID_VALUE, ...) with lines counted in `output`.
+ * INCOMPLETE for a cut-off payload, TEXT_SYNTAX, INVALID_VALUE, ...) with lines counted in `output`.
  */
-export function fromModelOutputWith<T>(output: string, check: TextCheckFn, hints: PayloadHints): T {
-  if (typeof output !== "string") throw new ToonError("INVALID_VALUE", "fromModelOutput expects a string");
-  const candidates = findPayloads(output, hints);
-  if (candidates.length === 0) throw new ToonError("NO_PAYLOAD", "no TOON or JSON payload found in the model output");
+export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, hints: PayloadHints, options: ModelOutputOptions = {}, fill?: FillSpec): T {
+  if (typeof output !== "string" && (typeof output !== "object" || output === null)) throw new ToonError("INVALID_VALUE", "fromModelOutput expects the reply's text (or its content parts)");
+  const { text, open } = stripReasoning(modelOutputText(output));
+  const candidates = findPayloads(text, hints);
+  if (candidates.length === 0) {
+    if (open) throw new ToonError("INCOMPLETE", "the output ends inside a reasoning block (<think>, <thinking> or <reasoning> never closed): it looks truncated");
+    throw new ToonError("NO_PAYLOAD", "no TOON or JSON payload found in the model output");
+  }
   let first: ToonError | undefined;
   for (const c of candidates) {
     try {
-      return decodePayload<T>(c, check);
+      return decodePayload<T>(c, check, options, fill);
     } catch (e) {
       if (!(e instanceof ToonError)) throw e;
       first ??= e;
@@ -131,8 +268,10 @@ export function fromModelOutputWith<T>(output: string, check: TextCheckFn, hints
   throw first as ToonError;
 }
 
+const SHORTFALL = /declares (\d+) (?:rows|items|values|entries) but has (\d+)/;
+
 /** Decode and check one candidate (line numbers in errors count from the start of the model output). */
-export function decodePayload<T>(c: Payload, check: TextCheckFn): T {
+export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelOutputOptions = {}, fill?: FillSpec): T {
   if (c.unclosed) {
     throw new ToonError("INCOMPLETE", `the ${c.source === "fence:toon" ? "```toon" : c.source === "fence:json" ? "```json" : "fenced"} block is never closed: the output looks truncated`, {
       line: c.line,
@@ -141,22 +280,49 @@ export function decodePayload<T>(c: Payload, check: TextCheckFn): T {
   }
   try {
     if (c.kind === "json") {
-      const r = parseJsonExact(c.text, true);
-      return checkDecoded<T>(r.value, r.raws, check, (e) => {
-        const at = locateJson(r, e.path);
-        return offsetToLineColumn(c.text, at);
-      });
+      let text = c.text;
+      let repairs: JsonRepair[] = [];
+      let r: JsonParse;
+      try {
+        r = parseJsonExact(text, true);
+      } catch (e) {
+        if (!options.repair || !(e instanceof ToonError) || (e.code !== "TEXT_SYNTAX" && e.code !== "INCOMPLETE")) throw e;
+        const fixed = repairJson(text);
+        if (fixed.repairs.length === 0) throw e;
+        r = parseJsonExact(fixed.text, true);
+        text = fixed.text;
+        repairs = fixed.repairs;
+      }
+      if (fill !== undefined) applyFill(r.value, fill, false);
+      const v = checkDecoded<T>(r.value, r.raws, check, (e) => offsetToLineColumn(text, locateJson(r, e.path)));
+      for (const x of repairs) options.onRepair?.({ ...x, line: x.line + c.line });
+      return v;
     }
-    const r = decodeTextExact(c.text);
+    let r: ReturnType<typeof decodeTextExact>;
+    try {
+      r = decodeTextExact(c.text);
+    } catch (e) {
+      const m = e instanceof ToonError && e.code === "TEXT_SYNTAX" && c.atEnd ? SHORTFALL.exec(e.reason) : null;
+      if (m !== null && Number(m[2]) < Number(m[1])) throw asIncomplete(e as ToonError, "unfenced TOON at the end of the output has fewer entries than its header declares: it looks truncated");
+      throw e;
+    }
+    if (fill !== undefined) applyFill(r.value, fill, true);
     return checkDecoded<T>(r.value, r.raws, check, (e) => locateText(c.text, e.path));
   } catch (e) {
     throw shift(e, c.line);
   }
 }
 
+function asIncomplete(e: ToonError, why: string): ToonError {
+  const opts: ToonErrorOptions = { path: e.path, cause: e };
+  if (e.line !== undefined) opts.line = e.line;
+  if (e.column !== undefined) opts.column = e.column;
+  return new ToonError("INCOMPLETE", `${why} (${e.reason})`, opts);
+}
+
 function shift(e: unknown, lines: number): unknown {
   if (!(e instanceof ToonError) || e.line === undefined || lines === 0) return e;
-  const opts: ConstructorParameters<typeof ToonError>[2] = { path: e.path, line: e.line + lines, cause: e.cause ?? e };
+  const opts: ToonErrorOptions = { path: e.path, line: e.line + lines, cause: e.cause ?? e };
   if (e.column !== undefined) opts.column = e.column;
   if (e.details !== undefined) opts.details = e.details;
   return new ToonError(e.code, e.reason, opts);
@@ -236,28 +402,34 @@ function lineOf(text: string, offset: number): number {
 }
 
 /** Whether the `{` or `[` at `at` opens JSON (`{"`, `{}`, `[{`, `[1`, ...) rather than prose braces. */
-function looksLikeJsonStart(text: string, at: number): boolean {
+function looksLikeJsonStart(text: string, at: number, stats: PayloadSearchStats): boolean {
   let i = at + 1;
   while (i < text.length && (text[i] === " " || text[i] === "\n" || text[i] === "\r" || text[i] === "\t")) i++;
+  stats.scanned += i - at;
   if (i >= text.length) return true;
   const c = text[i]!;
   return text[at] === "{" ? c === '"' || c === "}" : /[[{"\]\-0-9tfn]/.test(c);
 }
 
 /** Index after the bracket that closes the one at `start` (string-aware), or -1 when it is never closed. */
-function balancedEnd(text: string, start: number): number {
+function balancedEnd(text: string, start: number, stats: PayloadSearchStats): number {
   let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      i++;
-      while (i < text.length && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
-    } else if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) {
-      if (--depth === 0) return i + 1;
+  let i = start;
+  try {
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        i++;
+        while (i < text.length && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
+      } else if (c === 123 || c === 91) depth++;
+      else if (c === 125 || c === 93) {
+        if (--depth === 0) return i + 1;
+      }
     }
+    return -1;
+  } finally {
+    stats.scanned += Math.min(i, text.length) - start + 1;
   }
-  return -1;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -275,7 +447,9 @@ const MAX_JSON_DEPTH = 1000;
 /**
  * Parse JSON strictly (RFC 8259: no duplicate keys, nothing after the value but whitespace), like `JSON.parse`
  * except that number tokens a double does not carry exactly become {@link TextNumber} (as in `decodeTextExact`),
- * `__proto__` keys become own properties, and errors are ToonError TEXT_SYNTAX with line and column.
+ * `__proto__` keys become own properties, and errors are ToonError TEXT_SYNTAX with line and column, naming
+ * the slip when it is a common one (a trailing comma, single quotes, an unquoted name, Python's `True`, a
+ * comment, a raw line break in a string). Text that ends before its value does is INCOMPLETE (truncated).
  */
 export function parseJsonExact(text: string, track = false): JsonParse {
   const p = new JsonParser(text, track);
@@ -302,6 +476,29 @@ class JsonParser {
     return new ToonError("TEXT_SYNTAX", `invalid JSON: ${reason}`, { line, column });
   }
 
+  /** The text ended inside the value: a cut-off payload. */
+  truncated(at = this.i): ToonError {
+    const { line, column } = offsetToLineColumn(this.t, at);
+    return new ToonError("INCOMPLETE", "the JSON ends before its value does (truncated)", { line, column });
+  }
+
+  /** What is wrong where `expected` was expected: the end of the text, or the slip a model makes there. */
+  unexpected(expected: string): ToonError {
+    const t = this.t;
+    if (this.i >= t.length) return this.truncated();
+    const c = t[this.i]!;
+    if (c === "'") return this.fail(`a single-quoted string where ${expected} was expected (JSON strings use double quotes)`);
+    if (c === "/" && (t[this.i + 1] === "/" || t[this.i + 1] === "*")) return this.fail(`a comment where ${expected} was expected (JSON has no comments)`);
+    const word = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(t.slice(this.i, this.i + 64))?.[0];
+    if (word !== undefined) {
+      const py = word === "True" ? "true" : word === "False" ? "false" : word === "None" ? "null" : undefined;
+      if (py !== undefined) return this.fail(`Python's ${word} where ${expected} was expected (JSON writes ${py})`);
+      if (expected === "a property name in double quotes") return this.fail(`unquoted property name ${JSON.stringify(word)} (JSON needs double quotes)`);
+      if (word === "NaN" || word === "Infinity" || word === "undefined") return this.fail(`${word} is not a JSON value`);
+    }
+    return this.fail(`expected ${expected}, got ${JSON.stringify(c)}`);
+  }
+
   ws(): void {
     const t = this.t;
     let c = t.charCodeAt(this.i);
@@ -317,7 +514,7 @@ class JsonParser {
 
   value(depth: number): unknown {
     const t = this.t;
-    if (this.i >= t.length) throw this.fail("unexpected end of input (truncated?)");
+    if (this.i >= t.length) throw this.truncated();
     const c = t.charCodeAt(this.i);
     if (c === 123 || c === 91) {
       if (depth > MAX_JSON_DEPTH) throw new ToonError("DEPTH_LIMIT", `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, offsetToLineColumn(t, this.i));
@@ -331,7 +528,9 @@ class JsonParser {
         return v;
       }
     }
-    throw this.fail(`unexpected character ${JSON.stringify(t[this.i])}`);
+    // `tr`, `fals`, `n` at the very end: a literal cut off
+    if (t.length - this.i < 5 && LITERALS.some(([w]) => w.startsWith(t.slice(this.i)))) throw this.truncated();
+    throw this.unexpected("a value");
   }
 
   object(depth: number): Record<string, unknown> {
@@ -344,12 +543,15 @@ class JsonParser {
       return o;
     }
     for (;;) {
-      if (t.charCodeAt(this.i) !== 34) throw this.fail(this.i >= t.length ? "unexpected end of input (truncated?)" : "expected a property name in double quotes");
+      if (t.charCodeAt(this.i) !== 34) {
+        if (t.charCodeAt(this.i) === 125 && o !== undefined && Object.keys(o).length > 0) throw this.fail("trailing comma before }");
+        throw this.unexpected("a property name in double quotes");
+      }
       const keyAt = this.i;
       const k = this.string();
       if (Object.prototype.hasOwnProperty.call(o, k)) throw this.fail(`duplicate key ${JSON.stringify(k)}`, keyAt);
       this.ws();
-      if (t.charCodeAt(this.i) !== 58) throw this.fail(this.i >= t.length ? "unexpected end of input (truncated?)" : "expected ':' after property name");
+      if (t.charCodeAt(this.i) !== 58) throw this.i >= t.length ? this.truncated() : this.fail("expected ':' after property name");
       this.i++;
       this.ws();
       this.at(o, k, this.i);
@@ -371,7 +573,7 @@ class JsonParser {
       }
       if (c === 125) return o;
       this.i--;
-      throw this.fail(this.i >= t.length ? "unexpected end of input (truncated?)" : "expected ',' or '}' after a property value");
+      throw this.i >= t.length ? this.truncated() : this.unexpected("',' or '}' after a property value");
     }
   }
 
@@ -385,6 +587,7 @@ class JsonParser {
       return a;
     }
     for (;;) {
+      if (a.length > 0 && t.charCodeAt(this.i) === 93) throw this.fail("trailing comma before ]");
       this.at(a, a.length, this.i);
       try {
         a.push(this.value(depth + 1));
@@ -401,7 +604,7 @@ class JsonParser {
       }
       if (c === 93) return a;
       this.i--;
-      throw this.fail(this.i >= t.length ? "unexpected end of input (truncated?)" : "expected ',' or ']' after an array item");
+      throw this.i >= t.length ? this.truncated() : this.unexpected("',' or ']' after an array item");
     }
   }
 
@@ -411,10 +614,10 @@ class JsonParser {
     let i = start + 1;
     let escaped = false;
     for (;;) {
-      if (i >= t.length) throw this.fail("unterminated string (truncated?)", start);
+      if (i >= t.length) throw this.truncated(start);
       const c = t.charCodeAt(i);
       if (c === 34) break;
-      if (c < 32) throw this.fail("raw control character in string", i);
+      if (c < 32) throw this.fail(c === 10 || c === 13 ? "a raw line break inside a string (JSON writes \\n)" : c === 9 ? "a raw tab inside a string (JSON writes \\t)" : "a raw control character inside a string", i);
       if (c === 92) {
         escaped = true;
         i += 2;

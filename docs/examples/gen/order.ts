@@ -27,6 +27,7 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
 ]);
 const $enum_Order_status = ["pending", "paid", "shipped"] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "qty", "price", "status", "note", "created", "tags"]} as const;
+const $tfill_Order = {"root": {"o": [["note", 1, 0]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -46,7 +47,7 @@ const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) i
   "\n" +
   "Notes:\n" +
   "- status: one of \"pending\", \"paid\", \"shipped\"\n" +
-  "- top level: optional (omit when unknown): note";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): note";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -335,11 +336,13 @@ export const OrderPrompt = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): Order {
-    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): Order {
+    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order, options, $tfill_Order);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

@@ -142,6 +142,23 @@ const $tunion_Entity = [$ckPersonEntity, $ckOrganizationEntity, $ckLocationEntit
 const $tmask_Entity_exact = [32, 32, 32, 32, 32] as const;
 const $tmask_Entity_coercible = [0, 0, 0, 0, 0] as const;
 const $thints_ExtractionResult = {"root": "object", "keys": ["model", "extractedAt", "documents"]} as const;
+const $tfill_ExtractionResult = {
+  "root": {"o": [["documents", 0, {"a": {"r": "Document"}}]]},
+  "defs": {
+    "Document": {"o": [["url", 1, 0], ["entities", 0, {"a": {"r": "Entity"}}]]},
+    "Entity": {
+      "u": "type",
+      "b": [
+        ["person", {"r": "PersonEntity"}],
+        ["organization", {"r": "OrganizationEntity"}],
+        ["location", {"r": "LocationEntity"}],
+      ],
+    },
+    "LocationEntity": {"o": [["countryCode", 1, 0], ["lat", 1, 0], ["lon", 1, 0]]},
+    "OrganizationEntity": {"o": [["ticker", 1, 0]]},
+    "PersonEntity": {"o": [["role", 1, 0]]},
+  },
+} as $rt.FillSpec;
 const $tinstructions_ExtractionResult = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -166,8 +183,8 @@ const $tinstructions_ExtractionResult = "Reply with TOON (Token-Oriented Object 
   "- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n" +
   "- documents[].language: one of \"en\", \"zh\"\n" +
   "- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n" +
-  "- documents[].entities[]: optional (omit when unknown): role\n" +
-  "- documents[]: optional (omit when unknown): url";
+  "- documents[].entities[]: optional (omit when unknown; in a table row, leave its cell empty): role\n" +
+  "- documents[]: optional (omit when unknown; in a table row, leave its cell empty): url";
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1260,11 +1277,13 @@ export const ExtractionResultPrompt = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): ExtractionResult {
-    return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints_ExtractionResult);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): ExtractionResult {
+    return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints_ExtractionResult, options, $tfill_ExtractionResult);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

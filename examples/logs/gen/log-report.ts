@@ -191,6 +191,10 @@ const $thints_LogReport = {
     "services",
   ],
 } as const;
+const $tfill_LogReport = {
+  "root": {"o": [["services", 0, {"a": {"r": "ServiceGroup"}}]]},
+  "defs": {"ServiceGroup": {"o": [["incidentId", 1, 0]]}},
+} as $rt.FillSpec;
 const $tinstructions_LogReport = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -243,7 +247,7 @@ const $tinstructions_LogReport = "Reply with TOON (Token-Oriented Object Notatio
   "- environment: one of \"production\", \"staging\", \"development\"\n" +
   "- services[].incidentId: may be null\n" +
   "- services[].topErrors[].level: one of \"error\", \"fatal\"\n" +
-  "- services[]: optional (omit when unknown): incidentId";
+  "- services[]: optional (omit when unknown; in a table row, leave its cell empty): incidentId";
 
 function writeLogReport(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1276,11 +1280,13 @@ export const LogReportPrompt = {
   name: "LogReport",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): LogReport {
-    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): LogReport {
+    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport, options, $tfill_LogReport);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

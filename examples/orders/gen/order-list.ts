@@ -177,6 +177,7 @@ const $dt_Address_postcode = /*@__PURE__*/ $rt.defaultTable<string>([
 const $dt_Address_country = /*@__PURE__*/ $rt.defaultTable<string>(["CN", "HK", "DE", "FR", "JP", "SG", "US"]);
 const $tfields_LineItem = ["sku", "name", "qty", "unitPrice"];
 const $thints_OrderList = {"root": "object", "keys": ["orders"]} as const;
+const $tfill_OrderList = {"root": {"o": [["orders", 0, {"a": {"r": "Order"}}]]}, "defs": {"Order": {"o": [["note", 1, 0]]}}} as $rt.FillSpec;
 const $tinstructions_OrderList = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -209,7 +210,7 @@ const $tinstructions_OrderList = "Reply with TOON (Token-Oriented Object Notatio
   "Notes:\n" +
   "- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n" +
   "- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n" +
-  "- orders[]: optional (omit when unknown): note";
+  "- orders[]: optional (omit when unknown; in a table row, leave its cell empty): note";
 
 function writeOrderList(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -978,11 +979,13 @@ export const OrderListPrompt = {
   name: "OrderList",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): OrderList {
-    return $rt.fromModelOutputWith<OrderList>(output, $ckOrderList, $thints_OrderList);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): OrderList {
+    return $rt.fromModelOutputWith<OrderList>(output, $ckOrderList, $thints_OrderList, options, $tfill_OrderList);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

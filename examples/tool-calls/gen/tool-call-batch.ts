@@ -368,11 +368,13 @@ export const ToolCallBatchPrompt = {
   name: "ToolCallBatch",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): ToolCallBatch {
-    return $rt.fromModelOutputWith<ToolCallBatch>(output, $ckToolCallBatch, $thints_ToolCallBatch);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): ToolCallBatch {
+    return $rt.fromModelOutputWith<ToolCallBatch>(output, $ckToolCallBatch, $thints_ToolCallBatch, options);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

@@ -32,6 +32,7 @@ const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow",
 const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
 const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
 const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
+const $tfill_Forecast = {"root": {"o": [["alerts", 1, 0]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -52,7 +53,7 @@ const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation
   "- days[].conditions: one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"\n" +
   "- days[].precipitation: may be null\n" +
   "- sources: a map: any keys\n" +
-  "- top level: optional (omit when unknown): alerts";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): alerts";
 
 function writeForecast(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -501,11 +502,13 @@ export const ForecastPrompt = {
   name: "Forecast",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): Forecast {
-    return $rt.fromModelOutputWith<Forecast>(output, $ckForecast, $thints_Forecast);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): Forecast {
+    return $rt.fromModelOutputWith<Forecast>(output, $ckForecast, $thints_Forecast, options, $tfill_Forecast);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

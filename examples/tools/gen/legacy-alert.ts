@@ -15,6 +15,7 @@ export interface LegacyAlert {
 const $keys_LegacyAlert = /*@__PURE__*/ new Set<string>(["level", "headline", "areas", "expires"]);
 const $enum_LegacyAlert_level = ["advisory", "watch", "warning"] as const;
 const $thints_LegacyAlert = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
+const $tfill_LegacyAlert = {"root": {"o": [["expires", 1, 0]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_LegacyAlert = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -31,7 +32,7 @@ const $tinstructions_LegacyAlert = "Reply with TOON (Token-Oriented Object Notat
   "\n" +
   "Notes:\n" +
   "- level: one of \"advisory\", \"watch\", \"warning\"\n" +
-  "- top level: optional (omit when unknown): expires";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): expires";
 
 function writeLegacyAlert(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -291,11 +292,13 @@ export const LegacyAlertPrompt = {
   name: "LegacyAlert",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): LegacyAlert {
-    return $rt.fromModelOutputWith<LegacyAlert>(output, $ckLegacyAlert, $thints_LegacyAlert);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): LegacyAlert {
+    return $rt.fromModelOutputWith<LegacyAlert>(output, $ckLegacyAlert, $thints_LegacyAlert, options, $tfill_LegacyAlert);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

@@ -27,6 +27,9 @@ export type McpToolsListCall =
   | { id: string; name: "notes.get"; arguments: NotesGetArguments }
   | { id: string; name: "notes/delete"; arguments: NotesDeleteArguments };
 
+/** What the accumulator and `tryParseToolCalls` yield per call: the valid call, or why it failed. */
+export type McpToolsListOutcome = $rt.ToolCallOutcome<McpToolsListCall>;
+
 /** The tool names. */
 export type McpToolsListName = McpToolsList["name"];
 
@@ -65,6 +68,83 @@ const $defs: $rt.CheckDefs = {
   },
 };
 
+/** Each tool's name, description and argument schema, as the source gave them: `definitions()` writes them per provider. */
+const $tools: $rt.ToolSource[] = [
+  {
+    "name": "notes.search",
+    "title": "Search notes",
+    "description": "Full-text search over the user's notes.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "query": {"type": "string", "minLength": 1},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+        "tags": {"type": "array", "items": {"type": "string"}},
+      },
+      "required": ["query"],
+      "additionalProperties": false,
+      "$schema": "http://json-schema.org/draft-07/schema#",
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "results": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "id": {"type": "string"},
+              "title": {"type": "string"},
+              "score": {"type": "number"},
+              "tags": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["id", "title", "score", "tags"],
+            "additionalProperties": false,
+          },
+        },
+        "total": {"type": "integer"},
+      },
+      "required": ["results", "total"],
+      "additionalProperties": false,
+      "$schema": "http://json-schema.org/draft-07/schema#",
+    },
+  },
+  {
+    "name": "notes.get",
+    "title": "Read a note",
+    "description": "One note by id.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {"id": {"type": "string"}},
+      "required": ["id"],
+      "additionalProperties": false,
+      "$schema": "http://json-schema.org/draft-07/schema#",
+    },
+    "outputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {"type": "string"},
+        "title": {"type": "string"},
+        "body": {"type": "string"},
+        "updated": {"type": "string", "format": "date-time"},
+      },
+      "required": ["id", "title", "body", "updated"],
+      "additionalProperties": false,
+      "$schema": "http://json-schema.org/draft-07/schema#",
+    },
+  },
+  {
+    "name": "notes/delete",
+    "description": "Delete a note (no output schema: the result is content blocks only).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {"id": {"type": "string"}, "permanent": {"type": "boolean"}},
+      "required": ["id"],
+      "$schema": "http://json-schema.org/draft-07/schema#",
+    },
+  },
+];
+
 const $spec = /*@__PURE__*/ $rt.toolSet("McpToolsList", [
   ["notes.search", NotesSearchArguments, {"kind": "ref", "name": "NotesSearchArguments"}],
   ["notes.get", NotesGetArguments, {"kind": "ref", "name": "NotesGetArguments"}],
@@ -78,9 +158,12 @@ export const McpToolsList = {
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["notes.search", "notes.get", "notes/delete"] as const,
-  /** Encode one call `{ name, arguments }` to TOON binary. Throws ToonError INVALID_VALUE with the path. */
-  encode(call: McpToolsList): Uint8Array {
-    return $Call.encode(call);
+  /**
+   * Encode one call `{ name, arguments }` to TOON binary; a parsed call's `id` is dropped (it pairs a call with
+   * its result within one turn; it does not travel). Throws ToonError INVALID_VALUE with the path.
+   */
+  encode(call: McpToolsList | McpToolsListCall): Uint8Array {
+    return $Call.encode($rt.callOnly(call) as McpToolsList);
   },
   /** Decode one call. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array): McpToolsList {
@@ -90,8 +173,13 @@ export const McpToolsList = {
   validate(value: unknown): $rt.ValidationResult<McpToolsList> {
     return $Call.validate(value);
   },
-  /** Codec for a list of calls (`McpToolsList[]`), e.g. every call of one model turn. */
-  batch: McpToolsListBatch,
+  /** Codec for a list of calls (`McpToolsList[]`), e.g. every call of one model turn; parsed calls' ids are dropped. */
+  batch: {
+    ...McpToolsListBatch,
+    encode(calls: readonly (McpToolsList | McpToolsListCall)[], options?: $rt.EncodeOptions): Uint8Array {
+      return McpToolsListBatch.encode(calls.map((c) => $rt.callOnly(c) as McpToolsList), options);
+    },
+  },
   /** Argument codecs by tool name. */
   tools: {
     "notes.search": NotesSearchArguments,
@@ -111,16 +199,43 @@ export const McpToolsList = {
   parseToolCall(raw: unknown): McpToolsListCall {
     return $rt.parseToolCall<McpToolsListCall>($spec, raw);
   },
-  /** Every tool call of a whole response (OpenAI chat completion or Responses response, Anthropic message). */
+  /** Every tool call of a whole response (OpenAI chat completion or Responses response, Anthropic message); throws the first bad one. */
   parseToolCalls(response: unknown): McpToolsListCall[] {
     return $rt.parseToolCalls<McpToolsListCall>($spec, response);
+  },
+  /** Every tool call of a whole response, each `{ ok: true, call }` or `{ ok: false, id, name, error }`; never throws for a bad call. */
+  tryParseToolCalls(response: unknown): McpToolsListOutcome[] {
+    return $rt.tryParseToolCalls<McpToolsListCall>($spec, response);
   },
   /** Every violation of `args` against tool `name` (empty when valid), paths under `/arguments`. */
   checkArguments(name: McpToolsListName, args: unknown): $rt.ToonErrorDetail[] {
     return $rt.checkToolArguments($spec, name, args);
   },
-  /** A stream accumulator: push OpenAI / Anthropic stream events, get each call once it is complete and valid. */
+  /**
+   * A stream accumulator: push OpenAI / Anthropic stream events, get each call once it is complete, as
+   * `{ ok: true, call }` or `{ ok: false, id, name, error }` (it never throws for a bad call); `end()` reports
+   * each call the stream cut off.
+   */
   accumulator(): $rt.ToolCallAccumulator<McpToolsListCall> {
     return new $rt.ToolCallAccumulator<McpToolsListCall>($spec);
+  },
+  /**
+   * The reply to a call in a provider's form, with its id: `result` for a valid call (a string as is, else
+   * JSON), the error payload (code, message, violations with paths into the arguments) for a failed outcome.
+   */
+  resultMessage<F extends $rt.ToolResultFormat>(format: F, target: McpToolsListCall | McpToolsListOutcome, result?: unknown): $rt.ToolResultMessages[F] {
+    return $rt.toolResultMessage(format, target, result);
+  },
+  /** The reply to a call whose run failed (`error`: what the tool threw). */
+  errorMessage<F extends $rt.ToolResultFormat>(format: F, target: McpToolsListCall | McpToolsListOutcome, error: unknown): $rt.ToolResultMessages[F] {
+    return $rt.toolErrorMessage(format, target, error);
+  },
+  /**
+   * The tools as OpenAI Chat Completions or Responses tools, Anthropic tools or MCP `tools/list` entries.
+   * `{ strict: true }` (OpenAI): every property required, optional ones nullable, no additional properties;
+   * the nulls the model then writes for left-out arguments are read back as absent.
+   */
+  definitions<F extends $rt.ToolDefinitionFormat>(format: F, options?: $rt.ToolDefinitionOptions): $rt.ToolDefinitions[F] {
+    return $rt.toolDefinitions(format, $tools, options);
   },
 };

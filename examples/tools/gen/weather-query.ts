@@ -16,6 +16,7 @@ export interface WeatherQuery {
 const $keys_WeatherQuery = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
 const $enum_WeatherQuery_unit = ["celsius", "fahrenheit"] as const;
 const $thints_WeatherQuery = {"root": "object", "keys": ["city", "date", "unit"]} as const;
+const $tfill_WeatherQuery = {"root": {"o": [["date", 1, 0], ["unit", 0, 0, "celsius"]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_WeatherQuery = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -31,7 +32,8 @@ const $tinstructions_WeatherQuery = "Reply with TOON (Token-Oriented Object Nota
   "\n" +
   "Notes:\n" +
   "- unit: one of \"celsius\", \"fahrenheit\"\n" +
-  "- top level: optional (omit when unknown): date";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): date\n" +
+  "- top level: may be left out, then the default applies: unit (\"celsius\")";
 
 function writeWeatherQuery(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -261,11 +263,13 @@ export const WeatherQueryPrompt = {
   name: "WeatherQuery",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): WeatherQuery {
-    return $rt.fromModelOutputWith<WeatherQuery>(output, $ckWeatherQuery, $thints_WeatherQuery);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): WeatherQuery {
+    return $rt.fromModelOutputWith<WeatherQuery>(output, $ckWeatherQuery, $thints_WeatherQuery, options, $tfill_WeatherQuery);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

@@ -25,6 +25,9 @@ export type WeatherToolsCall =
   | { id: string; name: "get_forecast"; arguments: GetForecastArguments }
   | { id: string; name: "get-air-quality"; arguments: GetAirQualityArguments };
 
+/** What the accumulator and `tryParseToolCalls` yield per call: the valid call, or why it failed. */
+export type WeatherToolsOutcome = $rt.ToolCallOutcome<WeatherToolsCall>;
+
 /** The tool names. */
 export type WeatherToolsName = WeatherTools["name"];
 
@@ -109,6 +112,95 @@ const $defs: $rt.CheckDefs = {
   },
 };
 
+/** Each tool's name, description and argument schema, as the source gave them: `definitions()` writes them per provider. */
+const $tools: $rt.ToolSource[] = [
+  {
+    "name": "get_weather",
+    "description": "Current weather for a city, or the weather on one day.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "city": {
+          "type": "string",
+          "description": "City name, as the user wrote it (often not in English).",
+          "minLength": 1,
+        },
+        "date": {
+          "type": ["string", "null"],
+          "format": "date",
+          "description": "Local calendar day (ISO 8601), or null for now.",
+        },
+        "unit": {
+          "type": "string",
+          "enum": ["celsius", "fahrenheit"],
+          "description": "Temperature unit.",
+        },
+      },
+      "required": ["city", "date", "unit"],
+      "additionalProperties": false,
+    },
+  },
+  {
+    "name": "get_forecast",
+    "description": "Daily forecast for the next days.",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "city": {"type": "string", "minLength": 1},
+        "days": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 10,
+          "description": "How many days, today included.",
+        },
+        "include": {
+          "type": "array",
+          "items": {"type": "string", "enum": ["temperature", "precipitation", "wind", "uv_index"]},
+          "uniqueItems": true,
+          "description": "Which series to return (all when absent).",
+        },
+      },
+      "required": ["city", "days"],
+      "additionalProperties": false,
+    },
+  },
+  {
+    "name": "get-air-quality",
+    "description": "Air quality index near a point (a tool name that is not an identifier).",
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "location": {
+          "oneOf": [
+            {
+              "type": "object",
+              "properties": {"kind": {"const": "city"}, "name": {"type": "string"}},
+              "required": ["kind", "name"],
+              "additionalProperties": false,
+            },
+            {
+              "type": "object",
+              "properties": {
+                "kind": {"const": "coordinates"},
+                "lat": {"type": "number", "minimum": -90, "maximum": 90},
+                "lon": {"type": "number", "minimum": -180, "maximum": 180},
+              },
+              "required": ["kind", "lat", "lon"],
+              "additionalProperties": false,
+            },
+          ],
+        },
+        "pollutants": {
+          "type": "array",
+          "items": {"type": "string", "enum": ["pm2_5", "pm10", "o3", "no2"]},
+        },
+      },
+      "required": ["location"],
+      "additionalProperties": false,
+    },
+  },
+];
+
 const $spec = /*@__PURE__*/ $rt.toolSet("WeatherTools", [
   ["get_weather", GetWeatherArguments, {"kind": "ref", "name": "GetWeatherArguments"}],
   ["get_forecast", GetForecastArguments, {"kind": "ref", "name": "GetForecastArguments"}],
@@ -122,9 +214,12 @@ export const WeatherTools = {
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["get_weather", "get_forecast", "get-air-quality"] as const,
-  /** Encode one call `{ name, arguments }` to TOON binary. Throws ToonError INVALID_VALUE with the path. */
-  encode(call: WeatherTools): Uint8Array {
-    return $Call.encode(call);
+  /**
+   * Encode one call `{ name, arguments }` to TOON binary; a parsed call's `id` is dropped (it pairs a call with
+   * its result within one turn; it does not travel). Throws ToonError INVALID_VALUE with the path.
+   */
+  encode(call: WeatherTools | WeatherToolsCall): Uint8Array {
+    return $Call.encode($rt.callOnly(call) as WeatherTools);
   },
   /** Decode one call. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
   decode(bytes: Uint8Array): WeatherTools {
@@ -134,8 +229,13 @@ export const WeatherTools = {
   validate(value: unknown): $rt.ValidationResult<WeatherTools> {
     return $Call.validate(value);
   },
-  /** Codec for a list of calls (`WeatherTools[]`), e.g. every call of one model turn. */
-  batch: WeatherToolsBatch,
+  /** Codec for a list of calls (`WeatherTools[]`), e.g. every call of one model turn; parsed calls' ids are dropped. */
+  batch: {
+    ...WeatherToolsBatch,
+    encode(calls: readonly (WeatherTools | WeatherToolsCall)[], options?: $rt.EncodeOptions): Uint8Array {
+      return WeatherToolsBatch.encode(calls.map((c) => $rt.callOnly(c) as WeatherTools), options);
+    },
+  },
   /** Argument codecs by tool name. */
   tools: {
     get_weather: GetWeatherArguments,
@@ -152,16 +252,43 @@ export const WeatherTools = {
   parseToolCall(raw: unknown): WeatherToolsCall {
     return $rt.parseToolCall<WeatherToolsCall>($spec, raw);
   },
-  /** Every tool call of a whole response (OpenAI chat completion or Responses response, Anthropic message). */
+  /** Every tool call of a whole response (OpenAI chat completion or Responses response, Anthropic message); throws the first bad one. */
   parseToolCalls(response: unknown): WeatherToolsCall[] {
     return $rt.parseToolCalls<WeatherToolsCall>($spec, response);
+  },
+  /** Every tool call of a whole response, each `{ ok: true, call }` or `{ ok: false, id, name, error }`; never throws for a bad call. */
+  tryParseToolCalls(response: unknown): WeatherToolsOutcome[] {
+    return $rt.tryParseToolCalls<WeatherToolsCall>($spec, response);
   },
   /** Every violation of `args` against tool `name` (empty when valid), paths under `/arguments`. */
   checkArguments(name: WeatherToolsName, args: unknown): $rt.ToonErrorDetail[] {
     return $rt.checkToolArguments($spec, name, args);
   },
-  /** A stream accumulator: push OpenAI / Anthropic stream events, get each call once it is complete and valid. */
+  /**
+   * A stream accumulator: push OpenAI / Anthropic stream events, get each call once it is complete, as
+   * `{ ok: true, call }` or `{ ok: false, id, name, error }` (it never throws for a bad call); `end()` reports
+   * each call the stream cut off.
+   */
   accumulator(): $rt.ToolCallAccumulator<WeatherToolsCall> {
     return new $rt.ToolCallAccumulator<WeatherToolsCall>($spec);
+  },
+  /**
+   * The reply to a call in a provider's form, with its id: `result` for a valid call (a string as is, else
+   * JSON), the error payload (code, message, violations with paths into the arguments) for a failed outcome.
+   */
+  resultMessage<F extends $rt.ToolResultFormat>(format: F, target: WeatherToolsCall | WeatherToolsOutcome, result?: unknown): $rt.ToolResultMessages[F] {
+    return $rt.toolResultMessage(format, target, result);
+  },
+  /** The reply to a call whose run failed (`error`: what the tool threw). */
+  errorMessage<F extends $rt.ToolResultFormat>(format: F, target: WeatherToolsCall | WeatherToolsOutcome, error: unknown): $rt.ToolResultMessages[F] {
+    return $rt.toolErrorMessage(format, target, error);
+  },
+  /**
+   * The tools as OpenAI Chat Completions or Responses tools, Anthropic tools or MCP `tools/list` entries.
+   * `{ strict: true }` (OpenAI): every property required, optional ones nullable, no additional properties;
+   * the nulls the model then writes for left-out arguments are read back as absent.
+   */
+  definitions<F extends $rt.ToolDefinitionFormat>(format: F, options?: $rt.ToolDefinitionOptions): $rt.ToolDefinitions[F] {
+    return $rt.toolDefinitions(format, $tools, options);
   },
 };

@@ -51,6 +51,17 @@ const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash,
 const $tmask_Order_payment_exact = [32, 32, 32] as const;
 const $tmask_Order_payment_coercible = [0, 0, 0] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]} as const;
+const $tfill_Order = {
+  "root": {
+    "o": [
+      ["items", 0, {"a": {"o": [["gift", 1, 0]]}}],
+      ["payment", 1, 0],
+      ["coupon", 1, {"o": [["percent", 1, 0]]}],
+      ["channel", 0, 0, "web"],
+    ],
+  },
+  "defs": {},
+} as $rt.FillSpec;
 const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -74,11 +85,12 @@ const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) i
   "\n" +
   "Notes:\n" +
   "- status: one of \"new\", \"paid\", \"shipped\"\n" +
-  "- items[]: optional (omit when unknown): gift\n" +
+  "- items[]: optional (omit when unknown; in a table row, leave its cell empty): gift\n" +
   "- payment: \"kind\" is one of \"card\", \"cash\", \"voucher\", each with its own fields; the example shows the first\n" +
-  "- coupon: optional (omit when unknown): percent\n" +
+  "- coupon: optional (omit when unknown; in a table row, leave its cell empty): percent\n" +
   "- channel: one of \"web\", \"app\"\n" +
-  "- top level: optional (omit when unknown): payment, coupon";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): payment, coupon\n" +
+  "- top level: may be left out, then the default applies: channel (\"web\")";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -762,11 +774,13 @@ export const OrderPrompt = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): Order {
-    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): Order {
+    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order, options, $tfill_Order);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

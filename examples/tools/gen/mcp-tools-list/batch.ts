@@ -46,6 +46,20 @@ const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_
 const $tmask_McpToolsList_exact = [32, 32, 32] as const;
 const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
+const $tfill_McpToolsListBatch = {
+  "root": {"a": {"r": "McpToolsList"}},
+  "defs": {
+    "McpToolsList": {
+      "u": "name",
+      "b": [
+        ["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}],
+        ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}],
+      ],
+    },
+    "NotesDeleteArguments": {"o": [["permanent", 1, 0]]},
+    "NotesSearchArguments": {"o": [["limit", 1, 0, 10], ["tags", 1, 0]]},
+  },
+} as $rt.FillSpec;
 const $tinstructions_McpToolsListBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -64,7 +78,8 @@ const $tinstructions_McpToolsListBatch = "Reply with TOON (Token-Oriented Object
   "\n" +
   "Notes:\n" +
   "- []: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n" +
-  "- [].arguments: optional (omit when unknown): limit, tags";
+  "- [].arguments: optional (omit when unknown; in a table row, leave its cell empty): limit, tags\n" +
+  "- [].arguments: may be left out, then the default applies: limit (10)";
 
 function writeMcpToolsListBatch(w: $rt.Writer, v: any): void {
   $rt.gArray(v, "");
@@ -790,11 +805,13 @@ export const McpToolsListBatchPrompt = {
   name: "McpToolsListBatch",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): McpToolsListBatch {
-    return $rt.fromModelOutputWith<McpToolsListBatch>(output, $ckMcpToolsListBatch, $thints_McpToolsListBatch);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): McpToolsListBatch {
+    return $rt.fromModelOutputWith<McpToolsListBatch>(output, $ckMcpToolsListBatch, $thints_McpToolsListBatch, options, $tfill_McpToolsListBatch);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

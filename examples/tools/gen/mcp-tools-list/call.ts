@@ -42,6 +42,19 @@ const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_
 const $tmask_McpToolsList_exact = [32, 32, 32] as const;
 const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsList = {"root": "other", "keys": []} as const;
+const $tfill_McpToolsList = {
+  "root": {
+    "u": "name",
+    "b": [
+      ["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}],
+      ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}],
+    ],
+  },
+  "defs": {
+    "NotesDeleteArguments": {"o": [["permanent", 1, 0]]},
+    "NotesSearchArguments": {"o": [["limit", 1, 0, 10], ["tags", 1, 0]]},
+  },
+} as $rt.FillSpec;
 const $tinstructions_McpToolsList = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -59,7 +72,8 @@ const $tinstructions_McpToolsList = "Reply with TOON (Token-Oriented Object Nota
   "\n" +
   "Notes:\n" +
   "- the value: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n" +
-  "- arguments: optional (omit when unknown): limit, tags";
+  "- arguments: optional (omit when unknown; in a table row, leave its cell empty): limit, tags\n" +
+  "- arguments: may be left out, then the default applies: limit (10)";
 
 function writeMcpToolsList(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -522,11 +536,13 @@ export const McpToolsListPrompt = {
   name: "McpToolsList",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): McpToolsList {
-    return $rt.fromModelOutputWith<McpToolsList>(output, $ckMcpToolsList, $thints_McpToolsList);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): McpToolsList {
+    return $rt.fromModelOutputWith<McpToolsList>(output, $ckMcpToolsList, $thints_McpToolsList, options, $tfill_McpToolsList);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

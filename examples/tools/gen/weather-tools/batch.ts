@@ -69,6 +69,20 @@ const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_g
 const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
+const $tfill_WeatherToolsBatch = {
+  "root": {"a": {"r": "WeatherTools"}},
+  "defs": {
+    "GetAirQualityArguments": {"o": [["pollutants", 1, 0]]},
+    "GetForecastArguments": {"o": [["include", 1, 0]]},
+    "WeatherTools": {
+      "u": "name",
+      "b": [
+        ["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}],
+        ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}],
+      ],
+    },
+  },
+} as $rt.FillSpec;
 const $tinstructions_WeatherToolsBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -1075,11 +1089,13 @@ export const WeatherToolsBatchPrompt = {
   name: "WeatherToolsBatch",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): WeatherToolsBatch {
-    return $rt.fromModelOutputWith<WeatherToolsBatch>(output, $ckWeatherToolsBatch, $thints_WeatherToolsBatch);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): WeatherToolsBatch {
+    return $rt.fromModelOutputWith<WeatherToolsBatch>(output, $ckWeatherToolsBatch, $thints_WeatherToolsBatch, options, $tfill_WeatherToolsBatch);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

@@ -65,6 +65,19 @@ const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_g
 const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
+const $tfill_WeatherTools = {
+  "root": {
+    "u": "name",
+    "b": [
+      ["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}],
+      ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}],
+    ],
+  },
+  "defs": {
+    "GetAirQualityArguments": {"o": [["pollutants", 1, 0]]},
+    "GetForecastArguments": {"o": [["include", 1, 0]]},
+  },
+} as $rt.FillSpec;
 const $tinstructions_WeatherTools = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -720,11 +733,13 @@ export const WeatherToolsPrompt = {
   name: "WeatherTools",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): WeatherTools {
-    return $rt.fromModelOutputWith<WeatherTools>(output, $ckWeatherTools, $thints_WeatherTools);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): WeatherTools {
+    return $rt.fromModelOutputWith<WeatherTools>(output, $ckWeatherTools, $thints_WeatherTools, options, $tfill_WeatherTools);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

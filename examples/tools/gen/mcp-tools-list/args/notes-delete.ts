@@ -13,6 +13,7 @@ export interface NotesDeleteArguments {
 
 const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
 const $thints_NotesDeleteArguments = {"root": "object", "keys": ["id", "permanent"]} as const;
+const $tfill_NotesDeleteArguments = {"root": {"o": [["permanent", 1, 0]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -26,7 +27,7 @@ const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Obj
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
   "\n" +
   "Notes:\n" +
-  "- top level: optional (omit when unknown): permanent";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): permanent";
 
 function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -253,11 +254,13 @@ export const NotesDeleteArgumentsPrompt = {
   name: "NotesDeleteArguments",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): NotesDeleteArguments {
-    return $rt.fromModelOutputWith<NotesDeleteArguments>(output, $ckNotesDeleteArguments, $thints_NotesDeleteArguments);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): NotesDeleteArguments {
+    return $rt.fromModelOutputWith<NotesDeleteArguments>(output, $ckNotesDeleteArguments, $thints_NotesDeleteArguments, options, $tfill_NotesDeleteArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

@@ -13,6 +13,7 @@ export interface NotesSearchArguments {
 
 const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
 const $thints_NotesSearchArguments = {"root": "object", "keys": ["query", "limit", "tags"]} as const;
+const $tfill_NotesSearchArguments = {"root": {"o": [["limit", 1, 0, 10], ["tags", 1, 0]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_NotesSearchArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -27,7 +28,8 @@ const $tinstructions_NotesSearchArguments = "Reply with TOON (Token-Oriented Obj
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.\n" +
   "\n" +
   "Notes:\n" +
-  "- top level: optional (omit when unknown): limit, tags";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): limit, tags\n" +
+  "- top level: may be left out, then the default applies: limit (10)";
 
 function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -278,11 +280,13 @@ export const NotesSearchArgumentsPrompt = {
   name: "NotesSearchArguments",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): NotesSearchArguments {
-    return $rt.fromModelOutputWith<NotesSearchArguments>(output, $ckNotesSearchArguments, $thints_NotesSearchArguments);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): NotesSearchArguments {
+    return $rt.fromModelOutputWith<NotesSearchArguments>(output, $ckNotesSearchArguments, $thints_NotesSearchArguments, options, $tfill_NotesSearchArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

@@ -27,6 +27,7 @@ const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_loc
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
+const $tfill_GetAirQualityArguments = {"root": {"o": [["pollutants", 1, 0]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -44,7 +45,7 @@ const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented O
   "Notes:\n" +
   "- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n" +
   "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
-  "- top level: optional (omit when unknown): pollutants";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): pollutants";
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -482,11 +483,13 @@ export const GetAirQualityArgumentsPrompt = {
   name: "GetAirQualityArguments",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): GetAirQualityArguments {
-    return $rt.fromModelOutputWith<GetAirQualityArguments>(output, $ckGetAirQualityArguments, $thints_GetAirQualityArguments);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): GetAirQualityArguments {
+    return $rt.fromModelOutputWith<GetAirQualityArguments>(output, $ckGetAirQualityArguments, $thints_GetAirQualityArguments, options, $tfill_GetAirQualityArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {

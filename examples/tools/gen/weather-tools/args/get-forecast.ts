@@ -16,6 +16,7 @@ export interface GetForecastArguments {
 const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
 const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $thints_GetForecastArguments = {"root": "object", "keys": ["city", "days", "include"]} as const;
+const $tfill_GetForecastArguments = {"root": {"o": [["include", 1, 0]]}, "defs": {}} as $rt.FillSpec;
 const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -31,7 +32,7 @@ const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Obj
   "\n" +
   "Notes:\n" +
   "- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n" +
-  "- top level: optional (omit when unknown): include";
+  "- top level: optional (omit when unknown; in a table row, leave its cell empty): include";
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -296,11 +297,13 @@ export const GetForecastArgumentsPrompt = {
   name: "GetForecastArguments",
   fingerprint: $FINGERPRINT,
   /**
-   * The value in a model's reply: a ```toon or ```json block, TOON or JSON with prose around it. Parsed strictly
-   * and checked like `fromText`; throws ToonError (NO_PAYLOAD when there is none), never returns a partial value.
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
+   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
+   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
+   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
-  fromModelOutput(output: string): GetForecastArguments {
-    return $rt.fromModelOutputWith<GetForecastArguments>(output, $ckGetForecastArguments, $thints_GetForecastArguments);
+  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): GetForecastArguments {
+    return $rt.fromModelOutputWith<GetForecastArguments>(output, $ckGetForecastArguments, $thints_GetForecastArguments, options, $tfill_GetForecastArguments);
   },
   /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
   formatInstructions(): string {
