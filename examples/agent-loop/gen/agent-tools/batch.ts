@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 /** A batch of calls of the tools of tools/agent-tools.json, in the order the model made them. */
 export type AgentToolsBatch = AgentTools[];
@@ -122,11 +121,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name, "lookup_order", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeLookupOrderArguments(w, v_arguments);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
+      $rt.writeRef(w, writeLookupOrderArguments, v_arguments, "/arguments");
       break;
     }
     case "refund": {
@@ -137,11 +132,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$2, "refund", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeRefundArguments(w, v_arguments$2);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
+      $rt.writeRef(w, writeRefundArguments, v_arguments$2, "/arguments");
       break;
     }
     case "search_docs": {
@@ -152,11 +143,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$3, "search_docs", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeSearchDocsArguments(w, v_arguments$3);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
+      $rt.writeRef(w, writeSearchDocsArguments, v_arguments$3, "/arguments");
       break;
     }
     default: throw $rt.invalid("/name", "one of \"lookup_order\", \"refund\", \"search_docs\"", d0);
@@ -169,39 +156,21 @@ function readAgentTools(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "lookup_order";
-      let r_arguments: any;
-      try {
-        r_arguments = readLookupOrderArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments = r_arguments;
+      const v_arguments = $rt.readRef(r, readLookupOrderArguments, "/arguments");
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "refund";
-      let r_arguments$2: any;
-      try {
-        r_arguments$2 = readRefundArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments$2 = r_arguments$2;
+      const v_arguments$2 = $rt.readRef(r, readRefundArguments, "/arguments");
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "search_docs";
-      let r_arguments$3: any;
-      try {
-        r_arguments$3 = readSearchDocsArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments$3 = r_arguments$3;
+      const v_arguments$3 = $rt.readRef(r, readSearchDocsArguments, "/arguments");
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -308,7 +277,7 @@ function $txAgentToolsBatch(e: $rt.TextState, v: any): string | null {
 
 function $tfLookupOrderArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -338,7 +307,7 @@ function $tfLookupOrderArguments(e: $rt.TextState, v: any, lead: string, key: st
 
 function $tfRefundArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -376,7 +345,7 @@ function $tfRefundArguments(e: $rt.TextState, v: any, lead: string, key: string,
 
 function $tfSearchDocsArguments(e: $rt.TextState, v: any, lead: string, key: string, kt: string, fd: number, lvl: number): void {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
@@ -413,90 +382,84 @@ function $tiAgentTools(e: $rt.TextState, v: any, depth: number, dash: string, lv
     const d0 = v.name;
     switch (d0) {
       case "lookup_order": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks0 = Object.keys(v);
-          if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind0 = $rt.textNl(e, depth + 1);
-            let lead0 = dash;
-            let j0 = 0;
-            if (ks0[j0] === "name") {
-              $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
-              lead0 = ind0;
-              j0++;
-            }
-            if (ks0[j0] === "arguments") {
-              $tfLookupOrderArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
-              lead0 = ind0;
-              j0++;
-            }
-            for (; j0 < ks0.length; j0++) {
-              const k0 = ks0[j0];
-              const x1 = v[k0];
-              $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
-              lead0 = ind0;
-            }
+        const ks0: any[] = Object.keys(v);
+        if (ks0.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind0 = $rt.textNl(e, depth + 1);
+          let lead0 = dash;
+          let j0 = 0;
+          if (ks0[j0] === "name") {
+            $rt.textScalar(e, v.name, lead0, "name: ", depth + 1, lvl);
+            lead0 = ind0;
+            j0++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks0[j0] === "arguments") {
+            $tfLookupOrderArguments(e, v.arguments, lead0, "arguments", "arguments", depth + 1, lvl);
+            lead0 = ind0;
+            j0++;
+          }
+          for (; j0 < ks0.length; j0++) {
+            const k0 = ks0[j0];
+            const x1 = v[k0];
+            $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+            lead0 = ind0;
+          }
+        }
         break;
       }
       case "refund": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks1 = Object.keys(v);
-          if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind1 = $rt.textNl(e, depth + 1);
-            let lead1 = dash;
-            let j1 = 0;
-            if (ks1[j1] === "name") {
-              $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
-              lead1 = ind1;
-              j1++;
-            }
-            if (ks1[j1] === "arguments") {
-              $tfRefundArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
-              lead1 = ind1;
-              j1++;
-            }
-            for (; j1 < ks1.length; j1++) {
-              const k1 = ks1[j1];
-              const x3 = v[k1];
-              $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
-              lead1 = ind1;
-            }
+        const ks1: any[] = Object.keys(v);
+        if (ks1.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind1 = $rt.textNl(e, depth + 1);
+          let lead1 = dash;
+          let j1 = 0;
+          if (ks1[j1] === "name") {
+            $rt.textScalar(e, v.name, lead1, "name: ", depth + 1, lvl);
+            lead1 = ind1;
+            j1++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks1[j1] === "arguments") {
+            $tfRefundArguments(e, v.arguments, lead1, "arguments", "arguments", depth + 1, lvl);
+            lead1 = ind1;
+            j1++;
+          }
+          for (; j1 < ks1.length; j1++) {
+            const k1 = ks1[j1];
+            const x3 = v[k1];
+            $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+            lead1 = ind1;
+          }
+        }
         break;
       }
       case "search_docs": {
-        if (typeof v === "object" && v !== null && !$isArray(v)) {
-          const ks2 = Object.keys(v);
-          if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
-          else {
-            if (lvl > e.max) $rt.textBail();
-            const ind2 = $rt.textNl(e, depth + 1);
-            let lead2 = dash;
-            let j2 = 0;
-            if (ks2[j2] === "name") {
-              $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
-              lead2 = ind2;
-              j2++;
-            }
-            if (ks2[j2] === "arguments") {
-              $tfSearchDocsArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
-              lead2 = ind2;
-              j2++;
-            }
-            for (; j2 < ks2.length; j2++) {
-              const k2 = ks2[j2];
-              const x5 = v[k2];
-              $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
-              lead2 = ind2;
-            }
+        const ks2: any[] = Object.keys(v);
+        if (ks2.length === 0) e.out += $rt.textNl(e, depth) + "-";
+        else {
+          if (lvl > e.max) $rt.textBail();
+          const ind2 = $rt.textNl(e, depth + 1);
+          let lead2 = dash;
+          let j2 = 0;
+          if (ks2[j2] === "name") {
+            $rt.textScalar(e, v.name, lead2, "name: ", depth + 1, lvl);
+            lead2 = ind2;
+            j2++;
           }
-        } else $rt.textItem(e, v, depth, lvl);
+          if (ks2[j2] === "arguments") {
+            $tfSearchDocsArguments(e, v.arguments, lead2, "arguments", "arguments", depth + 1, lvl);
+            lead2 = ind2;
+            j2++;
+          }
+          for (; j2 < ks2.length; j2++) {
+            const k2 = ks2[j2];
+            const x5 = v[k2];
+            $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+            lead2 = ind2;
+          }
+        }
         break;
       }
       default:
@@ -581,34 +544,14 @@ function $ckAgentToolsBatch(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "AgentToolsBatch",
   fingerprint: 0xaa15,
   hash64: "0xaa15dfbb18722f34",
-  entries: [
-    [0, "$", "array"],
-    [1, "$[]", "ref"],
-    [2, "#AgentTools", "union"],
-    [3, "#AgentTools<0>", "object"],
-    [4, "#AgentTools<0>.name", "const"],
-    [5, "#AgentTools<0>.arguments", "ref"],
-    [6, "#AgentTools<1>", "object"],
-    [7, "#AgentTools<1>.name", "const"],
-    [8, "#AgentTools<1>.arguments", "ref"],
-    [9, "#AgentTools<2>", "object"],
-    [10, "#AgentTools<2>.name", "const"],
-    [11, "#AgentTools<2>.arguments", "ref"],
-    [12, "#LookupOrderArguments", "object"],
-    [13, "#LookupOrderArguments.orderId", "string"],
-    [14, "#RefundArguments", "object"],
-    [15, "#RefundArguments.orderId", "string"],
-    [16, "#RefundArguments.amount", "number"],
-    [17, "#RefundArguments.reason", "enum"],
-    [18, "#SearchDocsArguments", "object"],
-    [19, "#SearchDocsArguments.query", "string"],
-    [20, "#SearchDocsArguments.limit", "integer"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
@@ -616,7 +559,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -639,7 +582,7 @@ type $StreamPaths = {
   "#RefundArguments": RefundArguments;
   "#RefundArguments.orderId": string;
   "#RefundArguments.amount": number;
-  "#RefundArguments.reason": "damaged" | "late" | "wrong_item" | "other";
+  "#RefundArguments.reason": Exclude<$StreamPaths["#RefundArguments"]["reason"], undefined>;
   "#SearchDocsArguments": SearchDocsArguments;
   "#SearchDocsArguments.query": string;
   "#SearchDocsArguments.limit": number;
@@ -649,7 +592,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "AgentToolsBatch",
   fingerprint: 43541,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: { kind: "array", items: { kind: "ref", name: "AgentTools" } },
   definitions: [
@@ -721,36 +664,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "AgentToolsBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "array", 0, null],
-    [1, "$[]", 0, 2, null, "ref", 0, 2],
-    [2, "#AgentTools", -1, 0, null, "union", 0, ["name", ["lookup_order", "refund", "search_docs"]]],
-    [3, "#AgentTools<0>", 2, 6, 0, "object", 2, [4, 5]],
-    [4, "#AgentTools<0>.name", 3, 1, "name", "const", 1, null],
-    [5, "#AgentTools<0>.arguments", 3, 1, "arguments", "ref", 1, 12],
-    [6, "#AgentTools<1>", 2, 6, 1, "object", 2, [7, 8]],
-    [7, "#AgentTools<1>.name", 6, 1, "name", "const", 1, null],
-    [8, "#AgentTools<1>.arguments", 6, 1, "arguments", "ref", 1, 14],
-    [9, "#AgentTools<2>", 2, 6, 2, "object", 2, [10, 11]],
-    [10, "#AgentTools<2>.name", 9, 1, "name", "const", 1, null],
-    [11, "#AgentTools<2>.arguments", 9, 1, "arguments", "ref", 1, 18],
-    [12, "#LookupOrderArguments", -1, 0, null, "object", 2, [13]],
-    [13, "#LookupOrderArguments.orderId", 12, 1, "orderId", "string", 9, null],
-    [14, "#RefundArguments", -1, 0, null, "object", 2, [15, 16, 17]],
-    [15, "#RefundArguments.orderId", 14, 1, "orderId", "string", 9, null],
-    [16, "#RefundArguments.amount", 14, 1, "amount", "number", 1, null],
-    [17, "#RefundArguments.reason", 14, 1, "reason", "enum", 0, null],
-    [18, "#SearchDocsArguments", -1, 0, null, "object", 2, [19, 20]],
-    [19, "#SearchDocsArguments.query", 18, 1, "query", "string", 9, null],
-    [20, "#SearchDocsArguments.limit", 18, 1, "limit", "integer", 0, null],
-  ],
+  ids: [0, 21],
   applyExtensions: $applyExtensions,
 };
 

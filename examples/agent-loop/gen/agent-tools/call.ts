@@ -3,9 +3,6 @@
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
 
-const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
-
 /** A call of one of the tools of tools/agent-tools.json: `name` picks the tool, `arguments` are its input. */
 export type AgentTools = {
   name: "lookup_order";
@@ -89,11 +86,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name, "lookup_order", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeLookupOrderArguments(w, v_arguments);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
+      $rt.writeRef(w, writeLookupOrderArguments, v_arguments, "/arguments");
       break;
     }
     case "refund": {
@@ -104,11 +97,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$2, "refund", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeRefundArguments(w, v_arguments$2);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
+      $rt.writeRef(w, writeRefundArguments, v_arguments$2, "/arguments");
       break;
     }
     case "search_docs": {
@@ -119,11 +108,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$3, "search_docs", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeSearchDocsArguments(w, v_arguments$3);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
+      $rt.writeRef(w, writeSearchDocsArguments, v_arguments$3, "/arguments");
       break;
     }
     default: throw $rt.invalid("/name", "one of \"lookup_order\", \"refund\", \"search_docs\"", d0);
@@ -136,39 +121,21 @@ function readAgentTools(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "lookup_order";
-      let r_arguments: any;
-      try {
-        r_arguments = readLookupOrderArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments = r_arguments;
+      const v_arguments = $rt.readRef(r, readLookupOrderArguments, "/arguments");
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "refund";
-      let r_arguments$2: any;
-      try {
-        r_arguments$2 = readRefundArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments$2 = r_arguments$2;
+      const v_arguments$2 = $rt.readRef(r, readRefundArguments, "/arguments");
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "search_docs";
-      let r_arguments$3: any;
-      try {
-        r_arguments$3 = readSearchDocsArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments$3 = r_arguments$3;
+      const v_arguments$3 = $rt.readRef(r, readSearchDocsArguments, "/arguments");
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -249,8 +216,7 @@ function $applyExtensions(id: number): boolean {
   }
 }
 
-function $txAgentTools(e: $rt.TextState, v: any): string | null {
-
+function $txAgentTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
@@ -324,32 +290,14 @@ function $ckAgentTools(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "AgentTools",
   fingerprint: 0x2a23,
   hash64: "0x2a23cae168f9e69d",
-  entries: [
-    [0, "$", "union"],
-    [1, "$<0>", "object"],
-    [2, "$<0>.name", "const"],
-    [3, "$<0>.arguments", "ref"],
-    [4, "$<1>", "object"],
-    [5, "$<1>.name", "const"],
-    [6, "$<1>.arguments", "ref"],
-    [7, "$<2>", "object"],
-    [8, "$<2>.name", "const"],
-    [9, "$<2>.arguments", "ref"],
-    [10, "#LookupOrderArguments", "object"],
-    [11, "#LookupOrderArguments.orderId", "string"],
-    [12, "#RefundArguments", "object"],
-    [13, "#RefundArguments.orderId", "string"],
-    [14, "#RefundArguments.amount", "number"],
-    [15, "#RefundArguments.reason", "enum"],
-    [16, "#SearchDocsArguments", "object"],
-    [17, "#SearchDocsArguments.query", "string"],
-    [18, "#SearchDocsArguments.limit", "integer"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
@@ -357,7 +305,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -378,7 +326,7 @@ type $StreamPaths = {
   "#RefundArguments": RefundArguments;
   "#RefundArguments.orderId": string;
   "#RefundArguments.amount": number;
-  "#RefundArguments.reason": "damaged" | "late" | "wrong_item" | "other";
+  "#RefundArguments.reason": Exclude<$StreamPaths["#RefundArguments"]["reason"], undefined>;
   "#SearchDocsArguments": SearchDocsArguments;
   "#SearchDocsArguments.query": string;
   "#SearchDocsArguments.limit": number;
@@ -388,7 +336,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "AgentTools",
   fingerprint: 10787,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "union",
@@ -456,34 +404,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "AgentTools",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "union", 0, ["name", ["lookup_order", "refund", "search_docs"]]],
-    [1, "$<0>", 0, 6, 0, "object", 2, [2, 3]],
-    [2, "$<0>.name", 1, 1, "name", "const", 1, null],
-    [3, "$<0>.arguments", 1, 1, "arguments", "ref", 1, 10],
-    [4, "$<1>", 0, 6, 1, "object", 2, [5, 6]],
-    [5, "$<1>.name", 4, 1, "name", "const", 1, null],
-    [6, "$<1>.arguments", 4, 1, "arguments", "ref", 1, 12],
-    [7, "$<2>", 0, 6, 2, "object", 2, [8, 9]],
-    [8, "$<2>.name", 7, 1, "name", "const", 1, null],
-    [9, "$<2>.arguments", 7, 1, "arguments", "ref", 1, 16],
-    [10, "#LookupOrderArguments", -1, 0, null, "object", 2, [11]],
-    [11, "#LookupOrderArguments.orderId", 10, 1, "orderId", "string", 9, null],
-    [12, "#RefundArguments", -1, 0, null, "object", 2, [13, 14, 15]],
-    [13, "#RefundArguments.orderId", 12, 1, "orderId", "string", 9, null],
-    [14, "#RefundArguments.amount", 12, 1, "amount", "number", 1, null],
-    [15, "#RefundArguments.reason", 12, 1, "reason", "enum", 0, null],
-    [16, "#SearchDocsArguments", -1, 0, null, "object", 2, [17, 18]],
-    [17, "#SearchDocsArguments.query", 16, 1, "query", "string", 9, null],
-    [18, "#SearchDocsArguments.limit", 16, 1, "limit", "integer", 0, null],
-  ],
+  ids: [0, 19],
   applyExtensions: $applyExtensions,
 };
 

@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface LookupOrderArguments {
   /** Order number, like ORD-1001. */
@@ -47,7 +46,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txLookupOrderArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "orderId") {
       const x0 = v[ks0[0]];
@@ -79,15 +78,14 @@ function $ckLookupOrderArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "LookupOrderArguments",
   fingerprint: 0x8ed5,
   hash64: "0x8ed58e5854bbdbd0",
-  entries: [
-    [0, "$", "object"],
-    [1, "orderId", "string"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
@@ -95,7 +93,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "agent-tools/args/lookup-order.ts", $dictionary.fingerprint, "LookupOrderArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/args/lookup-order.ts", $dictionary.fingerprint, "LookupOrderArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -109,7 +107,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "LookupOrderArguments",
   fingerprint: 36565,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",
@@ -120,17 +118,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "LookupOrderArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1]],
-    [1, "orderId", 0, 1, "orderId", "string", 9, null],
-  ],
+  ids: [0, 2],
   applyExtensions: $applyExtensions,
 };
 

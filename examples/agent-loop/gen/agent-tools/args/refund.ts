@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface RefundArguments {
   orderId: string;
@@ -75,7 +74,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txRefundArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "orderId") {
       const x0 = v[ks0[0]];
@@ -117,17 +116,14 @@ function $ckRefundArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "RefundArguments",
   fingerprint: 0x00f5,
   hash64: "0x00f514032704e66f",
-  entries: [
-    [0, "$", "object"],
-    [1, "orderId", "string"],
-    [2, "amount", "number"],
-    [3, "reason", "enum"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
@@ -135,7 +131,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "agent-tools/args/refund.ts", $dictionary.fingerprint, "RefundArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/args/refund.ts", $dictionary.fingerprint, "RefundArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -144,14 +140,14 @@ type $StreamPaths = {
   "$": RefundArguments;
   "orderId": string;
   "amount": number;
-  "reason": "damaged" | "late" | "wrong_item" | "other";
+  "reason": Exclude<$StreamPaths["$"]["reason"], undefined>;
 };
 
 /** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "RefundArguments",
   fingerprint: 245,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",
@@ -166,19 +162,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "RefundArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2, 3]],
-    [1, "orderId", 0, 1, "orderId", "string", 9, null],
-    [2, "amount", 0, 1, "amount", "number", 1, null],
-    [3, "reason", 0, 1, "reason", "enum", 0, null],
-  ],
+  ids: [0, 4],
   applyExtensions: $applyExtensions,
 };
 

@@ -4,7 +4,6 @@
 import * as $rt from "toon-gen/runtime/codegen";
 
 const $isArray = globalThis.Array.isArray;
-const $isInteger = globalThis.Number.isInteger;
 
 export interface SearchDocsArguments {
   query: string;
@@ -60,7 +59,7 @@ function $applyExtensions(id: number): boolean {
 
 function $txSearchDocsArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
-    const ks0 = Object.keys(v);
+    const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
     if (ks0.length > 1 && ks0[0] !== "query") {
       const x0 = v[ks0[0]];
@@ -97,16 +96,14 @@ function $ckSearchDocsArguments(v: any): any {
   return v;
 }
 
-/** The fixed dictionary: [id, path, type] per path (docs/FORMAT.md §5). */
+/**
+ * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
+ * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
+ */
 const $dictionary = {
   name: "SearchDocsArguments",
   fingerprint: 0x47cd,
   hash64: "0x47cd6cc3fba8eed2",
-  entries: [
-    [0, "$", "object"],
-    [1, "query", "string"],
-    [2, "limit", "integer"],
-  ] as ReadonlyArray<readonly [number, string, string]>,
 } as const;
 
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
@@ -114,7 +111,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "agent-tools/args/search-docs.ts", $dictionary.fingerprint, "SearchDocsArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/args/search-docs.ts", $dictionary.fingerprint, "SearchDocsArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
@@ -129,7 +126,7 @@ type $StreamPaths = {
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "SearchDocsArguments",
   fingerprint: 18381,
-  level: 0,
+  level: $LEVEL,
   tables: false,
   root: {
     kind: "object",
@@ -143,18 +140,14 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): [id, path, parent, segment, arg, type, flags, extra, default?] per path. */
+/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {
   name: "SearchDocsArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  paths: [
-    [0, "$", -1, 0, null, "object", 2, [1, 2]],
-    [1, "query", 0, 1, "query", "string", 9, null],
-    [2, "limit", 0, 1, "limit", "integer", 0, null],
-  ],
+  ids: [0, 3],
   applyExtensions: $applyExtensions,
 };
 
