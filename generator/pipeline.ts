@@ -10,6 +10,7 @@ import { evolveDictionary, type Finding } from "./dictionary/evolve.ts";
 import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
 import { emitModule } from "./emit/module.ts";
+import { toJavaScript } from "./emit/javascript.ts";
 import { toPosix } from "./fs/glob.ts";
 import { baseName, resolveInputs } from "./fs/inputs.ts";
 import { checkJsonSyntax } from "./fs/json.ts";
@@ -43,6 +44,11 @@ export interface GenerateConfig {
   samples?: string[] | Record<string, string[]>;
   /** Field offset tables (docs/FORMAT.md §10.2): `true` (top-level properties) or paths; or per codec name. */
   index?: true | string[] | Record<string, true | string[]>;
+  /**
+   * What is written: `"ts"` (default) TypeScript modules; `"js"` ESM `.js` plus `.d.ts` for each of them
+   * (generator/emit/javascript.ts), importable by plain Node with no TypeScript tooling.
+   */
+  target?: "ts" | "js";
 }
 
 export interface GenerateOptions {
@@ -152,7 +158,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   if (cache?.hit !== undefined) return cachedResult(cache.hit, started);
 
   await initHash();
-  const files: GeneratedFile[] = [];
+  let files: GeneratedFile[] = [];
   const schemas: GeneratedSchema[] = [];
   const warnings: string[] = [];
   const findings: SchemaFinding[] = [];
@@ -334,6 +340,13 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
   }
   if (schemas.length > 0) files.push(fileOf(path.join(outDir, "index.ts"), indexModule(entries)));
+
+  if (config.target === "js") {
+    const ts = files.filter((f) => f.path.endsWith(".ts"));
+    const compiled = await toJavaScript(ts, cwd);
+    files = [...files.filter((f) => !f.path.endsWith(".ts")), ...compiled.map((f) => fileOf(f.path, f.content))];
+    for (const sc of schemas) sc.modulePath = sc.modulePath.replace(/\.ts$/, ".js");
+  }
 
   // generated files and dictionaries no input produces any more (a renamed or deleted schema's)
   const orphans = findOrphans(outDir, dictDir, new Set(files.map((f) => f.path)));

@@ -30,7 +30,7 @@ export type { DecodeOptions } from "./extensions.ts";
 export { compressMessage } from "./compression.ts";
 export type { EncodeOptions } from "./compression.ts";
 export { streamCodec } from "./stream.ts";
-export type { StreamSpec } from "./stream.ts";
+export type { StreamSpec, StreamCodec } from "./stream.ts";
 export {
   defaultTable,
   writeTabledString,

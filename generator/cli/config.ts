@@ -9,7 +9,7 @@ import { closest } from "./suggest.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -57,6 +57,10 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
   if (o.runtimeImport !== undefined) config.runtimeImport = str("runtimeImport");
   if (o.samples !== undefined) config.samples = checkSamples(o.samples, where);
   if (o.index !== undefined) config.index = checkIndex(o.index, where);
+  if (o.target !== undefined) {
+    if (o.target !== "ts" && o.target !== "js") throw new ToonError("CONFIG_ERROR", `${where}: "target" must be "ts" or "js"`, { path: "/target" });
+    config.target = o.target;
+  }
   return config;
 }
 

@@ -16,6 +16,7 @@ export interface GenerateFlags {
   prune?: boolean | undefined;
   watch?: boolean | undefined;
   "no-cache"?: boolean | undefined;
+  target?: string | undefined;
 }
 
 export async function runGenerate(args: string[]): Promise<number> {
@@ -31,6 +32,7 @@ export async function runGenerate(args: string[]): Promise<number> {
         prune: { type: "boolean" },
         watch: { type: "boolean", short: "w" },
         "no-cache": { type: "boolean" },
+        target: { type: "string" },
       },
       strict: true,
     }));
@@ -46,6 +48,10 @@ export async function runGenerate(args: string[]): Promise<number> {
 export async function generateOnce(values: GenerateFlags): Promise<GenerateResult> {
   const cwd = process.cwd();
   const { config, baseDir } = loadConfig(values.config, cwd);
+  if (values.target !== undefined) {
+    if (values.target !== "ts" && values.target !== "js") throw new ToonError("CONFIG_ERROR", `--target must be ts or js, not ${JSON.stringify(values.target)}`);
+    config.target = values.target;
+  }
   const tty = process.stderr.isTTY === true && !values.quiet;
   let shown = false;
   const options: GenerateOptions = {

@@ -4,9 +4,10 @@
  */
 
 const GENERATE = `  toon-gen [generate] [--config toon.config.json] [--quiet] [--rebase <Name>]... [--samples <glob>]...
-                    [--prune] [--watch] [--no-cache]
+                    [--prune] [--watch] [--no-cache] [--target ts|js]
       Read the config, generate one TypeScript module per schema into outDir (plus outDir/index.ts) and one
-      dictionary file per schema into dictionaryDir. Files whose content is unchanged are not rewritten;
+      dictionary file per schema into dictionaryDir. --target js (or "target": "js"): ESM .js plus .d.ts
+      instead of .ts, for plain Node and JavaScript projects (needs the typescript package). Files whose content is unchanged are not rewritten;
       the files of a run are written together or not at all (temporary files, then renames).
       Prints one summary line: schemas read, files written, files unchanged, time.
       Every failing input is reported (one line each), then the exit code is 1 and nothing is written.
@@ -75,7 +76,8 @@ const CONFIG = `toon.config.json (paths relative to the config file; JSON with /
     "inputs": ["schemas/*.schema.json"],   globs of input files (* ? ** supported), see "Inputs" below
     "outDir": "src/gen",                   generated modules: <name>.ts and index.ts
     "dictionaryDir": "dictionaries",       dictionary files <name>.dictionary.json: commit these
-    "runtimeImport": "toon-gen/runtime"    optional: the module generated code imports
+    "runtimeImport": "toon-gen/runtime",   optional: the module generated code imports
+    "target": "ts"                         optional: "ts" (default) or "js" (ESM .js plus .d.ts)
   }
   A glob that matches no file is an error. An unknown key is an error that names the nearest known one.
 `;

@@ -238,7 +238,7 @@ ${text.promptMembers}
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const ${St} = /*@__PURE__*/ $rt.streamCodec<${codec}, $StreamPaths>($streamSpec);
+export const ${St}: $rt.StreamCodec<${codec}, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<${codec}, $StreamPaths>($streamSpec);
 ${peek ? code`
 /** O(1) field access (docs/FORMAT.md §10.2). */
 export const ${Pk} = {

@@ -1292,7 +1292,7 @@ export const ExtractionResultPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const ExtractionResultStream = /*@__PURE__*/ $rt.streamCodec<ExtractionResult, $StreamPaths>($streamSpec);
+export const ExtractionResultStream: $rt.StreamCodec<ExtractionResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ExtractionResult, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const ExtractionResult = /*@__PURE__*/ $rt.codecOf(ExtractionResultBinary, ExtractionResultValidate, ExtractionResultText, ExtractionResultPrompt, { stream: ExtractionResultStream });

@@ -1295,7 +1295,7 @@ export const LogReportPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const LogReportStream = /*@__PURE__*/ $rt.streamCodec<LogReport, $StreamPaths>($streamSpec);
+export const LogReportStream: $rt.StreamCodec<LogReport, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LogReport, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const LogReport = /*@__PURE__*/ $rt.codecOf(LogReportBinary, LogReportValidate, LogReportText, LogReportPrompt, { stream: LogReportStream });

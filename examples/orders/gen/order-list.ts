@@ -994,7 +994,7 @@ export const OrderListPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const OrderListStream = /*@__PURE__*/ $rt.streamCodec<OrderList, $StreamPaths>($streamSpec);
+export const OrderListStream: $rt.StreamCodec<OrderList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<OrderList, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const OrderList = /*@__PURE__*/ $rt.codecOf(OrderListBinary, OrderListValidate, OrderListText, OrderListPrompt, { stream: OrderListStream });

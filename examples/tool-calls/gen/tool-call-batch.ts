@@ -383,7 +383,7 @@ export const ToolCallBatchPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const ToolCallBatchStream = /*@__PURE__*/ $rt.streamCodec<ToolCallBatch, $StreamPaths>($streamSpec);
+export const ToolCallBatchStream: $rt.StreamCodec<ToolCallBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ToolCallBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const ToolCallBatch = /*@__PURE__*/ $rt.codecOf(ToolCallBatchBinary, ToolCallBatchValidate, ToolCallBatchText, ToolCallBatchPrompt, { stream: ToolCallBatchStream });

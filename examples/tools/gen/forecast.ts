@@ -517,7 +517,7 @@ export const ForecastPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const ForecastStream = /*@__PURE__*/ $rt.streamCodec<Forecast, $StreamPaths>($streamSpec);
+export const ForecastStream: $rt.StreamCodec<Forecast, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Forecast, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const Forecast = /*@__PURE__*/ $rt.codecOf(ForecastBinary, ForecastValidate, ForecastText, ForecastPrompt, { stream: ForecastStream });

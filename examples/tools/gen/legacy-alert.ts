@@ -307,7 +307,7 @@ export const LegacyAlertPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const LegacyAlertStream = /*@__PURE__*/ $rt.streamCodec<LegacyAlert, $StreamPaths>($streamSpec);
+export const LegacyAlertStream: $rt.StreamCodec<LegacyAlert, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LegacyAlert, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const LegacyAlert = /*@__PURE__*/ $rt.codecOf(LegacyAlertBinary, LegacyAlertValidate, LegacyAlertText, LegacyAlertPrompt, { stream: LegacyAlertStream });

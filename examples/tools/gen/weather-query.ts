@@ -278,7 +278,7 @@ export const WeatherQueryPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const WeatherQueryStream = /*@__PURE__*/ $rt.streamCodec<WeatherQuery, $StreamPaths>($streamSpec);
+export const WeatherQueryStream: $rt.StreamCodec<WeatherQuery, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherQuery, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherQuery = /*@__PURE__*/ $rt.codecOf(WeatherQueryBinary, WeatherQueryValidate, WeatherQueryText, WeatherQueryPrompt, { stream: WeatherQueryStream });

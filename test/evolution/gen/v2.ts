@@ -819,7 +819,7 @@ export const OrderPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const OrderStream = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);
+export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const Order = /*@__PURE__*/ $rt.codecOf(OrderBinary, OrderValidate, OrderText, OrderPrompt, { stream: OrderStream });

@@ -771,7 +771,7 @@ export const AgentToolsBatchPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const AgentToolsBatchStream = /*@__PURE__*/ $rt.streamCodec<AgentToolsBatch, $StreamPaths>($streamSpec);
+export const AgentToolsBatchStream: $rt.StreamCodec<AgentToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentToolsBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const AgentToolsBatch = /*@__PURE__*/ $rt.codecOf(AgentToolsBatchBinary, AgentToolsBatchValidate, AgentToolsBatchText, AgentToolsBatchPrompt, { stream: AgentToolsBatchStream });

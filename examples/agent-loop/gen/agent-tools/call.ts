@@ -511,7 +511,7 @@ export const AgentToolsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const AgentToolsStream = /*@__PURE__*/ $rt.streamCodec<AgentTools, $StreamPaths>($streamSpec);
+export const AgentToolsStream: $rt.StreamCodec<AgentTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentTools, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const AgentTools = /*@__PURE__*/ $rt.codecOf(AgentToolsBinary, AgentToolsValidate, AgentToolsText, AgentToolsPrompt, { stream: AgentToolsStream });

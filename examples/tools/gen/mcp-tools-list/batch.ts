@@ -820,7 +820,7 @@ export const McpToolsListBatchPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const McpToolsListBatchStream = /*@__PURE__*/ $rt.streamCodec<McpToolsListBatch, $StreamPaths>($streamSpec);
+export const McpToolsListBatchStream: $rt.StreamCodec<McpToolsListBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsListBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const McpToolsListBatch = /*@__PURE__*/ $rt.codecOf(McpToolsListBatchBinary, McpToolsListBatchValidate, McpToolsListBatchText, McpToolsListBatchPrompt, { stream: McpToolsListBatchStream });

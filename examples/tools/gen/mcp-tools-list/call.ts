@@ -551,7 +551,7 @@ export const McpToolsListPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const McpToolsListStream = /*@__PURE__*/ $rt.streamCodec<McpToolsList, $StreamPaths>($streamSpec);
+export const McpToolsListStream: $rt.StreamCodec<McpToolsList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsList, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const McpToolsList = /*@__PURE__*/ $rt.codecOf(McpToolsListBinary, McpToolsListValidate, McpToolsListText, McpToolsListPrompt, { stream: McpToolsListStream });

@@ -1104,7 +1104,7 @@ export const WeatherToolsBatchPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const WeatherToolsBatchStream = /*@__PURE__*/ $rt.streamCodec<WeatherToolsBatch, $StreamPaths>($streamSpec);
+export const WeatherToolsBatchStream: $rt.StreamCodec<WeatherToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherToolsBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherToolsBatch = /*@__PURE__*/ $rt.codecOf(WeatherToolsBatchBinary, WeatherToolsBatchValidate, WeatherToolsBatchText, WeatherToolsBatchPrompt, { stream: WeatherToolsBatchStream });

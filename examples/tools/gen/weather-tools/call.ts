@@ -748,7 +748,7 @@ export const WeatherToolsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const WeatherToolsStream = /*@__PURE__*/ $rt.streamCodec<WeatherTools, $StreamPaths>($streamSpec);
+export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherTools, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, WeatherToolsText, WeatherToolsPrompt, { stream: WeatherToolsStream });

@@ -225,7 +225,7 @@ export const LookupOrderArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const LookupOrderArgumentsStream = /*@__PURE__*/ $rt.streamCodec<LookupOrderArguments, $StreamPaths>($streamSpec);
+export const LookupOrderArgumentsStream: $rt.StreamCodec<LookupOrderArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LookupOrderArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const LookupOrderArguments = /*@__PURE__*/ $rt.codecOf(LookupOrderArgumentsBinary, LookupOrderArgumentsValidate, LookupOrderArgumentsText, LookupOrderArgumentsPrompt, { stream: LookupOrderArgumentsStream });

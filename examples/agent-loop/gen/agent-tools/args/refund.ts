@@ -269,7 +269,7 @@ export const RefundArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const RefundArgumentsStream = /*@__PURE__*/ $rt.streamCodec<RefundArguments, $StreamPaths>($streamSpec);
+export const RefundArgumentsStream: $rt.StreamCodec<RefundArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<RefundArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const RefundArguments = /*@__PURE__*/ $rt.codecOf(RefundArgumentsBinary, RefundArgumentsValidate, RefundArgumentsText, RefundArgumentsPrompt, { stream: RefundArgumentsStream });

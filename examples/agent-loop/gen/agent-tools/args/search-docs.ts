@@ -247,7 +247,7 @@ export const SearchDocsArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const SearchDocsArgumentsStream = /*@__PURE__*/ $rt.streamCodec<SearchDocsArguments, $StreamPaths>($streamSpec);
+export const SearchDocsArgumentsStream: $rt.StreamCodec<SearchDocsArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<SearchDocsArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const SearchDocsArguments = /*@__PURE__*/ $rt.codecOf(SearchDocsArgumentsBinary, SearchDocsArgumentsValidate, SearchDocsArgumentsText, SearchDocsArgumentsPrompt, { stream: SearchDocsArgumentsStream });

@@ -269,7 +269,7 @@ export const NotesDeleteArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const NotesDeleteArgumentsStream = /*@__PURE__*/ $rt.streamCodec<NotesDeleteArguments, $StreamPaths>($streamSpec);
+export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesDeleteArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesDeleteArguments = /*@__PURE__*/ $rt.codecOf(NotesDeleteArgumentsBinary, NotesDeleteArgumentsValidate, NotesDeleteArgumentsText, NotesDeleteArgumentsPrompt, { stream: NotesDeleteArgumentsStream });

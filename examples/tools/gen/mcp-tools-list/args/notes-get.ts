@@ -217,7 +217,7 @@ export const NotesGetArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const NotesGetArgumentsStream = /*@__PURE__*/ $rt.streamCodec<NotesGetArguments, $StreamPaths>($streamSpec);
+export const NotesGetArgumentsStream: $rt.StreamCodec<NotesGetArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesGetArguments = /*@__PURE__*/ $rt.codecOf(NotesGetArgumentsBinary, NotesGetArgumentsValidate, NotesGetArgumentsText, NotesGetArgumentsPrompt, { stream: NotesGetArgumentsStream });

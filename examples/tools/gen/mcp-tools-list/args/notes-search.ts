@@ -295,7 +295,7 @@ export const NotesSearchArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const NotesSearchArgumentsStream = /*@__PURE__*/ $rt.streamCodec<NotesSearchArguments, $StreamPaths>($streamSpec);
+export const NotesSearchArgumentsStream: $rt.StreamCodec<NotesSearchArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesSearchArguments = /*@__PURE__*/ $rt.codecOf(NotesSearchArgumentsBinary, NotesSearchArgumentsValidate, NotesSearchArgumentsText, NotesSearchArgumentsPrompt, { stream: NotesSearchArgumentsStream });

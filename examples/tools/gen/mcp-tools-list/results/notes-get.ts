@@ -259,7 +259,7 @@ export const NotesGetResultPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const NotesGetResultStream = /*@__PURE__*/ $rt.streamCodec<NotesGetResult, $StreamPaths>($streamSpec);
+export const NotesGetResultStream: $rt.StreamCodec<NotesGetResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetResult, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesGetResult = /*@__PURE__*/ $rt.codecOf(NotesGetResultBinary, NotesGetResultValidate, NotesGetResultText, NotesGetResultPrompt, { stream: NotesGetResultStream });

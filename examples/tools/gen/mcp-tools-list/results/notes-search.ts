@@ -398,7 +398,7 @@ export const NotesSearchResultPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const NotesSearchResultStream = /*@__PURE__*/ $rt.streamCodec<NotesSearchResult, $StreamPaths>($streamSpec);
+export const NotesSearchResultStream: $rt.StreamCodec<NotesSearchResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchResult, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesSearchResult = /*@__PURE__*/ $rt.codecOf(NotesSearchResultBinary, NotesSearchResultValidate, NotesSearchResultText, NotesSearchResultPrompt, { stream: NotesSearchResultStream });

@@ -498,7 +498,7 @@ export const GetAirQualityArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const GetAirQualityArgumentsStream = /*@__PURE__*/ $rt.streamCodec<GetAirQualityArguments, $StreamPaths>($streamSpec);
+export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetAirQualityArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetAirQualityArguments = /*@__PURE__*/ $rt.codecOf(GetAirQualityArgumentsBinary, GetAirQualityArgumentsValidate, GetAirQualityArgumentsText, GetAirQualityArgumentsPrompt, { stream: GetAirQualityArgumentsStream });

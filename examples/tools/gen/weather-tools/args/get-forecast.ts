@@ -312,7 +312,7 @@ export const GetForecastArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const GetForecastArgumentsStream = /*@__PURE__*/ $rt.streamCodec<GetForecastArguments, $StreamPaths>($streamSpec);
+export const GetForecastArgumentsStream: $rt.StreamCodec<GetForecastArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetForecastArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetForecastArguments = /*@__PURE__*/ $rt.codecOf(GetForecastArgumentsBinary, GetForecastArgumentsValidate, GetForecastArgumentsText, GetForecastArgumentsPrompt, { stream: GetForecastArgumentsStream });

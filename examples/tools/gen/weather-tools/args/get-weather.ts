@@ -272,7 +272,7 @@ export const GetWeatherArgumentsPrompt = {
 };
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
-export const GetWeatherArgumentsStream = /*@__PURE__*/ $rt.streamCodec<GetWeatherArguments, $StreamPaths>($streamSpec);
+export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetWeatherArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetWeatherArguments = /*@__PURE__*/ $rt.codecOf(GetWeatherArgumentsBinary, GetWeatherArgumentsValidate, GetWeatherArgumentsText, GetWeatherArgumentsPrompt, { stream: GetWeatherArgumentsStream });
