@@ -15,6 +15,7 @@ import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
 import { produceInput, splitExport, type CodecUnit } from "./inputs/index.ts";
 import { GENERATOR_VERSION } from "./version.ts";
+import { buildValidatorModule, type BuildValidatorOptions } from "./validate/index.ts";
 import { profileSamples, readSamples, type Profile } from "./samples/profile.ts";
 import { codecFingerprint, hasTables } from "./samples/tables.ts";
 import { indexCandidates } from "./emit/peek.ts";
@@ -37,6 +38,10 @@ export interface GenerateConfig {
   samples?: string[] | Record<string, string[]>;
   /** Field offset tables (docs/FORMAT.md §10.2): `true` (top-level properties) or paths; or per codec name. */
   index?: true | string[] | Record<string, true | string[]>;
+  /** URI prefix -> local folder or file (relative to `cwd`): referenced remote schemas read from disk, never fetched. */
+  refMap?: Record<string, string>;
+  /** `false`: generated validators do not check `format` (an annotation only). Default `true`. */
+  formats?: boolean;
 }
 
 export interface GenerateOptions {
@@ -140,7 +145,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
     seenModule.set(module, input);
   };
-  const addCodec = (input: string, unit: CodecUnit): void => {
+  const addCodec = async (input: string, unit: CodecUnit): Promise<void> => {
     const { ir } = unit;
     for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
     const dictionaryPath = path.join(dictDir, unit.dictionary);
@@ -166,6 +171,13 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     const index = indexFor(config.index, ir);
     if (index !== undefined) emitOptions.index = index;
     if (profile !== undefined) profiled.push({ schema: ir.name, samples: profile.samples, tables: dictionary.defaults?.tables.length ?? 0 });
+    // the JSON Schema validator, its own module beside the codec's (generator/validate)
+    const validator = await buildValidatorModule(ir, validatorOptions(unit.module, config));
+    if (validator !== undefined) {
+      emitOptions.validator = validator.import;
+      for (const w of validator.warnings) warnings.push(w);
+      files.push(fileOf(path.join(outDir, validator.module), validator.content));
+    }
     files.push(fileOf(modulePath, emitModule(applyWireLayout(ir, dictionary), dictionary, emitOptions)));
     files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
     // the codec's own name stands for the codec object and its feature groups (emit/module.ts)
@@ -181,14 +193,14 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     if (produced === null) {
       const base = baseName(input);
       claim(`${base}.ts`, input);
-      const ir = await loadSchemaFile(input, { cwd });
-      addCodec(input, { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] });
+      const ir = await loadSchemaFile(input, config.refMap === undefined ? { cwd } : { cwd, refMap: config.refMap });
+      await addCodec(input, { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] });
       continue;
     }
     for (const w of produced.warnings) warnings.push(w);
     for (const unit of produced.codecs) {
       claim(unit.module, input);
-      addCodec(input, unit);
+      await addCodec(input, unit);
     }
     for (const m of produced.modules) {
       claim(m.module, input);
@@ -245,6 +257,13 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     written++;
   }
   return { schemas, files, written, unchanged: files.length - written, warnings, findings, profiled, ms: performance.now() - started };
+}
+
+function validatorOptions(module: string, config: GenerateConfig): BuildValidatorOptions {
+  const o: BuildValidatorOptions = { module };
+  if (config.runtimeImport !== undefined) o.runtimeImport = config.runtimeImport;
+  if (config.formats === false) o.formats = false;
+  return o;
 }
 
 function fileOf(p: string, content: string): GeneratedFile {

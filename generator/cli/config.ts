@@ -6,7 +6,7 @@ import { baseName, resolveInputs, type GenerateConfig } from "../pipeline.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "refMap", "formats"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -56,6 +56,17 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
   if (o.runtimeImport !== undefined) config.runtimeImport = str("runtimeImport");
   if (o.samples !== undefined) config.samples = checkSamples(o.samples, where);
   if (o.index !== undefined) config.index = checkIndex(o.index, where);
+  if (o.refMap !== undefined) {
+    const m = o.refMap;
+    if (typeof m !== "object" || m === null || Array.isArray(m) || !Object.values(m).every((x) => typeof x === "string" && x !== "")) {
+      throw new ToonError("CONFIG_ERROR", `${where}: "refMap" must map URI prefixes to local folders or files, e.g. {"https://example.com/schemas/": "./vendor/"}`, { path: "/refMap" });
+    }
+    config.refMap = m as Record<string, string>;
+  }
+  if (o.formats !== undefined) {
+    if (typeof o.formats !== "boolean") throw new ToonError("CONFIG_ERROR", `${where}: "formats" must be true or false`, { path: "/formats" });
+    config.formats = o.formats;
+  }
   return config;
 }
 

@@ -13,6 +13,7 @@ import type { Doc, LoadContext, Target } from "./context.ts";
 import { findAnchor, findDocById, isAbsoluteUri, loadDocument, readFileText } from "./documents.ts";
 import { isObject, own } from "./json.ts";
 import { parseFragmentPointer, resolveTokens, tokensToPointer } from "./pointer.ts";
+import { mapUri } from "./refmap.ts";
 
 /** The target of `ref`, found in the node at `ptr` of `doc`; registered (and queued) on first sight. */
 export function refTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string): Target {
@@ -103,6 +104,9 @@ function withoutQuery(uri: string): string {
 function resolveUri(ctx: LoadContext, doc: Doc, ptr: string, ref: string, uri: string): Doc {
   const byId = findDocById(ctx, uri);
   if (byId !== undefined) return byId;
+  // `refMap`: the user said where this URL lives locally
+  const mapped = mapUri(ctx.refMap, uri);
+  if (mapped !== undefined) return loadDocument(ctx, mapped, doc, ptr, ref);
   const dir = path.dirname(doc.abs);
   // `https://example.com/schemas/other.json` from a document whose $id is `https://example.com/schemas/main.json`
   if (doc.id !== undefined) {
@@ -123,7 +127,7 @@ function resolveUri(ctx: LoadContext, doc: Doc, ptr: string, ref: string, uri: s
     "UNSUPPORTED_SCHEMA",
     doc,
     ptr,
-    `$ref ${JSON.stringify(ref)} needs the network (only local files, and URLs that are a local document's own $id, are resolved)`,
+    `$ref ${JSON.stringify(ref)} needs the network (only local files, URLs that are a local document's own $id, and URLs mapped by "refMap" are resolved)`,
   );
 }
 
