@@ -39,6 +39,8 @@ export interface ValidatorInput {
 export interface CompileValidatorOptions {
   /** `false`: `format` is not checked at all (the checks are left out of the code). Default `true`. */
   formats?: boolean;
+  /** `false`: skip checking the schema against its meta-schema (faster; the conformance test's schemas are valid). */
+  validateSchema?: boolean;
 }
 
 export interface CompiledValidator {
@@ -86,6 +88,9 @@ export async function compileValidator(input: ValidatorInput, options: CompileVa
   const ajv = ajvFor(input.draft, {
     strict: false,
     allErrors: true,
+    // `required: ["toString"]` must not be met by Object.prototype: own properties only
+    ownProperties: true,
+    validateSchema: options.validateSchema !== false,
     messages: false,
     validateFormats: checkFormats,
     // the runtime's own format objects: compiled as `$formats.<name>.validate(x)`
@@ -99,8 +104,16 @@ export async function compileValidator(input: ValidatorInput, options: CompileVa
   });
   let validate: unknown;
   try {
-    ajv.addSchema(input.document as AnySchemaObject, input.baseUri);
-    validate = await ajv.compileAsync({ $ref: `${input.baseUri}#${encodePointer(input.pointer)}` });
+    const doc = input.document;
+    const ownId = typeof doc === "object" && doc !== null && typeof (doc as Record<string, unknown>)[input.draft === 4 ? "id" : "$id"] === "string";
+    if (input.pointer === "" && ownId) {
+      // a document with its own `$id` is its own base: compiled as it stands (a `$ref` wrapper under another
+      // key sends ajv into endless recursion on some relative-id layouts)
+      validate = await ajv.compileAsync(doc as AnySchemaObject);
+    } else {
+      ajv.addSchema(doc as AnySchemaObject, input.baseUri);
+      validate = await ajv.compileAsync({ $ref: `${input.baseUri}#${encodePointer(input.pointer)}` });
+    }
   } catch (e) {
     if (e instanceof ToonError) throw e;
     throw new ToonError("UNSUPPORTED_SCHEMA", `cannot compile the JSON Schema validator: ${(e as Error).message}`, { path: input.pointer, cause: e });

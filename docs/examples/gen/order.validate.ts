@@ -7,6 +7,7 @@ import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runti
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"Order","description":"The order of docs/FORMAT.md §7 (worked example).","type":"object","properties":{"id":{"type":"string"},"qty":{"type":"integer"},"price":{"type":"number"},"status":{"enum":["pending","paid","shipped"]},"note":{"type":"string"},"created":{"type":"string","format":"date-time"},"tags":{"type":"array","items":{"type":"string"}}},"required":["id","qty","price","status","created","tags"],"additionalProperties":false};
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = $formats["date-time"];
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -20,7 +21,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -30,7 +31,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.qty === undefined){
+if((data.qty === undefined) || (!(func0.call(data, "qty")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "qty"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -40,7 +41,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.price === undefined){
+if((data.price === undefined) || (!(func0.call(data, "price")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "price"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -50,7 +51,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.status === undefined){
+if((data.status === undefined) || (!(func0.call(data, "status")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -60,7 +61,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.created === undefined){
+if((data.created === undefined) || (!(func0.call(data, "created")))){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "created"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -70,7 +71,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.tags === undefined){
+if((data.tags === undefined) || (!(func0.call(data, "tags")))){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "tags"}};
 if(vErrors === null){
 vErrors = [err5];
@@ -80,7 +81,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((((((key0 === "id") || (key0 === "qty")) || (key0 === "price")) || (key0 === "status")) || (key0 === "note")) || (key0 === "created")) || (key0 === "tags"))){
 const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -92,7 +93,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 if(typeof data.id !== "string"){
 const err7 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -104,7 +105,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.qty !== undefined){
+if(data.qty !== undefined && func0.call(data, "qty")){
 let data1 = data.qty;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err8 = {instancePath:instancePath+"/qty",keyword:"type",params:{type: "integer"}};
@@ -117,7 +118,7 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.price !== undefined){
+if(data.price !== undefined && func0.call(data, "price")){
 if(!(typeof data.price == "number")){
 const err9 = {instancePath:instancePath+"/price",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
@@ -129,7 +130,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data3 = data.status;
 if(!(((data3 === "pending") || (data3 === "paid")) || (data3 === "shipped"))){
 const err10 = {instancePath:instancePath+"/status",keyword:"enum",params:{allowedValues: schema32.properties.status.enum}};
@@ -142,7 +143,7 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.note !== undefined){
+if(data.note !== undefined && func0.call(data, "note")){
 if(typeof data.note !== "string"){
 const err11 = {instancePath:instancePath+"/note",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -154,7 +155,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.created !== undefined){
+if(data.created !== undefined && func0.call(data, "created")){
 let data5 = data.created;
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){
@@ -179,7 +180,7 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.tags !== undefined){
+if(data.tags !== undefined && func0.call(data, "tags")){
 let data6 = data.tags;
 if(Array.isArray(data6)){
 const len0 = data6.length;

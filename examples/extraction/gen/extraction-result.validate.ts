@@ -6,6 +6,7 @@
 import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = $formats["date-time"];
 const schema33 = {"title":"Document","description":"An input document and the entities found in it.","type":"object","properties":{"id":{"description":"Document id.","type":"string","pattern":"^doc-[0-9]{4}$"},"source":{"description":"Kind of text the snippet came from.","type":"string","enum":["news","filing","email","chat","report"]},"language":{"description":"BCP 47 language tag of the text.","type":"string","enum":["en","zh"]},"url":{"description":"Where the text was fetched from, when known.","type":"string","format":"uri"},"text":{"description":"The source text snippet.","type":"string"},"entities":{"description":"Entities in order of first mention.","type":"array","items":{"$ref":"#/$defs/Entity"}}},"required":["id","source","language","text","entities"],"additionalProperties":false};
 const pattern4 = new RegExp("^doc-[0-9]{4}$", "u");
@@ -22,7 +23,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
+if((data.type === undefined) || (!(func0.call(data, "type")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -32,7 +33,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -42,7 +43,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.confidence === undefined){
+if((data.confidence === undefined) || (!(func0.call(data, "confidence")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "confidence"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -52,7 +53,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((key0 === "type") || (key0 === "name")) || (key0 === "role")) || (key0 === "confidence"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -64,7 +65,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if("person" !== data.type){
 const err4 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "person"}};
 if(vErrors === null){
@@ -76,7 +77,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 const err5 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -88,7 +89,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 if(typeof data.role !== "string"){
 const err6 = {instancePath:instancePath+"/role",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -100,7 +101,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.confidence !== undefined){
+if(data.confidence !== undefined && func0.call(data, "confidence")){
 let data3 = data.confidence;
 if(typeof data3 == "number"){
 if(data3 > 1 || isNaN(data3)){
@@ -163,7 +164,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
+if((data.type === undefined) || (!(func0.call(data, "type")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -173,7 +174,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -183,7 +184,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.confidence === undefined){
+if((data.confidence === undefined) || (!(func0.call(data, "confidence")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "confidence"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -193,7 +194,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((key0 === "type") || (key0 === "name")) || (key0 === "ticker")) || (key0 === "confidence"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -205,7 +206,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if("organization" !== data.type){
 const err4 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "organization"}};
 if(vErrors === null){
@@ -217,7 +218,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 const err5 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -229,7 +230,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.ticker !== undefined){
+if(data.ticker !== undefined && func0.call(data, "ticker")){
 if(typeof data.ticker !== "string"){
 const err6 = {instancePath:instancePath+"/ticker",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -241,7 +242,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.confidence !== undefined){
+if(data.confidence !== undefined && func0.call(data, "confidence")){
 let data3 = data.confidence;
 if(typeof data3 == "number"){
 if(data3 > 1 || isNaN(data3)){
@@ -305,7 +306,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
+if((data.type === undefined) || (!(func0.call(data, "type")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -315,7 +316,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -325,7 +326,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.confidence === undefined){
+if((data.confidence === undefined) || (!(func0.call(data, "confidence")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "confidence"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -335,7 +336,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((((key0 === "type") || (key0 === "name")) || (key0 === "countryCode")) || (key0 === "lat")) || (key0 === "lon")) || (key0 === "confidence"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -347,7 +348,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if("location" !== data.type){
 const err4 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "location"}};
 if(vErrors === null){
@@ -359,7 +360,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 const err5 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -371,7 +372,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.countryCode !== undefined){
+if(data.countryCode !== undefined && func0.call(data, "countryCode")){
 let data2 = data.countryCode;
 if(typeof data2 === "string"){
 if(!pattern5.test(data2)){
@@ -396,7 +397,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.lat !== undefined){
+if(data.lat !== undefined && func0.call(data, "lat")){
 let data3 = data.lat;
 if(typeof data3 == "number"){
 if(data3 > 90 || isNaN(data3)){
@@ -431,7 +432,7 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.lon !== undefined){
+if(data.lon !== undefined && func0.call(data, "lon")){
 let data4 = data.lon;
 if(typeof data4 == "number"){
 if(data4 > 180 || isNaN(data4)){
@@ -466,7 +467,7 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.confidence !== undefined){
+if(data.confidence !== undefined && func0.call(data, "confidence")){
 let data5 = data.confidence;
 if(typeof data5 == "number"){
 if(data5 > 1 || isNaN(data5)){
@@ -531,7 +532,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
+if((data.type === undefined) || (!(func0.call(data, "type")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -541,7 +542,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.text === undefined){
+if((data.text === undefined) || (!(func0.call(data, "text")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "text"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -551,7 +552,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.value === undefined){
+if((data.value === undefined) || (!(func0.call(data, "value")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "value"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -561,7 +562,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.precision === undefined){
+if((data.precision === undefined) || (!(func0.call(data, "precision")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "precision"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -571,7 +572,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.confidence === undefined){
+if((data.confidence === undefined) || (!(func0.call(data, "confidence")))){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "confidence"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -581,7 +582,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((((key0 === "type") || (key0 === "text")) || (key0 === "value")) || (key0 === "precision")) || (key0 === "confidence"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -593,7 +594,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if("date" !== data.type){
 const err6 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "date"}};
 if(vErrors === null){
@@ -605,7 +606,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 if(typeof data.text !== "string"){
 const err7 = {instancePath:instancePath+"/text",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -617,7 +618,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.value !== undefined){
+if(data.value !== undefined && func0.call(data, "value")){
 let data2 = data.value;
 if(typeof data2 === "string"){
 if(!(formats4.validate(data2))){
@@ -642,7 +643,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.precision !== undefined){
+if(data.precision !== undefined && func0.call(data, "precision")){
 let data3 = data.precision;
 if(typeof data3 !== "string"){
 const err10 = {instancePath:instancePath+"/precision",keyword:"type",params:{type: "string"}};
@@ -665,7 +666,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.confidence !== undefined){
+if(data.confidence !== undefined && func0.call(data, "confidence")){
 let data4 = data.confidence;
 if(typeof data4 == "number"){
 if(data4 > 1 || isNaN(data4)){
@@ -729,7 +730,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
+if((data.type === undefined) || (!(func0.call(data, "type")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -739,7 +740,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.text === undefined){
+if((data.text === undefined) || (!(func0.call(data, "text")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "text"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -749,7 +750,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.amount === undefined){
+if((data.amount === undefined) || (!(func0.call(data, "amount")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "amount"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -759,7 +760,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.currency === undefined){
+if((data.currency === undefined) || (!(func0.call(data, "currency")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "currency"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -769,7 +770,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.confidence === undefined){
+if((data.confidence === undefined) || (!(func0.call(data, "confidence")))){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "confidence"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -779,7 +780,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((((key0 === "type") || (key0 === "text")) || (key0 === "amount")) || (key0 === "currency")) || (key0 === "confidence"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -791,7 +792,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 if("money" !== data.type){
 const err6 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "money"}};
 if(vErrors === null){
@@ -803,7 +804,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 if(typeof data.text !== "string"){
 const err7 = {instancePath:instancePath+"/text",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -815,7 +816,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.amount !== undefined){
+if(data.amount !== undefined && func0.call(data, "amount")){
 if(!(typeof data.amount == "number")){
 const err8 = {instancePath:instancePath+"/amount",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
@@ -827,7 +828,7 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 let data3 = data.currency;
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
@@ -852,7 +853,7 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.confidence !== undefined){
+if(data.confidence !== undefined && func0.call(data, "confidence")){
 let data4 = data.confidence;
 if(typeof data4 == "number"){
 if(data4 > 1 || isNaN(data4)){
@@ -1043,7 +1044,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -1053,7 +1054,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.source === undefined){
+if((data.source === undefined) || (!(func0.call(data, "source")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "source"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -1063,7 +1064,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.language === undefined){
+if((data.language === undefined) || (!(func0.call(data, "language")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "language"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -1073,7 +1074,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.text === undefined){
+if((data.text === undefined) || (!(func0.call(data, "text")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "text"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -1083,7 +1084,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.entities === undefined){
+if((data.entities === undefined) || (!(func0.call(data, "entities")))){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "entities"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -1093,7 +1094,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((((key0 === "id") || (key0 === "source")) || (key0 === "language")) || (key0 === "url")) || (key0 === "text")) || (key0 === "entities"))){
 const err5 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -1105,7 +1106,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
@@ -1130,7 +1131,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.source !== undefined){
+if(data.source !== undefined && func0.call(data, "source")){
 let data1 = data.source;
 if(typeof data1 !== "string"){
 const err8 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"}};
@@ -1153,7 +1154,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.language !== undefined){
+if(data.language !== undefined && func0.call(data, "language")){
 let data2 = data.language;
 if(typeof data2 !== "string"){
 const err10 = {instancePath:instancePath+"/language",keyword:"type",params:{type: "string"}};
@@ -1176,7 +1177,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 let data3 = data.url;
 if(typeof data3 === "string"){
 if(!(formats2.validate(data3))){
@@ -1201,7 +1202,7 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 if(typeof data.text !== "string"){
 const err14 = {instancePath:instancePath+"/text",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -1213,7 +1214,7 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.entities !== undefined){
+if(data.entities !== undefined && func0.call(data, "entities")){
 let data5 = data.entities;
 if(Array.isArray(data5)){
 const len0 = data5.length;
@@ -1263,7 +1264,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.model === undefined){
+if((data.model === undefined) || (!(func0.call(data, "model")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "model"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -1273,7 +1274,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.extractedAt === undefined){
+if((data.extractedAt === undefined) || (!(func0.call(data, "extractedAt")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "extractedAt"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -1283,7 +1284,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.documents === undefined){
+if((data.documents === undefined) || (!(func0.call(data, "documents")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "documents"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -1293,7 +1294,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "model") || (key0 === "extractedAt")) || (key0 === "documents"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -1305,7 +1306,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.model !== undefined){
+if(data.model !== undefined && func0.call(data, "model")){
 if(typeof data.model !== "string"){
 const err4 = {instancePath:instancePath+"/model",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -1317,7 +1318,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.extractedAt !== undefined){
+if(data.extractedAt !== undefined && func0.call(data, "extractedAt")){
 let data1 = data.extractedAt;
 if(typeof data1 === "string"){
 if(!(formats0.validate(data1))){
@@ -1342,7 +1343,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.documents !== undefined){
+if(data.documents !== undefined && func0.call(data, "documents")){
 let data2 = data.documents;
 if(Array.isArray(data2)){
 const len0 = data2.length;

@@ -7,7 +7,7 @@ import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runti
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"LogReport","description":"Result of a log aggregation query over one time window: per-service level counts, latency percentiles and the most frequent errors.","type":"object","properties":{"reportId":{"description":"Id of this aggregation run.","type":"string","pattern":"^rpt_[0-9a-z]{12}$"},"query":{"description":"The query the report was computed for, in the log backend's query language.","type":"string"},"window":{"$ref":"#/$defs/TimeWindow"},"environment":{"description":"Deployment environment the logs came from.","type":"string","enum":["production","staging","development"]},"region":{"description":"Cloud region.","type":"string"},"truncated":{"description":"True when some services were dropped because the result hit the group limit.","type":"boolean"},"totalEvents":{"description":"Number of log events in the window, over all services.","type":"integer","minimum":0},"totalBytes":{"description":"Bytes of log data ingested in the window, over all services.","type":"integer","format":"int64","minimum":0},"services":{"description":"One group per service, busiest first.","type":"array","items":{"$ref":"#/$defs/ServiceGroup"}}},"required":["reportId","query","window","environment","region","truncated","totalEvents","totalBytes","services"],"additionalProperties":false,"$defs":{"TimeWindow":{"title":"TimeWindow","description":"Half-open interval [start, end) the report covers.","type":"object","properties":{"start":{"description":"Inclusive start (UTC).","type":"string","format":"date-time"},"end":{"description":"Exclusive end (UTC).","type":"string","format":"date-time"},"bucketSeconds":{"description":"Width of the histogram buckets used for percentiles.","type":"integer","minimum":1}},"required":["start","end","bucketSeconds"],"additionalProperties":false},"LevelCounts":{"title":"LevelCounts","description":"Number of events per log level.","type":"object","properties":{"debug":{"type":"integer","minimum":0,"description":"DEBUG events."},"info":{"type":"integer","minimum":0,"description":"INFO events."},"warn":{"type":"integer","minimum":0,"description":"WARN events."},"error":{"type":"integer","minimum":0,"description":"ERROR events."},"fatal":{"type":"integer","minimum":0,"description":"FATAL events."}},"required":["debug","info","warn","error","fatal"],"additionalProperties":false},"Latency":{"title":"Latency","description":"Request latency percentiles in milliseconds.","type":"object","properties":{"p50":{"type":"number","minimum":0,"description":"Median."},"p90":{"type":"number","minimum":0,"description":"90th percentile."},"p99":{"type":"number","minimum":0,"description":"99th percentile."},"max":{"type":"number","minimum":0,"description":"Slowest request."}},"required":["p50","p90","p99","max"],"additionalProperties":false},"ServiceGroup":{"title":"ServiceGroup","description":"Aggregates for one service.","type":"object","properties":{"service":{"description":"Service name.","type":"string"},"version":{"description":"Deployed version (semver) at the end of the window.","type":"string"},"healthy":{"description":"Whether the service passed its health checks for the whole window.","type":"boolean"},"instances":{"description":"Number of running instances that reported logs.","type":"integer","minimum":0},"counts":{"$ref":"#/$defs/LevelCounts"},"errorRate":{"description":"Fraction of requests that failed (0-1).","type":"number","minimum":0,"maximum":1},"latencyMs":{"$ref":"#/$defs/Latency"},"bytesIngested":{"description":"Bytes of log data this service produced in the window.","type":"integer","format":"int64","minimum":0},"tags":{"description":"Free-form labels attached to the service.","type":"array","items":{"type":"string"}},"incidentId":{"description":"Open incident linked to the service; null when one was linked and has been resolved, absent when none was ever linked.","type":["string","null"]},"topErrors":{"description":"Most frequent error messages, most frequent first.","type":"array","items":{"$ref":"#/$defs/TopError"}}},"required":["service","version","healthy","instances","counts","errorRate","latencyMs","bytesIngested","tags","topErrors"],"additionalProperties":false},"TopError":{"title":"TopError","description":"One normalised error message and how often it occurred.","type":"object","properties":{"message":{"description":"Error message with variable parts (ids, numbers) normalised away.","type":"string"},"level":{"description":"Level the message was logged at.","type":"string","enum":["error","fatal"]},"count":{"description":"Occurrences in the window.","type":"integer","minimum":1},"firstSeen":{"description":"First occurrence in the window (UTC).","type":"string","format":"date-time"},"lastSeen":{"description":"Last occurrence in the window (UTC).","type":"string","format":"date-time"},"sampleTraceIds":{"description":"Up to 3 W3C trace ids of requests that hit this error.","type":"array","items":{"type":"string","pattern":"^[0-9a-f]{32}$"},"maxItems":3}},"required":["message","level","count","firstSeen","lastSeen","sampleTraceIds"],"additionalProperties":false}}};
-const func1 = Object.prototype.hasOwnProperty;
+const func0 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^rpt_[0-9a-z]{12}$", "u");
 const formats0 = $formats["date-time"];
 const formats4 = $formats.int64;
@@ -26,7 +26,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.service === undefined){
+if((data.service === undefined) || (!(func0.call(data, "service")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "service"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -36,7 +36,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.version === undefined){
+if((data.version === undefined) || (!(func0.call(data, "version")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "version"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -46,7 +46,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.healthy === undefined){
+if((data.healthy === undefined) || (!(func0.call(data, "healthy")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "healthy"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -56,7 +56,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.instances === undefined){
+if((data.instances === undefined) || (!(func0.call(data, "instances")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "instances"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -66,7 +66,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.counts === undefined){
+if((data.counts === undefined) || (!(func0.call(data, "counts")))){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "counts"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -76,7 +76,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.errorRate === undefined){
+if((data.errorRate === undefined) || (!(func0.call(data, "errorRate")))){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "errorRate"}};
 if(vErrors === null){
 vErrors = [err5];
@@ -86,7 +86,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.latencyMs === undefined){
+if((data.latencyMs === undefined) || (!(func0.call(data, "latencyMs")))){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "latencyMs"}};
 if(vErrors === null){
 vErrors = [err6];
@@ -96,7 +96,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.bytesIngested === undefined){
+if((data.bytesIngested === undefined) || (!(func0.call(data, "bytesIngested")))){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "bytesIngested"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -106,7 +106,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.tags === undefined){
+if((data.tags === undefined) || (!(func0.call(data, "tags")))){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "tags"}};
 if(vErrors === null){
 vErrors = [err8];
@@ -116,7 +116,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.topErrors === undefined){
+if((data.topErrors === undefined) || (!(func0.call(data, "topErrors")))){
 const err9 = {instancePath,keyword:"required",params:{missingProperty: "topErrors"}};
 if(vErrors === null){
 vErrors = [err9];
@@ -126,8 +126,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema34.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema34.properties, key0))){
 const err10 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err10];
@@ -138,7 +138,7 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.service !== undefined){
+if(data.service !== undefined && func0.call(data, "service")){
 if(typeof data.service !== "string"){
 const err11 = {instancePath:instancePath+"/service",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -150,7 +150,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 if(typeof data.version !== "string"){
 const err12 = {instancePath:instancePath+"/version",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -162,7 +162,7 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.healthy !== undefined){
+if(data.healthy !== undefined && func0.call(data, "healthy")){
 if(typeof data.healthy !== "boolean"){
 const err13 = {instancePath:instancePath+"/healthy",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
@@ -174,7 +174,7 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.instances !== undefined){
+if(data.instances !== undefined && func0.call(data, "instances")){
 let data3 = data.instances;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 const err14 = {instancePath:instancePath+"/instances",keyword:"type",params:{type: "integer"}};
@@ -199,10 +199,10 @@ errors++;
 }
 }
 }
-if(data.counts !== undefined){
+if(data.counts !== undefined && func0.call(data, "counts")){
 let data4 = data.counts;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.debug === undefined){
+if((data4.debug === undefined) || (!(func0.call(data4, "debug")))){
 const err16 = {instancePath:instancePath+"/counts",keyword:"required",params:{missingProperty: "debug"}};
 if(vErrors === null){
 vErrors = [err16];
@@ -212,7 +212,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data4.info === undefined){
+if((data4.info === undefined) || (!(func0.call(data4, "info")))){
 const err17 = {instancePath:instancePath+"/counts",keyword:"required",params:{missingProperty: "info"}};
 if(vErrors === null){
 vErrors = [err17];
@@ -222,7 +222,7 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data4.warn === undefined){
+if((data4.warn === undefined) || (!(func0.call(data4, "warn")))){
 const err18 = {instancePath:instancePath+"/counts",keyword:"required",params:{missingProperty: "warn"}};
 if(vErrors === null){
 vErrors = [err18];
@@ -232,7 +232,7 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data4.error === undefined){
+if((data4.error === undefined) || (!(func0.call(data4, "error")))){
 const err19 = {instancePath:instancePath+"/counts",keyword:"required",params:{missingProperty: "error"}};
 if(vErrors === null){
 vErrors = [err19];
@@ -242,7 +242,7 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data4.fatal === undefined){
+if((data4.fatal === undefined) || (!(func0.call(data4, "fatal")))){
 const err20 = {instancePath:instancePath+"/counts",keyword:"required",params:{missingProperty: "fatal"}};
 if(vErrors === null){
 vErrors = [err20];
@@ -252,7 +252,7 @@ vErrors.push(err20);
 }
 errors++;
 }
-for(const key1 in data4){
+for(const key1 of Object.keys(data4)){
 if(!(((((key1 === "debug") || (key1 === "info")) || (key1 === "warn")) || (key1 === "error")) || (key1 === "fatal"))){
 const err21 = {instancePath:instancePath+"/counts",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -264,7 +264,7 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data4.debug !== undefined){
+if(data4.debug !== undefined && func0.call(data4, "debug")){
 let data5 = data4.debug;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 const err22 = {instancePath:instancePath+"/counts/debug",keyword:"type",params:{type: "integer"}};
@@ -289,7 +289,7 @@ errors++;
 }
 }
 }
-if(data4.info !== undefined){
+if(data4.info !== undefined && func0.call(data4, "info")){
 let data6 = data4.info;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
 const err24 = {instancePath:instancePath+"/counts/info",keyword:"type",params:{type: "integer"}};
@@ -314,7 +314,7 @@ errors++;
 }
 }
 }
-if(data4.warn !== undefined){
+if(data4.warn !== undefined && func0.call(data4, "warn")){
 let data7 = data4.warn;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
 const err26 = {instancePath:instancePath+"/counts/warn",keyword:"type",params:{type: "integer"}};
@@ -339,7 +339,7 @@ errors++;
 }
 }
 }
-if(data4.error !== undefined){
+if(data4.error !== undefined && func0.call(data4, "error")){
 let data8 = data4.error;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
 const err28 = {instancePath:instancePath+"/counts/error",keyword:"type",params:{type: "integer"}};
@@ -364,7 +364,7 @@ errors++;
 }
 }
 }
-if(data4.fatal !== undefined){
+if(data4.fatal !== undefined && func0.call(data4, "fatal")){
 let data9 = data4.fatal;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
 const err30 = {instancePath:instancePath+"/counts/fatal",keyword:"type",params:{type: "integer"}};
@@ -401,7 +401,7 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.errorRate !== undefined){
+if(data.errorRate !== undefined && func0.call(data, "errorRate")){
 let data10 = data.errorRate;
 if(typeof data10 == "number"){
 if(data10 > 1 || isNaN(data10)){
@@ -436,10 +436,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.latencyMs !== undefined){
+if(data.latencyMs !== undefined && func0.call(data, "latencyMs")){
 let data11 = data.latencyMs;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.p50 === undefined){
+if((data11.p50 === undefined) || (!(func0.call(data11, "p50")))){
 const err36 = {instancePath:instancePath+"/latencyMs",keyword:"required",params:{missingProperty: "p50"}};
 if(vErrors === null){
 vErrors = [err36];
@@ -449,7 +449,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data11.p90 === undefined){
+if((data11.p90 === undefined) || (!(func0.call(data11, "p90")))){
 const err37 = {instancePath:instancePath+"/latencyMs",keyword:"required",params:{missingProperty: "p90"}};
 if(vErrors === null){
 vErrors = [err37];
@@ -459,7 +459,7 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data11.p99 === undefined){
+if((data11.p99 === undefined) || (!(func0.call(data11, "p99")))){
 const err38 = {instancePath:instancePath+"/latencyMs",keyword:"required",params:{missingProperty: "p99"}};
 if(vErrors === null){
 vErrors = [err38];
@@ -469,7 +469,7 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data11.max === undefined){
+if((data11.max === undefined) || (!(func0.call(data11, "max")))){
 const err39 = {instancePath:instancePath+"/latencyMs",keyword:"required",params:{missingProperty: "max"}};
 if(vErrors === null){
 vErrors = [err39];
@@ -479,7 +479,7 @@ vErrors.push(err39);
 }
 errors++;
 }
-for(const key2 in data11){
+for(const key2 of Object.keys(data11)){
 if(!((((key2 === "p50") || (key2 === "p90")) || (key2 === "p99")) || (key2 === "max"))){
 const err40 = {instancePath:instancePath+"/latencyMs",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
@@ -491,7 +491,7 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data11.p50 !== undefined){
+if(data11.p50 !== undefined && func0.call(data11, "p50")){
 let data12 = data11.p50;
 if(typeof data12 == "number"){
 if(data12 < 0 || isNaN(data12)){
@@ -516,7 +516,7 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data11.p90 !== undefined){
+if(data11.p90 !== undefined && func0.call(data11, "p90")){
 let data13 = data11.p90;
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
@@ -541,7 +541,7 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data11.p99 !== undefined){
+if(data11.p99 !== undefined && func0.call(data11, "p99")){
 let data14 = data11.p99;
 if(typeof data14 == "number"){
 if(data14 < 0 || isNaN(data14)){
@@ -566,7 +566,7 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data11.max !== undefined){
+if(data11.max !== undefined && func0.call(data11, "max")){
 let data15 = data11.max;
 if(typeof data15 == "number"){
 if(data15 < 0 || isNaN(data15)){
@@ -603,7 +603,7 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data.bytesIngested !== undefined){
+if(data.bytesIngested !== undefined && func0.call(data, "bytesIngested")){
 let data16 = data.bytesIngested;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
 const err50 = {instancePath:instancePath+"/bytesIngested",keyword:"type",params:{type: "integer"}};
@@ -638,7 +638,7 @@ errors++;
 }
 }
 }
-if(data.tags !== undefined){
+if(data.tags !== undefined && func0.call(data, "tags")){
 let data17 = data.tags;
 if(Array.isArray(data17)){
 const len0 = data17.length;
@@ -666,7 +666,7 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data.incidentId !== undefined){
+if(data.incidentId !== undefined && func0.call(data, "incidentId")){
 let data19 = data.incidentId;
 if((typeof data19 !== "string") && (data19 !== null)){
 const err55 = {instancePath:instancePath+"/incidentId",keyword:"type",params:{type: schema34.properties.incidentId.type}};
@@ -679,14 +679,14 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data.topErrors !== undefined){
+if(data.topErrors !== undefined && func0.call(data, "topErrors")){
 let data20 = data.topErrors;
 if(Array.isArray(data20)){
 const len1 = data20.length;
 for(let i1=0; i1<len1; i1++){
 let data21 = data20[i1];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.message === undefined){
+if((data21.message === undefined) || (!(func0.call(data21, "message")))){
 const err56 = {instancePath:instancePath+"/topErrors/" + i1,keyword:"required",params:{missingProperty: "message"}};
 if(vErrors === null){
 vErrors = [err56];
@@ -696,7 +696,7 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data21.level === undefined){
+if((data21.level === undefined) || (!(func0.call(data21, "level")))){
 const err57 = {instancePath:instancePath+"/topErrors/" + i1,keyword:"required",params:{missingProperty: "level"}};
 if(vErrors === null){
 vErrors = [err57];
@@ -706,7 +706,7 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(data21.count === undefined){
+if((data21.count === undefined) || (!(func0.call(data21, "count")))){
 const err58 = {instancePath:instancePath+"/topErrors/" + i1,keyword:"required",params:{missingProperty: "count"}};
 if(vErrors === null){
 vErrors = [err58];
@@ -716,7 +716,7 @@ vErrors.push(err58);
 }
 errors++;
 }
-if(data21.firstSeen === undefined){
+if((data21.firstSeen === undefined) || (!(func0.call(data21, "firstSeen")))){
 const err59 = {instancePath:instancePath+"/topErrors/" + i1,keyword:"required",params:{missingProperty: "firstSeen"}};
 if(vErrors === null){
 vErrors = [err59];
@@ -726,7 +726,7 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(data21.lastSeen === undefined){
+if((data21.lastSeen === undefined) || (!(func0.call(data21, "lastSeen")))){
 const err60 = {instancePath:instancePath+"/topErrors/" + i1,keyword:"required",params:{missingProperty: "lastSeen"}};
 if(vErrors === null){
 vErrors = [err60];
@@ -736,7 +736,7 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data21.sampleTraceIds === undefined){
+if((data21.sampleTraceIds === undefined) || (!(func0.call(data21, "sampleTraceIds")))){
 const err61 = {instancePath:instancePath+"/topErrors/" + i1,keyword:"required",params:{missingProperty: "sampleTraceIds"}};
 if(vErrors === null){
 vErrors = [err61];
@@ -746,7 +746,7 @@ vErrors.push(err61);
 }
 errors++;
 }
-for(const key3 in data21){
+for(const key3 of Object.keys(data21)){
 if(!((((((key3 === "message") || (key3 === "level")) || (key3 === "count")) || (key3 === "firstSeen")) || (key3 === "lastSeen")) || (key3 === "sampleTraceIds"))){
 const err62 = {instancePath:instancePath+"/topErrors/" + i1,keyword:"additionalProperties",params:{additionalProperty: key3}};
 if(vErrors === null){
@@ -758,7 +758,7 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data21.message !== undefined){
+if(data21.message !== undefined && func0.call(data21, "message")){
 if(typeof data21.message !== "string"){
 const err63 = {instancePath:instancePath+"/topErrors/" + i1+"/message",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -770,7 +770,7 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data21.level !== undefined){
+if(data21.level !== undefined && func0.call(data21, "level")){
 let data23 = data21.level;
 if(typeof data23 !== "string"){
 const err64 = {instancePath:instancePath+"/topErrors/" + i1+"/level",keyword:"type",params:{type: "string"}};
@@ -793,7 +793,7 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data21.count !== undefined){
+if(data21.count !== undefined && func0.call(data21, "count")){
 let data24 = data21.count;
 if(!((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24)))){
 const err66 = {instancePath:instancePath+"/topErrors/" + i1+"/count",keyword:"type",params:{type: "integer"}};
@@ -818,7 +818,7 @@ errors++;
 }
 }
 }
-if(data21.firstSeen !== undefined){
+if(data21.firstSeen !== undefined && func0.call(data21, "firstSeen")){
 let data25 = data21.firstSeen;
 if(typeof data25 === "string"){
 if(!(formats0.validate(data25))){
@@ -843,7 +843,7 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data21.lastSeen !== undefined){
+if(data21.lastSeen !== undefined && func0.call(data21, "lastSeen")){
 let data26 = data21.lastSeen;
 if(typeof data26 === "string"){
 if(!(formats0.validate(data26))){
@@ -868,7 +868,7 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data21.sampleTraceIds !== undefined){
+if(data21.sampleTraceIds !== undefined && func0.call(data21, "sampleTraceIds")){
 let data27 = data21.sampleTraceIds;
 if(Array.isArray(data27)){
 if(data27.length > 3){
@@ -971,7 +971,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.reportId === undefined){
+if((data.reportId === undefined) || (!(func0.call(data, "reportId")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "reportId"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -981,7 +981,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.query === undefined){
+if((data.query === undefined) || (!(func0.call(data, "query")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "query"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -991,7 +991,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.window === undefined){
+if((data.window === undefined) || (!(func0.call(data, "window")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "window"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -1001,7 +1001,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.environment === undefined){
+if((data.environment === undefined) || (!(func0.call(data, "environment")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "environment"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -1011,7 +1011,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.region === undefined){
+if((data.region === undefined) || (!(func0.call(data, "region")))){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "region"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -1021,7 +1021,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.truncated === undefined){
+if((data.truncated === undefined) || (!(func0.call(data, "truncated")))){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "truncated"}};
 if(vErrors === null){
 vErrors = [err5];
@@ -1031,7 +1031,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.totalEvents === undefined){
+if((data.totalEvents === undefined) || (!(func0.call(data, "totalEvents")))){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "totalEvents"}};
 if(vErrors === null){
 vErrors = [err6];
@@ -1041,7 +1041,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.totalBytes === undefined){
+if((data.totalBytes === undefined) || (!(func0.call(data, "totalBytes")))){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "totalBytes"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -1051,7 +1051,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.services === undefined){
+if((data.services === undefined) || (!(func0.call(data, "services")))){
 const err8 = {instancePath,keyword:"required",params:{missingProperty: "services"}};
 if(vErrors === null){
 vErrors = [err8];
@@ -1061,8 +1061,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema32.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema32.properties, key0))){
 const err9 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err9];
@@ -1073,7 +1073,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.reportId !== undefined){
+if(data.reportId !== undefined && func0.call(data, "reportId")){
 let data0 = data.reportId;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
@@ -1098,7 +1098,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.query !== undefined){
+if(data.query !== undefined && func0.call(data, "query")){
 if(typeof data.query !== "string"){
 const err12 = {instancePath:instancePath+"/query",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -1110,10 +1110,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.window !== undefined){
+if(data.window !== undefined && func0.call(data, "window")){
 let data2 = data.window;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.start === undefined){
+if((data2.start === undefined) || (!(func0.call(data2, "start")))){
 const err13 = {instancePath:instancePath+"/window",keyword:"required",params:{missingProperty: "start"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -1123,7 +1123,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data2.end === undefined){
+if((data2.end === undefined) || (!(func0.call(data2, "end")))){
 const err14 = {instancePath:instancePath+"/window",keyword:"required",params:{missingProperty: "end"}};
 if(vErrors === null){
 vErrors = [err14];
@@ -1133,7 +1133,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data2.bucketSeconds === undefined){
+if((data2.bucketSeconds === undefined) || (!(func0.call(data2, "bucketSeconds")))){
 const err15 = {instancePath:instancePath+"/window",keyword:"required",params:{missingProperty: "bucketSeconds"}};
 if(vErrors === null){
 vErrors = [err15];
@@ -1143,7 +1143,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-for(const key1 in data2){
+for(const key1 of Object.keys(data2)){
 if(!(((key1 === "start") || (key1 === "end")) || (key1 === "bucketSeconds"))){
 const err16 = {instancePath:instancePath+"/window",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -1155,7 +1155,7 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data2.start !== undefined){
+if(data2.start !== undefined && func0.call(data2, "start")){
 let data3 = data2.start;
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){
@@ -1180,7 +1180,7 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data2.end !== undefined){
+if(data2.end !== undefined && func0.call(data2, "end")){
 let data4 = data2.end;
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){
@@ -1205,7 +1205,7 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data2.bucketSeconds !== undefined){
+if(data2.bucketSeconds !== undefined && func0.call(data2, "bucketSeconds")){
 let data5 = data2.bucketSeconds;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 const err21 = {instancePath:instancePath+"/window/bucketSeconds",keyword:"type",params:{type: "integer"}};
@@ -1242,7 +1242,7 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.environment !== undefined){
+if(data.environment !== undefined && func0.call(data, "environment")){
 let data6 = data.environment;
 if(typeof data6 !== "string"){
 const err24 = {instancePath:instancePath+"/environment",keyword:"type",params:{type: "string"}};
@@ -1265,7 +1265,7 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.region !== undefined){
+if(data.region !== undefined && func0.call(data, "region")){
 if(typeof data.region !== "string"){
 const err26 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -1277,7 +1277,7 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.truncated !== undefined){
+if(data.truncated !== undefined && func0.call(data, "truncated")){
 if(typeof data.truncated !== "boolean"){
 const err27 = {instancePath:instancePath+"/truncated",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
@@ -1289,7 +1289,7 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.totalEvents !== undefined){
+if(data.totalEvents !== undefined && func0.call(data, "totalEvents")){
 let data9 = data.totalEvents;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
 const err28 = {instancePath:instancePath+"/totalEvents",keyword:"type",params:{type: "integer"}};
@@ -1314,7 +1314,7 @@ errors++;
 }
 }
 }
-if(data.totalBytes !== undefined){
+if(data.totalBytes !== undefined && func0.call(data, "totalBytes")){
 let data10 = data.totalBytes;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
 const err30 = {instancePath:instancePath+"/totalBytes",keyword:"type",params:{type: "integer"}};
@@ -1349,7 +1349,7 @@ errors++;
 }
 }
 }
-if(data.services !== undefined){
+if(data.services !== undefined && func0.call(data, "services")){
 let data11 = data.services;
 if(Array.isArray(data11)){
 const len0 = data11.length;

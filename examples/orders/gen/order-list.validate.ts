@@ -6,9 +6,9 @@
 import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
+const func0 = Object.prototype.hasOwnProperty;
 const schema33 = {"title":"Order","description":"One customer order.","type":"object","properties":{"id":{"description":"Order number: `ORD-<year>-<6 digits>`.","type":"string","pattern":"^ORD-[0-9]{4}-[0-9]{6}$"},"customer":{"$ref":"#/$defs/Customer"},"items":{"description":"Line items, 1 to 5 per order.","type":"array","items":{"$ref":"#/$defs/LineItem"},"minItems":1,"maxItems":5},"total":{"description":"Sum of qty × unitPrice over all items, in `currency`, with at most 2 decimals.","type":"number","minimum":0},"currency":{"description":"ISO 4217 currency code of all amounts in the order.","type":"string","enum":["CNY","HKD","JPY","KRW","SGD","USD","EUR","GBP"]},"status":{"description":"Fulfilment status.","type":"string","enum":["pending","paid","shipped","delivered","cancelled"]},"createdAt":{"description":"When the order was placed (UTC, whole seconds).","type":"string","format":"date-time"},"updatedAt":{"description":"Last status change (UTC, whole seconds); equal to `createdAt` for untouched orders.","type":"string","format":"date-time"},"note":{"description":"Free-text note the customer left at checkout.","type":"string","maxLength":200}},"required":["id","customer","items","total","currency","status","createdAt","updatedAt"],"additionalProperties":false};
-const func1 = Object.prototype.hasOwnProperty;
-const func2 = $ucs2length;
+const func79 = $ucs2length;
 const pattern4 = new RegExp("^ORD-[0-9]{4}-[0-9]{6}$", "u");
 const pattern6 = new RegExp("^[A-Z0-9-]+$", "u");
 const formats0 = $formats.email;
@@ -25,7 +25,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -35,7 +35,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.name === undefined){
+if((data.name === undefined) || (!(func0.call(data, "name")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -45,7 +45,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.email === undefined){
+if((data.email === undefined) || (!(func0.call(data, "email")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "email"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -55,7 +55,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.address === undefined){
+if((data.address === undefined) || (!(func0.call(data, "address")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "address"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -65,7 +65,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((key0 === "id") || (key0 === "name")) || (key0 === "email")) || (key0 === "address"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -77,7 +77,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 const err5 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "integer"}};
@@ -102,10 +102,10 @@ errors++;
 }
 }
 }
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(func79(data1) < 1){
 const err7 = {instancePath:instancePath+"/name",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err7];
@@ -127,7 +127,7 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.email !== undefined){
+if(data.email !== undefined && func0.call(data, "email")){
 let data2 = data.email;
 if(typeof data2 === "string"){
 if(!(formats0.validate(data2))){
@@ -152,10 +152,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.address !== undefined){
+if(data.address !== undefined && func0.call(data, "address")){
 let data3 = data.address;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.street === undefined){
+if((data3.street === undefined) || (!(func0.call(data3, "street")))){
 const err11 = {instancePath:instancePath+"/address",keyword:"required",params:{missingProperty: "street"}};
 if(vErrors === null){
 vErrors = [err11];
@@ -165,7 +165,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data3.city === undefined){
+if((data3.city === undefined) || (!(func0.call(data3, "city")))){
 const err12 = {instancePath:instancePath+"/address",keyword:"required",params:{missingProperty: "city"}};
 if(vErrors === null){
 vErrors = [err12];
@@ -175,7 +175,7 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data3.postcode === undefined){
+if((data3.postcode === undefined) || (!(func0.call(data3, "postcode")))){
 const err13 = {instancePath:instancePath+"/address",keyword:"required",params:{missingProperty: "postcode"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -185,7 +185,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data3.country === undefined){
+if((data3.country === undefined) || (!(func0.call(data3, "country")))){
 const err14 = {instancePath:instancePath+"/address",keyword:"required",params:{missingProperty: "country"}};
 if(vErrors === null){
 vErrors = [err14];
@@ -195,7 +195,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-for(const key1 in data3){
+for(const key1 of Object.keys(data3)){
 if(!((((key1 === "street") || (key1 === "city")) || (key1 === "postcode")) || (key1 === "country"))){
 const err15 = {instancePath:instancePath+"/address",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -207,7 +207,7 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data3.street !== undefined){
+if(data3.street !== undefined && func0.call(data3, "street")){
 if(typeof data3.street !== "string"){
 const err16 = {instancePath:instancePath+"/address/street",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -219,7 +219,7 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data3.city !== undefined){
+if(data3.city !== undefined && func0.call(data3, "city")){
 if(typeof data3.city !== "string"){
 const err17 = {instancePath:instancePath+"/address/city",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -231,7 +231,7 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data3.postcode !== undefined){
+if(data3.postcode !== undefined && func0.call(data3, "postcode")){
 if(typeof data3.postcode !== "string"){
 const err18 = {instancePath:instancePath+"/address/postcode",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -243,7 +243,7 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data3.country !== undefined){
+if(data3.country !== undefined && func0.call(data3, "country")){
 let data7 = data3.country;
 if(typeof data7 === "string"){
 if(!pattern5.test(data7)){
@@ -309,7 +309,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -319,7 +319,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.customer === undefined){
+if((data.customer === undefined) || (!(func0.call(data, "customer")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "customer"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -329,7 +329,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.items === undefined){
+if((data.items === undefined) || (!(func0.call(data, "items")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "items"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -339,7 +339,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.total === undefined){
+if((data.total === undefined) || (!(func0.call(data, "total")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "total"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -349,7 +349,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.currency === undefined){
+if((data.currency === undefined) || (!(func0.call(data, "currency")))){
 const err4 = {instancePath,keyword:"required",params:{missingProperty: "currency"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -359,7 +359,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.status === undefined){
+if((data.status === undefined) || (!(func0.call(data, "status")))){
 const err5 = {instancePath,keyword:"required",params:{missingProperty: "status"}};
 if(vErrors === null){
 vErrors = [err5];
@@ -369,7 +369,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.createdAt === undefined){
+if((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))){
 const err6 = {instancePath,keyword:"required",params:{missingProperty: "createdAt"}};
 if(vErrors === null){
 vErrors = [err6];
@@ -379,7 +379,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.updatedAt === undefined){
+if((data.updatedAt === undefined) || (!(func0.call(data, "updatedAt")))){
 const err7 = {instancePath,keyword:"required",params:{missingProperty: "updatedAt"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -389,8 +389,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema33.properties, key0))){
+for(const key0 of Object.keys(data)){
+if(!(func0.call(schema33.properties, key0))){
 const err8 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
 vErrors = [err8];
@@ -401,7 +401,7 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
@@ -426,13 +426,13 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.customer !== undefined){
+if(data.customer !== undefined && func0.call(data, "customer")){
 if(!(validate23(data.customer, {instancePath:instancePath+"/customer",parentData:data,parentDataProperty:"customer",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 errors = vErrors.length;
 }
 }
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 let data2 = data.items;
 if(Array.isArray(data2)){
 if(data2.length > 5){
@@ -459,7 +459,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.sku === undefined){
+if((data3.sku === undefined) || (!(func0.call(data3, "sku")))){
 const err13 = {instancePath:instancePath+"/items/" + i0,keyword:"required",params:{missingProperty: "sku"}};
 if(vErrors === null){
 vErrors = [err13];
@@ -469,7 +469,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data3.name === undefined){
+if((data3.name === undefined) || (!(func0.call(data3, "name")))){
 const err14 = {instancePath:instancePath+"/items/" + i0,keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err14];
@@ -479,7 +479,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data3.qty === undefined){
+if((data3.qty === undefined) || (!(func0.call(data3, "qty")))){
 const err15 = {instancePath:instancePath+"/items/" + i0,keyword:"required",params:{missingProperty: "qty"}};
 if(vErrors === null){
 vErrors = [err15];
@@ -489,7 +489,7 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data3.unitPrice === undefined){
+if((data3.unitPrice === undefined) || (!(func0.call(data3, "unitPrice")))){
 const err16 = {instancePath:instancePath+"/items/" + i0,keyword:"required",params:{missingProperty: "unitPrice"}};
 if(vErrors === null){
 vErrors = [err16];
@@ -499,7 +499,7 @@ vErrors.push(err16);
 }
 errors++;
 }
-for(const key1 in data3){
+for(const key1 of Object.keys(data3)){
 if(!((((key1 === "sku") || (key1 === "name")) || (key1 === "qty")) || (key1 === "unitPrice"))){
 const err17 = {instancePath:instancePath+"/items/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -511,7 +511,7 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data3.sku !== undefined){
+if(data3.sku !== undefined && func0.call(data3, "sku")){
 let data4 = data3.sku;
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
@@ -536,7 +536,7 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data3.name !== undefined){
+if(data3.name !== undefined && func0.call(data3, "name")){
 if(typeof data3.name !== "string"){
 const err20 = {instancePath:instancePath+"/items/" + i0+"/name",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -548,7 +548,7 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data3.qty !== undefined){
+if(data3.qty !== undefined && func0.call(data3, "qty")){
 let data6 = data3.qty;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
 const err21 = {instancePath:instancePath+"/items/" + i0+"/qty",keyword:"type",params:{type: "integer"}};
@@ -573,7 +573,7 @@ errors++;
 }
 }
 }
-if(data3.unitPrice !== undefined){
+if(data3.unitPrice !== undefined && func0.call(data3, "unitPrice")){
 let data7 = data3.unitPrice;
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
@@ -622,7 +622,7 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.total !== undefined){
+if(data.total !== undefined && func0.call(data, "total")){
 let data8 = data.total;
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
@@ -647,7 +647,7 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.currency !== undefined){
+if(data.currency !== undefined && func0.call(data, "currency")){
 let data9 = data.currency;
 if(typeof data9 !== "string"){
 const err29 = {instancePath:instancePath+"/currency",keyword:"type",params:{type: "string"}};
@@ -670,7 +670,7 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 let data10 = data.status;
 if(typeof data10 !== "string"){
 const err31 = {instancePath:instancePath+"/status",keyword:"type",params:{type: "string"}};
@@ -693,7 +693,7 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 let data11 = data.createdAt;
 if(typeof data11 === "string"){
 if(!(formats2.validate(data11))){
@@ -718,7 +718,7 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data12 = data.updatedAt;
 if(typeof data12 === "string"){
 if(!(formats2.validate(data12))){
@@ -743,10 +743,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.note !== undefined){
+if(data.note !== undefined && func0.call(data, "note")){
 let data13 = data.note;
 if(typeof data13 === "string"){
-if(func2(data13) > 200){
+if(func79(data13) > 200){
 const err37 = {instancePath:instancePath+"/note",keyword:"maxLength",params:{limit: 200}};
 if(vErrors === null){
 vErrors = [err37];
@@ -796,7 +796,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.orders === undefined){
+if((data.orders === undefined) || (!(func0.call(data, "orders")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "orders"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -806,7 +806,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "orders")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -818,7 +818,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.orders !== undefined){
+if(data.orders !== undefined && func0.call(data, "orders")){
 let data0 = data.orders;
 if(Array.isArray(data0)){
 const len0 = data0.length;

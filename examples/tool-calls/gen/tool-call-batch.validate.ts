@@ -7,7 +7,8 @@ import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2le
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ToolCallBatch","description":"A batch of tool calls an LLM emitted in one turn, e.g. {\"action\": \"get_weather\", \"args\": {\"city\": \"北京\", \"date\": \"2025-01-15\"}}.","type":"object","properties":{"calls":{"description":"Tool calls in the order the model emitted them.","type":"array","items":{"title":"ToolCall","description":"One call: which tool, and its arguments.","type":"object","properties":{"action":{"description":"Name of the tool to call.","type":"string","enum":["get_weather","get_forecast","get_air_quality","get_sunrise_sunset"]},"args":{"title":"WeatherArgs","description":"Arguments shared by all weather tools.","type":"object","properties":{"city":{"description":"City name, as the user wrote it (often Chinese).","type":"string","minLength":1},"date":{"description":"Calendar day the question is about (local date, ISO 8601).","type":"string","format":"date"}},"required":["city","date"],"additionalProperties":false}},"required":["action","args"],"additionalProperties":false}}},"required":["calls"],"additionalProperties":false};
-const func1 = $ucs2length;
+const func0 = Object.prototype.hasOwnProperty;
+const func69 = $ucs2length;
 const formats0 = $formats.date;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -21,7 +22,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.calls === undefined){
+if((data.calls === undefined) || (!(func0.call(data, "calls")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "calls"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -31,7 +32,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "calls")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -43,14 +44,14 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.calls !== undefined){
+if(data.calls !== undefined && func0.call(data, "calls")){
 let data0 = data.calls;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.action === undefined){
+if((data1.action === undefined) || (!(func0.call(data1, "action")))){
 const err2 = {instancePath:instancePath+"/calls/" + i0,keyword:"required",params:{missingProperty: "action"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -60,7 +61,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data1.args === undefined){
+if((data1.args === undefined) || (!(func0.call(data1, "args")))){
 const err3 = {instancePath:instancePath+"/calls/" + i0,keyword:"required",params:{missingProperty: "args"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -70,7 +71,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key1 in data1){
+for(const key1 of Object.keys(data1)){
 if(!((key1 === "action") || (key1 === "args"))){
 const err4 = {instancePath:instancePath+"/calls/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -82,7 +83,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data1.action !== undefined){
+if(data1.action !== undefined && func0.call(data1, "action")){
 let data2 = data1.action;
 if(typeof data2 !== "string"){
 const err5 = {instancePath:instancePath+"/calls/" + i0+"/action",keyword:"type",params:{type: "string"}};
@@ -105,10 +106,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data1.args !== undefined){
+if(data1.args !== undefined && func0.call(data1, "args")){
 let data3 = data1.args;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.city === undefined){
+if((data3.city === undefined) || (!(func0.call(data3, "city")))){
 const err7 = {instancePath:instancePath+"/calls/" + i0+"/args",keyword:"required",params:{missingProperty: "city"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -118,7 +119,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data3.date === undefined){
+if((data3.date === undefined) || (!(func0.call(data3, "date")))){
 const err8 = {instancePath:instancePath+"/calls/" + i0+"/args",keyword:"required",params:{missingProperty: "date"}};
 if(vErrors === null){
 vErrors = [err8];
@@ -128,7 +129,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-for(const key2 in data3){
+for(const key2 of Object.keys(data3)){
 if(!((key2 === "city") || (key2 === "date"))){
 const err9 = {instancePath:instancePath+"/calls/" + i0+"/args",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
@@ -140,10 +141,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data3.city !== undefined){
+if(data3.city !== undefined && func0.call(data3, "city")){
 let data4 = data3.city;
 if(typeof data4 === "string"){
-if(func1(data4) < 1){
+if(func69(data4) < 1){
 const err10 = {instancePath:instancePath+"/calls/" + i0+"/args/city",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err10];
@@ -165,7 +166,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data3.date !== undefined){
+if(data3.date !== undefined && func0.call(data3, "date")){
 let data5 = data3.date;
 if(typeof data5 === "string"){
 if(!(formats0.validate(data5))){

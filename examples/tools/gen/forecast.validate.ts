@@ -7,6 +7,7 @@ import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runti
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"type":"string","enum":["sunny","cloudy","rain","snow","storm"]},"precipitation":{"anyOf":[{"type":"number","minimum":0,"maximum":1},{"type":"null"}]}},"required":["date","high","low","conditions","precipitation"],"additionalProperties":false}},"alerts":{"type":"array","items":{"type":"string"}},"sources":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string","format":"uri"}}},"required":["city","days","sources"],"additionalProperties":false};
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = $formats.date;
 const formats2 = $formats.uri;
 const pattern4 = new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$", "u");
@@ -22,7 +23,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.city === undefined){
+if((data.city === undefined) || (!(func0.call(data, "city")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "city"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -32,7 +33,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.days === undefined){
+if((data.days === undefined) || (!(func0.call(data, "days")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "days"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -42,7 +43,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.sources === undefined){
+if((data.sources === undefined) || (!(func0.call(data, "sources")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "sources"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -52,7 +53,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((key0 === "city") || (key0 === "days")) || (key0 === "alerts")) || (key0 === "sources"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -64,7 +65,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.city !== undefined){
+if(data.city !== undefined && func0.call(data, "city")){
 if(typeof data.city !== "string"){
 const err4 = {instancePath:instancePath+"/city",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -76,14 +77,14 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.days !== undefined){
+if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 if(Array.isArray(data1)){
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.date === undefined){
+if((data2.date === undefined) || (!(func0.call(data2, "date")))){
 const err5 = {instancePath:instancePath+"/days/" + i0,keyword:"required",params:{missingProperty: "date"}};
 if(vErrors === null){
 vErrors = [err5];
@@ -93,7 +94,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data2.high === undefined){
+if((data2.high === undefined) || (!(func0.call(data2, "high")))){
 const err6 = {instancePath:instancePath+"/days/" + i0,keyword:"required",params:{missingProperty: "high"}};
 if(vErrors === null){
 vErrors = [err6];
@@ -103,7 +104,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data2.low === undefined){
+if((data2.low === undefined) || (!(func0.call(data2, "low")))){
 const err7 = {instancePath:instancePath+"/days/" + i0,keyword:"required",params:{missingProperty: "low"}};
 if(vErrors === null){
 vErrors = [err7];
@@ -113,7 +114,7 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data2.conditions === undefined){
+if((data2.conditions === undefined) || (!(func0.call(data2, "conditions")))){
 const err8 = {instancePath:instancePath+"/days/" + i0,keyword:"required",params:{missingProperty: "conditions"}};
 if(vErrors === null){
 vErrors = [err8];
@@ -123,7 +124,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data2.precipitation === undefined){
+if((data2.precipitation === undefined) || (!(func0.call(data2, "precipitation")))){
 const err9 = {instancePath:instancePath+"/days/" + i0,keyword:"required",params:{missingProperty: "precipitation"}};
 if(vErrors === null){
 vErrors = [err9];
@@ -133,7 +134,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data2){
+for(const key1 of Object.keys(data2)){
 if(!(((((key1 === "date") || (key1 === "high")) || (key1 === "low")) || (key1 === "conditions")) || (key1 === "precipitation"))){
 const err10 = {instancePath:instancePath+"/days/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -145,7 +146,7 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data2.date !== undefined){
+if(data2.date !== undefined && func0.call(data2, "date")){
 let data3 = data2.date;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
@@ -180,7 +181,7 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data2.high !== undefined){
+if(data2.high !== undefined && func0.call(data2, "high")){
 if(!(typeof data2.high == "number")){
 const err14 = {instancePath:instancePath+"/days/" + i0+"/high",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
@@ -192,7 +193,7 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data2.low !== undefined){
+if(data2.low !== undefined && func0.call(data2, "low")){
 if(!(typeof data2.low == "number")){
 const err15 = {instancePath:instancePath+"/days/" + i0+"/low",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
@@ -204,7 +205,7 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data2.conditions !== undefined){
+if(data2.conditions !== undefined && func0.call(data2, "conditions")){
 let data6 = data2.conditions;
 if(typeof data6 !== "string"){
 const err16 = {instancePath:instancePath+"/days/" + i0+"/conditions",keyword:"type",params:{type: "string"}};
@@ -227,7 +228,7 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data2.precipitation !== undefined){
+if(data2.precipitation !== undefined && func0.call(data2, "precipitation")){
 let data7 = data2.precipitation;
 const _errs19 = errors;
 let valid5 = false;
@@ -325,7 +326,7 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.alerts !== undefined){
+if(data.alerts !== undefined && func0.call(data, "alerts")){
 let data8 = data.alerts;
 if(Array.isArray(data8)){
 const len1 = data8.length;
@@ -353,10 +354,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.sources !== undefined){
+if(data.sources !== undefined && func0.call(data, "sources")){
 let data10 = data.sources;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key2 in data10){
+for(const key2 of Object.keys(data10)){
 const _errs30 = errors;
 if(typeof key2 !== "string"){
 const err27 = {instancePath:instancePath+"/sources",keyword:"type",params:{type: "string"},propertyName:key2};
@@ -380,7 +381,7 @@ vErrors.push(err28);
 errors++;
 }
 }
-for(const key3 in data10){
+for(const key3 of Object.keys(data10)){
 let data11 = data10[key3];
 if(typeof data11 === "string"){
 if(!(formats2.validate(data11))){

@@ -7,13 +7,14 @@ import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runti
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema12 = {"type":"object","properties":{"level":{"type":"string","enum":["advisory","watch","warning"]},"headline":{"type":"string"},"areas":{"type":"array","items":{"type":"string"},"minItems":1},"expires":{"type":"string","format":"date-time"}},"required":["level","headline","areas"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"};
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = $formats["date-time"];
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.level === undefined){
+if((data.level === undefined) || (!(func0.call(data, "level")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "level"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -23,7 +24,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.headline === undefined){
+if((data.headline === undefined) || (!(func0.call(data, "headline")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "headline"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -33,7 +34,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.areas === undefined){
+if((data.areas === undefined) || (!(func0.call(data, "areas")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "areas"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -43,7 +44,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((key0 === "level") || (key0 === "headline")) || (key0 === "areas")) || (key0 === "expires"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -55,7 +56,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.level !== undefined){
+if(data.level !== undefined && func0.call(data, "level")){
 let data0 = data.level;
 if(typeof data0 !== "string"){
 const err4 = {instancePath:instancePath+"/level",keyword:"type",params:{type: "string"}};
@@ -78,7 +79,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.headline !== undefined){
+if(data.headline !== undefined && func0.call(data, "headline")){
 if(typeof data.headline !== "string"){
 const err6 = {instancePath:instancePath+"/headline",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -90,7 +91,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.areas !== undefined){
+if(data.areas !== undefined && func0.call(data, "areas")){
 let data2 = data.areas;
 if(Array.isArray(data2)){
 if(data2.length < 1){
@@ -128,7 +129,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.expires !== undefined){
+if(data.expires !== undefined && func0.call(data, "expires")){
 let data4 = data.expires;
 if(typeof data4 === "string"){
 if(!(formats0.validate(data4))){

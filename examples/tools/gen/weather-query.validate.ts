@@ -7,7 +7,8 @@ import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2le
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string","minLength":1,"description":"City name, as the user wrote it"},"date":{"description":"Local calendar day, when the user named one","type":"string","format":"date","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"},"unit":{"default":"celsius","type":"string","enum":["celsius","fahrenheit"]}},"required":["city","unit"],"additionalProperties":false};
-const func1 = $ucs2length;
+const func0 = Object.prototype.hasOwnProperty;
+const func63 = $ucs2length;
 const formats0 = $formats.date;
 const pattern4 = new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$", "u");
 
@@ -22,7 +23,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.city === undefined){
+if((data.city === undefined) || (!(func0.call(data, "city")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "city"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -32,7 +33,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.unit === undefined){
+if((data.unit === undefined) || (!(func0.call(data, "unit")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "unit"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -42,7 +43,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "city") || (key0 === "date")) || (key0 === "unit"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -54,10 +55,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.city !== undefined){
+if(data.city !== undefined && func0.call(data, "city")){
 let data0 = data.city;
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
+if(func63(data0) < 1){
 const err3 = {instancePath:instancePath+"/city",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
@@ -79,7 +80,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.date !== undefined){
+if(data.date !== undefined && func0.call(data, "date")){
 let data1 = data.date;
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
@@ -114,7 +115,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.unit !== undefined){
+if(data.unit !== undefined && func0.call(data, "unit")){
 let data2 = data.unit;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/unit",keyword:"type",params:{type: "string"}};

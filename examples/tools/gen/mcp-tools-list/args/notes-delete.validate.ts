@@ -6,11 +6,13 @@
 import { checkSchema as $checkSchema } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
+const func0 = Object.prototype.hasOwnProperty;
+
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -20,7 +22,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 if(typeof data.id !== "string"){
 const err1 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -32,7 +34,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.permanent !== undefined){
+if(data.permanent !== undefined && func0.call(data, "permanent")){
 if(typeof data.permanent !== "boolean"){
 const err2 = {instancePath:instancePath+"/permanent",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){

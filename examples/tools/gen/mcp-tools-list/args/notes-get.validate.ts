@@ -6,11 +6,13 @@
 import { checkSchema as $checkSchema } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
+const func0 = Object.prototype.hasOwnProperty;
+
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -20,7 +22,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(key0 === "id")){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -32,7 +34,7 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 if(typeof data.id !== "string"){
 const err2 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){

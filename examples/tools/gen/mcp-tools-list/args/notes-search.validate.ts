@@ -6,13 +6,14 @@
 import { checkSchema as $checkSchema, ucs2length as $ucs2length } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
-const func2 = $ucs2length;
+const func0 = Object.prototype.hasOwnProperty;
+const func47 = $ucs2length;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.query === undefined){
+if((data.query === undefined) || (!(func0.call(data, "query")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "query"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -22,7 +23,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "query") || (key0 === "limit")) || (key0 === "tags"))){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -34,10 +35,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.query !== undefined){
+if(data.query !== undefined && func0.call(data, "query")){
 let data0 = data.query;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(func47(data0) < 1){
 const err2 = {instancePath:instancePath+"/query",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
@@ -59,7 +60,7 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.limit !== undefined){
+if(data.limit !== undefined && func0.call(data, "limit")){
 let data1 = data.limit;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err4 = {instancePath:instancePath+"/limit",keyword:"type",params:{type: "integer"}};
@@ -94,7 +95,7 @@ errors++;
 }
 }
 }
-if(data.tags !== undefined){
+if(data.tags !== undefined && func0.call(data, "tags")){
 let data2 = data.tags;
 if(Array.isArray(data2)){
 const len0 = data2.length;

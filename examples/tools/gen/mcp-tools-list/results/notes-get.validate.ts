@@ -6,13 +6,14 @@
 import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = $formats["date-time"];
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
+if((data.id === undefined) || (!(func0.call(data, "id")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -22,7 +23,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.title === undefined){
+if((data.title === undefined) || (!(func0.call(data, "title")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "title"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -32,7 +33,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.body === undefined){
+if((data.body === undefined) || (!(func0.call(data, "body")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "body"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -42,7 +43,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.updated === undefined){
+if((data.updated === undefined) || (!(func0.call(data, "updated")))){
 const err3 = {instancePath,keyword:"required",params:{missingProperty: "updated"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -52,7 +53,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((((key0 === "id") || (key0 === "title")) || (key0 === "body")) || (key0 === "updated"))){
 const err4 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -64,7 +65,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 if(typeof data.id !== "string"){
 const err5 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -76,7 +77,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 const err6 = {instancePath:instancePath+"/title",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -88,7 +89,7 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.body !== undefined){
+if(data.body !== undefined && func0.call(data, "body")){
 if(typeof data.body !== "string"){
 const err7 = {instancePath:instancePath+"/body",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -100,7 +101,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.updated !== undefined){
+if(data.updated !== undefined && func0.call(data, "updated")){
 let data3 = data.updated;
 if(typeof data3 === "string"){
 if(!(formats0.validate(data3))){

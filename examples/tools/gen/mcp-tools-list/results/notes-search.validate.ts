@@ -6,11 +6,13 @@
 import { checkSchema as $checkSchema } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
+const func0 = Object.prototype.hasOwnProperty;
+
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.results === undefined){
+if((data.results === undefined) || (!(func0.call(data, "results")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "results"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -20,7 +22,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.total === undefined){
+if((data.total === undefined) || (!(func0.call(data, "total")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "total"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -30,7 +32,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((key0 === "results") || (key0 === "total"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -42,14 +44,14 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.results !== undefined){
+if(data.results !== undefined && func0.call(data, "results")){
 let data0 = data.results;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.id === undefined){
+if((data1.id === undefined) || (!(func0.call(data1, "id")))){
 const err3 = {instancePath:instancePath+"/results/" + i0,keyword:"required",params:{missingProperty: "id"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -59,7 +61,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1.title === undefined){
+if((data1.title === undefined) || (!(func0.call(data1, "title")))){
 const err4 = {instancePath:instancePath+"/results/" + i0,keyword:"required",params:{missingProperty: "title"}};
 if(vErrors === null){
 vErrors = [err4];
@@ -69,7 +71,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data1.score === undefined){
+if((data1.score === undefined) || (!(func0.call(data1, "score")))){
 const err5 = {instancePath:instancePath+"/results/" + i0,keyword:"required",params:{missingProperty: "score"}};
 if(vErrors === null){
 vErrors = [err5];
@@ -79,7 +81,7 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data1.tags === undefined){
+if((data1.tags === undefined) || (!(func0.call(data1, "tags")))){
 const err6 = {instancePath:instancePath+"/results/" + i0,keyword:"required",params:{missingProperty: "tags"}};
 if(vErrors === null){
 vErrors = [err6];
@@ -89,7 +91,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-for(const key1 in data1){
+for(const key1 of Object.keys(data1)){
 if(!((((key1 === "id") || (key1 === "title")) || (key1 === "score")) || (key1 === "tags"))){
 const err7 = {instancePath:instancePath+"/results/" + i0,keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -101,7 +103,7 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data1.id !== undefined){
+if(data1.id !== undefined && func0.call(data1, "id")){
 if(typeof data1.id !== "string"){
 const err8 = {instancePath:instancePath+"/results/" + i0+"/id",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -113,7 +115,7 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data1.title !== undefined){
+if(data1.title !== undefined && func0.call(data1, "title")){
 if(typeof data1.title !== "string"){
 const err9 = {instancePath:instancePath+"/results/" + i0+"/title",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -125,7 +127,7 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data1.score !== undefined){
+if(data1.score !== undefined && func0.call(data1, "score")){
 if(!(typeof data1.score == "number")){
 const err10 = {instancePath:instancePath+"/results/" + i0+"/score",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
@@ -137,7 +139,7 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data1.tags !== undefined){
+if(data1.tags !== undefined && func0.call(data1, "tags")){
 let data5 = data1.tags;
 if(Array.isArray(data5)){
 const len1 = data5.length;
@@ -189,7 +191,7 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.total !== undefined){
+if(data.total !== undefined && func0.call(data, "total")){
 let data7 = data.total;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
 const err15 = {instancePath:instancePath+"/total",keyword:"type",params:{type: "integer"}};

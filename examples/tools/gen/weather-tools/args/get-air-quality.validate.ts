@@ -7,6 +7,7 @@ import { checkSchema as $checkSchema } from "toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"location":{"oneOf":[{"type":"object","properties":{"kind":{"const":"city"},"name":{"type":"string"}},"required":["kind","name"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"coordinates"},"lat":{"type":"number","minimum":-90,"maximum":90},"lon":{"type":"number","minimum":-180,"maximum":180}},"required":["kind","lat","lon"],"additionalProperties":false}]},"pollutants":{"type":"array","items":{"type":"string","enum":["pm2_5","pm10","o3","no2"]}}},"required":["location"],"additionalProperties":false};
+const func0 = Object.prototype.hasOwnProperty;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -19,7 +20,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.location === undefined){
+if((data.location === undefined) || (!(func0.call(data, "location")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "location"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -29,7 +30,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!((key0 === "location") || (key0 === "pollutants"))){
 const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -41,14 +42,14 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.location !== undefined){
+if(data.location !== undefined && func0.call(data, "location")){
 let data0 = data.location;
 const _errs4 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs5 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.kind === undefined){
+if((data0.kind === undefined) || (!(func0.call(data0, "kind")))){
 const err2 = {instancePath:instancePath+"/location",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -58,7 +59,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data0.name === undefined){
+if((data0.name === undefined) || (!(func0.call(data0, "name")))){
 const err3 = {instancePath:instancePath+"/location",keyword:"required",params:{missingProperty: "name"}};
 if(vErrors === null){
 vErrors = [err3];
@@ -68,7 +69,7 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key1 in data0){
+for(const key1 of Object.keys(data0)){
 if(!((key1 === "kind") || (key1 === "name"))){
 const err4 = {instancePath:instancePath+"/location",keyword:"additionalProperties",params:{additionalProperty: key1}};
 if(vErrors === null){
@@ -80,7 +81,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data0.kind !== undefined){
+if(data0.kind !== undefined && func0.call(data0, "kind")){
 if("city" !== data0.kind){
 const err5 = {instancePath:instancePath+"/location/kind",keyword:"const",params:{allowedValue: "city"}};
 if(vErrors === null){
@@ -92,7 +93,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data0.name !== undefined){
+if(data0.name !== undefined && func0.call(data0, "name")){
 if(typeof data0.name !== "string"){
 const err6 = {instancePath:instancePath+"/location/name",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -123,7 +124,7 @@ var props0 = true;
 }
 const _errs11 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.kind === undefined){
+if((data0.kind === undefined) || (!(func0.call(data0, "kind")))){
 const err8 = {instancePath:instancePath+"/location",keyword:"required",params:{missingProperty: "kind"}};
 if(vErrors === null){
 vErrors = [err8];
@@ -133,7 +134,7 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data0.lat === undefined){
+if((data0.lat === undefined) || (!(func0.call(data0, "lat")))){
 const err9 = {instancePath:instancePath+"/location",keyword:"required",params:{missingProperty: "lat"}};
 if(vErrors === null){
 vErrors = [err9];
@@ -143,7 +144,7 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data0.lon === undefined){
+if((data0.lon === undefined) || (!(func0.call(data0, "lon")))){
 const err10 = {instancePath:instancePath+"/location",keyword:"required",params:{missingProperty: "lon"}};
 if(vErrors === null){
 vErrors = [err10];
@@ -153,7 +154,7 @@ vErrors.push(err10);
 }
 errors++;
 }
-for(const key2 in data0){
+for(const key2 of Object.keys(data0)){
 if(!(((key2 === "kind") || (key2 === "lat")) || (key2 === "lon"))){
 const err11 = {instancePath:instancePath+"/location",keyword:"additionalProperties",params:{additionalProperty: key2}};
 if(vErrors === null){
@@ -165,7 +166,7 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data0.kind !== undefined){
+if(data0.kind !== undefined && func0.call(data0, "kind")){
 if("coordinates" !== data0.kind){
 const err12 = {instancePath:instancePath+"/location/kind",keyword:"const",params:{allowedValue: "coordinates"}};
 if(vErrors === null){
@@ -177,7 +178,7 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data0.lat !== undefined){
+if(data0.lat !== undefined && func0.call(data0, "lat")){
 let data4 = data0.lat;
 if(typeof data4 == "number"){
 if(data4 > 90 || isNaN(data4)){
@@ -212,7 +213,7 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data0.lon !== undefined){
+if(data0.lon !== undefined && func0.call(data0, "lon")){
 let data5 = data0.lon;
 if(typeof data5 == "number"){
 if(data5 > 180 || isNaN(data5)){
@@ -294,7 +295,7 @@ vErrors = null;
 }
 }
 }
-if(data.pollutants !== undefined){
+if(data.pollutants !== undefined && func0.call(data, "pollutants")){
 let data6 = data.pollutants;
 if(Array.isArray(data6)){
 const len0 = data6.length;

@@ -7,7 +7,8 @@ import { checkSchema as $checkSchema, ucs2length as $ucs2length } from "toon-gen
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":10,"description":"How many days, today included."},"include":{"type":"array","items":{"type":"string","enum":["temperature","precipitation","wind","uv_index"]},"uniqueItems":true,"description":"Which series to return (all when absent)."}},"required":["city","days"],"additionalProperties":false};
-const func1 = $ucs2length;
+const func0 = Object.prototype.hasOwnProperty;
+const func63 = $ucs2length;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -20,7 +21,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.city === undefined){
+if((data.city === undefined) || (!(func0.call(data, "city")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "city"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -30,7 +31,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.days === undefined){
+if((data.days === undefined) || (!(func0.call(data, "days")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "days"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -40,7 +41,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "city") || (key0 === "days")) || (key0 === "include"))){
 const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -52,10 +53,10 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.city !== undefined){
+if(data.city !== undefined && func0.call(data, "city")){
 let data0 = data.city;
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
+if(func63(data0) < 1){
 const err3 = {instancePath:instancePath+"/city",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
@@ -77,7 +78,7 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.days !== undefined){
+if(data.days !== undefined && func0.call(data, "days")){
 let data1 = data.days;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err5 = {instancePath:instancePath+"/days",keyword:"type",params:{type: "integer"}};
@@ -112,7 +113,7 @@ errors++;
 }
 }
 }
-if(data.include !== undefined){
+if(data.include !== undefined && func0.call(data, "include")){
 let data2 = data.include;
 if(Array.isArray(data2)){
 const len0 = data2.length;

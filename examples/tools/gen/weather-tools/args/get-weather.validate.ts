@@ -7,7 +7,8 @@ import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2le
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"city":{"type":"string","description":"City name, as the user wrote it (often not in English).","minLength":1},"date":{"type":["string","null"],"format":"date","description":"Local calendar day (ISO 8601), or null for now."},"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature unit."}},"required":["city","date","unit"],"additionalProperties":false};
-const func1 = $ucs2length;
+const func0 = Object.prototype.hasOwnProperty;
+const func64 = $ucs2length;
 const formats0 = $formats.date;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -21,7 +22,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.city === undefined){
+if((data.city === undefined) || (!(func0.call(data, "city")))){
 const err0 = {instancePath,keyword:"required",params:{missingProperty: "city"}};
 if(vErrors === null){
 vErrors = [err0];
@@ -31,7 +32,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.date === undefined){
+if((data.date === undefined) || (!(func0.call(data, "date")))){
 const err1 = {instancePath,keyword:"required",params:{missingProperty: "date"}};
 if(vErrors === null){
 vErrors = [err1];
@@ -41,7 +42,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.unit === undefined){
+if((data.unit === undefined) || (!(func0.call(data, "unit")))){
 const err2 = {instancePath,keyword:"required",params:{missingProperty: "unit"}};
 if(vErrors === null){
 vErrors = [err2];
@@ -51,7 +52,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
+for(const key0 of Object.keys(data)){
 if(!(((key0 === "city") || (key0 === "date")) || (key0 === "unit"))){
 const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0}};
 if(vErrors === null){
@@ -63,10 +64,10 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.city !== undefined){
+if(data.city !== undefined && func0.call(data, "city")){
 let data0 = data.city;
 if(typeof data0 === "string"){
-if(func1(data0) < 1){
+if(func64(data0) < 1){
 const err4 = {instancePath:instancePath+"/city",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -88,7 +89,7 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.date !== undefined){
+if(data.date !== undefined && func0.call(data, "date")){
 let data1 = data.date;
 if((typeof data1 !== "string") && (data1 !== null)){
 const err6 = {instancePath:instancePath+"/date",keyword:"type",params:{type: schema32.properties.date.type}};
@@ -113,7 +114,7 @@ errors++;
 }
 }
 }
-if(data.unit !== undefined){
+if(data.unit !== undefined && func0.call(data, "unit")){
 let data2 = data.unit;
 if(typeof data2 !== "string"){
 const err8 = {instancePath:instancePath+"/unit",keyword:"type",params:{type: "string"}};
