@@ -17,7 +17,7 @@ export interface ValidateOptions {
 /**
  * One violation: where (JSON pointer of the offending value), what, and the JSON Schema keyword that failed
  * (`"type"`, `"required"`, `"format"`, ...; `"shape"` when the schema accepts the value but the codec cannot
- * carry it). Shape-only validation (no `<name>.validate.ts`) reports no keyword.
+ * carry it). Shape-only validation (no `<name>.validate.ts`, or `constraints: false`) reports no keyword.
  */
 export interface ValidationIssue extends ToonErrorDetail {
   keyword?: string;
@@ -50,10 +50,10 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
  * `encode` would refuse). `constraints: false` skips the schema and checks the shape alone.
  */
 export function validateFull<T>(value: unknown, options: ValidateOptions | undefined, check: SchemaCheck, write: (w: Writer, v: unknown) => void): ValidationResult<T> {
-  if (options?.constraints !== false) {
-    const errors = check(value, options);
-    if (errors.length > 0) return { ok: false, errors };
-  }
+  // shape only: the same result as a codec without a validator module
+  if (options?.constraints === false) return validateWith<T>(value, write);
+  const errors = check(value, options);
+  if (errors.length > 0) return { ok: false, errors };
   const shaped = validateWith<T>(value, write);
   if (shaped.ok) return shaped;
   return { ok: false, errors: shaped.errors.map((e) => ({ path: e.path, keyword: "shape", message: e.message })) };
