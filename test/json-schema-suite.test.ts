@@ -83,12 +83,17 @@ async function runFile(draftDir: string, draft: Draft, file: string, t: Tally, f
       if (c.valid) {
         t.valid++;
         if (codec !== undefined) {
+          let why = "differs";
           try {
-            if (isDeepStrictEqual(codec.decode(codec.encode(c.data)), c.data)) t.roundTrips++;
-          } catch {
-            /* counted as not round-tripping */
+            if (isDeepStrictEqual(codec.decode(codec.encode(c.data)), c.data)) {
+              t.roundTrips++;
+              why = "";
+            }
+          } catch (e) {
+            why = (e as Error).message;
           }
-        }
+          if (why !== "" && process.env.SUITE_DUMP) console.log(`RT ${k}: ${why.slice(0, 140)}`);
+        } else if (process.env.SUITE_DUMP) console.log(`RT ${k}: no codec`);
       }
     }
   }
