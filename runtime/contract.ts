@@ -10,8 +10,10 @@ import { registerDictionary } from "./header.ts";
 /**
  * Bumped when generated code needs runtime exports that older runtimes lack, or their meaning changes.
  * 2: the `codegen` entry, `requireContract(version, module, fingerprint, name)` and `codecOf`.
+ * 3: `validateFull`, `assertSchema` and `withSchemaCheck` in `codegen`, and the `toon-gen/runtime/validate` entry
+ *    that `<name>.validate.ts` modules import (JSON Schema validators compiled at build time).
  */
-export const RUNTIME_CONTRACT = 2;
+export const RUNTIME_CONTRACT = 3;
 
 /**
  * Checks the contract, registers the module's dictionary name (so a fingerprint mismatch names the writer's

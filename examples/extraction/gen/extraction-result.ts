@@ -1043,7 +1043,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 

@@ -373,7 +373,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "forecast.ts", $dictionary.fingerprint, "Forecast");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "forecast.ts", $dictionary.fingerprint, "Forecast");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 

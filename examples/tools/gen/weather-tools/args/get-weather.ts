@@ -139,7 +139,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(2, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
 /** This codec's extension level: how many extension segments its dictionary has. */
 const $LEVEL = 0;
 
