@@ -22,6 +22,7 @@ import type { SchemaIR } from "./ir/types.ts";
 import { loadSchemaFile } from "./load/index.ts";
 import { detectInputKind, produceInput, produceToolSet, readToolDefinitions, splitExport, type CodecUnit, type ExtraModule } from "./inputs/index.ts";
 import { GENERATOR_VERSION } from "./version.ts";
+import { buildValidatorModule, type BuildValidatorOptions } from "./validate/index.ts";
 import { profileSamples, readSamples, type Profile } from "./samples/profile.ts";
 import { codecFingerprint, hasTables } from "./samples/tables.ts";
 import { indexCandidates } from "./emit/peek.ts";
@@ -49,6 +50,10 @@ export interface GenerateConfig {
    * (generator/emit/javascript.ts), importable by plain Node with no TypeScript tooling.
    */
   target?: "ts" | "js";
+  /** URI prefix -> local folder or file (relative to `cwd`): referenced remote schemas read from disk, never fetched. */
+  refMap?: Record<string, string>;
+  /** `false`: generated validators do not check `format` (an annotation only). Default `true`. */
+  formats?: boolean;
 }
 
 export interface GenerateOptions {
@@ -206,7 +211,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       const produced = await produceInput(input, config.runtimeImport === undefined ? { cwd } : { cwd, runtimeImport: config.runtimeImport });
       if (produced === null) {
         const base = baseName(input);
-        const ir = await loadSchemaFile(input, { cwd });
+        const ir = await loadSchemaFile(input, config.refMap === undefined ? { cwd } : { cwd, refMap: config.refMap });
         pending.push({ input, kind: "json-schema", codecs: [{ ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] }], modules: [] });
         continue;
       }
@@ -253,7 +258,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
   }
 
-  const addCodec = (input: string, unit: CodecUnit): void => {
+  const addCodec = async (input: string, unit: CodecUnit): Promise<void> => {
     const { ir } = unit;
     for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
     const dictionaryPath = path.join(dictDir, unit.dictionary);
@@ -279,6 +284,13 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     const index = indexFor(config.index, ir);
     if (index !== undefined) emitOptions.index = index;
     if (profile !== undefined) profiled.push({ schema: ir.name, samples: profile.samples, tables: dictionary.defaults?.tables.length ?? 0 });
+    // the JSON Schema validator, its own module beside the codec's (generator/validate)
+    const validator = await buildValidatorModule(ir, validatorOptions(unit.module, config));
+    if (validator !== undefined) {
+      emitOptions.validator = validator.import;
+      for (const w of validator.warnings) warnings.push(w);
+      files.push(fileOf(path.join(outDir, validator.module), validator.content));
+    }
     files.push(fileOf(modulePath, emitModule(applyWireLayout(ir, dictionary), dictionary, emitOptions)));
     files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
     // the codec's own name stands for the codec object and its feature groups (emit/module.ts)
@@ -297,7 +309,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       }
       for (const unit of codecs) {
         claim(unit.module, input);
-        addCodec(input, unit);
+        await addCodec(input, unit);
       }
     } catch (e) {
       fail(input, e);
@@ -315,16 +327,28 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   // the fingerprint messages carry: the default-value tables' one for a codec with tables (docs/FORMAT.md §10.1)
   const hashOf = (d: Dictionary): string => (hasTables(d) ? d.defaults!.hash64 : d.base.hash64);
   for (const s of schemas) {
-    const fp = `0x${codecFingerprint(s.dictionary).toString(16).padStart(4, "0")}`;
-    const same = byFp.get(codecFingerprint(s.dictionary)) ?? [];
-    for (const other of same) {
-      warnings.push(
-        hashOf(other.dictionary) !== hashOf(s.dictionary)
-          ? `${s.ir.name} and ${other.ir.name} have the same 16-bit fingerprint ${fp}: a message of one would pass the other's fingerprint check (rename or add a property in one of them to tell them apart)`
-          : `${s.ir.name} and ${other.ir.name} have identical dictionaries (fingerprint ${fp}): their messages are interchangeable`,
-      );
+    const fp = codecFingerprint(s.dictionary);
+    byFp.set(fp, [...(byFp.get(fp) ?? []), s]);
+  }
+  // one warning line per set, not per pair (a batch of 1,000 schemas printed 23,032): latest name first
+  const names = (xs: GeneratedSchema[]): string => {
+    const n = xs.map((x) => x.ir.name).reverse();
+    return n.length <= 2 ? n.join(" and ") : `${n.slice(0, -1).join(", ")} and ${n[n.length - 1]}`;
+  };
+  for (const [fpNum, same] of byFp) {
+    if (same.length < 2) continue;
+    const fp = `0x${fpNum.toString(16).padStart(4, "0")}`;
+    const classes = new Map<string, GeneratedSchema[]>();
+    for (const s of same) classes.set(hashOf(s.dictionary), [...(classes.get(hashOf(s.dictionary)) ?? []), s]);
+    for (const members of classes.values()) {
+      // codecs of nothing (tools without arguments) are alike by design: no warning for them
+      const real = members.filter((m) => !isEmptyObject(m.ir));
+      if (real.length >= 2) warnings.push(`${names(real)} have identical dictionaries (fingerprint ${fp}): their messages are interchangeable`);
     }
-    byFp.set(codecFingerprint(s.dictionary), [...same, s]);
+    if (classes.size >= 2) {
+      const firsts = [...classes.values()].map((m) => m[0]!);
+      warnings.push(`${names(firsts)} have the same 16-bit fingerprint ${fp}: a message of one would pass the other's fingerprint check (rename or add a property in one of them to tell them apart)`);
+    }
   }
 
   const entries: IndexEntry[] = [
@@ -393,6 +417,19 @@ function readInput(file: string, cwd: string): string {
   } catch (e) {
     throw new ToonError("IO_ERROR", `cannot read ${toPosix(path.relative(cwd, file))}: ${(e as Error).message}`);
   }
+}
+
+/** A codec of an object without properties (a tool that takes no arguments). */
+function isEmptyObject(ir: SchemaIR): boolean {
+  const root = ir.root.kind === "ref" ? ir.definitions.find((d) => d.name === (ir.root as { name: string }).name)?.shape : ir.root;
+  return root?.kind === "object" && root.properties.length === 0;
+}
+
+function validatorOptions(module: string, config: GenerateConfig): BuildValidatorOptions {
+  const o: BuildValidatorOptions = { module };
+  if (config.runtimeImport !== undefined) o.runtimeImport = config.runtimeImport;
+  if (config.formats === false) o.formats = false;
+  return o;
 }
 
 function fileOf(p: string, content: string): GeneratedFile {

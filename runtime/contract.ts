@@ -11,7 +11,9 @@ import { registerDictionary } from "./header.ts";
  * Bumped when generated code needs runtime exports that older runtimes lack, or their meaning changes.
  * 2: the `codegen` entry, `requireContract(version, module, fingerprint, name)` and `codecOf`.
  * 3: `StreamSpec.ids` (the dictionary IDs of the descriptor's walk) replaces the generated path rows, which the
- *    runtime now derives from the descriptor (runtime/codec/stream-rows.ts).
+ *    runtime now derives from the descriptor (runtime/codec/stream-rows.ts); `writeRef`/`readRef`; the
+ *    `StreamCodec` type; `validateFull`, `assertSchema` and `withSchemaCheck` in `codegen`, and the `toon-gen/runtime/validate` entry
+ *    that `<name>.validate.ts` modules import (JSON Schema validators compiled at build time).
  */
 export const RUNTIME_CONTRACT = 3;
 

@@ -10,7 +10,7 @@
 export { RUNTIME_CONTRACT } from "./contract.ts";
 export { ToonError, pointerSegment } from "./errors.ts";
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef } from "./errors.ts";
-export type { ValidationResult, ValidateOptions } from "./validate.ts";
+export type { ValidationResult, ValidateOptions, ValidationIssue } from "./validate.ts";
 export { peekHeader, hex16 } from "./header.ts";
 export type { Header } from "./header.ts";
 export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";

@@ -1,6 +1,8 @@
 /**
  * Shape validation without keeping bytes: the generated writer is the single source of truth for what a
  * value of the schema is, so `validate` runs it into a private writer and reports the first violation.
+ * A codec generated with its JSON Schema validator (`<name>.validate.ts`) checks the schema first, every
+ * violation listed (`validateFull`), and the shape after.
  */
 import { ToonError, type ToonErrorDetail } from "./errors.ts";
 import { Writer } from "./writer.ts";
@@ -8,9 +10,23 @@ import { Writer } from "./writer.ts";
 export interface ValidateOptions {
   /** `false`: check only the shape (what the codec can carry), not minLength, pattern, minimum, ... */
   constraints?: boolean;
+  /** `false`: `format` is an annotation only (no e-mail, date-time, ... checks). Default `true`. */
+  formats?: boolean;
 }
 
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ToonErrorDetail[] };
+/**
+ * One violation: where (JSON pointer of the offending value), what, and the JSON Schema keyword that failed
+ * (`"type"`, `"required"`, `"format"`, ...; `"shape"` when the schema accepts the value but the codec cannot
+ * carry it). Shape-only validation (no `<name>.validate.ts`, or `constraints: false`) reports no keyword.
+ */
+export interface ValidationIssue extends ToonErrorDetail {
+  keyword?: string;
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationIssue[] };
+
+/** A generated module's schema check: every violation of the source JSON Schema (`[]`: valid). */
+export type SchemaCheck = (value: unknown, options?: ValidateOptions) => ValidationIssue[];
 
 const scratch = new Writer(1024);
 
@@ -26,4 +42,39 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
     if (scratch.buf.length > 1 << 20) scratch.buf = new Uint8Array(1024), scratch.view = new DataView(scratch.buf.buffer);
   }
   return { ok: true, value: value as T };
+}
+
+/**
+ * Full validation: the source JSON Schema (compiled at build time into `<name>.validate.ts`), every violation
+ * listed; then, for a value the schema accepts, what the codec can carry (so `validate` never passes a value
+ * `encode` would refuse). `constraints: false` skips the schema and checks the shape alone.
+ */
+export function validateFull<T>(value: unknown, options: ValidateOptions | undefined, check: SchemaCheck, write: (w: Writer, v: unknown) => void): ValidationResult<T> {
+  // shape only: the same result as a codec without a validator module
+  if (options?.constraints === false) return validateWith<T>(value, write);
+  const errors = check(value, options);
+  if (errors.length > 0) return { ok: false, errors };
+  const shaped = validateWith<T>(value, write);
+  if (shaped.ok) return shaped;
+  return { ok: false, errors: shaped.errors.map((e) => ({ path: e.path, keyword: "shape", message: e.message })) };
+}
+
+/**
+ * A decoded value checked against the source JSON Schema (`fromModelOutput`): the value, or ToonError
+ * INVALID_VALUE at the first violation's path with every violation in `details`.
+ */
+export function assertSchema<T>(value: T, check: SchemaCheck): T {
+  const errors = check(value);
+  if (errors.length === 0) return value;
+  const first = errors[0]!;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  throw new ToonError("INVALID_VALUE", first.message + more, { path: first.path, details: errors });
+}
+
+/**
+ * A Prompt group whose `fromModelOutput` also checks the source JSON Schema (every violation, not only what the
+ * text check knows). A function so that the generated module can mark it PURE: unused, it costs nothing.
+ */
+export function withSchemaCheck<G extends { fromModelOutput(output: string): unknown }>(group: G, check: SchemaCheck): G {
+  return { ...group, fromModelOutput: (output: string) => assertSchema(group.fromModelOutput(output), check) };
 }

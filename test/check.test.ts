@@ -196,6 +196,19 @@ test("generate: two dictionaries with the same 16-bit fingerprint are reported a
   assert.ok(result.warnings.some((w) => /S2 and S\d have identical dictionaries/.test(w)), JSON.stringify(result.warnings));
 });
 
+test("generate: one warning line per set of identical dictionaries, none for codecs of empty objects", async () => {
+  const dir = path.join(WORK, "identical");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, "schemas"), { recursive: true });
+  for (let i = 0; i < 4; i++) writeFileSync(path.join(dir, "schemas", `t${i}.schema.json`), JSON.stringify({ title: `T${i}`, type: "object", properties: { same: { type: "string" } } }));
+  for (let i = 0; i < 3; i++) writeFileSync(path.join(dir, "schemas", `e${i}.schema.json`), JSON.stringify({ title: `E${i}`, type: "object", properties: {} }));
+  const result = await generate(CONFIG, { cwd: dir });
+  const identical = result.warnings.filter((w) => /identical dictionaries/.test(w));
+  assert.equal(identical.length, 1, JSON.stringify(result.warnings));
+  assert.match(identical[0]!, /^T3, T2, T1 and T0 have identical dictionaries/);
+  assert.ok(!result.warnings.some((w) => /\bE\d\b/.test(w)), JSON.stringify(result.warnings));
+});
+
 test("check: reordering properties is safe: the committed layout keeps the old wire order", async () => {
   const dir = await project("reorder");
   const { pathToFileURL } = await import("node:url");
@@ -251,12 +264,13 @@ test("check --json: a safe change not yet generated is stale (not breaking); a b
   assert.deepStrictEqual(
     json.findings.map((f) => [f.kind, f.rule, f.file, f.breaking]),
     [
+      ["stale", "stale", "gen/ticket.validate.ts", false],
       ["stale", "stale", "gen/ticket.ts", false],
       ["stale", "stale", "dictionaries/ticket.dictionary.json", false],
     ],
   );
   r = run("check");
-  assert.match(r.stdout, /\(0 breaking, 2 stale, 0 orphan\)\n$/);
+  assert.match(r.stdout, /\(0 breaking, 3 stale, 0 orphan\)\n$/);
   rewrite(dir, BREAKING["type changed"]!.edit);
   json = JSON.parse(run("check", "--json").stdout) as Report;
   assert.deepStrictEqual(json.findings.map((f) => [f.kind, f.rule, f.breaking]), [["breaking", "type-changed", true]]);

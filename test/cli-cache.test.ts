@@ -25,17 +25,17 @@ describe("run cache and watch", { concurrency: true }, () => {
     const { dir, cache } = project();
     const first = await generate(CONFIG, { cwd: dir, cache });
     assert.equal(first.cached, false);
-    assert.equal(first.written, 3);
+    assert.equal(first.written, 4);
     const mtime = statSync(path.join(dir, "gen", "note.ts")).mtimeMs;
     const warm = await generate(CONFIG, { cwd: dir, cache });
     assert.equal(warm.cached, true);
-    assert.deepEqual([warm.codecs, warm.written, warm.unchanged], [1, 0, 3]);
+    assert.deepEqual([warm.codecs, warm.written, warm.unchanged], [1, 0, 4]);
     assert.equal(statSync(path.join(dir, "gen", "note.ts")).mtimeMs, mtime);
     // an input edit
     writeFileSync(path.join(dir, "schemas", "note.schema.json"), JSON.stringify(schema(["id", "text"])));
     const edited = await generate(CONFIG, { cwd: dir, cache });
     assert.equal(edited.cached, false);
-    assert.equal(edited.written, 2, "the module and its dictionary (index.ts is the same)");
+    assert.equal(edited.written, 3, "the module, its validator and its dictionary (index.ts is the same)");
     assert.match(readFileSync(path.join(dir, "gen", "note.ts"), "utf8"), /text\?: string/);
     // a deleted (or hand-edited) output
     rmSync(path.join(dir, "gen", "index.ts"));
@@ -54,20 +54,20 @@ describe("run cache and watch", { concurrency: true }, () => {
   test("the CLI says when the cache answered; --no-cache runs in full", async () => {
     const { dir } = project();
     const a = await toonGen(["generate"], dir);
-    assert.match(a.stdout.toString(), /^toon-gen: 1 schema read, 3 files written, 0 unchanged in \d+ ms\n$/);
+    assert.match(a.stdout.toString(), /^toon-gen: 1 schema read, 4 files written, 0 unchanged in \d+ ms\n$/);
     const b = await toonGen(["generate"], dir);
-    assert.match(b.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 3 unchanged in \d+ ms \(cached\)\n$/);
+    assert.match(b.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 4 unchanged in \d+ ms \(cached\)\n$/);
     const c = await toonGen(["generate", "--no-cache"], dir);
-    assert.match(c.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 3 unchanged in \d+ ms\n$/);
+    assert.match(c.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 4 unchanged in \d+ ms\n$/);
   });
 
   test("generate --watch regenerates when a schema changes", async () => {
     const { dir } = project();
     const watch = startToonGen(["generate", "--watch"], dir);
     try {
-      await watch.waitFor(/1 schema read, 3 files written.*\n[\s\S]*watching for changes/);
+      await watch.waitFor(/1 schema read, 4 files written.*\n[\s\S]*watching for changes/);
       writeFileSync(path.join(dir, "schemas", "note.schema.json"), JSON.stringify(schema(["id", "title"])));
-      await watch.waitFor(/1 schema read, 3 files written[\s\S]*1 schema read, 2 files written/);
+      await watch.waitFor(/1 schema read, 4 files written[\s\S]*1 schema read, 3 files written/);
       assert.match(readFileSync(path.join(dir, "gen", "note.ts"), "utf8"), /title\?: string/);
       // a broken edit is reported and the watch goes on
       writeFileSync(path.join(dir, "schemas", "note.schema.json"), "{ nope");

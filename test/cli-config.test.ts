@@ -65,8 +65,8 @@ describe("toon-gen CLI: help and config", { concurrency: true }, () => {
 `);
     const r = await toonGen(["generate"], d);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout.toString(), /^toon-gen: 1 schema read, 3 files written/);
-    assert.deepEqual(listFiles(d).filter((f) => f.startsWith("gen/")), ["gen/index.ts", "gen/note.ts"]);
+    assert.match(r.stdout.toString(), /^toon-gen: 1 schema read, 4 files written/);
+    assert.deepEqual(listFiles(d).filter((f) => f.startsWith("gen/")), ["gen/index.ts", "gen/note.ts", "gen/note.validate.ts"]);
   });
 
   test("a config syntax error names its line and column; an unknown key names the nearest known one", async () => {

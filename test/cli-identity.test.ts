@@ -67,8 +67,10 @@ describe("dictionary identity", { concurrency: true }, () => {
     assert.deepEqual(kinds, [
       "orphan dictionaries/invoice.dictionary.json",
       "orphan gen/invoice.ts",
+      "orphan gen/invoice.validate.ts",
       "stale dictionaries/bill.dictionary.json",
       "stale gen/bill.ts",
+      "stale gen/bill.validate.ts",
       "stale gen/index.ts",
       "warning dictionaries/bill.dictionary.json",
     ]);
@@ -77,7 +79,7 @@ describe("dictionary identity", { concurrency: true }, () => {
     const gen = await toonGen(["generate"], d);
     assert.equal(gen.code, 0, gen.stderr);
     assert.match(gen.stderr, /dictionaries\/bill\.dictionary\.json: takes over dictionaries\/invoice\.dictionary\.json .*fingerprint 0x[0-9a-f]{4} kept/);
-    assert.match(gen.stderr, /warning: 2 orphaned files no input generates any more: dictionaries\/invoice\.dictionary\.json, gen\/invoice\.ts \(toon-gen generate --prune deletes them\)/);
+    assert.match(gen.stderr, /warning: 3 orphaned files no input generates any more: dictionaries\/invoice\.dictionary\.json, gen\/invoice\.ts, gen\/invoice\.validate\.ts \(toon-gen generate --prune deletes them\)/);
     const after = read(d, "dictionaries/bill.dictionary.json");
     assert.deepEqual(withoutSource(after), withoutSource(before), "the same IDs, segments and fingerprints");
     assert.equal(JSON.parse(after).source, "schemas/billing/bill.schema.json");
@@ -88,12 +90,12 @@ describe("dictionary identity", { concurrency: true }, () => {
     assert.equal(orphans.code, 1);
     assert.match(orphans.stdout.toString(), /^gen\/invoice\.ts: \[orphan\] .*\(fix: run toon-gen generate --prune/m);
     assert.match(orphans.stdout.toString(), /^dictionaries\/invoice\.dictionary\.json: \[orphan\] /m);
-    assert.match(orphans.stdout.toString(), /\(0 breaking, 0 stale, 2 orphan\)\n$/);
+    assert.match(orphans.stdout.toString(), /\(0 breaking, 0 stale, 3 orphan\)\n$/);
 
     const prune = await toonGen(["generate", "--prune"], d);
     assert.equal(prune.code, 0, prune.stderr);
-    assert.match(prune.stderr, /pruned 2 orphaned files: dictionaries\/invoice\.dictionary\.json, gen\/invoice\.ts/);
-    assert.deepEqual(listFiles(d).filter((f) => !f.startsWith("schemas/")), ["dictionaries/bill.dictionary.json", "gen/bill.ts", "gen/index.ts", "toon.config.json"]);
+    assert.match(prune.stderr, /pruned 3 orphaned files: dictionaries\/invoice\.dictionary\.json, gen\/invoice\.ts, gen\/invoice\.validate\.ts/);
+    assert.deepEqual(listFiles(d).filter((f) => !f.startsWith("schemas/")), ["dictionaries/bill.dictionary.json", "gen/bill.ts", "gen/bill.validate.ts", "gen/index.ts", "toon.config.json"]);
     const clean = await toonGen(["check"], d);
     assert.equal(clean.code, 0, clean.stdout.toString());
   });
@@ -104,7 +106,7 @@ describe("dictionary identity", { concurrency: true }, () => {
     renameSync(path.join(d, "schemas/invoice.schema.json"), path.join(d, "schemas/bill.schema.json"));
     const r = await generate(CONFIG, { cwd: d, prune: true });
     assert.deepEqual(r.renamed.map((x) => [x.from, x.to]), [["dictionaries/invoice.dictionary.json", "dictionaries/bill.dictionary.json"]]);
-    assert.equal(r.pruned, 2);
+    assert.equal(r.pruned, 3); // the old module, its validator and its dictionary
     const after = read(d, "dictionaries/bill.dictionary.json");
     assert.deepEqual(withoutSource(after), withoutSource(before));
     assert.equal(JSON.parse(after).name, "Bill");
@@ -117,7 +119,7 @@ describe("dictionary identity", { concurrency: true }, () => {
     const r = await generate(CONFIG, { cwd: d });
     assert.deepEqual(r.renamed, []);
     assert.equal((JSON.parse(read(d, "dictionaries/bill.dictionary.json")) as { extensions: unknown[] }).extensions.length, 0);
-    assert.equal(r.orphans.length, 2);
+    assert.equal(r.orphans.length, 3);
   });
 
   test("a renamed tool file keeps every dictionary of its tool set", async () => {

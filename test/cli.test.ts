@@ -89,13 +89,13 @@ describe("toon-gen CLI", { concurrency: true }, () => {
     const first = await toonGen(["generate"], d);
     assert.equal(first.code, 0, first.stderr);
     const line = first.stdout.toString();
-    assert.match(line, /^toon-gen: 1 schema read, 3 files written, 0 unchanged in \d+ ms\n$/);
+    assert.match(line, /^toon-gen: 1 schema read, 4 files written, 0 unchanged in \d+ ms\n$/);
     for (const f of ["gen/order-list.ts", "gen/index.ts", "dictionaries/order-list.dictionary.json"]) assert.ok(existsSync(path.join(d, f)), `${f} was not written`);
     assert.match(readFileSync(path.join(d, "gen/order-list.ts"), "utf8"), /export const OrderList = \/\*@__PURE__\*\/ \$rt\.codecOf\(/);
     const mtime = statSync(path.join(d, "gen/order-list.ts")).mtimeMs;
     const second = await toonGen([], d); // `generate` is the default command
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 3 unchanged in \d+ ms \(cached\)\n$/);
+    assert.match(second.stdout.toString(), /^toon-gen: 1 schema read, 0 files written, 4 unchanged in \d+ ms \(cached\)\n$/);
     assert.equal(statSync(path.join(d, "gen/order-list.ts")).mtimeMs, mtime, "an unchanged file was rewritten");
   });
 

@@ -27,7 +27,7 @@ interface Codec {
   fingerprint: number;
   encode(value: any): Uint8Array;
   decode(bytes: Uint8Array): unknown;
-  validate(value: unknown): unknown;
+  validate(value: unknown, options?: { constraints?: boolean }): unknown;
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; code: string; path: string; message: string; offset: number | undefined };
@@ -51,7 +51,8 @@ function sameEncode(gen: Codec, interp: Codec, value: unknown, label: string): O
   const i = outcome(() => interp.encode(value));
   if (g.ok && i.ok) assert.equal(hex(i.value as Uint8Array), hex(g.value as Uint8Array), `${label}: interpreted bytes differ from generated`);
   else assert.deepEqual(i, g, `${label}: encode outcomes differ`);
-  assert.deepEqual(interp.validate(value), gen.validate(value), `${label}: validate() differs`);
+  // the shape check (a generated module with its JSON Schema validator module checks the full schema first)
+  assert.deepEqual(interp.validate(value, { constraints: false }), gen.validate(value, { constraints: false }), `${label}: validate() differs`);
   return g;
 }
 

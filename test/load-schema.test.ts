@@ -191,8 +191,11 @@ describe("scalars and types", () => {
   test("keywords imply the type when `type` is missing", () => {
     assert.equal(root({ properties: { a: {} } }).kind, "object");
     assert.equal(root({ items: {} }).kind, "array");
-    assert.equal(root({ maxLength: 3 }).kind, "string");
-    assert.equal(root({ minimum: 3 }).kind, "number");
+    // scalar keywords constrain their type only: without `type` every other value is accepted (the number 1 too)
+    assert.equal(root({ maxLength: 3 }).kind, "any");
+    assert.equal(root({ minimum: 3 }).kind, "any");
+    // ... unless an allOf merges them into a typed schema
+    assert.equal(root({ allOf: [{ type: "string" }, { maxLength: 3 }] }).kind, "string");
     assert.equal(root({ description: "anything" }).kind, "any");
   });
 

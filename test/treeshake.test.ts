@@ -54,8 +54,16 @@ test("treeshake: encode/decode alone pulls in neither text, streams, tools (cons
   assert.ok(files.has("examples/orders/gen/order-list.ts"), [...files.keys()].join(", "));
   for (const f of ["runtime/reader.ts", "runtime/writer.ts", "runtime/contract.ts"]) assert.ok(files.has(f), `${f} is missing from the binary bundle`);
   for (const f of files.keys()) {
-    assert.ok(!/^runtime\/(text\/|stream|tools|schemaless|sse)/.test(f), `the binary bundle carries ${f} (${files.get(f)} bytes)`);
+    assert.ok(!/^runtime\/(text\/|stream|tools|schemaless|sse|validate\/)/.test(f), `the binary bundle carries ${f} (${files.get(f)} bytes)`);
   }
+  assert.ok(!files.has("examples/orders/gen/order-list.validate.ts"), "encode/decode alone keeps no JSON Schema validator");
+});
+
+test("treeshake: the validate group brings the JSON Schema validator module and its runtime helpers, and no text", async () => {
+  const files = await contributors("validate", `import { OrderListValidate } from ${imp(ORDERS)};\nconsole.log(OrderListValidate.validate({ orders: [] }));\n`);
+  assert.ok(files.has("examples/orders/gen/order-list.validate.ts"), [...files.keys()].join(", "));
+  for (const f of ["runtime/validate/check.ts", "runtime/validate/formats.ts", "runtime/validate/messages.ts"]) assert.ok(files.has(f), `the validate bundle lacks ${f}`);
+  for (const f of files.keys()) assert.ok(!/^runtime\/(text\/|stream|schemaless|sse)/.test(f), `the validate bundle carries ${f}`);
 });
 
 test("treeshake: the text group adds the text runtime, and no streams or tools", async () => {
@@ -81,5 +89,6 @@ test("treeshake: a module nothing uses costs nothing, and the all-in-one object 
   const none = await contributors("unused", `import { OrderList } from ${imp(ORDERS)};\nvoid OrderList;\n`);
   assert.deepEqual([...none.keys()].filter((f) => !f.includes("treeshake")), []);
   const all = await contributors("all", `import { OrderList } from ${imp(ORDERS)};\nconsole.log(OrderList);\n`);
-  for (const f of ["runtime/text/decode.ts", "runtime/text/model-output.ts", "runtime/stream.ts", "runtime/tools.ts"]) assert.ok(all.has(f), `the all-in-one codec lacks ${f}`);
+  // validation is the JSON Schema validator module (runtime/validate/), no longer the constraint tables of runtime/tools.ts
+  for (const f of ["runtime/text/decode.ts", "runtime/text/model-output.ts", "runtime/stream.ts", "runtime/validate/check.ts", "examples/orders/gen/order-list.validate.ts"]) assert.ok(all.has(f), `the all-in-one codec lacks ${f}`);
 });

@@ -9,7 +9,7 @@ import { closest } from "./suggest.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target", "refMap", "formats"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -60,6 +60,17 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
   if (o.target !== undefined) {
     if (o.target !== "ts" && o.target !== "js") throw new ToonError("CONFIG_ERROR", `${where}: "target" must be "ts" or "js"`, { path: "/target" });
     config.target = o.target;
+  }
+  if (o.refMap !== undefined) {
+    const m = o.refMap;
+    if (typeof m !== "object" || m === null || Array.isArray(m) || !Object.values(m).every((x) => typeof x === "string" && x !== "")) {
+      throw new ToonError("CONFIG_ERROR", `${where}: "refMap" must map URI prefixes to local folders or files, e.g. {"https://example.com/schemas/": "./vendor/"}`, { path: "/refMap" });
+    }
+    config.refMap = m as Record<string, string>;
+  }
+  if (o.formats !== undefined) {
+    if (typeof o.formats !== "boolean") throw new ToonError("CONFIG_ERROR", `${where}: "formats" must be true or false`, { path: "/formats" });
+    config.formats = o.formats;
   }
   return config;
 }

@@ -27,6 +27,12 @@ export interface EmitOptions {
   fileName: string;
   /** Paths with a field offset table (FIELD_INDEX, emit/peek.ts): `true` for every top-level property. */
   index?: IndexOption;
+  /**
+   * The codec's JSON Schema validator module (generator/validate): `validate()` and `fromModelOutput` check the
+   * source schema with it, every violation listed. Without it, `validate()` checks the shape and the constraints
+   * the IR keeps.
+   */
+  validator?: { from: string; name: string };
 }
 
 export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions): string {
@@ -126,7 +132,8 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   const g = featureGroups(ir.name);
   const [B, Va, Tx, Pr, St, Pk] = [g.binary, g.validate, g.text, g.prompt, g.stream, g.peek].map((n) => name(n)) as [Code, Code, Code, Code, Code, Code];
   const body = code`${join(header)}
-import * as $rt from ${codegenImport(options.runtimeImport)};
+import * as $rt from ${codegenImport(options.runtimeImport)};${options.validator ? code`
+import { ${name(options.validator.name)} as $checkSchema } from ${options.validator.from};` : raw("")}
 
 ${raw(GLOBALS_MARK)}
 
@@ -194,7 +201,10 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+${options.validator ? code`/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
+function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
+  return $rt.validateFull<${codec}>(value, options, $checkSchema, ${writerName(ir.name)});
+}` : code`/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
   ${!constraints ? code`void options;
   return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
@@ -202,7 +212,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };`}
-}
+}`}
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
 // but PURE calls). \`${codec}\` below has every member, for convenience.
@@ -231,11 +241,16 @@ ${text.members}
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const ${Pr} = {
+${options.validator ? code`// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const ${Pr} = /*@__PURE__*/ $rt.withSchemaCheck({
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
 ${text.promptMembers}
-};
+}, $checkSchema);` : code`export const ${Pr} = {
+  name: ${ir.name},
+  fingerprint: $FINGERPRINT,
+${text.promptMembers}
+};`}
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ${St}: $rt.StreamCodec<${codec}, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<${codec}, $StreamPaths>($streamSpec);

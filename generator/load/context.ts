@@ -57,6 +57,8 @@ export class LoadContext {
   /** Errors meaning "this schema accepts no value" (see `never`). */
   private readonly neverErrors = new WeakSet<object>();
   readonly warnings: string[] = [];
+  /** URI prefix -> absolute local folder (ending in a separator) or file (load/refmap.ts). */
+  refMap?: Readonly<Record<string, string>>;
 
   constructor(
     readonly codecName: string,

@@ -75,16 +75,17 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
   const memo = new Map<Shape, Shape>();
   const unions: UnionShape[] = [];
 
-  function visit(s: Shape): Shape {
-    const done = memo.get(s);
+  function visit(s0: Shape): Shape {
+    const done = memo.get(s0);
     if (done !== undefined) return done;
+    const s = widened(ctx, s0);
     let out: Shape = s;
     switch (s.kind) {
       case "ref": {
         const r = resolve(ctx.targets.get(s.name)!);
         if (r.kind === "inline") {
           // the use site's annotations win over the definition's
-          out = { ...r.shape };
+          out = { ...widened(ctx, r.shape) };
           if (s.description !== undefined) out.description = s.description;
           if (s.default !== undefined && valueFits(s.default, out)) out.default = s.default;
         } else {
@@ -119,7 +120,7 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
       default:
         break;
     }
-    memo.set(s, out);
+    memo.set(s0, out);
     // outputs can be met again (merged objects share property records with their sources): leave them as they are
     memo.set(out, out);
     return out;
@@ -150,4 +151,22 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
   const root: Shape = rootDef !== undefined ? { kind: "ref", schemaPath: rootShape.schemaPath, name: ctx.codecName } : rootShape;
   if (rootDef !== undefined && rootShape.description !== undefined) root.description = rootShape.description;
   return { root, definitions };
+}
+
+const SCALAR_KINDS = new Set<Shape["kind"]>(["string", "integer", "number"]);
+
+/**
+ * A scalar shape only keywords implied (`{ "minLength": 2 }`, `{ "maximum": 3 }`, no `type`) that no `allOf`
+ * merged into a typed one: JSON Schema applies those keywords to their type and accepts every other value, so the
+ * codec carries any value (the validator module checks the keywords where they apply). Objects and arrays implied
+ * by `properties` / `items` keep their shape.
+ */
+function widened(ctx: LoadContext, s: Shape): Shape {
+  if (!ctx.loose.has(s)) return s;
+  const scalar = SCALAR_KINDS.has(s.kind) || (s.kind === "union" && s.branches.every((b) => SCALAR_KINDS.has(b.kind)));
+  if (!scalar) return s;
+  const out: Shape = { kind: "any", schemaPath: s.schemaPath };
+  if (s.description !== undefined) out.description = s.description;
+  if (s.default !== undefined) out.default = s.default;
+  return out;
 }

@@ -5,6 +5,7 @@ import { ToonError } from "../../runtime/errors.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { parseDocument, slash } from "./documents.ts";
 import { schemaToIR } from "./schema-to-ir.ts";
+import { resolveRefMap } from "./refmap.ts";
 
 export interface LoadSchemaFileOptions {
   /** Working directory: `file` is resolved against it and `SchemaIR.source` is relative to it. */
@@ -13,6 +14,8 @@ export interface LoadSchemaFileOptions {
   name?: string;
   /** JSON pointer of the node to compile instead of the document root (see `SchemaToIROptions.pointer`). */
   pointer?: string;
+  /** URI prefix -> local folder or file, relative to `cwd` (see `SchemaToIROptions.refMap`). */
+  refMap?: Readonly<Record<string, string>>;
 }
 
 export async function loadSchemaFile(file: string, options: LoadSchemaFileOptions = {}): Promise<SchemaIR> {
@@ -34,5 +37,6 @@ export async function loadSchemaFile(file: string, options: LoadSchemaFileOption
   const opts: Parameters<typeof schemaToIR>[1] = { source, baseDir: path.dirname(abs) };
   if (options.name !== undefined) opts.name = options.name;
   if (options.pointer !== undefined) opts.pointer = options.pointer;
+  if (options.refMap !== undefined) opts.refMap = resolveRefMap(options.refMap, cwd)!;
   return schemaToIR(doc, opts);
 }

@@ -13,12 +13,19 @@ import type { Doc, LoadContext, Target } from "./context.ts";
 import { findAnchor, findDocById, isAbsoluteUri, loadDocument, readFileText } from "./documents.ts";
 import { isObject, own } from "./json.ts";
 import { parseFragmentPointer, resolveTokens, tokensToPointer } from "./pointer.ts";
+import { mapUri } from "./refmap.ts";
+import { baseUriAt, resolveUri as resolveAgainst, resourcesOf, stripFragment } from "./resources.ts";
 
 /** The target of `ref`, found in the node at `ptr` of `doc`; registered (and queued) on first sight. */
 export function refTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string): Target {
   const hash = ref.indexOf("#");
   const uriPart = hash === -1 ? ref : ref.slice(0, hash);
   const fragment = hash === -1 ? "" : ref.slice(hash + 1);
+
+  // the drafts' way first: against the base URI of the referring node, among the resources embedded in the
+  // documents loaded so far (resources.ts); then files and mirrors as before
+  const embedded = embeddedTarget(ctx, doc, ptr, ref);
+  if (embedded !== undefined) return targetAt(ctx, doc, ptr, ref, embedded.doc, embedded.tokens);
 
   let tdoc: Doc;
   if (uriPart === "" || (doc.id !== undefined && uriPart === doc.id)) {
@@ -46,6 +53,11 @@ export function refTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string):
     tokens = findAnchor(tdoc, anchor);
     if (tokens === undefined) ctx.fail("SCHEMA_ERROR", doc, ptr, `$ref ${JSON.stringify(ref)}: no anchor "${anchor}" in ${tdoc.display}`);
   }
+  return targetAt(ctx, doc, ptr, ref, tdoc, tokens);
+}
+
+/** The target at `tokens` of `tdoc`, registered (and queued) on first sight. */
+function targetAt(ctx: LoadContext, doc: Doc, ptr: string, ref: string, tdoc: Doc, tokens: string[]): Target {
   const node = resolveTokens(tdoc.root, tokens);
   if (node === undefined) ctx.fail("SCHEMA_ERROR", doc, ptr, `$ref ${JSON.stringify(ref)} does not resolve (nothing at ${tdoc.display}#${tokensToPointer(tokens)})`);
 
@@ -57,6 +69,31 @@ export function refTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string):
   ctx.targets.set(key, target);
   ctx.queue.push(target);
   return target;
+}
+
+/** `ref` as an embedded resource (or anchor in one) of a loaded document, or undefined to try files and mirrors. */
+function embeddedTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string): { doc: Doc; tokens: string[] } | undefined {
+  const abs = resolveAgainst(ref, baseUriAt(doc, ptr));
+  if (abs === undefined) return undefined;
+  const uri = stripFragment(abs);
+  const fragment = abs.slice(uri.length + 1);
+  // the referring document first: its embedded resources shadow nothing else
+  for (const d of [doc, ...[...ctx.docs.values()].filter((x) => x !== doc)]) {
+    const r = resourcesOf(d);
+    const root = r.byUri.get(uri);
+    if (root === undefined) continue;
+    const pointer = parseFragmentPointer(fragment);
+    if (pointer !== undefined) return { doc: d, tokens: [...root, ...pointer] };
+    let name = fragment;
+    try {
+      name = decodeURIComponent(fragment);
+    } catch {
+      /* keep the raw text */
+    }
+    const anchored = r.anchors.get(`${uri}#${name}`);
+    return anchored === undefined ? undefined : { doc: d, tokens: anchored };
+  }
+  return undefined;
 }
 
 /** How far up to look for a schema laid out by `$id` (see `loadRelative`). */
@@ -103,6 +140,9 @@ function withoutQuery(uri: string): string {
 function resolveUri(ctx: LoadContext, doc: Doc, ptr: string, ref: string, uri: string): Doc {
   const byId = findDocById(ctx, uri);
   if (byId !== undefined) return byId;
+  // `refMap`: the user said where this URL lives locally
+  const mapped = mapUri(ctx.refMap, uri);
+  if (mapped !== undefined) return loadDocument(ctx, mapped, doc, ptr, ref);
   const dir = path.dirname(doc.abs);
   // `https://example.com/schemas/other.json` from a document whose $id is `https://example.com/schemas/main.json`
   if (doc.id !== undefined) {
@@ -123,7 +163,7 @@ function resolveUri(ctx: LoadContext, doc: Doc, ptr: string, ref: string, uri: s
     "UNSUPPORTED_SCHEMA",
     doc,
     ptr,
-    `$ref ${JSON.stringify(ref)} needs the network (only local files, and URLs that are a local document's own $id, are resolved)`,
+    `$ref ${JSON.stringify(ref)} needs the network (only local files, URLs that are a local document's own $id, and URLs mapped by "refMap" are resolved)`,
   );
 }
 

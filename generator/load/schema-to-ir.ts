@@ -13,6 +13,8 @@ import { finalize } from "./finalize.ts";
 import { isObject, own } from "./json.ts";
 import { normalizeTarget } from "./normalize.ts";
 import { parseFragmentPointer, resolveTokens, tokensToPointer } from "./pointer.ts";
+import { resolveRefMap } from "./refmap.ts";
+import { recordSchemaSource, type SchemaSource } from "./source.ts";
 
 export interface SchemaToIROptions {
   /** Where the schema came from, relative to the working directory (headers, messages). */
@@ -31,6 +33,8 @@ export interface SchemaToIROptions {
    * `/$defs/CallToolResult` for one type of a definitions-only document. Default: the whole document.
    */
   pointer?: string;
+  /** URI prefix -> local folder or file (absolute, or relative to `baseDir`): `refMap` of the config. */
+  refMap?: Readonly<Record<string, string>>;
 }
 
 /** A title is a good codec name when it is short (`Pull Request`), not a sentence (`JSON schema for ...`). */
@@ -64,6 +68,8 @@ export function schemaToIR(doc: unknown, options: SchemaToIROptions): SchemaIR {
   const name = codecNameFor(rootNode, source, options.name, tokens);
   const readFile: ReadFile = options.readFile ?? readFileText;
   const ctx = new LoadContext(name, baseDir, readFile);
+  const refMap = resolveRefMap(options.refMap, baseDir);
+  if (refMap !== undefined) ctx.refMap = refMap;
   const abs = path.resolve(baseDir, path.basename(source) || "schema.json");
   const main = makeDoc(abs, "", source, doc);
   ctx.docs.set(abs, main);
@@ -87,6 +93,11 @@ export function schemaToIR(doc: unknown, options: SchemaToIROptions): SchemaIR {
     const ir: SchemaIR = { name, source, root, definitions, warnings: ctx.warnings };
     const description = isObject(rootNode) ? own(rootNode, "description") : undefined;
     if (typeof description === "string") ir.description = description;
+    // the source schema, for its JSON Schema validator (generator/validate)
+    const documents = new Map([...ctx.docs].map(([abs, d]) => [abs, d.id === undefined ? { root: d.root } : { root: d.root, id: d.id }]));
+    const src: SchemaSource = { document: doc, pointer, draft: main.draft, abs, documents, readFile };
+    if (refMap !== undefined) src.refMap = refMap;
+    recordSchemaSource(ir, src);
     return ir;
   } catch (e) {
     if (e instanceof ToonError) throw e;

@@ -2,6 +2,7 @@
 // Dictionary Order: fingerprint 0xeb6a, 9 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkOrder as $checkSchema } from "./order.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -286,10 +287,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Order> {
-  void options;
-  return $rt.validateWith(value, writeOrder);
+  return $rt.validateFull<Order>(value, options, $checkSchema, writeOrder);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -332,7 +332,8 @@ export const OrderText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const OrderPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const OrderPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "Order",
   fingerprint: $FINGERPRINT,
   /**
@@ -348,7 +349,7 @@ export const OrderPrompt = {
   formatInstructions(): string {
     return $tinstructions_Order;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);

@@ -2,6 +2,7 @@
 // Dictionary ExtractionResult: fingerprint 0x6c89, 48 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkExtractionResult as $checkSchema } from "./extraction-result.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -1224,13 +1225,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ExtractionResu
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ExtractionResult> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<ExtractionResult>(value, writeExtractionResult);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<ExtractionResult>(value, options, $checkSchema, writeExtractionResult);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -1273,7 +1270,8 @@ export const ExtractionResultText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const ExtractionResultPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
   /**
@@ -1289,7 +1287,7 @@ export const ExtractionResultPrompt = {
   formatInstructions(): string {
     return $tinstructions_ExtractionResult;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ExtractionResultStream: $rt.StreamCodec<ExtractionResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ExtractionResult, $StreamPaths>($streamSpec);

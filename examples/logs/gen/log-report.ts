@@ -2,6 +2,7 @@
 // Dictionary LogReport: fingerprint 0x6013, 50 paths, default-value tables for 4 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkLogReport as $checkSchema } from "./log-report.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -1227,13 +1228,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LogReport {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<LogReport> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<LogReport>(value, writeLogReport);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<LogReport>(value, options, $checkSchema, writeLogReport);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -1276,7 +1273,8 @@ export const LogReportText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const LogReportPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const LogReportPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "LogReport",
   fingerprint: $FINGERPRINT,
   /**
@@ -1292,7 +1290,7 @@ export const LogReportPrompt = {
   formatInstructions(): string {
     return $tinstructions_LogReport;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LogReportStream: $rt.StreamCodec<LogReport, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LogReport, $StreamPaths>($streamSpec);

@@ -2,6 +2,7 @@
 // Dictionary OrderList: fingerprint 0xc9a7, 29 paths, default-value tables for 11 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkOrderList as $checkSchema } from "./order-list.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -926,13 +927,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): OrderList {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<OrderList> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<OrderList>(value, writeOrderList);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<OrderList>(value, options, $checkSchema, writeOrderList);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -975,7 +972,8 @@ export const OrderListText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const OrderListPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const OrderListPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "OrderList",
   fingerprint: $FINGERPRINT,
   /**
@@ -991,7 +989,7 @@ export const OrderListPrompt = {
   formatInstructions(): string {
     return $tinstructions_OrderList;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderListStream: $rt.StreamCodec<OrderList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<OrderList, $StreamPaths>($streamSpec);

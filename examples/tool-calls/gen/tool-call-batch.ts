@@ -2,6 +2,7 @@
 // Dictionary ToolCallBatch: fingerprint 0xaf87, 7 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkToolCallBatch as $checkSchema } from "./tool-call-batch.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -315,13 +316,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ToolCallBatch 
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<ToolCallBatch> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<ToolCallBatch>(value, writeToolCallBatch);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<ToolCallBatch>(value, options, $checkSchema, writeToolCallBatch);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -364,7 +361,8 @@ export const ToolCallBatchText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const ToolCallBatchPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const ToolCallBatchPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "ToolCallBatch",
   fingerprint: $FINGERPRINT,
   /**
@@ -380,7 +378,7 @@ export const ToolCallBatchPrompt = {
   formatInstructions(): string {
     return $tinstructions_ToolCallBatch;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ToolCallBatchStream: $rt.StreamCodec<ToolCallBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ToolCallBatch, $StreamPaths>($streamSpec);

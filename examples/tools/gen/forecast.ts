@@ -2,6 +2,7 @@
 // Dictionary Forecast: fingerprint 0x3797, 15 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkForecast as $checkSchema } from "./forecast.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -449,13 +450,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Forecast {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Forecast> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<Forecast>(value, writeForecast);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<Forecast>(value, options, $checkSchema, writeForecast);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -498,7 +495,8 @@ export const ForecastText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const ForecastPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const ForecastPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "Forecast",
   fingerprint: $FINGERPRINT,
   /**
@@ -514,7 +512,7 @@ export const ForecastPrompt = {
   formatInstructions(): string {
     return $tinstructions_Forecast;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ForecastStream: $rt.StreamCodec<Forecast, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Forecast, $StreamPaths>($streamSpec);

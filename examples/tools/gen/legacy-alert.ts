@@ -2,6 +2,7 @@
 // Dictionary LegacyAlert: fingerprint 0x3e14, 6 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkLegacyAlert as $checkSchema } from "./legacy-alert.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -239,13 +240,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LegacyAlert {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<LegacyAlert> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<LegacyAlert>(value, writeLegacyAlert);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<LegacyAlert>(value, options, $checkSchema, writeLegacyAlert);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -288,7 +285,8 @@ export const LegacyAlertText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const LegacyAlertPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const LegacyAlertPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "LegacyAlert",
   fingerprint: $FINGERPRINT,
   /**
@@ -304,7 +302,7 @@ export const LegacyAlertPrompt = {
   formatInstructions(): string {
     return $tinstructions_LegacyAlert;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LegacyAlertStream: $rt.StreamCodec<LegacyAlert, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LegacyAlert, $StreamPaths>($streamSpec);

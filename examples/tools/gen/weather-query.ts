@@ -2,6 +2,7 @@
 // Dictionary WeatherQuery: fingerprint 0x8acf, 4 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkWeatherQuery as $checkSchema } from "./weather-query.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -210,13 +211,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): WeatherQuery {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<WeatherQuery> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<WeatherQuery>(value, writeWeatherQuery);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<WeatherQuery>(value, options, $checkSchema, writeWeatherQuery);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -259,7 +256,8 @@ export const WeatherQueryText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const WeatherQueryPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const WeatherQueryPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "WeatherQuery",
   fingerprint: $FINGERPRINT,
   /**
@@ -275,7 +273,7 @@ export const WeatherQueryPrompt = {
   formatInstructions(): string {
     return $tinstructions_WeatherQuery;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const WeatherQueryStream: $rt.StreamCodec<WeatherQuery, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherQuery, $StreamPaths>($streamSpec);

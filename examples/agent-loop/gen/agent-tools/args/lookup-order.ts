@@ -2,6 +2,7 @@
 // Dictionary LookupOrderArguments: fingerprint 0x8ed5, 2 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkLookupOrderArguments as $checkSchema } from "./lookup-order.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -157,13 +158,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LookupOrderArg
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<LookupOrderArguments> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<LookupOrderArguments>(value, writeLookupOrderArguments);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<LookupOrderArguments>(value, options, $checkSchema, writeLookupOrderArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -206,7 +203,8 @@ export const LookupOrderArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const LookupOrderArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const LookupOrderArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "LookupOrderArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -222,7 +220,7 @@ export const LookupOrderArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_LookupOrderArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LookupOrderArgumentsStream: $rt.StreamCodec<LookupOrderArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LookupOrderArguments, $StreamPaths>($streamSpec);

@@ -2,6 +2,7 @@
 // Dictionary RefundArguments: fingerprint 0x00f5, 4 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkRefundArguments as $checkSchema } from "./refund.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -201,13 +202,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): RefundArgument
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<RefundArguments> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<RefundArguments>(value, writeRefundArguments);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<RefundArguments>(value, options, $checkSchema, writeRefundArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -250,7 +247,8 @@ export const RefundArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const RefundArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const RefundArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "RefundArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -266,7 +264,7 @@ export const RefundArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_RefundArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const RefundArgumentsStream: $rt.StreamCodec<RefundArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<RefundArguments, $StreamPaths>($streamSpec);

@@ -2,6 +2,7 @@
 // Dictionary SearchDocsArguments: fingerprint 0x47cd, 3 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkSearchDocsArguments as $checkSchema } from "./search-docs.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -179,13 +180,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): SearchDocsArgu
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<SearchDocsArguments> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<SearchDocsArguments>(value, writeSearchDocsArguments);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<SearchDocsArguments>(value, options, $checkSchema, writeSearchDocsArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -228,7 +225,8 @@ export const SearchDocsArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const SearchDocsArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const SearchDocsArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "SearchDocsArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -244,7 +242,7 @@ export const SearchDocsArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_SearchDocsArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const SearchDocsArgumentsStream: $rt.StreamCodec<SearchDocsArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<SearchDocsArguments, $StreamPaths>($streamSpec);

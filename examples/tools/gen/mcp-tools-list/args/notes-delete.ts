@@ -2,6 +2,7 @@
 // Dictionary NotesDeleteArguments: fingerprint 0xc91e, 4 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkNotesDeleteArguments as $checkSchema } from "./notes-delete.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -204,10 +205,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesDeleteArg
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesDeleteArguments> {
-  void options;
-  return $rt.validateWith(value, writeNotesDeleteArguments);
+  return $rt.validateFull<NotesDeleteArguments>(value, options, $checkSchema, writeNotesDeleteArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -250,7 +250,8 @@ export const NotesDeleteArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const NotesDeleteArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const NotesDeleteArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "NotesDeleteArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -266,7 +267,7 @@ export const NotesDeleteArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_NotesDeleteArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesDeleteArguments, $StreamPaths>($streamSpec);

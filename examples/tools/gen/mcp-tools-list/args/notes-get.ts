@@ -2,6 +2,7 @@
 // Dictionary NotesGetArguments: fingerprint 0x7aa8, 2 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkNotesGetArguments as $checkSchema } from "./notes-get.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -152,10 +153,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesGetArgume
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesGetArguments> {
-  void options;
-  return $rt.validateWith(value, writeNotesGetArguments);
+  return $rt.validateFull<NotesGetArguments>(value, options, $checkSchema, writeNotesGetArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -198,7 +198,8 @@ export const NotesGetArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const NotesGetArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const NotesGetArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "NotesGetArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -214,7 +215,7 @@ export const NotesGetArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_NotesGetArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesGetArgumentsStream: $rt.StreamCodec<NotesGetArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetArguments, $StreamPaths>($streamSpec);

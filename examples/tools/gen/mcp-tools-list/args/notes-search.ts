@@ -2,6 +2,7 @@
 // Dictionary NotesSearchArguments: fingerprint 0x4033, 5 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkNotesSearchArguments as $checkSchema } from "./notes-search.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -227,13 +228,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesSearchArg
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesSearchArguments> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<NotesSearchArguments>(value, writeNotesSearchArguments);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<NotesSearchArguments>(value, options, $checkSchema, writeNotesSearchArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -276,7 +273,8 @@ export const NotesSearchArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const NotesSearchArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const NotesSearchArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "NotesSearchArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -292,7 +290,7 @@ export const NotesSearchArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_NotesSearchArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesSearchArgumentsStream: $rt.StreamCodec<NotesSearchArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchArguments, $StreamPaths>($streamSpec);

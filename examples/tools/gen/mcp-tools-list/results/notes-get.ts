@@ -2,6 +2,7 @@
 // Dictionary NotesGetResult: fingerprint 0x288c, 5 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkNotesGetResult as $checkSchema } from "./notes-get.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -194,10 +195,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesGetResult
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesGetResult> {
-  void options;
-  return $rt.validateWith(value, writeNotesGetResult);
+  return $rt.validateFull<NotesGetResult>(value, options, $checkSchema, writeNotesGetResult);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -240,7 +240,8 @@ export const NotesGetResultText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const NotesGetResultPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const NotesGetResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "NotesGetResult",
   fingerprint: $FINGERPRINT,
   /**
@@ -256,7 +257,7 @@ export const NotesGetResultPrompt = {
   formatInstructions(): string {
     return $tinstructions_NotesGetResult;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesGetResultStream: $rt.StreamCodec<NotesGetResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetResult, $StreamPaths>($streamSpec);

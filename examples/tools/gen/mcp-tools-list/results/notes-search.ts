@@ -2,6 +2,7 @@
 // Dictionary NotesSearchResult: fingerprint 0xbafc, 9 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkNotesSearchResult as $checkSchema } from "./notes-search.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -333,10 +334,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesSearchRes
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<NotesSearchResult> {
-  void options;
-  return $rt.validateWith(value, writeNotesSearchResult);
+  return $rt.validateFull<NotesSearchResult>(value, options, $checkSchema, writeNotesSearchResult);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -379,7 +379,8 @@ export const NotesSearchResultText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const NotesSearchResultPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const NotesSearchResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "NotesSearchResult",
   fingerprint: $FINGERPRINT,
   /**
@@ -395,7 +396,7 @@ export const NotesSearchResultPrompt = {
   formatInstructions(): string {
     return $tinstructions_NotesSearchResult;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesSearchResultStream: $rt.StreamCodec<NotesSearchResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchResult, $StreamPaths>($streamSpec);

@@ -2,6 +2,7 @@
 // Dictionary GetAirQualityArguments: fingerprint 0x8728, 11 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkGetAirQualityArguments as $checkSchema } from "./get-air-quality.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -430,13 +431,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): GetAirQualityA
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<GetAirQualityArguments> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<GetAirQualityArguments>(value, writeGetAirQualityArguments);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<GetAirQualityArguments>(value, options, $checkSchema, writeGetAirQualityArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -479,7 +476,8 @@ export const GetAirQualityArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const GetAirQualityArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const GetAirQualityArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "GetAirQualityArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -495,7 +493,7 @@ export const GetAirQualityArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_GetAirQualityArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetAirQualityArguments, $StreamPaths>($streamSpec);

@@ -2,6 +2,7 @@
 // Dictionary GetForecastArguments: fingerprint 0xf331, 5 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkGetForecastArguments as $checkSchema } from "./get-forecast.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -244,13 +245,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): GetForecastArg
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<GetForecastArguments> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<GetForecastArguments>(value, writeGetForecastArguments);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<GetForecastArguments>(value, options, $checkSchema, writeGetForecastArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -293,7 +290,8 @@ export const GetForecastArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const GetForecastArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const GetForecastArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "GetForecastArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -309,7 +307,7 @@ export const GetForecastArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_GetForecastArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetForecastArgumentsStream: $rt.StreamCodec<GetForecastArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetForecastArguments, $StreamPaths>($streamSpec);

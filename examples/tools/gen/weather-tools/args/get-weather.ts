@@ -2,6 +2,7 @@
 // Dictionary GetWeatherArguments: fingerprint 0x2926, 6 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { checkGetWeatherArguments as $checkSchema } from "./get-weather.validate.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -204,13 +205,9 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): GetWeatherArgu
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<GetWeatherArguments> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<GetWeatherArguments>(value, writeGetWeatherArguments);
-  if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
-  return errors.length === 0 ? shaped : { ok: false, errors };
+  return $rt.validateFull<GetWeatherArguments>(value, options, $checkSchema, writeGetWeatherArguments);
 }
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
@@ -253,7 +250,8 @@ export const GetWeatherArgumentsText = {
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const GetWeatherArgumentsPrompt = {
+// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
+export const GetWeatherArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
   name: "GetWeatherArguments",
   fingerprint: $FINGERPRINT,
   /**
@@ -269,7 +267,7 @@ export const GetWeatherArgumentsPrompt = {
   formatInstructions(): string {
     return $tinstructions_GetWeatherArguments;
   },
-};
+}, $checkSchema);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetWeatherArguments, $StreamPaths>($streamSpec);
