@@ -52,7 +52,7 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
 export function validateFull<T>(value: unknown, options: ValidateOptions | undefined, check: SchemaCheck, write: (w: Writer, v: unknown) => void): ValidationResult<T> {
   // shape only: the same result as a codec without a validator module
   if (options?.constraints === false) return validateWith<T>(value, write);
-  const errors = check(value, options);
+  const errors = withoutShadowedPatterns(check(value, options));
   if (errors.length > 0) return { ok: false, errors };
   const shaped = validateWith<T>(value, write);
   if (shaped.ok) return shaped;
@@ -60,11 +60,22 @@ export function validateFull<T>(value: unknown, options: ValidateOptions | undef
 }
 
 /**
+ * Schemas that Zod and other generators write carry a format and the regex that implements it (`format: "uuid"`
+ * plus a `pattern`): where a value fails both, the format's message says what was expected ("expected a UUID") and
+ * the regex's adds nothing but the regex, so it is left out.
+ */
+function withoutShadowedPatterns(errors: ValidationIssue[]): ValidationIssue[] {
+  if (errors.length < 2) return errors;
+  const formats = new Set(errors.filter((e) => e.keyword === "format").map((e) => e.path));
+  return formats.size === 0 ? errors : errors.filter((e) => !(e.keyword === "pattern" && formats.has(e.path)));
+}
+
+/**
  * A decoded value checked against the source JSON Schema (`fromModelOutput`): the value, or ToonError
  * INVALID_VALUE at the first violation's path with every violation in `details`.
  */
 export function assertSchema<T>(value: T, check: SchemaCheck): T {
-  const errors = check(value);
+  const errors = withoutShadowedPatterns(check(value));
   if (errors.length === 0) return value;
   const first = errors[0]!;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";

@@ -98,3 +98,22 @@ test("an unmapped remote reference is an UNSUPPORTED_SCHEMA error naming refMap,
   writeFileSync(path.join(dir, "remote.schema.json"), JSON.stringify({ title: "Remote", type: "object", properties: { a: { $ref: "https://example.org/x.json" } } }));
   await assert.rejects(generate({ inputs: ["remote.schema.json"], outDir: "gen", dictionaryDir: "dict" }, { cwd: dir }), (e: unknown) => e instanceof ToonError && e.code === "UNSUPPORTED_SCHEMA" && /refMap/.test(e.message));
 });
+
+test("a format with the regex that implements it (as Zod writes z.uuid()): the format's message, not the regex", async () => {
+  const dir = suiteDir("validate-zod-format");
+  mkdirSync(path.join(dir, "schemas"), { recursive: true });
+  const uuid = "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$";
+  const schema = { title: "Ev", type: "object", required: ["id"], properties: { id: { type: "string", format: "uuid", pattern: uuid }, code: { type: "string", pattern: "^[A-Z]{3}$" } } };
+  writeFileSync(path.join(dir, "schemas", "ev.schema.json"), JSON.stringify(schema));
+  await generate({ inputs: ["schemas/*.schema.json"], outDir: "gen", dictionaryDir: "dict" }, { cwd: dir });
+  const { Ev } = (await import(pathToFileURL(path.join(dir, "gen", "ev.ts")).href)) as Record<string, any>;
+  const r = Ev.validate({ id: "nope", code: "ab" });
+  assert.equal(r.ok, false);
+  const at = (p: string) => r.errors.filter((e: { path: string }) => e.path === p).map((e: { keyword: string }) => e.keyword);
+  assert.deepEqual(at("/id"), ["format"], JSON.stringify(r.errors));
+  assert.match(r.errors.find((e: { path: string }) => e.path === "/id").message, /^expected a UUID/);
+  assert.deepEqual(at("/code"), ["pattern"], "a pattern with no format stays");
+  // with format checks off the regex is all there is: its error stays
+  const off = Ev.validate({ id: "nope" }, { formats: false });
+  assert.deepEqual(off.errors.map((e: { keyword: string }) => e.keyword), ["pattern"]);
+});
