@@ -52,11 +52,41 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
 export function validateFull<T>(value: unknown, options: ValidateOptions | undefined, check: SchemaCheck, write: (w: Writer, v: unknown) => void): ValidationResult<T> {
   // shape only: the same result as a codec without a validator module
   if (options?.constraints === false) return validateWith<T>(value, write);
-  const errors = withoutShadowedPatterns(check(value, options));
+  const errors = withoutShadowedPatterns(check(jsonNumbers(value), options));
   if (errors.length > 0) return { ok: false, errors };
   const shaped = validateWith<T>(value, write);
   if (shaped.ok) return shaped;
   return { ok: false, errors: shaped.errors.map((e) => ({ path: e.path, keyword: "shape", message: e.message })) };
+}
+
+/**
+ * `value` as JSON Schema sees it: int64 fields hold a `bigint` beyond 2^53 (what decode returns there), which is
+ * a JSON number to the schema, so the compiled validator gets a copy with each bigint as the nearest double
+ * (type and range keywords then apply; which positions may hold a bigint at all is the shape check's job). The
+ * value itself when it holds no bigint (no copy).
+ */
+function jsonNumbers(value: unknown, depth = 0): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value !== "object" || value === null || depth > 256) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const x = value[i];
+      const y = jsonNumbers(x, depth + 1);
+      if (y !== x) (out ??= value.slice())[i] = y;
+    }
+    return out ?? value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(value)) {
+    const x = (value as Record<string, unknown>)[k];
+    const y = jsonNumbers(x, depth + 1);
+    if (y !== x) {
+      out ??= { ...(value as Record<string, unknown>) };
+      Object.defineProperty(out, k, { value: y, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out ?? value;
 }
 
 /**
@@ -75,7 +105,7 @@ function withoutShadowedPatterns(errors: ValidationIssue[]): ValidationIssue[] {
  * INVALID_VALUE at the first violation's path with every violation in `details`.
  */
 export function assertSchema<T>(value: T, check: SchemaCheck): T {
-  const errors = withoutShadowedPatterns(check(value));
+  const errors = withoutShadowedPatterns(check(jsonNumbers(value)));
   if (errors.length === 0) return value;
   const first = errors[0]!;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
