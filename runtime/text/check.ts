@@ -87,9 +87,16 @@ function fail(path: string, expected: string, v: unknown): never {
 // function for each position of a kind, `v = tcKind(v, path)`: the value as is when it already has the kind, its
 // coercion, or a throw. `path` is the position's JSON pointer ("" when the caller prefixes it on the way out).
 
-/** A string position: numbers and booleans become their text. */
+/**
+ * Above 0 inside the first pass of `tcUnion`: every position takes its own JSON type only (an unquoted `1` is a
+ * number, `true` a boolean), so a branch is chosen for what the text says before any branch may coerce it.
+ */
+let exactOnly = 0;
+
+/** A string position: numbers and booleans become their text (not while a union tries its branches exactly). */
 export function tcString(v: unknown, path = ""): string {
   if (typeof v === "string") return v;
+  if (exactOnly > 0) return fail(path, "a string", v);
   switch (typeof v) {
     case "string":
       return v;
@@ -221,6 +228,7 @@ export function tcEnum(v: unknown, path: string, members: readonly unknown[]): u
   if (members.includes(v)) return v;
   const x = plain(v);
   if (members.includes(x)) return x;
+  if (exactOnly > 0) return fail(path, expectedOf(members), v);
   const s = asText(v);
   if (s !== undefined && members.includes(s)) return s;
   return fail(path, expectedOf(members), v);
@@ -295,8 +303,9 @@ function clone(v: unknown): unknown {
 }
 
 /**
- * A union position: branches whose JSON type matches the value's (`exact` category masks) are tried in schema
- * order, then branches that can coerce it (`coercible` masks: a string branch takes a number token); the first
+ * A union position: the first branch in schema order that accepts the value with no coercion at all wins (so
+ * `{a: 1}` is the `{a: integer}` branch even when `{a: string}` comes first); failing that, branches whose JSON
+ * type matches the value's (`exact` category masks) are tried in schema order, then branches that can coerce it (`coercible` masks: a string branch takes a number token); the first
  * that accepts the value wins. Checks coerce in place, so every attempt but the last works on a copy. When none
  * accepts, the error of the first attempt is reported (prefixed with `path`).
  */
@@ -306,6 +315,21 @@ export function tcUnion(v: unknown, path: string, branches: readonly TextCheckFn
   for (let i = 0; i < branches.length; i++) if ((exact[i]! & c) !== 0) order.push(i);
   for (let i = 0; i < branches.length; i++) if ((exact[i]! & c) === 0 && (coercible[i]! & c) !== 0) order.push(i);
   if (order.length === 0) throw textInvalid(path, `a value matching one of the ${branches.length} alternatives`, v);
+  // first the branches the text fits as it is (JSON Schema's meaning: `1` is a number); only then coercions
+  if (order.length > 1) {
+    exactOnly++;
+    try {
+      for (const i of order) {
+        try {
+          return branches[i]!(c < 16 ? v : clone(v));
+        } catch (e) {
+          if (!(e instanceof ToonError)) throw e;
+        }
+      }
+    } finally {
+      exactOnly--;
+    }
+  }
   let first: unknown;
   for (let j = 0; j < order.length; j++) {
     const last = j === order.length - 1;
