@@ -37,6 +37,11 @@ export interface GenerateConfig {
   samples?: string[] | Record<string, string[]>;
   /** Field offset tables (docs/FORMAT.md §10.2): `true` (top-level properties) or paths; or per codec name. */
   index?: true | string[] | Record<string, true | string[]>;
+  /**
+   * Schema `pattern`s (and `patternProperties` keys) the ReDoS checker does not certify safe: a generation error
+   * (`"error"`, the default) or kept with a warning (`"allow"`: validate may then backtrack on hostile strings).
+   */
+  unsafePatterns?: "error" | "allow";
 }
 
 export interface GenerateOptions {
@@ -181,7 +186,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     if (produced === null) {
       const base = baseName(input);
       claim(`${base}.ts`, input);
-      const ir = await loadSchemaFile(input, { cwd });
+      const ir = await loadSchemaFile(input, config.unsafePatterns === undefined ? { cwd } : { cwd, unsafePatterns: config.unsafePatterns });
       addCodec(input, { ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] });
       continue;
     }

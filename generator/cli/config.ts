@@ -6,7 +6,7 @@ import { baseName, resolveInputs, type GenerateConfig } from "../pipeline.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "unsafePatterns"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -56,6 +56,12 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
   if (o.runtimeImport !== undefined) config.runtimeImport = str("runtimeImport");
   if (o.samples !== undefined) config.samples = checkSamples(o.samples, where);
   if (o.index !== undefined) config.index = checkIndex(o.index, where);
+  if (o.unsafePatterns !== undefined) {
+    if (o.unsafePatterns !== "error" && o.unsafePatterns !== "allow") {
+      throw new ToonError("CONFIG_ERROR", `${where}: "unsafePatterns" must be "error" or "allow"`, { path: "/unsafePatterns" });
+    }
+    config.unsafePatterns = o.unsafePatterns;
+  }
   return config;
 }
 

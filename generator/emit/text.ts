@@ -561,6 +561,7 @@ else {
     const ${dash} = $rt.textNl(e, ${cd.code}) + "- ";
     for (let ${i} = 0; ${i} < ${n}; ${i}++) {
       const ${x} = ${v}[${i}];
+      if (${x} === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
 ${indentBy(this.value(items, x, item), "      ")}
     }
   }

@@ -57,6 +57,8 @@ export class LoadContext {
   /** Errors meaning "this schema accepts no value" (see `never`). */
   private readonly neverErrors = new WeakSet<object>();
   readonly warnings: string[] = [];
+  /** Patterns recheck does not certify safe: a generation error, or (opted in) a warning (patterns.ts). */
+  unsafePatterns: "error" | "allow" = "error";
 
   constructor(
     readonly codecName: string,

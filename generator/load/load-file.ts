@@ -13,6 +13,8 @@ export interface LoadSchemaFileOptions {
   name?: string;
   /** JSON pointer of the node to compile instead of the document root (see `SchemaToIROptions.pointer`). */
   pointer?: string;
+  /** Patterns recheck does not certify safe: `"error"` (default) or `"allow"` (see SchemaToIROptions). */
+  unsafePatterns?: "error" | "allow";
 }
 
 export async function loadSchemaFile(file: string, options: LoadSchemaFileOptions = {}): Promise<SchemaIR> {
@@ -34,5 +36,6 @@ export async function loadSchemaFile(file: string, options: LoadSchemaFileOption
   const opts: Parameters<typeof schemaToIR>[1] = { source, baseDir: path.dirname(abs) };
   if (options.name !== undefined) opts.name = options.name;
   if (options.pointer !== undefined) opts.pointer = options.pointer;
+  if (options.unsafePatterns !== undefined) opts.unsafePatterns = options.unsafePatterns;
   return schemaToIR(doc, opts);
 }

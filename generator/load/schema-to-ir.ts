@@ -31,6 +31,8 @@ export interface SchemaToIROptions {
    * `/$defs/CallToolResult` for one type of a definitions-only document. Default: the whole document.
    */
   pointer?: string;
+  /** Patterns recheck does not certify safe (generator/load/patterns.ts): `"error"` (default) or `"allow"`. */
+  unsafePatterns?: "error" | "allow";
 }
 
 /** A title is a good codec name when it is short (`Pull Request`), not a sentence (`JSON schema for ...`). */
@@ -64,6 +66,7 @@ export function schemaToIR(doc: unknown, options: SchemaToIROptions): SchemaIR {
   const name = codecNameFor(rootNode, source, options.name, tokens);
   const readFile: ReadFile = options.readFile ?? readFileText;
   const ctx = new LoadContext(name, baseDir, readFile);
+  if (options.unsafePatterns !== undefined) ctx.unsafePatterns = options.unsafePatterns;
   const abs = path.resolve(baseDir, path.basename(source) || "schema.json");
   const main = makeDoc(abs, "", source, doc);
   ctx.docs.set(abs, main);
