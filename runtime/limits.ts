@@ -10,8 +10,12 @@ import { MAX_ZERO_WIDTH_ITEMS } from "./wire.ts";
 /** Decoders refuse a compressed payload that declares more than this many inflated bytes (64 MiB). */
 export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
-/** Items of zero-width types (null, const, empty closed objects) one message may decode to, over all its arrays. */
-export const DEFAULT_MAX_ZERO_WIDTH_ITEMS = MAX_ZERO_WIDTH_ITEMS;
+/**
+ * The budget of zero-width items one message may decode to, over all its arrays, in 8-byte slots (an item of
+ * null or a primitive const costs 1, an empty object 8, a const object or array 1 + 8 per node it clones): 1 MiB
+ * of decoded items at most. 65,536 nulls fit, as many as one array may hold (MAX_ZERO_WIDTH_ITEMS).
+ */
+export const DEFAULT_MAX_ZERO_WIDTH_ITEMS = 2 * MAX_ZERO_WIDTH_ITEMS;
 
 /** Unknown extension records one message may carry (each is kept on the value for re-encoding). */
 export const DEFAULT_MAX_UNKNOWN_RECORDS = 4096;

@@ -80,7 +80,7 @@ export class Reader {
   zeroWidth(n: number): void {
     const b = this.budget;
     if (n > b.zeroWidth) {
-      throw this.fail("INVALID_ENCODING", `${n} more zero-width items than the message's budget allows (maxZeroWidthItems, default ${DEFAULT_MAX_ZERO_WIDTH_ITEMS})`);
+      throw this.fail("INVALID_ENCODING", `zero-width items costing ${n} more than the message's budget allows (maxZeroWidthItems, default ${DEFAULT_MAX_ZERO_WIDTH_ITEMS})`);
     }
     b.zeroWidth -= n;
   }
@@ -380,15 +380,17 @@ export class Reader {
 
   /**
    * A count of items that take at least `minWidth` bytes each: refuses counts the remaining input cannot hold,
-   * so a corrupt count never makes the decoder allocate or loop beyond what the input describes.
+   * so a corrupt count never makes the decoder allocate or loop beyond what the input describes. Items that take
+   * no bytes (`minWidth` 0, or `-weight`: runtime/limits.ts `countWidth`) are charged to the message's budget.
    */
   count(minWidth: number): number {
     const n = this.varint();
     if (minWidth > 0) {
       if (n * minWidth > this.end - this.pos) throw this.fail("TRUNCATED", `count ${n} exceeds what the input can hold`);
     } else if (n > 0) {
+      // zero-width items (minWidth 0, or minus their weight in the budget: runtime/limits.ts countWidth)
       if (n > MAX_ZERO_WIDTH_ITEMS) throw this.fail("INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
-      this.zeroWidth(n);
+      this.zeroWidth(minWidth < 0 ? n * -minWidth : n);
     }
     return n;
   }

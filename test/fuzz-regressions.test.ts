@@ -109,7 +109,7 @@ test("4: zero-width items are budgeted per message, not per count", () => {
   const bomb = new Uint8Array([...head, ...varint(20), ...Array.from({ length: 20 }, () => varint(65536)).flat()]);
   const e = toonError(() => nested.decode(bomb), "INVALID_ENCODING");
   assert.match(e.message, /maxZeroWidthItems/);
-  assert.equal(e.path, "/1");
+  assert.equal(e.path, "/2", "two arrays of 65,536 nulls fit the default budget (131,072), the third does not");
   const two = new Uint8Array([...head, ...varint(2), ...varint(3), ...varint(2)]);
   assert.deepEqual(nested.decode(two), [[null, null, null], [null, null]]);
   toonError(() => nested.decode(two, { maxZeroWidthItems: 4 }), "INVALID_ENCODING");
@@ -208,4 +208,13 @@ test("10: a backtracking pattern is a generation error naming it and its path, u
   assert.ok(ir.warnings.some((w: string) => w.includes('"(a+)+$"')) && ir.warnings.some((w: string) => w.includes("^(\\\\d+)*x$")), ir.warnings.join("\n"));
   // certified patterns load as before
   schemaToIR({ type: "string", pattern: "^[A-Z]{2}-\\d{4}$" }, { source: "safe.schema.json" });
+});
+
+test("4b: zero-width items weigh what they cost: 65,536 cloned const objects are over the default budget", async () => {
+  const consts = await compile({ $schema: S2020, title: "ConstObjects", type: "array", items: { const: { a: [1, 2, 3] } } }, "const-objects");
+  const head = consts.encode([]).subarray(0, 9);
+  const bomb = new Uint8Array([...head, ...varint(65536)]); // 13 bytes: 65,536 clones of {a: [1, 2, 3]}, megabytes
+  assert.match(toonError(() => consts.decode(bomb), "INVALID_ENCODING").message, /maxZeroWidthItems/);
+  assert.equal((consts.decode(bomb, { maxZeroWidthItems: 65536 * 17 }) as unknown[]).length, 65536);
+  assert.deepEqual(consts.decode(new Uint8Array([...head, 2])), [{ a: [1, 2, 3] }, { a: [1, 2, 3] }]);
 });
