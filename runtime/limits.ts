@@ -12,10 +12,11 @@ export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
 /**
  * The budget of zero-width items one message may decode to, over all its arrays, in 8-byte slots (an item of
- * null or a primitive const costs 1, an empty object 8, a const object or array 1 + 8 per node it clones): 1 MiB
- * of decoded items at most. 65,536 nulls fit, as many as one array may hold (MAX_ZERO_WIDTH_ITEMS).
+ * null or a primitive const costs 1, an empty object 8, a const object or array 1 + 8 per node it clones):
+ * 512 KiB of items, under 1 MiB with the slack of growing arrays. 65,536 nulls fit, as many as one array may
+ * hold (MAX_ZERO_WIDTH_ITEMS).
  */
-export const DEFAULT_MAX_ZERO_WIDTH_ITEMS = 2 * MAX_ZERO_WIDTH_ITEMS;
+export const DEFAULT_MAX_ZERO_WIDTH_ITEMS = MAX_ZERO_WIDTH_ITEMS;
 
 /** Unknown extension records one message may carry (each is kept on the value for re-encoding). */
 export const DEFAULT_MAX_UNKNOWN_RECORDS = 4096;

@@ -109,7 +109,7 @@ test("4: zero-width items are budgeted per message, not per count", () => {
   const bomb = new Uint8Array([...head, ...varint(20), ...Array.from({ length: 20 }, () => varint(65536)).flat()]);
   const e = toonError(() => nested.decode(bomb), "INVALID_ENCODING");
   assert.match(e.message, /maxZeroWidthItems/);
-  assert.equal(e.path, "/2", "two arrays of 65,536 nulls fit the default budget (131,072), the third does not");
+  assert.equal(e.path, "/1", "one array of 65,536 nulls fits the default budget (65,536), the second does not");
   const two = new Uint8Array([...head, ...varint(2), ...varint(3), ...varint(2)]);
   assert.deepEqual(nested.decode(two), [[null, null, null], [null, null]]);
   toonError(() => nested.decode(two, { maxZeroWidthItems: 4 }), "INVALID_ENCODING");

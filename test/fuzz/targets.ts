@@ -36,6 +36,9 @@ export interface Target {
   open?: RegExp;
 }
 
+/** JSON.stringify of snapshots holding int64 values (bigints beyond 2^53). */
+const bigints = (_k: string, v: unknown): unknown => (typeof v === "bigint" ? String(v) : v);
+
 /** The open finding of every fromText target (see Target.open). */
 const OPEN_TEXT_UUID = /decoded a value its encoder refuses: INVALID_VALUE: expected a UUID/;
 
@@ -194,10 +197,10 @@ export async function buildTargets(dir: string, seed: number): Promise<Target[]>
             for (const c of chunks) {
               d.push(c);
               // a snapshot a consumer can iterate and stringify in time linear in the bytes so far
-              JSON.stringify(d.snapshot({ partialText: true }) ?? null);
+              JSON.stringify(d.snapshot({ partialText: true }) ?? null, bigints);
             }
           } catch (e) {
-            JSON.stringify(d.snapshot() ?? null);
+            JSON.stringify(d.snapshot() ?? null, bigints);
             throw e;
           }
           return d.end();
