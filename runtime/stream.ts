@@ -16,7 +16,7 @@
  */
 import type { CodecDescriptor } from "./codec/descriptor.ts";
 import { pathFunctions } from "./codec/engine/stream.ts";
-import { ToonError, pointerSegment, rethrowAt } from "./errors.ts";
+import { ToonError, hostError, pointerSegment, rethrowAt } from "./errors.ts";
 import { readExtensionSection, writeExtensionSection } from "./extensions.ts";
 import { hex16, peekHeader, writeHeader, type Header } from "./header.ts";
 import { getOwn, hasOwn, setOwn } from "./objects.ts";
@@ -1195,7 +1195,12 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
     const node = this.find(tokens);
     if (node !== undefined && node.started) throw new ToonError("INVALID_VALUE", "location already has frames", { path: pointerOf(tokens) });
     const inc = new Incremental(this, options, c);
-    inc.walk(value, c.entry, tokens.length);
+    try {
+      inc.walk(value, c.entry, tokens.length);
+    } catch (e) {
+      // a revoked Proxy or a stack overflow met outside the walk's own catches; the user's errors pass unchanged
+      throw e instanceof ToonError ? e : hostError(e, pointerOf(tokens));
+    }
     // the mirror takes the subtree as one complete location
     this.applyMirror([this.make(FrameKind.VALUE, c.closed, c.entry, c.dyn, P_NONE, null, 0, tokens)]);
     return this.release(inc.frames);

@@ -2,7 +2,7 @@
  * Shape validation without keeping bytes: the generated writer is the single source of truth for what a
  * value of the schema is, so `validate` runs it into a private writer and reports the first violation.
  */
-import { ToonError, type ToonErrorDetail } from "./errors.ts";
+import { ToonError, hostError, type ToonErrorDetail } from "./errors.ts";
 import { Writer } from "./writer.ts";
 
 export interface ValidateOptions {
@@ -19,8 +19,10 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
   try {
     write(scratch, value);
   } catch (e) {
-    if (e instanceof ToonError) return { ok: false, errors: e.details ?? [{ path: e.path, message: e.reason }] };
-    if (e instanceof RangeError) return { ok: false, errors: [{ path: "", message: "nesting too deep for the call stack (a cyclic value?)" }] };
+    // a stack overflow and a revoked Proxy are violations (hostError); an error of the user's own code (a
+    // getter, a RangeError of theirs included) passes through unchanged
+    const t = e instanceof ToonError ? e : hostError(e, "");
+    if (t instanceof ToonError) return { ok: false, errors: t.details ?? [{ path: t.path, message: t.reason }] };
     throw e;
   } finally {
     if (scratch.buf.length > 1 << 20) scratch.buf = new Uint8Array(1024), scratch.view = new DataView(scratch.buf.buffer);

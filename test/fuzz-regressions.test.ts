@@ -185,6 +185,12 @@ test("11: exotic values: revoked proxies are INVALID_VALUE, user errors pass thr
   for (const enc of [(v: unknown) => point.encode(v as never), (v: unknown) => point.toText(v as never), (v: unknown) => encodeText(v)]) {
     assert.throws(() => enc(getter), (e: unknown) => e === mine || (e instanceof ToonError && e.cause === mine && e.code !== "DEPTH_LIMIT"));
   }
+  // the stream encoder and validate too (validate reports it as a violation)
+  toonError(() => point.stream.encode(proxy), "INVALID_VALUE");
+  toonError(() => point.stream.encode({ x: 1, tags: proxy }), "INVALID_VALUE");
+  const checked = point.validate({ x: 1, tags: proxy });
+  assert.equal(checked.ok, false);
+  assert.throws(() => point.validate(getter), (e: unknown) => e === mine, "validate: the user's RangeError passes through");
   const fake = Object.create(Date.prototype) as Date;
   toonError(() => encodeText({ when: fake }), "INVALID_VALUE");
   const sparse: number[] = [1];
