@@ -54,6 +54,11 @@ export interface GenerateConfig {
   refMap?: Record<string, string>;
   /** `false`: generated validators do not check `format` (an annotation only). Default `true`. */
   formats?: boolean;
+  /**
+   * Schema `pattern`s (and `patternProperties` keys) the ReDoS checker does not certify safe: a generation error
+   * (`"error"`, the default) or kept with a warning (`"allow"`: validate may then backtrack on hostile strings).
+   */
+  unsafePatterns?: "error" | "allow";
 }
 
 export interface GenerateOptions {
@@ -211,7 +216,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       const produced = await produceInput(input, config.runtimeImport === undefined ? { cwd } : { cwd, runtimeImport: config.runtimeImport });
       if (produced === null) {
         const base = baseName(input);
-        const ir = await loadSchemaFile(input, config.refMap === undefined ? { cwd } : { cwd, refMap: config.refMap });
+        const ir = await loadSchemaFile(input, { cwd, ...(config.refMap === undefined ? {} : { refMap: config.refMap }), ...(config.unsafePatterns === undefined ? {} : { unsafePatterns: config.unsafePatterns }) });
         pending.push({ input, kind: "json-schema", codecs: [{ ir, module: `${base}.ts`, dictionary: `${base}.dictionary.json`, exports: [ir.name] }], modules: [] });
         continue;
       }

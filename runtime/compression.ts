@@ -13,6 +13,7 @@
 import { ToonError } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 import { Flag, MAGIC } from "./wire.ts";
+import { DEFAULT_MAX_INFLATED_BYTES } from "./limits.ts";
 
 /** The compression algorithm byte after the header. Only zstd is specified. */
 export const CompressionAlgorithm = { ZSTD: 0x01 } as const;
@@ -20,8 +21,11 @@ export const CompressionAlgorithm = { ZSTD: 0x01 } as const;
 /** Payloads smaller than this many bytes are never compressed (unless an encoder is given another threshold). */
 export const DEFAULT_COMPRESS_THRESHOLD = 8192;
 
-/** Decoders refuse a compressed payload that claims to inflate to more than this (a decompression bomb). */
-export const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
+/**
+ * Decoders refuse a compressed payload that claims to inflate to more than this (a decompression bomb), before
+ * decompressing; per call: `decode(bytes, { maxInflatedBytes })` (runtime/limits.ts).
+ */
+export const MAX_INFLATED_BYTES = DEFAULT_MAX_INFLATED_BYTES;
 
 export interface Compressor {
   /** The algorithm: only `"zstd"` is specified (docs/FORMAT.md §10.5). */
@@ -29,8 +33,10 @@ export interface Compressor {
   /** Compress one payload into a single zstd frame. */
   compress(data: Uint8Array): Uint8Array;
   /**
-   * Decompress one zstd frame. `rawLength` is the size the message declares (already checked against
-   * MAX_INFLATED_BYTES); an implementation may use it to bound its output. Throw on a malformed frame.
+   * Decompress one zstd frame. `rawLength` is the size the message declares (already checked against the
+   * decoder's maxInflatedBytes, and against the frame's own content size when the frame states one). An
+   * implementation must not produce more than `rawLength` bytes: stop and throw once the output would exceed
+   * it (a frame that omits its content size can still be a bomb). Throw on a malformed frame.
    */
   decompress(data: Uint8Array, rawLength: number): Uint8Array;
 }
@@ -135,7 +141,7 @@ export function compressMessage(message: Uint8Array, options: EncodeOptions | un
  * then the inflated payload. `headerEnd` is where the compressed section starts (after fingerprint and level).
  * Byte offsets in errors raised while decoding the result refer to this uncompressed form.
  */
-export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, end = bytes.length): Uint8Array {
+export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, end = bytes.length, maxInflated = DEFAULT_MAX_INFLATED_BYTES): Uint8Array {
   let p = headerEnd;
   const fail = (reason: string, code: "TRUNCATED" | "INVALID_ENCODING" = "INVALID_ENCODING"): ToonError =>
     new ToonError(code, `${reason} (byte ${p})`, { offset: p });
@@ -152,7 +158,13 @@ export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, e
     if (b < 0x80) break;
   }
   if (rawLength === 0) throw fail("compressed payload declares 0 bytes");
-  if (rawLength > MAX_INFLATED_BYTES) throw fail(`compressed payload declares ${rawLength} bytes, above the limit of ${MAX_INFLATED_BYTES}`);
+  if (rawLength > maxInflated) throw fail(`compressed payload declares ${rawLength} bytes, above the limit of ${maxInflated} (maxInflatedBytes)`);
+  // a frame that states its content size must agree with the message before anything is inflated: a
+  // decompressor trusting the frame would otherwise allocate what the frame claims
+  const stated = zstdContentSize(bytes, p, end);
+  if (stated !== undefined && stated !== rawLength) {
+    throw fail(`zstd frame declares ${stated} bytes of content, but the message declares ${rawLength}`);
+  }
   const c = getCompressor();
   if (c === undefined) {
     throw new ToonError("UNSUPPORTED_FLAGS", `header flag 0x0040 (COMPRESSED, zstd): the body is compressed and no decompressor is registered; ${HOW_TO_REGISTER}`, {
@@ -179,11 +191,30 @@ export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, e
 }
 
 /** A whole message, uncompressed when its COMPRESSED flag is set (otherwise returned as is). */
-export function inflateMessage(bytes: Uint8Array): Uint8Array {
+export function inflateMessage(bytes: Uint8Array, maxInflated = DEFAULT_MAX_INFLATED_BYTES): Uint8Array {
   const start = payloadStart(bytes);
   if (start === undefined) return bytes; // not a complete header: the decoder reports it
   if ((((bytes[5]! << 8) | bytes[6]!) & Flag.COMPRESSED) === 0) return bytes;
-  return inflateAt(bytes, 0, start);
+  return inflateAt(bytes, 0, start, bytes.length, maxInflated);
+}
+
+/**
+ * The Frame_Content_Size a zstd frame header at `p` states (RFC 8878 §3.1.1.1), or undefined when the frame
+ * omits it or the bytes are not a zstd frame header (the decompressor then reports the frame).
+ */
+export function zstdContentSize(bytes: Uint8Array, p: number, end: number): number | undefined {
+  if (end - p < 5 || bytes[p] !== 0x28 || bytes[p + 1] !== 0xb5 || bytes[p + 2] !== 0x2f || bytes[p + 3] !== 0xfd) return undefined;
+  const fhd = bytes[p + 4]!;
+  const fcsFlag = fhd >> 6;
+  const single = (fhd >> 5) & 1;
+  const didFlag = fhd & 3;
+  const fcsBytes = fcsFlag === 0 ? single : 1 << fcsFlag;
+  if (fcsBytes === 0) return undefined;
+  let q = p + 5 + (single ? 0 : 1) + (didFlag === 0 ? 0 : 1 << (didFlag - 1));
+  if (end - q < fcsBytes) return undefined;
+  let v = 0;
+  for (let i = 0; i < fcsBytes; i++) v += bytes[q++]! * 2 ** (8 * i);
+  return fcsBytes === 2 ? v + 256 : v;
 }
 
 /**
@@ -192,7 +223,7 @@ export function inflateMessage(bytes: Uint8Array): Uint8Array {
  */
 export function inflateReader(r: Reader, start: number): void {
   const headerEnd = r.pos;
-  const buf = inflateAt(r.buf, start, headerEnd, r.end);
+  const buf = inflateAt(r.buf, start, headerEnd, r.end, r.maxInflated);
   // Reader keeps buf/view read-only for generated code; only this hand-over replaces them
   Object.assign(r as { buf: Uint8Array; view: DataView; pos: number; end: number }, {
     buf,

@@ -127,10 +127,30 @@ export function pointerSegment(key: string | number): string {
  */
 export function rethrowAt(e: unknown, prefix: string): never {
   if (e instanceof ToonError) throw e.prefixPath(prefix);
-  // the only RangeError generated code and the runtime can meet is a stack overflow (a cyclic value, or nesting
-  // deeper than the stack allows): report it as such, never as a bare RangeError
-  if (e instanceof RangeError) throw new ToonError("DEPTH_LIMIT", "nesting too deep for the call stack (a cyclic value?)", { path: prefix, cause: e });
-  throw e;
+  throw hostError(e, prefix);
+}
+
+/**
+ * A stack overflow (a cyclic value, or nesting deeper than the call stack allows). Only this RangeError becomes
+ * DEPTH_LIMIT: a RangeError the user's own code throws (a getter, a toJSON) passes through unchanged.
+ */
+export function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+/** A TypeError the engine throws for any use of a revoked Proxy (typeof still works; Array.isArray does not). */
+export function isRevokedProxy(e: unknown): boolean {
+  return e instanceof TypeError && /revoked/i.test(e.message);
+}
+
+/**
+ * What a non-ToonError met while walking a value at `path` becomes: a stack overflow is DEPTH_LIMIT, a revoked
+ * Proxy is INVALID_VALUE (the value cannot be read), anything else (the user's own error) is returned unchanged.
+ */
+export function hostError(e: unknown, path: string): unknown {
+  if (isStackOverflow(e)) return new ToonError("DEPTH_LIMIT", "nesting too deep for the call stack (a cyclic value?)", { path, cause: e });
+  if (isRevokedProxy(e)) return new ToonError("INVALID_VALUE", "a revoked Proxy (its contents cannot be read)", { path, cause: e });
+  return e;
 }
 
 /**

@@ -9,16 +9,17 @@
  * A payload has its own string table (it starts empty), so a record can be copied verbatim from one
  * message into another: an older service that decodes and re-encodes keeps what it does not understand.
  */
-import { ToonError, pointerSegment, rethrowAt } from "./errors.ts";
+import { ToonError, hostError, pointerSegment, rethrowAt } from "./errors.ts";
 import { getOwn, setOwn } from "./objects.ts";
 import { validateWith } from "./validate.ts";
 import { Reader } from "./reader.ts";
 import { Writer } from "./writer.ts";
+import type { DecodeLimits } from "./limits.ts";
 
 /** Where a decoded value keeps the records its codec did not know (non-enumerable, so JSON and equality ignore it). */
 export const UNKNOWN_KEY = "$unknown";
 
-export interface DecodeOptions {
+export interface DecodeOptions extends DecodeLimits {
   /** Unknown extension records: kept on the root value as `$unknown` (default) or dropped. */
   unknown?: "keep" | "discard";
 }
@@ -26,7 +27,12 @@ export interface DecodeOptions {
 /** The records an earlier decode kept, if any. */
 export function unknownOf(value: unknown): Uint8Array[] | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const u = getOwn(value, UNKNOWN_KEY);
+  let u: unknown;
+  try {
+    u = getOwn(value, UNKNOWN_KEY);
+  } catch (e) {
+    throw hostError(e, ""); // a revoked Proxy as the value to encode: INVALID_VALUE, before any writing
+  }
   return Array.isArray(u) && u.length > 0 ? (u as Uint8Array[]) : undefined;
 }
 
@@ -78,15 +84,19 @@ export function readExtensionSection(
   const n = r.count(2);
   let kept: Uint8Array[] | undefined;
   let applied = 0;
+  let unknown = 0;
+  // kept records are views into one copy of the section, not a copy each: a 2-byte record must not cost a
+  // buffer of its own (hundreds of bytes), and the caller's bytes may be reused after decode returns
+  const keep = options?.unknown !== "discard";
+  const base = r.pos;
+  let section: Uint8Array | undefined;
   for (let i = 0; i < n; i++) {
     const start = r.pos;
     const id = r.varint();
     const len = r.varint();
     if (len > r.end - r.pos) throw r.truncated();
-    const payload = new Reader(r.buf, r.pos, r.pos + len);
+    const payload = new Reader(r.buf, r.pos, r.pos + len).within(r);
     payload.applied = (r.applied ??= new WeakMap());
-    payload.level = r.level;
-    payload.maxDepth = r.maxDepth;
     let known: boolean;
     try {
       known = apply(id, payload, root);
@@ -99,7 +109,13 @@ export function readExtensionSection(
       applied++;
     }
     r.pos += len;
-    if (!known && options?.unknown !== "discard") (kept ??= []).push(r.buf.slice(start, r.pos));
+    if (!known) {
+      if (++unknown > r.maxUnknown) {
+        r.pos = start;
+        throw r.fail("INVALID_ENCODING", `more than ${r.maxUnknown} unknown extension records (maxUnknownRecords)`);
+      }
+      if (keep) (kept ??= []).push((section ??= r.buf.slice(base, r.end)).subarray(start - base, r.pos - base));
+    }
   }
   if (kept && typeof root === "object" && root !== null) {
     const prev = unknownOf(root);

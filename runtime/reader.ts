@@ -10,6 +10,13 @@ import { readUtf8 } from "./utf8.ts";
 import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64 } from "./wire.ts";
 import { POW10 } from "./writer.ts";
 import type { FieldIndex } from "./field-index.ts";
+import { DEFAULT_MAX_INFLATED_BYTES, DEFAULT_MAX_UNKNOWN_RECORDS, DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf, type DecodeLimits } from "./limits.ts";
+
+/** What is left of a message's budgets, shared by every reader of the message (extension payloads included). */
+export interface ReadBudget {
+  /** Zero-width items the message may still decode to (runtime/limits.ts). */
+  zeroWidth: number;
+}
 
 const MIN_INT64 = -(2n ** 63n);
 const TWO_64 = 2 ** 64;
@@ -31,16 +38,51 @@ export class Reader {
   applied: WeakMap<object, Set<string>> | undefined = undefined;
   /** The message's field offset table (FIELD_INDEX), once readHeader has stepped over it (runtime/field-index.ts). */
   fieldIndex: FieldIndex | undefined = undefined;
+  /** The message's remaining budgets (one object per message: sub-readers share it). */
+  budget: ReadBudget;
+  /** Largest inflated payload a COMPRESSED header may declare (runtime/compression.ts). */
+  maxInflated: number;
+  /** Unknown extension records the message may carry (runtime/extensions.ts). */
+  maxUnknown: number;
   private strings: string[] = [];
 
-  constructor(buf: Uint8Array, pos = 0, end = buf.length) {
+  /**
+   * `limits`: the caller's `decode(bytes, options)` (runtime/limits.ts); absent, the defaults. `end` defaults to
+   * the buffer's length, read only once the buffer is known to be bytes (a hostile `null` is a ToonError).
+   */
+  constructor(buf: Uint8Array, pos = 0, end?: number, limits?: DecodeLimits) {
     if (!(buf instanceof Uint8Array)) {
-      throw new ToonError("INVALID_ENCODING", "expected a Uint8Array of TOON bytes, got " + typeof buf);
+      throw new ToonError("INVALID_ENCODING", "expected a Uint8Array of TOON bytes, got " + (buf === null ? "null" : typeof buf));
     }
     this.buf = buf;
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.pos = pos;
-    this.end = end;
+    this.end = end ?? buf.length;
+    this.budget = { zeroWidth: limitOf(limits?.maxZeroWidthItems, DEFAULT_MAX_ZERO_WIDTH_ITEMS, "maxZeroWidthItems") };
+    this.maxInflated = limitOf(limits?.maxInflatedBytes, DEFAULT_MAX_INFLATED_BYTES, "maxInflatedBytes");
+    this.maxUnknown = limitOf(limits?.maxUnknownRecords, DEFAULT_MAX_UNKNOWN_RECORDS, "maxUnknownRecords");
+  }
+
+  /** Share `parent`'s message limits and budgets (a reader over part of the same message). */
+  within(parent: Reader): this {
+    this.budget = parent.budget;
+    this.maxInflated = parent.maxInflated;
+    this.maxUnknown = parent.maxUnknown;
+    this.level = parent.level;
+    this.maxDepth = parent.maxDepth;
+    return this;
+  }
+
+  /**
+   * Spend `n` items of a zero-width type from the message's budget: arrays of arrays of `null` would otherwise
+   * turn a few bytes into gigabytes, each count staying under the per-count cap.
+   */
+  zeroWidth(n: number): void {
+    const b = this.budget;
+    if (n > b.zeroWidth) {
+      throw this.fail("INVALID_ENCODING", `zero-width items costing ${n} more than the message's budget allows (maxZeroWidthItems, default ${DEFAULT_MAX_ZERO_WIDTH_ITEMS})`);
+    }
+    b.zeroWidth -= n;
   }
 
   fail(code: ToonErrorCode, reason: string): ToonError {
@@ -338,12 +380,17 @@ export class Reader {
 
   /**
    * A count of items that take at least `minWidth` bytes each: refuses counts the remaining input cannot hold,
-   * so a corrupt count never makes the decoder allocate or loop beyond what the input describes.
+   * so a corrupt count never makes the decoder allocate or loop beyond what the input describes. Items that take
+   * no bytes (`minWidth` 0, or `-weight`: runtime/limits.ts `countWidth`) are charged to the message's budget.
    */
   count(minWidth: number): number {
     const n = this.varint();
-    if (minWidth > 0 ? n * minWidth > this.end - this.pos : n > MAX_ZERO_WIDTH_ITEMS) {
-      throw this.fail(minWidth > 0 ? "TRUNCATED" : "INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
+    if (minWidth > 0) {
+      if (n * minWidth > this.end - this.pos) throw this.fail("TRUNCATED", `count ${n} exceeds what the input can hold`);
+    } else if (n > 0) {
+      // zero-width items (minWidth 0, or minus their weight in the budget: runtime/limits.ts countWidth)
+      if (n > MAX_ZERO_WIDTH_ITEMS) throw this.fail("INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
+      this.zeroWidth(minWidth < 0 ? n * -minWidth : n);
     }
     return n;
   }
@@ -360,6 +407,7 @@ export class Reader {
       if (restWidth > 0 ? rest * restWidth > this.end - this.pos : rest > MAX_ZERO_WIDTH_ITEMS) {
         throw this.fail(restWidth > 0 ? "TRUNCATED" : "INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
       }
+      if (restWidth === 0) this.zeroWidth(rest);
     }
     return n;
   }

@@ -153,6 +153,8 @@ export const MAX_PREFIX = 1024;
 export interface SchemalessDecodeOptions {
   /** Nesting limit for arrays, objects and maps (default DEFAULT_MAX_DEPTH, 256). */
   maxDepth?: number;
+  /** Largest inflated payload a COMPRESSED message may declare, checked before decompressing (default 64 MiB). */
+  maxInflatedBytes?: number;
 }
 
 /** The smallest number of body bytes a value of `t` takes. */
@@ -1352,7 +1354,7 @@ export function schemalessBodyReader(length: number, maxDepth = DEFAULT_MAX_DEPT
 
 /** Decode a schemaless message (EMBEDDED_DICTIONARY) back to the JSON value it was encoded from. */
 export function decodeSchemaless(bytes: Uint8Array, options?: SchemalessDecodeOptions): unknown {
-  const r = new Reader(bytes);
+  const r = new Reader(bytes, 0, undefined, options);
   readSchemalessHeader(r);
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
   const cx = schemalessBodyReader(r.end, maxDepth);

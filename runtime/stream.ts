@@ -17,11 +17,12 @@
 import type { CodecDescriptor } from "./codec/descriptor.ts";
 import { pathFunctions } from "./codec/engine/stream.ts";
 import { streamPathRows, type StreamPathRow } from "./codec/stream-rows.ts";
-import { ToonError, pointerSegment, rethrowAt } from "./errors.ts";
+import { ToonError, hostError, pointerSegment, rethrowAt } from "./errors.ts";
 import { readExtensionSection, writeExtensionSection } from "./extensions.ts";
 import { hex16, peekHeader, writeHeader, type Header } from "./header.ts";
 import { getOwn, hasOwn, setOwn } from "./objects.ts";
-import { Reader } from "./reader.ts";
+import { Reader, type ReadBudget } from "./reader.ts";
+import { DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf } from "./limits.ts";
 import { StreamPathFlag, StreamSeg } from "./stream-seg.ts";
 import { DEFAULT_MAX_DEPTH, FORMAT_VERSION, Flag } from "./wire.ts";
 import { Writer } from "./writer.ts";
@@ -124,6 +125,11 @@ export interface StreamDecoderOptions<T = unknown, P extends PathMap = PathMap> 
   onEvent?: (event: StreamEvent<T, P>) => void;
   /** Refuse frames longer than this (default 16 MiB). */
   maxFrameBytes?: number;
+  /**
+   * Zero-width items the whole stream may decode to: items of null, const and empty closed object types, and the
+   * rows a frame skips in an open array (holes a snapshot holds). Default 65,536.
+   */
+  maxZeroWidthItems?: number;
 }
 
 export interface StreamEncoderOptions {
@@ -284,6 +290,8 @@ class PathTable {
 class Loc {
   /** The concrete container type (object, map, array, tuple) or string (TEXT) at this location, -1 unknown. */
   conc = -1;
+  /** An open array or tuple: one past the highest row a frame has named (holes below it are budgeted). */
+  rows = 0;
   kids: Map<string | number, Loc> | null = null;
   /** Union path ID -> chosen branch, for the unions at this location. */
   branches: Map<number, number> | null = null;
@@ -336,12 +344,20 @@ class Assembly<T, P extends PathMap> {
   /** The location the frame being applied has reached (errors without a path are placed there). */
   private cursor: Loc | null = null;
 
+  /**
+   * Zero-width items over the whole stream: items of zero-width types in VALUE frames, and the holes rows leave
+   * in open arrays (a snapshot holds them, so a row of 2^31 - 2 must not cost the receiver an array that long).
+   */
+  readonly budget: ReadBudget;
+
   constructor(
     readonly t: PathTable,
     /** Build values (decoder) or only track structure (the encoder's mirror). */
     readonly keep: boolean,
+    zeroWidth = DEFAULT_MAX_ZERO_WIDTH_ITEMS,
   ) {
     this.root = new Loc(null, "", t.rootId);
+    this.budget = { zeroWidth };
   }
 
   rollback(): void {
@@ -377,6 +393,7 @@ class Assembly<T, P extends PathMap> {
    */
   apply(r: Reader): boolean {
     r.at = "";
+    r.budget = this.budget;
     const head = r.varint();
     const kind = head & 3;
     const steps = (head - kind) / 4;
@@ -487,6 +504,15 @@ class Assembly<T, P extends PathMap> {
           if (row < min || row > MAX_STREAM_ROW) {
             r.pos--;
             throw this.fail(r, node, `row ${row} out of range ${min}..${MAX_STREAM_ROW}`);
+          }
+          if (row >= node.rows) {
+            const gap = row - Math.max(node.rows, min);
+            if (gap > this.budget.zeroWidth) {
+              r.pos--;
+              throw this.fail(r, node, `row ${row} leaves ${gap} rows empty, more than the stream's budget of zero-width items allows (maxZeroWidthItems, default ${DEFAULT_MAX_ZERO_WIDTH_ITEMS})`);
+            }
+            this.budget.zeroWidth -= gap;
+            node.rows = row + 1;
           }
           key = row;
         } else {
@@ -809,7 +835,7 @@ export class StreamDecoder<T = unknown, P extends PathMap = PathMap> {
     options: StreamDecoderOptions<T, P> = {},
   ) {
     this.t = tableOf(spec);
-    this.asm = new Assembly<T, P>(this.t, true);
+    this.asm = new Assembly<T, P>(this.t, true, limitOf(options.maxZeroWidthItems, DEFAULT_MAX_ZERO_WIDTH_ITEMS, "maxZeroWidthItems"));
     this.maxFrame = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.onEvent = options.onEvent;
   }
@@ -1088,7 +1114,8 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
     options: StreamEncoderOptions = {},
   ) {
     this.t = tableOf(spec);
-    this.mirror = new Assembly<T, P>(this.t, false);
+    // the mirror checks structure only: the receiver's budgets are its own choice
+    this.mirror = new Assembly<T, P>(this.t, false, Infinity);
     this.mirror.level = spec.level;
     this.onFrame = options.onFrame;
   }
@@ -1155,7 +1182,12 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
     const node = this.find(tokens);
     if (node !== undefined && node.started) throw new ToonError("INVALID_VALUE", "location already has frames", { path: pointerOf(tokens) });
     const inc = new Incremental(this, options, c);
-    inc.walk(value, c.entry, tokens.length);
+    try {
+      inc.walk(value, c.entry, tokens.length);
+    } catch (e) {
+      // a revoked Proxy or a stack overflow met outside the walk's own catches; the user's errors pass unchanged
+      throw e instanceof ToonError ? e : hostError(e, pointerOf(tokens));
+    }
     // the mirror takes the subtree as one complete location
     this.applyMirror([this.make(FrameKind.VALUE, c.closed, c.entry, c.dyn, P_NONE, null, 0, tokens)]);
     return this.release(inc.frames);

@@ -4,7 +4,7 @@
  * A codec generated with its JSON Schema validator (`<name>.validate.ts`) checks the schema first, every
  * violation listed (`validateFull`), and the shape after.
  */
-import { ToonError, type ToonErrorDetail } from "./errors.ts";
+import { ToonError, hostError, type ToonErrorDetail } from "./errors.ts";
 import { Writer } from "./writer.ts";
 
 export interface ValidateOptions {
@@ -35,8 +35,10 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
   try {
     write(scratch, value);
   } catch (e) {
-    if (e instanceof ToonError) return { ok: false, errors: e.details ?? [{ path: e.path, message: e.reason }] };
-    if (e instanceof RangeError) return { ok: false, errors: [{ path: "", message: "nesting too deep for the call stack (a cyclic value?)" }] };
+    // a stack overflow and a revoked Proxy are violations (hostError); an error of the user's own code (a
+    // getter, a RangeError of theirs included) passes through unchanged
+    const t = e instanceof ToonError ? e : hostError(e, "");
+    if (t instanceof ToonError) return { ok: false, errors: t.details ?? [{ path: t.path, message: t.reason }] };
     throw e;
   } finally {
     if (scratch.buf.length > 1 << 20) scratch.buf = new Uint8Array(1024), scratch.view = new DataView(scratch.buf.buffer);

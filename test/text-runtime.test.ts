@@ -274,8 +274,10 @@ describe("host-type normalization (§3)", () => {
     assert.equal(encodeText(12n), "12");
     assert.equal(encodeText(2n ** 64n), '"18446744073709551616"');
     assert.equal(encodeText({ a: undefined, b: () => 1, c: Symbol("s") }), "a: null\nb: null\nc: null");
+    // a hole is INVALID_VALUE at its index, as in binary encode (issue 12: a sparse array's length is not walked)
     // eslint-disable-next-line no-sparse-arrays
-    assert.equal(encodeText([1, , 3]), "[3]: 1,null,3");
+    assert.throws(() => encodeText([1, , 3]), (e: unknown) => e instanceof ToonError && e.code === "INVALID_VALUE" && e.path === "/1");
+    assert.equal(encodeText([1, undefined, 3]), "[3]: 1,null,3");
     assert.equal(encodeText(undefined), "null");
   });
 

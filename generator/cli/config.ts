@@ -9,7 +9,7 @@ import { closest } from "./suggest.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target", "refMap", "formats"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target", "refMap", "formats", "unsafePatterns"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -71,6 +71,12 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
   if (o.formats !== undefined) {
     if (typeof o.formats !== "boolean") throw new ToonError("CONFIG_ERROR", `${where}: "formats" must be true or false`, { path: "/formats" });
     config.formats = o.formats;
+  }
+  if (o.unsafePatterns !== undefined) {
+    if (o.unsafePatterns !== "error" && o.unsafePatterns !== "allow") {
+      throw new ToonError("CONFIG_ERROR", `${where}: "unsafePatterns" must be "error" or "allow"`, { path: "/unsafePatterns" });
+    }
+    config.unsafePatterns = o.unsafePatterns;
   }
   return config;
 }

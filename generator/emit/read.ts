@@ -13,6 +13,7 @@ import { isTabled, tableConstant } from "./defaults.ts";
 import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { block, enumTable, indentBy } from "./write.ts";
 import { callAt, functionBody, inLoop, insideLoop } from "./at.ts";
+import { countWidth } from "../../runtime/codec/zero-width.ts";
 
 export interface ReadCode {
   /** Statements to run first (may be empty). */
@@ -97,7 +98,7 @@ function emitArray(items: Shape, p: string, cx: ModuleContext, L: Locals): ReadC
 ${a}.push(${item.expr});`;
   return {
     stmts: code`r.at = ${p};
-const ${n} = r.count(${cx.minWidth(items)});
+const ${n} = r.count(${countWidth(items, cx)});
 const ${a}: any[] = [];
 let ${i} = 0;
 try {

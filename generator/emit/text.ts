@@ -581,6 +581,7 @@ else {
     e.out += ${pre} + "[" + ${n} + e.mk + "]:";${dashLine}
     for (let ${i} = 0; ${i} < ${n}; ${i}++) {
       const ${x} = ${v}[${i}];
+      if (${x} === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
 ${indentBy(body, "      ")}
     }
   }

@@ -19,6 +19,7 @@ import { byteMask, objectLayout } from "../emit/layout.ts";
 import { laidOut } from "../emit/descriptor.ts";
 import { extensionsOf, type ExtensionProperty } from "../../runtime/codec/plan.ts";
 import { scalarReader } from "../../runtime/codec/engine/read.ts";
+import { countWidth } from "../../runtime/codec/zero-width.ts";
 import { withDefaultTables } from "../samples/tables.ts";
 import { withInterning } from "../dictionary/intern.ts";
 import { readFieldIndex } from "../../runtime/field-index.ts";
@@ -277,7 +278,7 @@ class SchemaWalker {
         return;
       }
       case "array": {
-        const n = r.count(this.cx.minWidth(s.items));
+        const n = r.count(countWidth(s.items, this.cx)); // zero-width items weigh in the budget, as in decode
         const a: unknown[] = [];
         place(a);
         this.tally.add(path, r.pos - start, kb + 2 + Math.max(0, n - 1), 1);

@@ -8,20 +8,54 @@ import { Flag, MAGIC } from "../../runtime/wire.ts";
 
 let loaded: Compressor | undefined;
 
+type Binding = typeof import("zstd-napi/binding.js");
+
+/**
+ * Inflate one zstd payload, never past `rawLength` bytes: the simple `decompress` of zstd-napi trusts the frame
+ * (it allocates the content size the frame states, or streams without limit), so a 6 KB bomb would allocate
+ * hundreds of megabytes before the runtime could compare the result with the declared length. The output
+ * buffer grows by doubling, so a payload that lies about its length costs what it really inflates to, at most
+ * `rawLength + 1` bytes.
+ */
+export function boundedDecompress(binding: Binding, data: Uint8Array, rawLength: number): Uint8Array {
+  const dctx = new binding.DCtx();
+  let out = new Uint8Array(Math.min(rawLength + 1, Math.max(65536, data.length * 4)));
+  let produced = 0;
+  let input = data;
+  let ret = 1;
+  while (input.length > 0 || ret !== 0) {
+    if (produced === out.length) {
+      const next = new Uint8Array(Math.min(rawLength + 1, out.length * 2));
+      next.set(out);
+      out = next;
+    }
+    const [r, n, consumed] = dctx.decompressStream(out.subarray(produced), input);
+    ret = r;
+    produced += n;
+    input = input.subarray(consumed);
+    if (produced > rawLength) throw new Error(`the frame inflates to more than the ${rawLength} bytes the message declares`);
+    if (n === 0 && consumed === 0) throw new Error("the frame ends before its content does");
+  }
+  return out.subarray(0, produced);
+}
+
 /** A Compressor backed by zstd-napi (level 3, its default). CONFIG_ERROR when the package is not installed. */
 export async function loadZstd(): Promise<Compressor> {
   if (loaded !== undefined) return loaded;
   let z: typeof import("zstd-napi");
+  let binding: Binding;
   try {
     const mod = (await import("zstd-napi")) as typeof import("zstd-napi") & { default?: typeof import("zstd-napi") };
     z = typeof mod.compress === "function" ? mod : mod.default!;
+    const b = (await import("zstd-napi/binding.js")) as Binding & { default?: Binding };
+    binding = typeof b.DCtx === "function" ? b : b.default!;
   } catch (e) {
     throw new ToonError("CONFIG_ERROR", `zstd needs the optional dependency zstd-napi (npm install zstd-napi): ${(e as Error).message}`);
   }
   loaded = {
     name: "zstd",
     compress: (data) => z.compress(data),
-    decompress: (data) => z.decompress(data),
+    decompress: (data, rawLength) => boundedDecompress(binding, data, rawLength),
   };
   return loaded;
 }

@@ -5,6 +5,8 @@
 import type { Constraints } from "../ir/types.ts";
 import type { Doc, LoadContext } from "./context.ts";
 import { has, own, type JsonObject } from "./json.ts";
+import { checkPattern } from "./patterns.ts";
+import { childPointer } from "./pointer.ts";
 
 export interface NodeRef {
   ctx: LoadContext;
@@ -42,7 +44,10 @@ export function stringConstraints(at: NodeRef, s: JsonObject): Constraints | und
   set(c, "maxLength", count(at, s, "maxLength"));
   const pattern = own(s, "pattern");
   if (pattern !== undefined) {
-    if (typeof pattern === "string" && compiles(pattern)) c.pattern = pattern;
+    if (typeof pattern === "string" && compiles(pattern)) {
+      checkPattern(at.ctx, at.doc, childPointer(at.ptr, "pattern"), "pattern", pattern);
+      c.pattern = pattern;
+    }
     else at.ctx.warn(at.doc, at.ptr, "pattern", `ignored: not a valid ECMAScript regular expression: ${JSON.stringify(pattern)}`);
   }
   return done(c);

@@ -16,6 +16,8 @@ export interface LoadSchemaFileOptions {
   pointer?: string;
   /** URI prefix -> local folder or file, relative to `cwd` (see `SchemaToIROptions.refMap`). */
   refMap?: Readonly<Record<string, string>>;
+  /** Patterns recheck does not certify safe: `"error"` (default) or `"allow"` (see SchemaToIROptions). */
+  unsafePatterns?: "error" | "allow";
 }
 
 export async function loadSchemaFile(file: string, options: LoadSchemaFileOptions = {}): Promise<SchemaIR> {
@@ -38,5 +40,6 @@ export async function loadSchemaFile(file: string, options: LoadSchemaFileOption
   if (options.name !== undefined) opts.name = options.name;
   if (options.pointer !== undefined) opts.pointer = options.pointer;
   if (options.refMap !== undefined) opts.refMap = resolveRefMap(options.refMap, cwd)!;
+  if (options.unsafePatterns !== undefined) opts.unsafePatterns = options.unsafePatterns;
   return schemaToIR(doc, opts);
 }

@@ -18,6 +18,7 @@ import { refSiblingsApply, SHAPE_KEYWORDS, UNCHECKED_KEYWORDS } from "./drafts.t
 import { canonicalJson, has, isObject, jsonTypeOf, MAX_DEPTH, own, toJson, valueHasType, type JsonObject } from "./json.ts";
 import { childPointer } from "./pointer.ts";
 import { refTarget } from "./refs.ts";
+import { checkPattern } from "./patterns.ts";
 import { makeUnion } from "./union.ts";
 import { valueFits } from "./values.ts";
 
@@ -411,6 +412,7 @@ function additionalOf(at: Ctx, s: JsonObject): Shape | false {
   if (patterns.length === 0) return extra ?? any(at.schemaPath);
 
   const values: Shape[] = [];
+  for (const p of patterns) checkPattern(ctx, doc, child(at, "patternProperties", p), "patternProperties", p);
   for (const p of patterns) {
     const v = subOrFalse(at, own(pp!, p), "patternProperties", p);
     if (v !== false) values.push(v);

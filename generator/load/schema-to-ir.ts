@@ -35,6 +35,8 @@ export interface SchemaToIROptions {
   pointer?: string;
   /** URI prefix -> local folder or file (absolute, or relative to `baseDir`): `refMap` of the config. */
   refMap?: Readonly<Record<string, string>>;
+  /** Patterns recheck does not certify safe (generator/load/patterns.ts): `"error"` (default) or `"allow"`. */
+  unsafePatterns?: "error" | "allow";
 }
 
 /** A title is a good codec name when it is short (`Pull Request`), not a sentence (`JSON schema for ...`). */
@@ -70,6 +72,7 @@ export function schemaToIR(doc: unknown, options: SchemaToIROptions): SchemaIR {
   const ctx = new LoadContext(name, baseDir, readFile);
   const refMap = resolveRefMap(options.refMap, baseDir);
   if (refMap !== undefined) ctx.refMap = refMap;
+  if (options.unsafePatterns !== undefined) ctx.unsafePatterns = options.unsafePatterns;
   const abs = path.resolve(baseDir, path.basename(source) || "schema.json");
   const main = makeDoc(abs, "", source, doc);
   ctx.docs.set(abs, main);

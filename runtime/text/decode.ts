@@ -75,6 +75,19 @@ class FieldGroup {
   nested = false;
   proto = false;
   dup: string | null = null;
+  /** The names as a set, once the list is long enough that scanning it for a duplicate would be quadratic. */
+  seen: Set<string> | null = null;
+}
+
+/** Field lists up to this long are searched for duplicates by scanning; longer ones use a set. */
+const DUP_SCAN_MAX = 16;
+
+/** Whether `name` is already in `g` (a header of 20,000 field names must not take 20,000² comparisons). */
+function hasName(g: FieldGroup, name: string): boolean {
+  const names = g.names;
+  if (names.length <= DUP_SCAN_MAX) return names.indexOf(name) >= 0;
+  if (g.seen === null) g.seen = new Set(names);
+  return g.seen.has(name);
 }
 
 /** A parsed array / keyed header. */
@@ -529,9 +542,10 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
     } else {
       g.leaves++;
     }
-    if (g.dup === null && g.names.indexOf(name) >= 0) g.dup = name;
+    if (g.dup === null && hasName(g, name)) g.dup = name;
     if (name === "__proto__") g.proto = true;
     g.names.push(name);
+    if (g.seen !== null) g.seen.add(name);
     g.kids.push(kid);
     while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
     if (p >= b) return bad(d, "unmatched '{' in field list", p, li) || null;
@@ -1180,12 +1194,36 @@ export function decodeText(text: string, options?: TextDecodeOptions): unknown {
 
 function makeD(text: string, options: TextDecodeOptions | undefined): D {
   if (typeof text !== "string") throw new ToonError("INVALID_VALUE", "decodeText expects a string");
+  checkWellFormed(text);
   const indentSize = options?.indentSize ?? 2;
   const strict = options?.strict ?? true;
   const maxDepth = options?.maxDepth ?? 1000;
   if (!Number.isInteger(indentSize) || indentSize < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(indentSize)}`);
   if (!(maxDepth >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(maxDepth)}`);
   return new D(text, strict !== false, indentSize, maxDepth);
+}
+
+const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function";
+
+/**
+ * TOON text is Unicode (UTF-8 on the wire): a lone surrogate code unit cannot be part of it, and a value holding
+ * one is a value `encode` and `validate` refuse. TEXT_SYNTAX at the offending code unit, before anything is decoded.
+ */
+function checkWellFormed(text: string): void {
+  if (hasIsWellFormed && (text as string & { isWellFormed(): boolean }).isWellFormed()) return;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && i + 1 < text.length) {
+      const n = text.charCodeAt(i + 1);
+      if (n >= 0xdc00 && n <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    const { line, column } = offsetToLineColumn(text, i);
+    throw errLine(`lone surrogate U+${c.toString(16).toUpperCase()} (text must be well-formed Unicode)`, line, column);
+  }
 }
 
 function run(d: D): unknown {

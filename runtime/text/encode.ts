@@ -12,7 +12,9 @@
  * - numbers: finite → canonical decimal (`String(n)`: no exponent for 1e-6 ≤ |n| < 1e21, otherwise JSON
  *   exponent form with lowercase `e` and explicit sign, e.g. `1e-7`, `1e+21`); -0 → 0; NaN, ±Infinity → null.
  * - bigint: within ±(2^53 - 1) → number; otherwise its decimal digits as a (necessarily quoted) string.
- * - undefined, functions, symbols → null (also as object property values and array elements; array holes → null).
+ * - undefined, functions, symbols → null (also as object property values and array elements).
+ * - an array hole (a sparse array) → ToonError `INVALID_VALUE` at the hole's index, found without walking the
+ *   array's length (`Object.assign([], { length: 2 ** 32 - 1 })` fails at once, as binary `encode` does).
  * - objects with a `toJSON()` method (Date included) → the normalized result of `toJSON()` (called once).
  * - Date without toJSON → ISO 8601 string via toISOString() (invalid dates → null).
  * - Set → array; Map → object with `String(key)` keys; boxed String/Number/Boolean/BigInt → their primitive.
@@ -22,7 +24,7 @@
  * - a root string starting with U+FEFF is quoted, so that decoders that strip a byte-order mark keep it.
  */
 
-import { ToonError, pointerSegment } from "../errors.ts";
+import { ToonError, hostError, pointerSegment } from "../errors.ts";
 
 /** A delimiter of TOON arrays and tables: comma (default), tab or pipe. */
 export type TextDelimiter = "," | "\t" | "|";
@@ -346,8 +348,14 @@ function checkPlain(o: object): void {
   if ((p !== Object.prototype && p !== null) || typeof (o as { toJSON?: unknown }).toJSON === "function") throw RESTART;
 }
 
+/** Index `i` of `arr` reads undefined: a hole is INVALID_VALUE (an explicit `undefined` item is null, as in JSON). */
+function checkHole(arr: readonly unknown[], i: number): void {
+  if (!(i in arr)) throw new ToonError("INVALID_VALUE", "a sparse array (a hole, no item at this index)", { path: pointerSegment(i) });
+}
+
 function prefix(e: unknown, seg: string | number): unknown {
   if (e instanceof ToonError) e.prefixPath(pointerSegment(seg));
+  else if (e !== RESTART) return hostError(e, pointerSegment(seg));
   return e;
 }
 
@@ -555,6 +563,7 @@ function arrayShape(arr: readonly unknown[]): number {
   const n = arr.length;
   for (let i = 0; i < n; i++) {
     const v = arr[i];
+    if (v === undefined) checkHole(arr, i);
     if (v !== null && typeof v === "object") {
       if (Array.isArray(v)) return 2;
       objs++;
@@ -706,10 +715,14 @@ function withRestart(options: TextEncodeOptions | undefined, value: unknown, run
   try {
     return run(e, value);
   } catch (err) {
-    if (err !== RESTART) throw err;
+    if (err !== RESTART) throw hostError(err, "");
   }
   const e2 = makeE(options);
-  return run(e2, normalize(value, 1, e2.max));
+  try {
+    return run(e2, normalize(value, 1, e2.max));
+  } catch (err) {
+    throw hostError(err, "");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -736,14 +749,25 @@ function normalize(v: unknown, lvl: number, max: number): unknown {
   }
   if (v === null) return null;
   if (lvl > max) throw depthError(max);
+  // an object inheriting from Date that is no Date: Date.prototype.toJSON and getTime would throw a TypeError
+  if (v instanceof Date && !isRealDate(v)) throw new ToonError("INVALID_VALUE", "an object that inherits from Date but is not a Date");
   if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
     const r = (v as { toJSON(key?: string): unknown }).toJSON();
     if (r !== v) return normalize(r, lvl + 1, max);
   }
   if (Array.isArray(v)) {
     const n = v.length;
-    const out: unknown[] = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) out[i] = normalize(v[i], lvl + 1, max);
+    const out: unknown[] = [];
+    let i = 0;
+    try {
+      for (; i < n; i++) {
+        const x = v[i];
+        if (x === undefined && !(i in v)) throw new ToonError("INVALID_VALUE", "a sparse array (a hole, no item at this index)");
+        out.push(normalize(x, lvl + 1, max));
+      }
+    } catch (err) {
+      throw prefix(err, i);
+    }
     return out;
   }
   if (v instanceof Date) {
@@ -766,8 +790,22 @@ function normalize(v: unknown, lvl: number, max: number): unknown {
   const obj = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const keys = Object.keys(obj);
-  for (let i = 0; i < keys.length; i++) setKey(out, keys[i], normalize(obj[keys[i]], lvl + 1, max));
+  let i = 0;
+  try {
+    for (; i < keys.length; i++) setKey(out, keys[i], normalize(obj[keys[i]], lvl + 1, max));
+  } catch (err) {
+    throw prefix(err, keys[i]!);
+  }
   return out;
+}
+
+function isRealDate(v: Date): boolean {
+  try {
+    Date.prototype.getTime.call(v);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -893,6 +931,7 @@ export function textPrimitives(e: E, pre: string, arr: readonly unknown[], kind:
   for (; i < n; i++) {
     const x = arr[i];
     let c: string;
+    if (x === undefined) checkHole(arr, i);
     if (kind === 0 && typeof x === "string") c = encStr(x, e.dc);
     else if (kind === 1 && typeof x === "number" && x - x === 0) c = "" + x;
     else if (x === null || typeof x !== "object") c = prim(x, e.dc);

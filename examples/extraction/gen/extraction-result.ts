@@ -553,6 +553,7 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
               const dash_documents = $rt.textNl(e, 1) + "- ";
               for (let i_documents = 0; i_documents < n_documents; i_documents++) {
                 const x_documents$2 = v_documents[i_documents];
+                if (x_documents$2 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
                 $tiDocument(e, x_documents$2, 1, dash_documents, 3);
               }
             }
@@ -873,6 +874,7 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
                 const dash_entities = $rt.textNl(e, depth + 2) + "- ";
                 for (let i_entities = 0; i_entities < n_entities; i_entities++) {
                   const x_entities$2 = v_entities[i_entities];
+                  if (x_entities$2 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
                   $tiEntity(e, x_entities$2, depth + 2, dash_entities, lvl + 2);
                 }
               }
@@ -1214,7 +1216,7 @@ function $encode(value: ExtractionResult, options?: $rt.EncodeOptions): Uint8Arr
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ExtractionResult {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "ExtractionResult");
   const v = readExtractionResult(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

@@ -610,6 +610,7 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
               const dash_services = $rt.textNl(e, 1) + "- ";
               for (let i_services = 0; i_services < n_services; i_services++) {
                 const x_services$2 = v_services[i_services];
+                if (x_services$2 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
                 $tiServiceGroup(e, x_services$2, 1, dash_services, 3);
               }
             }
@@ -893,6 +894,7 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
                 const dash_topErrors = $rt.textNl(e, depth + 2) + "- ";
                 for (let i_topErrors = 0; i_topErrors < n_topErrors; i_topErrors++) {
                   const x_topErrors$2 = v_topErrors[i_topErrors];
+                  if (x_topErrors$2 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
                   $tiTopError(e, x_topErrors$2, depth + 2, dash_topErrors, lvl + 2);
                 }
               }
@@ -1217,7 +1219,7 @@ function $encode(value: LogReport, options?: $rt.EncodeOptions): Uint8Array {
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LogReport {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "LogReport", $rt.Flag.DEFAULTS);
   const v = readLogReport(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

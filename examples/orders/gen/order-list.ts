@@ -436,6 +436,7 @@ function $txOrderList(e: $rt.TextState, v: any): string | null {
               const dash_orders = $rt.textNl(e, 1) + "- ";
               for (let i_orders = 0; i_orders < n_orders; i_orders++) {
                 const x_orders$2 = v_orders[i_orders];
+                if (x_orders$2 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
                 $tiOrder(e, x_orders$2, 1, dash_orders, 3);
               }
             }
@@ -916,7 +917,7 @@ function $encode(value: OrderList, options?: $rt.EncodeOptions): Uint8Array {
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): OrderList {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "OrderList", $rt.Flag.DEFAULTS);
   const v = readOrderList(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

@@ -89,7 +89,7 @@ export function compileCodec(desc: CodecDescriptor): CompiledCodec {
       return options === undefined ? w.finish() : compressMessage(w.finish(), options);
     },
     decode(bytes: Uint8Array, options?: DecodeOptions): unknown {
-      const r = new Reader(bytes);
+      const r = new Reader(bytes, 0, undefined, options);
       const flags = readHeader(r, fingerprint, name, extraFlags);
       const v = read(r);
       // records say where they go: a value they completed is checked against the schema before it is handed out

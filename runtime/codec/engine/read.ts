@@ -13,6 +13,7 @@ import { cloneJson, setOwn } from "../../objects.ts";
 import { rKey } from "../kinds/composite.ts";
 import type { Reader } from "../../reader.ts";
 import { childPath, isPrimitive } from "./props.ts";
+import { countWidth } from "../zero-width.ts";
 
 export type ReadFn = (r: Reader) => any;
 
@@ -100,11 +101,11 @@ export class ReadCompiler {
   }
 
   private array(items: Shape, p: string): ReadFn {
-    const minWidth = this.plan.minWidth(items);
+    const width = countWidth(items, this.plan);
     const item = this.compile(items, "");
     return (r) => {
       r.at = p;
-      const n = r.count(minWidth);
+      const n = r.count(width);
       const a: unknown[] = [];
       let i = 0;
       try {

@@ -305,6 +305,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
               const dash_items = $rt.textNl(e, 1) + "- ";
               for (let i_items = 0; i_items < n_items; i_items++) {
                 const x_items$2 = v_items[i_items];
+                if (x_items$2 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
                 if (typeof x_items$2 === "object" && x_items$2 !== null && !$isArray(x_items$2)) {
                   const ks1: any[] = Object.keys(x_items$2);
                   if (ks1.length === 0) e.out += $rt.textNl(e, 1) + "-";
@@ -713,7 +714,7 @@ function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "Order");
   const v = readOrder(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

@@ -142,7 +142,7 @@ function $encode(value: NotesGetArguments, options?: $rt.EncodeOptions): Uint8Ar
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesGetArguments {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "NotesGetArguments");
   const v = readNotesGetArguments(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

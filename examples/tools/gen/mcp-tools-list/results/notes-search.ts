@@ -147,6 +147,7 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
               const dash_results = $rt.textNl(e, 1) + "- ";
               for (let i_results = 0; i_results < n_results; i_results++) {
                 const x_results$2 = v_results[i_results];
+                if (x_results$2 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
                 if (typeof x_results$2 === "object" && x_results$2 !== null && !$isArray(x_results$2)) {
                   const ks1: any[] = Object.keys(x_results$2);
                   if (ks1.length === 0) e.out += $rt.textNl(e, 1) + "-";
@@ -323,7 +324,7 @@ function $encode(value: NotesSearchResult, options?: $rt.EncodeOptions): Uint8Ar
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesSearchResult {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "NotesSearchResult");
   const v = readNotesSearchResult(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

@@ -1,0 +1,146 @@
+/**
+ * `npm run fuzz [-- --seed N --cases N --only PREFIX]`: the seeded fuzz campaign of issue 12 over every decoder
+ * and parser (test/fuzz/targets.ts), plus random hostile schemas through the generator. Each case must give a
+ * value of the schema's shape or a ToonError with a code and path (test/fuzz/harness.ts), within the bounds the
+ * issue sets: memory at most 64 bytes per input byte plus 1 MiB, and no input over 250 ms. Memory is how much
+ * the heap and array buffers grew over the case; a case over the bound is run again between two collections
+ * (with --expose-gc, as the npm script runs) with its value held, so garbage does not count, what it keeps alive
+ * does. Time is wall time, a slow case run twice. Every failing input is written to test/fuzz/regressions/, which
+ * test/fuzz.test.ts replays in `npm test`. Deterministic for a seed (time and memory figures aside).
+ */
+import { parseArgs } from "node:util";
+import { performance } from "node:perf_hooks";
+import * as path from "node:path";
+import { buildTargets, hostileSchema, withZstd } from "../test/fuzz/targets.ts";
+import { caseInput, fixtureOf, judge, writeFixture } from "../test/fuzz/harness.ts";
+import { Rng } from "../test/support/rng.ts";
+import { GEN_ROOT } from "../test/support/gen.ts";
+import { ToonError } from "../runtime/errors.ts";
+import { schemaToIR } from "../generator/load/index.ts";
+import { buildDictionary } from "../generator/dictionary/file.ts";
+import { emitModule } from "../generator/emit/module.ts";
+import { interpret } from "../generator/interpret/index.ts";
+import { arbitrary } from "../test/support/arbitrary.ts";
+
+const { values: args } = parseArgs({
+  options: { seed: { type: "string", default: "12" }, cases: { type: "string", default: "20000" }, only: { type: "string" }, schemas: { type: "string", default: "200" } },
+});
+const seed = Number(args.seed);
+const total = Number(args.cases);
+const MS_LIMIT = 250;
+const memLimit = (bytes: number): number => 64 * bytes + 1024 * 1024;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function heap(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+const zstd = await withZstd();
+const targets = (await buildTargets(path.join(GEN_ROOT, "fuzz-script"), seed)).filter((t) => args.only === undefined || t.name.startsWith(args.only));
+console.log(`fuzz: seed ${seed}, ${total} cases over ${targets.length} targets${zstd ? "" : " (zstd-napi missing: no compressed targets)"}${gc ? "" : " (no --expose-gc: memory figures are rough)"}`);
+
+const rng = new Rng(seed);
+interface Stat {
+  cases: number;
+  values: number;
+  errors: number;
+  failures: number;
+  maxMs: number;
+  maxMemRatio: number;
+}
+const stats = new Map<string, Stat>();
+let failures = 0;
+let opens = 0;
+const started = performance.now();
+for (let i = 0; i < total; i++) {
+  const target = targets[i % targets.length]!;
+  const c = caseInput(target, rng.fork());
+  const before = heap();
+  const t0 = performance.now();
+  const outcome = judge(target, c.input);
+  const ms = performance.now() - t0;
+  let grew = heap() - before;
+  // over the bound without a collection first: garbage or a real cost? Measure again what the case keeps alive
+  // (its value, or the decoder state a stream keeps): a collection before and after, the value held
+  if (grew > memLimit(c.size) && gc !== undefined) {
+    gc();
+    const b2 = heap();
+    const again = judge(target, c.input);
+    gc();
+    grew = heap() - b2;
+    void again.value;
+  }
+  const st = stats.get(target.name) ?? { cases: 0, values: 0, errors: 0, failures: 0, maxMs: 0, maxMemRatio: 0 };
+  stats.set(target.name, st);
+  st.cases++;
+  st.maxMs = Math.max(st.maxMs, ms);
+  st.maxMemRatio = Math.max(st.maxMemRatio, grew / memLimit(c.size));
+  let why: string | undefined;
+  if (outcome.kind === "failure") why = outcome.detail;
+  else if (ms > MS_LIMIT && c.size <= 1024 * 1024) {
+    // a second run tells a slow input from a pause of the shared machine
+    const t1 = performance.now();
+    judge(target, c.input);
+    if (performance.now() - t1 > MS_LIMIT) why = `took ${ms.toFixed(0)} ms on ${c.size} bytes (limit ${MS_LIMIT} ms)`;
+  } else if (gc !== undefined && grew > memLimit(c.size)) why = `kept ${(grew / 1e6).toFixed(1)} MB alive after a ${c.size}-byte input (limit 64 B/byte + 1 MiB)`;
+  if (outcome.kind === "open") {
+    opens++;
+    if (opens <= 3) console.log(`open (known, test/fuzz/open/) ${target.name} (${c.how}): ${outcome.detail.slice(0, 160)}`);
+  }
+  if (outcome.kind === "value") st.values++;
+  else if (outcome.kind === "error") st.errors++;
+  if (why !== undefined) {
+    st.failures++;
+    failures++;
+    const file = writeFixture(fixtureOf(target, c.input, `${c.how}: ${why}`));
+    console.log(`FAIL ${target.name} (${c.how}): ${why}\n  -> ${path.relative(process.cwd(), file)}`);
+  }
+}
+
+// random hostile schemas (injection strings in every name-like position) through the generator and the engine
+const schemaRng = new Rng(seed ^ 0x5eed);
+let schemaErrors = 0;
+let schemaOk = 0;
+const schemaStart = performance.now();
+for (let i = 0; i < Number(args.schemas); i++) {
+  const schema = { title: "Fuzz", ...hostileSchema(schemaRng.fork()) };
+  try {
+    const ir = schemaToIR(schema, { source: "fuzz.schema.json" });
+    const dict = buildDictionary(ir);
+    emitModule(ir, dict, { fileName: "fuzz.ts" }); // hostile names must emit (test/hostile.test.ts imports such modules)
+    const engine = interpret(ir, dict);
+    let value: unknown;
+    try {
+      value = arbitrary(ir, schemaRng.u32(), { maxItems: 4, maxDepth: 3 });
+    } catch {
+      continue; // the test helper's own limits (a schema it cannot make a value of): no seed to mutate
+    }
+    const bytes = engine.encode(value);
+    engine.decode(bytes);
+    const target = { name: "hostile-schema", input: "bytes" as const, seeds: [bytes], run: (b: Uint8Array) => engine.decode(b), accept: (v: unknown) => void engine.encode(v) };
+    for (let k = 0; k < 20; k++) {
+      const c = caseInput(target, schemaRng.fork());
+      const o = judge(target, c.input);
+      if (o.kind === "failure") {
+        failures++;
+        console.log(`FAIL hostile schema ${JSON.stringify(schema).slice(0, 200)} (${c.how}): ${o.detail}`);
+      }
+    }
+    schemaOk++;
+  } catch (e) {
+    if (e instanceof ToonError && typeof e.path === "string") {
+      schemaErrors++;
+      continue;
+    }
+    failures++;
+    console.log(`FAIL hostile schema ${JSON.stringify(schema).slice(0, 200)}: ${(e as Error)?.stack ?? e}`);
+  }
+}
+
+const rows = [...stats].map(([name, s]) => `${name.padEnd(28)} ${String(s.cases).padStart(6)} ${String(s.values).padStart(6)} ${String(s.errors).padStart(6)} ${String(s.failures).padStart(4)} ${s.maxMs.toFixed(1).padStart(8)} ${(s.maxMemRatio * 100).toFixed(1).padStart(7)}%`);
+console.log(`${"target".padEnd(28)} ${"cases".padStart(6)} ${"values".padStart(6)} ${"errors".padStart(6)} ${"fail".padStart(4)} ${"max ms".padStart(8)} ${"max mem".padStart(8)}`);
+for (const r of rows) console.log(r);
+console.log(`hostile schemas: ${schemaOk} generated, ${schemaErrors} refused with a ToonError (${(performance.now() - schemaStart).toFixed(0)} ms)`);
+console.log(`${total} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${failures} failures, ${opens} of known open kinds`);
+process.exitCode = failures === 0 ? 0 : 1;
