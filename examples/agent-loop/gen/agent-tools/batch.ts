@@ -266,6 +266,7 @@ function $txAgentToolsBatch(e: $rt.TextState, v: any): string | null {
         const dash0 = $rt.textNl(e, 1) + "- ";
         for (let i0 = 0; i0 < n0; i0++) {
           const x1 = v[i0];
+          if (x1 === undefined) $rt.textBail(); // a hole: the generic encoder refuses it at its index, without walking the length
           $tiAgentTools(e, x1, 1, dash0, 2);
         }
       }
@@ -692,7 +693,7 @@ function $encode(value: AgentToolsBatch, options?: $rt.EncodeOptions): Uint8Arra
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): AgentToolsBatch {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "AgentToolsBatch");
   const v = readAgentToolsBatch(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

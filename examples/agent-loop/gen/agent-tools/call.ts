@@ -432,7 +432,7 @@ function $encode(value: AgentTools, options?: $rt.EncodeOptions): Uint8Array {
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): AgentTools {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "AgentTools");
   const v = readAgentTools(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

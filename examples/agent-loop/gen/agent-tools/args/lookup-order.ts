@@ -147,7 +147,7 @@ function $encode(value: LookupOrderArguments, options?: $rt.EncodeOptions): Uint
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LookupOrderArguments {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "LookupOrderArguments");
   const v = readLookupOrderArguments(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

@@ -191,7 +191,7 @@ function $encode(value: RefundArguments, options?: $rt.EncodeOptions): Uint8Arra
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): RefundArguments {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "RefundArguments");
   const v = readRefundArguments(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out

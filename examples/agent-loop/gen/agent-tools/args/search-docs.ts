@@ -169,7 +169,7 @@ function $encode(value: SearchDocsArguments, options?: $rt.EncodeOptions): Uint8
 
 /** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): SearchDocsArguments {
-  const r = new $rt.Reader(bytes);
+  const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "SearchDocsArguments");
   const v = readSearchDocsArguments(r);
   // records say where they go: a value they completed is checked against the schema before it is handed out
