@@ -42,12 +42,14 @@ export const ZOD_CORPUS_UNLOADABLE: Readonly<Record<string, UnloadableZodFile>> 
     error: /Cannot find package '@openai\/agents'/,
   },
   "zod/vercel-ai/anthropic-api.ts": {
-    reason: "imports @ai-sdk/provider-utils, which is not installed here",
-    error: /Cannot find package '@ai-sdk\/provider-utils'/,
+    // the loader resolves a module's imports concurrently: either missing one may be reported first
+    reason: "imports @ai-sdk/provider-utils, which is not installed here, and ../openai-error, which is not in the corpus",
+    error: /Cannot find package '@ai-sdk\/provider-utils'|Cannot find module .*openai-error/,
   },
   "zod/vercel-ai/openai-chat-api.ts": {
-    reason: "imports @ai-sdk/provider-utils, which is not installed here",
-    error: /Cannot find package '@ai-sdk\/provider-utils'/,
+    // the loader resolves a module's imports concurrently: either missing one may be reported first
+    reason: "imports @ai-sdk/provider-utils, which is not installed here, and ../openai-error, which is not in the corpus",
+    error: /Cannot find package '@ai-sdk\/provider-utils'|Cannot find module .*openai-error/,
   },
   "zod/vercel-ai/json-value.ts": {
     reason: "imports ../util/zod, a file of the vercel/ai repo that is not in the corpus",
