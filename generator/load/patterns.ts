@@ -21,8 +21,9 @@ export function patternVerdict(source: string, flags: string): Diagnostics {
   const key = flags + "/" + source;
   let d = verdicts.get(key);
   if (d === undefined) {
-    // `timeout` bounds the checker itself on a hostile pattern (an undecided pattern is not certified)
-    d = checkSync(source, flags, { timeout: 2000 });
+    // a generous timeout: an undecided pattern is not certified, and a loaded machine must not decide that
+    // (Zod's date-time pattern takes ~1 s on recheck's native agent, ~5 s with RECHECK_SYNC_BACKEND=pure)
+    d = checkSync(source, flags, { timeout: 30_000 });
     verdicts.set(key, d);
   }
   return d;
