@@ -56,3 +56,19 @@ test("text unions: the branch the text fits exactly, generated and interpreted a
   const O: any = await importCodec((await emitTo(only, dir, "o")).file, "O");
   assert.deepStrictEqual(O.fromText("a: 7"), { a: "7" });
 });
+
+test("a uuid field in text takes a UUID only (what binary encode takes), generated and interpreted", async () => {
+  await initHash();
+  const ir = schemaToIR({ title: "Id", type: "object", required: ["id"], properties: { id: { type: "string", format: "uuid" } } }, { source: "id.schema.json" });
+  const dir = suiteDir("text-uuid");
+  const Id: any = await importCodec((await emitTo(ir, dir, "id")).file, "Id");
+  const check = textCheckOf(describeCodec(ir, buildDictionary(ir)));
+  const good = "id: 56D24EAC-25C3-4EA3-8DDA-2E4FCB0E1D2F";
+  assert.deepStrictEqual(Id.fromText(good), { id: "56D24EAC-25C3-4EA3-8DDA-2E4FCB0E1D2F" });
+  assert.deepEqual(Id.decode(Id.encode(Id.fromText(good))), { id: "56d24eac-25c3-4ea3-8dda-2e4fcb0e1d2f" });
+  for (const bad of ["id: 56d2{4eac-25c3-8ea3-8dda-2e4fcb0e1d2f", "id: 12", 'id: "nope"']) {
+    for (const run of [() => Id.fromText(bad), () => fromTextWith(bad, undefined, check)]) {
+      assert.throws(run, (e: any) => e.code === "INVALID_VALUE" && e.path === "/id" && /expected a UUID/.test(e.message), bad);
+    }
+  }
+});

@@ -26,6 +26,7 @@ import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNC
 import { indentBy, readProp } from "./write.ts";
 import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
 import type { TextCheckFn } from "../../runtime/text/check.ts";
+import { formatOf } from "../../runtime/codec/formats.ts";
 import { categoryMasks, nullableOf, textCheckOf } from "../../runtime/codec/engine/text-check.ts";
 import type { PayloadHints } from "../../runtime/text/model-output.ts";
 import { fillSpecOf } from "./model-fill.ts";
@@ -750,7 +751,7 @@ ${indentBy(body, "  ")}
   private itemCheck(s: Shape): Code {
     switch (s.kind) {
       case "string":
-        return raw("$rt.tcString");
+        return raw(`$rt.${formatOf(s).textGuard ?? "tcString"}`);
       case "integer":
         return raw(s.int64 ? "$rt.tcInt64" : "$rt.tcInteger");
       case "number":

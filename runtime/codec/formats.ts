@@ -69,6 +69,11 @@ export interface WireFormat {
    * that take only some strings; without it the guard's type test is the predicate.
    */
   readonly test?: { readonly name: string; readonly fn: (v: unknown) => boolean };
+  /**
+   * The text check's guard (runtime/text/check.ts) for a position of this format, by name (`$rt.<name>` in
+   * generated code, looked up by the interpreted check): `tcString` unless the format takes only some strings.
+   */
+  readonly textGuard?: "tcUuid";
   /** Streams: travels as an ordinary string, so a long value may be sent in text chunks (StreamPathFlag.PLAIN). */
   readonly plain: boolean;
   /** The TypeScript type of a decoded value. */
@@ -223,6 +228,7 @@ const UUID: WireFormat = {
   table: { entry: isCanonicalUuid, reference: oneByte, shift: (_v, size) => (size > 0 ? 1 : 0), interned: false },
   categories: ["string"],
   test: { name: "isUuid", fn: isUuid },
+  textGuard: "tcUuid",
   plain: false,
   tsType: "string",
   check: { uuid: true },

@@ -14,7 +14,8 @@
  * Failures are ToonError INVALID_VALUE with the value's JSON-pointer path, the line and column of the offending
  * token (found by {@link locateText}).
  */
-import { EXPECTED_INTEGER } from "../codec/messages.ts";
+import { EXPECTED_INTEGER, EXPECTED_UUID } from "../codec/messages.ts";
+import { isUuid } from "../uuid.ts";
 import { ToonError, pointerSegment } from "../errors.ts";
 import { describe } from "../writer.ts";
 import { jsonEquals, missing } from "../objects.ts";
@@ -108,6 +109,15 @@ export function tcString(v: unknown, path = ""): string {
       if (v instanceof TextNumber) return v.raw;
   }
   return fail(path, "a string", v);
+}
+
+/**
+ * A `format: "uuid"` position (16 raw bytes on the wire): a string that is a UUID, in any case, as binary encode
+ * takes it; anything else is refused here, so fromText never hands out a value encode refuses.
+ */
+export function tcUuid(v: unknown, path = ""): string {
+  if (typeof v === "string" && isUuid(v)) return v;
+  return fail(path, EXPECTED_UUID, v);
 }
 
 const TWO_63 = 9223372036854775808;

@@ -47,7 +47,7 @@ export {
 export type { TextEncodeOptions, TextDelimiter, TextField } from "./encode.ts";
 export { decodeText, decodeTextExact, locateText, offsetToLineColumn, TextNumber } from "./decode.ts";
 export type { TextDecodeOptions } from "./decode.ts";
-export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
+export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
 export type { TextCheckFn } from "./check.ts";
 export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact, modelOutputText, stripReasoning, MAX_CANDIDATES } from "./model-output.ts";
 export type { PayloadHints, Payload, JsonParse, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";

@@ -5,6 +5,7 @@
  * walks the shapes. Used by the CLI (`decode --text`) and any caller holding a descriptor instead of a module.
  */
 import type { Shape } from "../descriptor.ts";
+import { formatOf } from "../formats.ts";
 import { checkClosed, getOwn, keyCount, missing, setOwn } from "../../objects.ts";
 import {
   tcAny,
@@ -19,6 +20,7 @@ import {
   tcNumber,
   tcObject,
   tcString,
+  tcUuid,
   tcUnion,
   textInvalid,
   textRethrow,
@@ -116,7 +118,7 @@ export function textCheckOf(src: TextCheckSource): TextCheckFn {
   const compile = (s: Shape): TextCheckFn => {
     switch (s.kind) {
       case "string":
-        return tcString;
+        return formatOf(s).textGuard === "tcUuid" ? tcUuid : tcString;
       case "integer":
         return s.int64 ? tcInt64 : tcInteger;
       case "number":
