@@ -624,12 +624,18 @@ class JsonParser {
       } else i++;
     }
     this.i = i + 1;
-    if (!escaped) return t.slice(start + 1, i);
-    try {
-      return JSON.parse(t.slice(start, i + 1)) as string;
-    } catch {
-      throw this.fail("invalid escape in string", start);
+    let s: string;
+    if (!escaped) s = t.slice(start + 1, i);
+    else {
+      try {
+        s = JSON.parse(t.slice(start, i + 1)) as string;
+      } catch {
+        throw this.fail("invalid escape in string", start);
+      }
     }
+    // a lone surrogate (raw, or a `\ud800` escape) is no Unicode text: no codec could carry the value
+    if (!s.isWellFormed()) throw this.fail("a lone surrogate in a string (not valid Unicode)", start);
+    return s;
   }
 
   number(): unknown {

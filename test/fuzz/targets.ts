@@ -186,6 +186,22 @@ export async function buildTargets(dir: string, seed: number): Promise<Target[]>
       accept: (v) => void codec.encode(v),
       open: OPEN_TEXT_UUID,
     });
+    // a model's reply: the payload search, reasoning blocks, fences, and the opt-in repairs
+    const replies = values.flatMap((v) => [
+      "Here you go:\n```toon\n" + (codec.toText(v) as string) + "\n```\n",
+      '<think>{"draft": [1, 2</think>\n```json\n' + JSON.stringify(v, bigints) + "\n```",
+      JSON.stringify(v, bigints),
+    ]);
+    for (const repair of [false, true]) {
+      targets.push({
+        name: `fromModelOutput${repair ? "+repair" : ""}:${name}`,
+        input: "text",
+        seeds: replies,
+        run: (t: string) => codec.fromModelOutput(t, repair ? { repair: true } : undefined),
+        accept: (v) => void codec.encode(v),
+        open: OPEN_TEXT_UUID,
+      });
+    }
     if (codec.stream !== undefined) {
       targets.push({
         name: `stream:${name}`,
@@ -233,6 +249,42 @@ export async function buildTargets(dir: string, seed: number): Promise<Target[]>
       return out.length;
     },
   });
+  // tool calls: a model's arguments text, whole (parseToolCall) and streamed in pieces (the accumulator, whose
+  // outcomes carry the errors it never throws)
+  const tools = (await import(pathToFileURL(path.join(REPO, "examples", "tools", "gen", "weather-tools.ts")).href)).WeatherTools as AnyCodec;
+  const recorded = JSON.parse(readFileSync(path.join(REPO, "examples", "tools", "recorded", "openai-chat-completion.json"), "utf8")) as {
+    choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] } }[];
+  };
+  for (const call of recorded.choices[0]!.message.tool_calls) {
+    const fn = call.function.name;
+    targets.push({
+      name: `parseToolCall:${fn}`,
+      input: "text",
+      seeds: [call.function.arguments],
+      run: (t: string) => tools.parseToolCall({ id: "call_1", type: "function", function: { name: fn, arguments: t } }),
+      accept: (c) => void tools.encode(c),
+    });
+    targets.push({
+      name: `accumulator:${fn}`,
+      input: "text",
+      seeds: [call.function.arguments],
+      run: (t: string) => {
+        const acc = tools.accumulator();
+        const outcomes: { ok: boolean; call?: unknown; error?: unknown }[] = [];
+        for (let i = 0; i * 5 < t.length || i === 0; i++) {
+          const piece = t.slice(i * 5, i * 5 + 5);
+          const delta = i === 0 ? { index: 0, id: "call_1", type: "function", function: { name: fn, arguments: piece } } : { index: 0, function: { arguments: piece } };
+          outcomes.push(...acc.push({ choices: [{ index: 0, delta: { tool_calls: [delta] } }] }));
+        }
+        outcomes.push(...acc.end());
+        for (const o of outcomes) if (!o.ok) throw o.error;
+        return outcomes.map((o) => o.call);
+      },
+      accept: (calls) => {
+        for (const c of calls as unknown[]) tools.encode(c);
+      },
+    });
+  }
   targets.push({ name: "inspect:schemaless", input: "bytes", seeds: jsonValues.slice(0, 8).map((v) => encodeSchemaless(v)), run: (b: Uint8Array) => walkSchemalessMessage(b) });
   return targets;
 }
