@@ -1529,6 +1529,15 @@ class Incremental {
     this.frames.push(this.enc.make(FrameKind.VALUE, this.closed, entry, this.open, P_VALUE, v, entry, this.tokens));
   }
 
+  /** `Array.isArray`, whose TypeError on a revoked Proxy is INVALID_VALUE at the location being walked. */
+  private isArray(v: unknown): v is unknown[] {
+    try {
+      return Array.isArray(v);
+    } catch (e) {
+      throw hostError(e, pointerOf(this.path));
+    }
+  }
+
   walk(v: unknown, outer: number, depth: number): void {
     const t = this.t;
     if (depth >= this.maxDepth) return this.valueFrame(v, outer);
@@ -1596,7 +1605,7 @@ class Incremental {
 
   private object(v: unknown, entry: number, depth: number): void {
     const t = this.t;
-    if (typeof v !== "object" || v === null || Array.isArray(v)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
+    if (typeof v !== "object" || v === null || this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
     const o = v as Record<string, unknown>;
     const props = (t.extra[entry] as number[] | undefined) ?? [];
     const declared = t.props.get(entry);
@@ -1631,7 +1640,7 @@ class Incremental {
   }
 
   private map(v: unknown, entry: number, depth: number): number {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
+    if (typeof v !== "object" || v === null || this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
     const o = v as Record<string, unknown>;
     const add = this.t.additional.get(entry)!;
     let n = 0;
@@ -1644,7 +1653,7 @@ class Incremental {
   }
 
   private array(v: unknown, entry: number, depth: number): number {
-    if (!Array.isArray(v)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
+    if (!this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
     const items = this.t.items.get(entry)!;
     for (let i = 0; i < v.length; i++) this.child(i, true, v[i], items, depth);
     return v.length;
@@ -1652,7 +1661,7 @@ class Incremental {
 
   private tuple(v: unknown, entry: number, depth: number): number {
     const t = this.t;
-    if (!Array.isArray(v)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
+    if (!this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
     const [min, k] = t.extra[entry] as [number, number];
     const rest = t.rest.get(entry);
     if (v.length < min || (rest === undefined && v.length > k)) {

@@ -4,7 +4,7 @@
  * A codec generated with its JSON Schema validator (`<name>.validate.ts`) checks the schema first, every
  * violation listed (`validateFull`), and the shape after.
  */
-import { ToonError, hostError, type ToonErrorDetail } from "./errors.ts";
+import { ToonError, hostError, pointerSegment, type ToonErrorDetail } from "./errors.ts";
 import { Writer } from "./writer.ts";
 
 export interface ValidateOptions {
@@ -54,7 +54,16 @@ export function validateWith<T>(value: unknown, write: (w: Writer, v: unknown) =
 export function validateFull<T>(value: unknown, options: ValidateOptions | undefined, check: SchemaCheck, write: (w: Writer, v: unknown) => void): ValidationResult<T> {
   // shape only: the same result as a codec without a validator module
   if (options?.constraints === false) return validateWith<T>(value, write);
-  const errors = withoutShadowedPatterns(check(jsonNumbers(value), options));
+  let errors: ValidationIssue[];
+  try {
+    errors = withoutShadowedPatterns(check(jsonNumbers(value), options));
+  } catch (e) {
+    // a value that cannot be read (a revoked Proxy) is a finding at its path, like any other; the user's own
+    // errors (a throwing getter) pass through unchanged
+    const h = hostError(e, "");
+    if (!(h instanceof ToonError) || h.code !== "INVALID_VALUE") throw h;
+    return { ok: false, errors: [{ path: h.path ?? "", keyword: "type", message: h.reason }] };
+  }
   if (errors.length > 0) return { ok: false, errors };
   const shaped = validateWith<T>(value, write);
   if (shaped.ok) return shaped;
@@ -67,22 +76,29 @@ export function validateFull<T>(value: unknown, options: ValidateOptions | undef
  * (type and range keywords then apply; which positions may hold a bigint at all is the shape check's job). The
  * value itself when it holds no bigint (no copy).
  */
-function jsonNumbers(value: unknown, depth = 0): unknown {
+function jsonNumbers(value: unknown, depth = 0, path = ""): unknown {
   if (typeof value === "bigint") return Number(value);
   if (typeof value !== "object" || value === null || depth > 256) return value;
-  if (Array.isArray(value)) {
+  let array: boolean;
+  try {
+    array = Array.isArray(value);
+  } catch (e) {
+    throw hostError(e, path); // a revoked Proxy: INVALID_VALUE at its path
+  }
+  if (array) {
+    const items = value as unknown[];
     let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const x = value[i];
-      const y = jsonNumbers(x, depth + 1);
-      if (y !== x) (out ??= value.slice())[i] = y;
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
+      const y = jsonNumbers(x, depth + 1, path + pointerSegment(i));
+      if (y !== x) (out ??= items.slice())[i] = y;
     }
     return out ?? value;
   }
   let out: Record<string, unknown> | undefined;
   for (const k of Object.keys(value)) {
     const x = (value as Record<string, unknown>)[k];
-    const y = jsonNumbers(x, depth + 1);
+    const y = jsonNumbers(x, depth + 1, path + pointerSegment(k));
     if (y !== x) {
       out ??= { ...(value as Record<string, unknown>) };
       Object.defineProperty(out, k, { value: y, enumerable: true, writable: true, configurable: true });

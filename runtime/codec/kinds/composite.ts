@@ -5,16 +5,29 @@
 import { hasOwn } from "../../objects.ts";
 import type { Reader } from "../../reader.ts";
 import { fail } from "./fail.ts";
+import { hostError } from "../../errors.ts";
 
 const isArray = Array.isArray;
 
 /** An assertion, so generated code reads the properties of a value it got as `unknown` (`getOwn`). */
 export function gObject(v: unknown, p: string, req?: number): asserts v is any {
-  if (typeof v !== "object" || v === null || isArray(v)) throw fail(p, "an object", v, req);
+  if (typeof v !== "object" || v === null || isArrayAt(v, p)) throw fail(p, "an object", v, req);
 }
 
 export function gArray(v: unknown, p: string, req?: number): asserts v is any[] {
-  if (!isArray(v)) throw fail(p, "an array", v, req);
+  if (!isArrayAt(v, p)) throw fail(p, "an array", v, req);
+}
+
+/**
+ * `Array.isArray`, which throws a TypeError for a revoked Proxy (the first thing that touches a value here): that
+ * is INVALID_VALUE at the value's own path, not an error from somewhere above it.
+ */
+function isArrayAt(v: unknown, p: string): boolean {
+  try {
+    return isArray(v);
+  } catch (e) {
+    throw hostError(e, p);
+  }
 }
 
 /**
