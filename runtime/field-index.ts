@@ -18,6 +18,7 @@ import { readHeader } from "./header.ts";
 import { getOwn } from "./objects.ts";
 import { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
+import type { DecodeOptions } from "./extensions.ts";
 
 /** A parsed field offset table (positions are in `Reader.buf`). */
 export interface FieldIndex {
@@ -157,12 +158,14 @@ export function peekField<T>(
   pointer: string,
   keys: readonly string[],
   read: (r: Reader) => T,
-  decode: (bytes: Uint8Array) => unknown,
+  decode: (bytes: Uint8Array, options?: DecodeOptions) => unknown,
+  options?: DecodeOptions,
 ): T | undefined {
-  const r = new Reader(bytes);
+  // the per-call decode limits apply to the one value read, as to a whole decode (docs/FORMAT.md §6.10)
+  const r = new Reader(bytes, 0, undefined, options);
   readHeader(r, spec.fingerprint, spec.name, spec.flags);
   const ix = r.fieldIndex;
-  if (ix === undefined || ix.tag !== spec.tag || ix.count !== spec.count) return pickPath(decode(bytes), keys) as T | undefined;
+  if (ix === undefined || ix.tag !== spec.tag || ix.count !== spec.count) return pickPath(decode(bytes, options), keys) as T | undefined;
   const buf = r.buf;
   const at = ix.entries + slot * (ix.ow + ix.sw);
   const offset = getBE(buf, at, ix.ow);

@@ -33,7 +33,7 @@ interface Codec {
   fingerprint: number;
   encode(value: unknown, options?: unknown): Uint8Array;
   decode(bytes: Uint8Array): unknown;
-  peek: Record<string, (bytes: Uint8Array) => unknown>;
+  peek: Record<string, (bytes: Uint8Array, options?: { maxZeroWidthItems?: number }) => unknown>;
 }
 
 let DIR = "";
@@ -178,6 +178,15 @@ describe("nested paths, strings, tables, extensions", () => {
     const v = clean(value("a", 3));
     assert.equal(codec.peek["owner.team"]!(codec.encode(v)), undefined);
     assert.equal(codec.peek.note!(codec.encode(v)), undefined);
+  });
+
+  test("the per-call decode limits apply to a peeked value (docs/FORMAT.md §6.10)", async () => {
+    const ir = irOf({ type: "object", properties: { id: { type: "integer" }, blanks: { type: "array", items: { type: "null" } } }, required: ["id", "blanks"], additionalProperties: false });
+    const codec = await compile(ir, evolveDictionary(ir, undefined).dictionary, ["blanks", "id"]);
+    const bytes = codec.encode({ id: 7, blanks: new Array(100).fill(null) });
+    assert.equal((codec.peek.blanks!(bytes) as unknown[]).length, 100);
+    assert.throws(() => codec.peek.blanks!(bytes, { maxZeroWidthItems: 10 }), (e: unknown) => e instanceof ToonError && e.path === "/blanks");
+    assert.equal(codec.peek.id!(bytes, { maxZeroWidthItems: 10 }), 7);
   });
 
   test("accessors are typed (tsc --strict over a module and a file using it)", async () => {

@@ -147,13 +147,13 @@ ${join(readers, "\n\n")}`;
     const doc = code`    /** \`${raw(s.path.replace(/\*\//g, "*\\/"))}\`${s.optional ? raw(" (undefined when absent)") : raw("")}${s.full ? raw("; holds extension properties, so read by a full decode") : raw("")}. */`;
     if (s.full) {
       return code`${doc}
-    ${propKey(s.path)}(bytes: Uint8Array): ${type} {
-      return $rt.pickPath($decode(bytes), ${jsonLit(s.keys)}) as ${type};
+    ${propKey(s.path)}(bytes: Uint8Array, options?: $rt.DecodeOptions): ${type} {
+      return $rt.pickPath($decode(bytes, options), ${jsonLit(s.keys)}) as ${type};
     },`;
     }
     return code`${doc}
-    ${propKey(s.path)}(bytes: Uint8Array): ${type} {
-      return $rt.peekField(bytes, $PEEK, ${i}, ${s.pointer}, ${jsonLit(s.keys)}, $peekR${raw(String(i))}, $decode) as ${type};
+    ${propKey(s.path)}(bytes: Uint8Array, options?: $rt.DecodeOptions): ${type} {
+      return $rt.peekField(bytes, $PEEK, ${i}, ${s.pointer}, ${jsonLit(s.keys)}, $peekR${raw(String(i))}, $decode, options) as ${type};
     },`;
   });
   const member = code`  /**
