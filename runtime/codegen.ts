@@ -27,7 +27,8 @@ export { toolDefinitions } from "./tools-definitions.ts";
 export type { ToolSource, ToolDefinitionFormat, ToolDefinitionOptions, ToolDefinitions } from "./tools-definitions.ts";
 export { writeExtension, writeExtensionSection, readExtensionSection, applyExtension, assertDecoded, unknownOf } from "./extensions.ts";
 export type { DecodeOptions } from "./extensions.ts";
-export { compressMessage } from "./compression.ts";
+// through the hook setCompressor installs: a bundle that registers no compressor carries no compression code
+export { compressIfAsked as compressMessage } from "./compress-hook.ts";
 export type { EncodeOptions } from "./compression.ts";
 export { streamCodec } from "./stream.ts";
 export type { StreamSpec, StreamCodec } from "./stream.ts";

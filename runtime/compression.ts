@@ -14,6 +14,7 @@ import { ToonError } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 import { Flag, MAGIC } from "./wire.ts";
 import { DEFAULT_MAX_INFLATED_BYTES } from "./limits.ts";
+import { HOW_TO_REGISTER, setCompressionHook } from "./compress-hook.ts";
 
 /** The compression algorithm byte after the header. Only zstd is specified. */
 export const CompressionAlgorithm = { ZSTD: 0x01 } as const;
@@ -65,14 +66,14 @@ export function setCompressor(c: Compressor | undefined): void {
     }
   }
   (globalThis as Registry)[REGISTRY] = c;
+  // encode and decode reach the code below through the hook (./compress-hook.ts): installed with a compressor
+  setCompressionHook(c === undefined ? undefined : { compress: compressMessage, inflate: inflateReader });
 }
 
 export function getCompressor(): Compressor | undefined {
   return (globalThis as Registry)[REGISTRY];
 }
 
-const HOW_TO_REGISTER =
-  'register one with setCompressor from toon-gen/runtime, e.g. with the zstd-napi package: import * as zstd from "zstd-napi"; setCompressor({ name: "zstd", compress: (b) => zstd.compress(b), decompress: (b) => zstd.decompress(b) })';
 
 /**
  * Where the payload starts: after magic, version, flags, the fingerprint (FIXED_DICTIONARY) and the extension

@@ -7,7 +7,7 @@ import type { Reader } from "./reader.ts";
 import { readFieldIndex } from "./field-index.ts";
 import type { Writer } from "./writer.ts";
 import { FORMAT_VERSION, Flag, KNOWN_FLAGS, MAGIC } from "./wire.ts";
-import { inflateReader } from "./compression.ts";
+import { inflateIfRegistered } from "./compress-hook.ts";
 
 export function writeHeader(w: Writer, flags: number, fingerprint: number, level = 0): void {
   w.ensure(9);
@@ -114,7 +114,7 @@ export function readHeader(r: Reader, fingerprint: number, name: string, extra =
     throw new ToonError("UNSUPPORTED_FLAGS", `header flags ${hex16(unknown)} are not supported by this decoder`, { offset: 5 });
   }
   r.level = h.level;
-  if (h.flags & Flag.COMPRESSED) inflateReader(r, start);
+  if (h.flags & Flag.COMPRESSED) inflateIfRegistered(r, start);
   if (h.flags & Flag.FIELD_INDEX) r.fieldIndex = readFieldIndex(r);
   return h.flags;
 }
