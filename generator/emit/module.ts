@@ -142,7 +142,7 @@ ${join(types, "\n\n")}
 ${join(cx.hoisted())}
 
 ${join(fns, "\n\n")}
-${extFns.length ? code`\n${join(extFns, "\n\n")}\n` : raw("")}
+${extFns.length ? code`\n${join(extFns, "\n")}` : raw("")}
 ${apply}
 ${preds.length ? code`\n${join(preds, "\n\n")}\n` : raw("")}
 ${cx.helpers().length ? code`\n${join(cx.helpers(), "\n\n")}\n` : raw("")}
@@ -158,14 +158,15 @@ const $dictionary = {
   hash64: ${dict.base.hash64},
 } as const;
 
-const $FLAGS = ${level > 0 ? raw("$rt.Flag.FIXED_DICTIONARY | $rt.Flag.EXTENSIONS") : raw("$rt.Flag.FIXED_DICTIONARY")}${tabled ? raw(" | $rt.Flag.DEFAULTS") : raw("")}${index ? raw(" | $rt.Flag.FIELD_INDEX") : raw("")};
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = ${level};
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0)${tabled ? raw(" | $rt.Flag.DEFAULTS") : raw("")}${index ? raw(" | $rt.Flag.FIELD_INDEX") : raw("")};
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName}, $dictionary.fingerprint, ${ir.name});
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = ${level};
 ${peek ? code`
 ${peek.section}
 ` : raw("")}

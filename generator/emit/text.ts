@@ -21,7 +21,7 @@
  * (runtime/codec/engine/text-check.ts, which `compileTextCheck` runs on the IR for the CLI) calls too.
  */
 import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir/types.ts";
-import { Code, code, join, jsonBlock, lit, name, raw, stringBlock } from "../../templates/code.ts";
+import { Code, code, join, jsonBlock, jsonLit, lit, name, raw, stringBlock } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { indentBy, readProp } from "./write.ts";
 import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
@@ -955,7 +955,8 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
   const check = rootIsDefinition ? t.checker(ir.name, cx.def(ir.name).shape) : t.checker(ir.name, ir.root);
   const hints = cx.constant("thints", code`${jsonBlock(t.hints(ir.root))} as const`);
   const fillSpec = fillSpecOf(ir, cx);
-  const fill = fillSpec === undefined ? undefined : cx.constant("tfill", code`${jsonBlock(fillSpec)} as $rt.FillSpec`);
+  // laid out one definition a line (root, then each of defs), so that a new property changes one line
+  const fill = fillSpec === undefined ? undefined : cx.constant("tfill", code`${fillBlock(fillSpec)} as $rt.FillSpec`);
   const instructions = cx.constant("tinstructions", stringBlock(formatInstructions(ir, cx)));
   const T = name(ir.name);
   const members = code`  /**
@@ -1131,4 +1132,18 @@ function exampleValue(root: Shape, cx: Defs, optional: boolean, note: (n: string
   };
   const v = make(root, "", "");
   return v === undefined ? null : v;
+}
+
+/** A fill spec `{ root, defs }` with `root` and each definition of `defs` on a line of its own. */
+function fillBlock(spec: { root?: unknown; defs?: Record<string, unknown> }): Code {
+  const lines: Code[] = [];
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === "defs" && typeof v === "object" && v !== null && !Array.isArray(v)) {
+      // a definition named __proto__ stays an own property (a computed key)
+      const key = (n: string): Code => (n === "__proto__" ? code`[${jsonLit(n)}]` : jsonLit(n));
+      const defs = Object.entries(v as Record<string, unknown>).map(([n, d]) => code`    ${key(n)}: ${jsonLit(d)},`);
+      lines.push(code`  "defs": {\n${join(defs, "\n")}\n  },`);
+    } else lines.push(code`  ${jsonLit(k)}: ${jsonLit(v)},`);
+  }
+  return code`{\n${join(lines, "\n")}\n}`;
 }

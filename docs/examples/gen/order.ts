@@ -28,7 +28,12 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
 ]);
 const $enum_Order_status = ["pending", "paid", "shipped"] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "qty", "price", "status", "note", "created", "tags"]} as const;
-const $tfill_Order = {"root": {"o": [["note", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_Order = {
+  "root": {"o": [["note", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -203,14 +208,15 @@ const $dictionary = {
   hash64: "0xeb6a7e304151b21b",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "order.ts", $dictionary.fingerprint, "Order");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -147,14 +147,7 @@ const $tfill_ExtractionResult = {
   "root": {"o": [["documents", 0, {"a": {"r": "Document"}}]]},
   "defs": {
     "Document": {"o": [["url", 1, 0], ["entities", 0, {"a": {"r": "Entity"}}]]},
-    "Entity": {
-      "u": "type",
-      "b": [
-        ["person", {"r": "PersonEntity"}],
-        ["organization", {"r": "OrganizationEntity"}],
-        ["location", {"r": "LocationEntity"}],
-      ],
-    },
+    "Entity": {"u": "type", "b": [["person", {"r": "PersonEntity"}], ["organization", {"r": "OrganizationEntity"}], ["location", {"r": "LocationEntity"}]]},
     "LocationEntity": {"o": [["countryCode", 1, 0], ["lat", 1, 0], ["lon", 1, 0]]},
     "OrganizationEntity": {"o": [["ticker", 1, 0]]},
     "PersonEntity": {"o": [["role", 1, 0]]},
@@ -1009,14 +1002,15 @@ const $dictionary = {
   hash64: "0x6c89965814d1a3d2",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

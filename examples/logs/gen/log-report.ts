@@ -194,7 +194,9 @@ const $thints_LogReport = {
 } as const;
 const $tfill_LogReport = {
   "root": {"o": [["services", 0, {"a": {"r": "ServiceGroup"}}]]},
-  "defs": {"ServiceGroup": {"o": [["incidentId", 1, 0]]}},
+  "defs": {
+    "ServiceGroup": {"o": [["incidentId", 1, 0]]},
+  },
 } as $rt.FillSpec;
 const $tinstructions_LogReport = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -998,14 +1000,15 @@ const $dictionary = {
   hash64: "0x29c6c89b5143baea",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.DEFAULTS;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "log-report.ts", $dictionary.fingerprint, "LogReport");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -178,7 +178,12 @@ const $dt_Address_postcode = /*@__PURE__*/ $rt.defaultTable<string>([
 const $dt_Address_country = /*@__PURE__*/ $rt.defaultTable<string>(["CN", "HK", "DE", "FR", "JP", "SG", "US"]);
 const $tfields_LineItem = ["sku", "name", "qty", "unitPrice"];
 const $thints_OrderList = {"root": "object", "keys": ["orders"]} as const;
-const $tfill_OrderList = {"root": {"o": [["orders", 0, {"a": {"r": "Order"}}]]}, "defs": {"Order": {"o": [["note", 1, 0]]}}} as $rt.FillSpec;
+const $tfill_OrderList = {
+  "root": {"o": [["orders", 0, {"a": {"r": "Order"}}]]},
+  "defs": {
+    "Order": {"o": [["note", 1, 0]]},
+  },
+} as $rt.FillSpec;
 const $tinstructions_OrderList = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -703,14 +708,15 @@ const $dictionary = {
   hash64: "0x0b54627cebaa87c5",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.DEFAULTS;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "order-list.ts", $dictionary.fingerprint, "OrderList");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -33,7 +33,12 @@ const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow",
 const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
 const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
 const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
-const $tfill_Forecast = {"root": {"o": [["alerts", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_Forecast = {
+  "root": {"o": [["alerts", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -332,14 +337,15 @@ const $dictionary = {
   hash64: "0x37975ea23925644d",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "forecast.ts", $dictionary.fingerprint, "Forecast");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

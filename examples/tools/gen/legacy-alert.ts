@@ -16,7 +16,12 @@ export interface LegacyAlert {
 const $keys_LegacyAlert = /*@__PURE__*/ new Set<string>(["level", "headline", "areas", "expires"]);
 const $enum_LegacyAlert_level = ["advisory", "watch", "warning"] as const;
 const $thints_LegacyAlert = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
-const $tfill_LegacyAlert = {"root": {"o": [["expires", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_LegacyAlert = {
+  "root": {"o": [["expires", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_LegacyAlert = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -162,14 +167,15 @@ const $dictionary = {
   hash64: "0x3e14866c96c32df4",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "legacy-alert.ts", $dictionary.fingerprint, "LegacyAlert");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

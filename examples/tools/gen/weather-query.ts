@@ -17,7 +17,12 @@ export interface WeatherQuery {
 const $keys_WeatherQuery = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
 const $enum_WeatherQuery_unit = ["celsius", "fahrenheit"] as const;
 const $thints_WeatherQuery = {"root": "object", "keys": ["city", "date", "unit"]} as const;
-const $tfill_WeatherQuery = {"root": {"o": [["date", 1, 0], ["unit", 0, 0, "celsius"]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_WeatherQuery = {
+  "root": {"o": [["date", 1, 0], ["unit", 0, 0, "celsius"]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_WeatherQuery = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -126,14 +131,15 @@ const $dictionary = {
   hash64: "0x8acfaea888ee8c51",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-query.ts", $dictionary.fingerprint, "WeatherQuery");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

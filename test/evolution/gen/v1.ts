@@ -39,7 +39,12 @@ const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash]
 const $tmask_Order_payment_exact = [32, 32] as const;
 const $tmask_Order_payment_coercible = [0, 0] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]} as const;
-const $tfill_Order = {"root": {"o": [["note", 1, 0], ["payment", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_Order = {
+  "root": {"o": [["note", 1, 0], ["payment", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -385,14 +390,15 @@ const $dictionary = {
   hash64: "0xc1b7e14fa683acee",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "v1.ts", $dictionary.fingerprint, "Order");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -53,15 +53,10 @@ const $keys_Order_coupon = /*@__PURE__*/ new Set<string>(["code", "percent"]);
 const $tenum_Order_channel = ["web", "app"] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]} as const;
 const $tfill_Order = {
-  "root": {
-    "o": [
-      ["items", 0, {"a": {"o": [["gift", 1, 0]]}}],
-      ["payment", 1, 0],
-      ["coupon", 1, {"o": [["percent", 1, 0]]}],
-      ["channel", 0, 0, "web"],
-    ],
+  "root": {"o": [["items", 0, {"a": {"o": [["gift", 1, 0]]}}], ["payment", 1, 0], ["coupon", 1, {"o": [["percent", 1, 0]]}], ["channel", 0, 0, "web"]]},
+  "defs": {
+
   },
-  "defs": {},
 } as $rt.FillSpec;
 const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -231,7 +226,6 @@ function readOrder(r: $rt.Reader): any {
 
 function $extW14(w: $rt.Writer, v: any): void { $rt.wBool(w, v, ""); }
 function $extR14(r: $rt.Reader): any { return (r.at = "", r.bool()); }
-
 function $extW18(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_code = v.code;
@@ -250,7 +244,6 @@ function $extR18(r: $rt.Reader): any {
   if ((m0 & 1)) o0.percent = v_percent;
   return o0;
 }
-
 function $extW21(w: $rt.Writer, v: any): void {
   switch (v) {
     case "web": w.byte(0); break;
@@ -259,7 +252,6 @@ function $extW21(w: $rt.Writer, v: any): void {
   }
 }
 function $extR21(r: $rt.Reader): any { return (r.at = "", $tenum_Order_channel[r.index(2)]); }
-
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
   switch (id) {
@@ -599,14 +591,15 @@ const $dictionary = {
   hash64: "0xc1b7e14fa683acee",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY | $rt.Flag.EXTENSIONS;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 1;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "v3.ts", $dictionary.fingerprint, "Order");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 1;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -52,13 +52,7 @@ const $thints_AgentToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_AgentToolsBatch = {
   "root": {"a": {"r": "AgentTools"}},
   "defs": {
-    "AgentTools": {
-      "u": "name",
-      "b": [
-        ["refund", {"o": [["arguments", 0, {"r": "RefundArguments"}]]}],
-        ["search_docs", {"o": [["arguments", 0, {"r": "SearchDocsArguments"}]]}],
-      ],
-    },
+    "AgentTools": {"u": "name", "b": [["refund", {"o": [["arguments", 0, {"r": "RefundArguments"}]]}], ["search_docs", {"o": [["arguments", 0, {"r": "SearchDocsArguments"}]]}]]},
     "RefundArguments": {"o": [["reason", 1, 0]]},
     "SearchDocsArguments": {"o": [["limit", 1, 0]]},
   },
@@ -555,14 +549,15 @@ const $dictionary = {
   hash64: "0xaa15dfbb18722f34",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

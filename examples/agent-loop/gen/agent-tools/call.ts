@@ -46,13 +46,7 @@ const $tmask_AgentTools_exact = [32, 32, 32] as const;
 const $tmask_AgentTools_coercible = [0, 0, 0] as const;
 const $thints_AgentTools = {"root": "other", "keys": []} as const;
 const $tfill_AgentTools = {
-  "root": {
-    "u": "name",
-    "b": [
-      ["refund", {"o": [["arguments", 0, {"r": "RefundArguments"}]]}],
-      ["search_docs", {"o": [["arguments", 0, {"r": "SearchDocsArguments"}]]}],
-    ],
-  },
+  "root": {"u": "name", "b": [["refund", {"o": [["arguments", 0, {"r": "RefundArguments"}]]}], ["search_docs", {"o": [["arguments", 0, {"r": "SearchDocsArguments"}]]}]]},
   "defs": {
     "RefundArguments": {"o": [["reason", 1, 0]]},
     "SearchDocsArguments": {"o": [["limit", 1, 0]]},
@@ -300,14 +294,15 @@ const $dictionary = {
   hash64: "0x2a23cae168f9e69d",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -49,13 +49,7 @@ const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
 const $tfill_McpToolsListBatch = {
   "root": {"a": {"r": "McpToolsList"}},
   "defs": {
-    "McpToolsList": {
-      "u": "name",
-      "b": [
-        ["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}],
-        ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}],
-      ],
-    },
+    "McpToolsList": {"u": "name", "b": [["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}], ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}]]},
     "NotesDeleteArguments": {"o": [["permanent", 1, 0]]},
     "NotesSearchArguments": {"o": [["limit", 1, 0, 10], ["tags", 1, 0]]},
   },
@@ -612,14 +606,15 @@ const $dictionary = {
   hash64: "0x7050a6e419207946",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

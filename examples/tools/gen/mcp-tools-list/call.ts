@@ -43,13 +43,7 @@ const $tmask_McpToolsList_exact = [32, 32, 32] as const;
 const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsList = {"root": "other", "keys": []} as const;
 const $tfill_McpToolsList = {
-  "root": {
-    "u": "name",
-    "b": [
-      ["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}],
-      ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}],
-    ],
-  },
+  "root": {"u": "name", "b": [["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}], ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}]]},
   "defs": {
     "NotesDeleteArguments": {"o": [["permanent", 1, 0]]},
     "NotesSearchArguments": {"o": [["limit", 1, 0, 10], ["tags", 1, 0]]},
@@ -348,14 +342,15 @@ const $dictionary = {
   hash64: "0x47208d54b0f144d5",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -74,13 +74,7 @@ const $tfill_WeatherToolsBatch = {
   "defs": {
     "GetAirQualityArguments": {"o": [["pollutants", 1, 0]]},
     "GetForecastArguments": {"o": [["include", 1, 0]]},
-    "WeatherTools": {
-      "u": "name",
-      "b": [
-        ["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}],
-        ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}],
-      ],
-    },
+    "WeatherTools": {"u": "name", "b": [["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}], ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}]]},
   },
 } as $rt.FillSpec;
 const $tinstructions_WeatherToolsBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
@@ -844,14 +838,15 @@ const $dictionary = {
   hash64: "0xb13133abfc7d618e",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/batch.ts", $dictionary.fingerprint, "WeatherToolsBatch");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -66,13 +66,7 @@ const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
 const $tfill_WeatherTools = {
-  "root": {
-    "u": "name",
-    "b": [
-      ["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}],
-      ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}],
-    ],
-  },
+  "root": {"u": "name", "b": [["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}], ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}]]},
   "defs": {
     "GetAirQualityArguments": {"o": [["pollutants", 1, 0]]},
     "GetForecastArguments": {"o": [["include", 1, 0]]},
@@ -493,14 +487,15 @@ const $dictionary = {
   hash64: "0x09f1da80d6fedccb",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -16,7 +16,12 @@ export interface RefundArguments {
 const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
 const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
 const $thints_RefundArguments = {"root": "object", "keys": ["orderId", "amount", "reason"]} as const;
-const $tfill_RefundArguments = {"root": {"o": [["reason", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_RefundArguments = {
+  "root": {"o": [["reason", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_RefundArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -127,14 +132,15 @@ const $dictionary = {
   hash64: "0x00f514032704e66f",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/args/refund.ts", $dictionary.fingerprint, "RefundArguments");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

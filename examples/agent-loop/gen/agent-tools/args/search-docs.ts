@@ -14,7 +14,12 @@ export interface SearchDocsArguments {
 
 const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
 const $thints_SearchDocsArguments = {"root": "object", "keys": ["query", "limit"]} as const;
-const $tfill_SearchDocsArguments = {"root": {"o": [["limit", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_SearchDocsArguments = {
+  "root": {"o": [["limit", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_SearchDocsArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -107,14 +112,15 @@ const $dictionary = {
   hash64: "0x47cd6cc3fba8eed2",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/args/search-docs.ts", $dictionary.fingerprint, "SearchDocsArguments");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

@@ -14,7 +14,12 @@ export interface NotesDeleteArguments {
 
 const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
 const $thints_NotesDeleteArguments = {"root": "object", "keys": ["id", "permanent"]} as const;
-const $tfill_NotesDeleteArguments = {"root": {"o": [["permanent", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_NotesDeleteArguments = {
+  "root": {"o": [["permanent", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -134,14 +139,15 @@ const $dictionary = {
   hash64: "0xc91ed6f7556ec9e6",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/args/notes-delete.ts", $dictionary.fingerprint, "NotesDeleteArguments");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

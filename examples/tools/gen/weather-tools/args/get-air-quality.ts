@@ -28,7 +28,12 @@ const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_loc
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
-const $tfill_GetAirQualityArguments = {"root": {"o": [["pollutants", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_GetAirQualityArguments = {
+  "root": {"o": [["pollutants", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -327,14 +332,15 @@ const $dictionary = {
   hash64: "0x87287b1d1f932afd",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {

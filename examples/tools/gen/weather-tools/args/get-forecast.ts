@@ -17,7 +17,12 @@ export interface GetForecastArguments {
 const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
 const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $thints_GetForecastArguments = {"root": "object", "keys": ["city", "days", "include"]} as const;
-const $tfill_GetForecastArguments = {"root": {"o": [["include", 1, 0]]}, "defs": {}} as $rt.FillSpec;
+const $tfill_GetForecastArguments = {
+  "root": {"o": [["include", 1, 0]]},
+  "defs": {
+
+  },
+} as $rt.FillSpec;
 const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
   "```toon\n" +
@@ -165,14 +170,15 @@ const $dictionary = {
   hash64: "0xf3317d8b60defd0c",
 } as const;
 
-const $FLAGS = $rt.Flag.FIXED_DICTIONARY;
+/** This codec's extension level: how many extension segments its dictionary has. */
+const $LEVEL = 0;
+/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
+const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /**
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "weather-tools/args/get-forecast.ts", $dictionary.fingerprint, "GetForecastArguments");
-/** This codec's extension level: how many extension segments its dictionary has. */
-const $LEVEL = 0;
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
