@@ -28,6 +28,7 @@ import { loadSchemaFile } from "../generator/load/index.ts";
 import { loadZstd } from "../generator/inspect/zstd.ts";
 import { OrderList } from "../examples/orders/gen/order-list.ts";
 import { LogReport } from "../examples/logs/gen/log-report.ts";
+import { catchToon as toonError } from "./support/toon-error.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const MAIN = path.join(ROOT, "generator", "cli", "main.ts");
@@ -61,15 +62,6 @@ const flagsOf = (b: Uint8Array): number => (b[5]! << 8) | b[6]!;
 const compressed = (b: Uint8Array): boolean => (flagsOf(b) & Flag.COMPRESSED) !== 0;
 const payloadLength = (b: Uint8Array): number => b.length - payloadStart(b)!;
 
-function toonError(f: () => unknown): ToonError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ToonError) return e;
-    throw e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 describe("threshold", () => {
   test("below 8 KiB a message is never compressed, whatever compress says", () => {

@@ -13,6 +13,7 @@ import { repairJson, type JsonRepair } from "../runtime/text/json-repair.ts";
 import { zodToJsonSchema } from "../generator/inputs/zod.ts";
 import { compileSchema, suiteDir } from "./support/gen.ts";
 import { OrderList } from "../examples/orders/gen/order-list.ts";
+import { catchToon as caught } from "./support/toon-error.ts";
 
 type Prompted<T = any> = {
   fromModelOutput(output: unknown, options?: { repair?: boolean; onRepair?: (r: JsonRepair) => void }): T;
@@ -21,15 +22,6 @@ type Prompted<T = any> = {
   formatInstructions(): string;
 };
 
-function caught(f: () => unknown): ToonError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ToonError) return e;
-    throw e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 const CONTACTS = {
   title: "Contacts",

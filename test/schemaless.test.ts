@@ -14,6 +14,7 @@ import { decodeSchemaless, encodeSchemaless, inferSchemaless, SchemalessKind as 
 import { corpusRelative, datasetFiles } from "./corpus/index.ts";
 import { Rng } from "./support/rng.ts";
 import { OrderList } from "../examples/orders/gen/order-list.ts";
+import { catchToon as toonError } from "./support/toon-error.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const MAIN = path.join(ROOT, "generator", "cli", "main.ts");
@@ -69,15 +70,6 @@ function roundTrip(value: unknown, label: string): Uint8Array {
   return bytes;
 }
 
-function toonError(f: () => unknown): ToonError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ToonError) return e;
-    throw e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, "0")).join(" ");
 

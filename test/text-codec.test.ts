@@ -21,6 +21,7 @@ import { arbitrary } from "./support/arbitrary.ts";
 import { generateCorpusModules, instanceLabel } from "./support/corpus-gen.ts";
 import { compileSchema, exampleProjects, importCodec, REPO, suiteDir, type Codec } from "./support/gen.ts";
 import { INLINE_SCHEMAS } from "./support/schemas.ts";
+import { catchToon as caught } from "./support/toon-error.ts";
 
 /** A codec with the text members. */
 interface TextCodec<T = any> extends Codec<T> {
@@ -63,15 +64,6 @@ function jsonModel(v: unknown): unknown {
   return textModel(JSON.parse(JSON.stringify(v)));
 }
 
-function caught(f: () => unknown): ToonError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ToonError) return e;
-    throw e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 /** Problems of one value through a codec's text members (empty: all good). */
 function textProblems(codec: TextCodec, value: unknown, opts: { reference: boolean; options?: boolean }): string[] {

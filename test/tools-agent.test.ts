@@ -13,18 +13,10 @@ import { toolDefinitions } from "../runtime/tools-definitions.ts";
 import { WeatherTools, type WeatherToolsCall } from "../examples/tools/gen/weather-tools.ts";
 import { McpToolsList } from "../examples/tools/gen/mcp-tools-list.ts";
 import { REPO } from "./support/tools-gen.ts";
+import { catchToon } from "./support/toon-error.ts";
 
 const readExample = (rel: string): unknown => JSON.parse(readFileSync(path.join(REPO, "examples", "tools", rel), "utf8"));
 
-function catchToon(f: () => unknown): ToonError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ToonError) return e;
-    throw e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 /** An OpenAI chat completion whose second of three calls is bad. */
 function completionWithBadCall(): unknown {

@@ -23,6 +23,7 @@ import {
 } from "../generator/inputs/index.ts";
 import { WeatherTools, type WeatherToolsCall } from "../examples/tools/gen/weather-tools.ts";
 import { corpusDir, freshDir, importGenerated, jsonLines, REPO, typeCheck, writeProduced } from "./support/tools-gen.ts";
+import { catchToon } from "./support/toon-error.ts";
 
 const EXAMPLE = path.join(REPO, "examples", "tools");
 const readExample = (rel: string): string => readFileSync(path.join(EXAMPLE, rel), "utf8");
@@ -41,15 +42,6 @@ interface AnyToolSet {
   accumulator(): { push(e: unknown): unknown[]; end(): unknown[] };
 }
 
-function catchToon(f: () => unknown): ToonError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ToonError) return e;
-    throw e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 type Outcome = ReturnType<ReturnType<typeof WeatherTools.accumulator>["push"]>[number];
 
