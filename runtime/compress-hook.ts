@@ -21,24 +21,32 @@ export function setCompressionHook(h: CompressionHook | undefined): void {
   (globalThis as Registry)[HOOK] = h;
 }
 
-export const HOW_TO_REGISTER =
+const HOW_TO_REGISTER =
   'register one with setCompressor from toon-gen/runtime, e.g. with the zstd-napi package: import * as zstd from "zstd-napi"; setCompressor({ name: "zstd", compress: (b) => zstd.compress(b), decompress: (b) => zstd.decompress(b) })';
+
+/** CONFIG_ERROR: compression was asked for and no compressor is registered (here and in ./compression.ts). */
+export function noCompressor(): ToonError {
+  return new ToonError("CONFIG_ERROR", `encode with { compress: true } needs a compressor: ${HOW_TO_REGISTER}`);
+}
+
+/** UNSUPPORTED_FLAGS: a COMPRESSED message (starting at `start`) and no compressor registered to inflate it. */
+export function noDecompressor(start: number): ToonError {
+  return new ToonError("UNSUPPORTED_FLAGS", `header flag 0x0040 (COMPRESSED, zstd): the body is compressed and no decompressor is registered; ${HOW_TO_REGISTER}`, {
+    offset: start + 5,
+  });
+}
 
 /** `encode(value, options)`: the message, compressed when `options.compress` asks (CONFIG_ERROR without a compressor). */
 export function compressIfAsked(message: Uint8Array, options: EncodeOptions | undefined): Uint8Array {
   if (options === undefined || !options.compress) return message;
   const h = (globalThis as Registry)[HOOK];
-  if (h === undefined) throw new ToonError("CONFIG_ERROR", `encode with { compress: true } needs a compressor: ${HOW_TO_REGISTER}`);
+  if (h === undefined) throw noCompressor();
   return h.compress(message, options);
 }
 
 /** `readHeader` of a COMPRESSED message: inflate it in place, or UNSUPPORTED_FLAGS when no compressor is registered. */
 export function inflateIfRegistered(r: Reader, start: number): void {
   const h = (globalThis as Registry)[HOOK];
-  if (h === undefined) {
-    throw new ToonError("UNSUPPORTED_FLAGS", `header flag 0x0040 (COMPRESSED, zstd): the body is compressed and no decompressor is registered; ${HOW_TO_REGISTER}`, {
-      offset: start + 5,
-    });
-  }
+  if (h === undefined) throw noDecompressor(start);
   h.inflate(r, start);
 }

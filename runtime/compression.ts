@@ -14,7 +14,7 @@ import { ToonError } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 import { Flag, MAGIC } from "./wire.ts";
 import { DEFAULT_MAX_INFLATED_BYTES } from "./limits.ts";
-import { HOW_TO_REGISTER, setCompressionHook } from "./compress-hook.ts";
+import { noCompressor, noDecompressor, setCompressionHook } from "./compress-hook.ts";
 
 /** The compression algorithm byte after the header. Only zstd is specified. */
 export const CompressionAlgorithm = { ZSTD: 0x01 } as const;
@@ -112,7 +112,7 @@ function varintBytes(n: number): number[] {
 export function compressMessage(message: Uint8Array, options: EncodeOptions | undefined): Uint8Array {
   if (options === undefined || !options.compress) return message;
   const c = getCompressor();
-  if (c === undefined) throw new ToonError("CONFIG_ERROR", `encode with { compress: true } needs a compressor: ${HOW_TO_REGISTER}`);
+  if (c === undefined) throw noCompressor();
   const threshold = options.threshold ?? DEFAULT_COMPRESS_THRESHOLD;
   if (!(threshold >= 0)) throw new ToonError("CONFIG_ERROR", `compression threshold must be a non-negative number of bytes, got ${threshold}`);
   const start = payloadStart(message);
@@ -167,11 +167,7 @@ export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, e
     throw fail(`zstd frame declares ${stated} bytes of content, but the message declares ${rawLength}`);
   }
   const c = getCompressor();
-  if (c === undefined) {
-    throw new ToonError("UNSUPPORTED_FLAGS", `header flag 0x0040 (COMPRESSED, zstd): the body is compressed and no decompressor is registered; ${HOW_TO_REGISTER}`, {
-      offset: start + 5,
-    });
-  }
+  if (c === undefined) throw noDecompressor(start);
   let raw: Uint8Array;
   try {
     raw = c.decompress(bytes.subarray(p, end), rawLength);

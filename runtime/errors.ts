@@ -154,6 +154,19 @@ export function hostError(e: unknown, path: string): unknown {
 }
 
 /**
+ * `Array.isArray` of a value being walked at `path`: it is the first thing that touches a value and throws a
+ * TypeError for a revoked Proxy, which becomes INVALID_VALUE at the value's own path (the encoders, validate).
+ */
+export function isArrayAt(v: unknown, path: string | (() => string)): v is unknown[] {
+  try {
+    return Array.isArray(v);
+  } catch (e) {
+    // a walker that keeps its location as tokens passes a function: the pointer is built only on failure
+    throw hostError(e, typeof path === "string" ? path : path());
+  }
+}
+
+/**
  * The one `catch` of a generated function (generator/emit/at.ts): `at` is the path of the definition call in
  * flight, "" between calls (the function's own errors carry their paths already and pass unchanged).
  */

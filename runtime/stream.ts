@@ -17,7 +17,7 @@
 import type { CodecDescriptor } from "./codec/descriptor.ts";
 import { pathFunctions } from "./codec/engine/stream.ts";
 import { streamPathRows, type StreamPathRow } from "./codec/stream-rows.ts";
-import { ToonError, hostError, pointerSegment, rethrowAt } from "./errors.ts";
+import { ToonError, hostError, isArrayAt, pointerSegment, rethrowAt } from "./errors.ts";
 import { readExtensionSection, writeExtensionSection } from "./extensions.ts";
 import { hex16, peekHeader, writeHeader, type Header } from "./header.ts";
 import { getOwn, hasOwn, setOwn } from "./objects.ts";
@@ -1507,6 +1507,8 @@ class Incremental {
   private readonly textChunk: number;
   private readonly t: PathTable;
   private readonly tokens = (): readonly Token[] => this.path;
+  /** The location being walked as a JSON pointer, built only when an error needs it. */
+  private readonly here = (): string => pointerOf(this.path);
 
   constructor(
     private readonly enc: StreamEncoder<any, any>,
@@ -1527,15 +1529,6 @@ class Incremental {
 
   private valueFrame(v: unknown, entry: number): void {
     this.frames.push(this.enc.make(FrameKind.VALUE, this.closed, entry, this.open, P_VALUE, v, entry, this.tokens));
-  }
-
-  /** `Array.isArray`, whose TypeError on a revoked Proxy is INVALID_VALUE at the location being walked. */
-  private isArray(v: unknown): v is unknown[] {
-    try {
-      return Array.isArray(v);
-    } catch (e) {
-      throw hostError(e, pointerOf(this.path));
-    }
   }
 
   walk(v: unknown, outer: number, depth: number): void {
@@ -1605,7 +1598,7 @@ class Incremental {
 
   private object(v: unknown, entry: number, depth: number): void {
     const t = this.t;
-    if (typeof v !== "object" || v === null || this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
+    if (typeof v !== "object" || v === null || isArrayAt(v, this.here)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
     const o = v as Record<string, unknown>;
     const props = (t.extra[entry] as number[] | undefined) ?? [];
     const declared = t.props.get(entry);
@@ -1640,7 +1633,7 @@ class Incremental {
   }
 
   private map(v: unknown, entry: number, depth: number): number {
-    if (typeof v !== "object" || v === null || this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
+    if (typeof v !== "object" || v === null || isArrayAt(v, this.here)) throw this.fail("INVALID_VALUE", `expected an object, got ${describeValue(v)}`);
     const o = v as Record<string, unknown>;
     const add = this.t.additional.get(entry)!;
     let n = 0;
@@ -1653,7 +1646,7 @@ class Incremental {
   }
 
   private array(v: unknown, entry: number, depth: number): number {
-    if (!this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
+    if (!isArrayAt(v, this.here)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
     const items = this.t.items.get(entry)!;
     for (let i = 0; i < v.length; i++) this.child(i, true, v[i], items, depth);
     return v.length;
@@ -1661,7 +1654,7 @@ class Incremental {
 
   private tuple(v: unknown, entry: number, depth: number): number {
     const t = this.t;
-    if (!this.isArray(v)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
+    if (!isArrayAt(v, this.here)) throw this.fail("INVALID_VALUE", `expected an array, got ${describeValue(v)}`);
     const [min, k] = t.extra[entry] as [number, number];
     const rest = t.rest.get(entry);
     if (v.length < min || (rest === undefined && v.length > k)) {

@@ -4,7 +4,7 @@
  * A codec generated with its JSON Schema validator (`<name>.validate.ts`) checks the schema first, every
  * violation listed (`validateFull`), and the shape after.
  */
-import { ToonError, hostError, pointerSegment, type ToonErrorDetail } from "./errors.ts";
+import { ToonError, hostError, isArrayAt, pointerSegment, type ToonErrorDetail } from "./errors.ts";
 import { Writer } from "./writer.ts";
 
 export interface ValidateOptions {
@@ -79,14 +79,8 @@ export function validateFull<T>(value: unknown, options: ValidateOptions | undef
 function jsonNumbers(value: unknown, depth = 0, path = ""): unknown {
   if (typeof value === "bigint") return Number(value);
   if (typeof value !== "object" || value === null || depth > 256) return value;
-  let array: boolean;
-  try {
-    array = Array.isArray(value);
-  } catch (e) {
-    throw hostError(e, path); // a revoked Proxy: INVALID_VALUE at its path
-  }
-  if (array) {
-    const items = value as unknown[];
+  if (isArrayAt(value, path)) {
+    const items = value;
     let out: unknown[] | undefined;
     for (let i = 0; i < items.length; i++) {
       const x = items[i];

@@ -4,10 +4,9 @@
  */
 import { hasOwn } from "../../objects.ts";
 import type { Reader } from "../../reader.ts";
+import { isArrayAt } from "../../errors.ts";
 import { fail } from "./fail.ts";
-import { hostError } from "../../errors.ts";
 
-const isArray = Array.isArray;
 
 /** An assertion, so generated code reads the properties of a value it got as `unknown` (`getOwn`). */
 export function gObject(v: unknown, p: string, req?: number): asserts v is any {
@@ -16,18 +15,6 @@ export function gObject(v: unknown, p: string, req?: number): asserts v is any {
 
 export function gArray(v: unknown, p: string, req?: number): asserts v is any[] {
   if (!isArrayAt(v, p)) throw fail(p, "an array", v, req);
-}
-
-/**
- * `Array.isArray`, which throws a TypeError for a revoked Proxy (the first thing that touches a value here): that
- * is INVALID_VALUE at the value's own path, not an error from somewhere above it.
- */
-function isArrayAt(v: unknown, p: string): boolean {
-  try {
-    return isArray(v);
-  } catch (e) {
-    throw hostError(e, p);
-  }
 }
 
 /**
