@@ -12,7 +12,7 @@ import { writerName } from "./names.ts";
 import { isTabled, tableConstant } from "./defaults.ts";
 import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { indexMark } from "./peek.ts";
-import { callAt, functionBody, inLoop, insideLoop } from "./at.ts";
+import { callAt, functionBody, inLoop } from "./at.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { scalarForm, scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
 import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
@@ -42,8 +42,7 @@ export function emitWrite(s: Shape, v: Code, p: string, cx: ModuleContext, L: Lo
     case "enum":
       return emitEnum(s.values, v, p, cx, s, r);
     case "ref": {
-      // outside a loop: one call that prefixes the definition's errors with the ref's path (kinds/ref.ts)
-      if (p !== "" && !cx.tracksPointers(s) && !insideLoop(L)) return code`$rt.writeRef(w, ${writerName(s.name)}, ${v}, ${p});`;
+      // A direct call (see emitRead's ref case: `$rt.writeRef(w, writeX, ...)` would keep V8 from inlining writeX).
       const call = p !== "" && cx.tracksPointers(s) ? code`w.ptr.push(${p});
 ${writerName(s.name)}(w, ${v});
 w.ptr.pop();` : code`${writerName(s.name)}(w, ${v});`;

@@ -267,7 +267,11 @@ function writeLogReport(w: $rt.Writer, v: any): void {
   $rt.wPlainString(w, v_reportId, "/reportId", 1);
   $rt.wPlainString(w, v_query, "/query", 1);
   if (v_window === undefined) throw $rt.missing("", "window");
-  $rt.writeRef(w, writeTimeWindow, v_window, "/window");
+  try {
+    writeTimeWindow(w, v_window);
+  } catch (e) {
+    $rt.rethrowAt(e, "/window");
+  }
   switch (v_environment) {
     case "production": w.byte(0); break;
     case "staging": w.byte(1); break;
@@ -295,7 +299,13 @@ function writeLogReport(w: $rt.Writer, v: any): void {
 function readLogReport(r: $rt.Reader): any {
   const v_reportId = (r.at = "/reportId", r.plainString());
   const v_query = (r.at = "/query", r.plainString());
-  const v_window = $rt.readRef(r, readTimeWindow, "/window");
+  let r_window: any;
+  try {
+    r_window = readTimeWindow(r);
+  } catch (e) {
+    $rt.rethrowAt(e, "/window");
+  }
+  const v_window = r_window;
   const v_environment = (r.at = "/environment", $enum_LogReport_environment[r.index(3)]);
   const v_region = (r.at = "/region", r.plainString());
   const v_truncated = (r.at = "/truncated", r.bool());
@@ -357,10 +367,18 @@ function writeServiceGroup(w: $rt.Writer, v: any): void {
   $rt.wBool(w, v_healthy, "/healthy", 1);
   $rt.wInt(w, v_instances, "/instances", 1);
   if (v_counts === undefined) throw $rt.missing("", "counts");
-  $rt.writeRef(w, writeLevelCounts, v_counts, "/counts");
+  try {
+    writeLevelCounts(w, v_counts);
+  } catch (e) {
+    $rt.rethrowAt(e, "/counts");
+  }
   $rt.wNumber(w, v_errorRate, "/errorRate", 1);
   if (v_latencyMs === undefined) throw $rt.missing("", "latencyMs");
-  $rt.writeRef(w, writeLatency, v_latencyMs, "/latencyMs");
+  try {
+    writeLatency(w, v_latencyMs);
+  } catch (e) {
+    $rt.rethrowAt(e, "/latencyMs");
+  }
   $rt.wInt64(w, v_bytesIngested, "/bytesIngested", 1);
   $rt.gArray(v_tags, "/tags", 1);
   const n_tags = v_tags.length;
@@ -405,9 +423,21 @@ function readServiceGroup(r: $rt.Reader): any {
   const v_version = (r.at = "/version", r.plainString());
   const v_healthy = (r.at = "/healthy", r.bool());
   const v_instances = (r.at = "/instances", r.int());
-  const v_counts = $rt.readRef(r, readLevelCounts, "/counts");
+  let r_counts: any;
+  try {
+    r_counts = readLevelCounts(r);
+  } catch (e) {
+    $rt.rethrowAt(e, "/counts");
+  }
+  const v_counts = r_counts;
   const v_errorRate = (r.at = "/errorRate", r.num());
-  const v_latencyMs = $rt.readRef(r, readLatency, "/latencyMs");
+  let r_latencyMs: any;
+  try {
+    r_latencyMs = readLatency(r);
+  } catch (e) {
+    $rt.rethrowAt(e, "/latencyMs");
+  }
+  const v_latencyMs = r_latencyMs;
   const v_bytesIngested = (r.at = "/bytesIngested", r.int64());
   r.at = "/tags";
   const n_tags = r.count(1);

@@ -269,7 +269,11 @@ function writeOrder(w: $rt.Writer, v: any): void {
   w.byte(+(v_note !== undefined));
   $rt.wPlainString(w, v_id, "/id", 1);
   if (v_customer === undefined) throw $rt.missing("", "customer");
-  $rt.writeRef(w, writeCustomer, v_customer, "/customer");
+  try {
+    writeCustomer(w, v_customer);
+  } catch (e) {
+    $rt.rethrowAt(e, "/customer");
+  }
   $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
   w.varint(n_items);
@@ -311,7 +315,13 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_id = (r.at = "/id", r.plainString());
-  const v_customer = $rt.readRef(r, readCustomer, "/customer");
+  let r_customer: any;
+  try {
+    r_customer = readCustomer(r);
+  } catch (e) {
+    $rt.rethrowAt(e, "/customer");
+  }
+  const v_customer = r_customer;
   r.at = "/items";
   const n_items = r.count(4);
   const a_items: any[] = [];
@@ -347,14 +357,24 @@ function writeCustomer(w: $rt.Writer, v: any): void {
   $rt.wPlainStringT(w, v_name, $dt_Customer_name, "/name", 1);
   $rt.wPlainStringT(w, v_email, $dt_Customer_email, "/email", 1);
   if (v_address === undefined) throw $rt.missing("", "address");
-  $rt.writeRef(w, writeAddress, v_address, "/address");
+  try {
+    writeAddress(w, v_address);
+  } catch (e) {
+    $rt.rethrowAt(e, "/address");
+  }
 }
 
 function readCustomer(r: $rt.Reader): any {
   const v_id = (r.at = "/id", $rt.readTabledInt(r, $dt_Customer_id));
   const v_name = (r.at = "/name", $rt.readTabledPlainString(r, $dt_Customer_name));
   const v_email = (r.at = "/email", $rt.readTabledPlainString(r, $dt_Customer_email));
-  const v_address = $rt.readRef(r, readAddress, "/address");
+  let r_address: any;
+  try {
+    r_address = readAddress(r);
+  } catch (e) {
+    $rt.rethrowAt(e, "/address");
+  }
+  const v_address = r_address;
   const o0: any = { id: v_id, name: v_name, email: v_email, address: v_address };
   return o0;
 }

@@ -115,7 +115,11 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name, "lookup_order", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeLookupOrderArguments, v_arguments, "/arguments");
+      try {
+        writeLookupOrderArguments(w, v_arguments);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     case "refund": {
@@ -126,7 +130,11 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$2, "refund", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeRefundArguments, v_arguments$2, "/arguments");
+      try {
+        writeRefundArguments(w, v_arguments$2);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     case "search_docs": {
@@ -137,7 +145,11 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$3, "search_docs", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeSearchDocsArguments, v_arguments$3, "/arguments");
+      try {
+        writeSearchDocsArguments(w, v_arguments$3);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     default: throw $rt.invalid("/name", "one of \"lookup_order\", \"refund\", \"search_docs\"", d0);
@@ -150,21 +162,39 @@ function readAgentTools(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "lookup_order";
-      const v_arguments = $rt.readRef(r, readLookupOrderArguments, "/arguments");
+      let r_arguments: any;
+      try {
+        r_arguments = readLookupOrderArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "refund";
-      const v_arguments$2 = $rt.readRef(r, readRefundArguments, "/arguments");
+      let r_arguments$2: any;
+      try {
+        r_arguments$2 = readRefundArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "search_docs";
-      const v_arguments$3 = $rt.readRef(r, readSearchDocsArguments, "/arguments");
+      let r_arguments$3: any;
+      try {
+        r_arguments$3 = readSearchDocsArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;

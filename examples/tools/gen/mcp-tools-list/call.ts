@@ -81,7 +81,11 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
       $rt.wConst(v_name, "notes.search", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeNotesSearchArguments, v_arguments, "/arguments");
+      try {
+        writeNotesSearchArguments(w, v_arguments);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     case "notes.get": {
@@ -92,7 +96,11 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
       $rt.wConst(v_name$2, "notes.get", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeNotesGetArguments, v_arguments$2, "/arguments");
+      try {
+        writeNotesGetArguments(w, v_arguments$2);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     case "notes/delete": {
@@ -103,7 +111,11 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
       $rt.wConst(v_name$3, "notes/delete", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeNotesDeleteArguments, v_arguments$3, "/arguments");
+      try {
+        writeNotesDeleteArguments(w, v_arguments$3);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     default: throw $rt.invalid("/name", "one of \"notes.search\", \"notes.get\", \"notes/delete\"", d0);
@@ -116,21 +128,39 @@ function readMcpToolsList(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "notes.search";
-      const v_arguments = $rt.readRef(r, readNotesSearchArguments, "/arguments");
+      let r_arguments: any;
+      try {
+        r_arguments = readNotesSearchArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "notes.get";
-      const v_arguments$2 = $rt.readRef(r, readNotesGetArguments, "/arguments");
+      let r_arguments$2: any;
+      try {
+        r_arguments$2 = readNotesGetArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "notes/delete";
-      const v_arguments$3 = $rt.readRef(r, readNotesDeleteArguments, "/arguments");
+      let r_arguments$3: any;
+      try {
+        r_arguments$3 = readNotesDeleteArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;

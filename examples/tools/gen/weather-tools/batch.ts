@@ -137,7 +137,11 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
       $rt.wConst(v_name, "get_weather", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeGetWeatherArguments, v_arguments, "/arguments");
+      try {
+        writeGetWeatherArguments(w, v_arguments);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     case "get_forecast": {
@@ -148,7 +152,11 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
       $rt.wConst(v_name$2, "get_forecast", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeGetForecastArguments, v_arguments$2, "/arguments");
+      try {
+        writeGetForecastArguments(w, v_arguments$2);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     case "get-air-quality": {
@@ -159,7 +167,11 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
       $rt.wConst(v_name$3, "get-air-quality", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-      $rt.writeRef(w, writeGetAirQualityArguments, v_arguments$3, "/arguments");
+      try {
+        writeGetAirQualityArguments(w, v_arguments$3);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
       break;
     }
     default: throw $rt.invalid("/name", "one of \"get_weather\", \"get_forecast\", \"get-air-quality\"", d0);
@@ -172,21 +184,39 @@ function readWeatherTools(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "get_weather";
-      const v_arguments = $rt.readRef(r, readGetWeatherArguments, "/arguments");
+      let r_arguments: any;
+      try {
+        r_arguments = readGetWeatherArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "get_forecast";
-      const v_arguments$2 = $rt.readRef(r, readGetForecastArguments, "/arguments");
+      let r_arguments$2: any;
+      try {
+        r_arguments$2 = readGetForecastArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "get-air-quality";
-      const v_arguments$3 = $rt.readRef(r, readGetAirQualityArguments, "/arguments");
+      let r_arguments$3: any;
+      try {
+        r_arguments$3 = readGetAirQualityArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
