@@ -9,7 +9,7 @@ import { formatDictionary, parseDictionary, type Dictionary } from "./dictionary
 import { evolveDictionary, type Finding } from "./dictionary/evolve.ts";
 import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
-import { emitModule } from "./emit/module.ts";
+import { emitModule, type Optimize } from "./emit/module.ts";
 import { toJavaScript } from "./emit/javascript.ts";
 import { toPosix } from "./fs/glob.ts";
 import { baseName, resolveInputs } from "./fs/inputs.ts";
@@ -59,6 +59,12 @@ export interface GenerateConfig {
    * (`"error"`, the default) or kept with a warning (`"allow"`: validate may then backtrack on hostile strings).
    */
   unsafePatterns?: "error" | "allow";
+  /**
+   * How codecs are written (emit/module.ts `Optimize`, protobuf's `optimize_for`): `"speed"` unrolled hot paths,
+   * `"size"` the descriptor run by the engine, `"auto"` (default) speed unless the module would pass 1 MB; or per
+   * codec name (others `"auto"`).
+   */
+  optimize?: Optimize | Record<string, Optimize>;
 }
 
 export interface GenerateOptions {
@@ -288,6 +294,8 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     if (config.runtimeImport !== undefined) emitOptions.runtimeImport = config.runtimeImport;
     const index = indexFor(config.index, ir);
     if (index !== undefined) emitOptions.index = index;
+    const optimize = typeof config.optimize === "object" ? config.optimize[ir.name] : config.optimize;
+    if (optimize !== undefined) emitOptions.optimize = optimize;
     if (profile !== undefined) profiled.push({ schema: ir.name, samples: profile.samples, tables: dictionary.defaults?.tables.length ?? 0 });
     // the JSON Schema validator, its own module beside the codec's (generator/validate)
     const validator = await buildValidatorModule(ir, validatorOptions(unit.module, config));

@@ -31,6 +31,9 @@ export type { DecodeOptions } from "./extensions.ts";
 export { compressIfAsked as compressMessage } from "./compress-hook.ts";
 export type { EncodeOptions } from "./compression.ts";
 export { streamCodec } from "./stream.ts";
+// modules generated with "optimize": "size" run on the engine over their descriptor (generator/emit/module.ts)
+export { engineCodec, engineTextCheck } from "./codec/engine/module.ts";
+export type { EngineCodec } from "./codec/engine/module.ts";
 export type { StreamSpec, StreamCodec } from "./stream.ts";
 export {
   defaultTable,
@@ -56,6 +59,7 @@ export {
 export { beginFieldIndex, fieldStart, endFieldIndex, peekField, pickPath } from "./field-index.ts";
 export type { PeekSpec } from "./field-index.ts";
 export {
+  encodeText,
   encodeKey,
   fieldList,
   TextState,

@@ -31,6 +31,8 @@ export interface GeneratedSize {
   ratio?: number;
   /** The module's bytes by codec feature (parts.ts). */
   parts?: Record<Part, number>;
+  /** How the module was written (`"optimize": "auto"`, generator/emit/module.ts): unrolled, or on the engine. */
+  written?: "speed" | "size";
   error?: string;
 }
 
@@ -100,7 +102,8 @@ export async function generatedSize(c: SchemaCase, cwd: string): Promise<Generat
     countRead();
     const module = emitModule(ir, buildDictionary(ir), { fileName: `${path.basename(c.file, ".json")}.ts` });
     const moduleBytes = Buffer.byteLength(module);
-    return { ...base, schemaBytes, documents, moduleBytes, ratio: moduleBytes / schemaBytes, parts: moduleParts(module) };
+    const written = module.includes("$rt.engineCodec($descriptor)") ? "size" : "speed";
+    return { ...base, schemaBytes, documents, moduleBytes, ratio: moduleBytes / schemaBytes, parts: moduleParts(module), written };
   } catch (e) {
     countRead();
     const err = e as { code?: string; message?: string };

@@ -29,6 +29,9 @@ const RULES: [RegExp, Part][] = [
   [/^\$chunk[WRP](\d|_|\$|$)/, "binary"],
   [/^\$(keys|dt|enum|json|set|ext[WR]|is)(\d|_|\$|$)/, "binary"],
   [/^\$(applyExtensions|encode|decode|FINGERPRINT|FLAGS|LEVEL|isArray|isInteger)$/, "binary"],
+  // a module written for size ("optimize"): the engine's codec and text check over the descriptor
+  [/^\$engine$/, "binary"],
+  [/^\$textCheck$/, "text check"],
   [/^\$(sw|sr)\d/, "stream"],
   [/^\$(streamSpec|StreamPaths|descriptor)$/, "stream"],
   [/^\$(thints|tinstructions)(\d|_|\$|$)/, "model output"],

@@ -9,7 +9,7 @@ import { closest } from "./suggest.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target", "refMap", "formats", "unsafePatterns"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target", "refMap", "formats", "unsafePatterns", "optimize"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -78,7 +78,24 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
     }
     config.unsafePatterns = o.unsafePatterns;
   }
+  if (o.optimize !== undefined) config.optimize = checkOptimize(o.optimize, where);
   return config;
+}
+
+const OPTIMIZE = ["speed", "size", "auto"] as const;
+
+/** `optimize` (generator/emit/module.ts): "speed", "size" or "auto", or an object of codec name -> one of them. */
+function checkOptimize(v: unknown, where: string): NonNullable<GenerateConfig["optimize"]> {
+  const one = (x: unknown, at: string): (typeof OPTIMIZE)[number] => {
+    if (!OPTIMIZE.includes(x as never)) throw new ToonError("CONFIG_ERROR", `${where}: "${at}" must be "speed", "size" or "auto"`, { path: "/" + at });
+    return x as (typeof OPTIMIZE)[number];
+  };
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+    const out: Record<string, (typeof OPTIMIZE)[number]> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = one(x, `optimize/${k}`);
+    return out;
+  }
+  return one(v, "optimize");
 }
 
 /**

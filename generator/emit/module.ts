@@ -6,6 +6,7 @@
 import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { Code, code, join, lineComment, name, raw } from "../../templates/code.ts";
+import { ToonError } from "../../runtime/errors.ts";
 import { ModuleContext } from "./context.ts";
 import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
@@ -33,9 +34,37 @@ export interface EmitOptions {
    * the IR keeps.
    */
   validator?: { from: string; name: string };
+  /**
+   * How the hot paths are written (protobuf's `optimize_for`): `"speed"` unrolls binary encode/decode and the text
+   * encoder and check for this schema; `"size"` embeds only the descriptor and runs every feature on the engine
+   * (runtime/codec/engine/module.ts: same bytes, values and errors, about half the speed); `"auto"` (the default)
+   * is `"speed"` unless that module would pass {@link SIZE_BUDGET}. A field index (`index`) needs `"speed"`.
+   */
+  optimize?: Optimize;
+  /** The budget of `"auto"` in bytes (default {@link SIZE_BUDGET}). */
+  sizeBudget?: number;
 }
 
+export type Optimize = "speed" | "size" | "auto";
+
+/**
+ * Above this many bytes, `"auto"` writes a module for size: unrolled code that large costs more to load, parse
+ * and compile (tsc, bundlers, the JIT) than the engine's closures cost at run time.
+ */
+export const SIZE_BUDGET = 1024 * 1024;
+
 export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions): string {
+  const optimize = options.optimize ?? "auto";
+  if (optimize === "size" && options.index !== undefined) {
+    throw new ToonError("CONFIG_ERROR", `${ir.name}: a field index ("index") needs "optimize": "speed" (peek reads through unrolled readers)`, { path: "/optimize" });
+  }
+  const speed = optimize === "size" ? undefined : emitWith(ir, dict, options, false);
+  if (speed !== undefined && (optimize === "speed" || options.index !== undefined || Buffer.byteLength(speed) <= (options.sizeBudget ?? SIZE_BUDGET))) return speed;
+  return emitWith(ir, dict, options, true);
+}
+
+function emitWith(ir: SchemaIR, dict: Dictionary, options: EmitOptions, size: boolean): string {
+
   // default-value tables (docs/FORMAT.md §10.1): the positions they cover are written through them
   const tabled = hasTables(dict);
   ir = withInterning(withDefaultTables(ir, dict), dict);
@@ -56,11 +85,13 @@ export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions)
   for (const d of ir.definitions) types.push(declareType(d.name, d.shape));
 
   const fns: Code[] = [];
-  if (!rootIsDefinition) {
+  if (size) {
+    // written for size: no unrolled code; the engine runs the descriptor (runtime/codec/engine/module.ts)
+  } else if (!rootIsDefinition) {
     fns.push(emitWriteFunction(writerName(ir.name), ir.root, false, cx));
     fns.push(emitReadFunction(readerName(ir.name), ir.root, false, cx));
   }
-  for (const d of ir.definitions) {
+  for (const d of size ? [] : ir.definitions) {
     const rec = cx.recursive.has(d.name);
     fns.push(emitWriteFunction(writerName(d.name), d.shape, rec, cx));
     fns.push(emitReadFunction(readerName(d.name), d.shape, rec, cx));
@@ -68,7 +99,7 @@ export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions)
   // predicates may request further predicates while being emitted
   const preds = emitPendingPredicates(cx, new Set<string>());
 
-  const text = emitTextSection(ir, cx);
+  const text = emitTextSection(ir, cx, size);
   // extension properties' own writers and readers (they may request more: nested extensions)
   const extFns: Code[] = [];
   const emittedExt = new Set<number>();
@@ -96,7 +127,12 @@ export function emitModule(ir: SchemaIR, dict: Dictionary, options: EmitOptions)
   );
   // always a switch, so that the first extension property adds its case, not a new function
   const knowsNone = applyCases.length === 0 && retiredIds.length === 0;
-  const apply = code`/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+  const apply = size
+    ? code`/** Applies the extension records this codec knows (the engine's, from the descriptor). */
+function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
+  return $engine.applyExtensions(id, r, root);
+}`
+    : code`/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
 function $applyExtensions(${knowsNone ? raw("id: number") : raw("id: number, r: $rt.Reader, root: unknown")}): boolean {
   switch (id) {${knowsNone ? raw("") : code`
 ${join(applyCases)}`}${
@@ -127,10 +163,35 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
     lineComment(
       `Dictionary ${dict.name}: fingerprint 0x${fp.toString(16).padStart(4, "0")}, ${dict.base.entries.length} paths${level > 0 ? `, extension level ${level}` : ""}${tabled ? `, default-value tables for ${dict.defaults!.tables.length} paths` : ""}${index ? `, field index of ${index.slots.length} paths` : ""}.`,
     ),
+    ...(size ? [lineComment(`Written for size ("optimize"): encode, decode, validate and the text check run on the engine over $descriptor.`)] : []),
     raw("/* eslint-disable */"),
   ];
   const g = featureGroups(ir.name);
   const [B, Va, Tx, Pr, St, Pk] = [g.binary, g.validate, g.text, g.prompt, g.stream, g.peek].map((n) => name(n)) as [Code, Code, Code, Code, Code, Code];
+  // written for size: the groups call the engine, compiled from the descriptor on first use
+  const engineFns = code`/** The engine's codec over the descriptor (runtime/codec/engine/module.ts): compiled the first time it is used. */
+const $engine = /*@__PURE__*/ $rt.engineCodec($descriptor);
+/** The text check of \`fromText\` and \`fromModelOutput\`, from the descriptor (built on first use). */
+const $textCheck = /*@__PURE__*/ $rt.engineTextCheck($descriptor);
+
+/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+function $encode(value: ${codec}, options?: $rt.EncodeOptions): Uint8Array {
+  return $engine.encode(value, options);
+}
+
+/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
+function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
+  return $engine.decode(bytes, options) as ${codec};
+}
+
+${options.validator ? code`/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
+function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
+  return $rt.validateFull<${codec}>(value, options, $checkSchema, $engine.write);
+}` : code`/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
+  return $engine.validate(value, options) as $rt.ValidationResult<${codec}>;
+}`}
+`;
   const body = code`${join(header)}
 import * as $rt from ${codegenImport(options.runtimeImport)};${options.validator ? code`
 import { ${name(options.validator.name)} as $checkSchema } from ${options.validator.from};` : raw("")}
@@ -172,7 +233,7 @@ ${peek.section}
 ` : raw("")}
 ${stream.section}
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+${size ? engineFns : code`/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
 function $encode(value: ${codec}, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -214,6 +275,8 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };`}
 }`}
+
+`}
 
 // Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
 // but PURE calls). \`${codec}\` below has every member, for convenience.

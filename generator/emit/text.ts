@@ -947,12 +947,13 @@ export interface TextSection {
  * The text part of a generated module for codec `codec` (type and value name) with root `root`. Call before
  * `cx.hoisted()` is read: it hoists its own constants.
  */
-export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
+export function emitTextSection(ir: SchemaIR, cx: ModuleContext, engine = false): TextSection {
   const t = new TextEmitter(cx);
   const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
   const enc = name(`$tx${ir.name}`);
-  const encoder = t.rootEncoder(enc, ir.root);
-  const check = rootIsDefinition ? t.checker(ir.name, cx.def(ir.name).shape) : t.checker(ir.name, ir.root);
+  // written for size (emit/module.ts): the generic encoder (the one the specialised one equals) and the engine's check
+  const encoder = engine ? undefined : t.rootEncoder(enc, ir.root);
+  const check = engine ? raw("$textCheck") : rootIsDefinition ? t.checker(ir.name, cx.def(ir.name).shape) : t.checker(ir.name, ir.root);
   const hints = cx.constant("thints", code`${jsonBlock(t.hints(ir.root))} as const`);
   const fillSpec = fillSpecOf(ir, cx);
   // laid out one definition a line (root, then each of defs), so that a new property changes one line
@@ -964,7 +965,7 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
    * this schema. Does not validate: call \`validate\` first for untrusted values.
    */
   toText(value: ${T}, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, ${enc});
+    return ${engine ? raw("$rt.encodeText(value, options)") : code`$rt.encodeTextWith(value, options, ${enc})`};
   },
   /**
    * Decode TOON text, checking it against the schema and coercing per schema (a string field holding \`123\` is
@@ -986,7 +987,7 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
   formatInstructions(): string {
     return ${instructions};
   },`;
-  return { functions: join([encoder, ...t.functions()], "\n\n"), members, promptMembers };
+  return { functions: join(encoder === undefined ? [] : [encoder, ...t.functions()], "\n\n"), members, promptMembers };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

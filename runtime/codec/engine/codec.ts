@@ -17,7 +17,7 @@ import { validateWith, type ValidateOptions, type ValidationResult } from "../..
 import { checkShape, type CheckDefs, type CheckShape } from "../../tools.ts";
 import { Flag } from "../../wire.ts";
 import { Writer } from "../../writer.ts";
-import { applyExtensions } from "./extensions.ts";
+import { applyExtensions, type ApplyExtensions } from "./extensions.ts";
 import { PredicateCompiler } from "./predicate.ts";
 import { ReadCompiler, type ReadFn } from "./read.ts";
 import { WriteCompiler, type WriteFn } from "./write.ts";
@@ -36,6 +36,10 @@ export interface CompiledCodec {
   decode(bytes: Uint8Array, options?: DecodeOptions): unknown;
   /** Check a value against the schema's shape (then its value constraints) without keeping the bytes. */
   validate(value: unknown, options?: ValidateOptions): ValidationResult<unknown>;
+  /** The root writer: what a generated module's `writeX` is (validate's shape check, `validateFull`). */
+  write: WriteFn;
+  /** The generated `$applyExtensions`: the extension records this codec knows (streams apply them too). */
+  applyExtensions: ApplyExtensions;
 }
 
 export type { DecodeOptions, EncodeOptions, ValidateOptions, ValidationResult };
@@ -75,6 +79,8 @@ export function compileCodec(desc: CodecDescriptor): CompiledCodec {
   return {
     name,
     fingerprint,
+    write,
+    applyExtensions: apply,
     encode(value: unknown, options?: EncodeOptions): Uint8Array {
       const w = Writer.shared();
       const unknown = unknownOf(value);
