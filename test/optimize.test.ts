@@ -17,6 +17,7 @@ import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { emitModule, SIZE_BUDGET } from "../generator/emit/module.ts";
 import { schemaToIR } from "../generator/load/index.ts";
+import { ADDRESS } from "./support/address-schema.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const GEN = path.join(ROOT, "test", ".gen", "optimize");
@@ -154,8 +155,14 @@ describe('"optimize": "size" = the unrolled module', () => {
   }
 });
 
-/** Schemas whose descriptors have shared parts (generator/emit/descriptor-share.ts), with values. */
-const SHARED: { name: string; schema: unknown; values: unknown[] }[] = [
+/** Schemas whose descriptors and types have shared parts (emit/descriptor-share.ts, emit/types-share.ts), with values. */
+const SHARED: { name: string; schema: unknown; values: unknown[]; types?: RegExp }[] = [
+  {
+    name: "Person",
+    schema: { type: "object", properties: { home: ADDRESS, work: ADDRESS, past: { type: "array", items: ADDRESS } }, required: ["home"] },
+    values: [{ home: { street: "1 Main St", city: "Springfield", country: "US" }, past: [{ street: "2 Elm", city: "Shelbyville", postcode: "12345", country: "US", region: "IL" }] }],
+    types: /^ {2}work\?: PersonHome;$/m,
+  },
   {
     name: "Rules",
     schema: {
@@ -202,6 +209,7 @@ test("shared descriptor parts: speed and size modules agree", async () => {
       mods[o] = (await import(pathToFileURL(file).href))[c.name];
     }
     compareCodecs(`shared ${c.name}`, mods.speed, mods.size, c.values);
+    if (c.types !== undefined) assert.match(readFileSync(path.join(GEN, "shared", "gen", "size", `${c.name}.ts`), "utf8"), c.types);
   }
 });
 
