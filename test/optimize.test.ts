@@ -184,13 +184,15 @@ const SHARED: { name: string; schema: unknown; values: unknown[]; types?: RegExp
           `d${i}`,
           i === 0
             ? { type: "object", properties: { p0: { type: "string", enum: ["a long enough value for the sharing threshold", "b"] } }, additionalProperties: false }
-            : { allOf: [{ $ref: `#/definitions/d${i - 1}` }, { properties: { [`p${i}`]: { type: "integer", minimum: 0 } } }] },
+            : { allOf: [{ $ref: `#/definitions/d${i - 1}` }, { properties: { [`p${i}`]: { type: "integer", minimum: 0, description: `The count the link ${i} of the chain adds to its parent's fields.` } } }] },
         ]),
       ),
       type: "object",
       properties: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}`, { $ref: `#/definitions/d${i}` }])),
     },
     values: [{ f0: { p0: "b" }, f3: { p0: "b", p1: 1, p2: 2, p3: 3 }, f5: { p5: 5 } }],
+    // an allOf chain: each link's type extends its parent's
+    types: /^export interface D5 extends D4 \{\n {2}\/\*\* The count the link 5/m,
   },
 ];
 

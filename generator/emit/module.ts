@@ -86,8 +86,8 @@ function emitWith(ir: SchemaIR, dict: Dictionary, options: EmitOptions, size: bo
   const taken = new Set([ir.name, ...ir.definitions.map((d) => d.name), ...Object.values(featureGroups(ir.name))]);
   const sharedTypes = shareTypes(declared, taken);
   const types: Code[] = [];
-  if (!rootIsDefinition) types.push(declareType(ir.name, ir.root, ir.description, sharedTypes.aliases));
-  for (const d of ir.definitions) types.push(declareType(d.name, d.shape, undefined, sharedTypes.aliases));
+  if (!rootIsDefinition) types.push(declareType(ir.name, ir.root, ir.description, sharedTypes.aliases, sharedTypes.bases.get(ir.name)));
+  for (const d of ir.definitions) types.push(declareType(d.name, d.shape, undefined, sharedTypes.aliases, sharedTypes.bases.get(d.name)));
   types.push(...sharedTypes.declarations);
 
   const fns: Code[] = [];

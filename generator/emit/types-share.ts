@@ -8,7 +8,7 @@
  */
 import type { ObjectShape, Shape } from "../ir/types.ts";
 import { Code, code, docComment, name } from "../../templates/code.ts";
-import { objectType, typeOf, type TypeAliases } from "./types.ts";
+import { objectType, propertyLine, typeOf, type TypeAliases, type TypeBase } from "./types.ts";
 
 /** Type text below which a repeated object is written where it occurs. */
 const MIN_SHARED = 300;
@@ -16,6 +16,8 @@ const MIN_SHARED = 300;
 export interface SharedTypes {
   aliases: TypeAliases;
   declarations: Code[];
+  /** Declared object types that extend another (an `allOf` chain: the parent's properties, then their own). */
+  bases: ReadonlyMap<string, TypeBase>;
 }
 
 /** The shared object types of `roots` (the module's declared types); `taken`: names already in the module. */
@@ -70,7 +72,8 @@ export function shareTypes(roots: readonly { name: string; shape: Shape }[], tak
     if (kept.size === shared.size) break;
     shared = kept;
   }
-  if (shared.size === 0) return { aliases: new Map(), declarations: [] };
+  const bases = extensions(roots);
+  if (shared.size === 0) return { aliases: new Map(), declarations: [], bases };
 
   // names from where each first occurs, clear of the module's names and of each other
   const used = new Set(taken);
@@ -91,7 +94,36 @@ export function shareTypes(roots: readonly { name: string; shape: Shape }[], tak
   const declarations = [...first]
     .filter(([t]) => nameOf.has(t))
     .map(([t, { shape, at }]) => code`${docComment(`The type at ${at.join(".")}, and wherever the same object type occurs.`)}export interface ${name(nameOf.get(t)!)} ${objectType(shape, aliases)}`);
-  return { aliases, declarations };
+  return { aliases, declarations, bases };
+}
+
+/** Inherited lines below this length are written again: `extends` would save little. */
+const MIN_INHERITED = 200;
+
+/**
+ * `interface B extends A`: where declared object type B begins with every property of declared object type A
+ * (the same lines: names, optionality, types, docs), A's index signature (if any) is B's, and the shared lines
+ * are long enough. The longest such A wins (an allOf chain extends its nearest link), ties by declaration order.
+ */
+function extensions(roots: readonly { name: string; shape: Shape }[]): Map<string, TypeBase> {
+  const objects = roots.filter((r): r is { name: string; shape: ObjectShape } => r.shape.kind === "object" && r.shape.properties.length > 0);
+  const lines = new Map(objects.map((r) => [r.name, r.shape.properties.map((p) => propertyLine(p).text)]));
+  const index = (s: ObjectShape): string | undefined => (s.additional === false ? undefined : s.properties.length === 0 ? typeOf(s.additional).text : "unknown");
+  const out = new Map<string, TypeBase>();
+  for (const b of objects) {
+    const bl = lines.get(b.name)!;
+    let best: { name: string; inherited: number } | undefined;
+    for (const a of objects) {
+      const al = lines.get(a.name)!;
+      if (a === b || al.length >= bl.length || (best !== undefined && al.length <= best.inherited)) continue;
+      if (index(a.shape) !== undefined && index(a.shape) !== index(b.shape)) continue;
+      if (!al.every((l, i) => l === bl[i])) continue;
+      if (al.reduce((n, l) => n + l.length, 0) < MIN_INHERITED) continue;
+      best = { name: a.name, inherited: al.length };
+    }
+    if (best !== undefined) out.set(b.name, best);
+  }
+  return out;
 }
 
 /** `compilerOptions` -> `CompilerOptions`, `ts-node` -> `TsNode`: letters and digits only, a letter first. */

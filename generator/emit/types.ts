@@ -9,6 +9,12 @@ import { isPrimitive } from "./context.ts";
 import { indentBy } from "./write.ts";
 import { formatOf, isScalar } from "../../runtime/codec/formats.ts";
 
+/** An interface a declared object type extends: its first `inherited` properties are the base's (emit/types-share.ts). */
+export interface TypeBase {
+  name: string;
+  inherited: number;
+}
+
 /** Inline shapes written as a shared type's name instead (emit/types-share.ts). */
 export type TypeAliases = ReadonlyMap<Shape, string>;
 
@@ -57,11 +63,17 @@ function wrap(s: Shape, aliases?: TypeAliases): Code {
   return needs ? code`(${t})` : t;
 }
 
-/** The object's own fields (`aliases` applies to what they hold, never to `s` itself). */
-export function objectType(s: ObjectShape, aliases?: TypeAliases): Code {
-  const lines: Code[] = s.properties.map(
-    (p) => code`${docComment(p.shape.description)}${propKey(p.name)}${p.required ? raw("") : raw("?")}: ${typeOf(p.shape, aliases)};`,
-  );
+/** The line of one property in an object type. */
+export function propertyLine(p: ObjectShape["properties"][number], aliases?: TypeAliases): Code {
+  return code`${docComment(p.shape.description)}${propKey(p.name)}${p.required ? raw("") : raw("?")}: ${typeOf(p.shape, aliases)};`;
+}
+
+/**
+ * The object's own fields (`aliases` applies to what they hold, never to `s` itself), after the first `inherited`
+ * (declared by the interface it extends).
+ */
+export function objectType(s: ObjectShape, aliases?: TypeAliases, inherited = 0): Code {
+  const lines: Code[] = s.properties.slice(inherited).map((p) => propertyLine(p, aliases));
   if (s.additional !== false) {
     const valueType = s.properties.length === 0 ? typeOf(s.additional, aliases) : raw("unknown");
     lines.push(code`[key: string]: ${valueType};`);
@@ -73,8 +85,11 @@ ${indentBy(join(lines), "  ")}
 }
 
 /** `export interface X {...}` for objects, `export type X = ...` otherwise. */
-export function declareType(typeName: string, s: Shape, description?: string, aliases?: TypeAliases): Code {
+export function declareType(typeName: string, s: Shape, description?: string, aliases?: TypeAliases, base?: TypeBase): Code {
   const doc = docComment(description ?? s.description);
+  if (s.kind === "object" && base !== undefined) {
+    return code`${doc}export interface ${name(typeName)} extends ${name(base.name)} ${objectType(s, aliases, base.inherited)}`;
+  }
   if (s.kind === "object") return code`${doc}export interface ${name(typeName)} ${objectType(s, aliases)}`;
   // the declared shape itself is never its own alias
   const own = aliases?.has(s) ? new Map([...aliases].filter(([k]) => k !== s)) : aliases;
