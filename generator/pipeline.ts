@@ -11,6 +11,7 @@ import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
 import { emitModule, type Optimize } from "./emit/module.ts";
 import { toJavaScript } from "./emit/javascript.ts";
+import { linkModules } from "./emit/link.ts";
 import { toPosix } from "./fs/glob.ts";
 import { baseName, resolveInputs } from "./fs/inputs.ts";
 import { checkJsonSyntax } from "./fs/json.ts";
@@ -329,6 +330,33 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
   }
   if (failures.length > 0) throw failuresError(failures, inputs.length, cwd);
+
+  // 4. a tool set's call and batch codecs import what they share with its argument codecs (and the batch with the
+  // call codec) instead of repeating it (emit/link.ts)
+  const fileAt = new Map(files.map((f, i) => [f.path, i]));
+  const link = (importer: string | undefined, providers: string[]): void => {
+    if (importer === undefined) return;
+    const at = (m: string): GeneratedFile | undefined => files[fileAt.get(path.join(outDir, m)) ?? -1];
+    const mod = (m: string): { path: string; content: string } | undefined => {
+      const f = at(m);
+      return f === undefined ? undefined : { path: m, content: f.content };
+    };
+    const imp = mod(importer);
+    const provs = providers.map(mod).filter((p) => p !== undefined);
+    if (imp === undefined || provs.length === 0) return;
+    for (const [m, content] of linkModules(imp, provs)) files[fileAt.get(path.join(outDir, m))!] = fileOf(path.join(outDir, m), content);
+  };
+  for (const p of pending) {
+    if (p.kind !== "tools") continue;
+    const mods = p.codecs.map((c) => toPosix(c.module));
+    const args = mods.filter((m) => /\/args\/[^/]+\.ts$/.test(m)).sort();
+    const call = mods.find((m) => m.endsWith("/call.ts"));
+    link(call, args);
+    link(
+      mods.find((m) => m.endsWith("/batch.ts")),
+      [...args, ...(call === undefined ? [] : [call])],
+    );
+  }
 
   // fingerprints are 16 bits: different dictionaries can collide, and then only the name tells them apart
   for (const n of options.rebase ?? []) {

@@ -35,6 +35,8 @@ export { streamCodec } from "./stream.ts";
 export { engineCodec, engineTextCheck } from "./codec/engine/module.ts";
 export type { EngineCodec } from "./codec/engine/module.ts";
 export type { StreamSpec, StreamCodec } from "./stream.ts";
+// the parts of a descriptor a module declares once and refers to (generator/emit/descriptor-share.ts)
+export type { Shape as DescriptorShape, PropertyShape as DescriptorProperty } from "./codec/descriptor.ts";
 export {
   defaultTable,
   writeTabledString,

@@ -17,6 +17,7 @@ import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { emitModule, SIZE_BUDGET } from "../generator/emit/module.ts";
 import { schemaToIR } from "../generator/load/index.ts";
+import { ADDRESS } from "./support/address-schema.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const GEN = path.join(ROOT, "test", ".gen", "optimize");
@@ -85,6 +86,40 @@ function codecsOf(files: { path: string; content: string }[], outDir: string): [
   return out.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
+/** The suite: every feature of `speed` and `size` on each value, its damaged bytes and text, and mutations of it. */
+function compareCodecs(label: string, speed: any, size: any, values: unknown[]): void {
+  for (const value of values) {
+    const enc = same(`${label} encode`, (c) => c.encode(value), speed, size);
+    assert.ok(enc.ok, `${label}: the example data encodes`);
+    const bytes = speed.encode(value) as Uint8Array;
+    same(`${label} decode`, (c) => c.decode(bytes), speed, size);
+    for (let n = 0; n < bytes.length; n += Math.max(1, Math.floor(bytes.length / 60))) {
+      same(`${label} decode truncated to ${n}`, (c) => c.decode(bytes.subarray(0, n)), speed, size);
+      const bad = new Uint8Array(bytes);
+      bad[n] = bad[n]! ^ 0x41;
+      same(`${label} decode with byte ${n} changed`, (c) => c.decode(bad), speed, size);
+    }
+    same(`${label} validate`, (c) => c.validate(value), speed, size);
+    const text = same(`${label} toText`, (c) => c.toText(value), speed, size);
+    assert.ok(text.ok);
+    const t = text.value as string;
+    same(`${label} fromText`, (c) => c.fromText(t), speed, size);
+    same(`${label} fromModelOutput`, (c) => c.fromModelOutput("Here:\n```toon\n" + t + "\n```"), speed, size);
+    const lines = t.split("\n");
+    for (let i = 1; i < lines.length; i += Math.max(1, Math.floor(lines.length / 20))) {
+      same(`${label} fromText cut at line ${i}`, (c) => c.fromText(lines.slice(0, i).join("\n")), speed, size);
+      const edited = [...lines];
+      edited[i] = edited[i]!.replace(/: .*$/, ": [1]");
+      same(`${label} fromText line ${i} edited`, (c) => c.fromText(edited.join("\n")), speed, size);
+    }
+    for (const [i, m] of mutations(value, 80).entries()) {
+      same(`${label} mutation ${i} encode`, (c) => c.encode(m), speed, size);
+      same(`${label} mutation ${i} validate`, (c) => c.validate(m), speed, size);
+      same(`${label} mutation ${i} toText`, (c) => c.toText(m), speed, size);
+    }
+  }
+}
+
 const EXAMPLES = ["orders", "logs", "extraction", "tool-calls", "tools", "agent-loop"];
 
 describe('"optimize": "size" = the unrolled module', () => {
@@ -114,42 +149,73 @@ describe('"optimize": "size" = the unrolled module', () => {
         same(`${label} formatInstructions`, (c) => c.formatInstructions(), speed, size);
         const dataFile = path.join(project, "data", file.replace(/\.ts$/, ".json"));
         const values: unknown[] = existsSync(dataFile) ? [JSON.parse(readFileSync(dataFile, "utf8"))] : [];
-        for (const value of values) {
-          const enc = same(`${label} encode`, (c) => c.encode(value), speed, size);
-          assert.ok(enc.ok, `${label}: the example data encodes`);
-          const bytes = speed.encode(value) as Uint8Array;
-          same(`${label} decode`, (c) => c.decode(bytes), speed, size);
-          for (let n = 0; n < bytes.length; n += Math.max(1, Math.floor(bytes.length / 60))) {
-            same(`${label} decode truncated to ${n}`, (c) => c.decode(bytes.subarray(0, n)), speed, size);
-            const bad = new Uint8Array(bytes);
-            bad[n] = bad[n]! ^ 0x41;
-            same(`${label} decode with byte ${n} changed`, (c) => c.decode(bad), speed, size);
-          }
-          same(`${label} validate`, (c) => c.validate(value), speed, size);
-          const text = same(`${label} toText`, (c) => c.toText(value), speed, size);
-          assert.ok(text.ok);
-          const t = text.value as string;
-          same(`${label} fromText`, (c) => c.fromText(t), speed, size);
-          same(`${label} fromModelOutput`, (c) => c.fromModelOutput("Here:\n```toon\n" + t + "\n```"), speed, size);
-          const lines = t.split("\n");
-          for (let i = 1; i < lines.length; i += Math.max(1, Math.floor(lines.length / 20))) {
-            same(`${label} fromText cut at line ${i}`, (c) => c.fromText(lines.slice(0, i).join("\n")), speed, size);
-            const edited = [...lines];
-            edited[i] = edited[i]!.replace(/: .*$/, ": [1]");
-            same(`${label} fromText line ${i} edited`, (c) => c.fromText(edited.join("\n")), speed, size);
-          }
-          for (const [i, m] of mutations(value, 80).entries()) {
-            same(`${label} mutation ${i} encode`, (c) => c.encode(m), speed, size);
-            same(`${label} mutation ${i} validate`, (c) => c.validate(m), speed, size);
-            same(`${label} mutation ${i} toText`, (c) => c.toText(m), speed, size);
-          }
-        }
+        compareCodecs(label, speed, size, values);
       }
     });
   }
 });
 
-// after the suite above wrote the size modules: they compile under the strict flags apps turn on (as
+/** Schemas whose descriptors and types have shared parts (emit/descriptor-share.ts, emit/types-share.ts), with values. */
+const SHARED: { name: string; schema: unknown; values: unknown[]; types?: RegExp }[] = [
+  {
+    name: "Person",
+    schema: { type: "object", properties: { home: ADDRESS, work: ADDRESS, past: { type: "array", items: ADDRESS } }, required: ["home"] },
+    values: [{ home: { street: "1 Main St", city: "Springfield", country: "US" }, past: [{ street: "2 Elm", city: "Shelbyville", postcode: "12345", country: "US", region: "IL" }] }],
+    types: /^ {2}work\?: PersonHome;$/m,
+  },
+  {
+    name: "Rules",
+    schema: {
+      type: "object",
+      properties: Object.fromEntries(
+        Array.from({ length: 8 }, (_, i) => [
+          `rule-${i}`,
+          { anyOf: [{ type: "boolean" }, { type: "object", properties: { severity: { enum: ["off", "warn", "error"] }, options: { type: "array", items: { type: "string" } } }, additionalProperties: false }] },
+        ]),
+      ),
+    },
+    values: [{ "rule-0": true, "rule-3": { severity: "warn", options: ["a", "b"] }, "rule-7": { options: [] }, other: 1 }],
+  },
+  {
+    name: "Chain",
+    schema: {
+      definitions: Object.fromEntries(
+        Array.from({ length: 6 }, (_, i) => [
+          `d${i}`,
+          i === 0
+            ? { type: "object", properties: { p0: { type: "string", enum: ["a long enough value for the sharing threshold", "b"] } }, additionalProperties: false }
+            : { allOf: [{ $ref: `#/definitions/d${i - 1}` }, { properties: { [`p${i}`]: { type: "integer", minimum: 0, description: `The count the link ${i} of the chain adds to its parent's fields.` } } }] },
+        ]),
+      ),
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}`, { $ref: `#/definitions/d${i}` }])),
+    },
+    values: [{ f0: { p0: "b" }, f3: { p0: "b", p1: 1, p2: 2, p3: 3 }, f5: { p5: 5 } }],
+    // an allOf chain: each link's type extends its parent's
+    types: /^export interface D5 extends D4 \{\n {2}\/\*\* The count the link 5/m,
+  },
+];
+
+test("shared descriptor parts: speed and size modules agree", async () => {
+  await initHash();
+  for (const c of SHARED) {
+    const ir = schemaToIR(c.schema, { source: `${c.name}.json`, name: c.name });
+    const dict = buildDictionary(ir);
+    const mods: Record<string, unknown> = {};
+    for (const o of ["speed", "size"] as const) {
+      const text = emitModule(ir, dict, { fileName: `${c.name}.ts`, optimize: o });
+      assert.match(text, /^const \$[sp]_\w+: \$rt\.Descriptor(Shape|Property\[\]) = /m, `${c.name} ${o}: has shared parts`);
+      const file = path.join(GEN, "shared", "gen", o, `${c.name}.ts`);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      mods[o] = (await import(pathToFileURL(file).href))[c.name];
+    }
+    compareCodecs(`shared ${c.name}`, mods.speed, mods.size, c.values);
+    if (c.types !== undefined) assert.match(readFileSync(path.join(GEN, "shared", "gen", "size", `${c.name}.ts`), "utf8"), c.types);
+  }
+});
+
+// after the suites above wrote the size modules: they compile under the strict flags apps turn on (as
 // test/strict-flags.test.ts checks the committed ones)
 test("size modules compile under the strict flags", { skip: !existsSync(GEN) }, () => {
   const config = {
@@ -173,7 +239,7 @@ test("size modules compile under the strict flags", { skip: !existsSync(GEN) }, 
       typeRoots: ["../../../node_modules/@types"],
       lib: ["ES2023", "DOM"],
     },
-    include: EXAMPLES.map((ex) => `${ex}/**/gen/**/*.ts`),
+    include: [...EXAMPLES, "shared"].map((ex) => `${ex}/**/gen/**/*.ts`),
   };
   writeFileSync(path.join(GEN, "tsconfig.json"), JSON.stringify(config, null, 2));
   const res = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(GEN, "tsconfig.json"), "--pretty", "false", "--listFiles"], {

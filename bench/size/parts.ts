@@ -34,6 +34,8 @@ const RULES: [RegExp, Part][] = [
   [/^\$textCheck$/, "text check"],
   [/^\$(sw|sr)\d/, "stream"],
   [/^\$(streamSpec|StreamPaths|descriptor)$/, "stream"],
+  // parts of the descriptor declared once (emit/descriptor-share.ts)
+  [/^\$[sp]_/, "stream"],
   [/^\$(thints|tinstructions)(\d|_|\$|$)/, "model output"],
   [/^\$(tx|tf|ti)[A-Z]/, "text encode"],
   [/^\$(tr|trc|tfields|txc)(\d|_|\$|$)/, "text encode"],

@@ -11,6 +11,7 @@ import { ModuleContext } from "./context.ts";
 import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";
 import { declareType } from "./types.ts";
+import { shareTypes } from "./types-share.ts";
 import { emitWriteFunction } from "./write.ts";
 import { checkShapeOf } from "./check-shape.ts";
 import { emitTextSection } from "./text.ts";
@@ -80,9 +81,14 @@ function emitWith(ir: SchemaIR, dict: Dictionary, options: EmitOptions, size: bo
   const rootIsDefinition = ir.root.kind === "ref" && ir.root.name === ir.name;
   const codec = name(ir.name);
 
+  // inline object types that repeat are declared once (types-share.ts)
+  const declared = [...(rootIsDefinition ? [] : [{ name: ir.name, shape: ir.root }]), ...ir.definitions];
+  const taken = new Set([ir.name, ...ir.definitions.map((d) => d.name), ...Object.values(featureGroups(ir.name))]);
+  const sharedTypes = shareTypes(declared, taken);
   const types: Code[] = [];
-  if (!rootIsDefinition) types.push(declareType(ir.name, ir.root, ir.description));
-  for (const d of ir.definitions) types.push(declareType(d.name, d.shape));
+  if (!rootIsDefinition) types.push(declareType(ir.name, ir.root, ir.description, sharedTypes.aliases, sharedTypes.bases.get(ir.name)));
+  for (const d of ir.definitions) types.push(declareType(d.name, d.shape, undefined, sharedTypes.aliases, sharedTypes.bases.get(d.name)));
+  types.push(...sharedTypes.declarations);
 
   const fns: Code[] = [];
   if (size) {

@@ -14,6 +14,7 @@ import type { SchemaIR, Shape } from "../ir/types.ts";
 import { Code, code, join, name, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";
 import { descriptorOf, printDescriptor } from "./descriptor.ts";
+import { shareDescriptor } from "./descriptor-share.ts";
 import { typeOf } from "./types.ts";
 import { idRuns, streamPathNodes, type StreamPathNode } from "../../runtime/codec/stream-rows.ts";
 import { StreamPathFlag, StreamSeg } from "../../runtime/stream-seg.ts";
@@ -25,11 +26,13 @@ export interface StreamSection {
   member: Code;
 }
 
-/** The descriptor, its `level` written as the module's `$LEVEL` (so a new extension segment changes one line). */
-function printWithLevel(desc: ReturnType<typeof descriptorOf>): string {
+/**
+ * The descriptor, its `level` written as the module's `$LEVEL` (so a new extension segment changes one line), its
+ * repeated parts declared once before it (descriptor-share.ts).
+ */
+function printWithLevel(desc: ReturnType<typeof descriptorOf>): { declarations: string; text: string } {
   const marker = "\u0000LEVEL";
-  const printed = printDescriptor({ ...desc, level: marker as unknown as number });
-  return printed.replace(JSON.stringify(marker), "$LEVEL");
+  return shareDescriptor({ ...desc, level: marker as unknown as number }, "$rt.DescriptorShape", "$rt.DescriptorProperty[]", (t) => t.replace(JSON.stringify(marker), "$LEVEL"));
 }
 
 const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
@@ -56,14 +59,18 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleCon
   const order = nodes.map((_, i) => i).sort((a, b) => walkIds[a]! - walkIds[b]!);
   const typeLines = order.map((i) => code`  ${nodes[i]!.path}: ${pathType(i)};`);
   const T = name(ir.name);
+  const printed = printWithLevel(desc);
 
   const section = code`/** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
 ${join(typeLines)}
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
-const $descriptor: $rt.StreamSpec["descriptor"] = ${raw(printWithLevel(desc))};
+${printed.declarations === "" ? raw("") : code`/** Parts of the descriptor below that occur more than once, each written once (generator/emit/descriptor-share.ts). */
+${raw(printed.declarations)}
+
+`}/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+const $descriptor: $rt.StreamSpec["descriptor"] = ${raw(printed.text)};
 
 /** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
 const $streamSpec: $rt.StreamSpec = {

@@ -2,6 +2,13 @@
 // Dictionary AgentToolsBatch: fingerprint 0xaa15, 21 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import type { LookupOrderArguments } from "./args/lookup-order.js";
+export type { LookupOrderArguments } from "./args/lookup-order.js";
+import type { RefundArguments } from "./args/refund.js";
+export type { RefundArguments } from "./args/refund.js";
+import type { SearchDocsArguments } from "./args/search-docs.js";
+export type { SearchDocsArguments } from "./args/search-docs.js";
+import { $keys_AgentTools_lookup_order, $tenum_AgentTools_lookup_order_name, $tenum_AgentTools_refund_name, $tenum_AgentTools_search_docs_name, $tmask_AgentTools_coercible, $tmask_AgentTools_exact } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -19,35 +26,11 @@ export type AgentTools = {
   arguments: SearchDocsArguments;
 };
 
-export interface LookupOrderArguments {
-  /** Order number, like ORD-1001. */
-  orderId: string;
-}
-
-export interface RefundArguments {
-  orderId: string;
-  /** Amount to refund, in the order's currency. */
-  amount: number;
-  reason?: "damaged" | "late" | "wrong_item" | "other";
-}
-
-export interface SearchDocsArguments {
-  query: string;
-  /** How many passages (default 3). */
-  limit?: number;
-}
-
-const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
 const $keys_LookupOrderArguments = /*@__PURE__*/ new Set<string>(["orderId"]);
 const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
 const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
 const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
-const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
-const $tenum_AgentTools_refund_name = ["refund"] as const;
-const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
 const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
-const $tmask_AgentTools_exact = [32, 32, 32] as const;
-const $tmask_AgentTools_coercible = [0, 0, 0] as const;
 const $thints_AgentToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_AgentToolsBatch = {
   "root": {"a": {"r": "AgentTools"}},

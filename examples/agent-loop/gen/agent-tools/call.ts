@@ -2,6 +2,16 @@
 // Dictionary AgentTools: fingerprint 0x2a23, 19 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { $ckLookupOrderArguments, readLookupOrderArguments, writeLookupOrderArguments } from "./args/lookup-order.js";
+import type { LookupOrderArguments } from "./args/lookup-order.js";
+
+export type { LookupOrderArguments } from "./args/lookup-order.js";
+import { $ckRefundArguments, readRefundArguments, writeRefundArguments } from "./args/refund.js";
+import type { RefundArguments } from "./args/refund.js";
+export type { RefundArguments } from "./args/refund.js";
+import { $ckSearchDocsArguments, readSearchDocsArguments, writeSearchDocsArguments } from "./args/search-docs.js";
+import type { SearchDocsArguments } from "./args/search-docs.js";
+export type { SearchDocsArguments } from "./args/search-docs.js";
 
 /** A call of one of the tools of tools/agent-tools.json: `name` picks the tool, `arguments` are its input. */
 export type AgentTools = {
@@ -15,35 +25,13 @@ export type AgentTools = {
   arguments: SearchDocsArguments;
 };
 
-export interface LookupOrderArguments {
-  /** Order number, like ORD-1001. */
-  orderId: string;
-}
-
-export interface RefundArguments {
-  orderId: string;
-  /** Amount to refund, in the order's currency. */
-  amount: number;
-  reason?: "damaged" | "late" | "wrong_item" | "other";
-}
-
-export interface SearchDocsArguments {
-  query: string;
-  /** How many passages (default 3). */
-  limit?: number;
-}
-
-const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $keys_LookupOrderArguments = /*@__PURE__*/ new Set<string>(["orderId"]);
-const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
-const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
-const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
-const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
-const $tenum_AgentTools_refund_name = ["refund"] as const;
-const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
+export const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
+export const $tenum_AgentTools_refund_name = ["refund"] as const;
+export const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
 const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
-const $tmask_AgentTools_exact = [32, 32, 32] as const;
-const $tmask_AgentTools_coercible = [0, 0, 0] as const;
+export const $tmask_AgentTools_exact = [32, 32, 32] as const;
+export const $tmask_AgentTools_coercible = [0, 0, 0] as const;
 const $thints_AgentTools = {"root": "other", "keys": []} as const;
 const $tfill_AgentTools = {
   "root": {"u": "name", "b": [["refund", {"o": [["arguments", 0, {"r": "RefundArguments"}]]}], ["search_docs", {"o": [["arguments", 0, {"r": "SearchDocsArguments"}]]}]]},
@@ -168,70 +156,6 @@ function readAgentTools(r: $rt.Reader): any {
   return u0;
 }
 
-function writeLookupOrderArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_orderId = v.orderId;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_LookupOrderArguments, "");
-  $rt.wPlainString(w, v_orderId, "/orderId", 1);
-}
-
-function readLookupOrderArguments(r: $rt.Reader): any {
-  const v_orderId = (r.at = "/orderId", r.plainString());
-  const o0: any = { orderId: v_orderId };
-  return o0;
-}
-
-function writeRefundArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_orderId = v.orderId;
-  const v_amount = v.amount;
-  const v_reason = v.reason;
-  if ($rt.keyCount(v) !== 2 + +(v_reason !== undefined)) $rt.checkClosed(v, $keys_RefundArguments, "");
-  w.byte(+(v_reason !== undefined));
-  $rt.wPlainString(w, v_orderId, "/orderId", 1);
-  $rt.wNumber(w, v_amount, "/amount", 1);
-  if (v_reason !== undefined) {
-    switch (v_reason) {
-      case "damaged": w.byte(0); break;
-      case "late": w.byte(1); break;
-      case "wrong_item": w.byte(2); break;
-      case "other": w.byte(3); break;
-      default: throw $rt.enumFail(v_reason, $enum_RefundArguments_reason, "/reason");
-    }
-  }
-}
-
-function readRefundArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  const v_orderId = (r.at = "/orderId", r.plainString());
-  const v_amount = (r.at = "/amount", r.num());
-  const v_reason = (m0 & 1) ? (r.at = "/reason", $enum_RefundArguments_reason[r.index(4)]) : undefined;
-  const o0: any = { orderId: v_orderId, amount: v_amount };
-  if ((m0 & 1)) o0.reason = v_reason;
-  return o0;
-}
-
-function writeSearchDocsArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_query = v.query;
-  const v_limit = v.limit;
-  if ($rt.keyCount(v) !== 1 + +(v_limit !== undefined)) $rt.checkClosed(v, $keys_SearchDocsArguments, "");
-  w.byte(+(v_limit !== undefined));
-  $rt.wPlainString(w, v_query, "/query", 1);
-  if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
-}
-
-function readSearchDocsArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  const v_query = (r.at = "/query", r.plainString());
-  const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
-  const o0: any = { query: v_query };
-  if ((m0 & 1)) o0.limit = v_limit;
-  return o0;
-}
-
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
@@ -244,13 +168,6 @@ function $txAgentTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckLookupOrderArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.orderId = $rt.tcString(v.orderId, "/orderId");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_LookupOrderArguments, "");
-  return v;
-}
-
 function $ckb_AgentTools_lookup_order(v: any): any {
   $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_lookup_order_name);
@@ -259,28 +176,11 @@ function $ckb_AgentTools_lookup_order(v: any): any {
   return v;
 }
 
-function $ckRefundArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.orderId = $rt.tcString(v.orderId, "/orderId");
-  v.amount = $rt.tcNumber(v.amount, "/amount");
-  if (v.reason !== undefined) v.reason = $rt.tcEnum(v.reason, "/reason", $enum_RefundArguments_reason);
-  if ($rt.keyCount(v) !== 2 + (v.reason !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_RefundArguments, "");
-  return v;
-}
-
 function $ckb_AgentTools_refund(v: any): any {
   $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_refund_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckRefundArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
-  return v;
-}
-
-function $ckSearchDocsArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.query = $rt.tcString(v.query, "/query");
-  if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
-  if ($rt.keyCount(v) !== 1 + (v.limit !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_SearchDocsArguments, "");
   return v;
 }
 

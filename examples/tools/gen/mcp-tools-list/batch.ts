@@ -2,6 +2,13 @@
 // Dictionary McpToolsListBatch: fingerprint 0x7050, 23 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import type { NotesDeleteArguments } from "./args/notes-delete.js";
+export type { NotesDeleteArguments } from "./args/notes-delete.js";
+import type { NotesGetArguments } from "./args/notes-get.js";
+export type { NotesGetArguments } from "./args/notes-get.js";
+import type { NotesSearchArguments } from "./args/notes-search.js";
+export type { NotesSearchArguments } from "./args/notes-search.js";
+import { $keys_McpToolsList_notes_search, $tenum_McpToolsList_notes_delete_name, $tenum_McpToolsList_notes_get_name, $tenum_McpToolsList_notes_search_name, $tmask_McpToolsList_coercible, $tmask_McpToolsList_exact } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -19,32 +26,10 @@ export type McpToolsList = {
   arguments: NotesDeleteArguments;
 };
 
-export interface NotesSearchArguments {
-  query: string;
-  limit?: number;
-  tags?: string[];
-}
-
-export interface NotesGetArguments {
-  id: string;
-}
-
-export interface NotesDeleteArguments {
-  id: string;
-  permanent?: boolean;
-  [key: string]: unknown;
-}
-
-const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
 const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
 const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
 const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
-const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
-const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
-const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
 const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
-const $tmask_McpToolsList_exact = [32, 32, 32] as const;
-const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
 const $tfill_McpToolsListBatch = {
   "root": {"a": {"r": "McpToolsList"}},

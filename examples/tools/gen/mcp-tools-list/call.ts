@@ -2,6 +2,16 @@
 // Dictionary McpToolsList: fingerprint 0x4720, 21 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { $ckNotesDeleteArguments, readNotesDeleteArguments, writeNotesDeleteArguments } from "./args/notes-delete.js";
+import type { NotesDeleteArguments } from "./args/notes-delete.js";
+
+export type { NotesDeleteArguments } from "./args/notes-delete.js";
+import { $ckNotesGetArguments, readNotesGetArguments, writeNotesGetArguments } from "./args/notes-get.js";
+import type { NotesGetArguments } from "./args/notes-get.js";
+export type { NotesGetArguments } from "./args/notes-get.js";
+import { $ckNotesSearchArguments, readNotesSearchArguments, writeNotesSearchArguments } from "./args/notes-search.js";
+import type { NotesSearchArguments } from "./args/notes-search.js";
+export type { NotesSearchArguments } from "./args/notes-search.js";
 
 /** A call of one of the tools of recorded/mcp-tools-list.json: `name` picks the tool, `arguments` are its input. */
 export type McpToolsList = {
@@ -15,32 +25,13 @@ export type McpToolsList = {
   arguments: NotesDeleteArguments;
 };
 
-export interface NotesSearchArguments {
-  query: string;
-  limit?: number;
-  tags?: string[];
-}
-
-export interface NotesGetArguments {
-  id: string;
-}
-
-export interface NotesDeleteArguments {
-  id: string;
-  permanent?: boolean;
-  [key: string]: unknown;
-}
-
-const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
-const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
-const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
-const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
-const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
-const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
+export const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
+export const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
+export const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
 const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
-const $tmask_McpToolsList_exact = [32, 32, 32] as const;
-const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
+export const $tmask_McpToolsList_exact = [32, 32, 32] as const;
+export const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsList = {"root": "other", "keys": []} as const;
 const $tfill_McpToolsList = {
   "root": {"u": "name", "b": [["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}], ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}]]},
@@ -169,117 +160,6 @@ function readMcpToolsList(r: $rt.Reader): any {
   return u0;
 }
 
-function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_query = v.query;
-  const v_limit = v.limit;
-  const v_tags = v.tags;
-  if ($rt.keyCount(v) !== 1 + +(v_limit !== undefined) + +(v_tags !== undefined)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
-  w.byte(+(v_limit !== undefined) | +(v_tags !== undefined) << 1);
-  $rt.wString(w, v_query, "/query", 1);
-  if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
-  if (v_tags !== undefined) {
-    $rt.gArray(v_tags, "/tags");
-    const n_tags = v_tags.length;
-    w.varint(n_tags);
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        const e_tags = v_tags[i_tags];
-        $rt.wString(w, e_tags, "");
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/tags", i_tags);
-    }
-  }
-}
-
-function readNotesSearchArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(3);
-  const v_query = (r.at = "/query", r.string());
-  const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
-  let v_tags: any;
-  if ((m0 & 2)) {
-    r.at = "/tags";
-    const n_tags = r.count(1);
-    const a_tags: any[] = [];
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        a_tags.push((r.at = "", r.string()));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/tags", i_tags);
-    }
-    v_tags = a_tags;
-  }
-  const o0: any = { query: v_query };
-  if ((m0 & 1)) o0.limit = v_limit;
-  if ((m0 & 2)) o0.tags = v_tags;
-  return o0;
-}
-
-function writeNotesGetArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_id = v.id;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
-  $rt.wString(w, v_id, "/id", 1);
-}
-
-function readNotesGetArguments(r: $rt.Reader): any {
-  const v_id = (r.at = "/id", r.string());
-  const o0: any = { id: v_id };
-  return o0;
-}
-
-function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_id = v.id;
-  const v_permanent = v.permanent;
-  const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
-  w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
-  $rt.wString(w, v_id, "/id", 1);
-  if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
-  if (x0 !== undefined) {
-    w.varint(x0.length);
-    let k0 = "";
-    try {
-      for (k0 of x0) {
-        $rt.wKey(w, k0);
-        const e0 = v[k0];
-        $rt.writeAny(w, e0);
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "", k0);
-    }
-  }
-}
-
-function readNotesDeleteArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(3);
-  const v_id = (r.at = "/id", r.string());
-  const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
-  const o0: any = { id: v_id };
-  if ((m0 & 1)) o0.permanent = v_permanent;
-  if ((m0 & 2)) {
-    r.at = "";
-    const n0 = r.count(2);
-    let k0 = "";
-    try {
-      for (let j = 0; j < n0; j++) {
-        k0 = $rt.rKey(r, o0);
-        const e0 = (r.at = "", $rt.readAny(r));
-        $rt.setOwn(o0, k0, e0);
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "", k0);
-    }
-  }
-  return o0;
-}
-
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
@@ -292,15 +172,6 @@ function $txMcpToolsList(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckNotesSearchArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.query = $rt.tcString(v.query, "/query");
-  if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
-  if (v.tags !== undefined) v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
-  if ($rt.keyCount(v) !== 1 + (v.limit !== undefined ? 1 : 0) + (v.tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
-  return v;
-}
-
 function $ckb_McpToolsList_notes_search(v: any): any {
   $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_search_name);
@@ -309,26 +180,11 @@ function $ckb_McpToolsList_notes_search(v: any): any {
   return v;
 }
 
-function $ckNotesGetArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.id = $rt.tcString(v.id, "/id");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
-  return v;
-}
-
 function $ckb_McpToolsList_notes_get(v: any): any {
   $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_get_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesGetArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-  return v;
-}
-
-function $ckNotesDeleteArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.id = $rt.tcString(v.id, "/id");
-  if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
-  $rt.tcExtras(v, $keys_NotesDeleteArguments);
   return v;
 }
 

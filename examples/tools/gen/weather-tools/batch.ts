@@ -2,6 +2,13 @@
 // Dictionary WeatherToolsBatch: fingerprint 0xb131, 34 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import type { GetAirQualityArguments } from "./args/get-air-quality.js";
+export type { GetAirQualityArguments } from "./args/get-air-quality.js";
+import type { GetForecastArguments } from "./args/get-forecast.js";
+export type { GetForecastArguments } from "./args/get-forecast.js";
+import type { GetWeatherArguments } from "./args/get-weather.js";
+export type { GetWeatherArguments } from "./args/get-weather.js";
+import { $keys_WeatherTools_get_weather, $tenum_WeatherTools_get_air_quality_name, $tenum_WeatherTools_get_forecast_name, $tenum_WeatherTools_get_weather_name, $tmask_WeatherTools_coercible, $tmask_WeatherTools_exact } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -19,36 +26,6 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
-export interface GetWeatherArguments {
-  /** City name, as the user wrote it (often not in English). */
-  city: string;
-  /** Local calendar day (ISO 8601), or null for now. */
-  date: string | null;
-  /** Temperature unit. */
-  unit: "celsius" | "fahrenheit";
-}
-
-export interface GetForecastArguments {
-  city: string;
-  /** How many days, today included. */
-  days: number;
-  /** Which series to return (all when absent). */
-  include?: ("temperature" | "precipitation" | "wind" | "uv_index")[];
-}
-
-export interface GetAirQualityArguments {
-  location: {
-    kind: "city";
-    name: string;
-  } | {
-    kind: "coordinates";
-    lat: number;
-    lon: number;
-  };
-  pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
-}
-
-const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
 const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
 const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
 const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
@@ -57,17 +34,12 @@ const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", 
 const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
 const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
 const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
 const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
 const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
 const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
 const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
-const $tmask_WeatherTools_exact = [32, 32, 32] as const;
-const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_WeatherToolsBatch = {
   "root": {"a": {"r": "WeatherTools"}},

@@ -2,6 +2,16 @@
 // Dictionary WeatherTools: fingerprint 0x09f1, 32 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
+import { $ckGetAirQualityArguments, readGetAirQualityArguments, writeGetAirQualityArguments } from "./args/get-air-quality.js";
+import type { GetAirQualityArguments } from "./args/get-air-quality.js";
+
+export type { GetAirQualityArguments } from "./args/get-air-quality.js";
+import { $ckGetForecastArguments, readGetForecastArguments, writeGetForecastArguments } from "./args/get-forecast.js";
+import type { GetForecastArguments } from "./args/get-forecast.js";
+export type { GetForecastArguments } from "./args/get-forecast.js";
+import { $ckGetWeatherArguments, readGetWeatherArguments, writeGetWeatherArguments } from "./args/get-weather.js";
+import type { GetWeatherArguments } from "./args/get-weather.js";
+export type { GetWeatherArguments } from "./args/get-weather.js";
 
 /** A call of one of the tools of tools/weather-tools.json: `name` picks the tool, `arguments` are its input. */
 export type WeatherTools = {
@@ -15,55 +25,13 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
-export interface GetWeatherArguments {
-  /** City name, as the user wrote it (often not in English). */
-  city: string;
-  /** Local calendar day (ISO 8601), or null for now. */
-  date: string | null;
-  /** Temperature unit. */
-  unit: "celsius" | "fahrenheit";
-}
-
-export interface GetForecastArguments {
-  city: string;
-  /** How many days, today included. */
-  days: number;
-  /** Which series to return (all when absent). */
-  include?: ("temperature" | "precipitation" | "wind" | "uv_index")[];
-}
-
-export interface GetAirQualityArguments {
-  location: {
-    kind: "city";
-    name: string;
-  } | {
-    kind: "coordinates";
-    lat: number;
-    lon: number;
-  };
-  pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
-}
-
-const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
-const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
-const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
-const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
-const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
-const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+export const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
+export const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
+export const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
-const $tmask_WeatherTools_exact = [32, 32, 32] as const;
-const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
+export const $tmask_WeatherTools_exact = [32, 32, 32] as const;
+export const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
 const $tfill_WeatherTools = {
   "root": {"u": "name", "b": [["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}], ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}]]},
@@ -192,192 +160,6 @@ function readWeatherTools(r: $rt.Reader): any {
   return u0;
 }
 
-function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_city = v.city;
-  const v_date = v.date;
-  const v_unit = v.unit;
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  $rt.wString(w, v_city, "/city", 1);
-  if (v_date === undefined) throw $rt.missing("", "date");
-  if (typeof v_date === "string") {
-    w.byte(0);
-    $rt.wDate(w, v_date, "/date");
-  }
-  else {
-    w.byte(1);
-    $rt.wNull(v_date, "/date");
-  }
-  switch (v_unit) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
-  }
-}
-
-function readGetWeatherArguments(r: $rt.Reader): any {
-  const v_city = (r.at = "/city", r.string());
-  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
-  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
-  const o0: any = { city: v_city, date: v_date, unit: v_unit };
-  return o0;
-}
-
-function writeGetForecastArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_city = v.city;
-  const v_days = v.days;
-  const v_include = v.include;
-  if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  w.byte(+(v_include !== undefined));
-  $rt.wString(w, v_city, "/city", 1);
-  $rt.wInt(w, v_days, "/days", 1);
-  if (v_include !== undefined) {
-    $rt.gArray(v_include, "/include");
-    const n_include = v_include.length;
-    w.varint(n_include);
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        const e_include = v_include[i_include];
-        switch (e_include) {
-          case "temperature": w.byte(0); break;
-          case "precipitation": w.byte(1); break;
-          case "wind": w.byte(2); break;
-          case "uv_index": w.byte(3); break;
-          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
-        }
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/include", i_include);
-    }
-  }
-}
-
-function readGetForecastArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  const v_city = (r.at = "/city", r.string());
-  const v_days = (r.at = "/days", r.int());
-  let v_include: any;
-  if ((m0 & 1)) {
-    r.at = "/include";
-    const n_include = r.count(1);
-    const a_include: any[] = [];
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/include", i_include);
-    }
-    v_include = a_include;
-  }
-  const o0: any = { city: v_city, days: v_days };
-  if ((m0 & 1)) o0.include = v_include;
-  return o0;
-}
-
-function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_location = v.location;
-  const v_pollutants = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + +(v_pollutants !== undefined)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  w.byte(+(v_pollutants !== undefined));
-  if (v_location === undefined) throw $rt.missing("", "location");
-  $rt.gObject(v_location, "/location");
-  const d_location = v_location.kind;
-  switch (d_location) {
-    case "city": {
-      w.byte(0);
-      $rt.gObject(v_location, "/location");
-      const v_kind = v_location.kind;
-      const v_name = v_location.name;
-      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
-      $rt.wConst(v_kind, "city", "/location/kind", 1);
-      $rt.wString(w, v_name, "/location/name", 1);
-      break;
-    }
-    case "coordinates": {
-      w.byte(1);
-      $rt.gObject(v_location, "/location");
-      const v_kind$2 = v_location.kind;
-      const v_lat = v_location.lat;
-      const v_lon = v_location.lon;
-      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
-      $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
-      $rt.wNumber(w, v_lat, "/location/lat", 1);
-      $rt.wNumber(w, v_lon, "/location/lon", 1);
-      break;
-    }
-    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
-  }
-  if (v_pollutants !== undefined) {
-    $rt.gArray(v_pollutants, "/pollutants");
-    const n_pollutants = v_pollutants.length;
-    w.varint(n_pollutants);
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        const e_pollutants = v_pollutants[i_pollutants];
-        switch (e_pollutants) {
-          case "pm2_5": w.byte(0); break;
-          case "pm10": w.byte(1); break;
-          case "o3": w.byte(2); break;
-          case "no2": w.byte(3); break;
-          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
-        }
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
-    }
-  }
-}
-
-function readGetAirQualityArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  r.at = "/location";
-  let u_location: any;
-  switch (r.index(2)) {
-    case 0: {
-      const v_kind = "city";
-      const v_name = (r.at = "/location/name", r.string());
-      const o_location: any = { kind: v_kind, name: v_name };
-      u_location = o_location;
-      break;
-    }
-    case 1: {
-      const v_kind$2 = "coordinates";
-      const v_lat = (r.at = "/location/lat", r.num());
-      const v_lon = (r.at = "/location/lon", r.num());
-      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
-      u_location = o_location$2;
-      break;
-    }
-  }
-  const v_location = u_location;
-  let v_pollutants: any;
-  if ((m0 & 1)) {
-    r.at = "/pollutants";
-    const n_pollutants = r.count(1);
-    const a_pollutants: any[] = [];
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
-    }
-    v_pollutants = a_pollutants;
-  }
-  const o0: any = { location: v_location };
-  if ((m0 & 1)) o0.pollutants = v_pollutants;
-  return o0;
-}
-
 /** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
@@ -390,15 +172,6 @@ function $txWeatherTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckGetWeatherArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.city = $rt.tcString(v.city, "/city");
-  v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
-  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  return v;
-}
-
 function $ckb_WeatherTools_get_weather(v: any): any {
   $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_weather_name);
@@ -407,73 +180,11 @@ function $ckb_WeatherTools_get_weather(v: any): any {
   return v;
 }
 
-function $ckb_GetForecastArguments_include_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
-  return v;
-}
-
-function $ckGetForecastArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.city = $rt.tcString(v.city, "/city");
-  v.days = $rt.tcInteger(v.days, "/days");
-  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
-  if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  return v;
-}
-
 function $ckb_WeatherTools_get_forecast(v: any): any {
   $rt.tcObject(v, "");
   v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
-  v.name = $rt.tcString(v.name, "/name");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
-  v.lat = $rt.tcNumber(v.lat, "/lat");
-  v.lon = $rt.tcNumber(v.lon, "/lon");
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location(v: any): any {
-  $rt.tcObject(v, "");
-  const d0 = v.kind;
-  switch (d0) {
-    case "city": {
-      v = $ckb_GetAirQualityArguments_location_city(v);
-      break;
-    }
-    case "coordinates": {
-      v = $ckb_GetAirQualityArguments_location_coordinates(v);
-      break;
-    }
-    default:
-      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
-  }
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
-  return v;
-}
-
-function $ckGetAirQualityArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
-  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
-  if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
 

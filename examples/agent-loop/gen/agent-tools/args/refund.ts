@@ -13,8 +13,8 @@ export interface RefundArguments {
   reason?: "damaged" | "late" | "wrong_item" | "other";
 }
 
-const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
-const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
+export const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
+export const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
 const $thints_RefundArguments = {"root": "object", "keys": ["orderId", "amount", "reason"]} as const;
 const $tfill_RefundArguments = {
   "root": {"o": [["reason", 1, 0]]},
@@ -39,7 +39,7 @@ const $tinstructions_RefundArguments = "Reply with TOON (Token-Oriented Object N
   "- reason: one of \"damaged\", \"late\", \"wrong_item\", \"other\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): reason";
 
-function writeRefundArguments(w: $rt.Writer, v: any): void {
+export function writeRefundArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_orderId = v.orderId;
   const v_amount = v.amount;
@@ -59,7 +59,7 @@ function writeRefundArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readRefundArguments(r: $rt.Reader): any {
+export function readRefundArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_orderId = (r.at = "/orderId", r.plainString());
@@ -113,7 +113,7 @@ function $txRefundArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckRefundArguments(v: any): any {
+export function $ckRefundArguments(v: any): any {
   $rt.tcObject(v, "");
   v.orderId = $rt.tcString(v.orderId, "/orderId");
   v.amount = $rt.tcNumber(v.amount, "/amount");

@@ -12,7 +12,7 @@ export interface SearchDocsArguments {
   limit?: number;
 }
 
-const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
+export const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
 const $thints_SearchDocsArguments = {"root": "object", "keys": ["query", "limit"]} as const;
 const $tfill_SearchDocsArguments = {
   "root": {"o": [["limit", 1, 0]]},
@@ -35,7 +35,7 @@ const $tinstructions_SearchDocsArguments = "Reply with TOON (Token-Oriented Obje
   "Notes:\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): limit";
 
-function writeSearchDocsArguments(w: $rt.Writer, v: any): void {
+export function writeSearchDocsArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_query = v.query;
   const v_limit = v.limit;
@@ -45,7 +45,7 @@ function writeSearchDocsArguments(w: $rt.Writer, v: any): void {
   if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
 }
 
-function readSearchDocsArguments(r: $rt.Reader): any {
+export function readSearchDocsArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_query = (r.at = "/query", r.plainString());
@@ -94,7 +94,7 @@ function $txSearchDocsArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckSearchDocsArguments(v: any): any {
+export function $ckSearchDocsArguments(v: any): any {
   $rt.tcObject(v, "");
   v.query = $rt.tcString(v.query, "/query");
   if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");

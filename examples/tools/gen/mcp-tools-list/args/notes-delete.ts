@@ -12,7 +12,7 @@ export interface NotesDeleteArguments {
   [key: string]: unknown;
 }
 
-const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
+export const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
 const $thints_NotesDeleteArguments = {"root": "object", "keys": ["id", "permanent"]} as const;
 const $tfill_NotesDeleteArguments = {
   "root": {"o": [["permanent", 1, 0]]},
@@ -35,7 +35,7 @@ const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Obj
   "Notes:\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): permanent";
 
-function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
+export function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_id = v.id;
   const v_permanent = v.permanent;
@@ -58,7 +58,7 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readNotesDeleteArguments(r: $rt.Reader): any {
+export function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_id = (r.at = "/id", r.string());
@@ -121,7 +121,7 @@ function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckNotesDeleteArguments(v: any): any {
+export function $ckNotesDeleteArguments(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");

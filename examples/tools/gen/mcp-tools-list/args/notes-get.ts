@@ -10,7 +10,7 @@ export interface NotesGetArguments {
   id: string;
 }
 
-const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
+export const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
 const $thints_NotesGetArguments = {"root": "object", "keys": ["id"]} as const;
 const $tinstructions_NotesGetArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -23,14 +23,14 @@ const $tinstructions_NotesGetArguments = "Reply with TOON (Token-Oriented Object
   "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
-function writeNotesGetArguments(w: $rt.Writer, v: any): void {
+export function writeNotesGetArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_id = v.id;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   $rt.wString(w, v_id, "/id", 1);
 }
 
-function readNotesGetArguments(r: $rt.Reader): any {
+export function readNotesGetArguments(r: $rt.Reader): any {
   const v_id = (r.at = "/id", r.string());
   const o0: any = { id: v_id };
   return o0;
@@ -71,7 +71,7 @@ function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckNotesGetArguments(v: any): any {
+export function $ckNotesGetArguments(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");

@@ -12,7 +12,7 @@ export interface NotesSearchArguments {
   tags?: string[];
 }
 
-const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
+export const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
 const $thints_NotesSearchArguments = {"root": "object", "keys": ["query", "limit", "tags"]} as const;
 const $tfill_NotesSearchArguments = {
   "root": {"o": [["limit", 1, 0, 10], ["tags", 1, 0]]},
@@ -37,7 +37,7 @@ const $tinstructions_NotesSearchArguments = "Reply with TOON (Token-Oriented Obj
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): limit, tags\n" +
   "- top level: may be left out, then the default applies: limit (10)";
 
-function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
+export function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_query = v.query;
   const v_limit = v.limit;
@@ -62,7 +62,7 @@ function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readNotesSearchArguments(r: $rt.Reader): any {
+export function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_query = (r.at = "/query", r.string());
@@ -138,7 +138,7 @@ function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckNotesSearchArguments(v: any): any {
+export function $ckNotesSearchArguments(v: any): any {
   $rt.tcObject(v, "");
   v.query = $rt.tcString(v.query, "/query");
   if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");

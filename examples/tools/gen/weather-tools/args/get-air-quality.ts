@@ -18,15 +18,15 @@ export interface GetAirQualityArguments {
   pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
 }
 
-const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
-const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
-const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
-const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+export const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
+export const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+export const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+export const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+export const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+export const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+export const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+export const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+export const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
 const $tfill_GetAirQualityArguments = {
   "root": {"o": [["pollutants", 1, 0]]},
@@ -53,7 +53,7 @@ const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented O
   "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): pollutants";
 
-function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
+export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_location = v.location;
   const v_pollutants = v.pollutants;
@@ -109,7 +109,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readGetAirQualityArguments(r: $rt.Reader): any {
+export function readGetAirQualityArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/location";
@@ -274,7 +274,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb_GetAirQualityArguments_location_city(v: any): any {
+export function $ckb_GetAirQualityArguments_location_city(v: any): any {
   $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
   v.name = $rt.tcString(v.name, "/name");
@@ -282,7 +282,7 @@ function $ckb_GetAirQualityArguments_location_city(v: any): any {
   return v;
 }
 
-function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
+export function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
   v.lat = $rt.tcNumber(v.lat, "/lat");
@@ -291,7 +291,7 @@ function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   return v;
 }
 
-function $ckb_GetAirQualityArguments_location(v: any): any {
+export function $ckb_GetAirQualityArguments_location(v: any): any {
   $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
@@ -309,12 +309,12 @@ function $ckb_GetAirQualityArguments_location(v: any): any {
   return v;
 }
 
-function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+export function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
   v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 
-function $ckGetAirQualityArguments(v: any): any {
+export function $ckGetAirQualityArguments(v: any): any {
   $rt.tcObject(v, "");
   v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
   if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);

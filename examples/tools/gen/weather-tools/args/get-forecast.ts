@@ -14,8 +14,8 @@ export interface GetForecastArguments {
   include?: ("temperature" | "precipitation" | "wind" | "uv_index")[];
 }
 
-const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
+export const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
+export const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $thints_GetForecastArguments = {"root": "object", "keys": ["city", "days", "include"]} as const;
 const $tfill_GetForecastArguments = {
   "root": {"o": [["include", 1, 0]]},
@@ -40,7 +40,7 @@ const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Obj
   "- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): include";
 
-function writeGetForecastArguments(w: $rt.Writer, v: any): void {
+export function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
   const v_days = v.days;
@@ -71,7 +71,7 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readGetForecastArguments(r: $rt.Reader): any {
+export function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_city = (r.at = "/city", r.string());
@@ -146,12 +146,12 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb_GetForecastArguments_include_items(v: any): any {
+export function $ckb_GetForecastArguments_include_items(v: any): any {
   v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
   return v;
 }
 
-function $ckGetForecastArguments(v: any): any {
+export function $ckGetForecastArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.days = $rt.tcInteger(v.days, "/days");

@@ -1,0 +1,216 @@
+/**
+ * Modules of one output set share code instead of repeating it. A tool set's `call.ts` and `batch.ts` carry
+ * every tool's argument codec, which `args/<tool>.ts` carries too: the same interface, key sets, enum tables,
+ * writers, readers and text checks, to the character. Here an importer module drops each top-level declaration
+ * that a provider module has with the same text and the same dependencies, and imports it (the provider exports
+ * it); what the importer exported it re-exports.
+ *
+ * The test is textual and closed under dependencies, so it is never wrong: a declaration moves only when its text
+ * is identical in both modules and every module-level name it uses is one that moves with it from the same
+ * provider (or `$rt`, or a global alias). A writer whose default table, interning decision or wire layout
+ * differs between the two codecs differs in text and stays where it is. Module-level state (`$FINGERPRINT`,
+ * the descriptor, the codec groups) never moves.
+ *
+ * Generated modules have one shape (emit/module.ts): top-level statements start at column 0 (`function`,
+ * `const`, `export`, `type`, `interface`, `import`, comments) and everything else is indented or closes one.
+ */
+
+export interface LinkModule {
+  /** Path relative to the output folder, `/` separated, with `.ts`. */
+  path: string;
+  content: string;
+}
+
+interface Statement {
+  /** Declared name; undefined for comments-only, imports, or anything unparsed. */
+  name?: string;
+  kind?: "value" | "type";
+  exported: boolean;
+  /** Leading comment lines. */
+  comments: string[];
+  /** The declaration's lines (without the comments). */
+  lines: string[];
+}
+
+/** Names that are the module's own state or entry points: never shared. */
+const OWN = new Set(["$dictionary", "$LEVEL", "$FLAGS", "$FINGERPRINT", "$applyExtensions", "$encode", "$decode", "$validate", "$descriptor", "$streamSpec", "$StreamPaths", "$engine", "$textCheck", "$checkSchema"]);
+/** Aliases of globals every module declares alike (emit/module.ts GLOBALS): used freely, never imported. */
+const GLOBAL_ALIASES = new Set(["$isArray", "$isInteger"]);
+
+const DECL = /^(export\s+)?(?:(function)\s+([A-Za-z_$][\w$]*)|(const)\s+([A-Za-z_$][\w$]*)|(type)\s+([A-Za-z_$][\w$]*)|(interface)\s+([A-Za-z_$][\w$]*))/;
+const LINKED = /^import (type )?\{ ([^}]*) \} from "(\.[^"]*)";$/;
+
+function parse(content: string): { head: string[]; statements: Statement[] } {
+  const lines = content.split("\n");
+  const head: string[] = [];
+  const statements: Statement[] = [];
+  let i = 0;
+  // the header comments and imports stay in place
+  while (i < lines.length && (lines[i]!.startsWith("//") || lines[i]!.startsWith("/* eslint") || lines[i]!.startsWith("import ") || lines[i] === "")) head.push(lines[i++]!);
+  let comments: string[] = [];
+  let cur: Statement | undefined;
+  const close = (): void => {
+    if (cur !== undefined) statements.push(cur);
+    cur = undefined;
+  };
+  for (; i < lines.length; i++) {
+    const l = lines[i]!;
+    const top = l !== "" && !/^[\s}\])]/.test(l);
+    if (!top) {
+      if (cur !== undefined) cur.lines.push(l);
+      else if (comments.length > 0) comments.push(l);
+      else statements.push({ exported: false, comments: [], lines: [l] });
+      continue;
+    }
+    if (cur === undefined && comments.length > 0 && (l.startsWith("/**") || l.startsWith("//") || l.startsWith(" *"))) {
+      comments.push(l);
+      continue;
+    }
+    if (l.startsWith("/**") || l.startsWith("//")) {
+      close();
+      comments = [l];
+      // a one-line or multi-line doc comment: continues until its close
+      continue;
+    }
+    close();
+    const m = DECL.exec(l);
+    const name = m === null ? undefined : (m[3] ?? m[5] ?? m[7] ?? m[9]);
+    const kind = m === null ? undefined : m[2] !== undefined || m[4] !== undefined ? "value" : "type";
+    cur = { ...(name === undefined ? {} : { name, kind }), exported: m?.[1] !== undefined, comments, lines: [l] } as Statement;
+    comments = [];
+  }
+  close();
+  if (comments.length > 0) statements.push({ exported: false, comments, lines: [] });
+  return { head, statements };
+}
+
+/** What two declarations are compared by: comments and code, without the blank lines after them. */
+function text(s: Statement): string {
+  const lines = [...s.comments, ...s.lines];
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.join("\n");
+}
+
+/** Identifiers in `code` (over-approximate: strings and comments included, which only keeps more in place). */
+function identifiers(code: string): Set<string> {
+  return new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
+}
+
+/** `./args/get-weather.js` from `set/call.ts` to `set/args/get-weather.ts`. */
+export function specifier(from: string, to: string): string {
+  const a = from.split("/").slice(0, -1);
+  const b = to.split("/");
+  let k = 0;
+  while (k < a.length && k < b.length - 1 && a[k] === b[k]) k++;
+  const up = a.length - k;
+  const rel = [...(up === 0 ? ["."] : Array.from({ length: up }, () => "..")), ...b.slice(k)].join("/");
+  return rel.replace(/\.ts$/, ".js");
+}
+
+/**
+ * `importer` with what `providers` (in preference order) declare alike imported from them, and the providers
+ * with those declarations exported. Modules are returned only when they changed.
+ */
+export function linkModules(importer: LinkModule, providers: readonly LinkModule[]): Map<string, string> {
+  const imp = parse(importer.content);
+  const provs = providers.map((p) => ({ module: p, parsed: parse(p.content) }));
+  // keyed `value:name` or `type:name`: a codec object and its interface share a name
+  const keyOf = (s: Statement): string => `${s.kind}:${s.name}`;
+  const decl = (statements: Statement[]): Map<string, Statement> => new Map(statements.filter((s) => s.name !== undefined).map((s) => [keyOf(s), s]));
+  const mine = decl(imp.statements);
+  const theirs = provs.map((p) => decl(p.parsed.statements));
+  // bindings each provider imports from another module of the set (an earlier link): name -> module path
+  const linkedOf = (head: string[], at: string): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (const l of head) {
+      const m = LINKED.exec(l);
+      if (m === null) continue;
+      for (const n of m[2]!.split(",").map((x) => x.trim())) out.set(n, resolve(at, m[3]!));
+    }
+    return out;
+  };
+  const provLinked = provs.map((p) => linkedOf(p.parsed.head, p.module.path));
+  const myLinked = linkedOf(imp.head, importer.path);
+
+  // candidates: same text in a provider (the first that has it)
+  const from = new Map<string, number>();
+  for (const [n, s] of mine) {
+    if (OWN.has(s.name!) || GLOBAL_ALIASES.has(s.name!) || (s.exported && s.kind === "value")) continue;
+    const k = theirs.findIndex((t) => t.get(n) !== undefined && text(t.get(n)!) === text(s));
+    if (k >= 0) from.set(n, k);
+  }
+  // closed under dependencies: every module-level name a candidate uses moves with it from the same provider,
+  // or is a binding the provider itself imports from the module the importer gets that name from
+  const deps = (n: string): string[] => {
+    const s = mine.get(n)!;
+    const out: string[] = [];
+    for (const id of identifiers(s.lines.join("\n"))) {
+      if (id === s.name || id === "$rt" || GLOBAL_ALIASES.has(id)) continue;
+      for (const key of [`value:${id}`, `type:${id}`]) if (mine.has(key)) out.push(key);
+      if (myLinked.has(id)) out.push(`linked:${id}`);
+    }
+    return out;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [n, k] of [...from]) {
+      for (const d of deps(n)) {
+        if (from.get(d) === k) continue;
+        const id = d.slice(d.indexOf(":") + 1);
+        const viaProvider = provLinked[k]!.get(id);
+        if (viaProvider !== undefined && (myLinked.get(id) === viaProvider || (from.has(d) && providers[from.get(d)!]!.path === viaProvider))) continue;
+        from.delete(n);
+        changed = true;
+        break;
+      }
+    }
+  }
+  if (from.size === 0) return new Map();
+
+  // the importer: moved declarations out; imports of the ones its remaining code uses; re-exports of exported types
+  const kept = imp.statements.filter((s) => s.name === undefined || !from.has(keyOf(s)));
+  const used = identifiers(kept.map((s) => s.lines.join("\n")).join("\n"));
+  const imports: string[] = [];
+  providers.forEach((p, k) => {
+    const moved = [...from].filter(([, j]) => j === k).map(([key]) => mine.get(key)!);
+    const spec = specifier(importer.path, p.path);
+    const values = moved.filter((s) => s.kind === "value" && used.has(s.name!)).map((s) => s.name!).sort();
+    const types = moved.filter((s) => s.kind === "type" && used.has(s.name!)).map((s) => s.name!).sort();
+    const reexported = moved.filter((s) => s.kind === "type" && s.exported).map((s) => s.name!).sort();
+    if (values.length > 0) imports.push(`import { ${values.join(", ")} } from "${spec}";`);
+    if (types.length > 0) imports.push(`import type { ${types.join(", ")} } from "${spec}";`);
+    if (reexported.length > 0) imports.push(`export type { ${reexported.join(", ")} } from "${spec}";`);
+  });
+  const out = new Map<string, string>();
+  out.set(importer.path, render([...imp.head.filter((l) => l !== ""), ...imports], kept));
+  // the providers: what moved is exported
+  providers.forEach((p, k) => {
+    const keys = new Set([...from].filter(([, j]) => j === k).map(([key]) => key));
+    if (keys.size === 0) return;
+    const parsed = provs[k]!.parsed;
+    let touched = false;
+    for (const s of parsed.statements) {
+      if (s.name === undefined || !keys.has(keyOf(s)) || s.exported) continue;
+      s.lines[0] = "export " + s.lines[0];
+      s.exported = true;
+      touched = true;
+    }
+    if (touched) out.set(p.path, render(parsed.head.filter((l) => l !== ""), parsed.statements));
+  });
+  return out;
+}
+
+function render(head: string[], statements: Statement[]): string {
+  const body = statements.map((s) => [...s.comments, ...s.lines].join("\n")).join("\n");
+  return (head.join("\n") + "\n\n" + body).replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+}
+
+function resolve(from: string, spec: string): string {
+  const parts = from.split("/").slice(0, -1);
+  for (const seg of spec.split("/")) {
+    if (seg === "." || seg === "") continue;
+    if (seg === "..") parts.pop();
+    else parts.push(seg);
+  }
+  return parts.join("/").replace(/\.js$/, ".ts");
+}
