@@ -109,7 +109,7 @@ test("dense: bad text fails with a ToonError naming line, column and the value's
   const empty = lines.slice();
   empty[1] = empty[1]!.replace(/^ {2}ORD-[0-9-]+,/, "  ,");
   e = at(empty.join("\n"));
-  assert.equal(e.path, "/orders/0");
+  assert.equal(e.path, "/orders/0/id");
   assert.match(e.message, /missing required field "id"/);
 
   // more cells than the header names

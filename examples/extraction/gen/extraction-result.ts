@@ -179,6 +179,28 @@ const $tinstructions_ExtractionResult = "Reply with TOON (Token-Oriented Object 
   "- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n" +
   "- documents[].entities[]: optional (omit when unknown; in a table row, leave its cell empty): role\n" +
   "- documents[]: optional (omit when unknown; in a table row, leave its cell empty): url";
+const $tdense_ExtractionResult = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "model: <model>\n" +
+  "extractedAt:2025-01-15T09:30:00Z\n" +
+  "documents[1]{id,source,language,url,text,entities[]{type,name,role,confidence}}:\n" +
+  "  <id>,news,en,https://example.com,<text>,[1:person,<name>,<role>,0.5]\n" +
+  "```\n" +
+  "\n" +
+  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
+  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
+  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
+  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
+  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
+  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n" +
+  "- documents[].language: one of \"en\", \"zh\"\n" +
+  "- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n" +
+  "- documents[].entities[]: optional (omit when unknown; in a table row, leave its cell empty): role\n" +
+  "- documents[]: optional (omit when unknown; in a table row, leave its cell empty): url";
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -992,6 +1014,11 @@ function $ckExtractionResult(v: any): any {
   return v;
 }
 
+/** The dense reader, for `fromModelOutput` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}
+
 /**
  * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
  * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
@@ -1010,7 +1037,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
@@ -1251,17 +1278,19 @@ export const ExtractionResultText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values.
+   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call `validate` first for untrusted values.
    */
   toText(value: ExtractionResult, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, $txExtractionResult);
+    return $rt.toTextLayout(value, options, $txExtractionResult, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
+   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): ExtractionResult {
-    return $rt.fromTextWith<ExtractionResult>(text, options, $ckExtractionResult);
+    return $rt.fromTextLayout<ExtractionResult>(text, options, $ckExtractionResult, $descriptor);
   },
 };
 
@@ -1277,11 +1306,14 @@ export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): ExtractionResult {
-    return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints_ExtractionResult, options, $tfill_ExtractionResult);
+    return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints_ExtractionResult, options, $tfill_ExtractionResult, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return $tinstructions_ExtractionResult;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $tdense_ExtractionResult : $tinstructions_ExtractionResult;
   },
 }, $checkSchema);
 

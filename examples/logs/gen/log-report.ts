@@ -251,6 +251,33 @@ const $tinstructions_LogReport = "Reply with TOON (Token-Oriented Object Notatio
   "- services[].incidentId: may be null\n" +
   "- services[].topErrors[].level: one of \"error\", \"fatal\"\n" +
   "- services[]: optional (omit when unknown; in a table row, leave its cell empty): incidentId";
+const $tdense_LogReport = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "reportId: <reportId>\n" +
+  "query: <query>\n" +
+  "window{start,end,bucketSeconds}: 2025-01-15T09:30:00Z,2025-01-15T09:30:00Z,1\n" +
+  "environment: production\n" +
+  "region: <region>\n" +
+  "truncated: true\n" +
+  "totalEvents:1\n" +
+  "totalBytes:1\n" +
+  "services[1]{service,version,healthy,instances,counts{debug,info,warn,error,fatal},errorRate,latencyMs{p50,p90,p99,max},bytesIngested,tags[],incidentId,topErrors[]{message,level,count,firstSeen,lastSeen,sampleTraceIds[]}}:\n" +
+  "  <service>,<version>,true,1,1,1,1,1,1,0.5,1.5,1.5,1.5,1.5,1,[1:<tags>],<incidentId>,[1:<message>,error,1,2025-01-15T09:30:00Z,2025-01-15T09:30:00Z,[1:<sampleTraceIds>]]\n" +
+  "```\n" +
+  "\n" +
+  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
+  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
+  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
+  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
+  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
+  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- environment: one of \"production\", \"staging\", \"development\"\n" +
+  "- services[].incidentId: may be null\n" +
+  "- services[].topErrors[].level: one of \"error\", \"fatal\"\n" +
+  "- services[]: optional (omit when unknown; in a table row, leave its cell empty): incidentId";
 
 function writeLogReport(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -990,6 +1017,11 @@ function $ckLogReport(v: any): any {
   return v;
 }
 
+/** The dense reader, for `fromModelOutput` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}
+
 /**
  * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
  * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
@@ -1008,7 +1040,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "log-report.ts", $dictionary.fingerprint, "LogReport");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "log-report.ts", $dictionary.fingerprint, "LogReport");
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
@@ -1263,17 +1295,19 @@ export const LogReportText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values.
+   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call `validate` first for untrusted values.
    */
   toText(value: LogReport, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, $txLogReport);
+    return $rt.toTextLayout(value, options, $txLogReport, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
+   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): LogReport {
-    return $rt.fromTextWith<LogReport>(text, options, $ckLogReport);
+    return $rt.fromTextLayout<LogReport>(text, options, $ckLogReport, $descriptor);
   },
 };
 
@@ -1289,11 +1323,14 @@ export const LogReportPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): LogReport {
-    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport, options, $tfill_LogReport);
+    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport, options, $tfill_LogReport, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return $tinstructions_LogReport;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $tdense_LogReport : $tinstructions_LogReport;
   },
 }, $checkSchema);
 

@@ -8,7 +8,7 @@ import { ToonError, pointerSegment } from "../../errors.ts";
 import { setOwn } from "../../objects.ts";
 import { formatOf } from "../../codec/formats.ts";
 import { textCheckOf } from "../../codec/engine/text-check.ts";
-import { tcUuid, type TextCheckFn } from "../check.ts";
+import { tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { readJson, readJsonString } from "./json.ts";
@@ -357,8 +357,8 @@ export class DenseReader {
         if (inner.disc !== undefined) return this.variantFields(inner, ind + 2, undefined);
         this.invalid("expected a value after the colon");
       }
-      if (t.charCodeAt(this.pos + 1) !== 32) this.fail('expected a space after ":"');
-      this.pos += 2;
+      // ":" and the value, a space between them optional (the writer leaves it out before numbers)
+      this.pos += t.charCodeAt(this.pos + 1) === 32 ? 2 : 1;
       const v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
       if (v === ABSENT) this.invalid("expected a value after the colon");
       if (this.pos !== this.le) this.fail("unexpected text after the value");
@@ -435,8 +435,7 @@ export class DenseReader {
       if (!this.atEnd() && this.indent() > ind) this.fail(`the list declares ${n} items, found more`, this.ls);
       return out;
     }
-    if (t.charCodeAt(this.pos) !== 32) this.fail('expected a space after ":"');
-    this.pos++;
+    if (t.charCodeAt(this.pos) === 32) this.pos++;
     if (item.spelling !== "text") this.invalid("these items are not scalars, but written inline");
     for (let i = 0; i < n; i++) {
       if (i > 0) {
@@ -476,8 +475,11 @@ export class DenseReader {
       }
       info = info.nonNull;
     }
-    if (info.spelling === "object") return this.fields(info, ind, first);
-    if (info.disc !== undefined) return this.variantFields(info, ind, first);
+    // field lines, or JSON (`{` cannot start a raw key)
+    if (t.charCodeAt(first) !== 123) {
+      if (info.spelling === "object") return this.fields(info, ind, first);
+      if (info.disc !== undefined) return this.variantFields(info, ind, first);
+    }
     this.pos = first;
     const v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
     if (v === ABSENT) this.invalid("an empty list item");
@@ -504,7 +506,7 @@ export class DenseReader {
     for (const p of info.props!) {
       if (Object.prototype.hasOwnProperty.call(o, p.name)) continue;
       if (droppedConst(p, this.model)) setOwn(o, p.name, structuredCloneJson((this.model.resolve(p.shape) as { value: unknown }).value));
-      else if (p.required) this.invalid(`missing required field ${JSON.stringify(p.name)}`);
+      else if (p.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(p.name)}`, this.pos), p.name);
     }
     return o;
   }
@@ -528,7 +530,7 @@ export class DenseReader {
       const bi = this.discValue(d, "/" + d.property);
       const row = b.branches[bi]!;
       if (b.unfit![bi] !== undefined) throw b.unfit![bi];
-      if (b.missing[bi] !== undefined) this.invalid(`missing required field ${JSON.stringify(b.missing[bi])} (the header has no column for it)`, start);
+      if (b.missing[bi] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[bi])} (the header has no column for it)`, start), b.missing[bi]!);
       for (let i = 1; i < row.length; i++) {
         this.sep(i);
         const col = row[i];
@@ -542,7 +544,7 @@ export class DenseReader {
         }
         const v = this.cell(col.bound, col.key);
         if (v !== ABSENT) setOwn(o, col.key, v);
-        else if (col.required) this.invalid(`missing required field ${JSON.stringify(col.key)}`);
+        else if (col.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
       }
       // leaves of skipped group columns were empty cells; no more to read
       this.complete(d.branches[bi]!, o, 0);
@@ -557,11 +559,11 @@ export class DenseReader {
       if (v !== ABSENT) any = true;
     }
     if (!any && !present) return ABSENT;
-    if (b.missing[0] !== undefined) this.invalid(`missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, start);
+    if (b.missing[0] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, start), b.missing[0]!);
     for (let i = 0; i < cols.length; i++) {
       const v = values[i];
       if (v !== ABSENT) setOwn(o, cols[i]!.key, v);
-      else if (cols[i]!.required) this.invalid(`missing required field ${JSON.stringify(cols[i]!.key)}`, start);
+      else if (cols[i]!.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(cols[i]!.key)}`, start), cols[i]!.key);
     }
     return this.complete(b.info, o, 0);
   }
@@ -667,6 +669,7 @@ export class DenseReader {
       // the common case: one kind
       if (kinds.has("string")) {
         if (!inRow && (tok.charCodeAt(0) === 32 || tok.charCodeAt(tok.length - 1) === 32)) this.fail("a string with spaces at either end must be quoted", at);
+        if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
         return this.checked(info, tok, at);
       }
       if (kinds.has("enum")) {
@@ -683,12 +686,19 @@ export class DenseReader {
       const n = Number(tok);
       if (kinds.has("number")) return n;
       if (Number.isInteger(n)) {
-        if (!Number.isSafeInteger(n) && info.int64 && /^-?[0-9]+$/.test(tok)) return BigInt(tok);
-        return n;
-      }
-      if (!kinds.has("string")) return this.invalid("expected an integer", at);
+        // the text check's integer guards: their range and their messages
+        try {
+          if (info.int64) return tcInt64(/^-?[0-9]+$/.test(tok) ? BigInt(tok) : n);
+          return tcInteger(n);
+        } catch (e) {
+          if (!kinds.has("string")) return this.invalid((e as ToonError).reason, at);
+        }
+      } else if (!kinds.has("string")) return this.invalid("expected an integer", at);
     }
-    if (kinds.has("string")) return this.checked(info, tok, at);
+    if (kinds.has("string")) {
+      if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
+      return this.checked(info, tok, at);
+    }
     if (info.enumValues !== undefined && info.enumValues.has(tok)) return tok;
     return this.invalid(this.expected(info), at);
   }

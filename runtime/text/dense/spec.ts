@@ -60,12 +60,15 @@ export function fitsObject(info: ShapeInfo, v: unknown): v is Record<string, unk
   return true;
 }
 
-/** The branch index of a discriminated-union value, or -1. */
-export function branchOf(info: ShapeInfo, v: unknown): number {
+/**
+ * The branch index of a discriminated-union value, or -1. `fits`: only when the value has no keys beyond its
+ * branch's properties (a table row or field group cannot carry extras; field lines can).
+ */
+export function branchOf(info: ShapeInfo, v: unknown, fits = true): number {
   const d = info.disc!;
   if (!isPlainObject(v) || !hasOwn(v, d.property)) return -1;
   const b = d.values.indexOf(v[d.property] as string);
-  return b >= 0 && fitsObject(d.branches[b]!, v) ? b : -1;
+  return b >= 0 && (!fits || fitsObject(d.branches[b]!, v)) ? b : -1;
 }
 
 export function computeSpec(model: DenseModel, pairs: Pair[]): Spec {
@@ -80,7 +83,9 @@ export function computeSpec(model: DenseModel, pairs: Pair[]): Spec {
 export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): Spec {
   if (info.spelling === "object") {
     for (const v of values) if (!fitsObject(info, v)) return CELL_SPEC;
-    return groupSpec(model, info, values as Record<string, unknown>[]);
+    const g = groupSpec(model, info, values as Record<string, unknown>[]);
+    // a group with no cells could not say whether its object is there: `{}` in JSON instead
+    return g.t === GROUP && g.leaves === 0 ? CELL_SPEC : g;
   }
   const s = info.shape;
   if (s.kind === "array") {
@@ -91,8 +96,6 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
     }
     const itemInfo = model.info(s.items);
     const item = itemInfo.spelling === "text" ? CELL_SPEC : specOf(model, itemInfo, items);
-    // an inline array item must hold one cell at least, or `[2:;]` could not say where items start
-    if (item.t === GROUP && item.leaves === 0) return CELL_SPEC;
     return { t: ARRAY, info: itemInfo, item };
   }
   if (info.nonNull !== undefined) {

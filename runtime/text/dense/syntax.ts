@@ -8,12 +8,12 @@ export const NUMBER_RE = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$
 
 /**
  * Whether a string cell must be quoted (JSON string syntax) whatever its schema: empty (an empty cell is an
- * absent field), space at either end, or holding a separator (`,` `;` `]`), a quote, a backslash or a control
+ * absent field), `null` (read as TOON reads it), space at either end, or holding a separator (`,` `;` `]`), a quote, a backslash or a control
  * character. Everything else is written as it is: the schema says it is a string.
  */
 export function needsQuotes(s: string): boolean {
   const n = s.length;
-  if (n === 0) return true;
+  if (n === 0 || s === "null") return true; // "null" raw is the null of TOON: a string field rejects it
   let c = s.charCodeAt(0);
   if (c === 32) return true;
   if (s.charCodeAt(n - 1) === 32) return true;
@@ -57,3 +57,13 @@ export function spellKey(k: string): string {
 export function spellNumber(n: number): string {
   return n === 0 && 1 / n < 0 ? "-0" : String(n);
 }
+
+/**
+ * Whether text uses syntax only the dense layout has (a field group, an inline array, `key:1`): when it is neither
+ * valid dense nor valid TOON, the error to report is the dense reader's if so, TOON's otherwise.
+ */
+export function looksDense(text: string): boolean {
+  return DENSE_SYNTAX.test(text);
+}
+
+const DENSE_SYNTAX = /^ *(?:- )?(?:"[^"\n]*"|[^\s:[{"-][^:[{\n]*)(?:\{|:[-0-9])|\{[^}\n]*(?:\{|\[\])|\[[0-9]+:/m;

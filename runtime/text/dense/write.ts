@@ -17,19 +17,19 @@ export class DenseWriter {
     let info = this.model.root;
     if (info.nonNull !== undefined && value !== null) info = info.nonNull;
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
-    if (info.disc !== undefined && branchOf(info, value) >= 0) return trimEnd(this.variantFields(info, value as Record<string, unknown>, ""));
+    if (info.disc !== undefined && branchOf(info, value, false) >= 0) return trimEnd(this.variantFields(info, value as Record<string, unknown>, ""));
     if (info.shape.kind === "array" && Array.isArray(value)) return trimEnd(this.arrayLine("", "", info, value));
     return this.scalar(info, value);
   }
 
   /** The field lines of an object at indentation `ind`, each ending in "\n". */
-  fields(info: ShapeInfo, v: Record<string, unknown>, ind: string): string {
+  fields(info: ShapeInfo, v: Record<string, unknown>, ind: string, skip?: string): string {
     let out = "";
     const props = info.props!;
     for (let j = 0; j < props.length; j++) {
       const p = props[j]!;
       const x = hasOwn(v, p.name) ? v[p.name] : undefined;
-      if (x === undefined || droppedConst(p, this.model)) continue;
+      if (x === undefined || p.name === skip || droppedConst(p, this.model)) continue;
       out += this.fieldLine(ind, spellKey(p.name), this.model.info(p.shape), x);
     }
     const s = info.shape;
@@ -50,8 +50,8 @@ export class DenseWriter {
   /** A discriminated union's value as field lines: the discriminator first, then the branch's fields. */
   variantFields(info: ShapeInfo, v: Record<string, unknown>, ind: string): string {
     const d = info.disc!;
-    const b = d.branches[branchOf(info, v)]!;
-    return ind + spellKey(d.property) + ": " + this.discCell(v[d.property]) + "\n" + this.fields(b, v, ind);
+    const b = d.branches[branchOf(info, v, false)]!;
+    return ind + spellKey(d.property) + ": " + this.discCell(v[d.property]) + "\n" + this.fields(b, v, ind, d.property);
   }
 
   fieldLine(ind: string, key: string, info: ShapeInfo, x: unknown): string {
@@ -63,12 +63,12 @@ export class DenseWriter {
         return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
       }
       if (isPlainObject(x)) return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
-    } else if (info.disc !== undefined && branchOf(info, x) >= 0) {
+    } else if (info.disc !== undefined && branchOf(info, x, false) >= 0) {
       return ind + key + ":\n" + this.variantFields(info, x as Record<string, unknown>, ind + INDENT);
     } else if (info.shape.kind === "array" && Array.isArray(x)) {
       return this.arrayLine(ind, key, info, x);
     }
-    return ind + key + ": " + this.scalar(info, x) + "\n";
+    return ind + key + colon(this.scalar(info, x)) + "\n";
   }
 
   /** `key[N]: a,b`, a table `key[N]{..}:` with its rows, or a list `key[N]:` with `- ` items. */
@@ -78,10 +78,13 @@ export class DenseWriter {
     const n = x.length;
     if (n === 0) return ind + key + "[0]:\n";
     if (item.spelling === "text") {
-      let line = ind + key + "[" + n + "]: ";
+      let line = "";
       for (let i = 0; i < n; i++) line += (i > 0 ? "," : "") + this.text(item, x[i]);
-      return line + "\n";
+      return ind + key + "[" + n + "]" + colon(line) + "\n";
     }
+    // items that are neither objects nor scalars (arrays, tuples, maps, mixed unions): the array as JSON, which
+    // costs no more than JSON
+    if (item.spelling === "json" && item.disc === undefined && item.nonNull?.spelling !== "object") return ind + key + colon(this.json(x)) + "\n";
     const spec = specOf(this.model, item, x);
     if (spec.t === GROUP && spec.leaves > 0) {
       const rowInd = ind + INDENT;
@@ -109,7 +112,7 @@ export class DenseWriter {
       if (info.nonNull !== undefined && v !== null) info = info.nonNull;
       let body: string;
       if (info.spelling === "object" && isPlainObject(v)) body = this.fields(info, v, itemInd + INDENT);
-      else if (info.disc !== undefined && branchOf(info, v) >= 0) body = this.variantFields(info, v as Record<string, unknown>, itemInd + INDENT);
+      else if (info.disc !== undefined && branchOf(info, v, false) >= 0) body = this.variantFields(info, v as Record<string, unknown>, itemInd + INDENT);
       else {
         out += itemInd + "- " + this.scalar(info, v) + "\n";
         continue;
@@ -225,6 +228,15 @@ export class DenseWriter {
         return "null";
     }
   }
+}
+
+/**
+ * `": "` before a value, without the space before a number (`key:12`): tokenizers split a space from a digit, so
+ * the space would cost a token there; the reader takes either.
+ */
+function colon(value: string): string {
+  const c = value.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 45 ? ":" + value : ": " + value;
 }
 
 function countEmpties(cells: string): number {

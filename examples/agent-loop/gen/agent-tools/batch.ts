@@ -71,6 +71,22 @@ const $tinstructions_AgentToolsBatch = "Reply with TOON (Token-Oriented Object N
   "\n" +
   "Notes:\n" +
   "- []: \"name\" is one of \"lookup_order\", \"refund\", \"search_docs\", each with its own fields; the example shows the first";
+const $tdense_AgentToolsBatch = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "[1]{name,arguments{orderId}}:\n" +
+  "  lookup_order,<orderId>\n" +
+  "```\n" +
+  "\n" +
+  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
+  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
+  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
+  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
+  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
+  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
+  "\n" +
+  "Notes:\n" +
+  "- []: \"name\" is one of \"lookup_order\", \"refund\", \"search_docs\", each with its own fields; the example shows the first";
 
 function writeAgentToolsBatch(w: $rt.Writer, v: any): void {
   $rt.gArray(v, "");
@@ -539,6 +555,11 @@ function $ckAgentToolsBatch(v: any): any {
   return v;
 }
 
+/** The dense reader, for `fromModelOutput` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}
+
 /**
  * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
  * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
@@ -557,7 +578,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
@@ -733,17 +754,19 @@ export const AgentToolsBatchText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values.
+   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call `validate` first for untrusted values.
    */
   toText(value: AgentToolsBatch, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, $txAgentToolsBatch);
+    return $rt.toTextLayout(value, options, $txAgentToolsBatch, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
+   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): AgentToolsBatch {
-    return $rt.fromTextWith<AgentToolsBatch>(text, options, $ckAgentToolsBatch);
+    return $rt.fromTextLayout<AgentToolsBatch>(text, options, $ckAgentToolsBatch, $descriptor);
   },
 };
 
@@ -758,11 +781,14 @@ export const AgentToolsBatchPrompt = {
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): AgentToolsBatch {
-    return $rt.fromModelOutputWith<AgentToolsBatch>(output, $ckAgentToolsBatch, $thints_AgentToolsBatch, options, $tfill_AgentToolsBatch);
+    return $rt.fromModelOutputWith<AgentToolsBatch>(output, $ckAgentToolsBatch, $thints_AgentToolsBatch, options, $tfill_AgentToolsBatch, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return $tinstructions_AgentToolsBatch;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $tdense_AgentToolsBatch : $tinstructions_AgentToolsBatch;
   },
 };
 

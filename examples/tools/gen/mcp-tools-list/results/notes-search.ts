@@ -34,6 +34,20 @@ const $tinstructions_NotesSearchResult = "Reply with TOON (Token-Oriented Object
   "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
   "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
+const $tdense_NotesSearchResult = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
+  "\n" +
+  "```toon\n" +
+  "results[1]{id,title,score,tags[]}:\n" +
+  "  <id>,<title>,1.5,[1:<tags>]\n" +
+  "total:1\n" +
+  "```\n" +
+  "\n" +
+  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
+  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
+  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
+  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
+  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
+  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.";
 
 function writeNotesSearchResult(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -230,6 +244,11 @@ function $ckNotesSearchResult(v: any): any {
   return v;
 }
 
+/** The dense reader, for `fromModelOutput` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}
+
 /**
  * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
  * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
@@ -248,7 +267,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
@@ -366,17 +385,19 @@ export const NotesSearchResultText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values.
+   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call `validate` first for untrusted values.
    */
   toText(value: NotesSearchResult, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, $txNotesSearchResult);
+    return $rt.toTextLayout(value, options, $txNotesSearchResult, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
+   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): NotesSearchResult {
-    return $rt.fromTextWith<NotesSearchResult>(text, options, $ckNotesSearchResult);
+    return $rt.fromTextLayout<NotesSearchResult>(text, options, $ckNotesSearchResult, $descriptor);
   },
 };
 
@@ -392,11 +413,14 @@ export const NotesSearchResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): NotesSearchResult {
-    return $rt.fromModelOutputWith<NotesSearchResult>(output, $ckNotesSearchResult, $thints_NotesSearchResult, options);
+    return $rt.fromModelOutputWith<NotesSearchResult>(output, $ckNotesSearchResult, $thints_NotesSearchResult, options, undefined, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return $tinstructions_NotesSearchResult;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $tdense_NotesSearchResult : $tinstructions_NotesSearchResult;
   },
 }, $checkSchema);
 
