@@ -9,6 +9,7 @@
  * - "json": everything else (maps, tuples, `any`, mixed enums, unions with composite branches), spelled as
  *   compact JSON, which is self-delimiting.
  */
+import { spellKey } from "./syntax.ts";
 import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
 
 export type Spelling = "text" | "object" | "json";
@@ -19,6 +20,12 @@ export interface ShapeInfo {
   /** Objects: declared properties and a name -> index map. */
   props?: PropertyShape[];
   index?: Map<string, number>;
+  /** Objects, per property: its info, whether dense text drops it (a required const), its key as written. */
+  propInfos?: ShapeInfo[];
+  dropped?: boolean[];
+  keys?: string[];
+  /** Arrays: the items' info. */
+  itemInfo?: ShapeInfo;
   /** Text cells: the scalar kinds the cell may hold (a union's branches), to spell strings unambiguously. */
   kinds?: Set<string>;
   /** Text cells of an all-string enum (or a union with one): the allowed strings. */
@@ -91,7 +98,13 @@ export class DenseModel {
           info.spelling = "object";
           info.props = s.properties;
           info.index = new Map(s.properties.map((p, i) => [p.name, i]));
+          info.dropped = s.properties.map((p) => p.required && this.resolve(p.shape).kind === "const");
+          info.keys = s.properties.map((p) => spellKey(p.name));
+          info.propInfos = s.properties.map((p) => this.info(p.shape));
         }
+        return;
+      case "array":
+        info.itemInfo = this.info(s.items);
         return;
       case "union":
         this.classifyUnion(info, s);

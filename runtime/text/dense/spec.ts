@@ -56,7 +56,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function fitsObject(info: ShapeInfo, v: unknown): v is Record<string, unknown> {
   if (!isPlainObject(v)) return false;
   const index = info.index!;
-  for (const k of Object.keys(v)) if (!index.has(k) && v[k] !== undefined) return false;
+  for (const k in v) if (!index.has(k) && hasOwn(v, k) && v[k] !== undefined) return false;
   return true;
 }
 
@@ -94,7 +94,7 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
       if (!Array.isArray(v)) return CELL_SPEC;
       for (const x of v) items.push(x);
     }
-    const itemInfo = model.info(s.items);
+    const itemInfo = info.itemInfo ?? model.info(s.items);
     const item = itemInfo.spelling === "text" ? CELL_SPEC : specOf(model, itemInfo, items);
     return { t: ARRAY, info: itemInfo, item };
   }
@@ -111,8 +111,8 @@ function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, un
   const props = info.props!;
   for (let j = 0; j < props.length; j++) {
     const p = props[j]!;
-    if (droppedConst(p, model)) continue;
-    const pinfo = model.info(p.shape);
+    if (info.dropped![j]) continue;
+    const pinfo = info.propInfos![j]!;
     const sub: unknown[] = [];
     for (const v of values) {
       const x = hasOwn(v, p.name) ? v[p.name] : undefined;
@@ -157,7 +157,7 @@ function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spe
       const j = at[b]!;
       if (j < 0) return;
       const x = (v as Record<string, unknown>)[name];
-      if (x !== undefined) pairs.push({ info: model.info(d.branches[b]!.props![j]!.shape), value: x });
+      if (x !== undefined) pairs.push({ info: d.branches[b]!.propInfos![j]!, value: x });
     });
     if (pairs.length === 0) continue;
     let spec = computeSpec(model, pairs);

@@ -4,7 +4,7 @@
  * which the reader takes back where the schema allows a composite.
  */
 import { getOwn, hasOwn } from "../../objects.ts";
-import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
+import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
 import { ambiguousInUnion, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
 
@@ -26,11 +26,14 @@ export class DenseWriter {
   fields(info: ShapeInfo, v: Record<string, unknown>, ind: string, skip?: string): string {
     let out = "";
     const props = info.props!;
+    const infos = info.propInfos!;
+    const dropped = info.dropped!;
+    const keys = info.keys!;
     for (let j = 0; j < props.length; j++) {
-      const p = props[j]!;
-      const x = hasOwn(v, p.name) ? v[p.name] : undefined;
-      if (x === undefined || p.name === skip || droppedConst(p, this.model)) continue;
-      out += this.fieldLine(ind, spellKey(p.name), this.model.info(p.shape), x);
+      const name = props[j]!.name;
+      const x = hasOwn(v, name) ? v[name] : undefined;
+      if (x === undefined || dropped[j] || name === skip) continue;
+      out += this.fieldLine(ind, keys[j]!, infos[j]!, x);
     }
     const s = info.shape;
     if (s.kind === "object" && s.additional !== false) {
@@ -74,7 +77,7 @@ export class DenseWriter {
   /** `key[N]: a,b`, a table `key[N]{..}:` with its rows, or a list `key[N]:` with `- ` items. */
   arrayLine(ind: string, key: string, info: ShapeInfo, x: unknown[]): string {
     const s = info.shape as Extract<ShapeInfo["shape"], { kind: "array" }>;
-    const item = this.model.info(s.items);
+    const item = info.itemInfo ?? this.model.info(s.items);
     const n = x.length;
     if (n === 0) return ind + key + "[0]:\n";
     if (item.spelling === "text") {
@@ -131,7 +134,7 @@ export class DenseWriter {
     if (spec.info.disc !== undefined) {
       const d = spec.info.disc;
       const b = d.values.indexOf(o[d.property] as string);
-      const props = d.branches[b]!.props!;
+      const props = d.branches[b]!.propInfos!;
       for (let i = 0; i < cols.length; i++) {
         const c = cols[i]!;
         if (i > 0) out += ",";
@@ -141,7 +144,7 @@ export class DenseWriter {
         }
         const j = c.props![b]!;
         const x = j < 0 ? undefined : getOwn(o, c.key);
-        out += this.cells(c.spec, j < 0 ? undefined : this.model.info(props[j]!.shape), x);
+        out += this.cells(c.spec, j < 0 ? undefined : props[j]!, x);
       }
       return out;
     }
@@ -239,14 +242,24 @@ function colon(value: string): string {
   return (c >= 48 && c <= 57) || c === 45 ? ":" + value : ": " + value;
 }
 
+/** Empty top-level cells of a row (adjacent commas, or one at either end), outside quotes and inline arrays. */
 function countEmpties(cells: string): number {
-  // empty cells are adjacent commas or a comma at either end (a rough count: quoted commas are rare)
   let n = 0;
   let prev = 44;
+  let depth = 0;
   for (let i = 0; i < cells.length; i++) {
     const c = cells.charCodeAt(i);
-    if (c === 44 && prev === 44) n++;
-    prev = c;
+    if (c === 34) {
+      // skip a quoted string
+      for (i++; i < cells.length; i++) {
+        const q = cells.charCodeAt(i);
+        if (q === 92) i++;
+        else if (q === 34) break;
+      }
+    } else if (c === 91) depth++;
+    else if (c === 93) depth--;
+    else if (c === 44 && depth === 0 && prev === 44) n++;
+    prev = depth === 0 ? c : 0;
   }
   if (prev === 44) n++;
   return n;
