@@ -135,3 +135,34 @@ test("dense: an empty cell of an optional field is absent, \"\" is the empty str
   assert.ok(rows[2]!.startsWith("  123,"), rows[2]);
   assert.deepStrictEqual(d.fromText(text), v);
 });
+
+test("dense: generated modules: toText/fromText with { layout }, detection, fromModelOutput and formatInstructions", async () => {
+  const { OrderList } = await import("../examples/orders/gen/order-list.ts");
+  const { ExtractionResult } = await import("../examples/extraction/gen/extraction-result.ts");
+  const orders = (await subjects()).find((s) => s.label === "orders/OrderList")!;
+  const value = orders.data as never;
+  const dense = OrderList.toText(value, { layout: "dense" });
+  assert.equal(dense, denseOf(orders.ir).toText(value), "the module's dense text is the runtime driver's");
+  assert.notEqual(dense, OrderList.toText(value));
+  assert.deepStrictEqual(OrderList.fromText(dense), value);
+  assert.deepStrictEqual(OrderList.fromText(dense, { layout: "dense" }), value);
+  assert.deepStrictEqual(OrderList.fromText(OrderList.toText(value)), value, "TOON v4 is still detected");
+  assert.throws(() => OrderList.fromText(dense, { layout: "toon" }), ToonError);
+  // a reply with prose around a fenced dense block
+  assert.deepStrictEqual(OrderList.fromModelOutput("Here you go:\n\n```toon\n" + dense + "\n```\nAnything else?"), value);
+  // cut off in the middle of the table: INCOMPLETE, never a partial value
+  const cut = dense.split("\n").slice(0, 10).join("\n");
+  assert.equal(catchToon(() => OrderList.fromModelOutput("```toon\n" + cut)).code, "INCOMPLETE");
+  assert.equal(catchToon(() => OrderList.fromModelOutput(cut)).code, "INCOMPLETE");
+  for (const codec of [OrderList, ExtractionResult] as { formatInstructions(o?: { layout?: "dense" }): string; fromModelOutput(o: string): unknown; fromText(t: string, o?: { layout?: "dense" }): unknown }[]) {
+    const s = codec.formatInstructions({ layout: "dense" });
+    assert.match(s, /^Reply with dense TOON/);
+    assert.match(s, /Dense TOON rules:/);
+    const block = /```toon\n([\s\S]*?)\n```/.exec(s)![1]!;
+    // the example is dense text for this schema (placeholders like <id> are not schema-valid: fromText only)
+    codec.fromText(block, { layout: "dense" });
+    assert.notEqual(codec.formatInstructions(), s);
+  }
+  assert.match(OrderList.formatInstructions({ layout: "dense" }), /orders\[1\]\{id,customer\{id,name,email,address\{street,city,postcode,country\}\},items\[\]\{sku,name,qty,unitPrice\},/);
+  assert.match(OrderList.formatInstructions({ layout: "dense" }), /Notes:\n- orders\[\]\.currency: one of/);
+});

@@ -30,7 +30,6 @@ import { formatOf } from "../../runtime/codec/formats.ts";
 import { categoryMasks, nullableOf, textCheckOf } from "../../runtime/codec/engine/text-check.ts";
 import type { PayloadHints } from "../../runtime/text/model-output.ts";
 import { fillSpecOf } from "./model-fill.ts";
-import { denseOf } from "../../runtime/text/dense/index.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Static facts about shapes
@@ -959,7 +958,6 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
   // laid out one definition a line (root, then each of defs), so that a new property changes one line
   const fill = fillSpec === undefined ? undefined : cx.constant("tfill", code`${fillBlock(fillSpec)} as $rt.FillSpec`);
   const instructions = cx.constant("tinstructions", stringBlock(formatInstructions(ir, cx)));
-  const denseInstructions = cx.constant("tdense", stringBlock(formatDenseInstructions(ir, cx)));
   const T = name(ir.name);
   const members = code`  /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's \`encodeText(value, options)\`, specialised for
@@ -991,7 +989,7 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext): TextSection {
    * "dense" }\`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? ${denseInstructions} : ${instructions};
+    return options?.layout === "dense" ? $rt.denseInstructions(${instructions}, $descriptor) : ${instructions};
   },`;
   const denseRead = code`/** The dense reader, for \`fromModelOutput\` (either layout in a reply). */
 function $denseRead(text: string): unknown {
@@ -1046,38 +1044,6 @@ export function formatInstructions(ir: SchemaIR, cx: Defs): string {
     "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,",
     "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has",
     "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.",
-    ...(shown.length > 0 ? ["", "Notes:", ...shown.map((n) => `- ${n}`)] : []),
-  ].join("\n");
-}
-
-/**
- * The dense layout's prompt snippet: the same example value as `formatInstructions`, written by the runtime's
- * dense writer (so the example is valid dense text for this schema), and the layout's rules.
- */
-export function formatDenseInstructions(ir: SchemaIR, cx: Defs): string {
-  let notes: string[] = [];
-  const dense = denseOf(ir);
-  let example = dense.toText(exampleValue(ir.root, cx, true, (n) => notes.push(n)));
-  if (example.split("\n").length > MAX_EXAMPLE_LINES) {
-    notes = [];
-    example = dense.toText(exampleValue(ir.root, cx, false, (n) => notes.push(n)));
-  }
-  const uniq = [...new Set(notes)];
-  const shown = uniq.slice(0, 12);
-  if (uniq.length > shown.length) shown.push(`(${uniq.length - shown.length} more notes omitted)`);
-  return [
-    "Reply with dense TOON in a ```toon block, in exactly this shape:",
-    "",
-    "```toon",
-    example,
-    "```",
-    "",
-    "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;",
-    "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per",
-    "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,",
-    "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an",
-    'optional field is absent; write "" for an empty string. Quote a string (JSON style) only when it contains',
-    '`,` `;` `]` `"` or a backslash, or begins or ends with a space. Set each N to the real count.',
     ...(shown.length > 0 ? ["", "Notes:", ...shown.map((n) => `- ${n}`)] : []),
   ].join("\n");
 }

@@ -55,6 +55,7 @@ export { toTextLayout, fromTextLayout } from "./layout.ts";
 export type { TextLayout } from "./layout.ts";
 export { denseOf, denseToText, denseFromText } from "./dense/index.ts";
 export type { DenseCodec, DenseSource } from "./dense/index.ts";
+export { denseInstructions } from "./dense/instructions.ts";
 export { repairJson } from "./json-repair.ts";
 export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
 export { applyFill } from "./model-fill.ts";

@@ -368,7 +368,8 @@ function isArrayHeader(line: string): boolean {
   return /^\[\d+:?[\t|]?\]/.test(line);
 }
 
-const KEY_LINE = /^(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_][A-Za-z0-9_.]*))[ \t]*(?:\[[^\]]*\][ \t]*(?:\{[^}]*\})?)?[ \t]*:/;
+// a field, array or table line of TOON, or of the dense layout (a field group `key{a,b{c}}:`, docs/TEXT.md)
+const KEY_LINE = /^(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_][A-Za-z0-9_.]*))[ \t]*(?:\[[^\]]*\])?[ \t]*(?:\{[^\n]*\})?[ \t]*:/;
 
 /** Whether `line` (at column 0) can start a TOON payload for the root described by `hints`. */
 function startsPayload(line: string, hints: PayloadHints): boolean {

@@ -54,28 +54,6 @@ const $tinstructions_Order = "Reply with TOON (Token-Oriented Object Notation) i
   "Notes:\n" +
   "- status: one of \"pending\", \"paid\", \"shipped\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): note";
-const $tdense_Order = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "id: <id>\n" +
-  "qty:1\n" +
-  "price:1.5\n" +
-  "status: pending\n" +
-  "note: <note>\n" +
-  "created:2025-01-15T09:30:00Z\n" +
-  "tags[1]: <tags>\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- status: one of \"pending\", \"paid\", \"shipped\"\n" +
-  "- top level: optional (omit when unknown; in a table row, leave its cell empty): note";
 
 function writeOrder(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -385,7 +363,7 @@ export const OrderPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_Order : $tinstructions_Order;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_Order, $descriptor) : $tinstructions_Order;
   },
 }, $checkSchema);
 

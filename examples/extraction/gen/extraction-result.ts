@@ -179,28 +179,6 @@ const $tinstructions_ExtractionResult = "Reply with TOON (Token-Oriented Object 
   "- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n" +
   "- documents[].entities[]: optional (omit when unknown; in a table row, leave its cell empty): role\n" +
   "- documents[]: optional (omit when unknown; in a table row, leave its cell empty): url";
-const $tdense_ExtractionResult = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "model: <model>\n" +
-  "extractedAt:2025-01-15T09:30:00Z\n" +
-  "documents[1]{id,source,language,url,text,entities[]{type,name,role,confidence}}:\n" +
-  "  <id>,news,en,https://example.com,<text>,[1:person,<name>,<role>,0.5]\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- documents[].source: one of \"news\", \"filing\", \"email\", \"chat\", \"report\"\n" +
-  "- documents[].language: one of \"en\", \"zh\"\n" +
-  "- documents[].entities[]: \"type\" is one of \"person\", \"organization\", \"location\", \"date\", \"money\", each with its own fields; the example shows the first\n" +
-  "- documents[].entities[]: optional (omit when unknown; in a table row, leave its cell empty): role\n" +
-  "- documents[]: optional (omit when unknown; in a table row, leave its cell empty): url";
 
 function writeExtractionResult(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1313,7 +1291,7 @@ export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_ExtractionResult : $tinstructions_ExtractionResult;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_ExtractionResult, $descriptor) : $tinstructions_ExtractionResult;
   },
 }, $checkSchema);
 

@@ -251,33 +251,6 @@ const $tinstructions_LogReport = "Reply with TOON (Token-Oriented Object Notatio
   "- services[].incidentId: may be null\n" +
   "- services[].topErrors[].level: one of \"error\", \"fatal\"\n" +
   "- services[]: optional (omit when unknown; in a table row, leave its cell empty): incidentId";
-const $tdense_LogReport = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "reportId: <reportId>\n" +
-  "query: <query>\n" +
-  "window{start,end,bucketSeconds}: 2025-01-15T09:30:00Z,2025-01-15T09:30:00Z,1\n" +
-  "environment: production\n" +
-  "region: <region>\n" +
-  "truncated: true\n" +
-  "totalEvents:1\n" +
-  "totalBytes:1\n" +
-  "services[1]{service,version,healthy,instances,counts{debug,info,warn,error,fatal},errorRate,latencyMs{p50,p90,p99,max},bytesIngested,tags[],incidentId,topErrors[]{message,level,count,firstSeen,lastSeen,sampleTraceIds[]}}:\n" +
-  "  <service>,<version>,true,1,1,1,1,1,1,0.5,1.5,1.5,1.5,1.5,1,[1:<tags>],<incidentId>,[1:<message>,error,1,2025-01-15T09:30:00Z,2025-01-15T09:30:00Z,[1:<sampleTraceIds>]]\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- environment: one of \"production\", \"staging\", \"development\"\n" +
-  "- services[].incidentId: may be null\n" +
-  "- services[].topErrors[].level: one of \"error\", \"fatal\"\n" +
-  "- services[]: optional (omit when unknown; in a table row, leave its cell empty): incidentId";
 
 function writeLogReport(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1330,7 +1303,7 @@ export const LogReportPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_LogReport : $tinstructions_LogReport;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_LogReport, $descriptor) : $tinstructions_LogReport;
   },
 }, $checkSchema);
 

@@ -217,24 +217,6 @@ const $tinstructions_OrderList = "Reply with TOON (Token-Oriented Object Notatio
   "- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n" +
   "- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n" +
   "- orders[]: optional (omit when unknown; in a table row, leave its cell empty): note";
-const $tdense_OrderList = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "orders[1]{id,customer{id,name,email,address{street,city,postcode,country}},items[]{sku,name,qty,unitPrice},total,currency,status,createdAt,updatedAt,note}:\n" +
-  "  <id>,1,<name>,name@example.com,<street>,<city>,<postcode>,<country>,[1:<sku>,<name>,1,1.5],1.5,CNY,pending,2025-01-15T09:30:00Z,2025-01-15T09:30:00Z,<note>\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- orders[].currency: one of \"CNY\", \"HKD\", \"JPY\", \"KRW\", \"SGD\", \"USD\", \"EUR\", \"GBP\"\n" +
-  "- orders[].status: one of \"pending\", \"paid\", \"shipped\", \"delivered\", \"cancelled\"\n" +
-  "- orders[]: optional (omit when unknown; in a table row, leave its cell empty): note";
 
 function writeOrderList(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -1022,7 +1004,7 @@ export const OrderListPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_OrderList : $tinstructions_OrderList;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_OrderList, $descriptor) : $tinstructions_OrderList;
   },
 }, $checkSchema);
 

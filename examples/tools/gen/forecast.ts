@@ -60,28 +60,6 @@ const $tinstructions_Forecast = "Reply with TOON (Token-Oriented Object Notation
   "- days[].precipitation: may be null\n" +
   "- sources: a map: any keys\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): alerts";
-const $tdense_Forecast = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "city: <city>\n" +
-  "days[1]{date,high,low,conditions,precipitation}:\n" +
-  "  2025-01-15,1.5,1.5,sunny,0.5\n" +
-  "alerts[1]: <alerts>\n" +
-  "sources: {\"key\":\"https://example.com\"}\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- days[].conditions: one of \"sunny\", \"cloudy\", \"rain\", \"snow\", \"storm\"\n" +
-  "- days[].precipitation: may be null\n" +
-  "- sources: a map: any keys\n" +
-  "- top level: optional (omit when unknown; in a table row, leave its cell empty): alerts";
 
 function writeForecast(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -548,7 +526,7 @@ export const ForecastPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_Forecast : $tinstructions_Forecast;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_Forecast, $descriptor) : $tinstructions_Forecast;
   },
 }, $checkSchema);
 

@@ -39,25 +39,6 @@ const $tinstructions_LegacyAlert = "Reply with TOON (Token-Oriented Object Notat
   "Notes:\n" +
   "- level: one of \"advisory\", \"watch\", \"warning\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): expires";
-const $tdense_LegacyAlert = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "level: advisory\n" +
-  "headline: <headline>\n" +
-  "areas[1]: <areas>\n" +
-  "expires:2025-01-15T09:30:00Z\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- level: one of \"advisory\", \"watch\", \"warning\"\n" +
-  "- top level: optional (omit when unknown; in a table row, leave its cell empty): expires";
 
 function writeLegacyAlert(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -335,7 +316,7 @@ export const LegacyAlertPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_LegacyAlert : $tinstructions_LegacyAlert;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_LegacyAlert, $descriptor) : $tinstructions_LegacyAlert;
   },
 }, $checkSchema);
 

@@ -40,25 +40,6 @@ const $tinstructions_WeatherQuery = "Reply with TOON (Token-Oriented Object Nota
   "- unit: one of \"celsius\", \"fahrenheit\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): date\n" +
   "- top level: may be left out, then the default applies: unit (\"celsius\")";
-const $tdense_WeatherQuery = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "city: <city>\n" +
-  "date:2025-01-15\n" +
-  "unit: celsius\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- unit: one of \"celsius\", \"fahrenheit\"\n" +
-  "- top level: optional (omit when unknown; in a table row, leave its cell empty): date\n" +
-  "- top level: may be left out, then the default applies: unit (\"celsius\")";
 
 function writeWeatherQuery(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -306,7 +287,7 @@ export const WeatherQueryPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_WeatherQuery : $tinstructions_WeatherQuery;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_WeatherQuery, $descriptor) : $tinstructions_WeatherQuery;
   },
 }, $checkSchema);
 

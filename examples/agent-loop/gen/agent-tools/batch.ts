@@ -71,22 +71,6 @@ const $tinstructions_AgentToolsBatch = "Reply with TOON (Token-Oriented Object N
   "\n" +
   "Notes:\n" +
   "- []: \"name\" is one of \"lookup_order\", \"refund\", \"search_docs\", each with its own fields; the example shows the first";
-const $tdense_AgentToolsBatch = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "[1]{name,arguments{orderId}}:\n" +
-  "  lookup_order,<orderId>\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- []: \"name\" is one of \"lookup_order\", \"refund\", \"search_docs\", each with its own fields; the example shows the first";
 
 function writeAgentToolsBatch(w: $rt.Writer, v: any): void {
   $rt.gArray(v, "");
@@ -788,7 +772,7 @@ export const AgentToolsBatchPrompt = {
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_AgentToolsBatch : $tinstructions_AgentToolsBatch;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_AgentToolsBatch, $descriptor) : $tinstructions_AgentToolsBatch;
   },
 };
 

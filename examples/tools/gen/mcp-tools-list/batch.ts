@@ -74,24 +74,6 @@ const $tinstructions_McpToolsListBatch = "Reply with TOON (Token-Oriented Object
   "- []: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n" +
   "- [].arguments: optional (omit when unknown; in a table row, leave its cell empty): limit, tags\n" +
   "- [].arguments: may be left out, then the default applies: limit (10)";
-const $tdense_McpToolsListBatch = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "[1]{name,arguments{query,limit,tags[]}}:\n" +
-  "  notes.search,<query>,10,[1:<tags>]\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- []: \"name\" is one of \"notes.search\", \"notes.get\", \"notes/delete\", each with its own fields; the example shows the first\n" +
-  "- [].arguments: optional (omit when unknown; in a table row, leave its cell empty): limit, tags\n" +
-  "- [].arguments: may be left out, then the default applies: limit (10)";
 
 function writeMcpToolsListBatch(w: $rt.Writer, v: any): void {
   $rt.gArray(v, "");
@@ -839,7 +821,7 @@ export const McpToolsListBatchPrompt = {
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_McpToolsListBatch : $tinstructions_McpToolsListBatch;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_McpToolsListBatch, $descriptor) : $tinstructions_McpToolsListBatch;
   },
 };
 

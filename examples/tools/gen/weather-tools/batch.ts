@@ -93,24 +93,6 @@ const $tinstructions_WeatherToolsBatch = "Reply with TOON (Token-Oriented Object
   "- []: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n" +
   "- [].arguments.date: may be null\n" +
   "- [].arguments.unit: one of \"celsius\", \"fahrenheit\"";
-const $tdense_WeatherToolsBatch = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "[1]{name,arguments{city,date,unit}}:\n" +
-  "  get_weather,<city>,2025-01-15,celsius\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- []: \"name\" is one of \"get_weather\", \"get_forecast\", \"get-air-quality\", each with its own fields; the example shows the first\n" +
-  "- [].arguments.date: may be null\n" +
-  "- [].arguments.unit: one of \"celsius\", \"fahrenheit\"";
 
 function writeWeatherToolsBatch(w: $rt.Writer, v: any): void {
   $rt.gArray(v, "");
@@ -1123,7 +1105,7 @@ export const WeatherToolsBatchPrompt = {
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_WeatherToolsBatch : $tinstructions_WeatherToolsBatch;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_WeatherToolsBatch, $descriptor) : $tinstructions_WeatherToolsBatch;
   },
 };
 

@@ -34,20 +34,6 @@ const $tinstructions_NotesSearchResult = "Reply with TOON (Token-Oriented Object
   "values inline after the colon); `key[N]{a,b}:` is a table of N objects, one comma-separated row per object,\n" +
   "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
-const $tdense_NotesSearchResult = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "results[1]{id,title,score,tags[]}:\n" +
-  "  <id>,<title>,1.5,[1:<tags>]\n" +
-  "total:1\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.";
 
 function writeNotesSearchResult(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -420,7 +406,7 @@ export const NotesSearchResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_NotesSearchResult : $tinstructions_NotesSearchResult;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_NotesSearchResult, $descriptor) : $tinstructions_NotesSearchResult;
   },
 }, $checkSchema);
 

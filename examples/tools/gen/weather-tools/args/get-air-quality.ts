@@ -52,26 +52,6 @@ const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented O
   "- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n" +
   "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): pollutants";
-const $tdense_GetAirQualityArguments = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "location:\n" +
-  "  kind: city\n" +
-  "  name: <name>\n" +
-  "pollutants[1]: pm2_5\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- location: \"kind\" is one of \"city\", \"coordinates\", each with its own fields; the example shows the first\n" +
-  "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
-  "- top level: optional (omit when unknown; in a table row, leave its cell empty): pollutants";
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -527,7 +507,7 @@ export const GetAirQualityArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_GetAirQualityArguments : $tinstructions_GetAirQualityArguments;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_GetAirQualityArguments, $descriptor) : $tinstructions_GetAirQualityArguments;
   },
 }, $checkSchema);
 

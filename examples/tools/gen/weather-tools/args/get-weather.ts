@@ -34,24 +34,6 @@ const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Obje
   "Notes:\n" +
   "- date: may be null\n" +
   "- unit: one of \"celsius\", \"fahrenheit\"";
-const $tdense_GetWeatherArguments = "Reply with dense TOON in a ```toon block, in exactly this shape:\n" +
-  "\n" +
-  "```toon\n" +
-  "city: <city>\n" +
-  "date:2025-01-15\n" +
-  "unit: celsius\n" +
-  "```\n" +
-  "\n" +
-  "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;\n" +
-  "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per\n" +
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,\n" +
-  "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`). Leave a cell empty when an\n" +
-  "optional field is absent; write \"\" for an empty string. Quote a string (JSON style) only when it contains\n" +
-  "`,` `;` `]` `\"` or a backslash, or begins or ends with a space. Set each N to the real count.\n" +
-  "\n" +
-  "Notes:\n" +
-  "- date: may be null\n" +
-  "- unit: one of \"celsius\", \"fahrenheit\"";
 
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
@@ -294,7 +276,7 @@ export const GetWeatherArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * "dense" }`: the dense layout's (docs/TEXT.md).
    */
   formatInstructions(options?: { layout?: "toon" | "dense" }): string {
-    return options?.layout === "dense" ? $tdense_GetWeatherArguments : $tinstructions_GetWeatherArguments;
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_GetWeatherArguments, $descriptor) : $tinstructions_GetWeatherArguments;
   },
 }, $checkSchema);
 
