@@ -83,6 +83,9 @@ export {
 } from "./text/encode.ts";
 export type { TextEncodeOptions } from "./text/encode.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
+export { toTextLayout, fromTextLayout } from "./text/layout.ts";
+export { denseFromText, denseToText } from "./text/dense/index.ts";
+export { denseInstructions } from "./text/dense/instructions.ts";
 export { fromTextWith, textInvalid, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
 export { fromModelOutputWith } from "./text/model-output.ts";
 export type { ModelOutput, ModelOutputOptions } from "./text/model-output.ts";

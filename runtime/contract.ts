@@ -14,8 +14,10 @@ import { registerDictionary } from "./header.ts";
  *    runtime now derives from the descriptor (runtime/codec/stream-rows.ts); `writeRef`/`readRef`; the
  *    `StreamCodec` type; `validateFull`, `assertSchema` and `withSchemaCheck` in `codegen`, and the `toon-gen/runtime/validate` entry
  *    that `<name>.validate.ts` modules import (JSON Schema validators compiled at build time).
+ * 4: the dense text layout (runtime/text/dense, docs/TEXT.md): `toTextLayout`, `fromTextLayout`, `denseToText`,
+ *    `denseFromText`, `denseInstructions`; `fromModelOutputWith` takes the dense reader as a sixth argument.
  */
-export const RUNTIME_CONTRACT = 3;
+export const RUNTIME_CONTRACT = 4;
 
 /**
  * Checks the contract, registers the module's dictionary name (so a fingerprint mismatch names the writer's

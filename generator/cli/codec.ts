@@ -21,7 +21,8 @@ import { interpret } from "../interpret/index.ts";
 import { parseJson, stringifyJson } from "../interpret/json.ts";
 import { loadSchemaArg } from "./schema-arg.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
-import { fromTextWith } from "../../runtime/text/check.ts";
+import { fromTextLayout } from "../../runtime/text/layout.ts";
+import { denseToText } from "../../runtime/text/dense/index.ts";
 import { compileTextCheck } from "../emit/text.ts";
 import { schemalessCommand } from "../inspect/schemaless-cli.ts";
 import { compressOptions, isCompressedMessage, useZstd } from "../inspect/zstd.ts";
@@ -31,7 +32,7 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
   try {
     parsed = parseArgs({
       args,
-      options: { schema: { type: "string", short: "s" }, out: { type: "string", short: "o" }, dictionary: { type: "string", short: "d" }, text: { type: "boolean", short: "t" }, compress: { type: "boolean", short: "z" }, "compress-threshold": { type: "string" } },
+      options: { schema: { type: "string", short: "s" }, out: { type: "string", short: "o" }, dictionary: { type: "string", short: "d" }, text: { type: "boolean", short: "t" }, layout: { type: "string" }, compress: { type: "boolean", short: "z" }, "compress-threshold": { type: "string" } },
       allowPositionals: true,
       strict: true,
     });
@@ -41,6 +42,9 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
   const { values, positionals } = parsed;
   if (values.schema === undefined && values.text) throw new ToonError("CONFIG_ERROR", `${command} --text needs --schema <schema.json>`);
   if (positionals.length > 1) throw new ToonError("CONFIG_ERROR", `${command} takes at most one input file`);
+  const layout = values.layout;
+  if (layout !== undefined && layout !== "toon" && layout !== "dense") throw new ToonError("CONFIG_ERROR", `${command} --layout is "toon" or "dense", not ${JSON.stringify(layout)}`);
+  if (layout !== undefined && !values.text) throw new ToonError("CONFIG_ERROR", `${command} --layout applies to --text`);
   if ((values.compress || values["compress-threshold"] !== undefined) && (command !== "encode" || values.text)) {
     throw new ToonError("CONFIG_ERROR", "--compress applies to binary encode only (decode decompresses by itself)");
   }
@@ -72,7 +76,7 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
       // TOON text: the schema check of the binary codec, then the runtime encoder (what Codec.toText writes)
       const checked = codec.validate(value);
       if (!checked.ok) throw new ToonError("INVALID_VALUE", checked.errors[0]!.message, { path: checked.errors[0]!.path, details: checked.errors });
-      output = new TextEncoder().encode(encodeText(value) + "\n");
+      output = new TextEncoder().encode((layout === "dense" ? denseToText(ir, value) : encodeText(value)) + "\n");
     } else {
       output = codec.encode(value, compress);
     }
@@ -84,7 +88,8 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
     } catch (e) {
       throw new ToonError("INVALID_VALUE", `input is not valid UTF-8: ${(e as Error).message}`);
     }
-    output = new TextEncoder().encode(stringifyJson(fromTextWith(text, undefined, compileTextCheck(ir).check)));
+    // either layout, detected as Codec.fromText does (docs/TEXT.md); --layout forces one
+    output = new TextEncoder().encode(stringifyJson(fromTextLayout(text, layout === undefined ? undefined : { layout }, compileTextCheck(ir).check, ir)));
   } else {
     if (isCompressedMessage(input)) await useZstd();
     output = new TextEncoder().encode(stringifyJson(codec.decode(input)));

@@ -40,26 +40,28 @@ const CHECK = `  toon-gen check [--config toon.config.json] [--json]
 const SCHEMA_ARG = `      --schema takes any input kind: a JSON Schema file, a tool-definition file (its tool set's call
       codec) or tools.json#<tool> (that tool's arguments codec), a Zod module's schemas.ts#<Export>.`;
 
-const ENCODE = `  toon-gen encode --schema <schema.json> [in.json] [--out file] [--text]
+const ENCODE = `  toon-gen encode --schema <schema.json> [in.json] [--out file] [--text [--layout dense]]
       Encode a JSON value (file or stdin) to TOON binary (stdout or --out). With --text: check it against
-      the schema and write TOON text (spec v4), exactly what the generated Codec.toText(value) writes.
+      the schema and write TOON text (spec v4), exactly what the generated Codec.toText(value) writes;
+      --layout dense: the schema-aware dense layout (docs/TEXT.md), Codec.toText(value, { layout: "dense" }).
 ${SCHEMA_ARG}
       Without --schema: a schemaless message, its dictionary inferred from the value and embedded in it
       (docs/FORMAT.md §10.4). --compress [--compress-threshold N]: zstd-compress the payload when it is
       at least N bytes (default 8192; needs the optional zstd-napi package; docs/FORMAT.md §10.5).
 `;
 
-const DECODE = `  toon-gen decode --schema <schema.json> [in.toon] [--out file] [--text]
-      Decode TOON binary (file or stdin) to pretty JSON. With --text: decode TOON text, checked against the
-      schema and coerced as the generated Codec.fromText(text) does; errors name line, column and path.
+const DECODE = `  toon-gen decode --schema <schema.json> [in.toon] [--out file] [--text [--layout toon|dense]]
+      Decode TOON binary (file or stdin) to pretty JSON. With --text: decode TOON text, either layout
+      (detected, or forced with --layout), checked against the schema and coerced as the generated
+      Codec.fromText(text) does; errors name line, column and path.
 ${SCHEMA_ARG}
       Without --schema: a schemaless message. Compressed messages are inflated (zstd-napi).
 `;
 
 const STATS = `  toon-gen stats <file.json> [--schema <schema.json>] [--json]
       A table of bytes and tokens (gpt-tokenizer, o200k_base) of the document as pretty JSON, compact JSON,
-      TOON text and, with --schema (any input kind, as for encode), TOON binary (tokens of its base64
-      form). --json: the rows as JSON.
+      TOON text and, with --schema (any input kind, as for encode), the dense text layout and TOON binary
+      (tokens of its base64 form). --json: the rows as JSON.
 `;
 
 const INSPECT = `  toon-gen inspect <file.toon> [--schema <schema.json> [--dictionary d.json]] [--json]

@@ -1,13 +1,14 @@
 /**
  * `toon-gen stats <file.json> [--schema <schema.json>] [--json]`: bytes and tokens (gpt-tokenizer, o200k_base,
  * the GPT-4o / GPT-5 encoding) of one JSON document as pretty JSON, compact JSON, TOON text and, with a schema,
- * TOON binary (its tokens counted on its base64 form, which is how binary would reach a model).
+ * the dense text layout (docs/TEXT.md) and TOON binary (its tokens counted on its base64 form, which is how binary would reach a model).
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { ToonError } from "../../runtime/errors.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
+import { denseToText } from "../../runtime/text/dense/index.ts";
 import { buildDictionary } from "../dictionary/file.ts";
 import { readDictionary } from "./codec.ts";
 import { loadSchemaArg } from "./schema-arg.ts";
@@ -52,6 +53,7 @@ export async function computeStats(value: unknown, schemaFile?: string, cwd = pr
     { format: "compact JSON", bytes: utf8(compact), tokens: count(compact) },
   ];
   let binary: Uint8Array | undefined;
+  let dense: string | undefined;
   if (schemaFile !== undefined) {
     await initHash();
     // any input kind, with the committed dictionary (default-value tables included) as encode uses it
@@ -60,9 +62,11 @@ export async function computeStats(value: unknown, schemaFile?: string, cwd = pr
     const checked = codec.validate(value);
     if (!checked.ok) throw new ToonError("INVALID_VALUE", `the document does not match the schema: ${checked.errors[0]!.message}`, { path: checked.errors[0]!.path, details: checked.errors });
     binary = codec.encode(value);
+    dense = denseToText(ir, value);
   }
   const text = encodeText(value);
   rows.push({ format: "TOON text", bytes: utf8(text), tokens: count(text) });
+  if (dense !== undefined) rows.push({ format: "TOON text, dense layout", bytes: utf8(dense), tokens: count(dense) });
   if (binary !== undefined) rows.push({ format: "TOON binary", bytes: binary.length, tokens: count(base64(binary)), note: "tokens of its base64 form" });
   return rows;
 }

@@ -962,17 +962,19 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext, engine = false)
   const T = name(ir.name);
   const members = code`  /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's \`encodeText(value, options)\`, specialised for
-   * this schema. Does not validate: call \`validate\` first for untrusted values.
+   * this schema; \`{ layout: "dense" }\` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call \`validate\` first for untrusted values.
    */
   toText(value: ${T}, options?: $rt.TextEncodeOptions): string {
-    return ${engine ? raw("$rt.encodeText(value, options)") : code`$rt.encodeTextWith(value, options, ${enc})`};
+    return $rt.toTextLayout(value, options, ${encoder === undefined ? raw("undefined") : enc}, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding \`123\` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; \`{ layout }\` forces one), checking it against the schema and
+   * coercing per schema (a string field holding \`123\` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): ${T} {
-    return $rt.fromTextWith<${T}>(text, options, ${check});
+    return $rt.fromTextLayout<${T}>(text, options, ${check}, $descriptor);
   },`;
   const promptMembers = code`  /**
    * The value in a model's reply (its text, or the SDK's content parts): a \`\`\`toon or \`\`\`json block, TOON or JSON
@@ -981,13 +983,20 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext, engine = false)
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): ${T} {
-    return $rt.fromModelOutputWith<${T}>(output, ${check}, ${hints}, options${fill === undefined ? raw("") : code`, ${fill}`});
+    return $rt.fromModelOutputWith<${T}>(output, ${check}, ${hints}, options, ${fill === undefined ? raw("undefined") : fill}, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return ${instructions};
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); \`{ layout:
+   * "dense" }\`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $rt.denseInstructions(${instructions}, $descriptor) : ${instructions};
   },`;
-  return { functions: join(encoder === undefined ? [] : [encoder, ...t.functions()], "\n\n"), members, promptMembers };
+  const denseRead = code`/** The dense reader, for \`fromModelOutput\` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}`;
+  return { functions: join(encoder === undefined ? [denseRead] : [encoder, ...t.functions(), denseRead], "\n\n"), members, promptMembers };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ export interface TextDecodeOptions {
   strict?: boolean;
   /** Maximum container nesting depth before a `DEPTH_LIMIT` error (default 1000). */
   maxDepth?: number;
+  /** A generated codec's text layout: detected when absent (dense or TOON v4), or forced (docs/TEXT.md). */
+  layout?: "toon" | "dense";
 }
 
 // ---------------------------------------------------------------------------------------------------------------

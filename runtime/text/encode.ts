@@ -37,6 +37,11 @@ export interface TextEncodeOptions {
   delimiter?: TextDelimiter;
   /** Maximum container nesting depth before a `DEPTH_LIMIT` error (default 1000). */
   maxDepth?: number;
+  /**
+   * A generated codec's text layout: `"toon"` (default, TOON v4) or `"dense"` (schema-aware, docs/TEXT.md). The
+   * schemaless `encodeText` has no schema, so it writes TOON v4 whatever this says.
+   */
+  layout?: "toon" | "dense";
 }
 
 /**

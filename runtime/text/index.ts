@@ -51,6 +51,11 @@ export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcUuid, 
 export type { TextCheckFn } from "./check.ts";
 export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact, modelOutputText, stripReasoning, MAX_CANDIDATES } from "./model-output.ts";
 export type { PayloadHints, Payload, JsonParse, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";
+export { toTextLayout, fromTextLayout } from "./layout.ts";
+export type { TextLayout } from "./layout.ts";
+export { denseOf, denseToText, denseFromText } from "./dense/index.ts";
+export type { DenseCodec, DenseSource } from "./dense/index.ts";
+export { denseInstructions } from "./dense/instructions.ts";
 export { repairJson } from "./json-repair.ts";
 export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
 export { applyFill } from "./model-fill.ts";

@@ -32,6 +32,7 @@
 import { ToonError, pointerSegment, type ToonErrorOptions } from "../errors.ts";
 import { checkDecoded, type TextCheckFn } from "./check.ts";
 import { TextNumber, decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
+import { further } from "./layout-error.ts";
 import { repairJson, type JsonRepair } from "./json-repair.ts";
 import { applyFill, type FillSpec } from "./model-fill.ts";
 
@@ -248,7 +249,7 @@ export function findPayloads(output: string, hints: PayloadHints, stats: Payload
  * Decode the payload in model output with the check pass `check`: the typed value, or a ToonError (NO_PAYLOAD,
  * INCOMPLETE for a cut-off payload, TEXT_SYNTAX, INVALID_VALUE, ...) with lines counted in `output`.
  */
-export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, hints: PayloadHints, options: ModelOutputOptions = {}, fill?: FillSpec): T {
+export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, hints: PayloadHints, options: ModelOutputOptions = {}, fill?: FillSpec, dense?: (text: string) => unknown): T {
   if (typeof output !== "string" && (typeof output !== "object" || output === null)) throw new ToonError("INVALID_VALUE", "fromModelOutput expects the reply's text (or its content parts)");
   const { text, open } = stripReasoning(modelOutputText(output));
   const candidates = findPayloads(text, hints);
@@ -259,7 +260,7 @@ export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, 
   let first: ToonError | undefined;
   for (const c of candidates) {
     try {
-      return decodePayload<T>(c, check, options, fill);
+      return decodePayload<T>(c, check, options, fill, dense);
     } catch (e) {
       if (!(e instanceof ToonError)) throw e;
       first ??= e;
@@ -268,10 +269,11 @@ export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, 
   throw first as ToonError;
 }
 
+const DENSE_SHORTFALL = /declares (\d+) (?:rows|items), found (\d+)/;
 const SHORTFALL = /declares (\d+) (?:rows|items|values|entries) but has (\d+)/;
 
 /** Decode and check one candidate (line numbers in errors count from the start of the model output). */
-export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelOutputOptions = {}, fill?: FillSpec): T {
+export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelOutputOptions = {}, fill?: FillSpec, dense?: (text: string) => unknown): T {
   if (c.unclosed) {
     throw new ToonError("INCOMPLETE", `the ${c.source === "fence:toon" ? "```toon" : c.source === "fence:json" ? "```json" : "fenced"} block is never closed: the output looks truncated`, {
       line: c.line,
@@ -298,17 +300,39 @@ export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelO
       for (const x of repairs) options.onRepair?.({ ...x, line: x.line + c.line });
       return v;
     }
+    // the dense layout (docs/TEXT.md) first when the codec has one: strict, so TOON v4 that is not dense fails fast
+    let denseError: ToonError | undefined;
+    if (dense !== undefined) {
+      try {
+        const v = dense(c.text) as T;
+        if (fill !== undefined) applyFill(v, fill, false);
+        return v;
+      } catch (e) {
+        if (!(e instanceof ToonError)) throw e;
+        denseError = e;
+      }
+    }
     let r: ReturnType<typeof decodeTextExact>;
     try {
       r = decodeTextExact(c.text);
     } catch (e) {
+      if (denseError !== undefined && e instanceof ToonError && further(denseError, e, c.text) === denseError) throw denseError;
       const m = e instanceof ToonError && e.code === "TEXT_SYNTAX" && c.atEnd ? SHORTFALL.exec(e.reason) : null;
       if (m !== null && Number(m[2]) < Number(m[1])) throw asIncomplete(e as ToonError, "unfenced TOON at the end of the output has fewer entries than its header declares: it looks truncated");
       throw e;
     }
     if (fill !== undefined) applyFill(r.value, fill, true);
-    return checkDecoded<T>(r.value, r.raws, check, (e) => locateText(c.text, e.path));
+    try {
+      return checkDecoded<T>(r.value, r.raws, check, (e) => locateText(c.text, e.path));
+    } catch (e) {
+      if (denseError !== undefined && e instanceof ToonError && further(denseError, e, c.text) === denseError) throw denseError;
+      throw e;
+    }
   } catch (e) {
+    if (e instanceof ToonError && e.code === "TEXT_SYNTAX" && c.atEnd && c.kind !== "json") {
+      const m = DENSE_SHORTFALL.exec(e.reason);
+      if (m !== null && Number(m[2]) < Number(m[1])) throw shift(asIncomplete(e, "dense text at the end of the output has fewer entries than its header declares: it looks truncated"), c.line);
+    }
     throw shift(e, c.line);
   }
 }
@@ -344,7 +368,8 @@ function isArrayHeader(line: string): boolean {
   return /^\[\d+:?[\t|]?\]/.test(line);
 }
 
-const KEY_LINE = /^(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_][A-Za-z0-9_.]*))[ \t]*(?:\[[^\]]*\][ \t]*(?:\{[^}]*\})?)?[ \t]*:/;
+// a field, array or table line of TOON, or of the dense layout (a field group `key{a,b{c}}:`, docs/TEXT.md)
+const KEY_LINE = /^(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_][A-Za-z0-9_.]*))[ \t]*(?:\[[^\]]*\])?[ \t]*(?:\{[^\n]*\})?[ \t]*:/;
 
 /** Whether `line` (at column 0) can start a TOON payload for the root described by `hints`. */
 function startsPayload(line: string, hints: PayloadHints): boolean {

@@ -1020,6 +1020,11 @@ function $ckLogReport(v: any): any {
   return v;
 }
 
+/** The dense reader, for `fromModelOutput` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}
+
 /**
  * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
  * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
@@ -1038,7 +1043,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "log-report.ts", $dictionary.fingerprint, "LogReport");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "log-report.ts", $dictionary.fingerprint, "LogReport");
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
@@ -1293,17 +1298,19 @@ export const LogReportText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values.
+   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call `validate` first for untrusted values.
    */
   toText(value: LogReport, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, $txLogReport);
+    return $rt.toTextLayout(value, options, $txLogReport, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
+   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): LogReport {
-    return $rt.fromTextWith<LogReport>(text, options, $ckLogReport);
+    return $rt.fromTextLayout<LogReport>(text, options, $ckLogReport, $descriptor);
   },
 };
 
@@ -1319,11 +1326,14 @@ export const LogReportPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): LogReport {
-    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport, options, $tfill_LogReport);
+    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport, options, $tfill_LogReport, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return $tinstructions_LogReport;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_LogReport, $descriptor) : $tinstructions_LogReport;
   },
 }, $checkSchema);
 

@@ -214,6 +214,11 @@ function $ckAgentTools(v: any): any {
   return v;
 }
 
+/** The dense reader, for `fromModelOutput` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}
+
 /**
  * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
  * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
@@ -232,7 +237,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
@@ -402,17 +407,19 @@ export const AgentToolsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values.
+   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call `validate` first for untrusted values.
    */
   toText(value: AgentTools, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, $txAgentTools);
+    return $rt.toTextLayout(value, options, $txAgentTools, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
+   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): AgentTools {
-    return $rt.fromTextWith<AgentTools>(text, options, $ckAgentTools);
+    return $rt.fromTextLayout<AgentTools>(text, options, $ckAgentTools, $descriptor);
   },
 };
 
@@ -427,11 +434,14 @@ export const AgentToolsPrompt = {
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): AgentTools {
-    return $rt.fromModelOutputWith<AgentTools>(output, $ckAgentTools, $thints_AgentTools, options, $tfill_AgentTools);
+    return $rt.fromModelOutputWith<AgentTools>(output, $ckAgentTools, $thints_AgentTools, options, $tfill_AgentTools, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return $tinstructions_AgentTools;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_AgentTools, $descriptor) : $tinstructions_AgentTools;
   },
 };
 

@@ -108,6 +108,11 @@ function $ckNotesGetResult(v: any): any {
   return v;
 }
 
+/** The dense reader, for `fromModelOutput` (either layout in a reply). */
+function $denseRead(text: string): unknown {
+  return $rt.denseFromText($descriptor, text);
+}
+
 /**
  * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
  * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
@@ -126,7 +131,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
  * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
  * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
  */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
 
 /** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
@@ -226,17 +231,19 @@ export const NotesGetResultText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values.
+   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
+   * validate: call `validate` first for untrusted values.
    */
   toText(value: NotesGetResult, options?: $rt.TextEncodeOptions): string {
-    return $rt.encodeTextWith(value, options, $txNotesGetResult);
+    return $rt.toTextLayout(value, options, $txNotesGetResult, $descriptor);
   },
   /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
+   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
+   * ToonError with line, column and path.
    */
   fromText(text: string, options?: $rt.TextDecodeOptions): NotesGetResult {
-    return $rt.fromTextWith<NotesGetResult>(text, options, $ckNotesGetResult);
+    return $rt.fromTextLayout<NotesGetResult>(text, options, $ckNotesGetResult, $descriptor);
   },
 };
 
@@ -252,11 +259,14 @@ export const NotesGetResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
    * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
    */
   fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): NotesGetResult {
-    return $rt.fromModelOutputWith<NotesGetResult>(output, $ckNotesGetResult, $thints_NotesGetResult, options);
+    return $rt.fromModelOutputWith<NotesGetResult>(output, $ckNotesGetResult, $thints_NotesGetResult, options, undefined, $denseRead);
   },
-  /** A prompt snippet showing the expected TOON shape (headers with field names, one example row). */
-  formatInstructions(): string {
-    return $tinstructions_NotesGetResult;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_NotesGetResult, $descriptor) : $tinstructions_NotesGetResult;
   },
 }, $checkSchema);
 

@@ -1,0 +1,44 @@
+/**
+ * The dense text layout (docs/TEXT.md): a schema-aware TOON layout, one driver over a codec's descriptor.
+ * `denseOf(descriptor)` builds the layout's model once per codec, lazily (the first toText/fromText call), and
+ * keeps it with the descriptor; generated modules reach it through their `<Codec>Text` group only, so a bundle
+ * that never writes dense text carries none of this.
+ */
+import { DenseModel, type DenseSource } from "./model.ts";
+import { DenseReader } from "./read.ts";
+import { DenseWriter } from "./write.ts";
+
+export interface DenseCodec {
+  toText(value: unknown): string;
+  fromText(text: string): unknown;
+}
+
+const cache = new WeakMap<DenseSource, DenseCodec>();
+
+export function denseOf(src: DenseSource): DenseCodec {
+  let c = cache.get(src);
+  if (c === undefined) {
+    const model = new DenseModel(src);
+    const writer = new DenseWriter(model);
+    const reader = new DenseReader(model);
+    c = {
+      toText: (v) => writer.document(v),
+      fromText: (t) => reader.document(t),
+    };
+    cache.set(src, c);
+  }
+  return c;
+}
+
+/** Encode `value` (schema-valid: call `validate` first for untrusted values) as dense text. */
+export function denseToText(src: DenseSource, value: unknown): string {
+  return denseOf(src).toText(value);
+}
+
+/** Decode dense text strictly (ToonError TEXT_SYNTAX / INVALID_VALUE with line, column and path). */
+export function denseFromText<T = unknown>(src: DenseSource, text: string): T {
+  return denseOf(src).fromText(text) as T;
+}
+
+export { DenseModel } from "./model.ts";
+export type { DenseSource } from "./model.ts";

@@ -1,0 +1,106 @@
+/**
+ * A JSON value embedded in dense text (a composite cell, or a field the structured forms cannot carry): parsed
+ * in place, so the reader knows where it ends. Strict RFC 8259 syntax; numbers as JSON.parse reads them.
+ */
+export interface JsonCursor {
+  text: string;
+  pos: number;
+  /** Where the value may not run past (the end of its line). */
+  end: number;
+  fail(message: string, at?: number): never;
+}
+
+const NUM_CHARS = /[-+.eE0-9]/;
+
+export function readJson(c: JsonCursor, depth = 0): unknown {
+  if (depth > 1000) c.fail("JSON nested too deeply");
+  skipWs(c);
+  if (c.pos >= c.end) c.fail("expected a JSON value");
+  const ch = c.text.charCodeAt(c.pos);
+  if (ch === 34) return readJsonString(c);
+  if (ch === 123) {
+    c.pos++;
+    const o: Record<string, unknown> = {};
+    skipWs(c);
+    if (c.text.charCodeAt(c.pos) === 125) {
+      c.pos++;
+      return o;
+    }
+    for (;;) {
+      skipWs(c);
+      if (c.text.charCodeAt(c.pos) !== 34) c.fail('expected a quoted key in a JSON object');
+      const k = readJsonString(c);
+      skipWs(c);
+      if (c.text.charCodeAt(c.pos) !== 58) c.fail('expected ":" in a JSON object');
+      c.pos++;
+      const v = readJson(c, depth + 1);
+      if (Object.prototype.hasOwnProperty.call(o, k)) c.fail(`duplicate key ${JSON.stringify(k)} in a JSON object`);
+      Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+      skipWs(c);
+      const n = c.text.charCodeAt(c.pos);
+      c.pos++;
+      if (n === 125) return o;
+      if (n !== 44) c.fail('expected "," or "}" in a JSON object', c.pos - 1);
+    }
+  }
+  if (ch === 91) {
+    c.pos++;
+    const a: unknown[] = [];
+    skipWs(c);
+    if (c.text.charCodeAt(c.pos) === 93) {
+      c.pos++;
+      return a;
+    }
+    for (;;) {
+      a.push(readJson(c, depth + 1));
+      skipWs(c);
+      const n = c.text.charCodeAt(c.pos);
+      c.pos++;
+      if (n === 93) return a;
+      if (n !== 44) c.fail('expected "," or "]" in a JSON array', c.pos - 1);
+    }
+  }
+  for (const [lit, v] of [["true", true], ["false", false], ["null", null]] as const) {
+    if (c.text.startsWith(lit, c.pos)) {
+      c.pos += lit.length;
+      return v;
+    }
+  }
+  const start = c.pos;
+  while (c.pos < c.end && NUM_CHARS.test(c.text[c.pos]!)) c.pos++;
+  const tok = c.text.slice(start, c.pos);
+  if (!/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(tok)) c.fail("expected a JSON value", start);
+  return Number(tok);
+}
+
+function skipWs(c: JsonCursor): void {
+  while (c.pos < c.end) {
+    const ch = c.text.charCodeAt(c.pos);
+    if (ch !== 32 && ch !== 9) break;
+    c.pos++;
+  }
+}
+
+/** A JSON string at `c.pos` (which holds the opening quote). */
+export function readJsonString(c: JsonCursor): string {
+  const text = c.text;
+  const start = c.pos;
+  let i = start + 1;
+  let escaped = false;
+  for (; i < c.end; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34) break;
+    if (ch === 92) {
+      escaped = true;
+      i++;
+    } else if (ch < 32) c.fail("control character in a quoted string", i);
+  }
+  if (i >= c.end) c.fail("unterminated quoted string", start);
+  c.pos = i + 1;
+  if (!escaped) return text.slice(start + 1, i);
+  try {
+    return JSON.parse(text.slice(start, i + 1)) as string;
+  } catch {
+    return c.fail("invalid escape in a quoted string", start);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The dense layout's view of a codec descriptor: refs resolved, each shape classified once (cached per shape
+ * object, so a codec's model is built lazily, on first use, and shared by its writer and reader).
+ *
+ * A shape is spelled one of three ways in dense text (docs/TEXT.md):
+ * - "text": a scalar cell (string, number, integer, boolean, null, all-string enum, a union of those); its
+ *   spelling is read back by the schema, so strings need quotes only around separators;
+ * - "object": a fixed-shape object (declared properties), which can be a field group or field lines;
+ * - "json": everything else (maps, tuples, `any`, mixed enums, unions with composite branches), spelled as
+ *   compact JSON, which is self-delimiting.
+ */
+import { spellKey } from "./syntax.ts";
+import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
+
+export type Spelling = "text" | "object" | "json";
+
+export interface ShapeInfo {
+  shape: Shape;
+  spelling: Spelling;
+  /** Objects: declared properties and a name -> index map. */
+  props?: PropertyShape[];
+  index?: Map<string, number>;
+  /** Objects, per property: its info, whether dense text drops it (a required const), its key as written. */
+  propInfos?: ShapeInfo[];
+  dropped?: boolean[];
+  keys?: string[];
+  /** Arrays: the items' info. */
+  itemInfo?: ShapeInfo;
+  /** Text cells: the scalar kinds the cell may hold (a union's branches), to spell strings unambiguously. */
+  kinds?: Set<string>;
+  /** Text cells of an all-string enum (or a union with one): the allowed strings. */
+  enumValues?: Set<string>;
+  /** A discriminated union of objects: its branches' infos and the discriminator. */
+  disc?: { property: string; values: (string | number | boolean | null)[]; branches: ShapeInfo[] };
+  /** Text cells: an int64 integer (big values read as bigint) / a uuid string (checked). */
+  int64?: boolean;
+  uuid?: boolean;
+  /** `X | null` where X is not null: the non-null branch (a group or array when no value is null). */
+  nonNull?: ShapeInfo;
+}
+
+export type DenseSource = Pick<CodecDescriptor, "root" | "definitions">;
+
+export class DenseModel {
+  private readonly defs = new Map<string, Shape>();
+  private readonly infos = new Map<Shape, ShapeInfo>();
+  readonly root: ShapeInfo;
+  readonly definitions: DenseSource["definitions"];
+
+  constructor(src: DenseSource) {
+    this.definitions = src.definitions;
+    for (const d of src.definitions) this.defs.set(d.name, d.shape);
+    this.root = this.info(src.root);
+  }
+
+  resolve(s: Shape): Shape {
+    let guard = 0;
+    while (s.kind === "ref") {
+      const d = this.defs.get(s.name);
+      if (d === undefined || ++guard > 1000) return { kind: "any" };
+      s = d;
+    }
+    return s;
+  }
+
+  info(shape: Shape): ShapeInfo {
+    const s = this.resolve(shape);
+    let info = this.infos.get(s);
+    if (info !== undefined) return info;
+    info = { shape: s, spelling: "json" };
+    this.infos.set(s, info);
+    this.classify(info);
+    return info;
+  }
+
+  private classify(info: ShapeInfo): void {
+    const s = info.shape;
+    switch (s.kind) {
+      case "string":
+      case "integer":
+      case "number":
+      case "boolean":
+      case "null":
+        info.spelling = "text";
+        info.kinds = new Set([s.kind]);
+        if (s.kind === "integer" && s.int64 === true) info.int64 = true;
+        if (s.kind === "string" && s.format === "uuid") info.uuid = true;
+        return;
+      case "enum":
+        if (s.values.every((v) => typeof v === "string")) {
+          info.spelling = "text";
+          info.kinds = new Set(["enum"]);
+          info.enumValues = new Set(s.values as string[]);
+        }
+        return;
+      case "object":
+        if (s.properties.length > 0) {
+          info.spelling = "object";
+          info.props = s.properties;
+          info.index = new Map(s.properties.map((p, i) => [p.name, i]));
+          info.dropped = s.properties.map((p) => p.required && this.resolve(p.shape).kind === "const");
+          info.keys = s.properties.map((p) => spellKey(p.name));
+          info.propInfos = s.properties.map((p) => this.info(p.shape));
+        }
+        return;
+      case "array":
+        info.itemInfo = this.info(s.items);
+        return;
+      case "union":
+        this.classifyUnion(info, s);
+        return;
+      default:
+        return; // const (never alone in a cell: dropped or checked), any, array handled by callers, tuple: json
+    }
+  }
+
+  private classifyUnion(info: ShapeInfo, s: UnionShape): void {
+    const branches = s.branches.map((b) => this.info(b));
+    const kinds = new Set<string>();
+    const enumValues = new Set<string>();
+    let scalar = true;
+    for (const b of branches) {
+      if (b.spelling !== "text") {
+        scalar = false;
+        break;
+      }
+      for (const k of b.kinds!) kinds.add(k);
+      if (b.int64) info.int64 = true;
+      if (b.enumValues) for (const v of b.enumValues) enumValues.add(v);
+    }
+    if (scalar) {
+      // a uuid check only when every string branch is a uuid
+      const strings = branches.filter((b) => b.kinds!.has("string"));
+      if (strings.length > 0 && strings.every((b) => b.uuid === true)) info.uuid = true;
+      info.spelling = "text";
+      info.kinds = kinds;
+      if (enumValues.size > 0) info.enumValues = enumValues;
+      return;
+    }
+    const nonNull = branches.filter((b) => b.shape.kind !== "null");
+    if (nonNull.length === 1 && branches.length === 2) info.nonNull = nonNull[0]!;
+    if (s.discriminator !== undefined && branches.every((b) => b.spelling === "object")) {
+      info.disc = { property: s.discriminator.property, values: s.discriminator.values, branches };
+    }
+  }
+
+  /** The object info a group column or field lines use for this shape (undefined: not an object). */
+  objectOf(info: ShapeInfo): ShapeInfo | undefined {
+    return info.spelling === "object" ? info : undefined;
+  }
+}
+
+/** A required `const` property: dense text drops it (the reader puts it back). */
+export function droppedConst(p: PropertyShape, model: DenseModel): boolean {
+  return p.required && model.resolve(p.shape).kind === "const";
+}
+
+export function isArrayShape(s: Shape): s is Extract<Shape, { kind: "array" }> {
+  return s.kind === "array";
+}
+
+export type { ObjectShape };

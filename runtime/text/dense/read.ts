@@ -1,0 +1,803 @@
+/**
+ * The dense reader: dense text back to a value of the codec's schema (docs/TEXT.md). Strict: counts, cells,
+ * indentation, field names and kinds are checked against the headers and the schema; every failure is a
+ * ToonError TEXT_SYNTAX (malformed text) or INVALID_VALUE (text that does not fit the schema) with the line,
+ * column and the JSON pointer of the value being read.
+ */
+import { ToonError, pointerSegment } from "../../errors.ts";
+import { setOwn } from "../../objects.ts";
+import { formatOf } from "../../codec/formats.ts";
+import { textCheckOf } from "../../codec/engine/text-check.ts";
+import { tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
+import type { Shape } from "../../codec/descriptor.ts";
+import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
+import { readJson, readJsonString } from "./json.ts";
+import { NUMBER_RE } from "./syntax.ts";
+
+/** A parsed header entry: `key`, `key{...}`, `key[]...`. */
+type HSpec = { t: 0 } | { t: 1; cols: HCol[] } | { t: 2; item: HSpec };
+interface HCol {
+  key: string;
+  spec: HSpec;
+  at: number;
+}
+
+/** A header bound to the schema. */
+type Bound = BCell | BGroup | BArray;
+interface BCell {
+  t: 0;
+  info: ShapeInfo;
+}
+interface BGroup {
+  t: 1;
+  info: ShapeInfo;
+  /** Plain group: one entry per column. */
+  cols?: { key: string; bound: Bound; required: boolean }[];
+  /** Variant group: per branch, one entry per column (undefined: the branch has no such field). */
+  branches?: ({ key: string; bound: Bound; required: boolean } | undefined)[][];
+  discCol?: number;
+  /** Variant group: each column's leaf count (a column a branch lacks is that many empty cells). */
+  colLeaves?: number[];
+  /** Variant group: per branch, the error binding the header to it (thrown by a row of that branch). */
+  unfit?: (unknown | undefined)[];
+  /** Per branch (or [0] for a plain group): required fields no column carries. */
+  missing: (string | undefined)[];
+  leaves: number;
+}
+interface BArray {
+  t: 2;
+  info: ShapeInfo;
+  item: Bound;
+}
+
+const ABSENT = Symbol("absent");
+
+class Fail extends Error {}
+
+export class DenseReader {
+  private text = "";
+  private pos = 0;
+  /** Current line: [lineStart, lineEnd), 1-based number. */
+  private ls = 0;
+  private le = 0;
+  private lineNo = 0;
+  private readonly checks = new Map<Shape, TextCheckFn>();
+
+  constructor(private readonly model: DenseModel) {}
+
+  document(text: string): unknown {
+    this.text = text;
+    this.ls = 0;
+    this.lineNo = 1;
+    this.le = this.findEol(0);
+    this.pos = 0;
+    // one trailing newline is allowed
+    if (text.endsWith("\n")) this.text = text = text.slice(0, -1);
+    this.le = this.findEol(0);
+    let info = this.model.root;
+    const whole = text;
+    if (info.nonNull !== undefined) {
+      if (whole === "null") return null;
+      info = info.nonNull;
+    }
+    let v: unknown;
+    if (info.spelling === "object") v = this.fields(info, 0, undefined);
+    else if (info.disc !== undefined) v = this.variantFields(info, 0, undefined);
+    else if (info.shape.kind === "array") {
+      if (this.text.charCodeAt(0) !== 91) this.fail("expected a root array header [N]");
+      v = this.arrayAfterKey(info, 0);
+    } else {
+      this.pos = 0;
+      v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
+      if (this.pos !== this.le) this.fail("unexpected text after the value");
+      this.nextLine();
+    }
+    if (this.ls < this.text.length) this.fail("unexpected line after the value (indentation?)", this.ls);
+    return v;
+  }
+
+  // ------------------------------------------------------------------------------------------ lines
+
+  private findEol(from: number): number {
+    const i = this.text.indexOf("\n", from);
+    return i < 0 ? this.text.length : i;
+  }
+
+  private nextLine(): void {
+    this.ls = this.le + 1;
+    if (this.ls > this.text.length) {
+      this.ls = this.le = this.text.length + 1;
+      return;
+    }
+    this.le = this.findEol(this.ls);
+    this.lineNo++;
+    this.pos = this.ls;
+  }
+
+  private atEnd(): boolean {
+    return this.ls >= this.text.length;
+  }
+
+  /** Leading spaces of the current line. */
+  private indent(): number {
+    let i = this.ls;
+    while (i < this.le && this.text.charCodeAt(i) === 32) i++;
+    return i - this.ls;
+  }
+
+  fail(message: string, at = this.pos, code: "TEXT_SYNTAX" | "INVALID_VALUE" = "TEXT_SYNTAX"): never {
+    // the line holding `at`
+    let line = this.lineNo;
+    let start = this.ls;
+    if (at < this.ls) {
+      line = 1;
+      start = 0;
+      for (let i = this.text.indexOf("\n"); i >= 0 && i < at; i = this.text.indexOf("\n", i + 1)) {
+        line++;
+        start = i + 1;
+      }
+    }
+    const column = Math.max(1, at - start + 1);
+    throw new ToonError(code, `dense text line ${line}, column ${column}: ${message}`, { path: "", line, column });
+  }
+
+  private invalid(message: string, at = this.pos): never {
+    return this.fail(message, at, "INVALID_VALUE");
+  }
+
+  // ------------------------------------------------------------------------------------------ keys and headers
+
+  private key(): string {
+    const t = this.text;
+    if (t.charCodeAt(this.pos) === 34) return readJsonString(this.cursor());
+    const start = this.pos;
+    let i = start;
+    for (; i < this.le; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 58 || c === 123 || c === 91 || c === 44 || c === 125 || c === 93 || c === 32) break;
+    }
+    if (i === start) this.fail("expected a field name");
+    this.pos = i;
+    return t.slice(start, i);
+  }
+
+  private header(): HCol[] {
+    // at "{"
+    this.pos++;
+    const cols: HCol[] = [];
+    if (this.text.charCodeAt(this.pos) === 125) {
+      this.pos++;
+      return cols;
+    }
+    for (;;) {
+      const at = this.pos;
+      const key = this.key();
+      cols.push({ key, spec: this.suffix(), at });
+      const c = this.text.charCodeAt(this.pos);
+      this.pos++;
+      if (c === 125) return cols;
+      if (c !== 44) this.fail('expected "," or "}" in a header', this.pos - 1);
+    }
+  }
+
+  private suffix(): HSpec {
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 123) return { t: 1, cols: this.header() };
+    if (c === 91) {
+      if (this.text.charCodeAt(this.pos + 1) !== 93) this.fail('expected "[]" (an inline array column) in a header');
+      this.pos += 2;
+      return { t: 2, item: this.suffix() };
+    }
+    return { t: 0 };
+  }
+
+  private bind(h: HSpec, info: ShapeInfo, at: number, path: string): Bound {
+    if (h.t === 0) return { t: 0, info };
+    if (info.nonNull !== undefined) info = info.nonNull;
+    if (h.t === 2) {
+      if (info.shape.kind !== "array") this.invalid(`${path || "the value"} is not an array, but its header says []`, at);
+      const item = this.model.info(info.shape.items);
+      return { t: 2, info: item, item: this.bind(h.item, item, at, path + "/[]") };
+    }
+    if (info.spelling === "object") {
+      const cols: { key: string; bound: Bound; required: boolean }[] = [];
+      const seen = new Set<string>();
+      for (const c of h.cols) {
+        const j = info.index!.get(c.key);
+        if (j === undefined) this.invalid(`unknown field ${JSON.stringify(c.key)}${path ? " in " + path : ""}`, c.at);
+        if (seen.has(c.key)) this.fail(`field ${JSON.stringify(c.key)} twice in a header`, c.at);
+        seen.add(c.key);
+        const p = info.props![j]!;
+        cols.push({ key: c.key, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
+      }
+      return { t: 1, info, cols, missing: [this.missingOf(info, seen)], leaves: leaves(cols.map((c) => c.bound)) };
+    }
+    if (info.disc !== undefined) {
+      const d = info.disc;
+      const discCol = h.cols.findIndex((c) => c.key === d.property);
+      if (discCol !== 0) this.invalid(`a header of ${d.property}-discriminated objects must start with ${d.property}`, at);
+      const branches: ({ key: string; bound: Bound; required: boolean } | undefined)[][] = [];
+      const missing: (string | undefined)[] = [];
+      // a header describes the branches its rows use: a column that does not fit another branch fails only on
+      // a row of that branch
+      const unfit: (unknown | undefined)[] = [];
+      const known = new Set<string>([d.property]);
+      for (const b of d.branches) {
+        const row: ({ key: string; bound: Bound; required: boolean } | undefined)[] = [];
+        const seen = new Set<string>([d.property]);
+        for (const c of h.cols) {
+          if (c.key === d.property) {
+            row.push(undefined);
+            continue;
+          }
+          const j = b.index!.get(c.key);
+          if (j === undefined) {
+            row.push(undefined);
+            continue;
+          }
+          known.add(c.key);
+          seen.add(c.key);
+          const p = b.props![j]!;
+          try {
+            row.push({ key: c.key, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
+          } catch (e) {
+            unfit[branches.length] ??= e;
+            row.push(undefined);
+          }
+        }
+        branches.push(row);
+        missing.push(this.missingOf(b, seen));
+      }
+      for (const c of h.cols) if (!known.has(c.key)) this.invalid(`unknown field ${JSON.stringify(c.key)}${path ? " in " + path : ""}`, c.at);
+      let n = 0;
+      for (const c of h.cols) n += c.spec.t === 1 ? countLeaves(c.spec) : 1;
+      return { t: 1, info, branches, discCol, missing, unfit, leaves: n, colLeaves: h.cols.map((c) => countLeaves(c.spec)) };
+    }
+    return this.invalid(`${path || "the value"} is not an object, but its header names fields`, at);
+  }
+
+  private missingOf(info: ShapeInfo, seen: Set<string>): string | undefined {
+    for (const p of info.props!) if (p.required && !seen.has(p.name) && !droppedConst(p, this.model)) return p.name;
+    return undefined;
+  }
+
+  // ------------------------------------------------------------------------------------------ field lines
+
+  /**
+   * Field lines of an object at indentation `ind`. `first`: the first line's fields start at this offset of the
+   * current line (a list item's `- `).
+   */
+  private fields(info: ShapeInfo, ind: number, first: number | undefined, skip?: string): Record<string, unknown> {
+    const o: Record<string, unknown> = {};
+    const s = info.shape as Extract<Shape, { kind: "object" }>;
+    let seen = 0;
+    let firstLine = first !== undefined;
+    while (!this.atEnd()) {
+      if (firstLine) {
+        this.pos = first!;
+        firstLine = false;
+      } else {
+        const n = this.indent();
+        if (n < ind) break;
+        if (n > ind) this.fail(`unexpected indentation (${n} spaces, expected ${ind})`, this.ls + n);
+        this.pos = this.ls + n;
+        if (this.text.charCodeAt(this.pos) === 45 && (this.pos + 1 === this.le || this.text.charCodeAt(this.pos + 1) === 32)) break; // the next list item
+      }
+      const at = this.pos;
+      const key = this.key();
+      if (key === skip) this.fail(`${key} twice`, at);
+      const j = info.index!.get(key);
+      let pinfo: ShapeInfo;
+      if (j !== undefined) {
+        pinfo = this.model.info(info.props![j]!.shape);
+        seen++;
+      } else if (s.additional !== false) pinfo = this.model.info(s.additional);
+      else this.invalid(`unknown field ${JSON.stringify(key)}`, at);
+      if (Object.prototype.hasOwnProperty.call(o, key)) this.fail(`field ${JSON.stringify(key)} twice`, at);
+      let v: unknown;
+      try {
+        v = this.fieldValue(pinfo, ind);
+      } catch (e) {
+        throw prefixed(e, key);
+      }
+      setOwn(o, key, v);
+    }
+    this.complete(info, o, seen);
+    return o;
+  }
+
+  /** A discriminated union's field lines: the discriminator first. */
+  private variantFields(info: ShapeInfo, ind: number, first: number | undefined): Record<string, unknown> {
+    const d = info.disc!;
+    if (first !== undefined) this.pos = first;
+    else {
+      const n = this.indent();
+      if (this.atEnd() || n !== ind) this.fail(`expected ${d.property} (which kind of object this is)`);
+      this.pos = this.ls + n;
+    }
+    const at = this.pos;
+    const key = this.key();
+    if (key !== d.property || this.text.charCodeAt(this.pos) !== 58 || this.text.charCodeAt(this.pos + 1) !== 32) this.invalid(`expected "${d.property}: " first (which kind of object this is)`, at);
+    this.pos += 2;
+    const b = this.discValue(d, "/" + d.property);
+    if (this.pos !== this.le) this.fail("unexpected text after the value");
+    this.nextLine();
+    const o = this.fields(d.branches[b]!, ind, undefined, d.property);
+    return withDisc(o, d.property, d.values[b]);
+  }
+
+  private discValue(d: NonNullable<ShapeInfo["disc"]>, path: string): number {
+    const at = this.pos;
+    let v: unknown;
+    try {
+      v = this.text.charCodeAt(this.pos) === 34 ? readJsonString(this.cursor()) : this.rawToken();
+    } catch (e) {
+      throw prefixed(e, path.slice(1));
+    }
+    const b = d.values.findIndex((x) => x === v || (typeof x !== "string" && String(x) === v));
+    if (b < 0) {
+      const e = new ToonError("INVALID_VALUE", `expected one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, {});
+      void e;
+      this.invalid(`${d.property} must be one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, at);
+    }
+    return b;
+  }
+
+  /** What follows a field's key: `: value`, `:` and a block, `{hdr}: cells`, `[N]...`. */
+  private fieldValue(info: ShapeInfo, ind: number): unknown {
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
+    if (c === 58) {
+      if (this.pos + 1 === this.le) {
+        // a block: nested field lines (or an empty object)
+        this.nextLine();
+        let inner = info;
+        if (inner.nonNull !== undefined) inner = inner.nonNull;
+        if (inner.spelling === "object") return this.fields(inner, ind + 2, undefined);
+        if (inner.disc !== undefined) return this.variantFields(inner, ind + 2, undefined);
+        this.invalid("expected a value after the colon");
+      }
+      // ":" and the value, a space between them optional (the writer leaves it out before numbers)
+      this.pos += t.charCodeAt(this.pos + 1) === 32 ? 2 : 1;
+      const v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
+      if (v === ABSENT) this.invalid("expected a value after the colon");
+      if (this.pos !== this.le) this.fail("unexpected text after the value");
+      this.nextLine();
+      return v;
+    }
+    let inner = info;
+    if (inner.nonNull !== undefined) inner = inner.nonNull;
+    if (c === 123) {
+      const at = this.pos;
+      const h = this.header();
+      const b = this.bind({ t: 1, cols: h }, inner, at, "");
+      if (t.charCodeAt(this.pos) !== 58 || t.charCodeAt(this.pos + 1) !== 32) this.fail('expected ": " after a field group header');
+      this.pos += 2;
+      const v = this.group(b as BGroup, true);
+      if (this.pos !== this.le) this.fail("unexpected text after the row (more cells than the header names?)");
+      this.nextLine();
+      return v;
+    }
+    if (c === 91) {
+      if (inner.shape.kind !== "array") this.invalid("not an array, but written as one");
+      return this.arrayAfterKey(inner, ind);
+    }
+    return this.fail('expected ":" after the field name');
+  }
+
+  /** `[N]: a,b` / `[N]{hdr}:` + rows / `[N]:` + list items; at "[". */
+  private arrayAfterKey(info: ShapeInfo, ind: number): unknown[] {
+    const t = this.text;
+    this.pos++;
+    const n = this.count();
+    if (t.charCodeAt(this.pos) !== 93) this.fail('expected "]" after the array length');
+    this.pos++;
+    const item = this.model.info((info.shape as Extract<Shape, { kind: "array" }>).items);
+    const out: unknown[] = [];
+    if (t.charCodeAt(this.pos) === 123) {
+      const at = this.pos;
+      const h = this.header();
+      const b = this.bind({ t: 1, cols: h }, item, at, "/[]") as BGroup;
+      if (this.pos + 1 !== this.le || t.charCodeAt(this.pos) !== 58) this.fail('expected ":" and the end of the line after a table header');
+      this.nextLine();
+      for (let i = 0; i < n; i++) {
+        if (this.atEnd() || this.indent() < ind + 2) this.fail(`the table declares ${n} rows, found ${i}`, this.atEnd() ? this.text.length : this.ls);
+        const k = this.indent();
+        if (k !== ind + 2 && this.le - this.ls !== ind + 2) this.fail(`unexpected indentation (${k} spaces, expected ${ind + 2})`, this.ls + k);
+        this.pos = Math.min(this.ls + ind + 2, this.le);
+        let v: unknown;
+        try {
+          v = this.group(b, true);
+          if (this.pos !== this.le) this.fail(this.text.charCodeAt(this.pos) === 44 ? "more cells than the header names" : "unexpected text after the row");
+        } catch (e) {
+          throw prefixed(e, i);
+        }
+        out.push(v);
+        this.nextLine();
+      }
+      if (!this.atEnd() && this.indent() > ind) this.fail(`the table declares ${n} rows, found more`, this.ls);
+      return out;
+    }
+    if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the array length');
+    this.pos++;
+    if (this.pos === this.le) {
+      this.nextLine();
+      for (let i = 0; i < n; i++) {
+        if (this.atEnd() || this.indent() !== ind + 2) this.fail(`the list declares ${n} items, found ${i}`, this.atEnd() ? this.text.length : this.ls);
+        const dash = this.ls + ind + 2;
+        if (t.charCodeAt(dash) !== 45) this.fail('expected "- " (a list item)', dash);
+        try {
+          out.push(this.listItem(item, ind + 4, dash));
+        } catch (e) {
+          throw prefixed(e, i);
+        }
+      }
+      if (!this.atEnd() && this.indent() > ind) this.fail(`the list declares ${n} items, found more`, this.ls);
+      return out;
+    }
+    if (t.charCodeAt(this.pos) === 32) this.pos++;
+    if (item.spelling !== "text") this.invalid("these items are not scalars, but written inline");
+    for (let i = 0; i < n; i++) {
+      if (i > 0) {
+        if (t.charCodeAt(this.pos) !== 44) this.fail(`the array declares ${n} items, found ${i}`);
+        this.pos++;
+      }
+      let v: unknown;
+      try {
+        v = this.textCell(item, true);
+      } catch (e) {
+        throw prefixed(e, i);
+      }
+      if (v === ABSENT) this.invalid("an array item cannot be empty (write \"\" for an empty string)");
+      out.push(v);
+    }
+    if (this.pos !== this.le) this.fail(`the array declares ${n} items, found more`);
+    this.nextLine();
+    return out;
+  }
+
+  private listItem(item: ShapeInfo, ind: number, dash: number): unknown {
+    let info = item;
+    const t = this.text;
+    if (dash + 1 === this.le) {
+      // "-": an empty object
+      if (info.nonNull !== undefined) info = info.nonNull;
+      if (info.spelling !== "object") this.invalid("an empty list item, but the item is not an object", dash);
+      this.nextLine();
+      return this.complete(info, {}, 0);
+    }
+    if (t.charCodeAt(dash + 1) !== 32) this.fail('expected "- " (a list item)', dash);
+    const first = dash + 2;
+    if (info.nonNull !== undefined) {
+      if (t.startsWith("null", first) && first + 4 === this.le) {
+        this.nextLine();
+        return null;
+      }
+      info = info.nonNull;
+    }
+    // field lines, or JSON (`{` cannot start a raw key)
+    if (t.charCodeAt(first) !== 123) {
+      if (info.spelling === "object") return this.fields(info, ind, first);
+      if (info.disc !== undefined) return this.variantFields(info, ind, first);
+    }
+    this.pos = first;
+    const v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
+    if (v === ABSENT) this.invalid("an empty list item");
+    if (this.pos !== this.le) this.fail("unexpected text after the value");
+    this.nextLine();
+    return v;
+  }
+
+  private count(): number {
+    const start = this.pos;
+    let n = 0;
+    while (this.pos < this.le) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c < 48 || c > 57) break;
+      n = n * 10 + (c - 48);
+      this.pos++;
+    }
+    if (this.pos === start || this.pos - start > 9 || (this.text.charCodeAt(start) === 48 && this.pos - start > 1)) this.fail("expected an array length", start);
+    return n;
+  }
+
+  /** Put back dropped consts and check required fields. */
+  private complete(info: ShapeInfo, o: Record<string, unknown>, _seen: number): Record<string, unknown> {
+    for (const p of info.props!) {
+      if (Object.prototype.hasOwnProperty.call(o, p.name)) continue;
+      if (droppedConst(p, this.model)) setOwn(o, p.name, structuredCloneJson((this.model.resolve(p.shape) as { value: unknown }).value));
+      else if (p.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(p.name)}`, this.pos), p.name);
+    }
+    return o;
+  }
+
+  // ------------------------------------------------------------------------------------------ rows
+
+  /** The cells of a group; ABSENT when every cell is empty and `present` is false. */
+  private group(b: BGroup, present: boolean): unknown {
+    const start = this.pos;
+    const o: Record<string, unknown> = {};
+    let any = false;
+    if (b.branches !== undefined) {
+      const d = b.info.disc!;
+      // the discriminator cell first (the binder checked its column is first)
+      const c0 = this.text.charCodeAt(this.pos);
+      if (c0 === 44 || c0 === 59 || c0 === 93 || this.pos >= this.le) {
+        if (present) this.invalid(`expected ${d.property} (which kind of object this is)`);
+        this.skipEmpty(b.leaves);
+        return ABSENT;
+      }
+      const bi = this.discValue(d, "/" + d.property);
+      const row = b.branches[bi]!;
+      if (b.unfit![bi] !== undefined) throw b.unfit![bi];
+      if (b.missing[bi] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[bi])} (the header has no column for it)`, start), b.missing[bi]!);
+      for (let i = 1; i < row.length; i++) {
+        this.sep(i);
+        const col = row[i];
+        if (col === undefined) {
+          const k = b.colLeaves![i]!;
+          for (let l = 0; l < k; l++) {
+            if (l > 0) this.sep(1);
+            if (!this.emptyAhead()) this.invalid(`a ${d.property}=${String(d.values[bi])} object has no field for this column`);
+          }
+          continue;
+        }
+        const v = this.cell(col.bound, col.key);
+        if (v !== ABSENT) setOwn(o, col.key, v);
+        else if (col.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
+      }
+      // leaves of skipped group columns were empty cells; no more to read
+      this.complete(d.branches[bi]!, o, 0);
+      return withDisc(o, d.property, d.values[bi]);
+    }
+    const cols = b.cols!;
+    const values: unknown[] = [];
+    for (let i = 0; i < cols.length; i++) {
+      this.sep(i);
+      const v = this.cell(cols[i]!.bound, cols[i]!.key);
+      values.push(v);
+      if (v !== ABSENT) any = true;
+    }
+    if (!any && !present) return ABSENT;
+    if (b.missing[0] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, start), b.missing[0]!);
+    for (let i = 0; i < cols.length; i++) {
+      const v = values[i];
+      if (v !== ABSENT) setOwn(o, cols[i]!.key, v);
+      else if (cols[i]!.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(cols[i]!.key)}`, start), cols[i]!.key);
+    }
+    return this.complete(b.info, o, 0);
+  }
+
+  private sep(i: number): void {
+    if (i === 0) return;
+    if (this.text.charCodeAt(this.pos) !== 44 || this.pos >= this.le) this.fail("fewer cells than the header names");
+    this.pos++;
+  }
+
+  private emptyAhead(): boolean {
+    const c = this.text.charCodeAt(this.pos);
+    return this.pos >= this.le || c === 44 || c === 59 || c === 93;
+  }
+
+  private skipEmpty(leaves: number): void {
+    for (let i = 1; i < leaves; i++) {
+      if (this.text.charCodeAt(this.pos) !== 44 || !this.emptyAheadAt(this.pos + 1)) this.invalid("an absent object's cells must all be empty");
+      this.pos++;
+    }
+  }
+
+  private emptyAheadAt(p: number): boolean {
+    const c = this.text.charCodeAt(p);
+    return p >= this.le || c === 44 || c === 59 || c === 93;
+  }
+
+  /** One column's cells (ABSENT: empty). */
+  private cell(b: Bound, key: string): unknown {
+    try {
+      if (b.t === 1) return this.group(b, false);
+      if (b.t === 2) return this.inlineArray(b);
+      return b.info.spelling === "text" ? this.textCell(b.info, true) : this.jsonCell(b.info, true);
+    } catch (e) {
+      throw prefixed(e, key);
+    }
+  }
+
+  private inlineArray(b: BArray): unknown {
+    const t = this.text;
+    if (this.emptyAhead()) return ABSENT;
+    if (t.charCodeAt(this.pos) !== 91) this.invalid('expected an inline array "[N:...]"');
+    this.pos++;
+    const n = this.count();
+    if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the inline array length');
+    this.pos++;
+    const out: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i > 0) {
+        if (t.charCodeAt(this.pos) !== 59) this.fail(`the inline array declares ${n} items, found ${i}`);
+        this.pos++;
+      }
+      let v: unknown;
+      try {
+        const item = b.item;
+        if (item.t === 1) v = this.group(item, true);
+        else if (item.t === 2) v = this.inlineArray(item);
+        else v = item.info.spelling === "text" ? this.textCell(item.info, true) : this.jsonCell(item.info, true);
+        if (v === ABSENT) this.invalid("an array item cannot be empty");
+      } catch (e) {
+        throw prefixed(e, i);
+      }
+      out.push(v);
+    }
+    if (t.charCodeAt(this.pos) !== 93) this.fail(t.charCodeAt(this.pos) === 59 ? `the inline array declares ${n} items, found more` : 'expected "]" at the end of the inline array');
+    this.pos++;
+    return out;
+  }
+
+  // ------------------------------------------------------------------------------------------ cells
+
+  private rawToken(): string {
+    const t = this.text;
+    const start = this.pos;
+    let i = start;
+    for (; i < this.le; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 44 || c === 59 || c === 93) break;
+    }
+    this.pos = i;
+    return t.slice(start, i);
+  }
+
+  /** A scalar cell in text spelling; `inRow`: it ends at a separator, else at the end of the line. */
+  private textCell(info: ShapeInfo, inRow: boolean): unknown {
+    const t = this.text;
+    const at = this.pos;
+    const kinds = info.kinds!;
+    if (t.charCodeAt(this.pos) === 34) {
+      const s = readJsonString(this.cursor());
+      if (kinds.has("string")) return this.checked(info, s, at);
+      if (info.enumValues !== undefined && info.enumValues.has(s)) return s;
+      return this.invalid(this.expected(info), at);
+    }
+    let tok: string;
+    if (inRow) tok = this.rawToken();
+    else {
+      tok = t.slice(this.pos, this.le);
+      this.pos = this.le;
+    }
+    if (tok.length === 0) return ABSENT;
+    if (kinds.size === 1) {
+      // the common case: one kind
+      if (kinds.has("string")) {
+        if (!inRow && (tok.charCodeAt(0) === 32 || tok.charCodeAt(tok.length - 1) === 32)) this.fail("a string with spaces at either end must be quoted", at);
+        if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
+        return this.checked(info, tok, at);
+      }
+      if (kinds.has("enum")) {
+        if (info.enumValues!.has(tok)) return tok;
+        return this.invalid(this.expected(info), at);
+      }
+    }
+    if (kinds.has("null") && tok === "null") return null;
+    if (kinds.has("boolean")) {
+      if (tok === "true") return true;
+      if (tok === "false") return false;
+    }
+    if ((kinds.has("number") || kinds.has("integer")) && NUMBER_RE.test(tok)) {
+      const n = Number(tok);
+      if (kinds.has("number")) return n;
+      if (Number.isInteger(n)) {
+        // the text check's integer guards: their range and their messages
+        try {
+          if (info.int64) return tcInt64(/^-?[0-9]+$/.test(tok) ? BigInt(tok) : n);
+          return tcInteger(n);
+        } catch (e) {
+          if (!kinds.has("string")) return this.invalid((e as ToonError).reason, at);
+        }
+      } else if (!kinds.has("string")) return this.invalid("expected an integer", at);
+    }
+    if (kinds.has("string")) {
+      if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
+      return this.checked(info, tok, at);
+    }
+    if (info.enumValues !== undefined && info.enumValues.has(tok)) return tok;
+    return this.invalid(this.expected(info), at);
+  }
+
+  private checked(info: ShapeInfo, s: string, at: number): string {
+    if (info.uuid) {
+      try {
+        tcUuid(s);
+      } catch (e) {
+        this.invalid((e as Error).message, at);
+      }
+    }
+    return s;
+  }
+
+  private expected(info: ShapeInfo): string {
+    const parts: string[] = [];
+    for (const k of info.kinds!) if (k !== "enum") parts.push(k === "null" ? "null" : k === "integer" ? "an integer" : k === "boolean" ? "true or false" : "a " + k);
+    if (info.enumValues !== undefined) parts.push("one of " + [...info.enumValues].map((v) => JSON.stringify(v)).join(", "));
+    return "expected " + parts.join(" or ");
+  }
+
+  private jsonCell(info: ShapeInfo, inRow = false): unknown {
+    if (inRow && this.emptyAhead()) return ABSENT;
+    const at = this.pos;
+    const v = readJson(this.cursor());
+    let check = this.checks.get(info.shape);
+    if (check === undefined) {
+      check = textCheckOf({ name: "", root: info.shape, definitions: this.model.definitions });
+      this.checks.set(info.shape, check);
+    }
+    try {
+      return check(v);
+    } catch (e) {
+      if (e instanceof ToonError) {
+        const where = at;
+        const err = this.errorAt(e.code === "TEXT_SYNTAX" ? "TEXT_SYNTAX" : "INVALID_VALUE", e.reason, where);
+        err.path = e.path;
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  private errorAt(code: "TEXT_SYNTAX" | "INVALID_VALUE", message: string, at: number): ToonError {
+    try {
+      this.fail(message, at, code);
+    } catch (e) {
+      return e as ToonError;
+    }
+  }
+
+  private cursor() {
+    const self = this;
+    return {
+      text: this.text,
+      get pos() {
+        return self.pos;
+      },
+      set pos(p: number) {
+        self.pos = p;
+      },
+      end: this.le,
+      fail: (m: string, at?: number): never => self.fail(m, at ?? self.pos),
+    };
+  }
+}
+
+function leaves(bs: Bound[]): number {
+  let n = 0;
+  for (const b of bs) n += b.t === 1 ? b.leaves : 1;
+  return n;
+}
+
+function countLeaves(h: HSpec): number {
+  if (h.t !== 1) return 1;
+  let n = 0;
+  for (const c of h.cols) n += countLeaves(c.spec);
+  return n;
+}
+
+function prefixed(e: unknown, seg: string | number): unknown {
+  if (e instanceof ToonError) {
+    e.path = pointerSegment(seg) + e.path;
+  }
+  return e;
+}
+
+/** The object with its discriminator first (key order as a JSON writer would have it). */
+function withDisc(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  setOwn(out, key, value);
+  for (const k of Object.keys(o)) if (k !== key) setOwn(out, k, o[k]);
+  return out;
+}
+
+function structuredCloneJson(v: unknown): unknown {
+  return v === null || typeof v !== "object" ? v : JSON.parse(JSON.stringify(v));
+}
+
+void Fail;
+void formatOf;

@@ -1,0 +1,209 @@
+/**
+ * Column specs: which header a table, field group or inline array gets for the values at hand. The writer
+ * computes them from the data (a column no row fills is left out; an optional nested object becomes a field
+ * group only when "every cell empty" can only mean "absent"); the reader parses the same tree from the header.
+ */
+import { hasOwn } from "../../objects.ts";
+import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
+
+export const CELL = 0;
+export const GROUP = 1;
+export const ARRAY = 2;
+
+export interface Col {
+  key: string;
+  spec: Spec;
+  /** Plain groups: the property's index. Variant groups: the property index per branch (-1: not in it). */
+  prop: number;
+  props?: number[];
+  /** Plain groups: the property's info. */
+  info?: ShapeInfo;
+  /** The discriminator column of a variant group. */
+  disc?: boolean;
+}
+
+/** One cell (text or JSON, by the position's shape). */
+export interface CellSpec {
+  t: 0;
+}
+/** A field group `{a,b{c}}`: the object's cells in header order; `info` is the object (or the discriminated union). */
+export interface GroupSpec {
+  t: 1;
+  info: ShapeInfo;
+  cols: Col[];
+  leaves: number;
+}
+/** An inline array `[N:item;item]` of `item` specs; `info` is the array's item info. */
+export interface ArraySpec {
+  t: 2;
+  info: ShapeInfo;
+  item: Spec;
+}
+export type Spec = CellSpec | GroupSpec | ArraySpec;
+
+export const CELL_SPEC: CellSpec = { t: 0 };
+
+export interface Pair {
+  info: ShapeInfo;
+  value: unknown;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** An object whose own keys are all declared properties of `info` (no extras to carry). */
+export function fitsObject(info: ShapeInfo, v: unknown): v is Record<string, unknown> {
+  if (!isPlainObject(v)) return false;
+  const index = info.index!;
+  for (const k in v) if (!index.has(k) && hasOwn(v, k) && v[k] !== undefined) return false;
+  return true;
+}
+
+/**
+ * The branch index of a discriminated-union value, or -1. `fits`: only when the value has no keys beyond its
+ * branch's properties (a table row or field group cannot carry extras; field lines can).
+ */
+export function branchOf(info: ShapeInfo, v: unknown, fits = true): number {
+  const d = info.disc!;
+  if (!isPlainObject(v) || !hasOwn(v, d.property)) return -1;
+  const b = d.values.indexOf(v[d.property] as string);
+  return b >= 0 && (!fits || fitsObject(d.branches[b]!, v)) ? b : -1;
+}
+
+export function computeSpec(model: DenseModel, pairs: Pair[]): Spec {
+  if (pairs.length === 0) return CELL_SPEC;
+  const i0 = pairs[0]!.info;
+  for (let i = 1; i < pairs.length; i++) if (pairs[i]!.info !== i0) return CELL_SPEC;
+  if (i0.spelling === "text") return CELL_SPEC;
+  const values = pairs.map((p) => p.value);
+  return specOf(model, i0, values);
+}
+
+export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): Spec {
+  if (info.spelling === "object") {
+    for (const v of values) if (!fitsObject(info, v)) return CELL_SPEC;
+    const g = groupSpec(model, info, values as Record<string, unknown>[]);
+    // a group with no cells could not say whether its object is there: `{}` in JSON instead
+    return g.t === GROUP && g.leaves === 0 ? CELL_SPEC : g;
+  }
+  const s = info.shape;
+  if (s.kind === "array") {
+    const items: unknown[] = [];
+    for (const v of values) {
+      if (!Array.isArray(v)) return CELL_SPEC;
+      for (const x of v) items.push(x);
+    }
+    const itemInfo = info.itemInfo ?? model.info(s.items);
+    const item = itemInfo.spelling === "text" ? CELL_SPEC : specOf(model, itemInfo, items);
+    return { t: ARRAY, info: itemInfo, item };
+  }
+  if (info.nonNull !== undefined) {
+    for (const v of values) if (v === null) return CELL_SPEC;
+    return specOf(model, info.nonNull, values);
+  }
+  if (info.disc !== undefined) return variantSpec(model, info, values);
+  return CELL_SPEC;
+}
+
+function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, unknown>[]): Spec {
+  const cols: Col[] = [];
+  const props = info.props!;
+  for (let j = 0; j < props.length; j++) {
+    const p = props[j]!;
+    if (info.dropped![j]) continue;
+    const pinfo = info.propInfos![j]!;
+    const sub: unknown[] = [];
+    for (const v of values) {
+      const x = hasOwn(v, p.name) ? v[p.name] : undefined;
+      if (x !== undefined) sub.push(x);
+    }
+    if (sub.length === 0) continue;
+    let spec = pinfo.spelling === "text" ? CELL_SPEC : specOf(model, pinfo, sub);
+    if (spec.t !== CELL && (!p.required || sub.length < values.length) && !sub.every((x) => nonEmpty(spec, x))) spec = CELL_SPEC;
+    cols.push({ key: p.name, spec, prop: j, info: pinfo });
+  }
+  return { t: GROUP, info, cols, leaves: leafCount(cols) };
+}
+
+function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spec {
+  const d = info.disc!;
+  const branchOfValue: number[] = [];
+  for (const v of values) {
+    const b = branchOf(info, v);
+    if (b < 0) return CELL_SPEC;
+    branchOfValue.push(b);
+  }
+  const cols: Col[] = [{ key: d.property, spec: CELL_SPEC, prop: -1, disc: true }];
+  const byName = new Map<string, number[]>();
+  const order: string[] = [];
+  d.branches.forEach((b, bi) => {
+    b.props!.forEach((p, j) => {
+      if (p.name === d.property || droppedConst(p, model)) return;
+      let at = byName.get(p.name);
+      if (at === undefined) {
+        at = d.branches.map(() => -1);
+        byName.set(p.name, at);
+        order.push(p.name);
+      }
+      at[bi] = j;
+    });
+  });
+  for (const name of order) {
+    const at = byName.get(name)!;
+    const pairs: Pair[] = [];
+    values.forEach((v, i) => {
+      const b = branchOfValue[i]!;
+      const j = at[b]!;
+      if (j < 0) return;
+      const x = (v as Record<string, unknown>)[name];
+      if (x !== undefined) pairs.push({ info: d.branches[b]!.propInfos![j]!, value: x });
+    });
+    if (pairs.length === 0) continue;
+    let spec = computeSpec(model, pairs);
+    if (spec.t !== CELL && !pairs.every((p) => nonEmpty(spec, p.value))) spec = CELL_SPEC;
+    cols.push({ key: name, spec, prop: -1, props: at });
+  }
+  return { t: GROUP, info, cols, leaves: leafCount(cols) };
+}
+
+/** Whether the cells of a present value are not all empty (so that all-empty can mean absent). */
+export function nonEmpty(spec: Spec, v: unknown): boolean {
+  if (spec.t !== GROUP) return true;
+  if (spec.info.disc !== undefined) return true; // the discriminator cell
+  for (const c of spec.cols) {
+    const x = (v as Record<string, unknown>)[c.key];
+    if (x !== undefined && hasOwn(v as object, c.key) && nonEmpty(c.spec, x)) return true;
+  }
+  return false;
+}
+
+export function leafCount(cols: Col[]): number {
+  let n = 0;
+  for (const c of cols) n += c.spec.t === GROUP ? c.spec.leaves : 1;
+  return n;
+}
+
+/** Whether a spec holds an inline array of objects (then a lone object is better written as field lines). */
+export function hasObjectArray(spec: Spec): boolean {
+  if (spec.t === ARRAY) return spec.item.t !== CELL || hasObjectArray(spec.item);
+  if (spec.t === GROUP) return spec.cols.some((c) => hasObjectArray(c.spec));
+  return false;
+}
+
+/** The header text of a group's columns: `{a,b{c,d},e[]{f}}`. */
+export function headerOf(cols: Col[], spellKey: (k: string) => string): string {
+  let s = "{";
+  for (let i = 0; i < cols.length; i++) {
+    if (i > 0) s += ",";
+    const c = cols[i]!;
+    s += spellKey(c.key) + suffixOf(c.spec, spellKey);
+  }
+  return s + "}";
+}
+
+function suffixOf(spec: Spec, spellKey: (k: string) => string): string {
+  if (spec.t === GROUP) return headerOf(spec.cols, spellKey);
+  if (spec.t === ARRAY) return "[]" + suffixOf(spec.item, spellKey);
+  return "";
+}

@@ -1,0 +1,69 @@
+/**
+ * The dense layout's lexical rules (docs/TEXT.md §3), shared by the writer and the reader so that what one
+ * spells raw the other reads back as the same value.
+ */
+
+/** JSON number syntax: what a number cell must look like (the writer's `String(n)` always does). */
+export const NUMBER_RE = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/**
+ * Whether a string cell must be quoted (JSON string syntax) whatever its schema: empty (an empty cell is an
+ * absent field), `null` (read as TOON reads it), space at either end, or holding a separator (`,` `;` `]`), a quote, a backslash or a control
+ * character. Everything else is written as it is: the schema says it is a string.
+ */
+export function needsQuotes(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || s === "null") return true; // "null" raw is the null of TOON: a string field rejects it
+  let c = s.charCodeAt(0);
+  if (c === 32) return true;
+  if (s.charCodeAt(n - 1) === 32) return true;
+  for (let i = 0; i < n; i++) {
+    c = s.charCodeAt(i);
+    // , ; ] " \  and C0 controls, DEL
+    if (c < 32 || c === 44 || c === 59 || c === 93 || c === 34 || c === 92 || c === 127) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a string cell of a scalar union must be quoted because its raw spelling would read as another branch:
+ * `null`, `true`/`false`, or a number where the union also allows those.
+ */
+export function ambiguousInUnion(s: string, kinds: Set<string>): boolean {
+  if (kinds.has("null") && s === "null") return true;
+  if (kinds.has("boolean") && (s === "true" || s === "false")) return true;
+  if ((kinds.has("number") || kinds.has("integer")) && NUMBER_RE.test(s)) return true;
+  return false;
+}
+
+/** A key spelled raw in headers and field lines: no separators, brackets, braces, colons, quotes or spaces. */
+export function keyNeedsQuotes(k: string): boolean {
+  const n = k.length;
+  if (n === 0) return true;
+  if (k.charCodeAt(0) === 45) return true; // a leading "-" would read as a list item
+  for (let i = 0; i < n; i++) {
+    const c = k.charCodeAt(i);
+    // space , ; : [ ] { } " \ and controls
+    if (c <= 32 || c === 44 || c === 59 || c === 58 || c === 91 || c === 93 || c === 123 || c === 125 || c === 34 || c === 92 || c === 127) return true;
+  }
+  return false;
+}
+
+export function spellKey(k: string): string {
+  return keyNeedsQuotes(k) ? JSON.stringify(k) : k;
+}
+
+/** A number as dense text: JSON syntax, `-0` kept (lossless). */
+export function spellNumber(n: number): string {
+  return n === 0 && 1 / n < 0 ? "-0" : String(n);
+}
+
+/**
+ * Whether text uses syntax only the dense layout has (a field group, an inline array, `key:1`): when it is neither
+ * valid dense nor valid TOON, the error to report is the dense reader's if so, TOON's otherwise.
+ */
+export function looksDense(text: string): boolean {
+  return DENSE_SYNTAX.test(text);
+}
+
+const DENSE_SYNTAX = /^ *(?:- )?(?:"[^"\n]*"|[^\s:[{"-][^:[{\n]*)(?:\{|:[-0-9])|\{[^}\n]*(?:\{|\[\])|\[[0-9]+:/m;

@@ -1,0 +1,272 @@
+/**
+ * The dense writer: a value of the codec's schema to dense text (docs/TEXT.md). Schema-valid values only (call
+ * `validate` first for untrusted ones); anything the structured forms cannot carry goes out as compact JSON,
+ * which the reader takes back where the schema allows a composite.
+ */
+import { getOwn, hasOwn } from "../../objects.ts";
+import type { DenseModel, ShapeInfo } from "./model.ts";
+import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
+import { ambiguousInUnion, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
+
+const INDENT = "  ";
+
+export class DenseWriter {
+  constructor(private readonly model: DenseModel) {}
+
+  document(value: unknown): string {
+    let info = this.model.root;
+    if (info.nonNull !== undefined && value !== null) info = info.nonNull;
+    if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
+    if (info.disc !== undefined && branchOf(info, value, false) >= 0) return trimEnd(this.variantFields(info, value as Record<string, unknown>, ""));
+    if (info.shape.kind === "array" && Array.isArray(value)) return trimEnd(this.arrayLine("", "", info, value));
+    return this.scalar(info, value);
+  }
+
+  /** The field lines of an object at indentation `ind`, each ending in "\n". */
+  fields(info: ShapeInfo, v: Record<string, unknown>, ind: string, skip?: string): string {
+    let out = "";
+    const props = info.props!;
+    const infos = info.propInfos!;
+    const dropped = info.dropped!;
+    const keys = info.keys!;
+    for (let j = 0; j < props.length; j++) {
+      const name = props[j]!.name;
+      const x = hasOwn(v, name) ? v[name] : undefined;
+      if (x === undefined || dropped[j] || name === skip) continue;
+      out += this.fieldLine(ind, keys[j]!, infos[j]!, x);
+    }
+    const s = info.shape;
+    if (s.kind === "object" && s.additional !== false) {
+      const index = info.index!;
+      let ainfo: ShapeInfo | undefined;
+      for (const k of Object.keys(v)) {
+        if (index.has(k)) continue;
+        const x = v[k];
+        if (x === undefined) continue;
+        ainfo ??= this.model.info(s.additional);
+        out += this.fieldLine(ind, spellKey(k), ainfo, x);
+      }
+    }
+    return out;
+  }
+
+  /** A discriminated union's value as field lines: the discriminator first, then the branch's fields. */
+  variantFields(info: ShapeInfo, v: Record<string, unknown>, ind: string): string {
+    const d = info.disc!;
+    const b = d.branches[branchOf(info, v, false)]!;
+    return ind + spellKey(d.property) + ": " + this.discCell(v[d.property]) + "\n" + this.fields(b, v, ind, d.property);
+  }
+
+  fieldLine(ind: string, key: string, info: ShapeInfo, x: unknown): string {
+    if (info.nonNull !== undefined && x !== null) info = info.nonNull;
+    if (info.spelling === "object") {
+      if (fitsObject(info, x)) {
+        const spec = specOf(this.model, info, [x]) as GroupSpec;
+        if (spec.leaves > 0 && !hasObjectArray(spec)) return ind + key + headerOf(spec.cols, spellKey) + ": " + this.groupCells(spec, x) + "\n";
+        return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
+      }
+      if (isPlainObject(x)) return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
+    } else if (info.disc !== undefined && branchOf(info, x, false) >= 0) {
+      return ind + key + ":\n" + this.variantFields(info, x as Record<string, unknown>, ind + INDENT);
+    } else if (info.shape.kind === "array" && Array.isArray(x)) {
+      return this.arrayLine(ind, key, info, x);
+    }
+    return ind + key + colon(this.scalar(info, x)) + "\n";
+  }
+
+  /** `key[N]: a,b`, a table `key[N]{..}:` with its rows, or a list `key[N]:` with `- ` items. */
+  arrayLine(ind: string, key: string, info: ShapeInfo, x: unknown[]): string {
+    const s = info.shape as Extract<ShapeInfo["shape"], { kind: "array" }>;
+    const item = info.itemInfo ?? this.model.info(s.items);
+    const n = x.length;
+    if (n === 0) return ind + key + "[0]:\n";
+    if (item.spelling === "text") {
+      let line = "";
+      for (let i = 0; i < n; i++) line += (i > 0 ? "," : "") + this.text(item, x[i]);
+      return ind + key + "[" + n + "]" + colon(line) + "\n";
+    }
+    // items that are neither objects nor scalars (arrays, tuples, maps, mixed unions): the array as JSON, which
+    // costs no more than JSON
+    if (item.spelling === "json" && item.disc === undefined && item.nonNull?.spelling !== "object") return ind + key + colon(this.json(x)) + "\n";
+    const spec = specOf(this.model, item, x);
+    if (spec.t === GROUP && spec.leaves > 0) {
+      const rowInd = ind + INDENT;
+      let rows = "";
+      let empties = 0;
+      for (let i = 0; i < n; i++) {
+        const cells = this.groupCells(spec, x[i]);
+        rows += rowInd + cells + "\n";
+        if (spec.leaves > 1) empties += countEmpties(cells);
+      }
+      const table = ind + key + "[" + n + "]" + headerOf(spec.cols, spellKey) + ":\n" + rows;
+      // mostly empty cells: a list naming the fields each item has may be shorter
+      if (empties * 3 < n * spec.leaves) return table;
+      const list = this.listLines(ind, key, item, x);
+      return list !== undefined && list.length < table.length ? list : table;
+    }
+    return this.listLines(ind, key, item, x) ?? ind + key + ": " + this.json(x) + "\n";
+  }
+
+  private listLines(ind: string, key: string, item: ShapeInfo, x: unknown[]): string | undefined {
+    let out = ind + key + "[" + x.length + "]:\n";
+    const itemInd = ind + INDENT;
+    for (const v of x) {
+      let info = item;
+      if (info.nonNull !== undefined && v !== null) info = info.nonNull;
+      let body: string;
+      if (info.spelling === "object" && isPlainObject(v)) body = this.fields(info, v, itemInd + INDENT);
+      else if (info.disc !== undefined && branchOf(info, v, false) >= 0) body = this.variantFields(info, v as Record<string, unknown>, itemInd + INDENT);
+      else {
+        out += itemInd + "- " + this.scalar(info, v) + "\n";
+        continue;
+      }
+      out += body === "" ? itemInd + "-\n" : itemInd + "- " + body.slice(itemInd.length + 2);
+    }
+    return out;
+  }
+
+  /** The cells of one value under a group spec (all empty when `v` is absent). */
+  groupCells(spec: GroupSpec, v: unknown): string {
+    const cols = spec.cols;
+    if (v === undefined) return ",".repeat(Math.max(0, spec.leaves - 1));
+    const o = v as Record<string, unknown>;
+    let out = "";
+    if (spec.info.disc !== undefined) {
+      const d = spec.info.disc;
+      const b = d.values.indexOf(o[d.property] as string);
+      const props = d.branches[b]!.propInfos!;
+      for (let i = 0; i < cols.length; i++) {
+        const c = cols[i]!;
+        if (i > 0) out += ",";
+        if (c.disc === true) {
+          out += this.discCell(o[d.property]);
+          continue;
+        }
+        const j = c.props![b]!;
+        const x = j < 0 ? undefined : getOwn(o, c.key);
+        out += this.cells(c.spec, j < 0 ? undefined : props[j]!, x);
+      }
+      return out;
+    }
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i]!;
+      if (i > 0) out += ",";
+      out += this.cells(c.spec, c.info!, getOwn(o, c.key));
+    }
+    return out;
+  }
+
+  cells(spec: Spec, info: ShapeInfo | undefined, x: unknown): string {
+    if (spec.t === GROUP) return this.groupCells(spec, x);
+    if (x === undefined) return "";
+    if (spec.t === ARRAY) {
+      const a = x as unknown[];
+      let out = "[" + a.length + ":";
+      for (let i = 0; i < a.length; i++) {
+        if (i > 0) out += ";";
+        out += this.cells(spec.item, spec.info, a[i]);
+      }
+      return out + "]";
+    }
+    return this.scalar(info!, x);
+  }
+
+  discCell(v: unknown): string {
+    return typeof v === "string" ? (needsQuotes(v) ? JSON.stringify(v) : v) : this.json(v);
+  }
+
+  /** One cell: text spelling when the shape is a scalar, JSON otherwise. */
+  scalar(info: ShapeInfo, x: unknown): string {
+    return info.spelling === "text" ? this.text(info, x) : this.json(x);
+  }
+
+  text(info: ShapeInfo, x: unknown): string {
+    switch (typeof x) {
+      case "string": {
+        const kinds = info.kinds!;
+        if (needsQuotes(x) || (kinds.size > 1 && ambiguousInUnion(x, kinds))) return JSON.stringify(x);
+        return x;
+      }
+      case "number":
+        return spellNumber(x);
+      case "bigint":
+        return String(x);
+      case "boolean":
+        return x ? "true" : "false";
+      default:
+        return x === null ? "null" : this.json(x);
+    }
+  }
+
+  /** Compact JSON, except that -0 stays -0 and bigints are written as integers (lossless). */
+  json(x: unknown): string {
+    switch (typeof x) {
+      case "string":
+        return JSON.stringify(x);
+      case "number":
+        return Number.isFinite(x) ? spellNumber(x) : "null";
+      case "bigint":
+        return String(x);
+      case "boolean":
+        return x ? "true" : "false";
+      case "object": {
+        if (x === null) return "null";
+        if (Array.isArray(x)) {
+          let s = "[";
+          for (let i = 0; i < x.length; i++) s += (i > 0 ? "," : "") + (x[i] === undefined ? "null" : this.json(x[i]));
+          return s + "]";
+        }
+        let s = "{";
+        let first = true;
+        const o = x as Record<string, unknown>;
+        for (const k of Object.keys(o)) {
+          const v = o[k];
+          if (v === undefined) continue;
+          s += (first ? "" : ",") + JSON.stringify(k) + ":" + this.json(v);
+          first = false;
+        }
+        return s + "}";
+      }
+      default:
+        return "null";
+    }
+  }
+}
+
+/**
+ * `": "` before a value, without the space before a number (`key:12`): tokenizers split a space from a digit, so
+ * the space would cost a token there; the reader takes either.
+ */
+function colon(value: string): string {
+  const c = value.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 45 ? ":" + value : ": " + value;
+}
+
+/** Empty top-level cells of a row (adjacent commas, or one at either end), outside quotes and inline arrays. */
+function countEmpties(cells: string): number {
+  let n = 0;
+  let prev = 44;
+  let depth = 0;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells.charCodeAt(i);
+    if (c === 34) {
+      // skip a quoted string
+      for (i++; i < cells.length; i++) {
+        const q = cells.charCodeAt(i);
+        if (q === 92) i++;
+        else if (q === 34) break;
+      }
+    } else if (c === 91) depth++;
+    else if (c === 93) depth--;
+    else if (c === 44 && depth === 0 && prev === 44) n++;
+    prev = depth === 0 ? c : 0;
+  }
+  if (prev === 44) n++;
+  return n;
+}
+
+function trimEnd(s: string): string {
+  return s.endsWith("\n") ? s.slice(0, -1) : s;
+}
+
+export { CELL, CELL_SPEC };
