@@ -14,7 +14,8 @@ import { parseArgs } from "node:util";
 import { version as esbuildVersion } from "esbuild";
 import { bundleEntries, bundleSize, REPO } from "./size/bundle.ts";
 import { diffStability } from "./size/diff.ts";
-import { corpusSchemaCases, corpusSchemasDir, generatedSize, summarizeGenerated, type GeneratedSize } from "./size/generated.ts";
+import { corpusSchemaCases, corpusSchemasDir, generatedSize, linkCorpus, summarizeGenerated, type GeneratedSize } from "./size/generated.ts";
+import type { SchemaSetModule } from "../generator/emit/link.ts";
 import { checkTargets, renderConsole, renderMarkdown, type SizeResults } from "./size/report.ts";
 
 const { values: opts } = parseArgs({
@@ -39,11 +40,14 @@ if (corpus === undefined) {
   console.error(`bench:size: ${generated.skipped}`);
 } else {
   const rows: GeneratedSize[] = [];
+  const modules: SchemaSetModule[] = [];
   const cases = corpusSchemaCases(corpus, opts["all-definitions"]);
   for (const [i, c] of cases.entries()) {
     if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K[${i + 1}/${cases.length}] ${c.id}`);
-    rows.push(await generatedSize(c, corpus));
+    rows.push(await generatedSize(c, corpus, (m) => modules.push(m)));
   }
+  // as one project of the corpus files: a referenced file's definitions emitted once (generator/emit/link.ts)
+  linkCorpus(rows, modules, (m) => `schemas/${path.basename(m.file)}`);
   if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
   generated = { rows, summary: summarizeGenerated(rows) };
 }

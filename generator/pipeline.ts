@@ -11,7 +11,8 @@ import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";
 import { emitModule, type Optimize } from "./emit/module.ts";
 import { toJavaScript } from "./emit/javascript.ts";
-import { linkModules } from "./emit/link.ts";
+import { linkModules, linkSchemaSet, type SchemaSetModule } from "./emit/link.ts";
+import { schemaSourceOf } from "./load/source.ts";
 import { toPosix } from "./fs/glob.ts";
 import { baseName, resolveInputs } from "./fs/inputs.ts";
 import { checkJsonSyntax } from "./fs/json.ts";
@@ -346,6 +347,18 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     if (imp === undefined || provs.length === 0) return;
     for (const [m, content] of linkModules(imp, provs)) files[fileAt.get(path.join(outDir, m))!] = fileOf(path.join(outDir, m), content);
   };
+  // a JSON Schema module imports what it has exactly as the module of another input its `$ref`s read has it
+  const schemaSet: SchemaSetModule[] = [];
+  for (const p of pending) {
+    if (p.kind !== "json-schema") continue;
+    for (const unit of p.codecs) {
+      const f = files[fileAt.get(path.join(outDir, unit.module)) ?? -1];
+      const source = schemaSourceOf(unit.ir);
+      if (f === undefined || source === undefined) continue;
+      schemaSet.push({ path: toPosix(unit.module), content: f.content, file: path.resolve(source.abs), reads: [...source.documents.keys()].map((d) => path.resolve(d)) });
+    }
+  }
+  for (const [m, content] of linkSchemaSet(schemaSet)) files[fileAt.get(path.join(outDir, m))!] = fileOf(path.join(outDir, m), content);
   for (const p of pending) {
     if (p.kind !== "tools") continue;
     const mods = p.codecs.map((c) => toPosix(c.module));

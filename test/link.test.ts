@@ -127,3 +127,45 @@ describe("linking modules", () => {
     assert.match(readFileSync(path.join(gen, "args", "get-weather.ts"), "utf8"), /^export function writeGetWeatherArguments/m);
   });
 });
+
+describe("linking the JSON Schema modules of a run", () => {
+  test("a schema that references another input's file imports its types; the project compiles and runs", async () => {
+    const { mkdirSync, rmSync, writeFileSync: write } = await import("node:fs");
+    const { spawnSync } = await import("node:child_process");
+    const { pathToFileURL } = await import("node:url");
+    const { generate } = await import("../generator/pipeline.ts");
+    const { ADDRESS } = await import("./support/address-schema.ts");
+    const dir = path.join(ROOT, "test", ".gen", "link");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(path.join(dir, "schemas"), { recursive: true });
+    const place = { title: "Place", type: "object", properties: { address: ADDRESS, label: { type: "string" } }, required: ["address"], additionalProperties: false };
+    write(path.join(dir, "schemas", "place.json"), JSON.stringify(place));
+    write(path.join(dir, "schemas", "trip.json"), JSON.stringify({ title: "Trip", type: "object", properties: { from: { $ref: "place.json" }, to: { $ref: "place.json" } }, required: ["from", "to"] }));
+    const r = await generate({ inputs: ["schemas/*.json"], outDir: "gen", dictionaryDir: "dictionaries" }, { cwd: dir });
+    const trip = r.files.find((f) => f.path.endsWith(path.join("gen", "trip.ts")))!.content;
+    assert.match(trip, /^import type \{ [^}]*Place[^}]* \} from "\.\/place\.js";$/m);
+    assert.doesNotMatch(trip, /^export interface Place \{/m);
+    // the project compiles under the strict flags an app turns on
+    write(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noUnusedLocals: true, verbatimModuleSyntax: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, target: "ES2022", module: "esnext", moduleResolution: "bundler", customConditions: ["toon-dev"], allowImportingTsExtensions: true, noEmit: true, skipLibCheck: true, types: [], lib: ["ES2023", "DOM"] },
+        include: ["gen/*.ts"],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(dir, "tsconfig.json"), "--pretty", "false"], { cwd: ROOT, encoding: "utf8" });
+    assert.equal(`${tsc.stdout}${tsc.stderr}`.split("\n").filter((l) => l.includes("gen/")).join("\n"), "");
+    const { Trip } = await import(pathToFileURL(path.join(dir, "gen", "trip.ts")).href);
+    const v = { from: { address: { street: "1 Main St", city: "Springfield", country: "US" } }, to: { address: { street: "2 Elm", city: "Paris", country: "FR" }, label: "home" } };
+    assert.deepEqual(Trip.decode(Trip.encode(v)), v);
+  });
+
+  test("modules that reference each other are not linked", async () => {
+    const { linkSchemaSet } = await import("../generator/emit/link.ts");
+    const mod = (n: string): string => `${HEAD}\nexport interface Shared {\n  /** ${"x".repeat(40)} */\n  a: string;\n}\n\nconst $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "${n}", 1, "${n}");\n`;
+    const a = { path: "a.ts", content: mod("a"), file: "/p/a.json", reads: ["/p/a.json", "/p/b.json"] };
+    const b = { path: "b.ts", content: mod("b"), file: "/p/b.json", reads: ["/p/b.json"] };
+    assert.match(linkSchemaSet([a, b]).get("a.ts") ?? "", /^export type \{ Shared \} from "\.\/b\.js";$/m);
+    assert.equal(linkSchemaSet([a, { ...b, reads: ["/p/b.json", "/p/a.json"] }]).size, 0);
+  });
+});

@@ -12,6 +12,7 @@ import { emitModule } from "../../generator/emit/module.ts";
 import { parseDocument, slash } from "../../generator/load/documents.ts";
 import { schemaToIR } from "../../generator/load/schema-to-ir.ts";
 import { moduleParts, PARTS, type Part } from "./parts.ts";
+import { linkSchemaSet, type SchemaSetModule } from "../../generator/emit/link.ts";
 
 export interface SchemaCase {
   /** Stable id: the file relative to the corpus (`schemas/tsconfig.json`), `#<pointer>` for a definition. */
@@ -33,6 +34,8 @@ export interface GeneratedSize {
   parts?: Record<Part, number>;
   /** How the module was written (`"optimize": "auto"`, generator/emit/module.ts): unrolled, or on the engine. */
   written?: "speed" | "size";
+  /** Modules of other corpus files it imports from (linkCorpus). */
+  imports?: number;
   error?: string;
 }
 
@@ -71,7 +74,11 @@ function readJson(file: string): unknown {
   return parseDocument(readFileSync(file, "utf8"));
 }
 
-export async function generatedSize(c: SchemaCase, cwd: string): Promise<GeneratedSize> {
+/**
+ * `keep` receives each whole-file module with the files its schema read, for `linkCorpus` (a referenced file's
+ * definitions emitted once, as one project of the corpus files would have them).
+ */
+export async function generatedSize(c: SchemaCase, cwd: string, keep?: (m: SchemaSetModule) => void): Promise<GeneratedSize> {
   await initHash();
   const text = readFileSync(c.file, "utf8");
   const doc = parseDocument(text);
@@ -99,15 +106,40 @@ export async function generatedSize(c: SchemaCase, cwd: string): Promise<Generat
     const source = slash(path.relative(cwd, c.file));
     // corpus schemas with backtracking patterns are measured too (opted in, as their users would: load/patterns.ts)
     const ir = schemaToIR(doc, { source, baseDir: path.dirname(c.file), readFile, unsafePatterns: "allow", ...(c.pointer === undefined ? {} : { pointer: c.pointer }) });
+    const reads = [path.resolve(c.file), ...read.keys()];
     countRead();
     const module = emitModule(ir, buildDictionary(ir), { fileName: `${path.basename(c.file, ".json")}.ts` });
+    if (c.pointer === undefined) keep?.({ path: `${path.basename(c.file, ".json")}.ts`, content: module, file: path.resolve(c.file), reads });
     const moduleBytes = Buffer.byteLength(module);
-    const written = module.includes("$rt.engineCodec($descriptor)") ? "size" : "speed";
-    return { ...base, schemaBytes, documents, moduleBytes, ratio: moduleBytes / schemaBytes, parts: moduleParts(module), written };
+        const m = measure(module);
+    return { ...base, schemaBytes, documents, ...m, ratio: m.moduleBytes! / schemaBytes };
   } catch (e) {
     countRead();
     const err = e as { code?: string; message?: string };
     return { ...base, schemaBytes, documents, error: `${err.code === undefined ? "" : err.code + ": "}${String(err.message ?? e)}` };
+  }
+}
+
+/** A module's bytes, by part, and how it was written. */
+function measure(module: string): Pick<GeneratedSize, "moduleBytes" | "parts" | "written"> {
+  return { moduleBytes: Buffer.byteLength(module), parts: moduleParts(module), written: module.includes("$rt.engineCodec($descriptor)") ? "size" : "speed" };
+}
+
+/**
+ * The corpus files generated as one project (generator/emit/link.ts `linkSchemaSet`, as `generate` links the
+ * JSON Schema inputs of a run): a module imports what it has exactly as the module of a file its schema
+ * references has it. Rows of modules that changed are measured again (their schema bytes stay every file read).
+ */
+export function linkCorpus(rows: GeneratedSize[], modules: SchemaSetModule[], idOf: (m: SchemaSetModule) => string): void {
+  const changed = linkSchemaSet(modules);
+  for (const m of modules) {
+    const content = changed.get(m.path);
+    if (content === undefined) continue;
+    const row = rows.find((r) => r.id === idOf(m));
+    if (row === undefined || row.moduleBytes === undefined) continue;
+    Object.assign(row, measure(content));
+    row.ratio = row.moduleBytes! / row.schemaBytes;
+    row.imports = (content.match(/^import (type )?\{[^}]*\} from "\.\/(?!.*\.validate\.js)[^"]+";$/gm) ?? []).length;
   }
 }
 

@@ -96,6 +96,16 @@ function identifiers(code: string): Set<string> {
   return new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
 }
 
+/** Identifiers `code` uses as code: string literals and comments left out (so an import is never unused). */
+function codeIdentifiers(code: string): Set<string> {
+  return identifiers(
+    code
+      .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""')
+      .replace(/\/\*[\s\S]*?\*\//g, " ")
+      .replace(/^[ \t]*\/\/[^\n]*/gm, " "),
+  );
+}
+
 /** `./args/get-weather.js` from `set/call.ts` to `set/args/get-weather.ts`. */
 export function specifier(from: string, to: string): string {
   const a = from.split("/").slice(0, -1);
@@ -169,7 +179,7 @@ export function linkModules(importer: LinkModule, providers: readonly LinkModule
 
   // the importer: moved declarations out; imports of the ones its remaining code uses; re-exports of exported types
   const kept = imp.statements.filter((s) => s.name === undefined || !from.has(keyOf(s)));
-  const used = identifiers(kept.map((s) => s.lines.join("\n")).join("\n"));
+  const used = codeIdentifiers(kept.map((s) => s.lines.join("\n")).join("\n"));
   const imports: string[] = [];
   providers.forEach((p, k) => {
     const moved = [...from].filter(([, j]) => j === k).map(([key]) => mine.get(key)!);
@@ -213,4 +223,53 @@ function resolve(from: string, spec: string): string {
     else parts.push(seg);
   }
   return parts.join("/").replace(/\.js$/, ".ts");
+}
+
+/** A module of an output set generated from a JSON Schema file, with the files its schema's `$ref`s read. */
+export interface SchemaSetModule extends LinkModule {
+  /** Absolute path of the schema file it was generated from. */
+  file: string;
+  /** Absolute paths of every file its schema read (its own included). */
+  reads: readonly string[];
+}
+
+/**
+ * A definition that another file's `$ref` brings in, emitted once: each module imports what it has exactly as
+ * the module of a file it references has it (that file's types, and its functions where both codecs write them
+ * alike). Modules that reference each other are not linked (an import cycle could read a constant too early);
+ * a module links after the ones it imports from, the deepest first. Returns the modules that changed.
+ */
+export function linkSchemaSet(modules: readonly SchemaSetModule[]): Map<string, string> {
+  const byFile = new Map(modules.map((m) => [m.file, m]));
+  const refs = new Map(modules.map((m) => [m.path, m.reads.filter((f) => f !== m.file && byFile.has(f)).map((f) => byFile.get(f)!)]));
+  const reaches = (a: SchemaSetModule, b: SchemaSetModule): boolean => refs.get(a.path)!.includes(b);
+  const providersOf = (m: SchemaSetModule): SchemaSetModule[] => refs.get(m.path)!.filter((p) => !reaches(p, m));
+  // leaves first: a module after every module it imports from
+  const order: SchemaSetModule[] = [];
+  const placed = new Set<string>();
+  const place = (m: SchemaSetModule, stack: Set<string>): void => {
+    if (placed.has(m.path) || stack.has(m.path)) return;
+    stack.add(m.path);
+    for (const p of providersOf(m)) place(p, stack);
+    stack.delete(m.path);
+    placed.add(m.path);
+    order.push(m);
+  };
+  for (const m of [...modules].sort((a, b) => (a.path < b.path ? -1 : 1))) place(m, new Set());
+  const rank = new Map(order.map((m, i) => [m.path, i]));
+  const content = new Map(modules.map((m) => [m.path, m.content]));
+  const changed = new Map<string, string>();
+  for (const m of order) {
+    const providers = providersOf(m).sort((a, b) => rank.get(a.path)! - rank.get(b.path)!);
+    if (providers.length === 0) continue;
+    const out = linkModules(
+      { path: m.path, content: content.get(m.path)! },
+      providers.map((p) => ({ path: p.path, content: content.get(p.path)! })),
+    );
+    for (const [p, c] of out) {
+      content.set(p, c);
+      changed.set(p, c);
+    }
+  }
+  return changed;
 }

@@ -120,7 +120,7 @@ function emitWith(ir: SchemaIR, dict: Dictionary, options: EmitOptions, size: bo
     }
   }
   // streaming frames: per-path writers and readers, after everything else asked the context for its functions
-  const stream = emitStreamSection(ir, dict, cx);
+  const stream = emitStreamSection(ir, dict, cx, size);
   const level = dict.extensions.length;
   // from this writer level on, a message lacks records it must have unless it is checked (see decode)
   const mustArrive = [...cx.extensions.values()].filter((x) => x.required).map((x) => x.level);

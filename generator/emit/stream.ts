@@ -37,7 +37,14 @@ function printWithLevel(desc: ReturnType<typeof descriptorOf>): { declarations: 
 
 const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
 
-export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleContext): StreamSection {
+/**
+ * In a module written for size, a path-type map longer than this is not written: stream events of that codec
+ * carry `path: string` and `value: unknown`. (eslintrc's 9,000 paths would take 700 KB of type text that no
+ * `switch` over event paths needs; the codec works the same.)
+ */
+export const STREAM_TYPES_BUDGET = 256 * 1024;
+
+export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleContext, size = false): StreamSection {
   const ids = new Map<string, number>();
   for (const seg of [dict.base, ...dict.extensions]) for (const e of seg.entries) ids.set(e.path, e.id);
   const idOf = (path: string): number => {
@@ -61,10 +68,18 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleCon
   const T = name(ir.name);
   const printed = printWithLevel(desc);
 
-  const section = code`/** The value type at each dictionary path (typed stream events). */
+  const typed = code`/** The value type at each dictionary path (typed stream events). */
 type $StreamPaths = {
 ${join(typeLines)}
-};
+};`;
+  const untyped = code`/**
+ * Stream events by path, untyped: this module is written for size and its ${nodes.length} paths' types would pass
+ * ${STREAM_TYPES_BUDGET / 1024} KB (generator/emit/stream.ts STREAM_TYPES_BUDGET).
+ */
+type $StreamPaths = Record<string, unknown>;`;
+  const paths = size && Buffer.byteLength(typed.text) > STREAM_TYPES_BUDGET ? untyped : typed;
+
+  const section = code`${paths}
 
 ${printed.declarations === "" ? raw("") : code`/** Parts of the descriptor below that occur more than once, each written once (generator/emit/descriptor-share.ts). */
 ${raw(printed.declarations)}
