@@ -20,6 +20,7 @@
 import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
 import { readUuid, writeUuid } from "./uuid.ts";
+import { isWideInteger, WIDE_INT_ESCAPE } from "./wire.ts";
 
 /** The most entries one path's table may have (so that a string or integer reference is one byte). */
 export const MAX_DEFAULT_TABLE = 16;
@@ -254,7 +255,12 @@ export function writeTabledInt(w: Writer, n: number, t: DefaultTable<number>): b
     w.varint((n >= 0 ? n * 2 : -n * 2 - 1) + size);
     return true;
   }
-  return writeShiftedBig(w, BigInt(n), size);
+  if (writeShiftedBig(w, BigInt(n), size)) return true;
+  // beyond 64 bits (FORMAT §3.2): the escape, shifted like any u, then the double
+  if (!isWideInteger(n)) return false;
+  writeShiftedU(w, WIDE_INT_ESCAPE, size);
+  w.f64(n);
+  return true;
 }
 
 /** int64-marked integers: a number or a bigint, as `writeTabledInt`. */
@@ -270,6 +276,11 @@ function writeShiftedBig(w: Writer, n: bigint, size: number): boolean {
   if (n >= -TWO_63 && n < TWO_63) u = n >= 0n ? n * 2n : -n * 2n - 1n;
   else if (n >= TWO_63 && n < TWO_64) u = n * 2n; // as Writer.bigInt: uint64 above int64
   else return false;
+  writeShiftedU(w, u, size);
+  return true;
+}
+
+function writeShiftedU(w: Writer, u: bigint, size: number): void {
   let x = u + BigInt(size);
   w.ensure(10);
   while (x >= 0x80n) {
@@ -277,7 +288,6 @@ function writeShiftedBig(w: Writer, n: bigint, size: number): boolean {
     x >>= 7n;
   }
   w.buf[w.pos++] = Number(x);
-  return true;
 }
 
 /** The shifted varint of a tabled integer: a number below 2^53, else a bigint (at most 10 bytes). */
@@ -346,6 +356,7 @@ export function readTabledInt(r: Reader, t: DefaultTable<number>): number {
   if ("entry" in e) return e.entry;
   const u = e.u;
   if (typeof u === "number") return u % 2 === 1 ? -(u - 1) / 2 - 1 : u / 2;
+  if (u === WIDE_INT_ESCAPE) return r.wideIntBody(start);
   const x = Number(unzigzagBig(r, u, start));
   if (x >= 2 ** 64) {
     r.pos = start;
@@ -360,6 +371,7 @@ export function readTabledInt64(r: Reader, t: DefaultTable<number>): number | bi
   if ("entry" in e) return e.entry;
   const u = e.u;
   if (typeof u === "number") return u % 2 === 1 ? -(u - 1) / 2 - 1 : u / 2;
+  if (u === WIDE_INT_ESCAPE) return r.wideIntBody(start);
   const v = unzigzagBig(r, u, start);
   return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v;
 }

@@ -7,7 +7,7 @@
 import { ToonError, type ToonErrorCode } from "./errors.ts";
 import { formatDate, formatDateTime } from "./dates.ts";
 import { readUtf8 } from "./utf8.ts";
-import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64 } from "./wire.ts";
+import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, isWideInteger, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64, WIDE_INT_ESCAPE } from "./wire.ts";
 import { POW10 } from "./writer.ts";
 import type { FieldIndex } from "./field-index.ts";
 import { DEFAULT_MAX_INFLATED_BYTES, DEFAULT_MAX_UNKNOWN_RECORDS, DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf, type DecodeLimits } from "./limits.ts";
@@ -216,6 +216,9 @@ export class Reader {
     } catch (e) {
       if (!(e instanceof ToonError) || e.code !== "INVALID_ENCODING") throw e;
       this.pos = start;
+      const wide = this.wideInt();
+      if (wide !== undefined) return wide;
+      this.pos = start;
       const x = Number(this.zigzagBig());
       // values just below 2^64 round up to 2^64, which no integer field accepts; encoders (writing doubles,
       // exact below 2^64) never produce them
@@ -228,6 +231,26 @@ export class Reader {
     return u % 2 === 1 ? -(u - 1) / 2 - 1 : u / 2;
   }
 
+  /**
+   * After a varint too wide for a double: the integer beyond 64 bits when it is `WIDE_INT_ESCAPE` and its float64
+   * (FORMAT §3.2), else undefined (the caller rereads the varint as a zigzag integer).
+   */
+  wideInt(): number | undefined {
+    const start = this.pos;
+    if (this.bigVarint() !== WIDE_INT_ESCAPE) return undefined;
+    return this.wideIntBody(start);
+  }
+
+  /** The float64 after a `WIDE_INT_ESCAPE` that started at `start`: an integer outside [−2^63, 2^64), or an error. */
+  wideIntBody(start: number): number {
+    const x = this.f64();
+    if (!isWideInteger(x)) {
+      this.pos = start;
+      throw this.fail("INVALID_ENCODING", `${x} after the wide-integer escape is not an integer beyond 64 bits`);
+    }
+    return x;
+  }
+
   /** An int64 field: a number when safe, else the exact bigint. */
   int64(): number | bigint {
     // not through int(): that one refuses values whose double rounds to 2^64, which int64 fields carry exactly
@@ -237,6 +260,9 @@ export class Reader {
       u = this.varint();
     } catch (e) {
       if (!(e instanceof ToonError) || e.code !== "INVALID_ENCODING") throw e;
+      this.pos = start;
+      const wide = this.wideInt();
+      if (wide !== undefined) return wide;
       this.pos = start;
       const v = this.zigzagBig();
       return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : v;

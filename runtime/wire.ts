@@ -61,3 +61,15 @@ export const DEFAULT_MAX_DEPTH = 256;
 
 /** Arrays whose items take zero bytes (null, const, empty closed objects) may hold at most this many. */
 export const MAX_ZERO_WIDTH_ITEMS = 65536;
+
+/**
+ * docs/FORMAT.md §3.2, integers beyond 64 bits: the wide varint u = 2^64 + 1 (zz(−2^63 − 1), a value no 64-bit
+ * integer takes) says that the integer follows as 8 bytes of float64, little-endian. Every integer `JSON.parse`
+ * yields outside [−2^63, 2^64) is such a double, exactly, so this keeps it exactly; nothing else changes on the wire.
+ */
+export const WIDE_INT_ESCAPE = 2n ** 64n + 1n;
+
+/** An integral double outside [−2^63, 2^64): what travels after `WIDE_INT_ESCAPE` (and nothing else does). */
+export function isWideInteger(x: number): boolean {
+  return Number.isInteger(x) && (x < -9223372036854775808 || x >= 18446744073709551616);
+}

@@ -9,7 +9,7 @@ import { ToonError } from "./errors.ts";
 import { dateTimeMs, parseDate } from "./dates.ts";
 import { writeUtf8 } from "./utf8.ts";
 import type { FieldIndexWriter } from "./field-index.ts";
-import { INTERN_MAX_BYTES, NUM_FLOAT64, NUM_MANTISSA_LIMIT } from "./wire.ts";
+import { INTERN_MAX_BYTES, isWideInteger, NUM_FLOAT64, NUM_MANTISSA_LIMIT, WIDE_INT_ESCAPE } from "./wire.ts";
 
 const POW10: number[] = [];
 for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
@@ -137,7 +137,8 @@ export class Writer {
 
   /**
    * A JSON integer as a zigzag varint. Safe integers take the fast path; larger integral doubles go through
-   * BigInt, so they travel exactly. Returns false beyond the signed 64-bit range (the caller reports it).
+   * BigInt, so they travel exactly; beyond 64 bits, the escape and the double itself (FORMAT §3.2). False only
+   * for a value that is not an integer.
    */
   int(n: number): boolean {
     if (n >= -0x40000000 && n < 0x40000000) {
@@ -149,7 +150,15 @@ export class Writer {
       this.varint(n >= 0 ? n * 2 : -n * 2 - 1);
       return true;
     }
-    return this.bigInt(BigInt(n));
+    return this.bigInt(BigInt(n)) || this.wideInt(n);
+  }
+
+  /** An integral double beyond 64 bits: `WIDE_INT_ESCAPE`, then its float64 (FORMAT §3.2). */
+  wideInt(n: number): boolean {
+    if (!isWideInteger(n)) return false;
+    this.bigVarint(WIDE_INT_ESCAPE);
+    this.f64(n);
+    return true;
   }
 
   /** A 64-bit integer given as bigint (int64 fields). False outside [-2^63, 2^64). */
@@ -345,7 +354,7 @@ export function describe(value: unknown): string {
   }
 }
 
-/** int64 fields: a safe or integral number, a bigint, within [-2^63, 2^64). */
+/** int64 fields: an integral number (beyond 64 bits too, FORMAT §3.2), or a bigint within [-2^63, 2^64). */
 export function writeInt64(w: Writer, v: unknown): boolean {
   if (typeof v === "number") return Number.isInteger(v) && w.int(v);
   if (typeof v === "bigint") return w.bigInt(v);

@@ -3,9 +3,10 @@
  * suite of draft-04, -06, -07, 2019-09 and 2020-12. Per group, the generated validator (the very code
  * `<name>.validate.ts` holds, compiled here in memory: generator/validate) must agree with the expected `valid` of
  * each case, except the deviations listed with their reason in json-schema-suite.deviations.json; and the codec
- * is generated (schema -> IR) and every valid case measured through a binary round trip (the interpreted twin of
- * the generated codec). `optional/format` is measured with format checks on, apart. Skips with a notice when the
- * suite is absent.
+ * is generated (schema -> IR, the suite's remotes mapped by `refMap`) and every valid case must round-trip exactly
+ * through binary (the interpreted twin of the generated codec) and through TOON text (the generic encoder, then
+ * the descriptor-driven text check a generated `fromText` runs), except the listed deviations. `optional/format`
+ * is measured with format checks on, apart. Skips with a notice when the suite is absent.
  */
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -17,6 +18,10 @@ import { schemaToIR } from "../generator/load/index.ts";
 import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { interpret } from "../generator/interpret/index.ts";
+import { describeCodec } from "../generator/emit/descriptor.ts";
+import { textCheckOf } from "../runtime/codec/engine/text-check.ts";
+import { fromTextWith, type TextCheckFn } from "../runtime/text/check.ts";
+import { encodeText } from "../runtime/text/encode.ts";
 import type { Draft } from "../generator/load/drafts.ts";
 import { checkSchema, type SchemaValidator } from "../runtime/validate/index.ts";
 import { REPO } from "./support/gen.ts";
@@ -24,6 +29,23 @@ import { REPO } from "./support/gen.ts";
 const SUITE = path.resolve(REPO, "..", "shared", "json-schema-test-suite");
 const DRAFTS: [string, Draft][] = [["draft4", 4], ["draft6", 6], ["draft7", 7], ["draft2019-09", 2019], ["draft2020-12", 2020]];
 const REMOTE = "http://localhost:1234/";
+/**
+ * The drafts' meta-schemas, which some groups refer to, from the copies ajv ships (the suite's remotes hold none):
+ * mapped by `refMap` like any vendored schema. Their files end in `.json`, the URIs do not.
+ */
+const AJV_REFS = path.join(REPO, "node_modules", "ajv", "dist", "refs");
+const META_MAP: Record<string, string> = {
+  "http://json-schema.org/draft-04/schema": path.join(REPO, "node_modules", "ajv-draft-04", "dist", "refs", "json-schema-draft-04.json"),
+  "http://json-schema.org/draft-06/schema": path.join(AJV_REFS, "json-schema-draft-06.json"),
+  "http://json-schema.org/draft-07/schema": path.join(AJV_REFS, "json-schema-draft-07.json"),
+  "https://json-schema.org/draft/2019-09/": path.join(AJV_REFS, "json-schema-2019-09") + path.sep,
+  "https://json-schema.org/draft/2020-12/": path.join(AJV_REFS, "json-schema-2020-12") + path.sep,
+};
+/** The loader's file reader, with `.json` added to a meta-schema path that lacks it. */
+function readSuiteFile(abs: string): string {
+  const file = abs.startsWith(AJV_REFS) && !abs.endsWith(".json") ? abs + ".json" : abs;
+  return readFileSync(file, "utf8");
+}
 /** ajv 8 with the suite's remotes and formats off, on the same cases (issue 11): what this must at least reach. */
 const AJV_AGREEMENT: Record<string, number> = { draft4: 98.7, draft6: 99.1, draft7: 99.1, "draft2019-09": 97.8, "draft2020-12": 95.2 };
 
@@ -48,6 +70,7 @@ interface Tally {
   agree: number;
   valid: number;
   roundTrips: number;
+  textRoundTrips: number;
   deviations: string[];
   unexpected: string[];
 }
@@ -66,12 +89,18 @@ async function runFile(draftDir: string, draft: Draft, file: string, t: Tally, f
     }
     // the codec: schema -> IR -> interpreted twin of the generated module, for the round trips
     let codec: ReturnType<typeof interpret> | undefined;
+    let textCheck: TextCheckFn | undefined;
+    let refusal = "";
     try {
-      const ir = schemaToIR(g.schema, { source: `${draftDir}.schema.json`, readFile: () => { throw new Error("remote"); } });
-      codec = interpret(ir, buildDictionary(ir));
+      // the conformance run allows the suite's few backtracking patterns (`f.*o`) that the loader refuses by default
+      const ir = schemaToIR(g.schema, { source: `${draftDir}.schema.json`, baseDir: SUITE, refMap: { [REMOTE]: "remotes/", ...META_MAP }, readFile: readSuiteFile, unsafePatterns: "allow", draft });
+      const dict = buildDictionary(ir);
+      codec = interpret(ir, dict);
+      textCheck = textCheckOf(describeCodec(ir, dict));
       t.generated++;
-    } catch {
+    } catch (e) {
       codec = undefined;
+      refusal = (e as Error).message;
     }
     for (const c of g.tests) {
       t.cases++;
@@ -82,20 +111,30 @@ async function runFile(draftDir: string, draft: Draft, file: string, t: Tally, f
       else t.unexpected.push(`${k} (expected ${c.valid ? "valid" : "invalid"}, got ${got === undefined ? "no validator" : got ? "valid" : "invalid"})`);
       if (c.valid) {
         t.valid++;
-        if (codec !== undefined) {
-          let why = "differs";
-          try {
-            if (isDeepStrictEqual(codec.decode(codec.encode(c.data)), c.data)) {
-              t.roundTrips++;
-              why = "";
-            }
-          } catch (e) {
-            why = (e as Error).message;
-          }
-          if (why !== "" && process.env.SUITE_DUMP) console.log(`RT ${k}: ${why.slice(0, 140)}`);
-        } else if (process.env.SUITE_DUMP) console.log(`RT ${k}: no codec`);
+        const binary = codec === undefined ? `no codec (${refusal})` : roundTrip(() => codec!.decode(codec!.encode(c.data)), c.data);
+        const text = codec === undefined ? `no codec (${refusal})` : roundTrip(() => fromTextWith(encodeText(c.data), undefined, textCheck!), c.data);
+        if (binary === "") t.roundTrips++;
+        if (text === "") t.textRoundTrips++;
+        for (const [via, why] of [["binary", binary], ["text", text]] as const) {
+          if (why === "") continue;
+          // listed per case, or per group (a refusal: every valid case of the group)
+          const rk = `${k} (${via} round trip)`;
+          const gk = `${key(g, { description: "", data: null, valid: true }).slice(0, -1)} (round trips)`;
+          if (rk in DEVIATIONS) t.deviations.push(rk);
+          else if (gk in DEVIATIONS) t.deviations.push(gk);
+          else t.unexpected.push(`${rk}: ${why.slice(0, 200)}`);
+        }
       }
     }
+  }
+}
+
+/** "" when `run` gives back a value deep-equal to `data`, else why not. */
+function roundTrip(run: () => unknown, data: unknown): string {
+  try {
+    return isDeepStrictEqual(run(), data) ? "" : "differs";
+  } catch (e) {
+    return (e as Error).message;
   }
 }
 
@@ -110,10 +149,10 @@ test("JSON-Schema-Test-Suite: the generated validators agree with the main suite
   await initHash();
   const started = performance.now();
   const rows: string[] = [];
-  const all: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, deviations: [], unexpected: [] };
+  const all: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, deviations: [], unexpected: [] };
   const below: string[] = [];
   for (const [dir, draft] of DRAFTS) {
-    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, deviations: [], unexpected: [] };
+    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, deviations: [], unexpected: [] };
     const folder = path.join(SUITE, "tests", dir);
     for (const name of readdirSync(folder).filter((f) => f.endsWith(".json")).sort()) {
       // the main suite expects `format` to be an annotation only from 2019-09 on: run it as the draft says
@@ -126,9 +165,9 @@ test("JSON-Schema-Test-Suite: the generated validators agree with the main suite
     }
     const agreement = (100 * t.agree) / t.cases;
     if (agreement < AJV_AGREEMENT[dir]! - 0.05) below.push(`${dir}: ${agreement.toFixed(1)}% < ajv's ${AJV_AGREEMENT[dir]}%`);
-    rows.push(`${dir.padEnd(13)} groups ${t.groups}, validators ${t.compiled}, codecs ${t.generated} (${pct(t.generated, t.groups)}); cases ${t.cases}, agree ${t.agree} (${pct(t.agree, t.cases)}; ajv ${AJV_AGREEMENT[dir]}%), listed deviations ${t.deviations.length}; valid cases round-tripping through binary ${t.roundTrips}/${t.valid} (${pct(t.roundTrips, t.valid)})`);
+    rows.push(`${dir.padEnd(13)} groups ${t.groups}, validators ${t.compiled}, codecs ${t.generated} (${pct(t.generated, t.groups)}); cases ${t.cases}, agree ${t.agree} (${pct(t.agree, t.cases)}; ajv ${AJV_AGREEMENT[dir]}%), listed deviations ${t.deviations.length}; valid cases round-tripping: binary ${t.roundTrips}/${t.valid} (${pct(t.roundTrips, t.valid)}), text ${t.textRoundTrips}/${t.valid} (${pct(t.textRoundTrips, t.valid)})`);
   }
-  console.log(`json-schema-suite (main), ${((performance.now() - started) / 1000).toFixed(1)} s:\n  ${rows.join("\n  ")}\n  all: agree ${pct(all.agree, all.cases)} of ${all.cases}, round trips ${pct(all.roundTrips, all.valid)}`);
+  console.log(`json-schema-suite (main), ${((performance.now() - started) / 1000).toFixed(1)} s:\n  ${rows.join("\n  ")}\n  all: agree ${pct(all.agree, all.cases)} of ${all.cases}, round trips binary ${pct(all.roundTrips, all.valid)}, text ${pct(all.textRoundTrips, all.valid)}`);
   console.log(`json-schema-suite: ${all.deviations.length} known deviations (test/json-schema-suite.deviations.json):\n  ${all.deviations.map((k) => `${k}: ${DEVIATIONS[k]}`).join("\n  ")}`);
   const seen = new Set(all.deviations);
   const stale = Object.keys(DEVIATIONS).filter((k) => !seen.has(k));
@@ -147,7 +186,7 @@ test("JSON-Schema-Test-Suite optional/format: format checks (ajv-formats semanti
   for (const [dir, draft] of DRAFTS) {
     const folder = path.join(SUITE, "tests", dir, "optional", "format");
     if (!existsSync(folder)) continue;
-    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, deviations: [], unexpected: [] };
+    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, deviations: [], unexpected: [] };
     for (const name of readdirSync(folder).filter((f) => f.endsWith(".json")).sort()) {
       await runFile(dir, draft, path.join(folder, name), t, true, (g, c) => `${dir}/optional/format/${name}/${g.description}/${c.description}`);
     }

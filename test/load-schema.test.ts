@@ -52,6 +52,11 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** The kinds of a union's branches (or of the shape itself). */
+function kindsOf(s: Shape): string[] {
+  return s.kind === "union" ? s.branches.map((b) => b.kind) : [s.kind];
+}
+
 /** Every shape reachable from root and definitions, with the path to it. */
 function* shapes(s: Shape): Generator<Shape> {
   yield s;
@@ -189,8 +194,9 @@ describe("scalars and types", () => {
   });
 
   test("keywords imply the type when `type` is missing", () => {
-    assert.equal(root({ properties: { a: {} } }).kind, "object");
-    assert.equal(root({ items: {} }).kind, "array");
+    // object and array keywords shape their type, the first branch of a union by JSON type that lets the rest through
+    assert.deepEqual(kindsOf(root({ properties: { a: {} } })), ["object", "null", "boolean", "number", "string", "array"]);
+    assert.deepEqual(kindsOf(root({ items: {} })), ["array", "null", "boolean", "number", "string", "object"]);
     // scalar keywords constrain their type only: without `type` every other value is accepted (the number 1 too)
     assert.equal(root({ maxLength: 3 }).kind, "any");
     assert.equal(root({ minimum: 3 }).kind, "any");
@@ -220,7 +226,7 @@ describe("scalars and types", () => {
   test("nullable: true (OpenAPI 3.0) adds null", () => {
     assert.deepEqual(root({ type: "string", nullable: true }), { kind: "union", branches: [{ kind: "string" }, { kind: "null" }] });
     assert.deepEqual(root({ type: ["string", "null"], nullable: true }), { kind: "union", branches: [{ kind: "string" }, { kind: "null" }] });
-    const r = ir({ $defs: { p: { type: "object" } }, properties: { a: { $ref: "#/$defs/p", nullable: true } } });
+    const r = ir({ $defs: { p: { type: "object" } }, type: "object", properties: { a: { $ref: "#/$defs/p", nullable: true } } });
     assert.ok(r.root.kind === "object");
     assert.deepEqual(strip(r.root.properties[0]!.shape), { kind: "union", branches: [{ kind: "ref", name: "P" }, { kind: "null" }] });
   });
@@ -326,7 +332,7 @@ describe("arrays and tuples", () => {
       minItems: 2,
       rest: false,
     });
-    assert.deepEqual(root({ prefixItems: [{ type: "string" }], items: { type: "integer" }, minItems: 3, maxItems: 5 }), {
+    assert.deepEqual(root({ type: "array", prefixItems: [{ type: "string" }], items: { type: "integer" }, minItems: 3, maxItems: 5 }), {
       kind: "tuple",
       items: [{ kind: "string" }],
       minItems: 1,
@@ -475,7 +481,9 @@ describe("boolean schemas", () => {
   test("true is any; false is unsupported except where it means closed or none", () => {
     assert.deepEqual(root({ type: "object", properties: { a: true } }), { kind: "object", properties: [{ name: "a", required: false, shape: { kind: "any" } }], additional: { kind: "any" } });
     throwsToon(() => ir(false), "UNSUPPORTED_SCHEMA", "");
-    throwsToon(() => ir({ type: "array", items: { type: "array", items: [false] } }), "UNSUPPORTED_SCHEMA", "/items/items/0");
+    // a `false` tuple item ends the array before it
+    assert.deepEqual(root({ type: "array", items: { type: "array", items: [false] } }), { kind: "array", items: { kind: "tuple", items: [], minItems: 0, rest: false } });
+    throwsToon(() => ir({ type: "array", items: [{}, false], minItems: 2 }), "SCHEMA_ERROR", "/items/1", "minItems 2");
     assert.equal((root({ type: "object", additionalProperties: false }) as { additional: unknown }).additional, false);
   });
 
@@ -625,7 +633,7 @@ describe("$ref within a document", () => {
     const defs = { base: { type: "object", properties: { a: { type: "string" } } } };
     const modern = ir({ $defs: defs, $ref: "#/$defs/base", required: ["a"], additionalProperties: false });
     assert.deepEqual(strip(modern.root), { kind: "object", properties: [{ name: "a", required: true, shape: { kind: "string" } }], additional: false });
-    const old = ir({ $schema: "http://json-schema.org/draft-07/schema#", definitions: defs, properties: { x: { $ref: "#/definitions/base", required: ["a"], description: "kept" } } });
+    const old = ir({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", definitions: defs, properties: { x: { $ref: "#/definitions/base", required: ["a"], description: "kept" } } });
     assert.ok(old.root.kind === "object");
     assert.deepEqual(strip(old.root.properties[0]!.shape), { kind: "ref", name: "Base", description: "kept" });
     assert.ok(old.warnings.some((w) => w.includes("/properties/x") && w.includes("$ref")));
@@ -854,7 +862,7 @@ describe("IR invariants", () => {
 
 describe("types implied by keywords (no `type`)", () => {
   test("standing alone they give the type; merged, they leave other types alone", () => {
-    assert.equal(root({ properties: { a: {} } }).kind, "object");
+    assert.equal(kindsOf(root({ properties: { a: {} } }))[0], "object");
     // tslint style: a rule is boolean | object | array; the untyped member constrains only objects and arrays
     assert.deepEqual(root({ allOf: [{ type: ["boolean", "object", "array"] }, { items: [{ type: "boolean" }], properties: { severity: {} }, additionalProperties: false }] }), {
       kind: "union",

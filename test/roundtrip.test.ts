@@ -19,12 +19,7 @@ import { schemaToIR } from "../generator/load/index.ts";
  * `<case id> @ <instance>` (one instance), with the reason. Everything else must round-trip; an entry here
  * that starts passing fails the test, so the list only ever shrinks.
  */
-export const KNOWN_UNSUPPORTED: Readonly<Record<string, string>> = {
-  "schemastore/netlify @ config.yml.json":
-    "loader: an untyped schema with only object keywords (definitions/widget: `properties`, no `type`) is read as " +
-    "type object (normalize.ts inferTypes), but JSON Schema lets it accept any non-object value too; the instance has " +
-    '`"widget": "string"` (fields[].widget), so the value has no branch to travel in',
-};
+export const KNOWN_UNSUPPORTED: Readonly<Record<string, string>> = {};
 
 function keyFor(id: string, label?: string): string {
   return label === undefined ? id : `${id} @ ${label}`;

@@ -23,13 +23,14 @@ test("an embedded $id resource is the target of a relative $ref (recursive)", ()
 
 test("URN ids, anchors in a resource, and pointers relative to the embedded resource", () => {
   const urn = "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed";
-  const a = ir({ $id: urn, $defs: { bar: { type: "string" } }, properties: { foo: { $ref: `${urn}#/$defs/bar` } } });
+  const a = ir({ $id: urn, type: "object", $defs: { bar: { type: "string" } }, properties: { foo: { $ref: `${urn}#/$defs/bar` } } });
   assert.equal(a.root.kind === "object" && a.root.properties[0]!.shape.kind, "string");
-  const b = ir({ $id: "http://example.com/root", properties: { a: { $ref: "http://example.com/nested.json#foo" } }, $defs: { A: { $id: "nested.json", $defs: { B: { $anchor: "foo", type: "integer" } } } } });
+  const b = ir({ $id: "http://example.com/root", type: "object", properties: { a: { $ref: "http://example.com/nested.json#foo" } }, $defs: { A: { $id: "nested.json", $defs: { B: { $anchor: "foo", type: "integer" } } } } });
   assert.equal(b.root.kind === "object" && b.root.properties[0]!.shape.kind, "integer");
   // `#/$defs/x` inside the embedded resource is that resource's $defs, not the document's
   const c = ir({
     $id: "http://example.com/main",
+    type: "object",
     properties: { p: { $ref: "inner" } },
     $defs: { x: { type: "string" }, inner: { $id: "inner", $ref: "#/$defs/x", $defs: { x: { type: "boolean" } } } },
   });

@@ -59,6 +59,8 @@ export class LoadContext {
   readonly warnings: string[] = [];
   /** URI prefix -> absolute local folder (ending in a separator) or file (load/refmap.ts). */
   refMap?: Readonly<Record<string, string>>;
+  /** The draft of documents that declare no `$schema` (2020-12 when unset). */
+  draft?: Draft;
   /** Patterns recheck does not certify safe: a generation error, or (opted in) a warning (patterns.ts). */
   unsafePatterns: "error" | "allow" = "error";
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 import type { Doc, LoadContext, ReadFile } from "./context.ts";
-import { detectDraft } from "./drafts.ts";
+import { detectDraft, type Draft } from "./drafts.ts";
 import { isObject, MAX_DEPTH, own } from "./json.ts";
 
 /** The default reader: UTF-8 text from disk (parsed by the caller). */
@@ -30,8 +30,9 @@ export function withoutFragment(uri: string): string {
   return i === -1 ? uri : uri.slice(0, i);
 }
 
-export function makeDoc(abs: string, label: string, display: string, root: unknown): Doc {
-  const draft = detectDraft(root);
+/** `fallback`: the draft of a document without `$schema` (the `draft` option; 2020-12 when not given). */
+export function makeDoc(abs: string, label: string, display: string, root: unknown, fallback?: Draft): Doc {
+  const draft = detectDraft(root, fallback);
   const doc: Doc = { abs, label, display, root, draft };
   if (isObject(root)) {
     const id = own(root, "$id") ?? own(root, "id");
@@ -68,7 +69,7 @@ export function loadDocument(ctx: LoadContext, abs: string, from: Doc, fromPtr: 
   } catch (e) {
     ctx.fail("SCHEMA_ERROR", from, fromPtr, `"${label}" (from $ref ${JSON.stringify(ref)}) is not valid JSON: ${(e as Error).message}`, e);
   }
-  const doc = makeDoc(abs, label, label, root);
+  const doc = makeDoc(abs, label, label, root, ctx.draft);
   ctx.docs.set(abs, doc);
   return doc;
 }

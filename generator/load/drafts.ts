@@ -8,10 +8,10 @@ import { isObject, own } from "./json.ts";
 
 export type Draft = 4 | 6 | 7 | 2019 | 2020;
 
-/** The draft declared by `$schema`; 2020-12 when absent or unknown. */
-export function detectDraft(doc: unknown): Draft {
+/** The draft declared by `$schema`; `fallback` (default 2020-12) when absent, 2020-12 when unknown. */
+export function detectDraft(doc: unknown, fallback: Draft = 2020): Draft {
   const schema = isObject(doc) ? own(doc, "$schema") : undefined;
-  if (typeof schema !== "string") return 2020;
+  if (typeof schema !== "string") return fallback;
   if (schema.includes("draft-04") || schema.includes("draft-03")) return 4;
   if (schema.includes("draft-06")) return 6;
   if (schema.includes("draft-07")) return 7;

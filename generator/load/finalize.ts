@@ -155,17 +155,37 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
 
 const SCALAR_KINDS = new Set<Shape["kind"]>(["string", "integer", "number"]);
 
+/** The JSON types a widened shape adds, in this order, when no branch covers them (fixed: the wire carries the index). */
+const OTHER_TYPES: { covers: Shape["kind"][]; make: (schemaPath: string) => Shape }[] = [
+  { covers: ["null"], make: (schemaPath) => ({ kind: "null", schemaPath }) },
+  { covers: ["boolean"], make: (schemaPath) => ({ kind: "boolean", schemaPath }) },
+  { covers: ["number"], make: (schemaPath) => ({ kind: "number", schemaPath }) },
+  { covers: ["string"], make: (schemaPath) => ({ kind: "string", schemaPath }) },
+  { covers: ["array"], make: (schemaPath) => ({ kind: "array", schemaPath, items: { kind: "any", schemaPath } }) },
+  { covers: ["object"], make: (schemaPath) => ({ kind: "object", schemaPath, properties: [], additional: { kind: "any", schemaPath } }) },
+];
+
 /**
- * A scalar shape only keywords implied (`{ "minLength": 2 }`, `{ "maximum": 3 }`, no `type`) that no `allOf`
- * merged into a typed one: JSON Schema applies those keywords to their type and accepts every other value, so the
- * codec carries any value (the validator module checks the keywords where they apply). Objects and arrays implied
- * by `properties` / `items` keep their shape.
+ * A shape only keywords implied (no `type`) that no `allOf` merged into a typed one: JSON Schema applies those
+ * keywords to their type and accepts every other value. A scalar (`{ "minLength": 2 }`, `{ "maximum": 3 }`) becomes
+ * any value (the validator module checks the keywords where they apply); an object or array implied by
+ * `properties` / `items` / `required` keeps its shape as the first branch of a union by JSON type, the other
+ * types after it, so encode takes every value validate takes and the common case (an object) keeps its fields.
  */
 function widened(ctx: LoadContext, s: Shape): Shape {
   if (!ctx.loose.has(s)) return s;
   const scalar = SCALAR_KINDS.has(s.kind) || (s.kind === "union" && s.branches.every((b) => SCALAR_KINDS.has(b.kind)));
-  if (!scalar) return s;
-  const out: Shape = { kind: "any", schemaPath: s.schemaPath };
+  if (scalar) {
+    const out: Shape = { kind: "any", schemaPath: s.schemaPath };
+    if (s.description !== undefined) out.description = s.description;
+    if (s.default !== undefined) out.default = s.default;
+    return out;
+  }
+  // the shape itself as a fresh node (not loose: visiting it must not widen it again)
+  const own: Shape[] = s.kind === "union" ? [...s.branches] : [{ ...s }];
+  const kinds = new Set<Shape["kind"]>(own.map((b) => (b.kind === "tuple" ? "array" : b.kind)));
+  const others = OTHER_TYPES.filter((t) => !t.covers.some((k) => kinds.has(k))).map((t) => t.make(s.schemaPath));
+  const out = makeUnion([...own, ...others], s.schemaPath);
   if (s.description !== undefined) out.description = s.description;
   if (s.default !== undefined) out.default = s.default;
   return out;

@@ -388,6 +388,48 @@ function requiredNames(at: Ctx, s: JsonObject): string[] {
   return [...new Set(raw as string[])];
 }
 
+/** Keywords of a node whose evaluated properties depend on the instance (a branch that matched, a key present). */
+const CONDITIONAL_EVALUATORS = ["if", "anyOf", "dependentSchemas", "dependencies", "$dynamicRef", "$recursiveRef"];
+/** Keywords of a subschema (merged by allOf/oneOf/$ref) that evaluate properties the merged shape does not list. */
+const HIDDEN_EVALUATORS = [...CONDITIONAL_EVALUATORS, "patternProperties", "additionalProperties", "unevaluatedProperties"];
+
+/**
+ * Whether `unevaluatedProperties` at this node can see properties that the merged shape does not declare: then
+ * closing the object to the merged properties would reject values the schema accepts. The merge is exact for
+ * `properties` gathered through `allOf`, `oneOf` and `$ref` alone; anything conditional (`if`, `anyOf`, where
+ * several branches may match, `dependentSchemas`, dynamic references) or a nested member with its own
+ * `patternProperties` / `additionalProperties` / `unevaluatedProperties` evaluates more.
+ */
+function otherEvaluators(at: Ctx, s: JsonObject): boolean {
+  if (CONDITIONAL_EVALUATORS.some((k) => has(s, k))) return true;
+  const seen = new Set<unknown>([s]);
+  const scan = (doc: Doc, node: unknown, ptr: string, depth: number): boolean => {
+    if (!isObject(node) || seen.has(node)) return false;
+    if (depth > MAX_DEPTH) return true;
+    seen.add(node);
+    if (HIDDEN_EVALUATORS.some((k) => has(node, k))) return true;
+    return members(doc, node, ptr, depth);
+  };
+  const members = (doc: Doc, node: JsonObject, ptr: string, depth: number): boolean => {
+    for (const kw of ["allOf", "oneOf"]) {
+      const list = own(node, kw);
+      if (Array.isArray(list) && list.some((m, i) => scan(doc, m, childPointer(childPointer(ptr, kw), i), depth + 1))) return true;
+    }
+    const ref = own(node, "$ref");
+    if (typeof ref === "string") {
+      let t: Target;
+      try {
+        t = refTarget(at.ctx, doc, ptr, ref);
+      } catch {
+        return true; // reported where the reference itself is normalised
+      }
+      if (scan(t.doc, t.node, t.pointer, depth + 1)) return true;
+    }
+    return false;
+  };
+  return members(at.doc, s, at.ptr, at.depth);
+}
+
 /** Patterns that match every property name. */
 const MATCH_ALL = new Set(["", "^", ".*", "^.*", "^.*$", ".+", "^.+", "^.+$", ".*$", "[\\s\\S]*", "^[\\s\\S]*$"]);
 
@@ -403,7 +445,11 @@ function additionalOf(at: Ctx, s: JsonObject): Shape | false {
   const up = own(s, "unevaluatedProperties");
   let extra: Shape | false | undefined; // the schema for other keys, `false` when closed
   if (ap !== undefined && ap !== true) extra = subOrFalse(at, ap, "additionalProperties");
-  else if (ap === undefined && up !== undefined && up !== true) extra = subOrFalse(at, up, "unevaluatedProperties");
+  else if (ap === undefined && up !== undefined && up !== true) {
+    if (otherEvaluators(at, s)) {
+      ctx.warn(doc, at.ptr, "unevaluatedProperties", "approximated: subschemas evaluate properties the shape cannot tell apart, so other properties may hold any value (validate() applies the keyword)");
+    } else extra = subOrFalse(at, up, "unevaluatedProperties");
+  }
   const closed = extra === false;
 
   const pp = own(s, "patternProperties");
@@ -457,13 +503,13 @@ function arrayShape(at: Ctx, s: JsonObject): Shape {
     if (itemShape === false) return withConstraints({ kind: "tuple", schemaPath, items: [], minItems: 0, rest: false }, arrayConstraints(at, s));
     return withConstraints({ kind: "array", schemaPath, items: itemShape }, arrayConstraints(at, s));
   }
-  const shapes = positional.map((x, i) => {
-    if (x === false) ctx.fail("UNSUPPORTED_SCHEMA", doc, child(at, positionalKw, i), "tuple item `false` (a forbidden position) is not supported");
-    return sub(at, x, positionalKw, i);
-  });
-  const restShape: Shape | false = rest === undefined || rest === true ? any(schemaPath) : subOrFalse(at, rest, restKw);
+  // a `false` item forbids its position, so the array ends before it: the items up to it, nothing after
+  const forbidden = positional.indexOf(false);
+  const shapes = (forbidden === -1 ? positional : positional.slice(0, forbidden)).map((x, i) => sub(at, x, positionalKw, i));
+  const restShape: Shape | false = forbidden !== -1 ? false : rest === undefined || rest === true ? any(schemaPath) : subOrFalse(at, rest, restKw);
   const c = arrayConstraints(at, s);
   const min = c?.minItems ?? 0;
+  if (forbidden !== -1 && min > forbidden) ctx.never(doc, child(at, positionalKw, forbidden), `minItems ${min} needs the item \`false\` forbids`);
   // minItems up to the positional count is the tuple's own `minItems`; beyond it, a value constraint
   if (c !== undefined && min <= shapes.length) delete c.minItems;
   const tuple: Shape = { kind: "tuple", schemaPath, items: shapes, minItems: Math.min(min, shapes.length), rest: restShape };

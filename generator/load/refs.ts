@@ -28,10 +28,13 @@ export function refTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string):
   if (embedded !== undefined) return targetAt(ctx, doc, ptr, ref, embedded.doc, embedded.tokens);
 
   let tdoc: Doc;
+  let viaBase: Doc | undefined;
   if (uriPart === "" || (doc.id !== undefined && uriPart === doc.id)) {
     tdoc = doc;
   } else if (isAbsoluteUri(uriPart)) {
     tdoc = resolveUri(ctx, doc, ptr, ref, uriPart);
+  } else if ((viaBase = mappedViaBase(ctx, doc, ptr, ref, uriPart)) !== undefined) {
+    tdoc = viaBase;
   } else {
     let rel: string;
     try {
@@ -94,6 +97,22 @@ function embeddedTarget(ctx: LoadContext, doc: Doc, ptr: string, ref: string): {
     return anchored === undefined ? undefined : { doc: d, tokens: anchored };
   }
   return undefined;
+}
+
+/**
+ * A relative `$ref` resolved against the referring node's base URI (an `$id` of it or above) to a URI that a loaded
+ * document declares or `refMap` maps: `folderInteger.json` under `"$id": "http://localhost:1234/baseUriChange/"`
+ * reads `<mapped folder>/baseUriChange/folderInteger.json`, wherever the referring file itself lives.
+ */
+function mappedViaBase(ctx: LoadContext, doc: Doc, ptr: string, ref: string, uriPart: string): Doc | undefined {
+  if (ctx.refMap === undefined && ctx.docs.size < 2) return undefined;
+  const abs = resolveAgainst(uriPart, baseUriAt(doc, ptr));
+  if (abs === undefined || !isAbsoluteUri(abs)) return undefined;
+  const uri = stripFragment(abs);
+  const byId = findDocById(ctx, uri);
+  if (byId !== undefined) return byId;
+  const mapped = mapUri(ctx.refMap, uri);
+  return mapped === undefined ? undefined : loadDocument(ctx, mapped, doc, ptr, ref);
 }
 
 /** How far up to look for a schema laid out by `$id` (see `loadRelative`). */

@@ -14,6 +14,7 @@ import { isObject, own } from "./json.ts";
 import { normalizeTarget } from "./normalize.ts";
 import { parseFragmentPointer, resolveTokens, tokensToPointer } from "./pointer.ts";
 import { resolveRefMap } from "./refmap.ts";
+import type { Draft } from "./drafts.ts";
 import { recordSchemaSource, type SchemaSource } from "./source.ts";
 
 export interface SchemaToIROptions {
@@ -37,6 +38,8 @@ export interface SchemaToIROptions {
   refMap?: Readonly<Record<string, string>>;
   /** Patterns recheck does not certify safe (generator/load/patterns.ts): `"error"` (default) or `"allow"`. */
   unsafePatterns?: "error" | "allow";
+  /** The draft of documents without `$schema`: 4, 6, 7, 2019 or 2020 (default 2020-12). */
+  draft?: Draft;
 }
 
 /** A title is a good codec name when it is short (`Pull Request`), not a sentence (`JSON schema for ...`). */
@@ -74,7 +77,8 @@ export function schemaToIR(doc: unknown, options: SchemaToIROptions): SchemaIR {
   if (refMap !== undefined) ctx.refMap = refMap;
   if (options.unsafePatterns !== undefined) ctx.unsafePatterns = options.unsafePatterns;
   const abs = path.resolve(baseDir, path.basename(source) || "schema.json");
-  const main = makeDoc(abs, "", source, doc);
+  if (options.draft !== undefined) ctx.draft = options.draft;
+  const main = makeDoc(abs, "", source, doc, options.draft);
   ctx.docs.set(abs, main);
   const rootTarget: Target = { key: `${abs}#${pointer}`, doc: main, pointer, node: rootNode, hint: name, state: "pending" };
   ctx.targets.set(rootTarget.key, rootTarget);

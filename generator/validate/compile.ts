@@ -19,6 +19,7 @@ import standaloneNs from "ajv/dist/standalone/index.js";
 import { ToonError } from "../../runtime/errors.ts";
 import { formats } from "../../runtime/validate/formats.ts";
 import type { Draft } from "../load/drafts.ts";
+import { schemaForAjv } from "./prepare.ts";
 
 const standaloneCode = ((standaloneNs as unknown as { default?: unknown }).default ?? standaloneNs) as (ajv: unknown, fn: unknown) => string;
 const AjvDraft04 = ((AjvDraft04Ns as unknown as { default?: unknown }).default ?? AjvDraft04Ns) as typeof Ajv;
@@ -98,13 +99,12 @@ export async function compileValidator(input: ValidatorInput, options: CompileVa
     logger: { log: () => {}, warn: note, error: note },
     code: { source: true, esm: true, lines: true, formats: _`$formats` },
     loadSchema: async (uri: string) => {
-      const doc = input.load(uri);
-      return doc as AnySchemaObject;
+      return schemaForAjv(input.load(uri), input.draft, uri, warnings) as AnySchemaObject;
     },
   });
   let validate: unknown;
   try {
-    const doc = input.document;
+    const doc = schemaForAjv(input.document, input.draft, input.baseUri, warnings);
     const ownId = typeof doc === "object" && doc !== null && typeof (doc as Record<string, unknown>)[input.draft === 4 ? "id" : "$id"] === "string";
     if (input.pointer === "" && ownId) {
       // a document with its own `$id` is its own base: compiled as it stands (a `$ref` wrapper under another

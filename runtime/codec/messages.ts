@@ -6,6 +6,6 @@
 export const EXPECTED_STRING = "a string";
 export const EXPECTED_WELL_FORMED = "a string without lone surrogates";
 export const EXPECTED_UUID = "a UUID";
-export const EXPECTED_INTEGER = "an integer within 64 bits";
+export const EXPECTED_INTEGER = "an integer";
 export const EXPECTED_INT64 = "a 64-bit integer (number or bigint)";
 export const EXPECTED_NUMBER = "a finite number";

@@ -14,7 +14,7 @@
  * Failures are ToonError INVALID_VALUE with the value's JSON-pointer path, the line and column of the offending
  * token (found by {@link locateText}).
  */
-import { EXPECTED_INTEGER, EXPECTED_UUID } from "../codec/messages.ts";
+import { EXPECTED_UUID } from "../codec/messages.ts";
 import { isUuid } from "../uuid.ts";
 import { ToonError, pointerSegment } from "../errors.ts";
 import { describe } from "../writer.ts";
@@ -120,16 +120,14 @@ export function tcUuid(v: unknown, path = ""): string {
   return fail(path, EXPECTED_UUID, v);
 }
 
-const TWO_63 = 9223372036854775808;
-const TWO_64 = 18446744073709551616;
-
 /** An integer position (not int64). */
 export function tcInteger(v: unknown, path = ""): number {
   if (typeof v === "number" && Number.isInteger(v)) return v; // a plain number token is a safe integer or fractional
   let x = v;
   if (v instanceof TextNumber) x = v.value;
-  if (typeof x === "number" && Number.isInteger(x) && x >= -TWO_63 && x < TWO_64) return x;
-  return fail(path, typeof x === "number" && Number.isInteger(x) ? EXPECTED_INTEGER : "an integer", v);
+  // every integral double, beyond 64 bits too: binary carries those exactly (FORMAT §3.2)
+  if (typeof x === "number" && Number.isInteger(x)) return x;
+  return fail(path, "an integer", v);
 }
 
 const INTEGER_TOKEN = /^-?(?:0|[1-9][0-9]*)$/;
@@ -155,7 +153,12 @@ export function tcInt64(v: unknown, path = ""): number | bigint {
     b = v;
   }
   if (b === undefined) return fail(path, "an integer", v);
-  if (b < MIN_INT64 || b >= MAX_UINT64) throw textInvalid(path, EXPECTED_INTEGER, v);
+  if (b < MIN_INT64 || b >= MAX_UINT64) {
+    // a number beyond 64 bits is the double JSON.parse gives for it, as in binary (FORMAT §3.2); a bigint or a
+    // decimal string that large has no int64 value
+    if (v instanceof TextNumber) return v.value;
+    throw textInvalid(path, "a 64-bit integer", v);
+  }
   return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
 }
 
