@@ -355,7 +355,13 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       const f = files[fileAt.get(path.join(outDir, unit.module)) ?? -1];
       const source = schemaSourceOf(unit.ir);
       if (f === undefined || source === undefined) continue;
-      schemaSet.push({ path: toPosix(unit.module), content: f.content, file: path.resolve(source.abs), reads: [...source.documents.keys()].map((d) => path.resolve(d)) });
+      schemaSet.push({
+        path: toPosix(unit.module),
+        content: f.content,
+        file: path.resolve(source.abs),
+        reads: [...source.documents.keys()].map((d) => path.resolve(d)),
+        ...(source.pointer === "" ? {} : { part: true }),
+      });
     }
   }
   for (const [m, content] of linkSchemaSet(schemaSet)) files[fileAt.get(path.join(outDir, m))!] = fileOf(path.join(outDir, m), content);

@@ -167,5 +167,7 @@ describe("linking the JSON Schema modules of a run", () => {
     const b = { path: "b.ts", content: mod("b"), file: "/p/b.json", reads: ["/p/b.json"] };
     assert.match(linkSchemaSet([a, b]).get("a.ts") ?? "", /^export type \{ Shared \} from "\.\/b\.js";$/m);
     assert.equal(linkSchemaSet([a, { ...b, reads: ["/p/b.json", "/p/a.json"] }]).size, 0);
+    // a module of one definition of b.json is not b.json's module: nothing to import from
+    assert.equal(linkSchemaSet([a, { ...b, part: true }]).size, 0);
   });
 });

@@ -231,6 +231,8 @@ export interface SchemaSetModule extends LinkModule {
   file: string;
   /** Absolute paths of every file its schema read (its own included). */
   reads: readonly string[];
+  /** Generated from one definition of the file (`file.json#/$defs/X`): it imports, but is not the file's module. */
+  part?: boolean;
 }
 
 /**
@@ -240,7 +242,15 @@ export interface SchemaSetModule extends LinkModule {
  * a module links after the ones it imports from, the deepest first. Returns the modules that changed.
  */
 export function linkSchemaSet(modules: readonly SchemaSetModule[]): Map<string, string> {
-  const byFile = new Map(modules.map((m) => [m.file, m]));
+  // the module of a file: the one generated from the whole file (one per file, or none when it is ambiguous)
+  const byFile = new Map<string, SchemaSetModule>();
+  const seen = new Set<string>();
+  for (const m of modules) {
+    if (m.part === true) continue;
+    if (seen.has(m.file)) byFile.delete(m.file);
+    else byFile.set(m.file, m);
+    seen.add(m.file);
+  }
   const refs = new Map(modules.map((m) => [m.path, m.reads.filter((f) => f !== m.file && byFile.has(f)).map((f) => byFile.get(f)!)]));
   const reaches = (a: SchemaSetModule, b: SchemaSetModule): boolean => refs.get(a.path)!.includes(b);
   const providersOf = (m: SchemaSetModule): SchemaSetModule[] => refs.get(m.path)!.filter((p) => !reaches(p, m));
