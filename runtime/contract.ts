@@ -15,7 +15,8 @@ import { registerDictionary } from "./header.ts";
  *    `StreamCodec` type; `validateFull`, `assertSchema` and `withSchemaCheck` in `codegen`, and the `toon-gen/runtime/validate` entry
  *    that `<name>.validate.ts` modules import (JSON Schema validators compiled at build time).
  * 4: the dense text layout (runtime/text/dense, docs/TEXT.md): `toTextLayout`, `fromTextLayout`, `denseToText`,
- *    `denseFromText`, `denseInstructions`; `fromModelOutputWith` takes the dense reader as a sixth argument.
+ *    `denseFromText`, `denseInstructions`; `fromModelOutputWith` takes the dense reader as a sixth argument; modules
+ *    written for size (`optimize`) run on `engineCodec`/`engineTextCheck` with the generic `encodeText`.
  */
 export const RUNTIME_CONTRACT = 4;
 
