@@ -36,7 +36,7 @@ export interface GenerateConfig {
   outDir: string;
   /** Where dictionary files go (commit them). */
   dictionaryDir: string;
-  /** Runtime module specifier generated code imports (default `toon-gen/runtime`). */
+  /** Runtime module specifier generated code imports (default `@toon-gen/runtime`). */
   runtimeImport?: string;
   /**
    * Sample data (globs) profiled for default-value tables (docs/FORMAT.md §10.1): for every codec a sample

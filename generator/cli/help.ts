@@ -76,7 +76,7 @@ const CONFIG = `toon.config.json (paths relative to the config file; JSON with /
     "inputs": ["schemas/*.schema.json"],   globs of input files (* ? ** supported), see "Inputs" below
     "outDir": "src/gen",                   generated modules: <name>.ts and index.ts
     "dictionaryDir": "dictionaries",       dictionary files <name>.dictionary.json: commit these
-    "runtimeImport": "toon-gen/runtime",   optional: the module generated code imports
+    "runtimeImport": "@toon-gen/runtime",  optional: the runtime package generated code imports
     "target": "ts"                         optional: "ts" (default) or "js" (ESM .js plus .d.ts)
   }
   A glob that matches no file is an error. An unknown key is an error that names the nearest known one.
