@@ -51,9 +51,14 @@ function wrap(s: Shape): Code {
   return needs ? code`(${t})` : t;
 }
 
+/**
+ * An optional property is `name?: T | undefined`: every codec takes `{ name: undefined }` as the property absent
+ * (binary and text encode, validate), and that is what `z.infer` gives for `.optional()`, so the types equal it
+ * under `exactOptionalPropertyTypes` too (where `name?: T` would refuse the `undefined` z.infer allows).
+ */
 export function objectType(s: ObjectShape): Code {
   const lines: Code[] = s.properties.map(
-    (p) => code`${docComment(p.shape.description)}${propKey(p.name)}${p.required ? raw("") : raw("?")}: ${typeOf(p.shape)};`,
+    (p) => code`${docComment(p.shape.description)}${propKey(p.name)}${p.required ? raw("") : raw("?")}: ${typeOf(p.shape)}${p.required ? raw("") : raw(" | undefined")};`,
   );
   if (s.additional !== false) {
     const valueType = s.properties.length === 0 ? typeOf(s.additional) : raw("unknown");

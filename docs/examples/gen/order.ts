@@ -12,7 +12,7 @@ export interface Order {
   qty: number;
   price: number;
   status: "pending" | "paid" | "shipped";
-  note?: string;
+  note?: string | undefined;
   created: string;
   tags: string[];
 }

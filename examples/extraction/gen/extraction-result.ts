@@ -25,7 +25,7 @@ export interface Document {
   /** BCP 47 language tag of the text. */
   language: "en" | "zh";
   /** Where the text was fetched from, when known. */
-  url?: string;
+  url?: string | undefined;
   /** The source text snippet. */
   text: string;
   /** Entities in order of first mention. */
@@ -41,7 +41,7 @@ export interface PersonEntity {
   /** Name as written in the text. */
   name: string;
   /** Job title or role, if the text states one. */
-  role?: string;
+  role?: string | undefined;
   /** Model confidence between 0 and 1. */
   confidence: number;
 }
@@ -52,7 +52,7 @@ export interface OrganizationEntity {
   /** Name as written in the text. */
   name: string;
   /** Stock ticker, if the organisation is listed and known. */
-  ticker?: string;
+  ticker?: string | undefined;
   /** Model confidence between 0 and 1. */
   confidence: number;
 }
@@ -63,11 +63,11 @@ export interface LocationEntity {
   /** Name as written in the text. */
   name: string;
   /** ISO 3166-1 alpha-2 code of the country the place is in. */
-  countryCode?: string;
+  countryCode?: string | undefined;
   /** Latitude in degrees (WGS 84). */
-  lat?: number;
+  lat?: number | undefined;
   /** Longitude in degrees (WGS 84). */
-  lon?: number;
+  lon?: number | undefined;
   /** Model confidence between 0 and 1. */
   confidence: number;
 }

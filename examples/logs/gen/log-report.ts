@@ -56,7 +56,7 @@ export interface ServiceGroup {
   /** Free-form labels attached to the service. */
   tags: string[];
   /** Open incident linked to the service; null when one was linked and has been resolved, absent when none was ever linked. */
-  incidentId?: string | null;
+  incidentId?: string | null | undefined;
   /** Most frequent error messages, most frequent first. */
   topErrors: TopError[];
 }

@@ -30,7 +30,7 @@ export interface Order {
   /** Last status change (UTC, whole seconds); equal to `createdAt` for untouched orders. */
   updatedAt: string;
   /** Free-text note the customer left at checkout. */
-  note?: string;
+  note?: string | undefined;
 }
 
 /** The buyer, with the shipping address used for this order. */

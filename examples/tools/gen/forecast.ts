@@ -15,7 +15,7 @@ export interface Forecast {
     conditions: "sunny" | "cloudy" | "rain" | "snow" | "storm";
     precipitation: number | null;
   }[];
-  alerts?: string[];
+  alerts?: string[] | undefined;
   sources: {
     [key: string]: string;
   };

@@ -10,7 +10,7 @@ export interface LegacyAlert {
   level: "advisory" | "watch" | "warning";
   headline: string;
   areas: string[];
-  expires?: string;
+  expires?: string | undefined;
 }
 
 const $keys_LegacyAlert = /*@__PURE__*/ new Set<string>(["level", "headline", "areas", "expires"]);

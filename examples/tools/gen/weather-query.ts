@@ -10,7 +10,7 @@ export interface WeatherQuery {
   /** City name, as the user wrote it */
   city: string;
   /** Local calendar day, when the user named one */
-  date?: string;
+  date?: string | undefined;
   unit: "celsius" | "fahrenheit";
 }
 

@@ -8,7 +8,7 @@ const $isArray = globalThis.Array.isArray;
 export interface Order {
   id: string;
   status: "new" | "paid";
-  note?: string;
+  note?: string | undefined;
   items: {
     sku: string;
     qty: number;
@@ -18,7 +18,7 @@ export interface Order {
     card: string;
   } | {
     kind: "cash";
-  };
+  } | undefined;
 }
 
 const $keys_Order = /*@__PURE__*/ new Set<string>([

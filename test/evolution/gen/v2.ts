@@ -8,11 +8,11 @@ const $isArray = globalThis.Array.isArray;
 export interface Order {
   id: string;
   status: "new" | "paid" | "shipped";
-  note?: string;
+  note?: string | undefined;
   items: {
     sku: string;
     qty: number;
-    gift?: boolean;
+    gift?: boolean | undefined;
   }[];
   payment?: {
     kind: "card";
@@ -22,11 +22,11 @@ export interface Order {
   } | {
     kind: "voucher";
     voucher: string;
-  };
+  } | undefined;
   coupon?: {
     code: string;
-    percent?: number;
-  };
+    percent?: number | undefined;
+  } | undefined;
   channel: "web" | "app";
 }
 

@@ -11,7 +11,7 @@ export interface Order {
   items: {
     sku: string;
     qty: number;
-    gift?: boolean;
+    gift?: boolean | undefined;
   }[];
   payment?: {
     kind: "card";
@@ -21,11 +21,11 @@ export interface Order {
   } | {
     kind: "voucher";
     voucher: string;
-  };
+  } | undefined;
   coupon?: {
     code: string;
-    percent?: number;
-  };
+    percent?: number | undefined;
+  } | undefined;
   channel: "web" | "app";
 }
 

@@ -28,13 +28,13 @@ export interface RefundArguments {
   orderId: string;
   /** Amount to refund, in the order's currency. */
   amount: number;
-  reason?: "damaged" | "late" | "wrong_item" | "other";
+  reason?: "damaged" | "late" | "wrong_item" | "other" | undefined;
 }
 
 export interface SearchDocsArguments {
   query: string;
   /** How many passages (default 3). */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);

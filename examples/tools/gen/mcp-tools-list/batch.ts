@@ -21,8 +21,8 @@ export type McpToolsList = {
 
 export interface NotesSearchArguments {
   query: string;
-  limit?: number;
-  tags?: string[];
+  limit?: number | undefined;
+  tags?: string[] | undefined;
 }
 
 export interface NotesGetArguments {
@@ -31,7 +31,7 @@ export interface NotesGetArguments {
 
 export interface NotesDeleteArguments {
   id: string;
-  permanent?: boolean;
+  permanent?: boolean | undefined;
   [key: string]: unknown;
 }
 

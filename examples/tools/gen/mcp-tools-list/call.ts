@@ -17,8 +17,8 @@ export type McpToolsList = {
 
 export interface NotesSearchArguments {
   query: string;
-  limit?: number;
-  tags?: string[];
+  limit?: number | undefined;
+  tags?: string[] | undefined;
 }
 
 export interface NotesGetArguments {
@@ -27,7 +27,7 @@ export interface NotesGetArguments {
 
 export interface NotesDeleteArguments {
   id: string;
-  permanent?: boolean;
+  permanent?: boolean | undefined;
   [key: string]: unknown;
 }
 

@@ -29,7 +29,7 @@ export interface GetForecastArguments {
   /** How many days, today included. */
   days: number;
   /** Which series to return (all when absent). */
-  include?: ("temperature" | "precipitation" | "wind" | "uv_index")[];
+  include?: ("temperature" | "precipitation" | "wind" | "uv_index")[] | undefined;
 }
 
 export interface GetAirQualityArguments {
@@ -41,7 +41,7 @@ export interface GetAirQualityArguments {
     lat: number;
     lon: number;
   };
-  pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
+  pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[] | undefined;
 }
 
 const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);

@@ -10,7 +10,7 @@ export interface RefundArguments {
   orderId: string;
   /** Amount to refund, in the order's currency. */
   amount: number;
-  reason?: "damaged" | "late" | "wrong_item" | "other";
+  reason?: "damaged" | "late" | "wrong_item" | "other" | undefined;
 }
 
 const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);

@@ -9,7 +9,7 @@ const $isArray = globalThis.Array.isArray;
 export interface SearchDocsArguments {
   query: string;
   /** How many passages (default 3). */
-  limit?: number;
+  limit?: number | undefined;
 }
 
 const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);

@@ -8,7 +8,7 @@ const $isArray = globalThis.Array.isArray;
 
 export interface NotesDeleteArguments {
   id: string;
-  permanent?: boolean;
+  permanent?: boolean | undefined;
   [key: string]: unknown;
 }
 

@@ -8,8 +8,8 @@ const $isArray = globalThis.Array.isArray;
 
 export interface NotesSearchArguments {
   query: string;
-  limit?: number;
-  tags?: string[];
+  limit?: number | undefined;
+  tags?: string[] | undefined;
 }
 
 const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);

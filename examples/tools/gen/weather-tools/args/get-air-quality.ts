@@ -15,7 +15,7 @@ export interface GetAirQualityArguments {
     lat: number;
     lon: number;
   };
-  pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[];
+  pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[] | undefined;
 }
 
 const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);

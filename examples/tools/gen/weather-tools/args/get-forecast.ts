@@ -11,7 +11,7 @@ export interface GetForecastArguments {
   /** How many days, today included. */
   days: number;
   /** Which series to return (all when absent). */
-  include?: ("temperature" | "precipitation" | "wind" | "uv_index")[];
+  include?: ("temperature" | "precipitation" | "wind" | "uv_index")[] | undefined;
 }
 
 const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
