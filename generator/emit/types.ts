@@ -1,6 +1,6 @@
 /**
  * TypeScript types from the IR. They describe exactly what the generated decoder returns (int64 fields as
- * `number | bigint`, open objects with an index signature), which a generic JSON-Schema-to-TS tool cannot
+ * `number | bigint`, or `bigint` under `"int64": "bigint"`; open objects with an index signature), which a generic JSON-Schema-to-TS tool cannot
  * know; every name is a validated identifier and every key or comment goes through the escaping builder.
  */
 import type { ObjectShape, Shape } from "../ir/types.ts";
