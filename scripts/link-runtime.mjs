@@ -47,7 +47,8 @@ for (const top of ["generator", "templates"]) {
       const rel = path.relative(RUNTIME_DIST, path.resolve(path.dirname(file), spec));
       if (rel.startsWith("..") || path.isAbsolute(rel)) return whole;
       rewritten++;
-      return `${lead}"${RUNTIME_PACKAGE}/internal/${rel.split(path.sep).join("/")}"`;
+      // declaration files keep the sources' `.ts` in type-only imports: the package's export is `./internal/*.js`
+      return `${lead}"${RUNTIME_PACKAGE}/internal/${rel.split(path.sep).join("/").replace(/\.ts$/, ".js")}"`;
     });
     if (next !== text) writeFileSync(file, next);
   }

@@ -113,14 +113,15 @@ test("packages: link-runtime points the generator's dist at the runtime package 
       "dist/generator/emit/a.js",
       ['import { x } from "../../runtime/errors.js";', 'export * from "../../runtime/codec/plan.js";', 'const m = await import("../../runtime/text/check.js");', 'import { y } from "../ir/types.js";', 'const s = "../../runtime/not-an-import.js";', ""].join("\n"),
     );
-    put("dist/generator/index.d.ts", 'export type { E } from "../runtime/errors.js";\n');
+    put("dist/generator/index.d.ts", 'export type { E } from "../runtime/errors.js";\nimport type * as D from "../runtime/codec/descriptor.ts";\n');
     const run = () => execFileSync(process.execPath, [path.join(ROOT, "scripts", "link-runtime.mjs"), dir], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    assert.match(run(), /4 imports now use @toon-gen\/runtime, 1 toon-gen\/runtime\* re-exports/);
+    assert.match(run(), /5 imports now use @toon-gen\/runtime, 1 toon-gen\/runtime\* re-exports/);
     assert.equal(
       readFileSync(path.join(dir, "dist/generator/emit/a.js"), "utf8"),
       ['import { x } from "@toon-gen/runtime/internal/errors.js";', 'export * from "@toon-gen/runtime/internal/codec/plan.js";', 'const m = await import("@toon-gen/runtime/internal/text/check.js");', 'import { y } from "../ir/types.js";', 'const s = "../../runtime/not-an-import.js";', ""].join("\n"),
     );
-    assert.equal(readFileSync(path.join(dir, "dist/generator/index.d.ts"), "utf8"), 'export type { E } from "@toon-gen/runtime/internal/errors.js";\n');
+    // a declaration file's type-only import keeps the source's .ts: the package exports ./internal/*.js
+    assert.equal(readFileSync(path.join(dir, "dist/generator/index.d.ts"), "utf8"), 'export type { E } from "@toon-gen/runtime/internal/errors.js";\nimport type * as D from "@toon-gen/runtime/internal/codec/descriptor.js";\n');
     assert.ok(!existsSync(path.join(dir, "dist/runtime/codec/plan.js")), "the compiled copy of the runtime is gone");
     for (const f of ["dist/runtime/codegen.js", "dist/runtime/codegen.d.ts"]) assert.match(readFileSync(path.join(dir, f), "utf8"), /^export \* from "@toon-gen\/runtime\/codegen";$/m);
     assert.match(run(), /0 imports now use/, "a second run changes nothing and does not fail");
@@ -138,4 +139,5 @@ test("packages: a built dist (npm ci runs prepare) holds no second copy of the r
   assert.doesNotMatch(main, /"\.\.\/\.\.\/runtime\//);
   assert.match(readFileSync(path.join(ROOT, "dist", "runtime", "index.js"), "utf8"), /^export \* from "@toon-gen\/runtime";$/m);
   assert.ok(!existsSync(path.join(ROOT, "dist", "runtime", "writer.js")));
+  assert.match(readFileSync(path.join(ROOT, "dist", "generator", "ir", "types.d.ts"), "utf8"), /"@toon-gen\/runtime\/internal\/codec\/descriptor\.js"/);
 });
