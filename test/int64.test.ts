@@ -107,7 +107,8 @@ test("int64: the generated types say bigint in bigint mode and number | bigint i
   assert.match(big, /\bid: bigint;/);
   assert.match(big, /\bids: bigint\[\];/);
   assert.match(big, /\bcount: number;/);
-  assert.match(big, /\bdecimal\?: string;/);
+  assert.match(big, /\bdecimal\?: string \| undefined;/);
+  assert.match(big, /\bcode\?: bigint \| undefined;/);
   assert.doesNotMatch(big, /number \| bigint/);
 });
 
