@@ -14,6 +14,8 @@ export { emitModule } from "./emit/module.ts";
 export { interpret } from "./interpret/index.ts";
 export type { InterpretedCodec } from "./interpret/index.ts";
 export type * from "./ir/types.ts";
+export { withInt64Mode } from "./ir/int64.ts";
+export type { Int64Mode } from "./ir/int64.ts";
 export { GENERATOR_VERSION } from "./version.ts";
 export { detectInputKind, produceInput, readToolDefinitions, readToolDefinitionGroups, loadZodModule, zodToJsonSchema } from "./inputs/index.ts";
 export type { InputKind, ToolDefinition, ToolFormat, ToolSetSource, ZodConversion } from "./inputs/index.ts";

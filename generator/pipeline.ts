@@ -21,6 +21,7 @@ import { dictionaryFiles, findOrphans } from "./fs/orphans.ts";
 import { cachedResult, contentHash, probeCache, writeEntry } from "./fs/cache.ts";
 import { adoptRenamed, type OrphanDictionary } from "./dictionary/identity.ts";
 import type { SchemaIR } from "./ir/types.ts";
+import { withInt64Mode, type Int64Mode } from "./ir/int64.ts";
 import { loadSchemaFile } from "./load/index.ts";
 import { detectInputKind, produceInput, produceToolSet, readToolDefinitions, splitExport, type CodecUnit, type ExtraModule } from "./inputs/index.ts";
 import { GENERATOR_VERSION } from "./version.ts";
@@ -38,7 +39,7 @@ export interface GenerateConfig {
   outDir: string;
   /** Where dictionary files go (commit them). */
   dictionaryDir: string;
-  /** Runtime module specifier generated code imports (default `toon-gen/runtime`). */
+  /** Runtime module specifier generated code imports (default `@toon-gen/runtime`). */
   runtimeImport?: string;
   /**
    * Sample data (globs) profiled for default-value tables (docs/FORMAT.md §10.1): for every codec a sample
@@ -67,6 +68,12 @@ export interface GenerateConfig {
    * codec name (others `"auto"`).
    */
   optimize?: Optimize | Record<string, Optimize>;
+  /**
+   * How int64 integers (`format: "int64" | "uint64"`, `x-toon: "int64"`) decode: `"auto"` (default) a `number`
+   * when safe and a `bigint` beyond 2^53 (typed `number | bigint`); `"bigint"` always a `bigint` (typed `bigint`).
+   * Either way encoders take both, and the bytes are the same (generator/ir/int64.ts).
+   */
+  int64?: Int64Mode;
 }
 
 export interface GenerateOptions {
@@ -306,7 +313,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       for (const w of validator.warnings) warnings.push(w);
       files.push(fileOf(path.join(outDir, validator.module), validator.content));
     }
-    files.push(fileOf(modulePath, emitModule(applyWireLayout(ir, dictionary), dictionary, emitOptions)));
+    files.push(fileOf(modulePath, emitModule(withInt64Mode(applyWireLayout(ir, dictionary), config.int64), dictionary, emitOptions)));
     files.push(fileOf(dictionaryPath, formatDictionary(dictionary)));
     // the codec's own name stands for the codec object and its feature groups (emit/module.ts)
     const exports = (unit.exports ?? [ir.name]).flatMap((n) => (n === ir.name ? codecExports(n, index !== undefined) : [n]));

@@ -22,7 +22,7 @@ export function setCompressionHook(h: CompressionHook | undefined): void {
 }
 
 const HOW_TO_REGISTER =
-  'register one with setCompressor from toon-gen/runtime, e.g. with the zstd-napi package: import * as zstd from "zstd-napi"; setCompressor({ name: "zstd", compress: (b) => zstd.compress(b), decompress: (b) => zstd.decompress(b) })';
+  'register one with setCompressor from @toon-gen/runtime, e.g. with the zstd-napi package: import * as zstd from "zstd-napi"; setCompressor({ name: "zstd", compress: (b) => zstd.compress(b), decompress: (b) => zstd.decompress(b) })';
 
 /** CONFIG_ERROR: compression was asked for and no compressor is registered (here and in ./compression.ts). */
 export function noCompressor(): ToonError {

@@ -28,7 +28,7 @@ export function requireContract(version: number, module: string, fingerprint: nu
   if (version !== RUNTIME_CONTRACT) {
     throw new ToonError(
       "CONFIG_ERROR",
-      `${module} was generated for runtime contract ${version}, but the installed toon-gen/runtime implements contract ${RUNTIME_CONTRACT}: regenerate it with the installed toon-gen`,
+      `${module} was generated for runtime contract ${version}, but the installed @toon-gen/runtime implements contract ${RUNTIME_CONTRACT}: regenerate it with the installed toon-gen`,
     );
   }
   registerDictionary(fingerprint, dictionaryName);

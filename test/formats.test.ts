@@ -23,7 +23,8 @@ const A = "123e4567-e89b-12d3-a456-426614174000";
 test("formats: each entry's record selects that entry again, and every name is distinct", () => {
   assert.equal(new Set(FORMATS.map((f) => f.name)).size, FORMATS.length);
   for (const f of FORMATS) {
-    assert.equal(formatOf({ kind: f.kind, ...f.record }), f, f.name);
+    // what the descriptor records (`record`, plus `decode` for a decoded-value variant such as int64-bigint)
+    assert.equal(formatOf({ kind: f.kind, ...f.record, ...f.decode }), f, f.name);
   }
   // int64 marking wins over a format; a format that does not change the wire is a plain string
   assert.equal(formatOf({ kind: "string", format: "uuid", int64: true }).name, "decimal-string");

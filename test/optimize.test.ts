@@ -161,7 +161,7 @@ const SHARED: { name: string; schema: unknown; values: unknown[]; types?: RegExp
     name: "Person",
     schema: { type: "object", properties: { home: ADDRESS, work: ADDRESS, past: { type: "array", items: ADDRESS } }, required: ["home"] },
     values: [{ home: { street: "1 Main St", city: "Springfield", country: "US" }, past: [{ street: "2 Elm", city: "Shelbyville", postcode: "12345", country: "US", region: "IL" }] }],
-    types: /^ {2}work\?: PersonHome;$/m,
+    types: /^ {2}work\?: PersonHome \| undefined;$/m,
   },
   {
     name: "Rules",

@@ -22,9 +22,9 @@ describe("shared inline types", () => {
   test("an object repeated inline is one interface, named where it first occurs", () => {
     const text = module({ type: "object", properties: { home: ADDRESS, work: ADDRESS, past: { type: "array", items: ADDRESS } } }, "Person");
     assert.equal(text.split("export interface PersonHome {").length - 1, 1, "declared once");
-    assert.match(text, /^ {2}home\?: PersonHome;$/m);
-    assert.match(text, /^ {2}work\?: PersonHome;$/m);
-    assert.match(text, /^ {2}past\?: PersonHome\[\];$/m);
+    assert.match(text, /^ {2}home\?: PersonHome \| undefined;$/m);
+    assert.match(text, /^ {2}work\?: PersonHome \| undefined;$/m);
+    assert.match(text, /^ {2}past\?: PersonHome\[\] \| undefined;$/m);
     // the docs of its fields travel with it
     assert.match(text, /\/\*\* ISO 3166-1 alpha-2 country code\. \*\/\n {2}country: string;/);
   });
@@ -32,7 +32,7 @@ describe("shared inline types", () => {
   test("a name the module has already is not reused", () => {
     const text = module({ type: "object", properties: { home: ADDRESS, work: ADDRESS, x: { $ref: "#/$defs/PersonHome" } }, $defs: { PersonHome: { type: "object", properties: { n: { type: "integer" } } } } }, "Person");
     assert.match(text, /^export interface PersonHome2 \{/m);
-    assert.match(text, /^ {2}work\?: PersonHome2;$/m);
+    assert.match(text, /^ {2}work\?: PersonHome2 \| undefined;$/m);
   });
 
   test("an allOf chain: each link extends the one before, so its types are linear in the chain", () => {
@@ -42,7 +42,7 @@ describe("shared inline types", () => {
       return { $defs: defs, type: "object", properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { $ref: `#/$defs/L${i}` }])) };
     };
     const text = module(chain(30), "Chain");
-    assert.match(text, /^export interface L29 extends L28 \{\n {2}\/\*\* What link 29 adds\. \*\/\n {2}p29\?: number;\n {2}\[key: string\]: unknown;\n\}$/m);
+    assert.match(text, /^export interface L29 extends L28 \{\n {2}\/\*\* What link 29 adds\. \*\/\n {2}p29\?: number \| undefined;\n {2}\[key: string\]: unknown;\n\}$/m);
     const types = (t: string): number => t.slice(0, t.indexOf("\nconst ")).length;
     const [a, b] = [types(module(chain(20), "Chain")), types(module(chain(40), "Chain"))];
     assert.ok(b / a < 2.3, `types of 20 links: ${a} chars, of 40: ${b}`);

@@ -6,10 +6,11 @@ import type { GenerateConfig } from "../pipeline.ts";
 import { baseName, resolveInputs } from "../fs/inputs.ts";
 import { parseJsonc } from "../fs/json.ts";
 import { closest } from "./suggest.ts";
+import { INT64_MODES, type Int64Mode } from "../ir/int64.ts";
 
 export const DEFAULT_CONFIG_FILE = "toon.config.json";
 
-const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target", "refMap", "formats", "unsafePatterns", "optimize"]);
+const KNOWN_KEYS = new Set(["$schema", "inputs", "outDir", "dictionaryDir", "runtimeImport", "samples", "index", "target", "refMap", "formats", "unsafePatterns", "optimize", "int64"]);
 
 export interface LoadedConfig {
   config: GenerateConfig;
@@ -79,6 +80,10 @@ export function checkConfig(raw: unknown, where: string): GenerateConfig {
     config.unsafePatterns = o.unsafePatterns;
   }
   if (o.optimize !== undefined) config.optimize = checkOptimize(o.optimize, where);
+  if (o.int64 !== undefined) {
+    if (!INT64_MODES.includes(o.int64 as Int64Mode)) throw new ToonError("CONFIG_ERROR", `${where}: "int64" must be "auto" or "bigint"`, { path: "/int64" });
+    config.int64 = o.int64 as Int64Mode;
+  }
   return config;
 }
 

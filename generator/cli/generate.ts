@@ -7,6 +7,7 @@ import type { GenerateOptions, GenerateResult } from "../pipeline.ts";
 import { cachedResult, probeCache } from "../fs/cache.ts";
 import { resolveInputs } from "../fs/inputs.ts";
 import { loadConfig } from "./config.ts";
+import { INT64_MODES, type Int64Mode } from "../ir/int64.ts";
 
 export interface GenerateFlags {
   config?: string | undefined;
@@ -17,6 +18,7 @@ export interface GenerateFlags {
   watch?: boolean | undefined;
   "no-cache"?: boolean | undefined;
   target?: string | undefined;
+  int64?: string | undefined;
 }
 
 export async function runGenerate(args: string[]): Promise<number> {
@@ -33,11 +35,16 @@ export async function runGenerate(args: string[]): Promise<number> {
         watch: { type: "boolean", short: "w" },
         "no-cache": { type: "boolean" },
         target: { type: "string" },
+        int64: { type: "string" },
       },
       strict: true,
     }));
   } catch (e) {
     throw new ToonError("CONFIG_ERROR", (e as Error).message);
+  }
+  // before the config is read: a bad flag is the error to report, whatever the config says
+  if (values.int64 !== undefined && !INT64_MODES.includes(values.int64 as Int64Mode)) {
+    throw new ToonError("CONFIG_ERROR", `--int64 must be auto or bigint, not ${JSON.stringify(values.int64)}`);
   }
   if (values.watch) return (await import("./watch.ts")).watchGenerate(values);
   await generateOnce(values);
@@ -52,6 +59,7 @@ export async function generateOnce(values: GenerateFlags): Promise<GenerateResul
     if (values.target !== "ts" && values.target !== "js") throw new ToonError("CONFIG_ERROR", `--target must be ts or js, not ${JSON.stringify(values.target)}`);
     config.target = values.target;
   }
+  if (values.int64 !== undefined) config.int64 = values.int64 as Int64Mode; // checked by runGenerate
   const tty = process.stderr.isTTY === true && !values.quiet;
   let shown = false;
   const options: GenerateOptions = {

@@ -4,10 +4,11 @@
  */
 
 const GENERATE = `  toon-gen [generate] [--config toon.config.json] [--quiet] [--rebase <Name>]... [--samples <glob>]...
-                    [--prune] [--watch] [--no-cache] [--target ts|js]
+                    [--prune] [--watch] [--no-cache] [--target ts|js] [--int64 auto|bigint]
       Read the config, generate one TypeScript module per schema into outDir (plus outDir/index.ts) and one
       dictionary file per schema into dictionaryDir. --target js (or "target": "js"): ESM .js plus .d.ts
-      instead of .ts, for plain Node and JavaScript projects (needs the typescript package). Files whose content is unchanged are not rewritten;
+      instead of .ts, for plain Node and JavaScript projects (needs the typescript package). --int64 bigint (or
+      "int64": "bigint"): int64 integers decode as bigint always, instead of a number when safe. Files whose content is unchanged are not rewritten;
       the files of a run are written together or not at all (temporary files, then renames).
       Prints one summary line: schemas read, files written, files unchanged, time.
       Every failing input is reported (one line each), then the exit code is 1 and nothing is written.
@@ -78,8 +79,10 @@ const CONFIG = `toon.config.json (paths relative to the config file; JSON with /
     "inputs": ["schemas/*.schema.json"],   globs of input files (* ? ** supported), see "Inputs" below
     "outDir": "src/gen",                   generated modules: <name>.ts and index.ts
     "dictionaryDir": "dictionaries",       dictionary files <name>.dictionary.json: commit these
-    "runtimeImport": "toon-gen/runtime",   optional: the module generated code imports
-    "target": "ts"                         optional: "ts" (default) or "js" (ESM .js plus .d.ts)
+    "runtimeImport": "@toon-gen/runtime",  optional: the runtime package generated code imports
+    "target": "ts",                        optional: "ts" (default) or "js" (ESM .js plus .d.ts)
+    "int64": "auto"                        optional: int64 integers decode as a number when safe, else a bigint
+                                           ("auto", the default, typed number | bigint) or always a bigint ("bigint")
   }
   A glob that matches no file is an error. An unknown key is an error that names the nearest known one.
 `;

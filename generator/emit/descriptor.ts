@@ -125,7 +125,7 @@ function trim(s: Shape, keepDefault: boolean): WireShape {
     case "string":
     case "integer":
     case "number":
-      Object.assign(out, formatOf(s).record);
+      Object.assign(out, formatOf(s).record, formatOf(s).decode);
       break;
     case "enum":
       out.values = s.values;

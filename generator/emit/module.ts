@@ -17,13 +17,13 @@ import { checkShapeOf } from "./check-shape.ts";
 import { emitTextSection } from "./text.ts";
 import { emitStreamSection } from "./stream.ts";
 import { readerName, writerName } from "./names.ts";
-import { GENERATOR_VERSION, RUNTIME_CONTRACT_VERSION } from "../version.ts";
+import { DEFAULT_RUNTIME_IMPORT, GENERATOR_VERSION, RUNTIME_CONTRACT_VERSION } from "../version.ts";
 import { codecFingerprint, hasTables, withDefaultTables } from "../samples/tables.ts";
 import { withInterning } from "../dictionary/intern.ts";
 import { emitPeekSection, planFieldIndex, type IndexOption } from "./peek.ts";
 
 export interface EmitOptions {
-  /** Module specifier of the runtime (default `toon-gen/runtime`). */
+  /** Module specifier of the runtime (default `@toon-gen/runtime`). */
   runtimeImport?: string;
   /** File name used in the runtime contract check message. */
   fileName: string;
@@ -437,7 +437,7 @@ export function codecExports(codecName: string, indexed: boolean): string[] {
 
 /** The generated-code entry of the runtime (`<runtime>/codegen`, the versioned contract surface). */
 export function codegenImport(runtimeImport: string | undefined): string {
-  return `${runtimeImport ?? "toon-gen/runtime"}/codegen`;
+  return `${runtimeImport ?? DEFAULT_RUNTIME_IMPORT}/codegen`;
 }
 
 /** Collapse runs of blank lines left by empty sections. */

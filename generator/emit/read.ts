@@ -35,8 +35,12 @@ function leaf(p: string, call: Code): ReadCode {
  */
 function emitScalarRead(s: Extract<Shape, ScalarShape>, p: string, cx: ModuleContext): ReadCode {
   const f = formatOf(s);
-  if (isTabled(s)) return leaf(p, code`${raw("$rt.readTabled" + f.tabled)}(r, ${tableConstant(s, cx)})`);
-  return leaf(p, "method" in f.readCall ? code`r.${raw(f.readCall.method)}()` : code`${raw("$rt." + f.readCall.fn)}(r)`);
+  const call = isTabled(s)
+    ? code`${raw("$rt.readTabled" + f.tabled)}(r, ${tableConstant(s, cx)})`
+    : "method" in f.readCall
+      ? code`r.${raw(f.readCall.method)}()`
+      : code`${raw("$rt." + f.readCall.fn)}(r)`;
+  return leaf(p, f.readAs === undefined ? call : code`${raw(f.readAs)}(${call})`);
 }
 
 export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): ReadCode {

@@ -753,7 +753,9 @@ ${indentBy(body, "  ")}
       case "string":
         return raw(`$rt.${formatOf(s).textGuard ?? "tcString"}`);
       case "integer":
-        return raw(s.int64 ? "$rt.tcInt64" : "$rt.tcInteger");
+        if (!s.int64) return raw("$rt.tcInteger");
+        // "int64": "bigint": the int64 guard's value as a bigint, with no runtime export of its own (formats.ts readAs)
+        return formatOf(s).readAs === "BigInt" ? raw("((v: unknown, p?: string) => BigInt($rt.tcInt64(v, p)))") : raw("$rt.tcInt64");
       case "number":
         return raw("$rt.tcNumber");
       case "boolean":
@@ -912,6 +914,8 @@ function exactTest(s: Shape, v: Code, cx: ModuleContext): Code | undefined {
     case "string":
       return code`typeof ${v} === "string"`;
     case "integer":
+      // "int64": "bigint": the branch turns the number into a bigint, so the number is not taken as it is
+      if (formatOf(r).readAs === "BigInt") return undefined;
       return code`(typeof ${v} === "number" && $isInteger(${v}))`;
     case "number":
       return code`typeof ${v} === "number"`;

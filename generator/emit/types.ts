@@ -1,6 +1,6 @@
 /**
  * TypeScript types from the IR. They describe exactly what the generated decoder returns (int64 fields as
- * `number | bigint`, open objects with an index signature), which a generic JSON-Schema-to-TS tool cannot
+ * `number | bigint`, or `bigint` under `"int64": "bigint"`; open objects with an index signature), which a generic JSON-Schema-to-TS tool cannot
  * know; every name is a validated identifier and every key or comment goes through the escaping builder.
  */
 import type { ObjectShape, Shape } from "../ir/types.ts";
@@ -63,9 +63,14 @@ function wrap(s: Shape, aliases?: TypeAliases): Code {
   return needs ? code`(${t})` : t;
 }
 
-/** The line of one property in an object type. */
+/**
+ * The line of one property in an object type. An optional property is `name?: T | undefined`: every codec takes
+ * `{ name: undefined }` as the property absent (binary and text encode, validate), and that is what `z.infer` gives
+ * for `.optional()`, so the types equal it under `exactOptionalPropertyTypes` too (where `name?: T` would refuse
+ * the `undefined` z.infer allows).
+ */
 export function propertyLine(p: ObjectShape["properties"][number], aliases?: TypeAliases): Code {
-  return code`${docComment(p.shape.description)}${propKey(p.name)}${p.required ? raw("") : raw("?")}: ${typeOf(p.shape, aliases)};`;
+  return code`${docComment(p.shape.description)}${propKey(p.name)}${p.required ? raw("") : raw("?")}: ${typeOf(p.shape, aliases)}${p.required ? raw("") : raw(" | undefined")};`;
 }
 
 /**

@@ -125,7 +125,7 @@ export async function compileValidator(input: ValidatorInput, options: CompileVa
   const used = new Set<"ucs2length" | "equal" | "formats">();
   js = js.replace(/require\("[^"]*"\)(?:\.default)?/g, (req) => {
     const helper = HELPERS[req];
-    if (helper === undefined) throw new ToonError("UNSUPPORTED_SCHEMA", `the JSON Schema validator needs ${req}, which toon-gen/runtime/validate does not provide`, { path: input.pointer });
+    if (helper === undefined) throw new ToonError("UNSUPPORTED_SCHEMA", `the JSON Schema validator needs ${req}, which @toon-gen/runtime/validate does not provide`, { path: input.pointer });
     used.add(helper);
     return "$" + helper;
   });

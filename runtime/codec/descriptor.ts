@@ -69,6 +69,12 @@ export interface IntegerShape extends ShapeBase {
    * and decoded as `bigint`; safe values stay `number`.
    */
   int64?: boolean;
+  /**
+   * With `int64`: every value decodes as a `bigint`, safe ones too (the config's `"int64": "bigint"`, set by the
+   * generator after the dictionary stage, never by loaders). How values decode, not how they travel: the wire,
+   * the dictionary and the fingerprint are the same either way.
+   */
+  bigint?: boolean;
 }
 
 export interface NumberShape extends ShapeBase {

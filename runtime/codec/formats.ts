@@ -20,7 +20,7 @@ import { utf8Length } from "../utf8.ts";
 import { isCanonicalUuid, isUuid, readUuid, writeUuid } from "../uuid.ts";
 import { writeInt64, type Writer } from "../writer.ts";
 
-export type FormatName = "string" | "plain-string" | "date-time" | "date" | "decimal-string" | "uuid" | "integer" | "int64" | "number";
+export type FormatName = "string" | "plain-string" | "date-time" | "date" | "decimal-string" | "uuid" | "integer" | "int64" | "int64-bigint" | "number";
 
 /**
  * How a value is checked before its primitive runs, and which message a failure of the guard itself gives:
@@ -52,6 +52,16 @@ export interface WireFormat {
   readonly writeCall: { readonly method: string } | { readonly fn: string };
   /** The primitive generated code reads with: a Reader method `r.<method>()` or a runtime function `$rt.<fn>(r)`. */
   readonly readCall: { readonly method: string } | { readonly fn: string };
+  /**
+   * A global generated code applies to what `readCall` (or the tabled read) returns: `BigInt(r.int64())`. A
+   * variant that only converts the decoded value needs no runtime export, so no new runtime contract.
+   */
+  readonly readAs?: "BigInt";
+  /**
+   * What the descriptor records beyond `record`: how values decode, not how they travel (the dictionary, which
+   * `record` feeds, never sees it, so the fingerprint does not depend on it).
+   */
+  readonly decode?: { readonly bigint: true };
   /** The same primitives for the engine. `write` returns false when the value cannot be written. */
   readonly write: (w: Writer, v: any) => boolean;
   readonly read: (r: Reader) => unknown;
@@ -277,6 +287,20 @@ const INT64: WireFormat = {
   check: { int64: true },
 };
 
+/**
+ * The same varint as INT64, every value decoded as a bigint (`"int64": "bigint"` in the config: `typeof` does not
+ * depend on the value). Encoders take numbers and bigints alike, as INT64 does.
+ */
+const INT64_BIGINT: WireFormat = {
+  ...INT64,
+  name: "int64-bigint",
+  readAs: "BigInt",
+  decode: { bigint: true },
+  read: (r) => BigInt(r.int64()),
+  readTabled: (r, t) => BigInt(d.readTabledInt64(r, t)),
+  tsType: "bigint",
+};
+
 /** FORMAT §3.4: scaled decimal or float64. Entries are v = 16(k + 1) + 15. */
 const NUMBER: WireFormat = {
   name: "number",
@@ -299,7 +323,7 @@ const NUMBER: WireFormat = {
 };
 
 /** Every format, plain kinds first. */
-export const FORMATS: readonly WireFormat[] = [STRING, PLAIN_STRING, DATE_TIME, DATE, DECIMAL_STRING, UUID, INTEGER, INT64, NUMBER];
+export const FORMATS: readonly WireFormat[] = [STRING, PLAIN_STRING, DATE_TIME, DATE, DECIMAL_STRING, UUID, INTEGER, INT64, INT64_BIGINT, NUMBER];
 
 /** String formats by the JSON Schema `format` that selects them (other formats are plain strings). */
 const STRING_FORMATS: ReadonlyMap<string, WireFormat> = new Map(FORMATS.filter((f) => f.kind === "string" && f.record.format !== undefined).map((f) => [f.record.format!, f]));
@@ -309,6 +333,8 @@ export interface ScalarShape {
   kind: "string" | "integer" | "number";
   format?: string;
   int64?: boolean;
+  /** Integers with `int64`: decoded as bigints always (IntegerShape.bigint). */
+  bigint?: boolean;
   /** `false` on plain-string paths the dictionary does not intern. */
   intern?: false;
 }
@@ -320,7 +346,7 @@ export function isScalar<S extends { kind: string }>(s: S): s is S & ScalarShape
 /** The wire format of a scalar shape. int64 marking wins over `format`, as it always has on the wire. */
 export function formatOf(s: ScalarShape): WireFormat {
   if (s.kind === "number") return NUMBER;
-  if (s.kind === "integer") return s.int64 ? INT64 : INTEGER;
+  if (s.kind === "integer") return s.int64 ? (s.bigint ? INT64_BIGINT : INT64) : INTEGER;
   if (s.int64) return DECIMAL_STRING;
   const f = (s.format !== undefined && STRING_FORMATS.get(s.format)) || STRING;
   return f === STRING && s.intern === false ? PLAIN_STRING : f;

@@ -320,17 +320,23 @@ class E {
     readonly mk: string,
     readonly size: number,
     readonly max: number,
+    /**
+     * A schema codec's encoder (encodeTextWith): an object property whose value is `undefined` is absent, as in
+     * JSON.stringify and as binary encode and validate take it, not `null` (the schemaless default). Meeting one
+     * restarts encoding on a normalized copy without such properties.
+     */
+    readonly omit: boolean = false,
   ) {}
 }
 
-function makeE(options: TextEncodeOptions | undefined): E {
+function makeE(options: TextEncodeOptions | undefined, omit = false): E {
   const d = options?.delimiter ?? ",";
   const dc = delimCode(d);
   const size = options?.indentSize ?? 2;
   const max = options?.maxDepth ?? 1000;
   if (!Number.isInteger(size) || size < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(size)}`);
   if (!(max >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(max)}`);
-  return new E(d, dc, mark(d), size, max);
+  return new E(d, dc, mark(d), size, max, omit);
 }
 
 /** "\n" + indentation of `depth`. */
@@ -420,7 +426,7 @@ function sameKeys(o: Record<string, unknown>, p: Plan): boolean {
  * not tabular (§9.3, §9.5). Fitting every row against the first row's plan is exactly the column classification of
  * §9.3, done in the same pass that writes the cells.
  */
-function fit(row: unknown, p: Plan, d: string, dc: number): string | null {
+function fit(row: unknown, p: Plan, d: string, dc: number, omit: boolean): string | null {
   if (row === null || typeof row !== "object" || Array.isArray(row)) return null;
   checkPlain(row);
   const o = row as Record<string, unknown>;
@@ -434,9 +440,10 @@ function fit(row: unknown, p: Plan, d: string, dc: number): string | null {
     let c: string | null;
     if (kid === null) {
       if (v !== null && typeof v === "object") return null;
+      if (v === undefined && omit) throw RESTART;
       c = prim(v, dc);
     } else {
-      c = fit(v, kid, d, dc);
+      c = fit(v, kid, d, dc, omit);
       if (c === null) return null;
     }
     s = j === 0 ? c : s + d + c;
@@ -532,7 +539,7 @@ function keyedForm(e: E, obj: Record<string, unknown>, keys: string[], depth: nu
   let i = 0;
   try {
     for (; i < m; i++) {
-      const c = fit(obj[keys[i]], p, e.d, e.dc);
+      const c = fit(obj[keys[i]], p, e.d, e.dc, e.omit);
       if (c === null) return null;
       body += ind + encodeKey(keys[i]) + ": " + c;
     }
@@ -552,7 +559,7 @@ function tableForm(e: E, arr: readonly unknown[], depth: number, lvl: number): s
   let i = 0;
   try {
     for (; i < n; i++) {
-      const c = fit(arr[i], p, e.d, e.dc);
+      const c = fit(arr[i], p, e.d, e.dc, e.omit);
       if (c === null) return null;
       body += ind + c;
     }
@@ -649,6 +656,7 @@ function emitItem(e: E, v: unknown, depth: number, lvl: number): void {
  * line); the field stands at depth `fd`, its content goes to `fd + 1`.
  */
 function emitField(e: E, v: unknown, lead: string, key: string, fd: number, lvl: number): void {
+  if (v === undefined && e.omit) throw RESTART;
   if (v === null || typeof v !== "object") {
     e.out += lead + encodeKey(key) + ": " + prim(v, e.dc);
     return;
@@ -684,6 +692,7 @@ function emitFields(e: E, obj: Record<string, unknown>, keys: string[], from: nu
     for (; i < keys.length; i++) {
       const k = keys[i];
       const v = obj[k];
+      if (v === undefined && e.omit) throw RESTART;
       if (v === null || typeof v !== "object") e.out += ind + encodeKey(k) + ": " + prim(v, dc);
       else emitField(e, v, ind, k, depth, lvl);
     }
@@ -715,16 +724,16 @@ function encodeRoot(e: E, v: unknown): string {
   return e.out.slice(1);
 }
 
-function withRestart(options: TextEncodeOptions | undefined, value: unknown, run: (e: E, v: unknown) => string): string {
-  const e = makeE(options);
+function withRestart(options: TextEncodeOptions | undefined, value: unknown, run: (e: E, v: unknown) => string, omit = false): string {
+  const e = makeE(options, omit);
   try {
     return run(e, value);
   } catch (err) {
     if (err !== RESTART) throw hostError(err, "");
   }
-  const e2 = makeE(options);
+  const e2 = makeE(options, omit);
   try {
-    return run(e2, normalize(value, 1, e2.max));
+    return run(e2, normalize(value, 1, e2.max, omit));
   } catch (err) {
     throw hostError(err, "");
   }
@@ -738,7 +747,7 @@ function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
   else o[k] = v;
 }
 
-function normalize(v: unknown, lvl: number, max: number): unknown {
+function normalize(v: unknown, lvl: number, max: number, omit = false): unknown {
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -758,7 +767,7 @@ function normalize(v: unknown, lvl: number, max: number): unknown {
   if (v instanceof Date && !isRealDate(v)) throw new ToonError("INVALID_VALUE", "an object that inherits from Date but is not a Date");
   if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
     const r = (v as { toJSON(key?: string): unknown }).toJSON();
-    if (r !== v) return normalize(r, lvl + 1, max);
+    if (r !== v) return normalize(r, lvl + 1, max, omit);
   }
   if (Array.isArray(v)) {
     const n = v.length;
@@ -768,7 +777,7 @@ function normalize(v: unknown, lvl: number, max: number): unknown {
       for (; i < n; i++) {
         const x = v[i];
         if (x === undefined && !(i in v)) throw new ToonError("INVALID_VALUE", "a sparse array (a hole, no item at this index)");
-        out.push(normalize(x, lvl + 1, max));
+        out.push(normalize(x, lvl + 1, max, omit));
       }
     } catch (err) {
       throw prefix(err, i);
@@ -781,23 +790,27 @@ function normalize(v: unknown, lvl: number, max: number): unknown {
   }
   if (v instanceof Set) {
     const out: unknown[] = [];
-    for (const x of v) out.push(normalize(x, lvl + 1, max));
+    for (const x of v) out.push(normalize(x, lvl + 1, max, omit));
     return out;
   }
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of v) setKey(out, String(k), normalize(x, lvl + 1, max));
+    for (const [k, x] of v) setKey(out, String(k), normalize(x, lvl + 1, max, omit));
     return out;
   }
   if (v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof BigInt) {
-    return normalize(v.valueOf(), lvl + 1, max);
+    return normalize(v.valueOf(), lvl + 1, max, omit);
   }
   const obj = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   const keys = Object.keys(obj);
   let i = 0;
   try {
-    for (; i < keys.length; i++) setKey(out, keys[i], normalize(obj[keys[i]], lvl + 1, max));
+    for (; i < keys.length; i++) {
+      const x = obj[keys[i]];
+      if (x === undefined && omit) continue; // absent, as JSON.stringify drops it (E.omit)
+      setKey(out, keys[i], normalize(x, lvl + 1, max, omit));
+    }
   } catch (err) {
     throw prefix(err, keys[i]!);
   }
@@ -871,10 +884,11 @@ export const textFallbacks: { count: number; last: unknown } = { count: 0, last:
 /**
  * Run a generated encoder `run` (which returns the text, or null to decline); on null or any exception the generic
  * {@link encodeText} encodes the value instead, so the result (or the error thrown) is always exactly the generic
- * one.
+ * one. Except for one thing both do alike: a property whose value is `undefined` is absent (E.omit), so
+ * `toText({ a: undefined })` is `toText({})`, as binary encode and validate take it (encodeText writes `a: null`).
  */
 export function encodeTextWith(value: unknown, options: TextEncodeOptions | undefined, run: (e: E, v: unknown) => string | null): string {
-  const e = makeE(options);
+  const e = makeE(options, true);
   let why: unknown = "declined";
   try {
     const s = run(e, value);
@@ -885,7 +899,8 @@ export function encodeTextWith(value: unknown, options: TextEncodeOptions | unde
   }
   textFallbacks.count++;
   textFallbacks.last = why;
-  return encodeText(value, options);
+  // the generic encoder, with undefined-valued properties absent (E.omit) as the specialised encoder takes them
+  return withRestart(options, value, encodeRoot, true);
 }
 
 /** Decline from inside a generated encoder: {@link encodeTextWith} hands the value to the generic encoder. */
@@ -897,8 +912,14 @@ export function textBail(): never {
 export const textNl: (e: E, depth: number) => string = nl;
 /** A string value quoted for delimiter code `dc` (44, 9 or 124). */
 export const textStr: (s: string, dc: number) => string = encStr;
-/** A primitive value (strings quoted for `dc`); never call with a non-null object. */
-export const textPrim: (v: unknown, dc: number) => string = prim;
+/**
+ * A primitive value (strings quoted for `dc`); never call with a non-null object. `undefined` declines (the
+ * generic encoder then writes an absent property, or `null` for an array item: E.omit).
+ */
+export function textPrim(v: unknown, dc: number): string {
+  if (v === undefined) throw RESTART;
+  return prim(v, dc);
+}
 /** Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
 export const textField: (e: E, v: unknown, lead: string, key: string, fd: number, lvl: number) => void = emitField;
 /**
@@ -909,6 +930,7 @@ export const textField: (e: E, v: unknown, lead: string, key: string, fd: number
  */
 export function textScalar(e: E, v: unknown, lead: string, kc: string, fd: number, lvl: number, key?: string): void {
   if (typeof v === "string") e.out += lead + kc + encStr(v, e.dc);
+  else if (v === undefined && e.omit) throw RESTART;
   else if (v === null || typeof v !== "object") e.out += lead + kc + prim(v, e.dc);
   else emitField(e, v, lead, key ?? kc.slice(0, -2), fd, lvl);
 }
@@ -949,7 +971,8 @@ export function textPrimitives(e: E, pre: string, arr: readonly unknown[], kind:
 
 /** A table cell the schema says holds a primitive: its text, or null when it holds an object (no table then). */
 export function textCell(v: unknown, dc: number): string | null {
-  return v === null || typeof v !== "object" ? prim(v, dc) : null;
+  // undefined: an absent property (E.omit), which a table row cannot leave out: no table
+  return v === undefined ? null : v === null || typeof v !== "object" ? prim(v, dc) : null;
 }
 /** Generic list item at `depth`. */
 export const textItem: (e: E, v: unknown, depth: number, lvl: number) => void = emitItem;

@@ -1,7 +1,7 @@
 /**
  * Test helpers around the generator: compile a schema (a file, or an in-memory document) into a module under
- * `test/.gen/<suite>/` (inside the repo, so its `toon-gen/runtime` import resolves to ../runtime through the
- * package self-reference and the `toon-dev` condition), import it, and hand back the codec.
+ * `test/.gen/<suite>/` (inside the repo, so its `@toon-gen/runtime` import resolves to ../runtime through the
+ * workspace link in node_modules and the `toon-dev` condition), import it, and hand back the codec.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";

@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of Order: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"Order","description":"The order of docs/FORMAT.md §7 (worked example).","type":"object","properties":{"id":{"type":"string"},"qty":{"type":"integer"},"price":{"type":"number"},"status":{"enum":["pending","paid","shipped"]},"note":{"type":"string"},"created":{"type":"string","format":"date-time"},"tags":{"type":"array","items":{"type":"string"}}},"required":["id","qty","price","status","created","tags"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;

@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of OrderList: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const func0 = Object.prototype.hasOwnProperty;
 const schema33 = {"title":"Order","description":"One customer order.","type":"object","properties":{"id":{"description":"Order number: `ORD-<year>-<6 digits>`.","type":"string","pattern":"^ORD-[0-9]{4}-[0-9]{6}$"},"customer":{"$ref":"#/$defs/Customer"},"items":{"description":"Line items, 1 to 5 per order.","type":"array","items":{"$ref":"#/$defs/LineItem"},"minItems":1,"maxItems":5},"total":{"description":"Sum of qty × unitPrice over all items, in `currency`, with at most 2 decimals.","type":"number","minimum":0},"currency":{"description":"ISO 4217 currency code of all amounts in the order.","type":"string","enum":["CNY","HKD","JPY","KRW","SGD","USD","EUR","GBP"]},"status":{"description":"Fulfilment status.","type":"string","enum":["pending","paid","shipped","delivered","cancelled"]},"createdAt":{"description":"When the order was placed (UTC, whole seconds).","type":"string","format":"date-time"},"updatedAt":{"description":"Last status change (UTC, whole seconds); equal to `createdAt` for untouched orders.","type":"string","format":"date-time"},"note":{"description":"Free-text note the customer left at checkout.","type":"string","maxLength":200}},"required":["id","customer","items","total","currency","status","createdAt","updatedAt"],"additionalProperties":false};

@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of ToolCallBatch: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ToolCallBatch","description":"A batch of tool calls an LLM emitted in one turn, e.g. {\"action\": \"get_weather\", \"args\": {\"city\": \"北京\", \"date\": \"2025-01-15\"}}.","type":"object","properties":{"calls":{"description":"Tool calls in the order the model emitted them.","type":"array","items":{"title":"ToolCall","description":"One call: which tool, and its arguments.","type":"object","properties":{"action":{"description":"Name of the tool to call.","type":"string","enum":["get_weather","get_forecast","get_air_quality","get_sunrise_sunset"]},"args":{"title":"WeatherArgs","description":"Arguments shared by all weather tools.","type":"object","properties":{"city":{"description":"City name, as the user wrote it (often Chinese).","type":"string","minLength":1},"date":{"description":"Calendar day the question is about (local date, ISO 8601).","type":"string","format":"date"}},"required":["city","date"],"additionalProperties":false}},"required":["action","args"],"additionalProperties":false}}},"required":["calls"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;

@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of Forecast: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"type":"string","enum":["sunny","cloudy","rain","snow","storm"]},"precipitation":{"anyOf":[{"type":"number","minimum":0,"maximum":1},{"type":"null"}]}},"required":["date","high","low","conditions","precipitation"],"additionalProperties":false}},"alerts":{"type":"array","items":{"type":"string"}},"sources":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string","format":"uri"}}},"required":["city","days","sources"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;

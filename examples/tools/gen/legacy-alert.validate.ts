@@ -3,8 +3,8 @@
 // JSON Schema draft-07 validation of LegacyAlert: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema, formats as $formats } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema12 = {"type":"object","properties":{"level":{"type":"string","enum":["advisory","watch","warning"]},"headline":{"type":"string"},"areas":{"type":"array","items":{"type":"string"},"minItems":1},"expires":{"type":"string","format":"date-time"}},"required":["level","headline","areas"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"};
 const func0 = Object.prototype.hasOwnProperty;

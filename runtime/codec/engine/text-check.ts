@@ -88,6 +88,9 @@ export function categoryMasks(s: Shape, def: (name: string) => Shape, seen: Set<
   }
 }
 
+/** An int64 position under `"int64": "bigint"`: the int64 guard's value, as a bigint (formats.ts INT64_BIGINT). */
+const tcBigInt64 = (v: unknown, path = ""): bigint => BigInt(tcInt64(v, path));
+
 const isPrimitive = (v: unknown): boolean => v === null || typeof v !== "object";
 
 /** A union of exactly one non-null branch and `null`: checked as that branch, or null. */
@@ -120,7 +123,8 @@ export function textCheckOf(src: TextCheckSource): TextCheckFn {
       case "string":
         return formatOf(s).textGuard === "tcUuid" ? tcUuid : tcString;
       case "integer":
-        return s.int64 ? tcInt64 : tcInteger;
+        if (!s.int64) return tcInteger;
+        return formatOf(s).readAs === "BigInt" ? tcBigInt64 : tcInt64;
       case "number":
         return tcNumber;
       case "boolean":

@@ -34,6 +34,8 @@ export interface ShapeInfo {
   disc?: { property: string; values: (string | number | boolean | null)[]; branches: ShapeInfo[] };
   /** Text cells: an int64 integer (big values read as bigint) / a uuid string (checked). */
   int64?: boolean;
+  /** An int64 integer decoded as a bigint always (the config's `"int64": "bigint"`, descriptor `bigint`). */
+  bigint?: boolean;
   uuid?: boolean;
   /** `X | null` where X is not null: the non-null branch (a group or array when no value is null). */
   nonNull?: ShapeInfo;
@@ -84,6 +86,7 @@ export class DenseModel {
         info.spelling = "text";
         info.kinds = new Set([s.kind]);
         if (s.kind === "integer" && s.int64 === true) info.int64 = true;
+        if (s.kind === "integer" && s.bigint === true) info.bigint = true;
         if (s.kind === "string" && s.format === "uuid") info.uuid = true;
         return;
       case "enum":
@@ -126,6 +129,7 @@ export class DenseModel {
       }
       for (const k of b.kinds!) kinds.add(k);
       if (b.int64) info.int64 = true;
+      if (b.bigint) info.bigint = true;
       if (b.enumValues) for (const v of b.enumValues) enumValues.add(v);
     }
     if (scalar) {

@@ -688,7 +688,10 @@ export class DenseReader {
       if (Number.isInteger(n)) {
         // the text check's integer guards: their range and their messages
         try {
-          if (info.int64) return tcInt64(/^-?[0-9]+$/.test(tok) ? BigInt(tok) : n);
+          if (info.int64) {
+            const v = tcInt64(/^-?[0-9]+$/.test(tok) ? BigInt(tok) : n);
+            return info.bigint === true && typeof v === "number" ? BigInt(v) : v;
+          }
           return tcInteger(n);
         } catch (e) {
           if (!kinds.has("string")) return this.invalid((e as ToonError).reason, at);

@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of RefundArguments: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"orderId":{"type":"string","pattern":"^ORD-[0-9]{4}$"},"amount":{"type":"number","exclusiveMinimum":0,"maximum":1000,"description":"Amount to refund, in the order's currency."},"reason":{"type":"string","enum":["damaged","late","wrong_item","other"]}},"required":["orderId","amount"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;

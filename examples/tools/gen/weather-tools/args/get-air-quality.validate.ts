@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of GetAirQualityArguments: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"location":{"oneOf":[{"type":"object","properties":{"kind":{"const":"city"},"name":{"type":"string"}},"required":["kind","name"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"coordinates"},"lat":{"type":"number","minimum":-90,"maximum":90},"lon":{"type":"number","minimum":-180,"maximum":180}},"required":["kind","lat","lon"],"additionalProperties":false}]},"pollutants":{"type":"array","items":{"type":"string","enum":["pm2_5","pm10","o3","no2"]}}},"required":["location"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;

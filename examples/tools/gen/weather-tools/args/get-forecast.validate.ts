@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of GetForecastArguments: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema, ucs2length as $ucs2length } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema, ucs2length as $ucs2length } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":10,"description":"How many days, today included."},"include":{"type":"array","items":{"type":"string","enum":["temperature","precipitation","wind","uv_index"]},"uniqueItems":true,"description":"Which series to return (all when absent)."}},"required":["city","days"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;

@@ -3,8 +3,8 @@
 // JSON Schema 2020-12 validation of GetWeatherArguments: ajv 8.20.0 standalone code, compiled at build time
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
-import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "toon-gen/runtime/validate";
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "toon-gen/runtime/validate";
+import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "@toon-gen/runtime/validate";
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"city":{"type":"string","description":"City name, as the user wrote it (often not in English).","minLength":1},"date":{"type":["string","null"],"format":"date","description":"Local calendar day (ISO 8601), or null for now."},"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature unit."}},"required":["city","date","unit"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
