@@ -339,11 +339,7 @@ export class DenseReader {
       throw prefixed(e, path.slice(1));
     }
     const b = d.values.findIndex((x) => x === v || (typeof x !== "string" && String(x) === v));
-    if (b < 0) {
-      const e = new ToonError("INVALID_VALUE", `expected one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, {});
-      void e;
-      this.invalid(`${d.property} must be one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, at);
-    }
+    if (b < 0) throw prefixed(this.errorAt("INVALID_VALUE", `${d.property} must be one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, at), d.property);
     return b;
   }
 
