@@ -13,6 +13,7 @@ import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { readJson, readJsonString } from "./json.ts";
 import { NUMBER_RE } from "./syntax.ts";
+import { checkWellFormed } from "../decode.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
 type HSpec = { t: 0 } | { t: 1; cols: HCol[] } | { t: 2; item: HSpec };
@@ -68,6 +69,7 @@ export class DenseReader {
   constructor(private readonly model: DenseModel) {}
 
   document(text: string): unknown {
+    checkWellFormed(text); // as TOON: no lone surrogates (TEXT_SYNTAX with line and column)
     this.text = text;
     this.ls = 0;
     this.lineNo = 1;
