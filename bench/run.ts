@@ -12,6 +12,8 @@
  *                               wall: ops per elapsed second; both are recorded in the JSON either way)
  *
  * Then `node --conditions=toon-dev --import tsx bench/readme-table.ts` prints the block for the README.
+ * A full run (no --filter) ends with the dense text benchmark, bench/dense.ts (tokens, bytes, speed; its own
+ * processes; bench/results/dense.{json,md}).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -192,3 +194,9 @@ writeFileSync(resolve(dir, `${outName}.json`), JSON.stringify(results, null, 2) 
 writeFileSync(resolve(dir, `${outName}.md`), renderMarkdown(results));
 console.log(renderTables(results));
 console.log(`\n${total} processes in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote bench/results/${outName}.{json,md}`);
+
+// the dense text layout's tokens, bytes and speed (bench/dense.ts), on a full run
+if (filter === undefined) {
+  const dense = spawnSync(process.execPath, [...NODE_FLAGS, resolve(import.meta.dirname, "dense.ts"), ...(quick ? ["--quick"] : [])], { stdio: "inherit", cwd: ROOT });
+  if (dense.status !== 0) process.exitCode = 1;
+}

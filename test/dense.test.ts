@@ -166,3 +166,80 @@ test("dense: generated modules: toText/fromText with { layout }, detection, from
   assert.match(OrderList.formatInstructions({ layout: "dense" }), /orders\[1\]\{id,customer\{id,name,email,address\{street,city,postcode,country\}\},items\[\]\{sku,name,qty,unitPrice\},/);
   assert.match(OrderList.formatInstructions({ layout: "dense" }), /Notes:\n- orders\[\]\.currency: one of/);
 });
+
+test("dense: strict about inline arrays, union rows, enums, nulls, indentation and JSON cells", async () => {
+  const all = await subjects();
+  const orders = denseOf(all.find((s) => s.label === "orders/OrderList")!.ir);
+  const ex = all.find((s) => s.label === "extraction/ExtractionResult")!;
+  const extraction = denseOf(ex.ir);
+  const ordersText = orders.toText(all.find((s) => s.label === "orders/OrderList")!.data);
+  const exText = extraction.toText(ex.data);
+  const at = (d: typeof orders, text: string) => catchToon(() => d.fromText(text));
+
+  // an inline array with fewer items than it declares
+  let e = at(orders, ordersText.replace("[1:STD-LAP-AL,Laptop Stand,4,302.4]", "[2:STD-LAP-AL,Laptop Stand,4,302.4]"));
+  assert.equal(e.code, "TEXT_SYNTAX");
+  assert.match(e.message, /declares 2 items, found 1/);
+  assert.equal(e.path, "/orders/0/items");
+  // an enum value the schema does not list
+  e = at(orders, ordersText.replace(",CNY,delivered,", ",CNY,lost,"));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/orders/0/status");
+  assert.match(e.message, /one of "pending"/);
+  // a union row: an unknown discriminator, and a cell in a column its variant does not have
+  const lines = exText.split("\n");
+  const row = lines.findIndex((l) => l.includes("[4:organization,"));
+  const bad = lines.slice();
+  bad[row] = bad[row]!.replace("[4:organization,", "[4:company,");
+  e = at(extraction, bad.join("\n"));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.match(e.message, /type must be one of/);
+  assert.match(e.path, /^\/documents\/\d+\/entities\/0\/type$/);
+  assert.equal(e.line, row + 1);
+  const extra = lines.slice();
+  extra[row] = extra[row]!.replace(/\[4:person,([^,;]*),([^,;]*),([^,;]*),,/, "[4:person,$1,$2,$3,XYZ,");
+  if (extra[row] !== lines[row]) {
+    e = at(extraction, extra.join("\n"));
+    assert.equal(e.code, "INVALID_VALUE");
+    assert.match(e.message, /has no field for this column/);
+  }
+  // a raw null where the schema wants a string; quoted, it is the text "null"
+  e = at(extraction, exText.replace(/^model: .*$/m, "model: null"));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/model");
+  assert.equal((extraction.fromText(exText.replace(/^model: .*$/m, 'model: "null"')) as { model: string }).model, "null");
+  // a field line at the wrong indentation, and a field the schema does not have
+  e = at(extraction, exText.replace(/^model: /m, " model: "));
+  assert.equal(e.code, "TEXT_SYNTAX");
+  e = at(extraction, "colour: red\n" + exText);
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.match(e.message, /unknown field "colour"/);
+  assert.equal(e.line, 1);
+});
+
+test("dense: composite cells are JSON, checked against their shape", async () => {
+  const d = denseOf(schemaToIR(
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      title: "Mixed",
+      type: "object",
+      properties: {
+        pairs: { type: "array", items: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false } },
+        counts: { type: "object", additionalProperties: { type: "integer" } },
+        rows: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, meta: { type: "object", additionalProperties: { type: "string" } } }, required: ["id"], additionalProperties: false } },
+      },
+      required: ["pairs", "counts", "rows"],
+      additionalProperties: false,
+    },
+    { source: "mixed.schema.json", baseDir: process.cwd() },
+  ));
+  const v = { pairs: [["a", 1], ["b,c", -0 === 0 ? 2 : 2]], counts: { x: 1, "y z": 2 }, rows: [{ id: 1, meta: { k: "v" } }, { id: 2 }] };
+  const text = d.toText(v);
+  assert.deepStrictEqual(d.fromText(text), v);
+  assert.match(text, /^pairs: \[\["a",1\],\["b,c",2\]\]$/m);
+  assert.match(text, /^rows\[2\]\{id,meta\}:$/m);
+  const e = catchToon(() => d.fromText(text.replace('"x":1', '"x":"one"')));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/counts/x");
+  assert.equal(e.line, 2);
+});

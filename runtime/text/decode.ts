@@ -1211,7 +1211,7 @@ const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).
  * TOON text is Unicode (UTF-8 on the wire): a lone surrogate code unit cannot be part of it, and a value holding
  * one is a value `encode` and `validate` refuse. TEXT_SYNTAX at the offending code unit, before anything is decoded.
  */
-function checkWellFormed(text: string): void {
+export function checkWellFormed(text: string): void {
   if (hasIsWellFormed && (text as string & { isWellFormed(): boolean }).isWellFormed()) return;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

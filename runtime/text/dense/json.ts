@@ -11,6 +11,7 @@ export interface JsonCursor {
 }
 
 const NUM_CHARS = /[-+.eE0-9]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function readJson(c: JsonCursor, depth = 0): unknown {
   if (depth > 1000) c.fail("JSON nested too deeply");
@@ -98,9 +99,13 @@ export function readJsonString(c: JsonCursor): string {
   if (i >= c.end) c.fail("unterminated quoted string", start);
   c.pos = i + 1;
   if (!escaped) return text.slice(start + 1, i);
+  let s: string;
   try {
-    return JSON.parse(text.slice(start, i + 1)) as string;
+    s = JSON.parse(text.slice(start, i + 1)) as string;
   } catch {
     return c.fail("invalid escape in a quoted string", start);
   }
+  // an escape may spell a lone surrogate, which text (and a value encode accepts) cannot hold
+  if (LONE_SURROGATE.test(s)) c.fail("a lone surrogate in a \\u escape (text must be well-formed Unicode)", start);
+  return s;
 }

@@ -13,6 +13,7 @@ import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { readJson, readJsonString } from "./json.ts";
 import { NUMBER_RE } from "./syntax.ts";
+import { checkWellFormed } from "../decode.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
 type HSpec = { t: 0 } | { t: 1; cols: HCol[] } | { t: 2; item: HSpec };
@@ -40,6 +41,8 @@ interface BGroup {
   colLeaves?: number[];
   /** Variant group: per branch, the error binding the header to it (thrown by a row of that branch). */
   unfit?: (unknown | undefined)[];
+  /** Plain group: some property has no column (a dropped const to put back). */
+  needsComplete?: boolean;
   /** Per branch (or [0] for a plain group): required fields no column carries. */
   missing: (string | undefined)[];
   leaves: number;
@@ -66,6 +69,7 @@ export class DenseReader {
   constructor(private readonly model: DenseModel) {}
 
   document(text: string): unknown {
+    checkWellFormed(text); // as TOON: no lone surrogates (TEXT_SYNTAX with line and column)
     this.text = text;
     this.ls = 0;
     this.lineNo = 1;
@@ -210,7 +214,9 @@ export class DenseReader {
         const p = info.props![j]!;
         cols.push({ key: c.key, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
       }
-      return { t: 1, info, cols, missing: [this.missingOf(info, seen)], leaves: leaves(cols.map((c) => c.bound)) };
+      // dropped consts to put back, or fields no column names (checked against `required`): `complete`
+      const needsComplete = info.props!.some((p) => !seen.has(p.name));
+      return { t: 1, info, cols, missing: [this.missingOf(info, seen)], leaves: leaves(cols.map((c) => c.bound)), needsComplete };
     }
     if (info.disc !== undefined) {
       const d = info.disc;
@@ -335,11 +341,7 @@ export class DenseReader {
       throw prefixed(e, path.slice(1));
     }
     const b = d.values.findIndex((x) => x === v || (typeof x !== "string" && String(x) === v));
-    if (b < 0) {
-      const e = new ToonError("INVALID_VALUE", `expected one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, {});
-      void e;
-      this.invalid(`${d.property} must be one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, at);
-    }
+    if (b < 0) throw prefixed(this.errorAt("INVALID_VALUE", `${d.property} must be one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, at), d.property);
     return b;
   }
 
@@ -551,21 +553,26 @@ export class DenseReader {
       return withDisc(o, d.property, d.values[bi]);
     }
     const cols = b.cols!;
-    const values: unknown[] = [];
+    let lacking: string | undefined;
     for (let i = 0; i < cols.length; i++) {
-      this.sep(i);
-      const v = this.cell(cols[i]!.bound, cols[i]!.key);
-      values.push(v);
-      if (v !== ABSENT) any = true;
+      if (i > 0) {
+        if (this.text.charCodeAt(this.pos) !== 44 || this.pos >= this.le) this.fail("fewer cells than the header names");
+        this.pos++;
+      }
+      const col = cols[i]!;
+      const v = this.cell(col.bound, col.key);
+      if (v === ABSENT) {
+        if (col.required) lacking ??= col.key;
+        continue;
+      }
+      any = true;
+      if (col.key === "__proto__") setOwn(o, col.key, v);
+      else o[col.key] = v;
     }
     if (!any && !present) return ABSENT;
     if (b.missing[0] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, start), b.missing[0]!);
-    for (let i = 0; i < cols.length; i++) {
-      const v = values[i];
-      if (v !== ABSENT) setOwn(o, cols[i]!.key, v);
-      else if (cols[i]!.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(cols[i]!.key)}`, start), cols[i]!.key);
-    }
-    return this.complete(b.info, o, 0);
+    if (lacking !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(lacking)}`, start), lacking);
+    return b.needsComplete ? this.complete(b.info, o, 0) : o;
   }
 
   private sep(i: number): void {
@@ -665,6 +672,22 @@ export class DenseReader {
       this.pos = this.le;
     }
     if (tok.length === 0) return ABSENT;
+    // the common cases first: a cell of one kind
+    switch (info.fast) {
+      case 3:
+        if (NUMBER_RE.test(tok)) return Number(tok);
+        return this.invalid(this.expected(info), at);
+      case 4:
+        if (NUMBER_RE.test(tok)) {
+          const n = Number(tok);
+          if (Number.isSafeInteger(n)) return n;
+        }
+        break;
+      case 5:
+        if (tok === "true") return true;
+        if (tok === "false") return false;
+        return this.invalid(this.expected(info), at);
+    }
     if (kinds.size === 1) {
       // the common case: one kind
       if (kinds.has("string")) {

@@ -20,6 +20,8 @@ export interface Col {
   info?: ShapeInfo;
   /** The discriminator column of a variant group. */
   disc?: boolean;
+  /** The key is not a property of Object.prototype: `o[key]` is safe to read. */
+  safe?: boolean;
 }
 
 /** One cell (text or JSON, by the position's shape). */
@@ -121,7 +123,7 @@ function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, un
     if (sub.length === 0) continue;
     let spec = pinfo.spelling === "text" ? CELL_SPEC : specOf(model, pinfo, sub);
     if (spec.t !== CELL && (!p.required || sub.length < values.length) && !sub.every((x) => nonEmpty(spec, x))) spec = CELL_SPEC;
-    cols.push({ key: p.name, spec, prop: j, info: pinfo });
+    cols.push({ key: p.name, spec, prop: j, info: pinfo, safe: !(p.name in Object.prototype) });
   }
   return { t: GROUP, info, cols, leaves: leafCount(cols) };
 }

@@ -94,9 +94,8 @@ export class DenseWriter {
       let rows = "";
       let empties = 0;
       for (let i = 0; i < n; i++) {
-        const cells = this.groupCells(spec, x[i]);
-        rows += rowInd + cells + "\n";
-        if (spec.leaves > 1) empties += countEmpties(cells);
+        rows += rowInd + this.groupCells(spec, x[i]) + "\n";
+        if (spec.leaves > 1) empties += emptyCells(spec, x[i]);
       }
       const table = ind + key + "[" + n + "]" + headerOf(spec.cols, spellKey) + ":\n" + rows;
       // mostly empty cells: a list naming the fields each item has may be shorter
@@ -151,7 +150,8 @@ export class DenseWriter {
     for (let i = 0; i < cols.length; i++) {
       const c = cols[i]!;
       if (i > 0) out += ",";
-      out += this.cells(c.spec, c.info!, getOwn(o, c.key));
+      // a key Object.prototype does not have reads directly (an absent one cannot find an inherited value)
+      out += this.cells(c.spec, c.info!, c.safe === true ? o[c.key] : getOwn(o, c.key));
     }
     return out;
   }
@@ -242,26 +242,16 @@ function colon(value: string): string {
   return (c >= 48 && c <= 57) || c === 45 ? ":" + value : ": " + value;
 }
 
-/** Empty top-level cells of a row (adjacent commas, or one at either end), outside quotes and inline arrays. */
-function countEmpties(cells: string): number {
+/** The empty top-level cells a row will have: its absent fields (and, in a union table, other variants' columns). */
+function emptyCells(spec: GroupSpec, v: unknown): number {
+  const o = v as Record<string, unknown>;
   let n = 0;
-  let prev = 44;
-  let depth = 0;
-  for (let i = 0; i < cells.length; i++) {
-    const c = cells.charCodeAt(i);
-    if (c === 34) {
-      // skip a quoted string
-      for (i++; i < cells.length; i++) {
-        const q = cells.charCodeAt(i);
-        if (q === 92) i++;
-        else if (q === 34) break;
-      }
-    } else if (c === 91) depth++;
-    else if (c === 93) depth--;
-    else if (c === 44 && depth === 0 && prev === 44) n++;
-    prev = depth === 0 ? c : 0;
+  const d = spec.info.disc;
+  const b = d === undefined ? -1 : d.values.indexOf(o[d.property] as string);
+  for (const c of spec.cols) {
+    if (c.disc === true) continue;
+    if ((b >= 0 && c.props![b]! < 0) || getOwn(o, c.key) === undefined) n += c.spec.t === GROUP ? c.spec.leaves : 1;
   }
-  if (prev === 44) n++;
   return n;
 }
 
