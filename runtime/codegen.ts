@@ -83,7 +83,8 @@ export {
 } from "./text/encode.ts";
 export type { TextEncodeOptions } from "./text/encode.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
-export { toTextLayout, fromTextLayout } from "./text/layout.ts";
+export { textLayouts } from "./text/layout.ts";
+export type { ToonTextEncodeOptions, ToonTextDecodeOptions, ToonTextGroup, DenseTextGroup, LayoutTextGroup } from "./text/layout.ts";
 export { denseFromText, denseToText } from "./text/dense/index.ts";
 export { denseInstructions } from "./text/dense/instructions.ts";
 export { fromTextWith, textInvalid, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";

@@ -14,7 +14,8 @@ import { registerDictionary } from "./header.ts";
  *    runtime now derives from the descriptor (runtime/codec/stream-rows.ts); `writeRef`/`readRef`; the
  *    `StreamCodec` type; `validateFull`, `assertSchema` and `withSchemaCheck` in `codegen`, and the `toon-gen/runtime/validate` entry
  *    that `<name>.validate.ts` modules import (JSON Schema validators compiled at build time).
- * 4: the dense text layout (runtime/text/dense, docs/TEXT.md): `toTextLayout`, `fromTextLayout`, `denseToText`,
+ * 4: the dense text layout (runtime/text/dense, docs/TEXT.md): `textLayouts` (the codec object's two-layout text),
+ *    `encodeTextWith` without a specialised encoder, `denseToText`,
  *    `denseFromText`, `denseInstructions`; `fromModelOutputWith` takes the dense reader as a sixth argument; modules
  *    written for size (`optimize`) run on `engineCodec`/`engineTextCheck` with the generic `encodeText`.
  */

@@ -74,6 +74,18 @@ test("treeshake: the text group adds the text runtime, and no streams or tools",
   assert.ok(files.has("runtime/text/encode.ts") && files.has("runtime/text/decode.ts"), [...files.keys()].join(", "));
   assert.ok(!files.has("runtime/text/model-output.ts"), "fromModelOutput is in the Prompt group, not Text");
   for (const f of ["runtime/stream.ts", "runtime/tools.ts", "runtime/schemaless.ts"]) assert.ok(!files.has(f), `the text bundle carries ${f}`);
+  const dense = [...files.keys()].filter((f) => f.startsWith("runtime/text/dense/"));
+  assert.deepEqual(dense, [], "the TOON v4 group carries no dense layout code");
+});
+
+test("treeshake: the dense group adds the dense layout, and not the TOON v4 parser", async () => {
+  const files = await contributors(
+    "dense",
+    `import { OrderListDense } from ${imp(ORDERS)};\nconsole.log(OrderListDense.fromText(OrderListDense.toText({ orders: [] })));\n`,
+  );
+  assert.ok(files.has("runtime/text/dense/read.ts") && files.has("runtime/text/dense/write.ts"), [...files.keys()].join(", "));
+  // (it shares the TOON reader's well-formedness and number rules from text/decode.ts)
+  for (const f of ["runtime/text/encode.ts", "runtime/text/model-output.ts", "runtime/stream.ts"]) assert.ok(!files.has(f), `the dense bundle carries ${f}`);
 });
 
 test("treeshake: one codec from a barrel of every example keeps no other codec module", async () => {

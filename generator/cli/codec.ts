@@ -21,8 +21,9 @@ import { interpret } from "../interpret/index.ts";
 import { parseJson, stringifyJson } from "../interpret/json.ts";
 import { loadSchemaArg } from "./schema-arg.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
-import { fromTextLayout } from "../../runtime/text/layout.ts";
-import { denseToText } from "../../runtime/text/dense/index.ts";
+import { textLayouts } from "../../runtime/text/layout.ts";
+import { fromTextWith } from "../../runtime/text/check.ts";
+import { denseFromText, denseToText } from "../../runtime/text/dense/index.ts";
 import { compileTextCheck } from "../emit/text.ts";
 import { schemalessCommand } from "../inspect/schemaless-cli.ts";
 import { compressOptions, isCompressedMessage, useZstd } from "../inspect/zstd.ts";
@@ -89,7 +90,12 @@ export async function runCodecCommand(command: "encode" | "decode", args: string
       throw new ToonError("INVALID_VALUE", `input is not valid UTF-8: ${(e as Error).message}`);
     }
     // either layout, detected as Codec.fromText does (docs/TEXT.md); --layout forces one
-    output = new TextEncoder().encode(stringifyJson(fromTextLayout(text, layout === undefined ? undefined : { layout }, compileTextCheck(ir).check, ir)));
+    const check = compileTextCheck(ir).check;
+    const layouts = textLayouts<unknown>(
+      { name: ir.name, fingerprint: 0, toText: (v, o) => encodeText(v, o), fromText: (t, o) => fromTextWith(t, o, check) },
+      { name: ir.name, fingerprint: 0, toText: (v) => denseToText(ir, v), fromText: (t) => denseFromText(ir, t) },
+    );
+    output = new TextEncoder().encode(stringifyJson(layouts.fromText(text, layout === undefined ? undefined : { layout })));
   } else {
     if (isCompressedMessage(input)) await useZstd();
     output = new TextEncoder().encode(stringifyJson(codec.decode(input)));

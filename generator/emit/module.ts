@@ -173,7 +173,7 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
     raw("/* eslint-disable */"),
   ];
   const g = featureGroups(ir.name);
-  const [B, Va, Tx, Pr, St, Pk] = [g.binary, g.validate, g.text, g.prompt, g.stream, g.peek].map((n) => name(n)) as [Code, Code, Code, Code, Code, Code];
+  const [B, Va, Tx, Dn, Pr, St, Pk] = [g.binary, g.validate, g.text, g.dense, g.prompt, g.stream, g.peek].map((n) => name(n)) as [Code, Code, Code, Code, Code, Code, Code];
   // written for size: the groups call the engine, compiled from the descriptor on first use
   const engineFns = code`/** The engine's codec over the descriptor (runtime/codec/engine/module.ts): compiled the first time it is used. */
 const $engine = /*@__PURE__*/ $rt.engineCodec($descriptor);
@@ -310,6 +310,13 @@ export const ${Tx} = {
 ${text.members}
 };
 
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const ${Dn} = {
+  name: ${ir.name},
+  fingerprint: $FINGERPRINT,
+${text.denseMembers}
+};
+
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
 ${options.validator ? code`// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
 export const ${Pr} = /*@__PURE__*/ $rt.withSchemaCheck({
@@ -333,7 +340,7 @@ ${peek.member}
 };
 ` : raw("")}
 /** The codec: binary, validation, text, prompting, streams${peek ? raw(", field access") : raw("")} (a bundle that uses it keeps them all: prefer the groups above). */
-export const ${codec} = /*@__PURE__*/ $rt.codecOf(${B}, ${Va}, ${Tx}, ${Pr}, { stream: ${St} }${peek ? code`, ${Pk}` : raw("")});
+export const ${codec} = /*@__PURE__*/ $rt.codecOf(${B}, ${Va}, /*@__PURE__*/ $rt.textLayouts(${Tx}, ${Dn}), ${Pr}, { stream: ${St} }${peek ? code`, ${Pk}` : raw("")});
 `;
   return tidy(unusedParameters(withGlobals(body.text)));
 }
@@ -418,11 +425,12 @@ function withGlobals(text: string): string {
  * The feature groups a codec module exports besides the all-in-one codec object: each a small object an app can
  * import alone, so that its bundle keeps only that feature (tree-shaking drops the others).
  */
-export function featureGroups(codecName: string): { binary: string; validate: string; text: string; prompt: string; stream: string; peek: string } {
+export function featureGroups(codecName: string): { binary: string; validate: string; text: string; dense: string; prompt: string; stream: string; peek: string } {
   return {
     binary: `${codecName}Binary`,
     validate: `${codecName}Validate`,
     text: `${codecName}Text`,
+    dense: `${codecName}Dense`,
     prompt: `${codecName}Prompt`,
     stream: `${codecName}Stream`,
     peek: `${codecName}Peek`,
@@ -432,7 +440,7 @@ export function featureGroups(codecName: string): { binary: string; validate: st
 /** Every name a codec module exports as a value: the codec object, then its feature groups (peek only when indexed). */
 export function codecExports(codecName: string, indexed: boolean): string[] {
   const g = featureGroups(codecName);
-  return [codecName, g.binary, g.validate, g.text, g.prompt, g.stream, ...(indexed ? [g.peek] : [])];
+  return [codecName, g.binary, g.validate, g.text, g.dense, g.prompt, g.stream, ...(indexed ? [g.peek] : [])];
 }
 
 /** The generated-code entry of the runtime (`<runtime>/codegen`, the versioned contract surface). */

@@ -941,8 +941,10 @@ function payloadHints(shape: Shape, cx: Defs): PayloadHints {
 export interface TextSection {
   /** Functions to place in the module body. */
   functions: Code;
-  /** `toText` and `fromText`: members of the codec object, each ending with a comma. */
+  /** `toText` and `fromText` of the TOON v4 group, each ending with a comma. */
   members: Code;
+  /** `toText` and `fromText` of the dense group. */
+  denseMembers: Code;
   /** `formatInstructions` and `fromModelOutput`: what a model is told, and reading what it replies. */
   promptMembers: Code;
 }
@@ -966,19 +968,29 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext, engine = false)
   const T = name(ir.name);
   const members = code`  /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's \`encodeText(value, options)\`, specialised for
-   * this schema; \`{ layout: "dense" }\` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call \`validate\` first for untrusted values.
+   * this schema. Does not validate: call \`validate\` first for untrusted values. (The dense layout is the
+   * \`Dense\` group's, or the codec object's \`toText(value, { layout: "dense" })\`.)
    */
-  toText(value: ${T}, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, ${encoder === undefined ? raw("undefined") : enc}, $descriptor);
+  toText(value: ${T}, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, ${encoder === undefined ? raw("undefined") : enc});
   },
   /**
-   * Decode TOON text, either layout (detected; \`{ layout }\` forces one), checking it against the schema and
-   * coercing per schema (a string field holding \`123\` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding \`123\` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): ${T} {
-    return $rt.fromTextLayout<${T}>(text, options, ${check}, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): ${T} {
+    return $rt.fromTextWith<${T}>(text, options, ${check});
+  },`;
+  const denseMembers = code`  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call \`validate\` first for untrusted values.
+   */
+  toText(value: ${T}): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): ${T} {
+    return $rt.denseFromText<${T}>($descriptor, text);
   },`;
   const promptMembers = code`  /**
    * The value in a model's reply (its text, or the SDK's content parts): a \`\`\`toon or \`\`\`json block, TOON or JSON
@@ -1000,7 +1012,7 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext, engine = false)
 function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }`;
-  return { functions: join(encoder === undefined ? [denseRead] : [encoder, ...t.functions(), denseRead], "\n\n"), members, promptMembers };
+  return { functions: join(encoder === undefined ? [denseRead] : [encoder, ...t.functions(), denseRead], "\n\n"), members, denseMembers, promptMembers };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

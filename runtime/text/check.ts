@@ -19,6 +19,7 @@ import { isUuid } from "../uuid.ts";
 import { ToonError, pointerSegment } from "../errors.ts";
 import { describe } from "../writer.ts";
 import { jsonEquals, missing } from "../objects.ts";
+import { refuseDense } from "./layout.ts";
 import { TextNumber, decodeTextExact, locateText, type TextDecodeOptions } from "./decode.ts";
 
 /** A generated (or interpreted) check pass: returns the checked, coerced value; throws ToonError (relative path). */
@@ -32,6 +33,7 @@ let raws = 0;
  * decoder, schema errors located in the text afterwards) and the path of the value.
  */
 export function fromTextWith<T>(text: string, options: TextDecodeOptions | undefined, check: TextCheckFn): T {
+  refuseDense(options);
   const r = decodeTextExact(text, options);
   return checkDecoded<T>(r.value, r.raws, check, (e) => locateText(text, e.path, options));
 }

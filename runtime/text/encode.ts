@@ -25,6 +25,7 @@
  */
 
 import { ToonError, hostError, pointerSegment } from "../errors.ts";
+import { refuseDense } from "./layout.ts";
 
 /** A delimiter of TOON arrays and tables: comma (default), tab or pipe. */
 export type TextDelimiter = "," | "\t" | "|";
@@ -887,7 +888,10 @@ export const textFallbacks: { count: number; last: unknown } = { count: 0, last:
  * one. Except for one thing both do alike: a property whose value is `undefined` is absent (E.omit), so
  * `toText({ a: undefined })` is `toText({})`, as binary encode and validate take it (encodeText writes `a: null`).
  */
-export function encodeTextWith(value: unknown, options: TextEncodeOptions | undefined, run: (e: E, v: unknown) => string | null): string {
+export function encodeTextWith(value: unknown, options: TextEncodeOptions | undefined, run: ((e: E, v: unknown) => string | null) | undefined): string {
+  refuseDense(options);
+  // a module written for size (optimize) has no specialised encoder: the generic one, which it equals
+  if (run === undefined) return withRestart(options, value, encodeRoot, true);
   const e = makeE(options, true);
   let why: unknown = "declined";
   try {

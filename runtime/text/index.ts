@@ -51,8 +51,8 @@ export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcUuid, 
 export type { TextCheckFn } from "./check.ts";
 export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact, modelOutputText, stripReasoning, MAX_CANDIDATES } from "./model-output.ts";
 export type { PayloadHints, Payload, JsonParse, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";
-export { toTextLayout, fromTextLayout } from "./layout.ts";
-export type { TextLayout } from "./layout.ts";
+export { textLayouts } from "./layout.ts";
+export type { TextLayout, ToonTextEncodeOptions, ToonTextDecodeOptions, ToonTextGroup, DenseTextGroup, LayoutTextGroup } from "./layout.ts";
 export { denseOf, denseToText, denseFromText } from "./dense/index.ts";
 export type { DenseCodec, DenseSource } from "./dense/index.ts";
 export { denseInstructions } from "./dense/instructions.ts";

@@ -1,38 +1,89 @@
 /**
- * The two text layouts of a generated codec behind one `toText` / `fromText`: TOON v4 (the default,
- * byte-identical to @toon-format/toon) and dense (./dense, docs/TEXT.md). `fromText` detects the layout unless
- * `{ layout }` forces one: dense is tried first (its reader is strict, so TOON that is not also valid dense fails
- * fast), then TOON; when both fail, the error of the one that read further is thrown.
+ * The two text layouts of a generated codec behind one `toText` / `fromText` (the all-in-one codec object's):
+ * TOON v4 (the default, byte-identical to @toon-format/toon: the `<Codec>Text` group) and dense (./dense,
+ * docs/TEXT.md: the `<Codec>Dense` group). They are separate groups so that an app that moves TOON v4 text pays
+ * nothing for dense, and the reverse. `fromText` detects the layout unless `{ layout }` forces one: dense is tried
+ * first (its reader is strict, so TOON that is not also valid dense fails fast), then TOON; when both fail, the
+ * error of the one that read further is thrown.
  */
 import { ToonError } from "../errors.ts";
 import { further } from "./layout-error.ts";
-import { fromTextWith, type TextCheckFn } from "./check.ts";
-import { denseFromText, denseToText, type DenseSource } from "./dense/index.ts";
-import { encodeText, encodeTextWith, type TextEncodeOptions, type TextState } from "./encode.ts";
+import type { TextEncodeOptions } from "./encode.ts";
 import type { TextDecodeOptions } from "./decode.ts";
 
 export type TextLayout = "toon" | "dense";
 
-export function toTextLayout(value: unknown, options: TextEncodeOptions | undefined, enc: ((e: TextState, v: any) => string | null) | undefined, desc: DenseSource): string {
-  if (options?.layout === "dense") return denseToText(desc, value);
-  // a module written for size (optimize) has no specialised encoder: the generic one, which it equals
-  return enc === undefined ? encodeText(value, options) : encodeTextWith(value, options, enc);
+/** Options of a `<Codec>Text` group (TOON v4 only: no `layout`). */
+export type ToonTextEncodeOptions = Omit<TextEncodeOptions, "layout">;
+export type ToonTextDecodeOptions = Omit<TextDecodeOptions, "layout">;
+
+/** A generated module's TOON v4 group. */
+export interface ToonTextGroup<T> {
+  readonly name: string;
+  readonly fingerprint: number;
+  toText(value: T, options?: ToonTextEncodeOptions): string;
+  fromText(text: string, options?: ToonTextDecodeOptions): T;
 }
 
-export function fromTextLayout<T>(text: string, options: TextDecodeOptions | undefined, check: TextCheckFn, desc: DenseSource): T {
-  const layout = options?.layout;
-  if (layout === "toon") return fromTextWith<T>(text, options, check);
-  if (layout === "dense") return denseFromText<T>(desc, text);
-  let dense: unknown;
-  try {
-    return denseFromText<T>(desc, text);
-  } catch (e) {
-    if (!(e instanceof ToonError)) throw e;
-    dense = e;
-  }
-  try {
-    return fromTextWith<T>(text, options, check);
-  } catch (e) {
-    throw further(dense as ToonError, e, text);
+/** A generated module's dense group. */
+export interface DenseTextGroup<T> {
+  readonly name: string;
+  readonly fingerprint: number;
+  toText(value: T): string;
+  fromText(text: string): T;
+}
+
+/** `toText` / `fromText` over both layouts, as the all-in-one codec object has them. */
+export interface LayoutTextGroup<T> {
+  readonly name: string;
+  readonly fingerprint: number;
+  /** TOON v4 (default) or `{ layout: "dense" }`. */
+  toText(value: T, options?: TextEncodeOptions): string;
+  /** Either layout, detected; `{ layout }` forces one. */
+  fromText(text: string, options?: TextDecodeOptions): T;
+}
+
+/** The one `toText`/`fromText` pair over a module's TOON group and dense group (a PURE call in generated code). */
+export function textLayouts<T>(toon: ToonTextGroup<T>, dense: DenseTextGroup<T>): LayoutTextGroup<T> {
+  return {
+    name: toon.name,
+    fingerprint: toon.fingerprint,
+    toText(value: T, options?: TextEncodeOptions): string {
+      return options?.layout === "dense" ? dense.toText(value) : toon.toText(value, toonOptions(options));
+    },
+    fromText(text: string, options?: TextDecodeOptions): T {
+      const layout = options?.layout;
+      if (layout === "toon") return toon.fromText(text, toonOptions(options));
+      if (layout === "dense") return dense.fromText(text);
+      let denseError: ToonError;
+      try {
+        return dense.fromText(text);
+      } catch (e) {
+        if (!(e instanceof ToonError)) throw e;
+        denseError = e;
+      }
+      try {
+        return toon.fromText(text, options);
+      } catch (e) {
+        throw further(denseError, e, text);
+      }
+    },
+  };
+}
+
+/** The options without `layout` (the TOON group refuses `"dense"`, so that it is never silently ignored). */
+function toonOptions<O extends { layout?: TextLayout }>(options: O | undefined): Omit<O, "layout"> | undefined {
+  if (options === undefined || options.layout === undefined) return options;
+  const { layout: _layout, ...rest } = options;
+  return rest;
+}
+
+/**
+ * The TOON group's guard: `layout: "dense"` given to `<Codec>Text` (which has no dense writer or reader) is a
+ * CONFIG_ERROR naming where the dense layout is, never TOON written instead.
+ */
+export function refuseDense(options: { layout?: unknown } | undefined): void {
+  if (options !== undefined && options.layout === "dense") {
+    throw new ToonError("CONFIG_ERROR", 'the <Codec>Text group reads and writes TOON v4 only: use <Codec>Dense, or the codec object with { layout: "dense" }');
   }
 }

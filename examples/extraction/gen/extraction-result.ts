@@ -1256,19 +1256,35 @@ export const ExtractionResultText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: ExtractionResult, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txExtractionResult, $descriptor);
+  toText(value: ExtractionResult, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txExtractionResult);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): ExtractionResult {
-    return $rt.fromTextLayout<ExtractionResult>(text, options, $ckExtractionResult, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): ExtractionResult {
+    return $rt.fromTextWith<ExtractionResult>(text, options, $ckExtractionResult);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const ExtractionResultDense = {
+  name: "ExtractionResult",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: ExtractionResult): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): ExtractionResult {
+    return $rt.denseFromText<ExtractionResult>($descriptor, text);
   },
 };
 
@@ -1299,4 +1315,4 @@ export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const ExtractionResultStream: $rt.StreamCodec<ExtractionResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ExtractionResult, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const ExtractionResult = /*@__PURE__*/ $rt.codecOf(ExtractionResultBinary, ExtractionResultValidate, ExtractionResultText, ExtractionResultPrompt, { stream: ExtractionResultStream });
+export const ExtractionResult = /*@__PURE__*/ $rt.codecOf(ExtractionResultBinary, ExtractionResultValidate, /*@__PURE__*/ $rt.textLayouts(ExtractionResultText, ExtractionResultDense), ExtractionResultPrompt, { stream: ExtractionResultStream });

@@ -1298,19 +1298,35 @@ export const LogReportText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: LogReport, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txLogReport, $descriptor);
+  toText(value: LogReport, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txLogReport);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): LogReport {
-    return $rt.fromTextLayout<LogReport>(text, options, $ckLogReport, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): LogReport {
+    return $rt.fromTextWith<LogReport>(text, options, $ckLogReport);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const LogReportDense = {
+  name: "LogReport",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: LogReport): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): LogReport {
+    return $rt.denseFromText<LogReport>($descriptor, text);
   },
 };
 
@@ -1341,4 +1357,4 @@ export const LogReportPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const LogReportStream: $rt.StreamCodec<LogReport, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LogReport, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const LogReport = /*@__PURE__*/ $rt.codecOf(LogReportBinary, LogReportValidate, LogReportText, LogReportPrompt, { stream: LogReportStream });
+export const LogReport = /*@__PURE__*/ $rt.codecOf(LogReportBinary, LogReportValidate, /*@__PURE__*/ $rt.textLayouts(LogReportText, LogReportDense), LogReportPrompt, { stream: LogReportStream });

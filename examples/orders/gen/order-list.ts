@@ -989,19 +989,35 @@ export const OrderListText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: OrderList, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txOrderList, $descriptor);
+  toText(value: OrderList, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txOrderList);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): OrderList {
-    return $rt.fromTextLayout<OrderList>(text, options, $ckOrderList, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): OrderList {
+    return $rt.fromTextWith<OrderList>(text, options, $ckOrderList);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const OrderListDense = {
+  name: "OrderList",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: OrderList): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): OrderList {
+    return $rt.denseFromText<OrderList>($descriptor, text);
   },
 };
 
@@ -1032,4 +1048,4 @@ export const OrderListPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const OrderListStream: $rt.StreamCodec<OrderList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<OrderList, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const OrderList = /*@__PURE__*/ $rt.codecOf(OrderListBinary, OrderListValidate, OrderListText, OrderListPrompt, { stream: OrderListStream });
+export const OrderList = /*@__PURE__*/ $rt.codecOf(OrderListBinary, OrderListValidate, /*@__PURE__*/ $rt.textLayouts(OrderListText, OrderListDense), OrderListPrompt, { stream: OrderListStream });

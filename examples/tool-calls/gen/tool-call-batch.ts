@@ -352,19 +352,35 @@ export const ToolCallBatchText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: ToolCallBatch, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txToolCallBatch, $descriptor);
+  toText(value: ToolCallBatch, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txToolCallBatch);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): ToolCallBatch {
-    return $rt.fromTextLayout<ToolCallBatch>(text, options, $ckToolCallBatch, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): ToolCallBatch {
+    return $rt.fromTextWith<ToolCallBatch>(text, options, $ckToolCallBatch);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const ToolCallBatchDense = {
+  name: "ToolCallBatch",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: ToolCallBatch): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): ToolCallBatch {
+    return $rt.denseFromText<ToolCallBatch>($descriptor, text);
   },
 };
 
@@ -395,4 +411,4 @@ export const ToolCallBatchPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const ToolCallBatchStream: $rt.StreamCodec<ToolCallBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ToolCallBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const ToolCallBatch = /*@__PURE__*/ $rt.codecOf(ToolCallBatchBinary, ToolCallBatchValidate, ToolCallBatchText, ToolCallBatchPrompt, { stream: ToolCallBatchStream });
+export const ToolCallBatch = /*@__PURE__*/ $rt.codecOf(ToolCallBatchBinary, ToolCallBatchValidate, /*@__PURE__*/ $rt.textLayouts(ToolCallBatchText, ToolCallBatchDense), ToolCallBatchPrompt, { stream: ToolCallBatchStream });

@@ -491,19 +491,35 @@ export const ForecastText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: Forecast, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txForecast, $descriptor);
+  toText(value: Forecast, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txForecast);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): Forecast {
-    return $rt.fromTextLayout<Forecast>(text, options, $ckForecast, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): Forecast {
+    return $rt.fromTextWith<Forecast>(text, options, $ckForecast);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const ForecastDense = {
+  name: "Forecast",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: Forecast): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): Forecast {
+    return $rt.denseFromText<Forecast>($descriptor, text);
   },
 };
 
@@ -534,4 +550,4 @@ export const ForecastPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const ForecastStream: $rt.StreamCodec<Forecast, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Forecast, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const Forecast = /*@__PURE__*/ $rt.codecOf(ForecastBinary, ForecastValidate, ForecastText, ForecastPrompt, { stream: ForecastStream });
+export const Forecast = /*@__PURE__*/ $rt.codecOf(ForecastBinary, ForecastValidate, /*@__PURE__*/ $rt.textLayouts(ForecastText, ForecastDense), ForecastPrompt, { stream: ForecastStream });

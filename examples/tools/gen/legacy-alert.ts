@@ -281,19 +281,35 @@ export const LegacyAlertText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: LegacyAlert, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txLegacyAlert, $descriptor);
+  toText(value: LegacyAlert, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txLegacyAlert);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): LegacyAlert {
-    return $rt.fromTextLayout<LegacyAlert>(text, options, $ckLegacyAlert, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): LegacyAlert {
+    return $rt.fromTextWith<LegacyAlert>(text, options, $ckLegacyAlert);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const LegacyAlertDense = {
+  name: "LegacyAlert",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: LegacyAlert): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): LegacyAlert {
+    return $rt.denseFromText<LegacyAlert>($descriptor, text);
   },
 };
 
@@ -324,4 +340,4 @@ export const LegacyAlertPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const LegacyAlertStream: $rt.StreamCodec<LegacyAlert, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LegacyAlert, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const LegacyAlert = /*@__PURE__*/ $rt.codecOf(LegacyAlertBinary, LegacyAlertValidate, LegacyAlertText, LegacyAlertPrompt, { stream: LegacyAlertStream });
+export const LegacyAlert = /*@__PURE__*/ $rt.codecOf(LegacyAlertBinary, LegacyAlertValidate, /*@__PURE__*/ $rt.textLayouts(LegacyAlertText, LegacyAlertDense), LegacyAlertPrompt, { stream: LegacyAlertStream });

@@ -252,19 +252,35 @@ export const WeatherQueryText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: WeatherQuery, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txWeatherQuery, $descriptor);
+  toText(value: WeatherQuery, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txWeatherQuery);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): WeatherQuery {
-    return $rt.fromTextLayout<WeatherQuery>(text, options, $ckWeatherQuery, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): WeatherQuery {
+    return $rt.fromTextWith<WeatherQuery>(text, options, $ckWeatherQuery);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const WeatherQueryDense = {
+  name: "WeatherQuery",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: WeatherQuery): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): WeatherQuery {
+    return $rt.denseFromText<WeatherQuery>($descriptor, text);
   },
 };
 
@@ -295,4 +311,4 @@ export const WeatherQueryPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const WeatherQueryStream: $rt.StreamCodec<WeatherQuery, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherQuery, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const WeatherQuery = /*@__PURE__*/ $rt.codecOf(WeatherQueryBinary, WeatherQueryValidate, WeatherQueryText, WeatherQueryPrompt, { stream: WeatherQueryStream });
+export const WeatherQuery = /*@__PURE__*/ $rt.codecOf(WeatherQueryBinary, WeatherQueryValidate, /*@__PURE__*/ $rt.textLayouts(WeatherQueryText, WeatherQueryDense), WeatherQueryPrompt, { stream: WeatherQueryStream });

@@ -778,19 +778,35 @@ export const OrderText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: Order, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txOrder, $descriptor);
+  toText(value: Order, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txOrder);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): Order {
-    return $rt.fromTextLayout<Order>(text, options, $ckOrder, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): Order {
+    return $rt.fromTextWith<Order>(text, options, $ckOrder);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const OrderDense = {
+  name: "Order",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: Order): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): Order {
+    return $rt.denseFromText<Order>($descriptor, text);
   },
 };
 
@@ -820,4 +836,4 @@ export const OrderPrompt = {
 export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const Order = /*@__PURE__*/ $rt.codecOf(OrderBinary, OrderValidate, OrderText, OrderPrompt, { stream: OrderStream });
+export const Order = /*@__PURE__*/ $rt.codecOf(OrderBinary, OrderValidate, /*@__PURE__*/ $rt.textLayouts(OrderText, OrderDense), OrderPrompt, { stream: OrderStream });

@@ -751,19 +751,35 @@ export const AgentToolsBatchText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: AgentToolsBatch, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txAgentToolsBatch, $descriptor);
+  toText(value: AgentToolsBatch, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txAgentToolsBatch);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): AgentToolsBatch {
-    return $rt.fromTextLayout<AgentToolsBatch>(text, options, $ckAgentToolsBatch, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): AgentToolsBatch {
+    return $rt.fromTextWith<AgentToolsBatch>(text, options, $ckAgentToolsBatch);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const AgentToolsBatchDense = {
+  name: "AgentToolsBatch",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: AgentToolsBatch): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): AgentToolsBatch {
+    return $rt.denseFromText<AgentToolsBatch>($descriptor, text);
   },
 };
 
@@ -793,4 +809,4 @@ export const AgentToolsBatchPrompt = {
 export const AgentToolsBatchStream: $rt.StreamCodec<AgentToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentToolsBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const AgentToolsBatch = /*@__PURE__*/ $rt.codecOf(AgentToolsBatchBinary, AgentToolsBatchValidate, AgentToolsBatchText, AgentToolsBatchPrompt, { stream: AgentToolsBatchStream });
+export const AgentToolsBatch = /*@__PURE__*/ $rt.codecOf(AgentToolsBatchBinary, AgentToolsBatchValidate, /*@__PURE__*/ $rt.textLayouts(AgentToolsBatchText, AgentToolsBatchDense), AgentToolsBatchPrompt, { stream: AgentToolsBatchStream });

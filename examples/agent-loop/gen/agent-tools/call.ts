@@ -407,19 +407,35 @@ export const AgentToolsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: AgentTools, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txAgentTools, $descriptor);
+  toText(value: AgentTools, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txAgentTools);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): AgentTools {
-    return $rt.fromTextLayout<AgentTools>(text, options, $ckAgentTools, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): AgentTools {
+    return $rt.fromTextWith<AgentTools>(text, options, $ckAgentTools);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const AgentToolsDense = {
+  name: "AgentTools",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: AgentTools): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): AgentTools {
+    return $rt.denseFromText<AgentTools>($descriptor, text);
   },
 };
 
@@ -449,4 +465,4 @@ export const AgentToolsPrompt = {
 export const AgentToolsStream: $rt.StreamCodec<AgentTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentTools, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const AgentTools = /*@__PURE__*/ $rt.codecOf(AgentToolsBinary, AgentToolsValidate, AgentToolsText, AgentToolsPrompt, { stream: AgentToolsStream });
+export const AgentTools = /*@__PURE__*/ $rt.codecOf(AgentToolsBinary, AgentToolsValidate, /*@__PURE__*/ $rt.textLayouts(AgentToolsText, AgentToolsDense), AgentToolsPrompt, { stream: AgentToolsStream });

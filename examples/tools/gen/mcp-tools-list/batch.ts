@@ -802,19 +802,35 @@ export const McpToolsListBatchText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: McpToolsListBatch, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txMcpToolsListBatch, $descriptor);
+  toText(value: McpToolsListBatch, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txMcpToolsListBatch);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): McpToolsListBatch {
-    return $rt.fromTextLayout<McpToolsListBatch>(text, options, $ckMcpToolsListBatch, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): McpToolsListBatch {
+    return $rt.fromTextWith<McpToolsListBatch>(text, options, $ckMcpToolsListBatch);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const McpToolsListBatchDense = {
+  name: "McpToolsListBatch",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: McpToolsListBatch): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): McpToolsListBatch {
+    return $rt.denseFromText<McpToolsListBatch>($descriptor, text);
   },
 };
 
@@ -844,4 +860,4 @@ export const McpToolsListBatchPrompt = {
 export const McpToolsListBatchStream: $rt.StreamCodec<McpToolsListBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsListBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const McpToolsListBatch = /*@__PURE__*/ $rt.codecOf(McpToolsListBatchBinary, McpToolsListBatchValidate, McpToolsListBatchText, McpToolsListBatchPrompt, { stream: McpToolsListBatchStream });
+export const McpToolsListBatch = /*@__PURE__*/ $rt.codecOf(McpToolsListBatchBinary, McpToolsListBatchValidate, /*@__PURE__*/ $rt.textLayouts(McpToolsListBatchText, McpToolsListBatchDense), McpToolsListBatchPrompt, { stream: McpToolsListBatchStream });

@@ -403,19 +403,35 @@ export const McpToolsListText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: McpToolsList, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txMcpToolsList, $descriptor);
+  toText(value: McpToolsList, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txMcpToolsList);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): McpToolsList {
-    return $rt.fromTextLayout<McpToolsList>(text, options, $ckMcpToolsList, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): McpToolsList {
+    return $rt.fromTextWith<McpToolsList>(text, options, $ckMcpToolsList);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const McpToolsListDense = {
+  name: "McpToolsList",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: McpToolsList): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): McpToolsList {
+    return $rt.denseFromText<McpToolsList>($descriptor, text);
   },
 };
 
@@ -445,4 +461,4 @@ export const McpToolsListPrompt = {
 export const McpToolsListStream: $rt.StreamCodec<McpToolsList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsList, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const McpToolsList = /*@__PURE__*/ $rt.codecOf(McpToolsListBinary, McpToolsListValidate, McpToolsListText, McpToolsListPrompt, { stream: McpToolsListStream });
+export const McpToolsList = /*@__PURE__*/ $rt.codecOf(McpToolsListBinary, McpToolsListValidate, /*@__PURE__*/ $rt.textLayouts(McpToolsListText, McpToolsListDense), McpToolsListPrompt, { stream: McpToolsListStream });

@@ -1073,19 +1073,35 @@ export const WeatherToolsBatchText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: WeatherToolsBatch, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txWeatherToolsBatch, $descriptor);
+  toText(value: WeatherToolsBatch, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txWeatherToolsBatch);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): WeatherToolsBatch {
-    return $rt.fromTextLayout<WeatherToolsBatch>(text, options, $ckWeatherToolsBatch, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): WeatherToolsBatch {
+    return $rt.fromTextWith<WeatherToolsBatch>(text, options, $ckWeatherToolsBatch);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const WeatherToolsBatchDense = {
+  name: "WeatherToolsBatch",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: WeatherToolsBatch): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): WeatherToolsBatch {
+    return $rt.denseFromText<WeatherToolsBatch>($descriptor, text);
   },
 };
 
@@ -1115,4 +1131,4 @@ export const WeatherToolsBatchPrompt = {
 export const WeatherToolsBatchStream: $rt.StreamCodec<WeatherToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherToolsBatch, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const WeatherToolsBatch = /*@__PURE__*/ $rt.codecOf(WeatherToolsBatchBinary, WeatherToolsBatchValidate, WeatherToolsBatchText, WeatherToolsBatchPrompt, { stream: WeatherToolsBatchStream });
+export const WeatherToolsBatch = /*@__PURE__*/ $rt.codecOf(WeatherToolsBatchBinary, WeatherToolsBatchValidate, /*@__PURE__*/ $rt.textLayouts(WeatherToolsBatchText, WeatherToolsBatchDense), WeatherToolsBatchPrompt, { stream: WeatherToolsBatchStream });

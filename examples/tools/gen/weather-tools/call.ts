@@ -455,19 +455,35 @@ export const WeatherToolsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: WeatherTools, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txWeatherTools, $descriptor);
+  toText(value: WeatherTools, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txWeatherTools);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): WeatherTools {
-    return $rt.fromTextLayout<WeatherTools>(text, options, $ckWeatherTools, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): WeatherTools {
+    return $rt.fromTextWith<WeatherTools>(text, options, $ckWeatherTools);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const WeatherToolsDense = {
+  name: "WeatherTools",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: WeatherTools): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): WeatherTools {
+    return $rt.denseFromText<WeatherTools>($descriptor, text);
   },
 };
 
@@ -497,4 +513,4 @@ export const WeatherToolsPrompt = {
 export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherTools, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, WeatherToolsText, WeatherToolsPrompt, { stream: WeatherToolsStream });
+export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, /*@__PURE__*/ $rt.textLayouts(WeatherToolsText, WeatherToolsDense), WeatherToolsPrompt, { stream: WeatherToolsStream });

@@ -194,19 +194,35 @@ export const LookupOrderArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: LookupOrderArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txLookupOrderArguments, $descriptor);
+  toText(value: LookupOrderArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txLookupOrderArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): LookupOrderArguments {
-    return $rt.fromTextLayout<LookupOrderArguments>(text, options, $ckLookupOrderArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): LookupOrderArguments {
+    return $rt.fromTextWith<LookupOrderArguments>(text, options, $ckLookupOrderArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const LookupOrderArgumentsDense = {
+  name: "LookupOrderArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: LookupOrderArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): LookupOrderArguments {
+    return $rt.denseFromText<LookupOrderArguments>($descriptor, text);
   },
 };
 
@@ -237,4 +253,4 @@ export const LookupOrderArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const LookupOrderArgumentsStream: $rt.StreamCodec<LookupOrderArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LookupOrderArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const LookupOrderArguments = /*@__PURE__*/ $rt.codecOf(LookupOrderArgumentsBinary, LookupOrderArgumentsValidate, LookupOrderArgumentsText, LookupOrderArgumentsPrompt, { stream: LookupOrderArgumentsStream });
+export const LookupOrderArguments = /*@__PURE__*/ $rt.codecOf(LookupOrderArgumentsBinary, LookupOrderArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(LookupOrderArgumentsText, LookupOrderArgumentsDense), LookupOrderArgumentsPrompt, { stream: LookupOrderArgumentsStream });

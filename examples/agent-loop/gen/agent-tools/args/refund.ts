@@ -243,19 +243,35 @@ export const RefundArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: RefundArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txRefundArguments, $descriptor);
+  toText(value: RefundArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txRefundArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): RefundArguments {
-    return $rt.fromTextLayout<RefundArguments>(text, options, $ckRefundArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): RefundArguments {
+    return $rt.fromTextWith<RefundArguments>(text, options, $ckRefundArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const RefundArgumentsDense = {
+  name: "RefundArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: RefundArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): RefundArguments {
+    return $rt.denseFromText<RefundArguments>($descriptor, text);
   },
 };
 
@@ -286,4 +302,4 @@ export const RefundArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const RefundArgumentsStream: $rt.StreamCodec<RefundArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<RefundArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const RefundArguments = /*@__PURE__*/ $rt.codecOf(RefundArgumentsBinary, RefundArgumentsValidate, RefundArgumentsText, RefundArgumentsPrompt, { stream: RefundArgumentsStream });
+export const RefundArguments = /*@__PURE__*/ $rt.codecOf(RefundArgumentsBinary, RefundArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(RefundArgumentsText, RefundArgumentsDense), RefundArgumentsPrompt, { stream: RefundArgumentsStream });

@@ -221,19 +221,35 @@ export const SearchDocsArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: SearchDocsArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txSearchDocsArguments, $descriptor);
+  toText(value: SearchDocsArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txSearchDocsArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): SearchDocsArguments {
-    return $rt.fromTextLayout<SearchDocsArguments>(text, options, $ckSearchDocsArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): SearchDocsArguments {
+    return $rt.fromTextWith<SearchDocsArguments>(text, options, $ckSearchDocsArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const SearchDocsArgumentsDense = {
+  name: "SearchDocsArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: SearchDocsArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): SearchDocsArguments {
+    return $rt.denseFromText<SearchDocsArguments>($descriptor, text);
   },
 };
 
@@ -264,4 +280,4 @@ export const SearchDocsArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const SearchDocsArgumentsStream: $rt.StreamCodec<SearchDocsArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<SearchDocsArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const SearchDocsArguments = /*@__PURE__*/ $rt.codecOf(SearchDocsArgumentsBinary, SearchDocsArgumentsValidate, SearchDocsArgumentsText, SearchDocsArgumentsPrompt, { stream: SearchDocsArgumentsStream });
+export const SearchDocsArguments = /*@__PURE__*/ $rt.codecOf(SearchDocsArgumentsBinary, SearchDocsArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(SearchDocsArgumentsText, SearchDocsArgumentsDense), SearchDocsArgumentsPrompt, { stream: SearchDocsArgumentsStream });

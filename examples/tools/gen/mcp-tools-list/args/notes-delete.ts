@@ -246,19 +246,35 @@ export const NotesDeleteArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: NotesDeleteArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txNotesDeleteArguments, $descriptor);
+  toText(value: NotesDeleteArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txNotesDeleteArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): NotesDeleteArguments {
-    return $rt.fromTextLayout<NotesDeleteArguments>(text, options, $ckNotesDeleteArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): NotesDeleteArguments {
+    return $rt.fromTextWith<NotesDeleteArguments>(text, options, $ckNotesDeleteArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const NotesDeleteArgumentsDense = {
+  name: "NotesDeleteArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: NotesDeleteArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): NotesDeleteArguments {
+    return $rt.denseFromText<NotesDeleteArguments>($descriptor, text);
   },
 };
 
@@ -289,4 +305,4 @@ export const NotesDeleteArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesDeleteArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const NotesDeleteArguments = /*@__PURE__*/ $rt.codecOf(NotesDeleteArgumentsBinary, NotesDeleteArgumentsValidate, NotesDeleteArgumentsText, NotesDeleteArgumentsPrompt, { stream: NotesDeleteArgumentsStream });
+export const NotesDeleteArguments = /*@__PURE__*/ $rt.codecOf(NotesDeleteArgumentsBinary, NotesDeleteArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesDeleteArgumentsText, NotesDeleteArgumentsDense), NotesDeleteArgumentsPrompt, { stream: NotesDeleteArgumentsStream });

@@ -189,19 +189,35 @@ export const NotesGetArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: NotesGetArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txNotesGetArguments, $descriptor);
+  toText(value: NotesGetArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txNotesGetArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): NotesGetArguments {
-    return $rt.fromTextLayout<NotesGetArguments>(text, options, $ckNotesGetArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): NotesGetArguments {
+    return $rt.fromTextWith<NotesGetArguments>(text, options, $ckNotesGetArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const NotesGetArgumentsDense = {
+  name: "NotesGetArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: NotesGetArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): NotesGetArguments {
+    return $rt.denseFromText<NotesGetArguments>($descriptor, text);
   },
 };
 
@@ -232,4 +248,4 @@ export const NotesGetArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const NotesGetArgumentsStream: $rt.StreamCodec<NotesGetArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const NotesGetArguments = /*@__PURE__*/ $rt.codecOf(NotesGetArgumentsBinary, NotesGetArgumentsValidate, NotesGetArgumentsText, NotesGetArgumentsPrompt, { stream: NotesGetArgumentsStream });
+export const NotesGetArguments = /*@__PURE__*/ $rt.codecOf(NotesGetArgumentsBinary, NotesGetArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesGetArgumentsText, NotesGetArgumentsDense), NotesGetArgumentsPrompt, { stream: NotesGetArgumentsStream });

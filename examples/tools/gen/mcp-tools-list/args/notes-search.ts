@@ -269,19 +269,35 @@ export const NotesSearchArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: NotesSearchArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txNotesSearchArguments, $descriptor);
+  toText(value: NotesSearchArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txNotesSearchArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): NotesSearchArguments {
-    return $rt.fromTextLayout<NotesSearchArguments>(text, options, $ckNotesSearchArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): NotesSearchArguments {
+    return $rt.fromTextWith<NotesSearchArguments>(text, options, $ckNotesSearchArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const NotesSearchArgumentsDense = {
+  name: "NotesSearchArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: NotesSearchArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): NotesSearchArguments {
+    return $rt.denseFromText<NotesSearchArguments>($descriptor, text);
   },
 };
 
@@ -312,4 +328,4 @@ export const NotesSearchArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const NotesSearchArgumentsStream: $rt.StreamCodec<NotesSearchArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const NotesSearchArguments = /*@__PURE__*/ $rt.codecOf(NotesSearchArgumentsBinary, NotesSearchArgumentsValidate, NotesSearchArgumentsText, NotesSearchArgumentsPrompt, { stream: NotesSearchArgumentsStream });
+export const NotesSearchArguments = /*@__PURE__*/ $rt.codecOf(NotesSearchArgumentsBinary, NotesSearchArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesSearchArgumentsText, NotesSearchArgumentsDense), NotesSearchArgumentsPrompt, { stream: NotesSearchArgumentsStream });

@@ -231,19 +231,35 @@ export const NotesGetResultText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: NotesGetResult, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txNotesGetResult, $descriptor);
+  toText(value: NotesGetResult, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txNotesGetResult);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): NotesGetResult {
-    return $rt.fromTextLayout<NotesGetResult>(text, options, $ckNotesGetResult, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): NotesGetResult {
+    return $rt.fromTextWith<NotesGetResult>(text, options, $ckNotesGetResult);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const NotesGetResultDense = {
+  name: "NotesGetResult",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: NotesGetResult): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): NotesGetResult {
+    return $rt.denseFromText<NotesGetResult>($descriptor, text);
   },
 };
 
@@ -274,4 +290,4 @@ export const NotesGetResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const NotesGetResultStream: $rt.StreamCodec<NotesGetResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetResult, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const NotesGetResult = /*@__PURE__*/ $rt.codecOf(NotesGetResultBinary, NotesGetResultValidate, NotesGetResultText, NotesGetResultPrompt, { stream: NotesGetResultStream });
+export const NotesGetResult = /*@__PURE__*/ $rt.codecOf(NotesGetResultBinary, NotesGetResultValidate, /*@__PURE__*/ $rt.textLayouts(NotesGetResultText, NotesGetResultDense), NotesGetResultPrompt, { stream: NotesGetResultStream });

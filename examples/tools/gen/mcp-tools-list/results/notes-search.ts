@@ -371,19 +371,35 @@ export const NotesSearchResultText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: NotesSearchResult, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txNotesSearchResult, $descriptor);
+  toText(value: NotesSearchResult, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txNotesSearchResult);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): NotesSearchResult {
-    return $rt.fromTextLayout<NotesSearchResult>(text, options, $ckNotesSearchResult, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): NotesSearchResult {
+    return $rt.fromTextWith<NotesSearchResult>(text, options, $ckNotesSearchResult);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const NotesSearchResultDense = {
+  name: "NotesSearchResult",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: NotesSearchResult): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): NotesSearchResult {
+    return $rt.denseFromText<NotesSearchResult>($descriptor, text);
   },
 };
 
@@ -414,4 +430,4 @@ export const NotesSearchResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const NotesSearchResultStream: $rt.StreamCodec<NotesSearchResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchResult, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const NotesSearchResult = /*@__PURE__*/ $rt.codecOf(NotesSearchResultBinary, NotesSearchResultValidate, NotesSearchResultText, NotesSearchResultPrompt, { stream: NotesSearchResultStream });
+export const NotesSearchResult = /*@__PURE__*/ $rt.codecOf(NotesSearchResultBinary, NotesSearchResultValidate, /*@__PURE__*/ $rt.textLayouts(NotesSearchResultText, NotesSearchResultDense), NotesSearchResultPrompt, { stream: NotesSearchResultStream });

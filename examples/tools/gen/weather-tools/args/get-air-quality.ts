@@ -472,19 +472,35 @@ export const GetAirQualityArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: GetAirQualityArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txGetAirQualityArguments, $descriptor);
+  toText(value: GetAirQualityArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txGetAirQualityArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): GetAirQualityArguments {
-    return $rt.fromTextLayout<GetAirQualityArguments>(text, options, $ckGetAirQualityArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): GetAirQualityArguments {
+    return $rt.fromTextWith<GetAirQualityArguments>(text, options, $ckGetAirQualityArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const GetAirQualityArgumentsDense = {
+  name: "GetAirQualityArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: GetAirQualityArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): GetAirQualityArguments {
+    return $rt.denseFromText<GetAirQualityArguments>($descriptor, text);
   },
 };
 
@@ -515,4 +531,4 @@ export const GetAirQualityArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetAirQualityArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const GetAirQualityArguments = /*@__PURE__*/ $rt.codecOf(GetAirQualityArgumentsBinary, GetAirQualityArgumentsValidate, GetAirQualityArgumentsText, GetAirQualityArgumentsPrompt, { stream: GetAirQualityArgumentsStream });
+export const GetAirQualityArguments = /*@__PURE__*/ $rt.codecOf(GetAirQualityArgumentsBinary, GetAirQualityArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetAirQualityArgumentsText, GetAirQualityArgumentsDense), GetAirQualityArgumentsPrompt, { stream: GetAirQualityArgumentsStream });

@@ -286,19 +286,35 @@ export const GetForecastArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: GetForecastArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txGetForecastArguments, $descriptor);
+  toText(value: GetForecastArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txGetForecastArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): GetForecastArguments {
-    return $rt.fromTextLayout<GetForecastArguments>(text, options, $ckGetForecastArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): GetForecastArguments {
+    return $rt.fromTextWith<GetForecastArguments>(text, options, $ckGetForecastArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const GetForecastArgumentsDense = {
+  name: "GetForecastArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: GetForecastArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): GetForecastArguments {
+    return $rt.denseFromText<GetForecastArguments>($descriptor, text);
   },
 };
 
@@ -329,4 +345,4 @@ export const GetForecastArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const GetForecastArgumentsStream: $rt.StreamCodec<GetForecastArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetForecastArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const GetForecastArguments = /*@__PURE__*/ $rt.codecOf(GetForecastArgumentsBinary, GetForecastArgumentsValidate, GetForecastArgumentsText, GetForecastArgumentsPrompt, { stream: GetForecastArgumentsStream });
+export const GetForecastArguments = /*@__PURE__*/ $rt.codecOf(GetForecastArgumentsBinary, GetForecastArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetForecastArgumentsText, GetForecastArgumentsDense), GetForecastArgumentsPrompt, { stream: GetForecastArgumentsStream });

@@ -241,19 +241,35 @@ export const GetWeatherArgumentsText = {
   fingerprint: $FINGERPRINT,
   /**
    * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema; `{ layout: "dense" }` writes the schema-aware dense layout (docs/TEXT.md) instead. Does not
-   * validate: call `validate` first for untrusted values.
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
    */
-  toText(value: GetWeatherArguments, options?: $rt.TextEncodeOptions): string {
-    return $rt.toTextLayout(value, options, $txGetWeatherArguments, $descriptor);
+  toText(value: GetWeatherArguments, options?: $rt.ToonTextEncodeOptions): string {
+    return $rt.encodeTextWith(value, options, $txGetWeatherArguments);
   },
   /**
-   * Decode TOON text, either layout (detected; `{ layout }` forces one), checking it against the schema and
-   * coercing per schema (a string field holding `123` is "123"; int64 fields keep big integers exact). Throws
-   * ToonError with line, column and path.
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
    */
-  fromText(text: string, options?: $rt.TextDecodeOptions): GetWeatherArguments {
-    return $rt.fromTextLayout<GetWeatherArguments>(text, options, $ckGetWeatherArguments, $descriptor);
+  fromText(text: string, options?: $rt.ToonTextDecodeOptions): GetWeatherArguments {
+    return $rt.fromTextWith<GetWeatherArguments>(text, options, $ckGetWeatherArguments);
+  },
+};
+
+/** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
+export const GetWeatherArgumentsDense = {
+  name: "GetWeatherArguments",
+  fingerprint: $FINGERPRINT,
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
+  toText(value: GetWeatherArguments): string {
+    return $rt.denseToText($descriptor, value);
+  },
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
+  fromText(text: string): GetWeatherArguments {
+    return $rt.denseFromText<GetWeatherArguments>($descriptor, text);
   },
 };
 
@@ -284,4 +300,4 @@ export const GetWeatherArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetWeatherArguments, $StreamPaths>($streamSpec);
 
 /** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
-export const GetWeatherArguments = /*@__PURE__*/ $rt.codecOf(GetWeatherArgumentsBinary, GetWeatherArgumentsValidate, GetWeatherArgumentsText, GetWeatherArgumentsPrompt, { stream: GetWeatherArgumentsStream });
+export const GetWeatherArguments = /*@__PURE__*/ $rt.codecOf(GetWeatherArgumentsBinary, GetWeatherArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetWeatherArgumentsText, GetWeatherArgumentsDense), GetWeatherArgumentsPrompt, { stream: GetWeatherArgumentsStream });
