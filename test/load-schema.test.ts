@@ -295,6 +295,11 @@ describe("objects", () => {
     assert.deepEqual(strip(r.root), { kind: "object", properties: [{ name: "b", required: false, shape: { kind: "string" } }], additional: { kind: "any" } });
     assert.ok(r.warnings.some((w) => w.includes("/properties/a")));
     throwsToon(() => ir({ type: "object", properties: { a: false }, required: ["a"] }), "UNSUPPORTED_SCHEMA", "/properties/a");
+    // the same through a $ref to `false`, with a warning naming the property
+    const viaRef = ir({ type: "object", $defs: { no: false }, properties: { a: { $ref: "#/$defs/no" }, c: {} } });
+    assert.deepEqual(viaRef.root.kind === "object" && viaRef.root.properties.map((p) => p.name), ["c"]);
+    assert.ok(viaRef.warnings.some((w) => w.includes("/$defs/no") && w.includes('"a"')), viaRef.warnings.join("\n"));
+    throwsToon(() => ir({ type: "object", $defs: { no: false }, properties: { a: { $ref: "#/$defs/no" } }, required: ["a"] }), "UNSUPPORTED_SCHEMA");
   });
 });
 

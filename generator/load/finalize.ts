@@ -94,10 +94,24 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
         }
         break;
       }
-      case "object":
-        for (const p of s.properties) p.shape = visit(p.shape);
+      case "object": {
+        const kept: typeof s.properties = [];
+        for (const p of s.properties) {
+          try {
+            p.shape = visit(p.shape);
+            kept.push(p);
+          } catch (e) {
+            // an optional property whose `$ref` target accepts no value (`"$defs": { "no": false }`) can never be
+            // present: left out, as a `false` property schema is (normalize.ts); anywhere else it stays the error
+            const t = p.shape.kind === "ref" ? ctx.targets.get(p.shape.name) : undefined;
+            if (p.required || t === undefined || !ctx.isNever(e)) throw e;
+            ctx.warn(t.doc, t.pointer, "$ref", `accepts no value, so the optional property ${JSON.stringify(p.name)} is left out of the shape (${e.message})`);
+          }
+        }
+        if (kept.length !== s.properties.length) s.properties = kept;
         if (s.additional !== false) s.additional = visit(s.additional);
         break;
+      }
       case "array":
         s.items = visit(s.items);
         break;

@@ -118,6 +118,11 @@ function refNode(at: Ctx, s: JsonObject): Shape {
     // which is exact for the usual single-document use)
     keyword = has(s, "$recursiveRef") ? "$recursiveRef" : "$dynamicRef";
     ref = own(s, keyword);
+    if (typeof ref === "string" && dynamicTargets(ctx, keyword, ref) > 1) {
+      // several anchors could be the dynamic target, so the static one may be too narrow: take any value
+      ctx.warn(doc, ptr, keyword, "has several possible dynamic targets (dynamic scope is not tracked): any value, validate() applies the schema");
+      return any(at.schemaPath);
+    }
     ctx.warn(doc, ptr, keyword, "resolved like $ref (dynamic scope is not tracked)");
   }
   if (typeof ref !== "string") ctx.fail("SCHEMA_ERROR", doc, ptr, `${keyword} must be a string`);
@@ -130,6 +135,29 @@ function refNode(at: Ctx, s: JsonObject): Shape {
     return shape;
   }
   return mergeAt(at, shape, localNode(at, s), "$ref");
+}
+
+/**
+ * How many nodes of the loaded documents a dynamic reference could land on: those with `$recursiveAnchor: true`
+ * (`$recursiveRef`), or with the `$dynamicAnchor` its fragment names (`$dynamicRef: "#name"`).
+ */
+function dynamicTargets(ctx: LoadContext, keyword: string, ref: string): number {
+  const hash = ref.indexOf("#");
+  const name = hash === -1 ? "" : ref.slice(hash + 1);
+  if (keyword === "$dynamicRef" && (name === "" || name.startsWith("/"))) return 1; // a plain pointer: static
+  let count = 0;
+  const seen = new Set<unknown>();
+  const walk = (n: unknown, depth: number): void => {
+    if (n === null || typeof n !== "object" || seen.has(n) || depth > MAX_DEPTH || count > 1) return;
+    seen.add(n);
+    if (!Array.isArray(n)) {
+      const o = n as JsonObject;
+      if (keyword === "$recursiveRef" ? own(o, "$recursiveAnchor") === true : own(o, "$dynamicAnchor") === name) count++;
+    }
+    for (const v of Array.isArray(n) ? n : Object.values(n)) walk(v, depth + 1);
+  };
+  for (const d of ctx.docs.values()) walk(d.root, 0);
+  return count;
 }
 
 /** `mergeShapes` with this node's error reporting; a merge through a recursive ref keeps the ref alone. */
