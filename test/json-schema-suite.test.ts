@@ -22,6 +22,7 @@ import { describeCodec } from "../generator/emit/descriptor.ts";
 import { textCheckOf } from "../runtime/codec/engine/text-check.ts";
 import { fromTextWith, type TextCheckFn } from "../runtime/text/check.ts";
 import { encodeText } from "../runtime/text/encode.ts";
+import { denseFromText, denseToText, type DenseSource } from "../runtime/text/dense/index.ts";
 import type { Draft } from "../generator/load/drafts.ts";
 import { checkSchema, type SchemaValidator } from "../runtime/validate/index.ts";
 import { REPO } from "./support/gen.ts";
@@ -71,6 +72,7 @@ interface Tally {
   valid: number;
   roundTrips: number;
   textRoundTrips: number;
+  denseRoundTrips: number;
   deviations: string[];
   unexpected: string[];
 }
@@ -90,13 +92,15 @@ async function runFile(draftDir: string, draft: Draft, file: string, t: Tally, f
     // the codec: schema -> IR -> interpreted twin of the generated module, for the round trips
     let codec: ReturnType<typeof interpret> | undefined;
     let textCheck: TextCheckFn | undefined;
+    let desc: DenseSource | undefined;
     let refusal = "";
     try {
       // the conformance run allows the suite's few backtracking patterns (`f.*o`) that the loader refuses by default
       const ir = schemaToIR(g.schema, { source: `${draftDir}.schema.json`, baseDir: SUITE, refMap: { [REMOTE]: "remotes/", ...META_MAP }, readFile: readSuiteFile, unsafePatterns: "allow", draft });
       const dict = buildDictionary(ir);
       codec = interpret(ir, dict);
-      textCheck = textCheckOf(describeCodec(ir, dict));
+      desc = describeCodec(ir, dict);
+      textCheck = textCheckOf(desc as ReturnType<typeof describeCodec>);
       t.generated++;
     } catch (e) {
       codec = undefined;
@@ -113,9 +117,11 @@ async function runFile(draftDir: string, draft: Draft, file: string, t: Tally, f
         t.valid++;
         const binary = codec === undefined ? `no codec (${refusal})` : roundTrip(() => codec!.decode(codec!.encode(c.data)), c.data);
         const text = codec === undefined ? `no codec (${refusal})` : roundTrip(() => fromTextWith(encodeText(c.data), undefined, textCheck!), c.data);
+        const dense = codec === undefined ? `no codec (${refusal})` : roundTrip(() => denseFromText(desc!, denseToText(desc!, c.data)), c.data);
         if (binary === "") t.roundTrips++;
         if (text === "") t.textRoundTrips++;
-        for (const [via, why] of [["binary", binary], ["text", text]] as const) {
+        if (dense === "") t.denseRoundTrips++;
+        for (const [via, why] of [["binary", binary], ["text", text], ["dense", dense]] as const) {
           if (why === "") continue;
           // listed per case, or per group (a refusal: every valid case of the group)
           const rk = `${k} (${via} round trip)`;
@@ -149,10 +155,10 @@ test("JSON-Schema-Test-Suite: the generated validators agree with the main suite
   await initHash();
   const started = performance.now();
   const rows: string[] = [];
-  const all: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, deviations: [], unexpected: [] };
+  const all: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, denseRoundTrips: 0, deviations: [], unexpected: [] };
   const below: string[] = [];
   for (const [dir, draft] of DRAFTS) {
-    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, deviations: [], unexpected: [] };
+    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, denseRoundTrips: 0, deviations: [], unexpected: [] };
     const folder = path.join(SUITE, "tests", dir);
     for (const name of readdirSync(folder).filter((f) => f.endsWith(".json")).sort()) {
       // the main suite expects `format` to be an annotation only from 2019-09 on: run it as the draft says
@@ -165,9 +171,9 @@ test("JSON-Schema-Test-Suite: the generated validators agree with the main suite
     }
     const agreement = (100 * t.agree) / t.cases;
     if (agreement < AJV_AGREEMENT[dir]! - 0.05) below.push(`${dir}: ${agreement.toFixed(1)}% < ajv's ${AJV_AGREEMENT[dir]}%`);
-    rows.push(`${dir.padEnd(13)} groups ${t.groups}, validators ${t.compiled}, codecs ${t.generated} (${pct(t.generated, t.groups)}); cases ${t.cases}, agree ${t.agree} (${pct(t.agree, t.cases)}; ajv ${AJV_AGREEMENT[dir]}%), listed deviations ${t.deviations.length}; valid cases round-tripping: binary ${t.roundTrips}/${t.valid} (${pct(t.roundTrips, t.valid)}), text ${t.textRoundTrips}/${t.valid} (${pct(t.textRoundTrips, t.valid)})`);
+    rows.push(`${dir.padEnd(13)} groups ${t.groups}, validators ${t.compiled}, codecs ${t.generated} (${pct(t.generated, t.groups)}); cases ${t.cases}, agree ${t.agree} (${pct(t.agree, t.cases)}; ajv ${AJV_AGREEMENT[dir]}%), listed deviations ${t.deviations.length}; valid cases round-tripping: binary ${t.roundTrips}/${t.valid} (${pct(t.roundTrips, t.valid)}), text ${t.textRoundTrips}/${t.valid} (${pct(t.textRoundTrips, t.valid)}), dense text ${t.denseRoundTrips}/${t.valid} (${pct(t.denseRoundTrips, t.valid)})`);
   }
-  console.log(`json-schema-suite (main), ${((performance.now() - started) / 1000).toFixed(1)} s:\n  ${rows.join("\n  ")}\n  all: agree ${pct(all.agree, all.cases)} of ${all.cases}, round trips binary ${pct(all.roundTrips, all.valid)}, text ${pct(all.textRoundTrips, all.valid)}`);
+  console.log(`json-schema-suite (main), ${((performance.now() - started) / 1000).toFixed(1)} s:\n  ${rows.join("\n  ")}\n  all: agree ${pct(all.agree, all.cases)} of ${all.cases}, round trips binary ${pct(all.roundTrips, all.valid)}, text ${pct(all.textRoundTrips, all.valid)}, dense text ${pct(all.denseRoundTrips, all.valid)}`);
   console.log(`json-schema-suite: ${all.deviations.length} known deviations (test/json-schema-suite.deviations.json):\n  ${all.deviations.map((k) => `${k}: ${DEVIATIONS[k]}`).join("\n  ")}`);
   const seen = new Set(all.deviations);
   const stale = Object.keys(DEVIATIONS).filter((k) => !seen.has(k));
@@ -186,7 +192,7 @@ test("JSON-Schema-Test-Suite optional/format: format checks (ajv-formats semanti
   for (const [dir, draft] of DRAFTS) {
     const folder = path.join(SUITE, "tests", dir, "optional", "format");
     if (!existsSync(folder)) continue;
-    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, deviations: [], unexpected: [] };
+    const t: Tally = { groups: 0, compiled: 0, generated: 0, cases: 0, agree: 0, valid: 0, roundTrips: 0, textRoundTrips: 0, denseRoundTrips: 0, deviations: [], unexpected: [] };
     for (const name of readdirSync(folder).filter((f) => f.endsWith(".json")).sort()) {
       await runFile(dir, draft, path.join(folder, name), t, true, (g, c) => `${dir}/optional/format/${name}/${g.description}/${c.description}`);
     }

@@ -87,8 +87,16 @@ export class DenseReader {
     let v: unknown;
     if (info.spelling === "object") v = this.fields(info, 0, undefined);
     else if (info.disc !== undefined) v = this.variantFields(info, 0, undefined);
-    else if (info.shape.kind === "array") {
-      if (this.text.charCodeAt(0) !== 91) this.fail("expected a root array header [N]");
+    else if (info.shape.kind === "array" && this.text.charCodeAt(0) === 58) {
+      // `: [...]`: a root array the writer could not lay out as a table or list (arrays of arrays), a JSON cell
+      // after the empty key, as a field's would be
+      this.pos = this.text.charCodeAt(1) === 32 ? 2 : 1;
+      v = this.jsonCell(info);
+      if (v === ABSENT) this.invalid("expected a value after the colon");
+      if (this.pos !== this.le) this.fail("unexpected text after the value");
+      this.nextLine();
+    } else if (info.shape.kind === "array") {
+      if (this.text.charCodeAt(0) !== 91) this.fail('expected a root array header [N] (or ": " and a JSON array)');
       v = this.arrayAfterKey(info, 0);
     } else {
       this.pos = 0;
