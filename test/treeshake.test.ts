@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
 import { REPO, suiteDir } from "./support/gen.ts";
@@ -103,4 +103,18 @@ test("treeshake: a module nothing uses costs nothing, and the all-in-one object 
   const all = await contributors("all", `import { OrderList } from ${imp(ORDERS)};\nconsole.log(OrderList);\n`);
   // validation is the JSON Schema validator module (runtime/validate/), no longer the constraint tables of runtime/tools.ts
   for (const f of ["runtime/text/decode.ts", "runtime/text/model-output.ts", "runtime/stream.ts", "runtime/validate/check.ts", "examples/orders/gen/order-list.validate.ts"]) assert.ok(all.has(f), `the all-in-one codec lacks ${f}`);
+});
+
+test("treeshake: in an app whose package.json does not say sideEffects false, encode/decode still keeps no validator", async () => {
+  // the generated files as an app has them: its own package, no "sideEffects" (esbuild then keeps every top-level
+  // statement that may have an effect: ajv's `validateN.evaluated = ...`, RegExps, property reads)
+  const app = path.join(DIR, "app");
+  mkdirSync(path.join(app, "gen"), { recursive: true });
+  writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", type: "module" }));
+  for (const f of ["order-list.ts", "order-list.validate.ts"]) {
+    writeFileSync(path.join(app, "gen", f), readFileSync(path.join(path.dirname(ORDERS), f), "utf8"));
+  }
+  const files = await contributors("app/entry", `import { OrderListBinary } from "./gen/order-list.ts";\nconsole.log(OrderListBinary.decode(OrderListBinary.encode({ orders: [] })));\n`);
+  const kept = [...files.keys()].filter((f) => /validate/.test(f) && (files.get(f) ?? 0) > 400);
+  assert.deepEqual(kept, [], `the binary bundle keeps validator code: ${kept.map((f) => `${f} ${files.get(f)} B`).join(", ")}`);
 });

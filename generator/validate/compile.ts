@@ -133,7 +133,40 @@ export async function compileValidator(input: ValidatorInput, options: CompileVa
   // error locations in the schema: validate() reports the instance path and keyword, never these
   js = js.replace(/schemaPath:"(?:[^"\\]|\\.)*",/g, "");
   js = withoutUnusedSchemas(js);
+  js = sideEffectFree(js);
   return { code: js, entry: head[1]!, helpers: [...used].sort(), warnings };
+}
+
+/**
+ * ajv's top level is constant definitions and `validateN.evaluated = {...}` assignments: statements with side
+ * effects, so a bundler keeps the whole validator (and the formats it uses) in every bundle that imports the
+ * codec module, which imports its validator, unless the app's package.json says `"sideEffects": false`. As module
+ * constants (and PURE RegExps) the validator is dropped wherever nothing calls it. The rename skips string
+ * literals (ajv writes them in double quotes), so a schema's own text is never changed.
+ */
+export function sideEffectFree(js: string): string {
+  js = js
+    .replace(/^const (\w+) = new RegExp\(/gm, "const $1 = /*@__PURE__*/ new RegExp(")
+    // a property read may run a getter, so bundlers keep it: read inside a PURE call instead
+    .replace(/^const (\w+) = (\$formats(?:\.\w+|\["[\w-]+"\])|Object\.prototype\.hasOwnProperty);$/gm, "const $1 = /*@__PURE__*/ (() => $2)();");
+  // `validateN.evaluated` as a constant, only where every read names a function whose assignment is at the top
+  // level: a function reached dynamically (`$dynamicRef`) has its `.evaluated` read off a variable, and keeps it
+  const assigned = new Set([...js.matchAll(/^(validate\d+)\.evaluated = /gm)].map((m) => m[1]));
+  const reads = [...js.matchAll(/(\w+)\.evaluated\b/g)];
+  if (assigned.size === 0 || !reads.every((m) => assigned.has(m[1]!))) return js;
+  js = js.replace(/^(validate\d+)\.evaluated = /gm, "const $1_evaluated = ");
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < js.length; i++) {
+    if (js.charCodeAt(i) !== 34) continue;
+    out += js.slice(from, i).replace(/\b(validate\d+)\.evaluated\b/g, "$1_evaluated");
+    let j = i + 1;
+    while (j < js.length && js.charCodeAt(j) !== 34) j += js.charCodeAt(j) === 92 ? 2 : 1;
+    out += js.slice(i, j + 1);
+    from = j + 1;
+    i = j;
+  }
+  return out + js.slice(from).replace(/\b(validate\d+)\.evaluated\b/g, "$1_evaluated");
 }
 
 /** A JSON pointer as a URI fragment (`/a b` -> `/a%20b`), as ajv resolves `$ref`s. */

@@ -7,13 +7,13 @@ import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runt
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"Order","description":"The order of docs/FORMAT.md §7 (worked example).","type":"object","properties":{"id":{"type":"string"},"qty":{"type":"integer"},"price":{"type":"number"},"status":{"enum":["pending","paid","shipped"]},"note":{"type":"string"},"created":{"type":"string","format":"date-time"},"tags":{"type":"array","items":{"type":"string"}}},"required":["id","qty","price","status","created","tags"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
-const formats0 = $formats["date-time"];
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const formats0 = /*@__PURE__*/ (() => $formats["date-time"])();
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -222,7 +222,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the Order JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkOrder(value: unknown, options?: $Options): $Issue[] {

@@ -6,16 +6,16 @@
 import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
-const func0 = Object.prototype.hasOwnProperty;
-const formats0 = $formats["date-time"];
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const formats0 = /*@__PURE__*/ (() => $formats["date-time"])();
 const schema33 = {"title":"Document","description":"An input document and the entities found in it.","type":"object","properties":{"id":{"description":"Document id.","type":"string","pattern":"^doc-[0-9]{4}$"},"source":{"description":"Kind of text the snippet came from.","type":"string","enum":["news","filing","email","chat","report"]},"language":{"description":"BCP 47 language tag of the text.","type":"string","enum":["en","zh"]},"url":{"description":"Where the text was fetched from, when known.","type":"string","format":"uri"},"text":{"description":"The source text snippet.","type":"string"},"entities":{"description":"Entities in order of first mention.","type":"array","items":{"$ref":"#/$defs/Entity"}}},"required":["id","source","language","text","entities"],"additionalProperties":false};
-const pattern4 = new RegExp("^doc-[0-9]{4}$", "u");
-const formats2 = $formats.uri;
+const pattern4 = /*@__PURE__*/ new RegExp("^doc-[0-9]{4}$", "u");
+const formats2 = /*@__PURE__*/ (() => $formats.uri)();
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
+const evaluated0 = validate24_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -150,13 +150,13 @@ errors++;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate24_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
+const evaluated0 = validate26_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -291,14 +291,14 @@ errors++;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate26_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern5 = new RegExp("^[A-Z]{2}$", "u");
+const pattern5 = /*@__PURE__*/ new RegExp("^[A-Z]{2}$", "u");
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate28_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -516,15 +516,15 @@ errors++;
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate28_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema41 = {"title":"DateEntity","description":"A calendar date, month or year, normalised to ISO 8601.","type":"object","properties":{"type":{"const":"date"},"text":{"description":"The mention as written in the text.","type":"string"},"value":{"description":"Normalised date; the first day of the month or year when `precision` is coarser than a day.","type":"string","format":"date"},"precision":{"description":"How precise the mention is.","type":"string","enum":["day","month","year"]},"confidence":{"$ref":"#/$defs/Confidence"}},"required":["type","text","value","precision","confidence"],"additionalProperties":false};
-const formats4 = $formats.date;
+const formats4 = /*@__PURE__*/ (() => $formats.date)();
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
+const evaluated0 = validate30_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -715,14 +715,14 @@ errors++;
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate30_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern6 = new RegExp("^[A-Z]{3}$", "u");
+const pattern6 = /*@__PURE__*/ new RegExp("^[A-Z]{3}$", "u");
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate32_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -902,13 +902,13 @@ errors++;
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate32_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate23_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1030,13 +1030,13 @@ validate23.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate23.evaluated = {"dynamicProps":true,"dynamicItems":false};
+const validate23_evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate22_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1250,13 +1250,13 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate22_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate21_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1379,13 +1379,13 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate21_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1399,7 +1399,7 @@ errors = vErrors.length;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the ExtractionResult JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkExtractionResult(value: unknown, options?: $Options): $Issue[] {

@@ -7,18 +7,18 @@ import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runt
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"LogReport","description":"Result of a log aggregation query over one time window: per-service level counts, latency percentiles and the most frequent errors.","type":"object","properties":{"reportId":{"description":"Id of this aggregation run.","type":"string","pattern":"^rpt_[0-9a-z]{12}$"},"query":{"description":"The query the report was computed for, in the log backend's query language.","type":"string"},"window":{"$ref":"#/$defs/TimeWindow"},"environment":{"description":"Deployment environment the logs came from.","type":"string","enum":["production","staging","development"]},"region":{"description":"Cloud region.","type":"string"},"truncated":{"description":"True when some services were dropped because the result hit the group limit.","type":"boolean"},"totalEvents":{"description":"Number of log events in the window, over all services.","type":"integer","minimum":0},"totalBytes":{"description":"Bytes of log data ingested in the window, over all services.","type":"integer","format":"int64","minimum":0},"services":{"description":"One group per service, busiest first.","type":"array","items":{"$ref":"#/$defs/ServiceGroup"}}},"required":["reportId","query","window","environment","region","truncated","totalEvents","totalBytes","services"],"additionalProperties":false,"$defs":{"TimeWindow":{"title":"TimeWindow","description":"Half-open interval [start, end) the report covers.","type":"object","properties":{"start":{"description":"Inclusive start (UTC).","type":"string","format":"date-time"},"end":{"description":"Exclusive end (UTC).","type":"string","format":"date-time"},"bucketSeconds":{"description":"Width of the histogram buckets used for percentiles.","type":"integer","minimum":1}},"required":["start","end","bucketSeconds"],"additionalProperties":false},"LevelCounts":{"title":"LevelCounts","description":"Number of events per log level.","type":"object","properties":{"debug":{"type":"integer","minimum":0,"description":"DEBUG events."},"info":{"type":"integer","minimum":0,"description":"INFO events."},"warn":{"type":"integer","minimum":0,"description":"WARN events."},"error":{"type":"integer","minimum":0,"description":"ERROR events."},"fatal":{"type":"integer","minimum":0,"description":"FATAL events."}},"required":["debug","info","warn","error","fatal"],"additionalProperties":false},"Latency":{"title":"Latency","description":"Request latency percentiles in milliseconds.","type":"object","properties":{"p50":{"type":"number","minimum":0,"description":"Median."},"p90":{"type":"number","minimum":0,"description":"90th percentile."},"p99":{"type":"number","minimum":0,"description":"99th percentile."},"max":{"type":"number","minimum":0,"description":"Slowest request."}},"required":["p50","p90","p99","max"],"additionalProperties":false},"ServiceGroup":{"title":"ServiceGroup","description":"Aggregates for one service.","type":"object","properties":{"service":{"description":"Service name.","type":"string"},"version":{"description":"Deployed version (semver) at the end of the window.","type":"string"},"healthy":{"description":"Whether the service passed its health checks for the whole window.","type":"boolean"},"instances":{"description":"Number of running instances that reported logs.","type":"integer","minimum":0},"counts":{"$ref":"#/$defs/LevelCounts"},"errorRate":{"description":"Fraction of requests that failed (0-1).","type":"number","minimum":0,"maximum":1},"latencyMs":{"$ref":"#/$defs/Latency"},"bytesIngested":{"description":"Bytes of log data this service produced in the window.","type":"integer","format":"int64","minimum":0},"tags":{"description":"Free-form labels attached to the service.","type":"array","items":{"type":"string"}},"incidentId":{"description":"Open incident linked to the service; null when one was linked and has been resolved, absent when none was ever linked.","type":["string","null"]},"topErrors":{"description":"Most frequent error messages, most frequent first.","type":"array","items":{"$ref":"#/$defs/TopError"}}},"required":["service","version","healthy","instances","counts","errorRate","latencyMs","bytesIngested","tags","topErrors"],"additionalProperties":false},"TopError":{"title":"TopError","description":"One normalised error message and how often it occurred.","type":"object","properties":{"message":{"description":"Error message with variable parts (ids, numbers) normalised away.","type":"string"},"level":{"description":"Level the message was logged at.","type":"string","enum":["error","fatal"]},"count":{"description":"Occurrences in the window.","type":"integer","minimum":1},"firstSeen":{"description":"First occurrence in the window (UTC).","type":"string","format":"date-time"},"lastSeen":{"description":"Last occurrence in the window (UTC).","type":"string","format":"date-time"},"sampleTraceIds":{"description":"Up to 3 W3C trace ids of requests that hit this error.","type":"array","items":{"type":"string","pattern":"^[0-9a-f]{32}$"},"maxItems":3}},"required":["message","level","count","firstSeen","lastSeen","sampleTraceIds"],"additionalProperties":false}}};
-const func0 = Object.prototype.hasOwnProperty;
-const pattern4 = new RegExp("^rpt_[0-9a-z]{12}$", "u");
-const formats0 = $formats["date-time"];
-const formats4 = $formats.int64;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const pattern4 = /*@__PURE__*/ new RegExp("^rpt_[0-9a-z]{12}$", "u");
+const formats0 = /*@__PURE__*/ (() => $formats["date-time"])();
+const formats4 = /*@__PURE__*/ (() => $formats.int64)();
 const schema34 = {"title":"ServiceGroup","description":"Aggregates for one service.","type":"object","properties":{"service":{"description":"Service name.","type":"string"},"version":{"description":"Deployed version (semver) at the end of the window.","type":"string"},"healthy":{"description":"Whether the service passed its health checks for the whole window.","type":"boolean"},"instances":{"description":"Number of running instances that reported logs.","type":"integer","minimum":0},"counts":{"$ref":"#/$defs/LevelCounts"},"errorRate":{"description":"Fraction of requests that failed (0-1).","type":"number","minimum":0,"maximum":1},"latencyMs":{"$ref":"#/$defs/Latency"},"bytesIngested":{"description":"Bytes of log data this service produced in the window.","type":"integer","format":"int64","minimum":0},"tags":{"description":"Free-form labels attached to the service.","type":"array","items":{"type":"string"}},"incidentId":{"description":"Open incident linked to the service; null when one was linked and has been resolved, absent when none was ever linked.","type":["string","null"]},"topErrors":{"description":"Most frequent error messages, most frequent first.","type":"array","items":{"$ref":"#/$defs/TopError"}}},"required":["service","version","healthy","instances","counts","errorRate","latencyMs","bytesIngested","tags","topErrors"],"additionalProperties":false};
 const schema37 = {"title":"TopError","description":"One normalised error message and how often it occurred.","type":"object","properties":{"message":{"description":"Error message with variable parts (ids, numbers) normalised away.","type":"string"},"level":{"description":"Level the message was logged at.","type":"string","enum":["error","fatal"]},"count":{"description":"Occurrences in the window.","type":"integer","minimum":1},"firstSeen":{"description":"First occurrence in the window (UTC).","type":"string","format":"date-time"},"lastSeen":{"description":"Last occurrence in the window (UTC).","type":"string","format":"date-time"},"sampleTraceIds":{"description":"Up to 3 W3C trace ids of requests that hit this error.","type":"array","items":{"type":"string","pattern":"^[0-9a-f]{32}$"},"maxItems":3}},"required":["message","level","count","firstSeen","lastSeen","sampleTraceIds"],"additionalProperties":false};
-const pattern5 = new RegExp("^[0-9a-f]{32}$", "u");
+const pattern5 = /*@__PURE__*/ new RegExp("^[0-9a-f]{32}$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate22_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -957,13 +957,13 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate22_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate21_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1385,13 +1385,13 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate21_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1405,7 +1405,7 @@ errors = vErrors.length;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the LogReport JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkLogReport(value: unknown, options?: $Options): $Issue[] {

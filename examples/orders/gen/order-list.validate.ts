@@ -6,18 +6,18 @@
 import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2length } from "@toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
-const func0 = Object.prototype.hasOwnProperty;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
 const schema33 = {"title":"Order","description":"One customer order.","type":"object","properties":{"id":{"description":"Order number: `ORD-<year>-<6 digits>`.","type":"string","pattern":"^ORD-[0-9]{4}-[0-9]{6}$"},"customer":{"$ref":"#/$defs/Customer"},"items":{"description":"Line items, 1 to 5 per order.","type":"array","items":{"$ref":"#/$defs/LineItem"},"minItems":1,"maxItems":5},"total":{"description":"Sum of qty × unitPrice over all items, in `currency`, with at most 2 decimals.","type":"number","minimum":0},"currency":{"description":"ISO 4217 currency code of all amounts in the order.","type":"string","enum":["CNY","HKD","JPY","KRW","SGD","USD","EUR","GBP"]},"status":{"description":"Fulfilment status.","type":"string","enum":["pending","paid","shipped","delivered","cancelled"]},"createdAt":{"description":"When the order was placed (UTC, whole seconds).","type":"string","format":"date-time"},"updatedAt":{"description":"Last status change (UTC, whole seconds); equal to `createdAt` for untouched orders.","type":"string","format":"date-time"},"note":{"description":"Free-text note the customer left at checkout.","type":"string","maxLength":200}},"required":["id","customer","items","total","currency","status","createdAt","updatedAt"],"additionalProperties":false};
 const func79 = $ucs2length;
-const pattern4 = new RegExp("^ORD-[0-9]{4}-[0-9]{6}$", "u");
-const pattern6 = new RegExp("^[A-Z0-9-]+$", "u");
-const formats0 = $formats.email;
-const pattern5 = new RegExp("^[A-Z]{2}$", "u");
+const pattern4 = /*@__PURE__*/ new RegExp("^ORD-[0-9]{4}-[0-9]{6}$", "u");
+const pattern6 = /*@__PURE__*/ new RegExp("^[A-Z0-9-]+$", "u");
+const formats0 = /*@__PURE__*/ (() => $formats.email)();
+const pattern5 = /*@__PURE__*/ new RegExp("^[A-Z]{2}$", "u");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate23_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -294,14 +294,14 @@ errors++;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate23_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const formats2 = $formats["date-time"];
+const formats2 = /*@__PURE__*/ (() => $formats["date-time"])();
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
+const evaluated0 = validate22_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -782,13 +782,13 @@ errors++;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate22_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
+const evaluated0 = validate21_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -854,13 +854,13 @@ errors++;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate21_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -874,7 +874,7 @@ errors = vErrors.length;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the OrderList JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkOrderList(value: unknown, options?: $Options): $Issue[] {

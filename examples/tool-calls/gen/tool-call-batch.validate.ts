@@ -7,14 +7,14 @@ import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2le
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","title":"ToolCallBatch","description":"A batch of tool calls an LLM emitted in one turn, e.g. {\"action\": \"get_weather\", \"args\": {\"city\": \"北京\", \"date\": \"2025-01-15\"}}.","type":"object","properties":{"calls":{"description":"Tool calls in the order the model emitted them.","type":"array","items":{"title":"ToolCall","description":"One call: which tool, and its arguments.","type":"object","properties":{"action":{"description":"Name of the tool to call.","type":"string","enum":["get_weather","get_forecast","get_air_quality","get_sunrise_sunset"]},"args":{"title":"WeatherArgs","description":"Arguments shared by all weather tools.","type":"object","properties":{"city":{"description":"City name, as the user wrote it (often Chinese).","type":"string","minLength":1},"date":{"description":"Calendar day the question is about (local date, ISO 8601).","type":"string","format":"date"}},"required":["city","date"],"additionalProperties":false}},"required":["action","args"],"additionalProperties":false}}},"required":["calls"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
 const func69 = $ucs2length;
-const formats0 = $formats.date;
+const formats0 = /*@__PURE__*/ (() => $formats.date)();
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -241,7 +241,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the ToolCallBatch JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkToolCallBatch(value: unknown, options?: $Options): $Issue[] {

@@ -7,15 +7,15 @@ import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runt
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"},"days":{"type":"array","items":{"type":"object","properties":{"date":{"type":"string","format":"date","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"},"high":{"type":"number"},"low":{"type":"number"},"conditions":{"type":"string","enum":["sunny","cloudy","rain","snow","storm"]},"precipitation":{"anyOf":[{"type":"number","minimum":0,"maximum":1},{"type":"null"}]}},"required":["date","high","low","conditions","precipitation"],"additionalProperties":false}},"alerts":{"type":"array","items":{"type":"string"}},"sources":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string","format":"uri"}}},"required":["city","days","sources"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
-const formats0 = $formats.date;
-const formats2 = $formats.uri;
-const pattern4 = new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$", "u");
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const formats0 = /*@__PURE__*/ (() => $formats.date)();
+const formats2 = /*@__PURE__*/ (() => $formats.uri)();
+const pattern4 = /*@__PURE__*/ new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -432,7 +432,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the Forecast JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkForecast(value: unknown, options?: $Options): $Issue[] {

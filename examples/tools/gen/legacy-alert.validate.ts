@@ -7,8 +7,8 @@ import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runt
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema12 = {"type":"object","properties":{"level":{"type":"string","enum":["advisory","watch","warning"]},"headline":{"type":"string"},"areas":{"type":"array","items":{"type":"string"},"minItems":1},"expires":{"type":"string","format":"date-time"}},"required":["level","headline","areas"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"};
-const func0 = Object.prototype.hasOwnProperty;
-const formats0 = $formats["date-time"];
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const formats0 = /*@__PURE__*/ (() => $formats["date-time"])();
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -7,15 +7,15 @@ import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2le
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string","minLength":1,"description":"City name, as the user wrote it"},"date":{"description":"Local calendar day, when the user named one","type":"string","format":"date","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"},"unit":{"default":"celsius","type":"string","enum":["celsius","fahrenheit"]}},"required":["city","unit"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
 const func63 = $ucs2length;
-const formats0 = $formats.date;
-const pattern4 = new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$", "u");
+const formats0 = /*@__PURE__*/ (() => $formats.date)();
+const pattern4 = /*@__PURE__*/ new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -152,7 +152,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the WeatherQuery JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkWeatherQuery(value: unknown, options?: $Options): $Issue[] {

@@ -6,13 +6,13 @@
 import { checkSchema as $checkSchema } from "@toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
-const func0 = Object.prototype.hasOwnProperty;
-const pattern4 = new RegExp("^ORD-[0-9]{4}$", "u");
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const pattern4 = /*@__PURE__*/ new RegExp("^ORD-[0-9]{4}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -81,7 +81,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the LookupOrderArguments JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkLookupOrderArguments(value: unknown, options?: $Options): $Issue[] {

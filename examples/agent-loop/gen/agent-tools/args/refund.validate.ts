@@ -7,13 +7,13 @@ import { checkSchema as $checkSchema } from "@toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"orderId":{"type":"string","pattern":"^ORD-[0-9]{4}$"},"amount":{"type":"number","exclusiveMinimum":0,"maximum":1000,"description":"Amount to refund, in the order's currency."},"reason":{"type":"string","enum":["damaged","late","wrong_item","other"]}},"required":["orderId","amount"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
-const pattern4 = new RegExp("^ORD-[0-9]{4}$", "u");
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const pattern4 = /*@__PURE__*/ new RegExp("^ORD-[0-9]{4}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -150,7 +150,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the RefundArguments JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkRefundArguments(value: unknown, options?: $Options): $Issue[] {

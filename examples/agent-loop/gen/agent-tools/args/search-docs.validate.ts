@@ -6,13 +6,13 @@
 import { checkSchema as $checkSchema, ucs2length as $ucs2length } from "@toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
-const func0 = Object.prototype.hasOwnProperty;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
 const func62 = $ucs2length;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -116,7 +116,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the SearchDocsArguments JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkSearchDocsArguments(value: unknown, options?: $Options): $Issue[] {

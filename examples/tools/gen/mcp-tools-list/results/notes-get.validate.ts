@@ -6,8 +6,8 @@
 import { checkSchema as $checkSchema, formats as $formats } from "@toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
-const func0 = Object.prototype.hasOwnProperty;
-const formats0 = $formats["date-time"];
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
+const formats0 = /*@__PURE__*/ (() => $formats["date-time"])();
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -7,12 +7,12 @@ import { checkSchema as $checkSchema } from "@toon-gen/runtime/validate";
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"location":{"oneOf":[{"type":"object","properties":{"kind":{"const":"city"},"name":{"type":"string"}},"required":["kind","name"],"additionalProperties":false},{"type":"object","properties":{"kind":{"const":"coordinates"},"lat":{"type":"number","minimum":-90,"maximum":90},"lon":{"type":"number","minimum":-180,"maximum":180}},"required":["kind","lat","lon"],"additionalProperties":false}]},"pollutants":{"type":"array","items":{"type":"string","enum":["pm2_5","pm10","o3","no2"]}}},"required":["location"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -348,7 +348,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the GetAirQualityArguments JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkGetAirQualityArguments(value: unknown, options?: $Options): $Issue[] {

@@ -7,13 +7,13 @@ import { checkSchema as $checkSchema, ucs2length as $ucs2length } from "@toon-ge
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":"integer","minimum":1,"maximum":10,"description":"How many days, today included."},"include":{"type":"array","items":{"type":"string","enum":["temperature","precipitation","wind","uv_index"]},"uniqueItems":true,"description":"Which series to return (all when absent)."}},"required":["city","days"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
 const func63 = $ucs2length;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -190,7 +190,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the GetForecastArguments JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkGetForecastArguments(value: unknown, options?: $Options): $Issue[] {

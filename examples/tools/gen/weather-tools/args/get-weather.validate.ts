@@ -7,14 +7,14 @@ import { checkSchema as $checkSchema, formats as $formats, ucs2length as $ucs2le
 import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from "@toon-gen/runtime/validate";
 
 const schema32 = {"type":"object","properties":{"city":{"type":"string","description":"City name, as the user wrote it (often not in English).","minLength":1},"date":{"type":["string","null"],"format":"date","description":"Local calendar day (ISO 8601), or null for now."},"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature unit."}},"required":["city","date","unit"],"additionalProperties":false};
-const func0 = Object.prototype.hasOwnProperty;
+const func0 = /*@__PURE__*/ (() => Object.prototype.hasOwnProperty)();
 const func64 = $ucs2length;
-const formats0 = $formats.date;
+const formats0 = /*@__PURE__*/ (() => $formats.date)();
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
+const evaluated0 = validate20_evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -151,7 +151,7 @@ errors++;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+const validate20_evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 /** Every violation of the GetWeatherArguments JSON Schema by `value` (`[]`: valid), each with its JSON-pointer path and keyword. */
 export function checkGetWeatherArguments(value: unknown, options?: $Options): $Issue[] {
