@@ -55,7 +55,8 @@ export interface CompiledValidator {
   warnings: string[];
 }
 
-function ajvFor(draft: Draft, options: Options): Ajv {
+/** ajv for `draft` (also the conformance test's reference: plain ajv with ajv-formats). */
+export function ajvFor(draft: Draft, options: Options): Ajv {
   switch (draft) {
     case 4:
       return new AjvDraft04(options);
