@@ -125,3 +125,44 @@ export {
   writeRef,
   readRef,
 } from "./codec/kinds/index.ts";
+
+// Helpers for what unrolled modules write once per open object: the extra entries of an object whose extras
+// are `any` (additionalProperties absent or true, the commonest case in JSON Schema). They take no definition
+// function, so their call sites stay monomorphic and V8 inlines them like the loop they replace.
+import type { Writer as $Writer } from "./writer.ts";
+import type { Reader as $Reader } from "./reader.ts";
+import { writeAny as $writeAny, readAny as $readAny } from "./any.ts";
+import { setOwn as $setOwn } from "./objects.ts";
+import { rethrowAtIndex as $rethrowAtIndex } from "./errors.ts";
+import { wKey as $wKey, rKey as $rKey } from "./codec/kinds/index.ts";
+
+/** Write the extra entries `keys` of `v` (count, then key and value each), errors prefixed with `p` and the key. */
+export function wAnyExtras(w: $Writer, v: any, keys: string[], p: string): void {
+  w.varint(keys.length);
+  let k = "";
+  try {
+    for (k of keys) {
+      $wKey(w, k);
+      $writeAny(w, v[k]);
+    }
+  } catch (err) {
+    $rethrowAtIndex(err, p, k);
+  }
+}
+
+/** Read extra entries into `o` (count, then key and value each), as `wAnyExtras` writes them. */
+export function rAnyExtras(r: $Reader, o: any, p: string): void {
+  r.at = p;
+  // each entry is at least 2 bytes: a key (1) and an `any` value's tag (1)
+  const n = r.count(2);
+  let k = "";
+  try {
+    for (let j = 0; j < n; j++) {
+      k = $rKey(r, o);
+      r.at = "";
+      $setOwn(o, k, $readAny(r));
+    }
+  } catch (e) {
+    $rethrowAtIndex(e, p, k);
+  }
+}

@@ -211,6 +211,11 @@ ${f} = ${rc.expr};`, "  ")}
     });
   const extrasRead = (o: Code): Code[] => {
     if (s.additional === false) return [];
+    if (s.additional.kind === "any" && 1 + cx.minWidth(s.additional) === 2) {
+      // the commonest open object: one runtime call for its extras instead of the loop (write.ts has its pair)
+      const call = code`$rt.rAnyExtras(r, ${o}, ${p});`;
+      return [layout.isMap ? call : code`if (${bitTest(layout.extrasBit)}) ${call}`];
+    }
     const n = L.fresh("n", fieldOf(p));
     const k = L.fresh("k", fieldOf(p));
     const known = cx.knownKeys(s.properties.map((q) => q.name), s);

@@ -236,7 +236,13 @@ ${indentBy(body, "  ")}
     tail.push(q.required ? code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
 ${write}` : code`if (${f} !== undefined) ${write}`);
   }
-  if (s.additional !== false) {
+  if (s.additional !== false && s.additional.kind === "any" && !cx.tracksPointers(s.additional)) {
+    // the commonest open object: one runtime call for its extras instead of the loop (same bytes, no
+    // definition function passed, so V8 still inlines it)
+    const call = code`$rt.wAnyExtras(w, ${v}, ${extras!}, ${p});`;
+    tail.push(layout.isMap ? code`if (${extras!} === undefined) w.byte(0);
+else ${call}` : code`if (${extras!} !== undefined) ${call}`);
+  } else if (s.additional !== false) {
     const k = L.fresh("k", fieldOf(p));
     const e = L.fresh("e", fieldOf(p));
     const track = cx.tracksPointers(s.additional) ? pointerTracking(code`${p} + $rt.pointerSegment(${k})`) : undefined;

@@ -263,19 +263,7 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
   $rt.wString(w, v_id, "/id", 1);
   if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
-  if (x0 !== undefined) {
-    w.varint(x0.length);
-    let k0 = "";
-    try {
-      for (k0 of x0) {
-        $rt.wKey(w, k0);
-        const e0 = v[k0];
-        $rt.writeAny(w, e0);
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "", k0);
-    }
-  }
+  if (x0 !== undefined) $rt.wAnyExtras(w, v, x0, "");
 }
 
 function readNotesDeleteArguments(r: $rt.Reader): any {
@@ -285,20 +273,7 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
   const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
   const o0: any = { id: v_id };
   if ((m0 & 1)) o0.permanent = v_permanent;
-  if ((m0 & 2)) {
-    r.at = "";
-    const n0 = r.count(2);
-    let k0 = "";
-    try {
-      for (let j = 0; j < n0; j++) {
-        k0 = $rt.rKey(r, o0);
-        const e0 = (r.at = "", $rt.readAny(r));
-        $rt.setOwn(o0, k0, e0);
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "", k0);
-    }
-  }
+  if ((m0 & 2)) $rt.rAnyExtras(r, o0, "");
   return o0;
 }
 
