@@ -69,7 +69,8 @@ export class ModuleContext {
     this.evolved = hasExtensions(ir);
     for (const d of ir.definitions) this.defs.set(d.name, d);
     for (const n of recursiveDefinitions(new Map(ir.definitions.map((d) => [d.name, d.shape])))) this.recursive.add(n);
-    nameShapes(ir.root, ir.name, this.shapeNames);
+    // the root's parts are named by their fields alone: the codec's name would open most names of the module
+    nameShapes(ir.root, ir.name, this.shapeNames, "");
     for (const d of ir.definitions) nameShapes(d.shape, d.name, this.shapeNames);
   }
 
@@ -234,22 +235,22 @@ function reachesExtension(s: Shape, defs: ReadonlySet<string>): boolean {
  * names, `items`, tuple positions, `rest`, `additional`, union arms by discriminator value or position. A shape
  * object met twice keeps its first name.
  */
-function nameShapes(s: Shape, n: string, names: Map<Shape, string>): void {
+function nameShapes(s: Shape, n: string, names: Map<Shape, string>, base = `${n}_`): void {
   if (names.has(s)) return;
   names.set(s, n);
   switch (s.kind) {
     case "object":
-      for (const p of s.properties) nameShapes(p.shape, `${n}_${p.name}`, names);
-      if (s.additional !== false) nameShapes(s.additional, `${n}_additional`, names);
+      for (const p of s.properties) nameShapes(p.shape, `${base}${p.name}`, names);
+      if (s.additional !== false) nameShapes(s.additional, `${base}additional`, names);
       return;
     case "array":
-      return nameShapes(s.items, `${n}_items`, names);
+      return nameShapes(s.items, `${base}items`, names);
     case "tuple":
-      s.items.forEach((x, i) => nameShapes(x, `${n}_${i}`, names));
-      if (s.rest !== false) nameShapes(s.rest, `${n}_rest`, names);
+      s.items.forEach((x, i) => nameShapes(x, `${base}${i}`, names));
+      if (s.rest !== false) nameShapes(s.rest, `${base}rest`, names);
       return;
     case "union":
-      s.branches.forEach((b, i) => nameShapes(b, `${n}_${s.discriminator ? String(s.discriminator.values[i]) : i}`, names));
+      s.branches.forEach((b, i) => nameShapes(b, `${base}${s.discriminator ? String(s.discriminator.values[i]) : i}`, names));
       return;
     default:
       return;

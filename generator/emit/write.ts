@@ -118,6 +118,8 @@ function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Local
   const zeroWidth = cx.minWidth(items) === 0;
   const body = inLoop(L, () => emitWrite(items, e, "", cx, L));
   const track = cx.tracksPointers(items) ? pointerTracking(code`${p} + "/" + ${i}`) : undefined;
+  // plain strings, the commonest array: one runtime call for the same loop (read.ts has its pair)
+  if (!track && !zeroWidth && body.text === `$rt.wString(w, ${e.text}, "");`) return code`$rt.wStrings(w, ${v}, ${p}${r});`;
   return code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
 ${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} items of a zero-width type", ${v});\n` : raw("")}w.varint(${n});

@@ -23,10 +23,10 @@ export interface ToolCallBatch {
 }
 
 const $keys_ToolCallBatch = /*@__PURE__*/ new Set<string>(["calls"]);
-const $keys_ToolCallBatch_calls_items = /*@__PURE__*/ new Set<string>(["action", "args"]);
-const $enum_ToolCallBatch_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
-const $keys_ToolCallBatch_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
-const $tfields_ToolCallBatch_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
+const $keys_calls_items = /*@__PURE__*/ new Set<string>(["action", "args"]);
+const $enum_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
+const $keys_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
+const $tfields_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
 const $thints_ToolCallBatch = {"root": "object", "keys": ["calls"]} as const;
 const $tinstructions_ToolCallBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -57,18 +57,18 @@ function writeToolCallBatch(w: $rt.Writer, v: any): void {
       $rt.gObject(e_calls, "");
       const v_action = e_calls.action;
       const v_args = e_calls.args;
-      if ($rt.keyCount(e_calls) !== 2) $rt.checkClosed(e_calls, $keys_ToolCallBatch_calls_items, "");
+      if ($rt.keyCount(e_calls) !== 2) $rt.checkClosed(e_calls, $keys_calls_items, "");
       switch (v_action) {
         case "get_weather": w.byte(0); break;
         case "get_forecast": w.byte(1); break;
         case "get_air_quality": w.byte(2); break;
         case "get_sunrise_sunset": w.byte(3); break;
-        default: throw $rt.enumFail(v_action, $enum_ToolCallBatch_calls_items_action, "/action", 1);
+        default: throw $rt.enumFail(v_action, $enum_calls_items_action, "/action", 1);
       }
       $rt.gObject(v_args, "/args", 1);
       const v_city = v_args.city;
       const v_date = v_args.date;
-      if ($rt.keyCount(v_args) !== 2) $rt.checkClosed(v_args, $keys_ToolCallBatch_calls_items_args, "/args");
+      if ($rt.keyCount(v_args) !== 2) $rt.checkClosed(v_args, $keys_calls_items_args, "/args");
       $rt.wString(w, v_city, "/args/city", 1);
       $rt.wDate(w, v_date, "/args/date", 1);
     }
@@ -84,7 +84,7 @@ function readToolCallBatch(r: $rt.Reader): any {
   let i_calls = 0;
   try {
     for (; i_calls < n_calls; i_calls++) {
-      const v_action = (r.at = "/action", $enum_ToolCallBatch_calls_items_action[r.index(4)]);
+      const v_action = (r.at = "/action", $enum_calls_items_action[r.index(4)]);
       const v_city = (r.at = "/args/city", r.string());
       const v_date = (r.at = "/args/date", r.date());
       const o_args: any = { city: v_city, date: v_date };
@@ -100,7 +100,7 @@ function readToolCallBatch(r: $rt.Reader): any {
   return o1;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -132,12 +132,12 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
           let i_calls = 0;
           if (4 <= e.max) {
             for (; i_calls < n_calls; i_calls++) {
-              const c_calls = $tr_ToolCallBatch_calls_items(e, v_calls[i_calls]);
+              const c_calls = $tr_calls_items(e, v_calls[i_calls]);
               if (c_calls === null) break;
               b_calls += ind_calls + c_calls;
             }
           }
-          if (i_calls === n_calls) e.out += ind0 + "calls" + "[" + n_calls + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields_ToolCallBatch_calls_items, e.d)) + ":" + b_calls;
+          if (i_calls === n_calls) e.out += ind0 + "calls" + "[" + n_calls + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields_calls_items, e.d)) + ":" + b_calls;
           else $rt.textArray(e, ind0 + "calls", v_calls, 1, 2, true);
         }
       } else $rt.textField(e, v_calls, ind0, "calls", 0, 1);
@@ -153,7 +153,7 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | null {
+function $tr_calls_items_args(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
@@ -167,7 +167,7 @@ function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | 
   return s;
 }
 
-function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null {
+function $tr_calls_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
@@ -176,31 +176,31 @@ function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null 
   if (f0 === null) return null;
   s = f0;
   const f1 = r.args;
-  const c1 = $tr_ToolCallBatch_calls_items_args(e, f1);
+  const c1 = $tr_calls_items_args(e, f1);
   if (c1 === null) return null;
   s += e.d + c1;
   return s;
 }
 
-function $ckb_ToolCallBatch_calls_items_args(v: any): any {
+function $ckb_calls_items_args(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcString(v.date, "/date");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items_args, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_calls_items_args, "");
   return v;
 }
 
-function $ckb_ToolCallBatch_calls_items(v: any): any {
+function $ckb_calls_items(v: any): any {
   $rt.tcObject(v, "");
-  v.action = $rt.tcEnum(v.action, "/action", $enum_ToolCallBatch_calls_items_action);
-  v.args = $rt.tcRef(v.args, "/args", $ckb_ToolCallBatch_calls_items_args);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items, "");
+  v.action = $rt.tcEnum(v.action, "/action", $enum_calls_items_action);
+  v.args = $rt.tcRef(v.args, "/args", $ckb_calls_items_args);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_calls_items, "");
   return v;
 }
 
 function $ckToolCallBatch(v: any): any {
   $rt.tcObject(v, "");
-  v.calls = $rt.tcArray(v.calls, "/calls", $ckb_ToolCallBatch_calls_items);
+  v.calls = $rt.tcArray(v.calls, "/calls", $ckb_calls_items);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_ToolCallBatch, "");
   return v;
 }
@@ -210,30 +210,23 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "ToolCallBatch",
   fingerprint: 0xaf87,
   hash64: "0xaf8728b79b6d481f",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "tool-call-batch.ts", $dictionary.fingerprint, "ToolCallBatch");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": ToolCallBatch;
-  "calls": $StreamPaths["$"]["calls"];
+  "calls": ToolCallBatch["calls"];
   "calls[]": $StreamPaths["calls"][number];
   "calls[].action": $StreamPaths["calls[]"]["action"];
   "calls[].args": $StreamPaths["calls[]"]["args"];
@@ -241,7 +234,7 @@ type $StreamPaths = {
   "calls[].args.date": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "ToolCallBatch",
   fingerprint: 44935,
@@ -258,19 +251,8 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           items: {
             kind: "object",
             properties: [
-              { name: "action", required: true, shape: { kind: "enum", values: ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] } },
-              {
-                name: "args",
-                required: true,
-                shape: {
-                  kind: "object",
-                  properties: [
-                    { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-                    { name: "date", required: true, shape: { kind: "string", format: "date" } },
-                  ],
-                  additional: false,
-                },
-              },
+              {name:"action",required:true,shape:{kind:"enum",values:["get_weather","get_forecast","get_air_quality","get_sunrise_sunset"]}},
+              {name:"args",required:true,shape:{kind:"object",properties:[{name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"date",required:true,shape:{kind:"string",format:"date"}}],additional:false}},
             ],
             additional: false,
           },
@@ -283,18 +265,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "ToolCallBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 7],
+  ids: [0,7],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: ToolCallBatch, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -309,12 +291,10 @@ function $encode(value: ToolCallBatch, options?: $rt.EncodeOptions): Uint8Array 
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ToolCallBatch {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "ToolCallBatch");
   const v = readToolCallBatch(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeToolCallBatch);
   }
@@ -327,8 +307,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<ToolCallBatch>(value, options, $checkSchema, writeToolCallBatch);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `ToolCallBatch` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const ToolCallBatchBinary = {
@@ -394,5 +373,5 @@ export const ToolCallBatchPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ToolCallBatchStream: $rt.StreamCodec<ToolCallBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ToolCallBatch, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group (a bundle that uses it keeps them all: prefer the groups above). */
 export const ToolCallBatch = /*@__PURE__*/ $rt.codecOf(ToolCallBatchBinary, ToolCallBatchValidate, ToolCallBatchText, ToolCallBatchPrompt, { stream: ToolCallBatchStream });

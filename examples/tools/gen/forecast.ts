@@ -22,16 +22,16 @@ export interface Forecast {
 }
 
 const $keys_Forecast = /*@__PURE__*/ new Set<string>(["city", "days", "alerts", "sources"]);
-const $keys_Forecast_days_items = /*@__PURE__*/ new Set<string>([
+const $keys_days_items = /*@__PURE__*/ new Set<string>([
   "date",
   "high",
   "low",
   "conditions",
   "precipitation",
 ]);
-const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
-const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
-const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
+const $enum_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
+const $keys_sources = /*@__PURE__*/ new Set<string>([]);
+const $tfields_days_items = ["date", "high", "low", "conditions", "precipitation"];
 const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
 const $tfill_Forecast = {
   "root": {"o": [["alerts", 1, 0]]},
@@ -83,7 +83,7 @@ function writeForecast(w: $rt.Writer, v: any): void {
       const v_low = e_days.low;
       const v_conditions = e_days.conditions;
       const v_precipitation = e_days.precipitation;
-      if ($rt.keyCount(e_days) !== 5) $rt.checkClosed(e_days, $keys_Forecast_days_items, "");
+      if ($rt.keyCount(e_days) !== 5) $rt.checkClosed(e_days, $keys_days_items, "");
       $rt.wDate(w, v_date, "/date", 1);
       $rt.wNumber(w, v_high, "/high", 1);
       $rt.wNumber(w, v_low, "/low", 1);
@@ -93,7 +93,7 @@ function writeForecast(w: $rt.Writer, v: any): void {
         case "rain": w.byte(2); break;
         case "snow": w.byte(3); break;
         case "storm": w.byte(4); break;
-        default: throw $rt.enumFail(v_conditions, $enum_Forecast_days_items_conditions, "/conditions", 1);
+        default: throw $rt.enumFail(v_conditions, $enum_days_items_conditions, "/conditions", 1);
       }
       if (v_precipitation === undefined) throw $rt.missing("", "precipitation");
       if (typeof v_precipitation === "number") {
@@ -108,22 +108,9 @@ function writeForecast(w: $rt.Writer, v: any): void {
   } catch (err) {
     $rt.rethrowAtIndex(err, "/days", i_days);
   }
-  if (v_alerts !== undefined) {
-    $rt.gArray(v_alerts, "/alerts");
-    const n_alerts = v_alerts.length;
-    w.varint(n_alerts);
-    let i_alerts = 0;
-    try {
-      for (; i_alerts < n_alerts; i_alerts++) {
-        const e_alerts = v_alerts[i_alerts];
-        $rt.wString(w, e_alerts, "");
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/alerts", i_alerts);
-    }
-  }
+  if (v_alerts !== undefined) $rt.wStrings(w, v_alerts, "/alerts");
   $rt.gObject(v_sources, "/sources", 1);
-  const x_sources = $rt.extraKeys(v_sources, $keys_Forecast_sources);
+  const x_sources = $rt.extraKeys(v_sources, $keys_sources);
   if (x_sources === undefined) w.byte(0);
   else {
     w.varint(x_sources.length);
@@ -153,7 +140,7 @@ function readForecast(r: $rt.Reader): any {
       const v_date = (r.at = "/date", r.date());
       const v_high = (r.at = "/high", r.num());
       const v_low = (r.at = "/low", r.num());
-      const v_conditions = (r.at = "/conditions", $enum_Forecast_days_items_conditions[r.index(5)]);
+      const v_conditions = (r.at = "/conditions", $enum_days_items_conditions[r.index(5)]);
       const v_precipitation = ((r.at = "/precipitation", r.index(2)) === 0 ? (r.at = "/precipitation", r.num()) : null);
       const o0: any = { date: v_date, high: v_high, low: v_low, conditions: v_conditions, precipitation: v_precipitation };
       a_days.push(o0);
@@ -162,21 +149,7 @@ function readForecast(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "/days", i_days);
   }
   const v_days = a_days;
-  let v_alerts: any;
-  if ((m0 & 1)) {
-    r.at = "/alerts";
-    const n_alerts = r.count(1);
-    const a_alerts: any[] = [];
-    let i_alerts = 0;
-    try {
-      for (; i_alerts < n_alerts; i_alerts++) {
-        a_alerts.push((r.at = "", r.string()));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/alerts", i_alerts);
-    }
-    v_alerts = a_alerts;
-  }
+  const v_alerts = (m0 & 1) ? $rt.rStrings(r, "/alerts") : undefined;
   const o_sources: any = {};
   r.at = "/sources";
   const n_sources = r.count(2);
@@ -197,7 +170,7 @@ function readForecast(r: $rt.Reader): any {
   return o1;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -233,12 +206,12 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
           let i_days = 0;
           if (3 <= e.max) {
             for (; i_days < n_days; i_days++) {
-              const c_days = $tr_Forecast_days_items(e, v_days[i_days]);
+              const c_days = $tr_days_items(e, v_days[i_days]);
               if (c_days === null) break;
               b_days += ind_days + c_days;
             }
           }
-          if (i_days === n_days) e.out += ind0 + "days" + "[" + n_days + e.mk + "]" + (e.d === "," ? "{date,high,low,conditions,precipitation}" : $rt.fieldList($tfields_Forecast_days_items, e.d)) + ":" + b_days;
+          if (i_days === n_days) e.out += ind0 + "days" + "[" + n_days + e.mk + "]" + (e.d === "," ? "{date,high,low,conditions,precipitation}" : $rt.fieldList($tfields_days_items, e.d)) + ":" + b_days;
           else $rt.textArray(e, ind0 + "days", v_days, 1, 2, true);
         }
       } else $rt.textField(e, v_days, ind0, "days", 0, 1);
@@ -270,7 +243,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
+function $tr_days_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 5 || ks[0] !== "date" || ks[1] !== "high" || ks[2] !== "low" || ks[3] !== "conditions" || ks[4] !== "precipitation") return null;
@@ -293,18 +266,18 @@ function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $ckb_Forecast_days_items(v: any): any {
+function $ckb_days_items(v: any): any {
   $rt.tcObject(v, "");
   v.date = $rt.tcString(v.date, "/date");
   v.high = $rt.tcNumber(v.high, "/high");
   v.low = $rt.tcNumber(v.low, "/low");
-  v.conditions = $rt.tcEnum(v.conditions, "/conditions", $enum_Forecast_days_items_conditions);
+  v.conditions = $rt.tcEnum(v.conditions, "/conditions", $enum_days_items_conditions);
   v.precipitation = $rt.tcOrNull(v.precipitation, "/precipitation", $rt.tcNumber);
-  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_Forecast_days_items, "");
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_days_items, "");
   return v;
 }
 
-function $ckb_Forecast_sources(v: any): any {
+function $ckb_sources(v: any): any {
   $rt.tcObject(v, "");
   let k0 = "";
   try {
@@ -320,9 +293,9 @@ function $ckb_Forecast_sources(v: any): any {
 function $ckForecast(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
-  v.days = $rt.tcArray(v.days, "/days", $ckb_Forecast_days_items);
+  v.days = $rt.tcArray(v.days, "/days", $ckb_days_items);
   if (v.alerts !== undefined) v.alerts = $rt.tcArray(v.alerts, "/alerts", $rt.tcString);
-  v.sources = $rt.tcRef(v.sources, "/sources", $ckb_Forecast_sources);
+  v.sources = $rt.tcRef(v.sources, "/sources", $ckb_sources);
   if ($rt.keyCount(v) !== 3 + (v.alerts !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Forecast, "");
   return v;
 }
@@ -332,31 +305,25 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Forecast",
   fingerprint: 0x3797,
   hash64: "0x37975ea23925644d",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "forecast.ts", $dictionary.fingerprint, "Forecast");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": Forecast;
   "city": string;
-  "days": $StreamPaths["$"]["days"];
+  "days": Forecast["days"];
   "days[]": $StreamPaths["days"][number];
   "days[].date": string;
   "days[].high": number;
@@ -365,13 +332,13 @@ type $StreamPaths = {
   "days[].precipitation": $StreamPaths["days[]"]["precipitation"];
   "days[].precipitation<0>": number;
   "days[].precipitation<1>": null;
-  "alerts": Exclude<$StreamPaths["$"]["alerts"], undefined>;
+  "alerts": $Def<Forecast["alerts"]>;
   "alerts[]": string;
-  "sources": $StreamPaths["$"]["sources"];
+  "sources": Forecast["sources"];
   "sources{}": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Forecast",
   fingerprint: 14231,
@@ -380,7 +347,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "city", required: true, shape: { kind: "string" } },
+      {name:"city",required:true,shape:{kind:"string"}},
       {
         name: "days",
         required: true,
@@ -400,21 +367,17 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
                   },
                 },
               },
-              { name: "high", required: true, shape: { kind: "number" } },
-              { name: "low", required: true, shape: { kind: "number" } },
-              { name: "conditions", required: true, shape: { kind: "enum", values: ["sunny", "cloudy", "rain", "snow", "storm"] } },
-              {
-                name: "precipitation",
-                required: true,
-                shape: { kind: "union", branches: [{ kind: "number", constraints: { minimum: 0, maximum: 1 } }, { kind: "null" }] },
-              },
+              {name:"high",required:true,shape:{kind:"number"}},
+              {name:"low",required:true,shape:{kind:"number"}},
+              {name:"conditions",required:true,shape:{kind:"enum",values:["sunny","cloudy","rain","snow","storm"]}},
+              {name:"precipitation",required:true,shape:{kind:"union",branches:[{kind:"number",constraints:{minimum:0,maximum:1}},{kind:"null"}]}},
             ],
             additional: false,
           },
         },
       },
-      { name: "alerts", required: false, shape: { kind: "array", items: { kind: "string" } } },
-      { name: "sources", required: true, shape: { kind: "object", properties: [], additional: { kind: "string" } } },
+      {name:"alerts",required:false,shape:{kind:"array",items:{kind:"string"}}},
+      {name:"sources",required:true,shape:{kind:"object",properties:[],additional:{kind:"string"}}},
     ],
     additional: false,
   },
@@ -422,18 +385,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "Forecast",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 15],
+  ids: [0,15],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: Forecast, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -448,12 +411,10 @@ function $encode(value: Forecast, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Forecast {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "Forecast");
   const v = readForecast(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeForecast);
   }
@@ -466,8 +427,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<Forecast>(value, options, $checkSchema, writeForecast);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `Forecast` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const ForecastBinary = {
@@ -533,5 +493,5 @@ export const ForecastPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ForecastStream: $rt.StreamCodec<Forecast, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Forecast, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group (a bundle that uses it keeps them all: prefer the groups above). */
 export const Forecast = /*@__PURE__*/ $rt.codecOf(ForecastBinary, ForecastValidate, ForecastText, ForecastPrompt, { stream: ForecastStream });

@@ -28,16 +28,16 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "items",
   "payment",
 ]);
-const $enum_Order_status = ["new", "paid"] as const;
-const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
-const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
-const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
-const $tfields_Order_items_items = ["sku", "qty"];
-const $tenum_Order_payment_card_kind = ["card"] as const;
-const $tenum_Order_payment_cash_kind = ["cash"] as const;
-const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash] as const;
-const $tmask_Order_payment_exact = [32, 32] as const;
-const $tmask_Order_payment_coercible = [0, 0] as const;
+const $enum_status = ["new", "paid"] as const;
+const $keys_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
+const $keys_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
+const $keys_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
+const $tfields_items_items = ["sku", "qty"];
+const $tenum_payment_card_kind = ["card"] as const;
+const $tenum_payment_cash_kind = ["cash"] as const;
+const $tunion_payment = [$ckb_payment_card, $ckb_payment_cash] as const;
+const $tmask_payment_exact = [32, 32] as const;
+const $tmask_payment_coercible = [0, 0] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]} as const;
 const $tfill_Order = {
   "root": {"o": [["note", 1, 0], ["payment", 1, 0]]},
@@ -81,7 +81,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   switch (v_status) {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
-    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
+    default: throw $rt.enumFail(v_status, $enum_status, "/status", 1);
   }
   if (v_note !== undefined) $rt.wPlainString(w, v_note, "/note");
   $rt.gArray(v_items, "/items", 1);
@@ -94,7 +94,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
       $rt.gObject(e_items, "");
       const v_sku = e_items.sku;
       const v_qty = e_items.qty;
-      if ($rt.keyCount(e_items) !== 2) $rt.checkClosed(e_items, $keys_Order_items_items, "");
+      if ($rt.keyCount(e_items) !== 2) $rt.checkClosed(e_items, $keys_items_items, "");
       $rt.wString(w, v_sku, "/sku", 1);
       $rt.wInt(w, v_qty, "/qty", 1);
     }
@@ -110,7 +110,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
         $rt.gObject(v_payment, "/payment");
         const v_kind = v_payment.kind;
         const v_card = v_payment.card;
-        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_payment_card, "/payment");
         $rt.wConst(v_kind, "card", "/payment/kind", 1);
         $rt.wPlainString(w, v_card, "/payment/card", 1);
         break;
@@ -119,7 +119,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
         w.byte(1);
         $rt.gObject(v_payment, "/payment");
         const v_kind$2 = v_payment.kind;
-        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
+        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_payment_cash, "/payment");
         $rt.wConst(v_kind$2, "cash", "/payment/kind", 1);
         break;
       }
@@ -132,7 +132,7 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_id = (r.at = "/id", r.plainString());
-  const v_status = (r.at = "/status", $enum_Order_status[r.index(2)]);
+  const v_status = (r.at = "/status", $enum_status[r.index(2)]);
   const v_note = (m0 & 1) ? (r.at = "/note", r.plainString()) : undefined;
   r.at = "/items";
   const n_items = r.count(2);
@@ -177,7 +177,7 @@ function readOrder(r: $rt.Reader): any {
   return o1;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -221,12 +221,12 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
           let i_items = 0;
           if (3 <= e.max) {
             for (; i_items < n_items; i_items++) {
-              const c_items = $tr_Order_items_items(e, v_items[i_items]);
+              const c_items = $tr_items_items(e, v_items[i_items]);
               if (c_items === null) break;
               b_items += ind_items + c_items;
             }
           }
-          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields_Order_items_items, e.d)) + ":" + b_items;
+          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields_items_items, e.d)) + ":" + b_items;
           else $rt.textArray(e, ind0 + "items", v_items, 1, 2, true);
         }
       } else $rt.textField(e, v_items, ind0, "items", 0, 1);
@@ -314,7 +314,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
+function $tr_items_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
@@ -328,43 +328,43 @@ function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $ckb_Order_items_items(v: any): any {
+function $ckb_items_items(v: any): any {
   $rt.tcObject(v, "");
   v.sku = $rt.tcString(v.sku, "/sku");
   v.qty = $rt.tcInteger(v.qty, "/qty");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_items_items, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_items_items, "");
   return v;
 }
 
-function $ckb_Order_payment_card(v: any): any {
+function $ckb_payment_card(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_card_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_payment_card_kind);
   v.card = $rt.tcString(v.card, "/card");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_card, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_payment_card, "");
   return v;
 }
 
-function $ckb_Order_payment_cash(v: any): any {
+function $ckb_payment_cash(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_cash_kind);
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_payment_cash_kind);
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_payment_cash, "");
   return v;
 }
 
-function $ckb_Order_payment(v: any): any {
+function $ckb_payment(v: any): any {
   $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "card": {
-      v = $ckb_Order_payment_card(v);
+      v = $ckb_payment_card(v);
       break;
     }
     case "cash": {
-      v = $ckb_Order_payment_cash(v);
+      v = $ckb_payment_cash(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
+      v = $rt.tcUnion(v, "", $tunion_payment, $tmask_payment_exact, $tmask_payment_coercible);
   }
   return v;
 }
@@ -372,10 +372,10 @@ function $ckb_Order_payment(v: any): any {
 function $ckOrder(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
-  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
+  v.status = $rt.tcEnum(v.status, "/status", $enum_status);
   if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");
-  v.items = $rt.tcArray(v.items, "/items", $ckb_Order_items_items);
-  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_Order_payment);
+  v.items = $rt.tcArray(v.items, "/items", $ckb_items_items);
+  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_payment);
   if ($rt.keyCount(v) !== 3 + (v.note !== undefined ? 1 : 0) + (v.payment !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }
@@ -385,37 +385,31 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Order",
   fingerprint: 0xc1b7,
   hash64: "0xc1b7e14fa683acee",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "v1.ts", $dictionary.fingerprint, "Order");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": Order;
   "id": string;
-  "status": $StreamPaths["$"]["status"];
+  "status": Order["status"];
   "note": string;
-  "items": $StreamPaths["$"]["items"];
+  "items": Order["items"];
   "items[]": $StreamPaths["items"][number];
   "items[].sku": string;
   "items[].qty": number;
-  "payment": Exclude<$StreamPaths["$"]["payment"], undefined>;
+  "payment": $Def<Order["payment"]>;
   "payment<0>": unknown;
   "payment<0>.kind": "card";
   "payment<0>.card": string;
@@ -423,7 +417,7 @@ type $StreamPaths = {
   "payment<1>.kind": "cash";
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 49591,
@@ -432,38 +426,20 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "id", required: true, shape: { kind: "string", intern: false } },
-      { name: "status", required: true, shape: { kind: "enum", values: ["new", "paid"] } },
-      { name: "note", required: false, shape: { kind: "string", intern: false } },
-      {
-        name: "items",
-        required: true,
-        shape: {
-          kind: "array",
-          items: {
-            kind: "object",
-            properties: [{ name: "sku", required: true, shape: { kind: "string" } }, { name: "qty", required: true, shape: { kind: "integer" } }],
-            additional: false,
-          },
-        },
-      },
+      {name:"id",required:true,shape:{kind:"string",intern:false}},
+      {name:"status",required:true,shape:{kind:"enum",values:["new","paid"]}},
+      {name:"note",required:false,shape:{kind:"string",intern:false}},
+      {name:"items",required:true,shape:{kind:"array",items:{kind:"object",properties:[{name:"sku",required:true,shape:{kind:"string"}},{name:"qty",required:true,shape:{kind:"integer"}}],additional:false}}},
       {
         name: "payment",
         required: false,
         shape: {
           kind: "union",
           branches: [
-            {
-              kind: "object",
-              properties: [
-                { name: "kind", required: true, shape: { kind: "const", value: "card" } },
-                { name: "card", required: true, shape: { kind: "string", intern: false } },
-              ],
-              additional: false,
-            },
-            { kind: "object", properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }], additional: false },
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"card"}},{name:"card",required:true,shape:{kind:"string",intern:false}}],additional:false},
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"cash"}}],additional:false},
           ],
-          discriminator: { property: "kind", values: ["card", "cash"] },
+          discriminator: {property:"kind",values:["card","cash"]},
         },
       },
     ],
@@ -473,18 +449,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 14],
+  ids: [0,14],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -499,12 +475,10 @@ function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "Order");
   const v = readOrder(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeOrder);
   }
@@ -512,14 +486,13 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Order> {
   void options;
   return $rt.validateWith(value, writeOrder);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `Order` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const OrderBinary = {
@@ -584,5 +557,5 @@ export const OrderPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group (a bundle that uses it keeps them all: prefer the groups above). */
 export const Order = /*@__PURE__*/ $rt.codecOf(OrderBinary, OrderValidate, OrderText, OrderPrompt, { stream: OrderStream });

@@ -6,8 +6,8 @@ import { $ckLookupOrderArguments, readLookupOrderArguments, writeLookupOrderArgu
 import type { LookupOrderArguments } from "./args/lookup-order.js";
 
 export type { LookupOrderArguments } from "./args/lookup-order.js";
-import { $ckRefundArguments, readRefundArguments, writeRefundArguments } from "./args/refund.js";
-import type { RefundArguments } from "./args/refund.js";
+import { $keys_RefundArguments } from "./args/refund.js";
+import type { $Def, RefundArguments } from "./args/refund.js";
 export type { RefundArguments } from "./args/refund.js";
 import { $ckSearchDocsArguments, readSearchDocsArguments, writeSearchDocsArguments } from "./args/search-docs.js";
 import type { SearchDocsArguments } from "./args/search-docs.js";
@@ -25,11 +25,12 @@ export type AgentTools = {
   arguments: SearchDocsArguments;
 };
 
-export const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
-export const $tenum_AgentTools_refund_name = ["refund"] as const;
-export const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
-const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
+const $keys_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
+const $tenum_lookup_order_name = ["lookup_order"] as const;
+const $tenum_refund_name = ["refund"] as const;
+const $tenum_search_docs_name = ["search_docs"] as const;
+const $tunion_AgentTools = [$ckb_lookup_order, $ckb_refund, $ckb_search_docs] as const;
 export const $tmask_AgentTools_exact = [32, 32, 32] as const;
 export const $tmask_AgentTools_coercible = [0, 0, 0] as const;
 const $thints_AgentTools = {"root": "other", "keys": []} as const;
@@ -65,7 +66,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name = v.name;
       const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
       $rt.wConst(v_name, "lookup_order", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
@@ -80,7 +81,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$2 = v.name;
       const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
       $rt.wConst(v_name$2, "refund", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -95,7 +96,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$3 = v.name;
       const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
       $rt.wConst(v_name$3, "search_docs", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -115,39 +116,36 @@ function readAgentTools(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "lookup_order";
-      let r_arguments: any;
+      let v_arguments: any;
       try {
-        r_arguments = readLookupOrderArguments(r);
+        v_arguments = readLookupOrderArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "refund";
-      let r_arguments$2: any;
+      let v_arguments$2: any;
       try {
-        r_arguments$2 = readRefundArguments(r);
+        v_arguments$2 = readRefundArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "search_docs";
-      let r_arguments$3: any;
+      let v_arguments$3: any;
       try {
-        r_arguments$3 = readSearchDocsArguments(r);
+        v_arguments$3 = readSearchDocsArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -156,7 +154,38 @@ function readAgentTools(r: $rt.Reader): any {
   return u0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function writeRefundArguments(w: $rt.Writer, v: any): void {
+  $rt.gObject(v, "");
+  const v_orderId = v.orderId;
+  const v_amount = v.amount;
+  const v_reason = v.reason;
+  if ($rt.keyCount(v) !== 2 + +(v_reason !== undefined)) $rt.checkClosed(v, $keys_RefundArguments, "");
+  w.byte(+(v_reason !== undefined));
+  $rt.wPlainString(w, v_orderId, "/orderId", 1);
+  $rt.wNumber(w, v_amount, "/amount", 1);
+  if (v_reason !== undefined) {
+    switch (v_reason) {
+      case "damaged": w.byte(0); break;
+      case "late": w.byte(1); break;
+      case "wrong_item": w.byte(2); break;
+      case "other": w.byte(3); break;
+      default: throw $rt.enumFail(v_reason, $enum_RefundArguments_reason, "/reason");
+    }
+  }
+}
+
+function readRefundArguments(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  const v_orderId = (r.at = "/orderId", r.plainString());
+  const v_amount = (r.at = "/amount", r.num());
+  const v_reason = (m0 & 1) ? (r.at = "/reason", $enum_RefundArguments_reason[r.index(4)]) : undefined;
+  const o0: any = { orderId: v_orderId, amount: v_amount };
+  if ((m0 & 1)) o0.reason = v_reason;
+  return o0;
+}
+
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -168,27 +197,36 @@ function $txAgentTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckb_AgentTools_lookup_order(v: any): any {
+function $ckb_lookup_order(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_lookup_order_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_lookup_order_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckLookupOrderArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
   return v;
 }
 
-function $ckb_AgentTools_refund(v: any): any {
+function $ckRefundArguments(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_refund_name);
+  v.orderId = $rt.tcString(v.orderId, "/orderId");
+  v.amount = $rt.tcNumber(v.amount, "/amount");
+  if (v.reason !== undefined) v.reason = $rt.tcEnum(v.reason, "/reason", $enum_RefundArguments_reason);
+  if ($rt.keyCount(v) !== 2 + (v.reason !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_RefundArguments, "");
+  return v;
+}
+
+function $ckb_refund(v: any): any {
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_refund_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckRefundArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
   return v;
 }
 
-function $ckb_AgentTools_search_docs(v: any): any {
+function $ckb_search_docs(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_search_docs_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_search_docs_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckSearchDocsArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
   return v;
 }
 
@@ -197,15 +235,15 @@ function $ckAgentTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "lookup_order": {
-      v = $ckb_AgentTools_lookup_order(v);
+      v = $ckb_lookup_order(v);
       break;
     }
     case "refund": {
-      v = $ckb_AgentTools_refund(v);
+      v = $ckb_refund(v);
       break;
     }
     case "search_docs": {
-      v = $ckb_AgentTools_search_docs(v);
+      v = $ckb_search_docs(v);
       break;
     }
     default:
@@ -219,27 +257,20 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "AgentTools",
   fingerprint: 0x2a23,
   hash64: "0x2a23cae168f9e69d",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": AgentTools;
   "$<0>": unknown;
@@ -256,13 +287,13 @@ type $StreamPaths = {
   "#RefundArguments": RefundArguments;
   "#RefundArguments.orderId": string;
   "#RefundArguments.amount": number;
-  "#RefundArguments.reason": Exclude<$StreamPaths["#RefundArguments"]["reason"], undefined>;
+  "#RefundArguments.reason": $Def<RefundArguments["reason"]>;
   "#SearchDocsArguments": SearchDocsArguments;
   "#SearchDocsArguments.query": string;
   "#SearchDocsArguments.limit": number;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "AgentTools",
   fingerprint: 10787,
@@ -271,81 +302,46 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "union",
     branches: [
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "lookup_order" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "LookupOrderArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "refund" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "RefundArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "search_docs" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "SearchDocsArguments" } },
-        ],
-        additional: false,
-      },
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"lookup_order"}},{name:"arguments",required:true,shape:{kind:"ref",name:"LookupOrderArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"refund"}},{name:"arguments",required:true,shape:{kind:"ref",name:"RefundArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"search_docs"}},{name:"arguments",required:true,shape:{kind:"ref",name:"SearchDocsArguments"}}],additional:false},
     ],
-    discriminator: { property: "name", values: ["lookup_order", "refund", "search_docs"] },
+    discriminator: {property:"name",values:["lookup_order","refund","search_docs"]},
   },
   definitions: [
-    {
-      name: "LookupOrderArguments",
-      shape: {
-        kind: "object",
-        properties: [{ name: "orderId", required: true, shape: { kind: "string", intern: false, constraints: { pattern: "^ORD-[0-9]{4}$" } } }],
-        additional: false,
-      },
-    },
+    {name:"LookupOrderArguments",shape:{kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false}},
     {
       name: "RefundArguments",
       shape: {
         kind: "object",
         properties: [
-          { name: "orderId", required: true, shape: { kind: "string", intern: false, constraints: { pattern: "^ORD-[0-9]{4}$" } } },
-          { name: "amount", required: true, shape: { kind: "number", constraints: { exclusiveMinimum: 0, maximum: 1000 } } },
-          { name: "reason", required: false, shape: { kind: "enum", values: ["damaged", "late", "wrong_item", "other"] } },
+          {name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}},
+          {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
+          {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
         ],
         additional: false,
       },
     },
     {
       name: "SearchDocsArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          { name: "query", required: true, shape: { kind: "string", intern: false, constraints: { minLength: 1 } } },
-          { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 5 } } },
-        ],
-        additional: false,
-      },
+      shape: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
     },
   ],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "AgentTools",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 19],
+  ids: [0,19],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: AgentTools, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -360,12 +356,10 @@ function $encode(value: AgentTools, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): AgentTools {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "AgentTools");
   const v = readAgentTools(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeAgentTools);
   }
@@ -373,17 +367,15 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): AgentTools {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<AgentTools> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<AgentTools>(value, writeAgentTools);
+    const shaped = $rt.validateWith<AgentTools>(value, writeAgentTools);
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `AgentTools` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const AgentToolsBinary = {
@@ -448,5 +440,5 @@ export const AgentToolsPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const AgentToolsStream: $rt.StreamCodec<AgentTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentTools, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group (a bundle that uses it keeps them all: prefer the groups above). */
 export const AgentTools = /*@__PURE__*/ $rt.codecOf(AgentToolsBinary, AgentToolsValidate, AgentToolsText, AgentToolsPrompt, { stream: AgentToolsStream });

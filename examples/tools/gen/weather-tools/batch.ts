@@ -4,11 +4,11 @@
 import * as $rt from "toon-gen/runtime/codegen";
 import type { GetAirQualityArguments } from "./args/get-air-quality.js";
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
-import type { GetForecastArguments } from "./args/get-forecast.js";
+import type { $Def, GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
-import { $keys_WeatherTools_get_weather, $tenum_WeatherTools_get_air_quality_name, $tenum_WeatherTools_get_forecast_name, $tenum_WeatherTools_get_weather_name, $tmask_WeatherTools_coercible, $tmask_WeatherTools_exact } from "./call.js";
+import { $ckb_GetAirQualityArguments_location, $ckb_GetAirQualityArguments_pollutants_items, $ckb_GetForecastArguments_include_items, $enum_GetAirQualityArguments_pollutants_items, $enum_GetForecastArguments_include_items, $enum_GetWeatherArguments_unit, $keys_GetAirQualityArguments_location_city, $keys_GetAirQualityArguments_location_coordinates, $tmask_WeatherTools_coercible, $tmask_WeatherTools_exact, readWeatherTools } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -26,19 +26,13 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
+const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
 const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
 const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
-const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
-const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
-const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
+const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
+const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_WeatherToolsBatch = {
@@ -150,53 +144,6 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
   }
 }
 
-function readWeatherTools(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(3)) {
-    case 0: {
-      const v_name = "get_weather";
-      let r_arguments: any;
-      try {
-        r_arguments = readGetWeatherArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments = r_arguments;
-      const o0: any = { name: v_name, arguments: v_arguments };
-      u0 = o0;
-      break;
-    }
-    case 1: {
-      const v_name$2 = "get_forecast";
-      let r_arguments$2: any;
-      try {
-        r_arguments$2 = readGetForecastArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments$2 = r_arguments$2;
-      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
-      u0 = o1;
-      break;
-    }
-    case 2: {
-      const v_name$3 = "get-air-quality";
-      let r_arguments$3: any;
-      try {
-        r_arguments$3 = readGetAirQualityArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const v_arguments$3 = r_arguments$3;
-      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
-      u0 = o2;
-      break;
-    }
-  }
-  return u0;
-}
-
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
@@ -218,14 +165,6 @@ function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
     case "fahrenheit": w.byte(1); break;
     default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
   }
-}
-
-function readGetWeatherArguments(r: $rt.Reader): any {
-  const v_city = (r.at = "/city", r.string());
-  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
-  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
-  const o0: any = { city: v_city, date: v_date, unit: v_unit };
-  return o0;
 }
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
@@ -257,31 +196,6 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
       $rt.rethrowAtIndex(err, "/include", i_include);
     }
   }
-}
-
-function readGetForecastArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  const v_city = (r.at = "/city", r.string());
-  const v_days = (r.at = "/days", r.int());
-  let v_include: any;
-  if ((m0 & 1)) {
-    r.at = "/include";
-    const n_include = r.count(1);
-    const a_include: any[] = [];
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/include", i_include);
-    }
-    v_include = a_include;
-  }
-  const o0: any = { city: v_city, days: v_days };
-  if ((m0 & 1)) o0.include = v_include;
-  return o0;
 }
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
@@ -340,50 +254,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readGetAirQualityArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  r.at = "/location";
-  let u_location: any;
-  switch (r.index(2)) {
-    case 0: {
-      const v_kind = "city";
-      const v_name = (r.at = "/location/name", r.string());
-      const o_location: any = { kind: v_kind, name: v_name };
-      u_location = o_location;
-      break;
-    }
-    case 1: {
-      const v_kind$2 = "coordinates";
-      const v_lat = (r.at = "/location/lat", r.num());
-      const v_lon = (r.at = "/location/lon", r.num());
-      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
-      u_location = o_location$2;
-      break;
-    }
-  }
-  const v_location = u_location;
-  let v_pollutants: any;
-  if ((m0 & 1)) {
-    r.at = "/pollutants";
-    const n_pollutants = r.count(1);
-    const a_pollutants: any[] = [];
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
-    }
-    v_pollutants = a_pollutants;
-  }
-  const o0: any = { location: v_location };
-  if ((m0 & 1)) o0.pollutants = v_pollutants;
-  return o0;
-}
-
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -725,11 +596,6 @@ function $ckb_WeatherTools_get_weather(v: any): any {
   return v;
 }
 
-function $ckb_GetForecastArguments_include_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
-  return v;
-}
-
 function $ckGetForecastArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
@@ -744,46 +610,6 @@ function $ckb_WeatherTools_get_forecast(v: any): any {
   v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
-  v.name = $rt.tcString(v.name, "/name");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
-  v.lat = $rt.tcNumber(v.lat, "/lat");
-  v.lon = $rt.tcNumber(v.lon, "/lon");
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location(v: any): any {
-  $rt.tcObject(v, "");
-  const d0 = v.kind;
-  switch (d0) {
-    case "city": {
-      v = $ckb_GetAirQualityArguments_location_city(v);
-      break;
-    }
-    case "coordinates": {
-      v = $ckb_GetAirQualityArguments_location_coordinates(v);
-      break;
-    }
-    default:
-      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
-  }
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 
@@ -835,27 +661,20 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "WeatherToolsBatch",
   fingerprint: 0xb131,
   hash64: "0xb13133abfc7d618e",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/batch.ts", $dictionary.fingerprint, "WeatherToolsBatch");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": WeatherToolsBatch;
   "$[]": WeatherTools;
@@ -871,17 +690,17 @@ type $StreamPaths = {
   "#WeatherTools<2>.arguments": GetAirQualityArguments;
   "#GetWeatherArguments": GetWeatherArguments;
   "#GetWeatherArguments.city": string;
-  "#GetWeatherArguments.date": $StreamPaths["#GetWeatherArguments"]["date"];
+  "#GetWeatherArguments.date": GetWeatherArguments["date"];
   "#GetWeatherArguments.date<0>": string;
   "#GetWeatherArguments.date<1>": null;
-  "#GetWeatherArguments.unit": $StreamPaths["#GetWeatherArguments"]["unit"];
+  "#GetWeatherArguments.unit": GetWeatherArguments["unit"];
   "#GetForecastArguments": GetForecastArguments;
   "#GetForecastArguments.city": string;
   "#GetForecastArguments.days": number;
-  "#GetForecastArguments.include": Exclude<$StreamPaths["#GetForecastArguments"]["include"], undefined>;
+  "#GetForecastArguments.include": $Def<GetForecastArguments["include"]>;
   "#GetForecastArguments.include[]": $StreamPaths["#GetForecastArguments.include"][number];
   "#GetAirQualityArguments": GetAirQualityArguments;
-  "#GetAirQualityArguments.location": $StreamPaths["#GetAirQualityArguments"]["location"];
+  "#GetAirQualityArguments.location": GetAirQualityArguments["location"];
   "#GetAirQualityArguments.location<0>": unknown;
   "#GetAirQualityArguments.location<0>.kind": "city";
   "#GetAirQualityArguments.location<0>.name": string;
@@ -889,49 +708,28 @@ type $StreamPaths = {
   "#GetAirQualityArguments.location<1>.kind": "coordinates";
   "#GetAirQualityArguments.location<1>.lat": number;
   "#GetAirQualityArguments.location<1>.lon": number;
-  "#GetAirQualityArguments.pollutants": Exclude<$StreamPaths["#GetAirQualityArguments"]["pollutants"], undefined>;
+  "#GetAirQualityArguments.pollutants": $Def<GetAirQualityArguments["pollutants"]>;
   "#GetAirQualityArguments.pollutants[]": $StreamPaths["#GetAirQualityArguments.pollutants"][number];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherToolsBatch",
   fingerprint: 45361,
   level: $LEVEL,
   tables: false,
-  root: { kind: "array", items: { kind: "ref", name: "WeatherTools" } },
+  root: {kind:"array",items:{kind:"ref",name:"WeatherTools"}},
   definitions: [
     {
       name: "WeatherTools",
       shape: {
         kind: "union",
         branches: [
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "get_weather" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "GetWeatherArguments" } },
-            ],
-            additional: false,
-          },
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "get_forecast" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "GetForecastArguments" } },
-            ],
-            additional: false,
-          },
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "get-air-quality" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "GetAirQualityArguments" } },
-            ],
-            additional: false,
-          },
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_weather"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetWeatherArguments"}}],additional:false},
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_forecast"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetForecastArguments"}}],additional:false},
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get-air-quality"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetAirQualityArguments"}}],additional:false},
         ],
-        discriminator: { property: "name", values: ["get_weather", "get_forecast", "get-air-quality"] },
+        discriminator: {property:"name",values:["get_weather","get_forecast","get-air-quality"]},
       },
     },
     {
@@ -939,9 +737,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "date", required: true, shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] } },
-          { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
+          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
+          {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
         ],
         additional: false,
       },
@@ -951,13 +749,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "days", required: true, shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } } },
-          {
-            name: "include",
-            required: false,
-            shape: { kind: "array", items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] }, constraints: { uniqueItems: true } },
-          },
+          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
+          {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
         ],
         additional: false,
       },
@@ -973,25 +767,21 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             shape: {
               kind: "union",
               branches: [
-                {
-                  kind: "object",
-                  properties: [{ name: "kind", required: true, shape: { kind: "const", value: "city" } }, { name: "name", required: true, shape: { kind: "string" } }],
-                  additional: false,
-                },
+                {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
                 {
                   kind: "object",
                   properties: [
-                    { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
-                    { name: "lat", required: true, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
-                    { name: "lon", required: true, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
+                    {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
+                    {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+                    {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
                   ],
                   additional: false,
                 },
               ],
-              discriminator: { property: "kind", values: ["city", "coordinates"] },
+              discriminator: {property:"kind",values:["city","coordinates"]},
             },
           },
-          { name: "pollutants", required: false, shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } } },
+          {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
         ],
         additional: false,
       },
@@ -1000,18 +790,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherToolsBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 34],
+  ids: [0,34],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: WeatherToolsBatch, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -1026,12 +816,10 @@ function $encode(value: WeatherToolsBatch, options?: $rt.EncodeOptions): Uint8Ar
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): WeatherToolsBatch {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "WeatherToolsBatch");
   const v = readWeatherToolsBatch(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeWeatherToolsBatch);
   }
@@ -1039,17 +827,15 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): WeatherToolsBa
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<WeatherToolsBatch> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<WeatherToolsBatch>(value, writeWeatherToolsBatch);
+    const shaped = $rt.validateWith<WeatherToolsBatch>(value, writeWeatherToolsBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `WeatherToolsBatch` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const WeatherToolsBatchBinary = {
@@ -1114,5 +900,5 @@ export const WeatherToolsBatchPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const WeatherToolsBatchStream: $rt.StreamCodec<WeatherToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherToolsBatch, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherToolsBatch = /*@__PURE__*/ $rt.codecOf(WeatherToolsBatchBinary, WeatherToolsBatchValidate, WeatherToolsBatchText, WeatherToolsBatchPrompt, { stream: WeatherToolsBatchStream });

@@ -2,14 +2,14 @@
 // Dictionary WeatherTools: fingerprint 0x09f1, 32 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
-import { $ckGetAirQualityArguments, readGetAirQualityArguments, writeGetAirQualityArguments } from "./args/get-air-quality.js";
-import type { GetAirQualityArguments } from "./args/get-air-quality.js";
+import { $keys_GetAirQualityArguments } from "./args/get-air-quality.js";
+import type { $Def, GetAirQualityArguments } from "./args/get-air-quality.js";
 
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
-import { $ckGetForecastArguments, readGetForecastArguments, writeGetForecastArguments } from "./args/get-forecast.js";
+import { $keys_GetForecastArguments } from "./args/get-forecast.js";
 import type { GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
-import { $ckGetWeatherArguments, readGetWeatherArguments, writeGetWeatherArguments } from "./args/get-weather.js";
+import { $keys_GetWeatherArguments } from "./args/get-weather.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
 
@@ -25,11 +25,21 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
-export const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-export const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-export const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
-const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
+const $keys_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
+export const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
+export const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+export const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+export const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+const $tenum_get_weather_name = ["get_weather"] as const;
+const $tenum_get_forecast_name = ["get_forecast"] as const;
+const $tenum_get_air_quality_name = ["get-air-quality"] as const;
+export const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+export const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+export const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+export const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+export const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+const $tunion_WeatherTools = [$ckb_get_weather, $ckb_get_forecast, $ckb_get_air_quality] as const;
 export const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 export const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
@@ -69,7 +79,7 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name = v.name;
       const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
       $rt.wConst(v_name, "get_weather", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
@@ -84,7 +94,7 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$2 = v.name;
       const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
       $rt.wConst(v_name$2, "get_forecast", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -99,7 +109,7 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$3 = v.name;
       const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
       $rt.wConst(v_name$3, "get-air-quality", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -113,45 +123,42 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
   }
 }
 
-function readWeatherTools(r: $rt.Reader): any {
+export function readWeatherTools(r: $rt.Reader): any {
   r.at = "";
   let u0: any;
   switch (r.index(3)) {
     case 0: {
       const v_name = "get_weather";
-      let r_arguments: any;
+      let v_arguments: any;
       try {
-        r_arguments = readGetWeatherArguments(r);
+        v_arguments = readGetWeatherArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "get_forecast";
-      let r_arguments$2: any;
+      let v_arguments$2: any;
       try {
-        r_arguments$2 = readGetForecastArguments(r);
+        v_arguments$2 = readGetForecastArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "get-air-quality";
-      let r_arguments$3: any;
+      let v_arguments$3: any;
       try {
-        r_arguments$3 = readGetAirQualityArguments(r);
+        v_arguments$3 = readGetAirQualityArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -160,7 +167,193 @@ function readWeatherTools(r: $rt.Reader): any {
   return u0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
+  $rt.gObject(v, "");
+  const v_city = v.city;
+  const v_date = v.date;
+  const v_unit = v.unit;
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  $rt.wString(w, v_city, "/city", 1);
+  if (v_date === undefined) throw $rt.missing("", "date");
+  if (typeof v_date === "string") {
+    w.byte(0);
+    $rt.wDate(w, v_date, "/date");
+  }
+  else {
+    w.byte(1);
+    $rt.wNull(v_date, "/date");
+  }
+  switch (v_unit) {
+    case "celsius": w.byte(0); break;
+    case "fahrenheit": w.byte(1); break;
+    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
+  }
+}
+
+export function readGetWeatherArguments(r: $rt.Reader): any {
+  const v_city = (r.at = "/city", r.string());
+  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
+  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
+  const o0: any = { city: v_city, date: v_date, unit: v_unit };
+  return o0;
+}
+
+function writeGetForecastArguments(w: $rt.Writer, v: any): void {
+  $rt.gObject(v, "");
+  const v_city = v.city;
+  const v_days = v.days;
+  const v_include = v.include;
+  if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  w.byte(+(v_include !== undefined));
+  $rt.wString(w, v_city, "/city", 1);
+  $rt.wInt(w, v_days, "/days", 1);
+  if (v_include !== undefined) {
+    $rt.gArray(v_include, "/include");
+    const n_include = v_include.length;
+    w.varint(n_include);
+    let i_include = 0;
+    try {
+      for (; i_include < n_include; i_include++) {
+        const e_include = v_include[i_include];
+        switch (e_include) {
+          case "temperature": w.byte(0); break;
+          case "precipitation": w.byte(1); break;
+          case "wind": w.byte(2); break;
+          case "uv_index": w.byte(3); break;
+          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
+        }
+      }
+    } catch (err) {
+      $rt.rethrowAtIndex(err, "/include", i_include);
+    }
+  }
+}
+
+export function readGetForecastArguments(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  const v_city = (r.at = "/city", r.string());
+  const v_days = (r.at = "/days", r.int());
+  let v_include: any;
+  if ((m0 & 1)) {
+    r.at = "/include";
+    const n_include = r.count(1);
+    const a_include: any[] = [];
+    let i_include = 0;
+    try {
+      for (; i_include < n_include; i_include++) {
+        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
+      }
+    } catch (e) {
+      $rt.rethrowAtIndex(e, "/include", i_include);
+    }
+    v_include = a_include;
+  }
+  const o0: any = { city: v_city, days: v_days };
+  if ((m0 & 1)) o0.include = v_include;
+  return o0;
+}
+
+function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
+  $rt.gObject(v, "");
+  const v_location = v.location;
+  const v_pollutants = v.pollutants;
+  if ($rt.keyCount(v) !== 1 + +(v_pollutants !== undefined)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  w.byte(+(v_pollutants !== undefined));
+  if (v_location === undefined) throw $rt.missing("", "location");
+  $rt.gObject(v_location, "/location");
+  const d_location = v_location.kind;
+  switch (d_location) {
+    case "city": {
+      w.byte(0);
+      $rt.gObject(v_location, "/location");
+      const v_kind = v_location.kind;
+      const v_name = v_location.name;
+      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
+      $rt.wConst(v_kind, "city", "/location/kind", 1);
+      $rt.wString(w, v_name, "/location/name", 1);
+      break;
+    }
+    case "coordinates": {
+      w.byte(1);
+      $rt.gObject(v_location, "/location");
+      const v_kind$2 = v_location.kind;
+      const v_lat = v_location.lat;
+      const v_lon = v_location.lon;
+      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
+      $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
+      $rt.wNumber(w, v_lat, "/location/lat", 1);
+      $rt.wNumber(w, v_lon, "/location/lon", 1);
+      break;
+    }
+    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
+  }
+  if (v_pollutants !== undefined) {
+    $rt.gArray(v_pollutants, "/pollutants");
+    const n_pollutants = v_pollutants.length;
+    w.varint(n_pollutants);
+    let i_pollutants = 0;
+    try {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        const e_pollutants = v_pollutants[i_pollutants];
+        switch (e_pollutants) {
+          case "pm2_5": w.byte(0); break;
+          case "pm10": w.byte(1); break;
+          case "o3": w.byte(2); break;
+          case "no2": w.byte(3); break;
+          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
+        }
+      }
+    } catch (err) {
+      $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
+    }
+  }
+}
+
+export function readGetAirQualityArguments(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  r.at = "/location";
+  let u_location: any;
+  switch (r.index(2)) {
+    case 0: {
+      const v_kind = "city";
+      const v_name = (r.at = "/location/name", r.string());
+      const o_location: any = { kind: v_kind, name: v_name };
+      u_location = o_location;
+      break;
+    }
+    case 1: {
+      const v_kind$2 = "coordinates";
+      const v_lat = (r.at = "/location/lat", r.num());
+      const v_lon = (r.at = "/location/lon", r.num());
+      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
+      u_location = o_location$2;
+      break;
+    }
+  }
+  const v_location = u_location;
+  let v_pollutants: any;
+  if ((m0 & 1)) {
+    r.at = "/pollutants";
+    const n_pollutants = r.count(1);
+    const a_pollutants: any[] = [];
+    let i_pollutants = 0;
+    try {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
+      }
+    } catch (e) {
+      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
+    }
+    v_pollutants = a_pollutants;
+  }
+  const o0: any = { location: v_location };
+  if ((m0 & 1)) o0.pollutants = v_pollutants;
+  return o0;
+}
+
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -172,27 +365,98 @@ function $txWeatherTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckb_WeatherTools_get_weather(v: any): any {
+function $ckGetWeatherArguments(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_weather_name);
+  v.city = $rt.tcString(v.city, "/city");
+  v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
+  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
+  return v;
+}
+
+function $ckb_get_weather(v: any): any {
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_get_weather_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetWeatherArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
   return v;
 }
 
-function $ckb_WeatherTools_get_forecast(v: any): any {
+export function $ckb_GetForecastArguments_include_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
+  return v;
+}
+
+function $ckGetForecastArguments(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
+  v.city = $rt.tcString(v.city, "/city");
+  v.days = $rt.tcInteger(v.days, "/days");
+  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
+  if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
+  return v;
+}
+
+function $ckb_get_forecast(v: any): any {
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_get_forecast_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
   return v;
 }
 
-function $ckb_WeatherTools_get_air_quality(v: any): any {
+export function $ckb_GetAirQualityArguments_location_city(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_air_quality_name);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
+  v.name = $rt.tcString(v.name, "/name");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
+  return v;
+}
+
+export function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
+  v.lat = $rt.tcNumber(v.lat, "/lat");
+  v.lon = $rt.tcNumber(v.lon, "/lon");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  return v;
+}
+
+export function $ckb_GetAirQualityArguments_location(v: any): any {
+  $rt.tcObject(v, "");
+  const d0 = v.kind;
+  switch (d0) {
+    case "city": {
+      v = $ckb_GetAirQualityArguments_location_city(v);
+      break;
+    }
+    case "coordinates": {
+      v = $ckb_GetAirQualityArguments_location_coordinates(v);
+      break;
+    }
+    default:
+      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
+  }
+  return v;
+}
+
+export function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
+  return v;
+}
+
+function $ckGetAirQualityArguments(v: any): any {
+  $rt.tcObject(v, "");
+  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
+  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
+  if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
+  return v;
+}
+
+function $ckb_get_air_quality(v: any): any {
+  $rt.tcObject(v, "");
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_get_air_quality_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetAirQualityArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
   return v;
 }
 
@@ -201,15 +465,15 @@ function $ckWeatherTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
-      v = $ckb_WeatherTools_get_weather(v);
+      v = $ckb_get_weather(v);
       break;
     }
     case "get_forecast": {
-      v = $ckb_WeatherTools_get_forecast(v);
+      v = $ckb_get_forecast(v);
       break;
     }
     case "get-air-quality": {
-      v = $ckb_WeatherTools_get_air_quality(v);
+      v = $ckb_get_air_quality(v);
       break;
     }
     default:
@@ -223,27 +487,20 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "WeatherTools",
   fingerprint: 0x09f1,
   hash64: "0x09f1da80d6fedccb",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": WeatherTools;
   "$<0>": unknown;
@@ -257,17 +514,17 @@ type $StreamPaths = {
   "$<2>.arguments": GetAirQualityArguments;
   "#GetWeatherArguments": GetWeatherArguments;
   "#GetWeatherArguments.city": string;
-  "#GetWeatherArguments.date": $StreamPaths["#GetWeatherArguments"]["date"];
+  "#GetWeatherArguments.date": GetWeatherArguments["date"];
   "#GetWeatherArguments.date<0>": string;
   "#GetWeatherArguments.date<1>": null;
-  "#GetWeatherArguments.unit": $StreamPaths["#GetWeatherArguments"]["unit"];
+  "#GetWeatherArguments.unit": GetWeatherArguments["unit"];
   "#GetForecastArguments": GetForecastArguments;
   "#GetForecastArguments.city": string;
   "#GetForecastArguments.days": number;
-  "#GetForecastArguments.include": Exclude<$StreamPaths["#GetForecastArguments"]["include"], undefined>;
+  "#GetForecastArguments.include": $Def<GetForecastArguments["include"]>;
   "#GetForecastArguments.include[]": $StreamPaths["#GetForecastArguments.include"][number];
   "#GetAirQualityArguments": GetAirQualityArguments;
-  "#GetAirQualityArguments.location": $StreamPaths["#GetAirQualityArguments"]["location"];
+  "#GetAirQualityArguments.location": GetAirQualityArguments["location"];
   "#GetAirQualityArguments.location<0>": unknown;
   "#GetAirQualityArguments.location<0>.kind": "city";
   "#GetAirQualityArguments.location<0>.name": string;
@@ -275,11 +532,11 @@ type $StreamPaths = {
   "#GetAirQualityArguments.location<1>.kind": "coordinates";
   "#GetAirQualityArguments.location<1>.lat": number;
   "#GetAirQualityArguments.location<1>.lon": number;
-  "#GetAirQualityArguments.pollutants": Exclude<$StreamPaths["#GetAirQualityArguments"]["pollutants"], undefined>;
+  "#GetAirQualityArguments.pollutants": $Def<GetAirQualityArguments["pollutants"]>;
   "#GetAirQualityArguments.pollutants[]": $StreamPaths["#GetAirQualityArguments.pollutants"][number];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherTools",
   fingerprint: 2545,
@@ -288,32 +545,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "union",
     branches: [
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "get_weather" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "GetWeatherArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "get_forecast" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "GetForecastArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "get-air-quality" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "GetAirQualityArguments" } },
-        ],
-        additional: false,
-      },
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_weather"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetWeatherArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_forecast"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetForecastArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get-air-quality"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetAirQualityArguments"}}],additional:false},
     ],
-    discriminator: { property: "name", values: ["get_weather", "get_forecast", "get-air-quality"] },
+    discriminator: {property:"name",values:["get_weather","get_forecast","get-air-quality"]},
   },
   definitions: [
     {
@@ -321,9 +557,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "date", required: true, shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] } },
-          { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
+          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
+          {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
         ],
         additional: false,
       },
@@ -333,13 +569,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "days", required: true, shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } } },
-          {
-            name: "include",
-            required: false,
-            shape: { kind: "array", items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] }, constraints: { uniqueItems: true } },
-          },
+          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
+          {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
         ],
         additional: false,
       },
@@ -355,25 +587,21 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             shape: {
               kind: "union",
               branches: [
-                {
-                  kind: "object",
-                  properties: [{ name: "kind", required: true, shape: { kind: "const", value: "city" } }, { name: "name", required: true, shape: { kind: "string" } }],
-                  additional: false,
-                },
+                {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
                 {
                   kind: "object",
                   properties: [
-                    { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
-                    { name: "lat", required: true, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
-                    { name: "lon", required: true, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
+                    {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
+                    {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+                    {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
                   ],
                   additional: false,
                 },
               ],
-              discriminator: { property: "kind", values: ["city", "coordinates"] },
+              discriminator: {property:"kind",values:["city","coordinates"]},
             },
           },
-          { name: "pollutants", required: false, shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } } },
+          {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
         ],
         additional: false,
       },
@@ -382,18 +610,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherTools",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 32],
+  ids: [0,32],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: WeatherTools, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -408,12 +636,10 @@ function $encode(value: WeatherTools, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): WeatherTools {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "WeatherTools");
   const v = readWeatherTools(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeWeatherTools);
   }
@@ -421,17 +647,15 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): WeatherTools {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<WeatherTools> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<WeatherTools>(value, writeWeatherTools);
+    const shaped = $rt.validateWith<WeatherTools>(value, writeWeatherTools);
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `WeatherTools` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const WeatherToolsBinary = {
@@ -496,5 +720,5 @@ export const WeatherToolsPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherTools, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, WeatherToolsText, WeatherToolsPrompt, { stream: WeatherToolsStream });

@@ -19,14 +19,14 @@ export interface GetAirQualityArguments {
 }
 
 export const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-export const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-export const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-export const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-export const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
-export const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-export const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
-export const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
-export const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+const $keys_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+const $keys_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+const $enum_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+const $tenum_location_city_kind = ["city"] as const;
+const $tenum_location_coordinates_kind = ["coordinates"] as const;
+const $tunion_location = [$ckb_location_city, $ckb_location_coordinates] as const;
+const $tmask_location_exact = [32, 32] as const;
+const $tmask_location_coercible = [0, 0] as const;
 const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
 const $tfill_GetAirQualityArguments = {
   "root": {"o": [["pollutants", 1, 0]]},
@@ -53,7 +53,7 @@ const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented O
   "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): pollutants";
 
-export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
+function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_location = v.location;
   const v_pollutants = v.pollutants;
@@ -68,7 +68,7 @@ export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
       $rt.gObject(v_location, "/location");
       const v_kind = v_location.kind;
       const v_name = v_location.name;
-      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
+      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_location_city, "/location");
       $rt.wConst(v_kind, "city", "/location/kind", 1);
       $rt.wString(w, v_name, "/location/name", 1);
       break;
@@ -79,7 +79,7 @@ export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
       const v_kind$2 = v_location.kind;
       const v_lat = v_location.lat;
       const v_lon = v_location.lon;
-      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
+      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_location_coordinates, "/location");
       $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
       $rt.wNumber(w, v_lat, "/location/lat", 1);
       $rt.wNumber(w, v_lon, "/location/lon", 1);
@@ -100,7 +100,7 @@ export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
           case "pm10": w.byte(1); break;
           case "o3": w.byte(2); break;
           case "no2": w.byte(3); break;
-          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
+          default: throw $rt.enumFail(e_pollutants, $enum_pollutants_items, "");
         }
       }
     } catch (err) {
@@ -109,7 +109,7 @@ export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-export function readGetAirQualityArguments(r: $rt.Reader): any {
+function readGetAirQualityArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/location";
@@ -140,7 +140,7 @@ export function readGetAirQualityArguments(r: $rt.Reader): any {
     let i_pollutants = 0;
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
-        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
+        a_pollutants.push((r.at = "", $enum_pollutants_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
@@ -152,7 +152,7 @@ export function readGetAirQualityArguments(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -274,50 +274,50 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckb_GetAirQualityArguments_location_city(v: any): any {
+function $ckb_location_city(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_location_city_kind);
   v.name = $rt.tcString(v.name, "/name");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_location_city, "");
   return v;
 }
 
-export function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
+function $ckb_location_coordinates(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_location_coordinates_kind);
   v.lat = $rt.tcNumber(v.lat, "/lat");
   v.lon = $rt.tcNumber(v.lon, "/lon");
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_location_coordinates, "");
   return v;
 }
 
-export function $ckb_GetAirQualityArguments_location(v: any): any {
+function $ckb_location(v: any): any {
   $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "city": {
-      v = $ckb_GetAirQualityArguments_location_city(v);
+      v = $ckb_location_city(v);
       break;
     }
     case "coordinates": {
-      v = $ckb_GetAirQualityArguments_location_coordinates(v);
+      v = $ckb_location_coordinates(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
+      v = $rt.tcUnion(v, "", $tunion_location, $tmask_location_exact, $tmask_location_coercible);
   }
   return v;
 }
 
-export function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
+function $ckb_pollutants_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_pollutants_items);
   return v;
 }
 
-export function $ckGetAirQualityArguments(v: any): any {
+function $ckGetAirQualityArguments(v: any): any {
   $rt.tcObject(v, "");
-  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
-  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
+  v.location = $rt.tcRef(v.location, "/location", $ckb_location);
+  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_pollutants_items);
   if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }
@@ -327,30 +327,24 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "GetAirQualityArguments",
   fingerprint: 0x8728,
   hash64: "0x87287b1d1f932afd",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+export type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": GetAirQualityArguments;
-  "location": $StreamPaths["$"]["location"];
+  "location": GetAirQualityArguments["location"];
   "location<0>": unknown;
   "location<0>.kind": "city";
   "location<0>.name": string;
@@ -358,11 +352,11 @@ type $StreamPaths = {
   "location<1>.kind": "coordinates";
   "location<1>.lat": number;
   "location<1>.lon": number;
-  "pollutants": Exclude<$StreamPaths["$"]["pollutants"], undefined>;
+  "pollutants": $Def<GetAirQualityArguments["pollutants"]>;
   "pollutants[]": $StreamPaths["pollutants"][number];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "GetAirQualityArguments",
   fingerprint: 34600,
@@ -377,25 +371,21 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         shape: {
           kind: "union",
           branches: [
-            {
-              kind: "object",
-              properties: [{ name: "kind", required: true, shape: { kind: "const", value: "city" } }, { name: "name", required: true, shape: { kind: "string" } }],
-              additional: false,
-            },
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
             {
               kind: "object",
               properties: [
-                { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
-                { name: "lat", required: true, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
-                { name: "lon", required: true, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
+                {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
+                {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+                {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
               ],
               additional: false,
             },
           ],
-          discriminator: { property: "kind", values: ["city", "coordinates"] },
+          discriminator: {property:"kind",values:["city","coordinates"]},
         },
       },
-      { name: "pollutants", required: false, shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } } },
+      {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
     ],
     additional: false,
   },
@@ -403,18 +393,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetAirQualityArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 11],
+  ids: [0,11],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: GetAirQualityArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -429,12 +419,10 @@ function $encode(value: GetAirQualityArguments, options?: $rt.EncodeOptions): Ui
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): GetAirQualityArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "GetAirQualityArguments");
   const v = readGetAirQualityArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeGetAirQualityArguments);
   }
@@ -447,8 +435,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<GetAirQualityArguments>(value, options, $checkSchema, writeGetAirQualityArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `GetAirQualityArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const GetAirQualityArgumentsBinary = {
@@ -514,5 +501,5 @@ export const GetAirQualityArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetAirQualityArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetAirQualityArguments = /*@__PURE__*/ $rt.codecOf(GetAirQualityArgumentsBinary, GetAirQualityArgumentsValidate, GetAirQualityArgumentsText, GetAirQualityArgumentsPrompt, { stream: GetAirQualityArgumentsStream });
