@@ -69,8 +69,7 @@ export class ModuleContext {
     this.evolved = hasExtensions(ir);
     for (const d of ir.definitions) this.defs.set(d.name, d);
     for (const n of recursiveDefinitions(new Map(ir.definitions.map((d) => [d.name, d.shape])))) this.recursive.add(n);
-    // the root's parts are named by their fields alone: the codec's name would open most names of the module
-    nameShapes(ir.root, ir.name, this.shapeNames, "");
+    nameShapes(ir.root, ir.name, this.shapeNames);
     for (const d of ir.definitions) nameShapes(d.shape, d.name, this.shapeNames);
   }
 
@@ -235,22 +234,22 @@ function reachesExtension(s: Shape, defs: ReadonlySet<string>): boolean {
  * names, `items`, tuple positions, `rest`, `additional`, union arms by discriminator value or position. A shape
  * object met twice keeps its first name.
  */
-function nameShapes(s: Shape, n: string, names: Map<Shape, string>, base = `${n}_`): void {
+function nameShapes(s: Shape, n: string, names: Map<Shape, string>): void {
   if (names.has(s)) return;
   names.set(s, n);
   switch (s.kind) {
     case "object":
-      for (const p of s.properties) nameShapes(p.shape, `${base}${p.name}`, names);
-      if (s.additional !== false) nameShapes(s.additional, `${base}additional`, names);
+      for (const p of s.properties) nameShapes(p.shape, `${n}_${p.name}`, names);
+      if (s.additional !== false) nameShapes(s.additional, `${n}_additional`, names);
       return;
     case "array":
-      return nameShapes(s.items, `${base}items`, names);
+      return nameShapes(s.items, `${n}_items`, names);
     case "tuple":
-      s.items.forEach((x, i) => nameShapes(x, `${base}${i}`, names));
-      if (s.rest !== false) nameShapes(s.rest, `${base}rest`, names);
+      s.items.forEach((x, i) => nameShapes(x, `${n}_${i}`, names));
+      if (s.rest !== false) nameShapes(s.rest, `${n}_rest`, names);
       return;
     case "union":
-      s.branches.forEach((b, i) => nameShapes(b, `${base}${s.discriminator ? String(s.discriminator.values[i]) : i}`, names));
+      s.branches.forEach((b, i) => nameShapes(b, `${n}_${s.discriminator ? String(s.discriminator.values[i]) : i}`, names));
       return;
     default:
       return;
@@ -298,7 +297,9 @@ export class Locals {
       this.counts.set(prefix, k + 1);
       return name(`${prefix}${k}`);
     }
-    return name(this.names.take(`${prefix}_${identPart(String(field))}`));
+    // a field's first 16 characters name its locals: long keys (`artifacthub.io/containsSecurityUpdates`) would
+    // otherwise be written out in full at every use of the local
+    return name(this.names.take(`${prefix}_${identPart(String(field), 16)}`));
   }
 }
 

@@ -26,7 +26,7 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "created",
   "tags",
 ]);
-const $enum_status = ["pending", "paid", "shipped"] as const;
+const $enum_Order_status = ["pending", "paid", "shipped"] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "qty", "price", "status", "note", "created", "tags"]} as const;
 const $tfill_Order = {
   "root": {"o": [["note", 1, 0]]},
@@ -73,7 +73,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
     case "pending": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.enumFail(v_status, $enum_status, "/status", 1);
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
   }
   if (v_note !== undefined) $rt.wString(w, v_note, "/note");
   $rt.wDateTime(w, v_created, "/created", 1);
@@ -86,7 +86,7 @@ function readOrder(r: $rt.Reader): any {
   const v_id = (r.at = "/id", r.string());
   const v_qty = (r.at = "/qty", r.int());
   const v_price = (r.at = "/price", r.num());
-  const v_status = (r.at = "/status", $enum_status[r.index(3)]);
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
   const v_note = (m0 & 1) ? (r.at = "/note", r.string()) : undefined;
   const v_created = (r.at = "/created", r.dateTime());
   const v_tags = $rt.rStrings(r, "/tags");
@@ -168,7 +168,7 @@ function $ckOrder(v: any): any {
   v.id = $rt.tcString(v.id, "/id");
   v.qty = $rt.tcInteger(v.qty, "/qty");
   v.price = $rt.tcNumber(v.price, "/price");
-  v.status = $rt.tcEnum(v.status, "/status", $enum_status);
+  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
   if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");
   v.created = $rt.tcString(v.created, "/created");
   v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);

@@ -114,7 +114,7 @@ const $keys_LogReport = /*@__PURE__*/ new Set<string>([
   "totalBytes",
   "services",
 ]);
-const $enum_environment = ["production", "staging", "development"] as const;
+const $enum_LogReport_environment = ["production", "staging", "development"] as const;
 const $keys_TimeWindow = /*@__PURE__*/ new Set<string>(["start", "end", "bucketSeconds"]);
 const $keys_ServiceGroup = /*@__PURE__*/ new Set<string>([
   "service",
@@ -276,7 +276,7 @@ function writeLogReport(w: $rt.Writer, v: any): void {
     case "production": w.byte(0); break;
     case "staging": w.byte(1); break;
     case "development": w.byte(2); break;
-    default: throw $rt.enumFail(v_environment, $enum_environment, "/environment", 1);
+    default: throw $rt.enumFail(v_environment, $enum_LogReport_environment, "/environment", 1);
   }
   $rt.wPlainString(w, v_region, "/region", 1);
   $rt.wBool(w, v_truncated, "/truncated", 1);
@@ -305,7 +305,7 @@ function readLogReport(r: $rt.Reader): any {
   } catch (e) {
     $rt.rethrowAt(e, "/window");
   }
-  const v_environment = (r.at = "/environment", $enum_environment[r.index(3)]);
+  const v_environment = (r.at = "/environment", $enum_LogReport_environment[r.index(3)]);
   const v_region = (r.at = "/region", r.plainString());
   const v_truncated = (r.at = "/truncated", r.bool());
   const v_totalEvents = (r.at = "/totalEvents", r.int());
@@ -1007,7 +1007,7 @@ function $ckLogReport(v: any): any {
   v.reportId = $rt.tcString(v.reportId, "/reportId");
   v.query = $rt.tcString(v.query, "/query");
   v.window = $rt.tcRef(v.window, "/window", $ckTimeWindow);
-  v.environment = $rt.tcEnum(v.environment, "/environment", $enum_environment);
+  v.environment = $rt.tcEnum(v.environment, "/environment", $enum_LogReport_environment);
   v.region = $rt.tcString(v.region, "/region");
   v.truncated = $rt.tcBoolean(v.truncated, "/truncated");
   v.totalEvents = $rt.tcInteger(v.totalEvents, "/totalEvents");

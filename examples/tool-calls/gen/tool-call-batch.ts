@@ -23,10 +23,10 @@ export interface ToolCallBatch {
 }
 
 const $keys_ToolCallBatch = /*@__PURE__*/ new Set<string>(["calls"]);
-const $keys_calls_items = /*@__PURE__*/ new Set<string>(["action", "args"]);
-const $enum_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
-const $keys_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
-const $tfields_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
+const $keys_ToolCallBatch_calls_items = /*@__PURE__*/ new Set<string>(["action", "args"]);
+const $enum_ToolCallBatch_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
+const $keys_ToolCallBatch_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
+const $tfields_ToolCallBatch_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
 const $thints_ToolCallBatch = {"root": "object", "keys": ["calls"]} as const;
 const $tinstructions_ToolCallBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -57,18 +57,18 @@ function writeToolCallBatch(w: $rt.Writer, v: any): void {
       $rt.gObject(e_calls, "");
       const v_action = e_calls.action;
       const v_args = e_calls.args;
-      if ($rt.keyCount(e_calls) !== 2) $rt.checkClosed(e_calls, $keys_calls_items, "");
+      if ($rt.keyCount(e_calls) !== 2) $rt.checkClosed(e_calls, $keys_ToolCallBatch_calls_items, "");
       switch (v_action) {
         case "get_weather": w.byte(0); break;
         case "get_forecast": w.byte(1); break;
         case "get_air_quality": w.byte(2); break;
         case "get_sunrise_sunset": w.byte(3); break;
-        default: throw $rt.enumFail(v_action, $enum_calls_items_action, "/action", 1);
+        default: throw $rt.enumFail(v_action, $enum_ToolCallBatch_calls_items_action, "/action", 1);
       }
       $rt.gObject(v_args, "/args", 1);
       const v_city = v_args.city;
       const v_date = v_args.date;
-      if ($rt.keyCount(v_args) !== 2) $rt.checkClosed(v_args, $keys_calls_items_args, "/args");
+      if ($rt.keyCount(v_args) !== 2) $rt.checkClosed(v_args, $keys_ToolCallBatch_calls_items_args, "/args");
       $rt.wString(w, v_city, "/args/city", 1);
       $rt.wDate(w, v_date, "/args/date", 1);
     }
@@ -84,7 +84,7 @@ function readToolCallBatch(r: $rt.Reader): any {
   let i_calls = 0;
   try {
     for (; i_calls < n_calls; i_calls++) {
-      const v_action = (r.at = "/action", $enum_calls_items_action[r.index(4)]);
+      const v_action = (r.at = "/action", $enum_ToolCallBatch_calls_items_action[r.index(4)]);
       const v_city = (r.at = "/args/city", r.string());
       const v_date = (r.at = "/args/date", r.date());
       const o_args: any = { city: v_city, date: v_date };
@@ -132,12 +132,12 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
           let i_calls = 0;
           if (4 <= e.max) {
             for (; i_calls < n_calls; i_calls++) {
-              const c_calls = $tr_calls_items(e, v_calls[i_calls]);
+              const c_calls = $tr_ToolCallBatch_calls_items(e, v_calls[i_calls]);
               if (c_calls === null) break;
               b_calls += ind_calls + c_calls;
             }
           }
-          if (i_calls === n_calls) e.out += ind0 + "calls" + "[" + n_calls + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields_calls_items, e.d)) + ":" + b_calls;
+          if (i_calls === n_calls) e.out += ind0 + "calls" + "[" + n_calls + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields_ToolCallBatch_calls_items, e.d)) + ":" + b_calls;
           else $rt.textArray(e, ind0 + "calls", v_calls, 1, 2, true);
         }
       } else $rt.textField(e, v_calls, ind0, "calls", 0, 1);
@@ -153,7 +153,7 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr_calls_items_args(e: $rt.TextState, r: any): string | null {
+function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
@@ -167,7 +167,7 @@ function $tr_calls_items_args(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $tr_calls_items(e: $rt.TextState, r: any): string | null {
+function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
@@ -176,31 +176,31 @@ function $tr_calls_items(e: $rt.TextState, r: any): string | null {
   if (f0 === null) return null;
   s = f0;
   const f1 = r.args;
-  const c1 = $tr_calls_items_args(e, f1);
+  const c1 = $tr_ToolCallBatch_calls_items_args(e, f1);
   if (c1 === null) return null;
   s += e.d + c1;
   return s;
 }
 
-function $ckb_calls_items_args(v: any): any {
+function $ckb_ToolCallBatch_calls_items_args(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcString(v.date, "/date");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_calls_items_args, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items_args, "");
   return v;
 }
 
-function $ckb_calls_items(v: any): any {
+function $ckb_ToolCallBatch_calls_items(v: any): any {
   $rt.tcObject(v, "");
-  v.action = $rt.tcEnum(v.action, "/action", $enum_calls_items_action);
-  v.args = $rt.tcRef(v.args, "/args", $ckb_calls_items_args);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_calls_items, "");
+  v.action = $rt.tcEnum(v.action, "/action", $enum_ToolCallBatch_calls_items_action);
+  v.args = $rt.tcRef(v.args, "/args", $ckb_ToolCallBatch_calls_items_args);
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_ToolCallBatch_calls_items, "");
   return v;
 }
 
 function $ckToolCallBatch(v: any): any {
   $rt.tcObject(v, "");
-  v.calls = $rt.tcArray(v.calls, "/calls", $ckb_calls_items);
+  v.calls = $rt.tcArray(v.calls, "/calls", $ckb_ToolCallBatch_calls_items);
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_ToolCallBatch, "");
   return v;
 }

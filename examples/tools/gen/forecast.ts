@@ -22,16 +22,16 @@ export interface Forecast {
 }
 
 const $keys_Forecast = /*@__PURE__*/ new Set<string>(["city", "days", "alerts", "sources"]);
-const $keys_days_items = /*@__PURE__*/ new Set<string>([
+const $keys_Forecast_days_items = /*@__PURE__*/ new Set<string>([
   "date",
   "high",
   "low",
   "conditions",
   "precipitation",
 ]);
-const $enum_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
-const $keys_sources = /*@__PURE__*/ new Set<string>([]);
-const $tfields_days_items = ["date", "high", "low", "conditions", "precipitation"];
+const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
+const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
+const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
 const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
 const $tfill_Forecast = {
   "root": {"o": [["alerts", 1, 0]]},
@@ -83,7 +83,7 @@ function writeForecast(w: $rt.Writer, v: any): void {
       const v_low = e_days.low;
       const v_conditions = e_days.conditions;
       const v_precipitation = e_days.precipitation;
-      if ($rt.keyCount(e_days) !== 5) $rt.checkClosed(e_days, $keys_days_items, "");
+      if ($rt.keyCount(e_days) !== 5) $rt.checkClosed(e_days, $keys_Forecast_days_items, "");
       $rt.wDate(w, v_date, "/date", 1);
       $rt.wNumber(w, v_high, "/high", 1);
       $rt.wNumber(w, v_low, "/low", 1);
@@ -93,7 +93,7 @@ function writeForecast(w: $rt.Writer, v: any): void {
         case "rain": w.byte(2); break;
         case "snow": w.byte(3); break;
         case "storm": w.byte(4); break;
-        default: throw $rt.enumFail(v_conditions, $enum_days_items_conditions, "/conditions", 1);
+        default: throw $rt.enumFail(v_conditions, $enum_Forecast_days_items_conditions, "/conditions", 1);
       }
       if (v_precipitation === undefined) throw $rt.missing("", "precipitation");
       if (typeof v_precipitation === "number") {
@@ -110,7 +110,7 @@ function writeForecast(w: $rt.Writer, v: any): void {
   }
   if (v_alerts !== undefined) $rt.wStrings(w, v_alerts, "/alerts");
   $rt.gObject(v_sources, "/sources", 1);
-  const x_sources = $rt.extraKeys(v_sources, $keys_sources);
+  const x_sources = $rt.extraKeys(v_sources, $keys_Forecast_sources);
   if (x_sources === undefined) w.byte(0);
   else {
     w.varint(x_sources.length);
@@ -140,7 +140,7 @@ function readForecast(r: $rt.Reader): any {
       const v_date = (r.at = "/date", r.date());
       const v_high = (r.at = "/high", r.num());
       const v_low = (r.at = "/low", r.num());
-      const v_conditions = (r.at = "/conditions", $enum_days_items_conditions[r.index(5)]);
+      const v_conditions = (r.at = "/conditions", $enum_Forecast_days_items_conditions[r.index(5)]);
       const v_precipitation = ((r.at = "/precipitation", r.index(2)) === 0 ? (r.at = "/precipitation", r.num()) : null);
       const o0: any = { date: v_date, high: v_high, low: v_low, conditions: v_conditions, precipitation: v_precipitation };
       a_days.push(o0);
@@ -206,12 +206,12 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
           let i_days = 0;
           if (3 <= e.max) {
             for (; i_days < n_days; i_days++) {
-              const c_days = $tr_days_items(e, v_days[i_days]);
+              const c_days = $tr_Forecast_days_items(e, v_days[i_days]);
               if (c_days === null) break;
               b_days += ind_days + c_days;
             }
           }
-          if (i_days === n_days) e.out += ind0 + "days" + "[" + n_days + e.mk + "]" + (e.d === "," ? "{date,high,low,conditions,precipitation}" : $rt.fieldList($tfields_days_items, e.d)) + ":" + b_days;
+          if (i_days === n_days) e.out += ind0 + "days" + "[" + n_days + e.mk + "]" + (e.d === "," ? "{date,high,low,conditions,precipitation}" : $rt.fieldList($tfields_Forecast_days_items, e.d)) + ":" + b_days;
           else $rt.textArray(e, ind0 + "days", v_days, 1, 2, true);
         }
       } else $rt.textField(e, v_days, ind0, "days", 0, 1);
@@ -243,7 +243,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr_days_items(e: $rt.TextState, r: any): string | null {
+function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 5 || ks[0] !== "date" || ks[1] !== "high" || ks[2] !== "low" || ks[3] !== "conditions" || ks[4] !== "precipitation") return null;
@@ -266,18 +266,18 @@ function $tr_days_items(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $ckb_days_items(v: any): any {
+function $ckb_Forecast_days_items(v: any): any {
   $rt.tcObject(v, "");
   v.date = $rt.tcString(v.date, "/date");
   v.high = $rt.tcNumber(v.high, "/high");
   v.low = $rt.tcNumber(v.low, "/low");
-  v.conditions = $rt.tcEnum(v.conditions, "/conditions", $enum_days_items_conditions);
+  v.conditions = $rt.tcEnum(v.conditions, "/conditions", $enum_Forecast_days_items_conditions);
   v.precipitation = $rt.tcOrNull(v.precipitation, "/precipitation", $rt.tcNumber);
-  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_days_items, "");
+  if ($rt.keyCount(v) !== 5) $rt.checkClosed(v, $keys_Forecast_days_items, "");
   return v;
 }
 
-function $ckb_sources(v: any): any {
+function $ckb_Forecast_sources(v: any): any {
   $rt.tcObject(v, "");
   let k0 = "";
   try {
@@ -293,9 +293,9 @@ function $ckb_sources(v: any): any {
 function $ckForecast(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
-  v.days = $rt.tcArray(v.days, "/days", $ckb_days_items);
+  v.days = $rt.tcArray(v.days, "/days", $ckb_Forecast_days_items);
   if (v.alerts !== undefined) v.alerts = $rt.tcArray(v.alerts, "/alerts", $rt.tcString);
-  v.sources = $rt.tcRef(v.sources, "/sources", $ckb_sources);
+  v.sources = $rt.tcRef(v.sources, "/sources", $ckb_Forecast_sources);
   if ($rt.keyCount(v) !== 3 + (v.alerts !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Forecast, "");
   return v;
 }

@@ -14,7 +14,7 @@ export interface LegacyAlert {
 }
 
 const $keys_LegacyAlert = /*@__PURE__*/ new Set<string>(["level", "headline", "areas", "expires"]);
-const $enum_level = ["advisory", "watch", "warning"] as const;
+const $enum_LegacyAlert_level = ["advisory", "watch", "warning"] as const;
 const $thints_LegacyAlert = {"root": "object", "keys": ["level", "headline", "areas", "expires"]} as const;
 const $tfill_LegacyAlert = {
   "root": {"o": [["expires", 1, 0]]},
@@ -52,7 +52,7 @@ function writeLegacyAlert(w: $rt.Writer, v: any): void {
     case "advisory": w.byte(0); break;
     case "watch": w.byte(1); break;
     case "warning": w.byte(2); break;
-    default: throw $rt.enumFail(v_level, $enum_level, "/level", 1);
+    default: throw $rt.enumFail(v_level, $enum_LegacyAlert_level, "/level", 1);
   }
   $rt.wString(w, v_headline, "/headline", 1);
   $rt.wStrings(w, v_areas, "/areas", 1);
@@ -62,7 +62,7 @@ function writeLegacyAlert(w: $rt.Writer, v: any): void {
 function readLegacyAlert(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
-  const v_level = (r.at = "/level", $enum_level[r.index(3)]);
+  const v_level = (r.at = "/level", $enum_LegacyAlert_level[r.index(3)]);
   const v_headline = (r.at = "/headline", r.string());
   const v_areas = $rt.rStrings(r, "/areas");
   const v_expires = (m0 & 1) ? (r.at = "/expires", r.dateTime()) : undefined;
@@ -127,7 +127,7 @@ function $txLegacyAlert(e: $rt.TextState, v: any): string | null {
 
 function $ckLegacyAlert(v: any): any {
   $rt.tcObject(v, "");
-  v.level = $rt.tcEnum(v.level, "/level", $enum_level);
+  v.level = $rt.tcEnum(v.level, "/level", $enum_LegacyAlert_level);
   v.headline = $rt.tcString(v.headline, "/headline");
   v.areas = $rt.tcArray(v.areas, "/areas", $rt.tcString);
   if (v.expires !== undefined) v.expires = $rt.tcString(v.expires, "/expires");

@@ -15,7 +15,7 @@ export interface WeatherQuery {
 }
 
 const $keys_WeatherQuery = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum_unit = ["celsius", "fahrenheit"] as const;
+const $enum_WeatherQuery_unit = ["celsius", "fahrenheit"] as const;
 const $thints_WeatherQuery = {"root": "object", "keys": ["city", "date", "unit"]} as const;
 const $tfill_WeatherQuery = {
   "root": {"o": [["date", 1, 0], ["unit", 0, 0, "celsius"]]},
@@ -53,7 +53,7 @@ function writeWeatherQuery(w: $rt.Writer, v: any): void {
   switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.enumFail(v_unit, $enum_unit, "/unit", 1);
+    default: throw $rt.enumFail(v_unit, $enum_WeatherQuery_unit, "/unit", 1);
   }
 }
 
@@ -62,7 +62,7 @@ function readWeatherQuery(r: $rt.Reader): any {
   const m0 = r.bits(1);
   const v_city = (r.at = "/city", r.string());
   const v_date = (m0 & 1) ? (r.at = "/date", r.date()) : undefined;
-  const v_unit = (r.at = "/unit", $enum_unit[r.index(2)]);
+  const v_unit = (r.at = "/unit", $enum_WeatherQuery_unit[r.index(2)]);
   const o0: any = { city: v_city };
   if ((m0 & 1)) o0.date = v_date;
   o0.unit = v_unit;
@@ -116,7 +116,7 @@ function $ckWeatherQuery(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   if (v.date !== undefined) v.date = $rt.tcString(v.date, "/date");
-  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_unit);
+  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_WeatherQuery_unit);
   if ($rt.keyCount(v) !== 2 + (v.date !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_WeatherQuery, "");
   return v;
 }

@@ -28,16 +28,16 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "items",
   "payment",
 ]);
-const $enum_status = ["new", "paid"] as const;
-const $keys_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
-const $keys_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
-const $keys_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
-const $tfields_items_items = ["sku", "qty"];
-const $tenum_payment_card_kind = ["card"] as const;
-const $tenum_payment_cash_kind = ["cash"] as const;
-const $tunion_payment = [$ckb_payment_card, $ckb_payment_cash] as const;
-const $tmask_payment_exact = [32, 32] as const;
-const $tmask_payment_coercible = [0, 0] as const;
+const $enum_Order_status = ["new", "paid"] as const;
+const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
+const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
+const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
+const $tfields_Order_items_items = ["sku", "qty"];
+const $tenum_Order_payment_card_kind = ["card"] as const;
+const $tenum_Order_payment_cash_kind = ["cash"] as const;
+const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash] as const;
+const $tmask_Order_payment_exact = [32, 32] as const;
+const $tmask_Order_payment_coercible = [0, 0] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "status", "note", "items", "payment"]} as const;
 const $tfill_Order = {
   "root": {"o": [["note", 1, 0], ["payment", 1, 0]]},
@@ -81,7 +81,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   switch (v_status) {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
-    default: throw $rt.enumFail(v_status, $enum_status, "/status", 1);
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
   }
   if (v_note !== undefined) $rt.wPlainString(w, v_note, "/note");
   $rt.gArray(v_items, "/items", 1);
@@ -94,7 +94,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
       $rt.gObject(e_items, "");
       const v_sku = e_items.sku;
       const v_qty = e_items.qty;
-      if ($rt.keyCount(e_items) !== 2) $rt.checkClosed(e_items, $keys_items_items, "");
+      if ($rt.keyCount(e_items) !== 2) $rt.checkClosed(e_items, $keys_Order_items_items, "");
       $rt.wString(w, v_sku, "/sku", 1);
       $rt.wInt(w, v_qty, "/qty", 1);
     }
@@ -110,7 +110,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
         $rt.gObject(v_payment, "/payment");
         const v_kind = v_payment.kind;
         const v_card = v_payment.card;
-        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_payment_card, "/payment");
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
         $rt.wConst(v_kind, "card", "/payment/kind", 1);
         $rt.wPlainString(w, v_card, "/payment/card", 1);
         break;
@@ -119,7 +119,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
         w.byte(1);
         $rt.gObject(v_payment, "/payment");
         const v_kind$2 = v_payment.kind;
-        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_payment_cash, "/payment");
+        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
         $rt.wConst(v_kind$2, "cash", "/payment/kind", 1);
         break;
       }
@@ -132,7 +132,7 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_id = (r.at = "/id", r.plainString());
-  const v_status = (r.at = "/status", $enum_status[r.index(2)]);
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(2)]);
   const v_note = (m0 & 1) ? (r.at = "/note", r.plainString()) : undefined;
   r.at = "/items";
   const n_items = r.count(2);
@@ -221,12 +221,12 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
           let i_items = 0;
           if (3 <= e.max) {
             for (; i_items < n_items; i_items++) {
-              const c_items = $tr_items_items(e, v_items[i_items]);
+              const c_items = $tr_Order_items_items(e, v_items[i_items]);
               if (c_items === null) break;
               b_items += ind_items + c_items;
             }
           }
-          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields_items_items, e.d)) + ":" + b_items;
+          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields_Order_items_items, e.d)) + ":" + b_items;
           else $rt.textArray(e, ind0 + "items", v_items, 1, 2, true);
         }
       } else $rt.textField(e, v_items, ind0, "items", 0, 1);
@@ -314,7 +314,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $tr_items_items(e: $rt.TextState, r: any): string | null {
+function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
@@ -328,43 +328,43 @@ function $tr_items_items(e: $rt.TextState, r: any): string | null {
   return s;
 }
 
-function $ckb_items_items(v: any): any {
+function $ckb_Order_items_items(v: any): any {
   $rt.tcObject(v, "");
   v.sku = $rt.tcString(v.sku, "/sku");
   v.qty = $rt.tcInteger(v.qty, "/qty");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_items_items, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_items_items, "");
   return v;
 }
 
-function $ckb_payment_card(v: any): any {
+function $ckb_Order_payment_card(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_payment_card_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_card_kind);
   v.card = $rt.tcString(v.card, "/card");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_payment_card, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_card, "");
   return v;
 }
 
-function $ckb_payment_cash(v: any): any {
+function $ckb_Order_payment_cash(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_payment_cash_kind);
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_payment_cash, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_cash_kind);
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
-function $ckb_payment(v: any): any {
+function $ckb_Order_payment(v: any): any {
   $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "card": {
-      v = $ckb_payment_card(v);
+      v = $ckb_Order_payment_card(v);
       break;
     }
     case "cash": {
-      v = $ckb_payment_cash(v);
+      v = $ckb_Order_payment_cash(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion_payment, $tmask_payment_exact, $tmask_payment_coercible);
+      v = $rt.tcUnion(v, "", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
   }
   return v;
 }
@@ -372,10 +372,10 @@ function $ckb_payment(v: any): any {
 function $ckOrder(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
-  v.status = $rt.tcEnum(v.status, "/status", $enum_status);
+  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
   if (v.note !== undefined) v.note = $rt.tcString(v.note, "/note");
-  v.items = $rt.tcArray(v.items, "/items", $ckb_items_items);
-  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_payment);
+  v.items = $rt.tcArray(v.items, "/items", $ckb_Order_items_items);
+  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_Order_payment);
   if ($rt.keyCount(v) !== 3 + (v.note !== undefined ? 1 : 0) + (v.payment !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }

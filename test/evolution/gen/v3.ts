@@ -37,20 +37,20 @@ const $keys_Order = /*@__PURE__*/ new Set<string>([
   "coupon",
   "channel",
 ]);
-const $enum_status = ["new", "paid", "shipped"] as const;
-const $keys_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
-const $keys_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
-const $keys_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
-const $keys_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
-const $json_channel = "web" as unknown;
-const $tenum_payment_card_kind = ["card"] as const;
-const $tenum_payment_cash_kind = ["cash"] as const;
-const $tenum_payment_voucher_kind = ["voucher"] as const;
-const $tunion_payment = [$ckb_payment_card, $ckb_payment_cash, $ckb_payment_voucher] as const;
-const $tmask_payment_exact = [32, 32, 32] as const;
-const $tmask_payment_coercible = [0, 0, 0] as const;
-const $keys_coupon = /*@__PURE__*/ new Set<string>(["code", "percent"]);
-const $tenum_channel = ["web", "app"] as const;
+const $enum_Order_status = ["new", "paid", "shipped"] as const;
+const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty", "gift"]);
+const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
+const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
+const $keys_Order_payment_voucher = /*@__PURE__*/ new Set<string>(["kind", "voucher"]);
+const $json_Order_channel = "web" as unknown;
+const $tenum_Order_payment_card_kind = ["card"] as const;
+const $tenum_Order_payment_cash_kind = ["cash"] as const;
+const $tenum_Order_payment_voucher_kind = ["voucher"] as const;
+const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash, $ckb_Order_payment_voucher] as const;
+const $tmask_Order_payment_exact = [32, 32, 32] as const;
+const $tmask_Order_payment_coercible = [0, 0, 0] as const;
+const $keys_Order_coupon = /*@__PURE__*/ new Set<string>(["code", "percent"]);
+const $tenum_Order_channel = ["web", "app"] as const;
 const $thints_Order = {"root": "object", "keys": ["id", "status", "items", "payment", "coupon", "channel"]} as const;
 const $tfill_Order = {
   "root": {"o": [["items", 0, {"a": {"o": [["gift", 1, 0]]}}], ["payment", 1, 0], ["coupon", 1, {"o": [["percent", 1, 0]]}], ["channel", 0, 0, "web"]]},
@@ -103,7 +103,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
     case "new": w.byte(0); break;
     case "paid": w.byte(1); break;
     case "shipped": w.byte(2); break;
-    default: throw $rt.enumFail(v_status, $enum_status, "/status", 1);
+    default: throw $rt.enumFail(v_status, $enum_Order_status, "/status", 1);
   }
   $rt.gArray(v_items, "/items", 1);
   const n_items = v_items.length;
@@ -118,7 +118,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
       const v_sku = e_items.sku;
       const v_qty = e_items.qty;
       const v_gift = e_items.gift;
-      if ($rt.keyCount(e_items) !== 2 + +(v_gift !== undefined)) $rt.checkClosed(e_items, $keys_items_items, "");
+      if ($rt.keyCount(e_items) !== 2 + +(v_gift !== undefined)) $rt.checkClosed(e_items, $keys_Order_items_items, "");
       $rt.wString(w, v_sku, "/sku", 1);
       $rt.wInt(w, v_qty, "/qty", 1);
       if (v_gift !== undefined) $rt.writeExtension(w, 14, "", "gift", v_gift, $extW14);
@@ -136,7 +136,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
         $rt.gObject(v_payment, "/payment");
         const v_kind = v_payment.kind;
         const v_card = v_payment.card;
-        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_payment_card, "/payment");
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_card, "/payment");
         $rt.wConst(v_kind, "card", "/payment/kind", 1);
         $rt.wPlainString(w, v_card, "/payment/card", 1);
         break;
@@ -145,7 +145,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
         w.byte(1);
         $rt.gObject(v_payment, "/payment");
         const v_kind$2 = v_payment.kind;
-        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_payment_cash, "/payment");
+        if ($rt.keyCount(v_payment) !== 1) $rt.checkClosed(v_payment, $keys_Order_payment_cash, "/payment");
         $rt.wConst(v_kind$2, "cash", "/payment/kind", 1);
         break;
       }
@@ -154,7 +154,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
         $rt.gObject(v_payment, "/payment");
         const v_kind$3 = v_payment.kind;
         const v_voucher = v_payment.voucher;
-        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_payment_voucher, "/payment");
+        if ($rt.keyCount(v_payment) !== 2) $rt.checkClosed(v_payment, $keys_Order_payment_voucher, "/payment");
         $rt.wConst(v_kind$3, "voucher", "/payment/kind", 1);
         $rt.wPlainString(w, v_voucher, "/payment/voucher", 1);
         break;
@@ -171,7 +171,7 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_id = (r.at = "/id", r.plainString());
-  const v_status = (r.at = "/status", $enum_status[r.index(3)]);
+  const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
   if ((m0 & 1)) {
     (r.at = "/note", r.plainString());
   }
@@ -220,7 +220,7 @@ function readOrder(r: $rt.Reader): any {
   }
   const o1: any = { id: v_id, status: v_status, items: v_items };
   if ((m0 & 2)) o1.payment = v_payment;
-  if (r.level < 1) o1.channel = $rt.cloneJson($json_channel);
+  if (r.level < 1) o1.channel = $rt.cloneJson($json_Order_channel);
   return o1;
 }
 
@@ -230,7 +230,7 @@ function $extW18(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_code = v.code;
   const v_percent = v.percent;
-  if ($rt.keyCount(v) !== 1 + +(v_percent !== undefined)) $rt.checkClosed(v, $keys_coupon, "");
+  if ($rt.keyCount(v) !== 1 + +(v_percent !== undefined)) $rt.checkClosed(v, $keys_Order_coupon, "");
   w.byte(+(v_percent !== undefined));
   $rt.wPlainString(w, v_code, "/code", 1);
   if (v_percent !== undefined) $rt.wNumber(w, v_percent, "/percent");
@@ -248,10 +248,10 @@ function $extW21(w: $rt.Writer, v: any): void {
   switch (v) {
     case "web": w.byte(0); break;
     case "app": w.byte(1); break;
-    default: throw $rt.enumFail(v, $tenum_channel, "");
+    default: throw $rt.enumFail(v, $tenum_Order_channel, "");
   }
 }
-function $extR21(r: $rt.Reader): any { return (r.at = "", $tenum_channel[r.index(2)]); }
+function $extR21(r: $rt.Reader): any { return (r.at = "", $tenum_Order_channel[r.index(2)]); }
 /** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
   switch (id) {
@@ -507,76 +507,76 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb_items_items(v: any): any {
+function $ckb_Order_items_items(v: any): any {
   $rt.tcObject(v, "");
   v.sku = $rt.tcString(v.sku, "/sku");
   v.qty = $rt.tcInteger(v.qty, "/qty");
   if (v.gift !== undefined) v.gift = $rt.tcBoolean(v.gift, "/gift");
-  if ($rt.keyCount(v) !== 2 + (v.gift !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_items_items, "");
+  if ($rt.keyCount(v) !== 2 + (v.gift !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_items_items, "");
   return v;
 }
 
-function $ckb_payment_card(v: any): any {
+function $ckb_Order_payment_card(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_payment_card_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_card_kind);
   v.card = $rt.tcString(v.card, "/card");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_payment_card, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_card, "");
   return v;
 }
 
-function $ckb_payment_cash(v: any): any {
+function $ckb_Order_payment_cash(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_payment_cash_kind);
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_payment_cash, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_cash_kind);
+  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_Order_payment_cash, "");
   return v;
 }
 
-function $ckb_payment_voucher(v: any): any {
+function $ckb_Order_payment_voucher(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_payment_voucher_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_Order_payment_voucher_kind);
   v.voucher = $rt.tcString(v.voucher, "/voucher");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_payment_voucher, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_Order_payment_voucher, "");
   return v;
 }
 
-function $ckb_payment(v: any): any {
+function $ckb_Order_payment(v: any): any {
   $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "card": {
-      v = $ckb_payment_card(v);
+      v = $ckb_Order_payment_card(v);
       break;
     }
     case "cash": {
-      v = $ckb_payment_cash(v);
+      v = $ckb_Order_payment_cash(v);
       break;
     }
     case "voucher": {
-      v = $ckb_payment_voucher(v);
+      v = $ckb_Order_payment_voucher(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion_payment, $tmask_payment_exact, $tmask_payment_coercible);
+      v = $rt.tcUnion(v, "", $tunion_Order_payment, $tmask_Order_payment_exact, $tmask_Order_payment_coercible);
   }
   return v;
 }
 
-function $ckb_coupon(v: any): any {
+function $ckb_Order_coupon(v: any): any {
   $rt.tcObject(v, "");
   v.code = $rt.tcString(v.code, "/code");
   if (v.percent !== undefined) v.percent = $rt.tcNumber(v.percent, "/percent");
-  if ($rt.keyCount(v) !== 1 + (v.percent !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_coupon, "");
+  if ($rt.keyCount(v) !== 1 + (v.percent !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order_coupon, "");
   return v;
 }
 
 function $ckOrder(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
-  v.status = $rt.tcEnum(v.status, "/status", $enum_status);
-  v.items = $rt.tcArray(v.items, "/items", $ckb_items_items);
-  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_payment);
-  if (v.coupon !== undefined) v.coupon = $rt.tcRef(v.coupon, "/coupon", $ckb_coupon);
-  v.channel = $rt.tcEnum(v.channel, "/channel", $tenum_channel);
+  v.status = $rt.tcEnum(v.status, "/status", $enum_Order_status);
+  v.items = $rt.tcArray(v.items, "/items", $ckb_Order_items_items);
+  if (v.payment !== undefined) v.payment = $rt.tcRef(v.payment, "/payment", $ckb_Order_payment);
+  if (v.coupon !== undefined) v.coupon = $rt.tcRef(v.coupon, "/coupon", $ckb_Order_coupon);
+  v.channel = $rt.tcEnum(v.channel, "/channel", $tenum_Order_channel);
   if ($rt.keyCount(v) !== 4 + (v.payment !== undefined ? 1 : 0) + (v.coupon !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_Order, "");
   return v;
 }

@@ -8,7 +8,7 @@ import type { RefundArguments } from "./args/refund.js";
 export type { RefundArguments } from "./args/refund.js";
 import type { SearchDocsArguments } from "./args/search-docs.js";
 export type { SearchDocsArguments } from "./args/search-docs.js";
-import { $enum_RefundArguments_reason, $tmask_AgentTools_coercible, $tmask_AgentTools_exact } from "./call.js";
+import { $keys_AgentTools_lookup_order, $tenum_AgentTools_lookup_order_name, $tenum_AgentTools_refund_name, $tenum_AgentTools_search_docs_name, $tmask_AgentTools_coercible, $tmask_AgentTools_exact } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -26,13 +26,10 @@ export type AgentTools = {
   arguments: SearchDocsArguments;
 };
 
-const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
 const $keys_LookupOrderArguments = /*@__PURE__*/ new Set<string>(["orderId"]);
 const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
+const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
 const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
-const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
-const $tenum_AgentTools_refund_name = ["refund"] as const;
-const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
 const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
 const $thints_AgentToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_AgentToolsBatch = {

@@ -6,7 +6,7 @@ import { $ckLookupOrderArguments, readLookupOrderArguments, writeLookupOrderArgu
 import type { LookupOrderArguments } from "./args/lookup-order.js";
 
 export type { LookupOrderArguments } from "./args/lookup-order.js";
-import { $keys_RefundArguments } from "./args/refund.js";
+import { $ckRefundArguments, readRefundArguments, writeRefundArguments } from "./args/refund.js";
 import type { $Def, RefundArguments } from "./args/refund.js";
 export type { RefundArguments } from "./args/refund.js";
 import { $ckSearchDocsArguments, readSearchDocsArguments, writeSearchDocsArguments } from "./args/search-docs.js";
@@ -25,12 +25,11 @@ export type AgentTools = {
   arguments: SearchDocsArguments;
 };
 
-const $keys_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
-const $tenum_lookup_order_name = ["lookup_order"] as const;
-const $tenum_refund_name = ["refund"] as const;
-const $tenum_search_docs_name = ["search_docs"] as const;
-const $tunion_AgentTools = [$ckb_lookup_order, $ckb_refund, $ckb_search_docs] as const;
+export const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
+export const $tenum_AgentTools_refund_name = ["refund"] as const;
+export const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
+const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
 export const $tmask_AgentTools_exact = [32, 32, 32] as const;
 export const $tmask_AgentTools_coercible = [0, 0, 0] as const;
 const $thints_AgentTools = {"root": "other", "keys": []} as const;
@@ -66,7 +65,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name = v.name;
       const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name, "lookup_order", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
@@ -81,7 +80,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$2 = v.name;
       const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$2, "refund", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -96,7 +95,7 @@ function writeAgentTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$3 = v.name;
       const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
       $rt.wConst(v_name$3, "search_docs", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -154,37 +153,6 @@ function readAgentTools(r: $rt.Reader): any {
   return u0;
 }
 
-function writeRefundArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_orderId = v.orderId;
-  const v_amount = v.amount;
-  const v_reason = v.reason;
-  if ($rt.keyCount(v) !== 2 + +(v_reason !== undefined)) $rt.checkClosed(v, $keys_RefundArguments, "");
-  w.byte(+(v_reason !== undefined));
-  $rt.wPlainString(w, v_orderId, "/orderId", 1);
-  $rt.wNumber(w, v_amount, "/amount", 1);
-  if (v_reason !== undefined) {
-    switch (v_reason) {
-      case "damaged": w.byte(0); break;
-      case "late": w.byte(1); break;
-      case "wrong_item": w.byte(2); break;
-      case "other": w.byte(3); break;
-      default: throw $rt.enumFail(v_reason, $enum_RefundArguments_reason, "/reason");
-    }
-  }
-}
-
-function readRefundArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  const v_orderId = (r.at = "/orderId", r.plainString());
-  const v_amount = (r.at = "/amount", r.num());
-  const v_reason = (m0 & 1) ? (r.at = "/reason", $enum_RefundArguments_reason[r.index(4)]) : undefined;
-  const o0: any = { orderId: v_orderId, amount: v_amount };
-  if ((m0 & 1)) o0.reason = v_reason;
-  return o0;
-}
-
 /** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
@@ -197,36 +165,27 @@ function $txAgentTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckb_lookup_order(v: any): any {
+function $ckb_AgentTools_lookup_order(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_lookup_order_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_lookup_order_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckLookupOrderArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
   return v;
 }
 
-function $ckRefundArguments(v: any): any {
+function $ckb_AgentTools_refund(v: any): any {
   $rt.tcObject(v, "");
-  v.orderId = $rt.tcString(v.orderId, "/orderId");
-  v.amount = $rt.tcNumber(v.amount, "/amount");
-  if (v.reason !== undefined) v.reason = $rt.tcEnum(v.reason, "/reason", $enum_RefundArguments_reason);
-  if ($rt.keyCount(v) !== 2 + (v.reason !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_RefundArguments, "");
-  return v;
-}
-
-function $ckb_refund(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_refund_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_refund_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckRefundArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
   return v;
 }
 
-function $ckb_search_docs(v: any): any {
+function $ckb_AgentTools_search_docs(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_search_docs_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_search_docs_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckSearchDocsArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_lookup_order, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
   return v;
 }
 
@@ -235,15 +194,15 @@ function $ckAgentTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "lookup_order": {
-      v = $ckb_lookup_order(v);
+      v = $ckb_AgentTools_lookup_order(v);
       break;
     }
     case "refund": {
-      v = $ckb_refund(v);
+      v = $ckb_AgentTools_refund(v);
       break;
     }
     case "search_docs": {
-      v = $ckb_search_docs(v);
+      v = $ckb_AgentTools_search_docs(v);
       break;
     }
     default:

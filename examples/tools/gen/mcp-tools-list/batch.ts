@@ -8,7 +8,7 @@ import type { NotesGetArguments } from "./args/notes-get.js";
 export type { NotesGetArguments } from "./args/notes-get.js";
 import type { NotesSearchArguments } from "./args/notes-search.js";
 export type { NotesSearchArguments } from "./args/notes-search.js";
-import { $tmask_McpToolsList_coercible, $tmask_McpToolsList_exact } from "./call.js";
+import { $keys_McpToolsList_notes_search, $tenum_McpToolsList_notes_delete_name, $tenum_McpToolsList_notes_get_name, $tenum_McpToolsList_notes_search_name, $tmask_McpToolsList_coercible, $tmask_McpToolsList_exact } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -26,13 +26,9 @@ export type McpToolsList = {
   arguments: NotesDeleteArguments;
 };
 
-const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
 const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
 const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
 const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
-const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
-const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
-const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
 const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
 const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
 const $tfill_McpToolsListBatch = {

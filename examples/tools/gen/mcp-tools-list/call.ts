@@ -25,11 +25,11 @@ export type McpToolsList = {
   arguments: NotesDeleteArguments;
 };
 
-const $keys_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-const $tenum_notes_search_name = ["notes.search"] as const;
-const $tenum_notes_get_name = ["notes.get"] as const;
-const $tenum_notes_delete_name = ["notes/delete"] as const;
-const $tunion_McpToolsList = [$ckb_notes_search, $ckb_notes_get, $ckb_notes_delete] as const;
+export const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
+export const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
+export const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
+const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
 export const $tmask_McpToolsList_exact = [32, 32, 32] as const;
 export const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsList = {"root": "other", "keys": []} as const;
@@ -69,7 +69,7 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name = v.name;
       const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_notes_search, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
       $rt.wConst(v_name, "notes.search", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
@@ -84,7 +84,7 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$2 = v.name;
       const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_notes_search, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
       $rt.wConst(v_name$2, "notes.get", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -99,7 +99,7 @@ function writeMcpToolsList(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$3 = v.name;
       const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_notes_search, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
       $rt.wConst(v_name$3, "notes/delete", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -169,27 +169,27 @@ function $txMcpToolsList(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckb_notes_search(v: any): any {
+function $ckb_McpToolsList_notes_search(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_notes_search_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_search_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesSearchArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_notes_search, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
-function $ckb_notes_get(v: any): any {
+function $ckb_McpToolsList_notes_get(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_notes_get_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_get_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesGetArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_notes_search, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
-function $ckb_notes_delete(v: any): any {
+function $ckb_McpToolsList_notes_delete(v: any): any {
   $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_notes_delete_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_delete_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesDeleteArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_notes_search, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
   return v;
 }
 
@@ -198,15 +198,15 @@ function $ckMcpToolsList(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "notes.search": {
-      v = $ckb_notes_search(v);
+      v = $ckb_McpToolsList_notes_search(v);
       break;
     }
     case "notes.get": {
-      v = $ckb_notes_get(v);
+      v = $ckb_McpToolsList_notes_get(v);
       break;
     }
     case "notes/delete": {
-      v = $ckb_notes_delete(v);
+      v = $ckb_McpToolsList_notes_delete(v);
       break;
     }
     default:

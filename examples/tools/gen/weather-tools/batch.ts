@@ -8,7 +8,7 @@ import type { $Def, GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
-import { $ckb_GetAirQualityArguments_location, $ckb_GetAirQualityArguments_pollutants_items, $ckb_GetForecastArguments_include_items, $enum_GetAirQualityArguments_pollutants_items, $enum_GetForecastArguments_include_items, $enum_GetWeatherArguments_unit, $keys_GetAirQualityArguments_location_city, $keys_GetAirQualityArguments_location_coordinates, $tmask_WeatherTools_coercible, $tmask_WeatherTools_exact, readWeatherTools } from "./call.js";
+import { $keys_WeatherTools_get_weather, $tenum_WeatherTools_get_air_quality_name, $tenum_WeatherTools_get_forecast_name, $tenum_WeatherTools_get_weather_name, $tmask_WeatherTools_coercible, $tmask_WeatherTools_exact } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
@@ -26,13 +26,19 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
-const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
 const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
+const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
 const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
+const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
+const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_WeatherToolsBatch = {
@@ -144,6 +150,50 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
   }
 }
 
+function readWeatherTools(r: $rt.Reader): any {
+  r.at = "";
+  let u0: any;
+  switch (r.index(3)) {
+    case 0: {
+      const v_name = "get_weather";
+      let v_arguments: any;
+      try {
+        v_arguments = readGetWeatherArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const o0: any = { name: v_name, arguments: v_arguments };
+      u0 = o0;
+      break;
+    }
+    case 1: {
+      const v_name$2 = "get_forecast";
+      let v_arguments$2: any;
+      try {
+        v_arguments$2 = readGetForecastArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
+      u0 = o1;
+      break;
+    }
+    case 2: {
+      const v_name$3 = "get-air-quality";
+      let v_arguments$3: any;
+      try {
+        v_arguments$3 = readGetAirQualityArguments(r);
+      } catch (e) {
+        $rt.rethrowAt(e, "/arguments");
+      }
+      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
+      u0 = o2;
+      break;
+    }
+  }
+  return u0;
+}
+
 function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
@@ -165,6 +215,14 @@ function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
     case "fahrenheit": w.byte(1); break;
     default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
   }
+}
+
+function readGetWeatherArguments(r: $rt.Reader): any {
+  const v_city = (r.at = "/city", r.string());
+  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
+  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
+  const o0: any = { city: v_city, date: v_date, unit: v_unit };
+  return o0;
 }
 
 function writeGetForecastArguments(w: $rt.Writer, v: any): void {
@@ -196,6 +254,31 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
       $rt.rethrowAtIndex(err, "/include", i_include);
     }
   }
+}
+
+function readGetForecastArguments(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  const v_city = (r.at = "/city", r.string());
+  const v_days = (r.at = "/days", r.int());
+  let v_include: any;
+  if ((m0 & 1)) {
+    r.at = "/include";
+    const n_include = r.count(1);
+    const a_include: any[] = [];
+    let i_include = 0;
+    try {
+      for (; i_include < n_include; i_include++) {
+        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
+      }
+    } catch (e) {
+      $rt.rethrowAtIndex(e, "/include", i_include);
+    }
+    v_include = a_include;
+  }
+  const o0: any = { city: v_city, days: v_days };
+  if ((m0 & 1)) o0.include = v_include;
+  return o0;
 }
 
 function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
@@ -252,6 +335,49 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
       $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
     }
   }
+}
+
+function readGetAirQualityArguments(r: $rt.Reader): any {
+  r.at = "";
+  const m0 = r.bits(1);
+  r.at = "/location";
+  let u_location: any;
+  switch (r.index(2)) {
+    case 0: {
+      const v_kind = "city";
+      const v_name = (r.at = "/location/name", r.string());
+      const o_location: any = { kind: v_kind, name: v_name };
+      u_location = o_location;
+      break;
+    }
+    case 1: {
+      const v_kind$2 = "coordinates";
+      const v_lat = (r.at = "/location/lat", r.num());
+      const v_lon = (r.at = "/location/lon", r.num());
+      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
+      u_location = o_location$2;
+      break;
+    }
+  }
+  const v_location = u_location;
+  let v_pollutants: any;
+  if ((m0 & 1)) {
+    r.at = "/pollutants";
+    const n_pollutants = r.count(1);
+    const a_pollutants: any[] = [];
+    let i_pollutants = 0;
+    try {
+      for (; i_pollutants < n_pollutants; i_pollutants++) {
+        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
+      }
+    } catch (e) {
+      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
+    }
+    v_pollutants = a_pollutants;
+  }
+  const o0: any = { location: v_location };
+  if ((m0 & 1)) o0.pollutants = v_pollutants;
+  return o0;
 }
 
 /** Extension records it knows; others stay on the root (runtime/extensions.ts). */
@@ -596,6 +722,11 @@ function $ckb_WeatherTools_get_weather(v: any): any {
   return v;
 }
 
+function $ckb_GetForecastArguments_include_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
+  return v;
+}
+
 function $ckGetForecastArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
@@ -610,6 +741,46 @@ function $ckb_WeatherTools_get_forecast(v: any): any {
   v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
+  v.name = $rt.tcString(v.name, "/name");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
+  $rt.tcObject(v, "");
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
+  v.lat = $rt.tcNumber(v.lat, "/lat");
+  v.lon = $rt.tcNumber(v.lon, "/lon");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_location(v: any): any {
+  $rt.tcObject(v, "");
+  const d0 = v.kind;
+  switch (d0) {
+    case "city": {
+      v = $ckb_GetAirQualityArguments_location_city(v);
+      break;
+    }
+    case "coordinates": {
+      v = $ckb_GetAirQualityArguments_location_coordinates(v);
+      break;
+    }
+    default:
+      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
+  }
+  return v;
+}
+
+function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 

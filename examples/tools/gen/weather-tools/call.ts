@@ -2,14 +2,14 @@
 // Dictionary WeatherTools: fingerprint 0x09f1, 32 paths.
 /* eslint-disable */
 import * as $rt from "toon-gen/runtime/codegen";
-import { $keys_GetAirQualityArguments } from "./args/get-air-quality.js";
+import { $ckGetAirQualityArguments, readGetAirQualityArguments, writeGetAirQualityArguments } from "./args/get-air-quality.js";
 import type { $Def, GetAirQualityArguments } from "./args/get-air-quality.js";
 
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
-import { $keys_GetForecastArguments } from "./args/get-forecast.js";
+import { $ckGetForecastArguments, readGetForecastArguments, writeGetForecastArguments } from "./args/get-forecast.js";
 import type { GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
-import { $keys_GetWeatherArguments } from "./args/get-weather.js";
+import { $ckGetWeatherArguments, readGetWeatherArguments, writeGetWeatherArguments } from "./args/get-weather.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
 
@@ -25,21 +25,11 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
-const $keys_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
-export const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
-export const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-export const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-export const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum_get_weather_name = ["get_weather"] as const;
-const $tenum_get_forecast_name = ["get_forecast"] as const;
-const $tenum_get_air_quality_name = ["get-air-quality"] as const;
-export const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
-export const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-export const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
-export const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
-export const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
-const $tunion_WeatherTools = [$ckb_get_weather, $ckb_get_forecast, $ckb_get_air_quality] as const;
+export const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+export const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
+export const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
+export const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
+const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 export const $tmask_WeatherTools_exact = [32, 32, 32] as const;
 export const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
@@ -79,7 +69,7 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name = v.name;
       const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
       $rt.wConst(v_name, "get_weather", "/name", 1);
       if (v_arguments === undefined) throw $rt.missing("", "arguments");
       try {
@@ -94,7 +84,7 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$2 = v.name;
       const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
       $rt.wConst(v_name$2, "get_forecast", "/name", 1);
       if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -109,7 +99,7 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
       $rt.gObject(v, "");
       const v_name$3 = v.name;
       const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
+      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
       $rt.wConst(v_name$3, "get-air-quality", "/name", 1);
       if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
       try {
@@ -123,7 +113,7 @@ function writeWeatherTools(w: $rt.Writer, v: any): void {
   }
 }
 
-export function readWeatherTools(r: $rt.Reader): any {
+function readWeatherTools(r: $rt.Reader): any {
   r.at = "";
   let u0: any;
   switch (r.index(3)) {
@@ -167,192 +157,6 @@ export function readWeatherTools(r: $rt.Reader): any {
   return u0;
 }
 
-function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_city = v.city;
-  const v_date = v.date;
-  const v_unit = v.unit;
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  $rt.wString(w, v_city, "/city", 1);
-  if (v_date === undefined) throw $rt.missing("", "date");
-  if (typeof v_date === "string") {
-    w.byte(0);
-    $rt.wDate(w, v_date, "/date");
-  }
-  else {
-    w.byte(1);
-    $rt.wNull(v_date, "/date");
-  }
-  switch (v_unit) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
-  }
-}
-
-export function readGetWeatherArguments(r: $rt.Reader): any {
-  const v_city = (r.at = "/city", r.string());
-  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
-  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
-  const o0: any = { city: v_city, date: v_date, unit: v_unit };
-  return o0;
-}
-
-function writeGetForecastArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_city = v.city;
-  const v_days = v.days;
-  const v_include = v.include;
-  if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  w.byte(+(v_include !== undefined));
-  $rt.wString(w, v_city, "/city", 1);
-  $rt.wInt(w, v_days, "/days", 1);
-  if (v_include !== undefined) {
-    $rt.gArray(v_include, "/include");
-    const n_include = v_include.length;
-    w.varint(n_include);
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        const e_include = v_include[i_include];
-        switch (e_include) {
-          case "temperature": w.byte(0); break;
-          case "precipitation": w.byte(1); break;
-          case "wind": w.byte(2); break;
-          case "uv_index": w.byte(3); break;
-          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
-        }
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/include", i_include);
-    }
-  }
-}
-
-export function readGetForecastArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  const v_city = (r.at = "/city", r.string());
-  const v_days = (r.at = "/days", r.int());
-  let v_include: any;
-  if ((m0 & 1)) {
-    r.at = "/include";
-    const n_include = r.count(1);
-    const a_include: any[] = [];
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/include", i_include);
-    }
-    v_include = a_include;
-  }
-  const o0: any = { city: v_city, days: v_days };
-  if ((m0 & 1)) o0.include = v_include;
-  return o0;
-}
-
-function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_location = v.location;
-  const v_pollutants = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + +(v_pollutants !== undefined)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  w.byte(+(v_pollutants !== undefined));
-  if (v_location === undefined) throw $rt.missing("", "location");
-  $rt.gObject(v_location, "/location");
-  const d_location = v_location.kind;
-  switch (d_location) {
-    case "city": {
-      w.byte(0);
-      $rt.gObject(v_location, "/location");
-      const v_kind = v_location.kind;
-      const v_name = v_location.name;
-      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
-      $rt.wConst(v_kind, "city", "/location/kind", 1);
-      $rt.wString(w, v_name, "/location/name", 1);
-      break;
-    }
-    case "coordinates": {
-      w.byte(1);
-      $rt.gObject(v_location, "/location");
-      const v_kind$2 = v_location.kind;
-      const v_lat = v_location.lat;
-      const v_lon = v_location.lon;
-      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
-      $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
-      $rt.wNumber(w, v_lat, "/location/lat", 1);
-      $rt.wNumber(w, v_lon, "/location/lon", 1);
-      break;
-    }
-    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
-  }
-  if (v_pollutants !== undefined) {
-    $rt.gArray(v_pollutants, "/pollutants");
-    const n_pollutants = v_pollutants.length;
-    w.varint(n_pollutants);
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        const e_pollutants = v_pollutants[i_pollutants];
-        switch (e_pollutants) {
-          case "pm2_5": w.byte(0); break;
-          case "pm10": w.byte(1); break;
-          case "o3": w.byte(2); break;
-          case "no2": w.byte(3); break;
-          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
-        }
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
-    }
-  }
-}
-
-export function readGetAirQualityArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  r.at = "/location";
-  let u_location: any;
-  switch (r.index(2)) {
-    case 0: {
-      const v_kind = "city";
-      const v_name = (r.at = "/location/name", r.string());
-      const o_location: any = { kind: v_kind, name: v_name };
-      u_location = o_location;
-      break;
-    }
-    case 1: {
-      const v_kind$2 = "coordinates";
-      const v_lat = (r.at = "/location/lat", r.num());
-      const v_lon = (r.at = "/location/lon", r.num());
-      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
-      u_location = o_location$2;
-      break;
-    }
-  }
-  const v_location = u_location;
-  let v_pollutants: any;
-  if ((m0 & 1)) {
-    r.at = "/pollutants";
-    const n_pollutants = r.count(1);
-    const a_pollutants: any[] = [];
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
-    }
-    v_pollutants = a_pollutants;
-  }
-  const o0: any = { location: v_location };
-  if ((m0 & 1)) o0.pollutants = v_pollutants;
-  return o0;
-}
-
 /** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
@@ -365,98 +169,27 @@ function $txWeatherTools(_e: $rt.TextState, _v: any): string | null {
   return null;
 }
 
-function $ckGetWeatherArguments(v: any): any {
+function $ckb_WeatherTools_get_weather(v: any): any {
   $rt.tcObject(v, "");
-  v.city = $rt.tcString(v.city, "/city");
-  v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
-  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  return v;
-}
-
-function $ckb_get_weather(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_get_weather_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_weather_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetWeatherArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
-export function $ckb_GetForecastArguments_include_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
-  return v;
-}
-
-function $ckGetForecastArguments(v: any): any {
+function $ckb_WeatherTools_get_forecast(v: any): any {
   $rt.tcObject(v, "");
-  v.city = $rt.tcString(v.city, "/city");
-  v.days = $rt.tcInteger(v.days, "/days");
-  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
-  if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  return v;
-}
-
-function $ckb_get_forecast(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_get_forecast_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
-export function $ckb_GetAirQualityArguments_location_city(v: any): any {
+function $ckb_WeatherTools_get_air_quality(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
-  v.name = $rt.tcString(v.name, "/name");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
-  return v;
-}
-
-export function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
-  v.lat = $rt.tcNumber(v.lat, "/lat");
-  v.lon = $rt.tcNumber(v.lon, "/lon");
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
-  return v;
-}
-
-export function $ckb_GetAirQualityArguments_location(v: any): any {
-  $rt.tcObject(v, "");
-  const d0 = v.kind;
-  switch (d0) {
-    case "city": {
-      v = $ckb_GetAirQualityArguments_location_city(v);
-      break;
-    }
-    case "coordinates": {
-      v = $ckb_GetAirQualityArguments_location_coordinates(v);
-      break;
-    }
-    default:
-      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
-  }
-  return v;
-}
-
-export function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
-  return v;
-}
-
-function $ckGetAirQualityArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
-  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
-  if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  return v;
-}
-
-function $ckb_get_air_quality(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_get_air_quality_name);
+  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_air_quality_name);
   v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetAirQualityArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_get_weather, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
   return v;
 }
 
@@ -465,15 +198,15 @@ function $ckWeatherTools(v: any): any {
   const d0 = v.name;
   switch (d0) {
     case "get_weather": {
-      v = $ckb_get_weather(v);
+      v = $ckb_WeatherTools_get_weather(v);
       break;
     }
     case "get_forecast": {
-      v = $ckb_get_forecast(v);
+      v = $ckb_WeatherTools_get_forecast(v);
       break;
     }
     case "get-air-quality": {
-      v = $ckb_get_air_quality(v);
+      v = $ckb_WeatherTools_get_air_quality(v);
       break;
     }
     default:

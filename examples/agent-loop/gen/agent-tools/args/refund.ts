@@ -14,7 +14,7 @@ export interface RefundArguments {
 }
 
 export const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
-const $enum_reason = ["damaged", "late", "wrong_item", "other"] as const;
+export const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
 const $thints_RefundArguments = {"root": "object", "keys": ["orderId", "amount", "reason"]} as const;
 const $tfill_RefundArguments = {
   "root": {"o": [["reason", 1, 0]]},
@@ -39,7 +39,7 @@ const $tinstructions_RefundArguments = "Reply with TOON (Token-Oriented Object N
   "- reason: one of \"damaged\", \"late\", \"wrong_item\", \"other\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): reason";
 
-function writeRefundArguments(w: $rt.Writer, v: any): void {
+export function writeRefundArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_orderId = v.orderId;
   const v_amount = v.amount;
@@ -54,17 +54,17 @@ function writeRefundArguments(w: $rt.Writer, v: any): void {
       case "late": w.byte(1); break;
       case "wrong_item": w.byte(2); break;
       case "other": w.byte(3); break;
-      default: throw $rt.enumFail(v_reason, $enum_reason, "/reason");
+      default: throw $rt.enumFail(v_reason, $enum_RefundArguments_reason, "/reason");
     }
   }
 }
 
-function readRefundArguments(r: $rt.Reader): any {
+export function readRefundArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_orderId = (r.at = "/orderId", r.plainString());
   const v_amount = (r.at = "/amount", r.num());
-  const v_reason = (m0 & 1) ? (r.at = "/reason", $enum_reason[r.index(4)]) : undefined;
+  const v_reason = (m0 & 1) ? (r.at = "/reason", $enum_RefundArguments_reason[r.index(4)]) : undefined;
   const o0: any = { orderId: v_orderId, amount: v_amount };
   if ((m0 & 1)) o0.reason = v_reason;
   return o0;
@@ -113,11 +113,11 @@ function $txRefundArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckRefundArguments(v: any): any {
+export function $ckRefundArguments(v: any): any {
   $rt.tcObject(v, "");
   v.orderId = $rt.tcString(v.orderId, "/orderId");
   v.amount = $rt.tcNumber(v.amount, "/amount");
-  if (v.reason !== undefined) v.reason = $rt.tcEnum(v.reason, "/reason", $enum_reason);
+  if (v.reason !== undefined) v.reason = $rt.tcEnum(v.reason, "/reason", $enum_RefundArguments_reason);
   if ($rt.keyCount(v) !== 2 + (v.reason !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_RefundArguments, "");
   return v;
 }

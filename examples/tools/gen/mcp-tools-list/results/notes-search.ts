@@ -17,7 +17,7 @@ export interface NotesSearchResult {
 }
 
 const $keys_NotesSearchResult = /*@__PURE__*/ new Set<string>(["results", "total"]);
-const $keys_results_items = /*@__PURE__*/ new Set<string>(["id", "title", "score", "tags"]);
+const $keys_NotesSearchResult_results_items = /*@__PURE__*/ new Set<string>(["id", "title", "score", "tags"]);
 const $thints_NotesSearchResult = {"root": "object", "keys": ["results", "total"]} as const;
 const $tinstructions_NotesSearchResult = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -52,7 +52,7 @@ function writeNotesSearchResult(w: $rt.Writer, v: any): void {
       const v_title = e_results.title;
       const v_score = e_results.score;
       const v_tags = e_results.tags;
-      if ($rt.keyCount(e_results) !== 4) $rt.checkClosed(e_results, $keys_results_items, "");
+      if ($rt.keyCount(e_results) !== 4) $rt.checkClosed(e_results, $keys_NotesSearchResult_results_items, "");
       $rt.wString(w, v_id, "/id", 1);
       $rt.wString(w, v_title, "/title", 1);
       $rt.wNumber(w, v_score, "/score", 1);
@@ -190,19 +190,19 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb_results_items(v: any): any {
+function $ckb_NotesSearchResult_results_items(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   v.title = $rt.tcString(v.title, "/title");
   v.score = $rt.tcNumber(v.score, "/score");
   v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
-  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_results_items, "");
+  if ($rt.keyCount(v) !== 4) $rt.checkClosed(v, $keys_NotesSearchResult_results_items, "");
   return v;
 }
 
 function $ckNotesSearchResult(v: any): any {
   $rt.tcObject(v, "");
-  v.results = $rt.tcArray(v.results, "/results", $ckb_results_items);
+  v.results = $rt.tcArray(v.results, "/results", $ckb_NotesSearchResult_results_items);
   v.total = $rt.tcInteger(v.total, "/total");
   if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_NotesSearchResult, "");
   return v;

@@ -19,14 +19,14 @@ export interface GetAirQualityArguments {
 }
 
 export const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum_location_city_kind = ["city"] as const;
-const $tenum_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_location = [$ckb_location_city, $ckb_location_coordinates] as const;
-const $tmask_location_exact = [32, 32] as const;
-const $tmask_location_coercible = [0, 0] as const;
+export const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+export const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+export const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+export const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+export const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+export const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+export const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+export const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
 const $tfill_GetAirQualityArguments = {
   "root": {"o": [["pollutants", 1, 0]]},
@@ -53,7 +53,7 @@ const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented O
   "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): pollutants";
 
-function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
+export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_location = v.location;
   const v_pollutants = v.pollutants;
@@ -68,7 +68,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
       $rt.gObject(v_location, "/location");
       const v_kind = v_location.kind;
       const v_name = v_location.name;
-      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_location_city, "/location");
+      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
       $rt.wConst(v_kind, "city", "/location/kind", 1);
       $rt.wString(w, v_name, "/location/name", 1);
       break;
@@ -79,7 +79,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
       const v_kind$2 = v_location.kind;
       const v_lat = v_location.lat;
       const v_lon = v_location.lon;
-      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_location_coordinates, "/location");
+      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
       $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
       $rt.wNumber(w, v_lat, "/location/lat", 1);
       $rt.wNumber(w, v_lon, "/location/lon", 1);
@@ -100,7 +100,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
           case "pm10": w.byte(1); break;
           case "o3": w.byte(2); break;
           case "no2": w.byte(3); break;
-          default: throw $rt.enumFail(e_pollutants, $enum_pollutants_items, "");
+          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
         }
       }
     } catch (err) {
@@ -109,7 +109,7 @@ function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readGetAirQualityArguments(r: $rt.Reader): any {
+export function readGetAirQualityArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/location";
@@ -140,7 +140,7 @@ function readGetAirQualityArguments(r: $rt.Reader): any {
     let i_pollutants = 0;
     try {
       for (; i_pollutants < n_pollutants; i_pollutants++) {
-        a_pollutants.push((r.at = "", $enum_pollutants_items[r.index(4)]));
+        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
@@ -274,50 +274,50 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb_location_city(v: any): any {
+export function $ckb_GetAirQualityArguments_location_city(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_location_city_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
   v.name = $rt.tcString(v.name, "/name");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_location_city, "");
+  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
   return v;
 }
 
-function $ckb_location_coordinates(v: any): any {
+export function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_location_coordinates_kind);
+  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
   v.lat = $rt.tcNumber(v.lat, "/lat");
   v.lon = $rt.tcNumber(v.lon, "/lon");
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_location_coordinates, "");
+  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
   return v;
 }
 
-function $ckb_location(v: any): any {
+export function $ckb_GetAirQualityArguments_location(v: any): any {
   $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
     case "city": {
-      v = $ckb_location_city(v);
+      v = $ckb_GetAirQualityArguments_location_city(v);
       break;
     }
     case "coordinates": {
-      v = $ckb_location_coordinates(v);
+      v = $ckb_GetAirQualityArguments_location_coordinates(v);
       break;
     }
     default:
-      v = $rt.tcUnion(v, "", $tunion_location, $tmask_location_exact, $tmask_location_coercible);
+      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
   }
   return v;
 }
 
-function $ckb_pollutants_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_pollutants_items);
+export function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 
-function $ckGetAirQualityArguments(v: any): any {
+export function $ckGetAirQualityArguments(v: any): any {
   $rt.tcObject(v, "");
-  v.location = $rt.tcRef(v.location, "/location", $ckb_location);
-  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_pollutants_items);
+  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
+  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
   if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
   return v;
 }

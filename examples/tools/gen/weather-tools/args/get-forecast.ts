@@ -15,7 +15,7 @@ export interface GetForecastArguments {
 }
 
 export const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
+export const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $thints_GetForecastArguments = {"root": "object", "keys": ["city", "days", "include"]} as const;
 const $tfill_GetForecastArguments = {
   "root": {"o": [["include", 1, 0]]},
@@ -40,7 +40,7 @@ const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Obj
   "- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): include";
 
-function writeGetForecastArguments(w: $rt.Writer, v: any): void {
+export function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
   const v_days = v.days;
@@ -62,7 +62,7 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
           case "precipitation": w.byte(1); break;
           case "wind": w.byte(2); break;
           case "uv_index": w.byte(3); break;
-          default: throw $rt.enumFail(e_include, $enum_include_items, "");
+          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
         }
       }
     } catch (err) {
@@ -71,7 +71,7 @@ function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-function readGetForecastArguments(r: $rt.Reader): any {
+export function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_city = (r.at = "/city", r.string());
@@ -84,7 +84,7 @@ function readGetForecastArguments(r: $rt.Reader): any {
     let i_include = 0;
     try {
       for (; i_include < n_include; i_include++) {
-        a_include.push((r.at = "", $enum_include_items[r.index(4)]));
+        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
       }
     } catch (e) {
       $rt.rethrowAtIndex(e, "/include", i_include);
@@ -146,16 +146,16 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckb_include_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_include_items);
+export function $ckb_GetForecastArguments_include_items(v: any): any {
+  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
   return v;
 }
 
-function $ckGetForecastArguments(v: any): any {
+export function $ckGetForecastArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.days = $rt.tcInteger(v.days, "/days");
-  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_include_items);
+  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
   if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
   return v;
 }

@@ -16,7 +16,7 @@ export interface GetWeatherArguments {
 }
 
 export const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum_unit = ["celsius", "fahrenheit"] as const;
+export const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
 const $thints_GetWeatherArguments = {"root": "object", "keys": ["city", "date", "unit"]} as const;
 const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -35,7 +35,7 @@ const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Obje
   "- date: may be null\n" +
   "- unit: one of \"celsius\", \"fahrenheit\"";
 
-function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
+export function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
   const v_date = v.date;
@@ -54,14 +54,14 @@ function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   switch (v_unit) {
     case "celsius": w.byte(0); break;
     case "fahrenheit": w.byte(1); break;
-    default: throw $rt.enumFail(v_unit, $enum_unit, "/unit", 1);
+    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
   }
 }
 
-function readGetWeatherArguments(r: $rt.Reader): any {
+export function readGetWeatherArguments(r: $rt.Reader): any {
   const v_city = (r.at = "/city", r.string());
   const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
-  const v_unit = (r.at = "/unit", $enum_unit[r.index(2)]);
+  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
   const o0: any = { city: v_city, date: v_date, unit: v_unit };
   return o0;
 }
@@ -109,11 +109,11 @@ function $txGetWeatherArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-function $ckGetWeatherArguments(v: any): any {
+export function $ckGetWeatherArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
-  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_unit);
+  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
   if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
   return v;
 }
