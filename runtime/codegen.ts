@@ -126,3 +126,72 @@ export {
   writeRef,
   readRef,
 } from "./codec/kinds/index.ts";
+
+// Helpers for loops unrolled modules would otherwise write again and again: the extra entries of an object whose
+// extras are `any` (additionalProperties absent or true, the commonest case in JSON Schema) and arrays of plain
+// strings. They take no definition function, so their call sites stay monomorphic and V8 inlines them like the
+// loop they replace.
+import type { Writer as $Writer } from "./writer.ts";
+import type { Reader as $Reader } from "./reader.ts";
+import { writeAny as $writeAny, readAny as $readAny } from "./any.ts";
+import { setOwn as $setOwn } from "./objects.ts";
+import { rethrowAtIndex as $rethrowAtIndex } from "./errors.ts";
+import { wKey as $wKey, rKey as $rKey, wString as $wString, gArray as $gArray } from "./codec/kinds/index.ts";
+
+/** Write the extra entries `keys` of `v` (count, then key and value each), errors prefixed with `p` and the key. */
+export function wAnyExtras(w: $Writer, v: any, keys: string[], p: string): void {
+  w.varint(keys.length);
+  let k = "";
+  try {
+    for (k of keys) {
+      $wKey(w, k);
+      $writeAny(w, v[k]);
+    }
+  } catch (err) {
+    $rethrowAtIndex(err, p, k);
+  }
+}
+
+/** Read extra entries into `o` (count, then key and value each), as `wAnyExtras` writes them. */
+export function rAnyExtras(r: $Reader, o: any, p: string): void {
+  r.at = p;
+  // each entry is at least 2 bytes: a key (1) and an `any` value's tag (1)
+  const n = r.count(2);
+  let k = "";
+  try {
+    for (let j = 0; j < n; j++) {
+      k = $rKey(r, o);
+      r.at = "";
+      $setOwn(o, k, $readAny(r));
+    }
+  } catch (e) {
+    $rethrowAtIndex(e, p, k);
+  }
+}
+
+/** Write an array of plain strings (count, then each), as the unrolled loop over `wString` items writes it. */
+export function wStrings(w: $Writer, v: unknown, p: string, req?: number): void {
+  $gArray(v, p, req);
+  const n = v.length;
+  w.varint(n);
+  let i = 0;
+  try {
+    for (; i < n; i++) $wString(w, v[i], "");
+  } catch (err) {
+    $rethrowAtIndex(err, p, i);
+  }
+}
+
+/** Read an array of strings as `wStrings` writes it (each item at least 1 byte: its length). */
+export function rStrings(r: $Reader, p: string): string[] {
+  r.at = p;
+  const n = r.count(1);
+  const a: string[] = [];
+  let i = 0;
+  try {
+    for (; i < n; i++) a.push((r.at = "", r.string()));
+  } catch (e) {
+    $rethrowAtIndex(e, p, i);
+  }
+  return a;
+}

@@ -17,7 +17,8 @@ import { registerDictionary } from "./header.ts";
  * 4: the dense text layout (runtime/text/dense, docs/TEXT.md): `textLayouts` (the codec object's two-layout text),
  *    `encodeTextWith` without a specialised encoder, `denseToText`,
  *    `denseFromText`, `denseInstructions`; `fromModelOutputWith` takes the dense reader as a sixth argument; modules
- *    written for size (`optimize`) run on `engineCodec`/`engineTextCheck` with the generic `encodeText`.
+ *    written for size (`optimize`) run on `engineCodec`/`engineTextCheck`; `wAnyExtras`/`rAnyExtras` (an open
+ *    object's extra keys) and `wStrings`/`rStrings` (arrays of plain strings), one call each in generated code.
  */
 export const RUNTIME_CONTRACT = 4;
 

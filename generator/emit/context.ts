@@ -297,7 +297,9 @@ export class Locals {
       this.counts.set(prefix, k + 1);
       return name(`${prefix}${k}`);
     }
-    return name(this.names.take(`${prefix}_${identPart(String(field))}`));
+    // a field's first 16 characters name its locals: long keys (`artifacthub.io/containsSecurityUpdates`) would
+    // otherwise be written out in full at every use of the local
+    return name(this.names.take(`${prefix}_${identPart(String(field), 16)}`));
   }
 }
 

@@ -138,7 +138,7 @@ function emitWith(ir: SchemaIR, dict: Dictionary, options: EmitOptions, size: bo
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
   return $engine.applyExtensions(id, r, root);
 }`
-    : code`/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+    : code`/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(${knowsNone ? raw("id: number") : raw("id: number, r: $rt.Reader, root: unknown")}): boolean {
   switch (id) {${knowsNone ? raw("") : code`
 ${join(applyCases)}`}${
@@ -215,31 +215,24 @@ ${preds.length ? code`\n${join(preds, "\n\n")}\n` : raw("")}
 ${cx.helpers().length ? code`\n${join(cx.helpers(), "\n\n")}\n` : raw("")}
 ${text.functions}
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: ${dict.name},
   fingerprint: ${raw("0x" + fp.toString(16).padStart(4, "0"))},
   hash64: ${dict.base.hash64},
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = ${level};
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0)${tabled ? raw(" | $rt.Flag.DEFAULTS") : raw("")}${index ? raw(" | $rt.Flag.FIELD_INDEX") : raw("")};
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName}, $dictionary.fingerprint, ${ir.name});
 ${peek ? code`
 ${peek.section}
 ` : raw("")}
 ${stream.section}
 
-${size ? engineFns : code`/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+${size ? engineFns : code`/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: ${codec}, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -256,12 +249,10 @@ function $encode(value: ${codec}, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, ${ir.name}${tabled ? raw(", $rt.Flag.DEFAULTS") : raw("")});
   const v = ${readerName(ir.name)}(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0${checkFrom === null ? raw("") : code` || r.level >= ${checkFrom}`})) {
     $rt.assertDecoded(v, ${writerName(ir.name)});
   }
@@ -272,11 +263,10 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ${codec} {
 ${options.validator ? code`/** Check a value against the JSON Schema (its validator module), every violation listed; then what the codec can carry. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
   return $rt.validateFull<${codec}>(value, options, $checkSchema, ${writerName(ir.name)});
-}` : code`/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+}` : code`/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<${codec}> {
   ${!constraints ? code`void options;
-  return $rt.validateWith(value, ${writerName(ir.name)});` : code`// the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
+  return $rt.validateWith(value, ${writerName(ir.name)});` : code`  const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };`}
@@ -284,8 +274,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
 
 `}
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). \`${codec}\` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const ${B} = {
@@ -339,7 +328,7 @@ export const ${Pk} = {
 ${peek.member}
 };
 ` : raw("")}
-/** The codec: binary, validation, text, prompting, streams${peek ? raw(", field access") : raw("")} (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const ${codec} = /*@__PURE__*/ $rt.codecOf(${B}, ${Va}, /*@__PURE__*/ $rt.textLayouts(${Tx}, ${Dn}), ${Pr}, { stream: ${St} }${peek ? code`, ${Pk}` : raw("")});
 `;
   return tidy(unusedParameters(withGlobals(body.text)));

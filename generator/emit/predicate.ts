@@ -142,6 +142,34 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
   }
 }
 
+/** Whether `predicate(s, v)` is false when `v` is undefined (JSON values only, no test that could take it). */
+function rejectsUndefined(s: Shape, cx: ModuleContext, seen = new Set<string>()): boolean {
+  switch (s.kind) {
+    case "string":
+      return formatOf(s).test === undefined;
+    case "integer":
+    case "number":
+    case "boolean":
+    case "null":
+    case "object":
+    case "array":
+    case "tuple":
+      return true;
+    case "const":
+      return isPrimitive(s.value);
+    case "enum":
+      return s.values.every(isPrimitive);
+    case "ref":
+      if (seen.has(s.name)) return false;
+      seen.add(s.name);
+      return rejectsUndefined(cx.def(s.name).shape, cx, seen);
+    case "union":
+      return s.branches.every((x) => rejectsUndefined(x, cx, seen));
+    default:
+      return false;
+  }
+}
+
 function predicateFunction(s: Shape, cx: ModuleContext, key?: string): Code {
   const k = key ?? "shape:" + JSON.stringify(s);
   const known = cx.predicates.get(k);
@@ -161,6 +189,11 @@ export function emitPredicateFunction(fn: Code, s: Shape, cx: ModuleContext): Co
       const L = new Locals();
       const checks = s.properties.map((p) => {
         const f = L.fresh("v", p.name);
+        // a required property whose test fails on undefined anyway, read once: one line, no local
+        if (p.required && rejectsUndefined(p.shape, cx)) {
+          const test = predicate(p.shape, f, cx);
+          if (test.text.split(f.text).length === 2) return code`if (!(${predicate(p.shape, readProp(v, p.name), cx)})) return false;`;
+        }
         return code`const ${f} = ${readProp(v, p.name)};
 ${p.required ? code`if (${f} === undefined || !(${predicate(p.shape, f, cx)})) return false;` : code`if (${f} !== undefined && !(${predicate(p.shape, f, cx)})) return false;`}`;
       });

@@ -20,6 +20,11 @@ export interface ReadCode {
   stmts: Code;
   /** An expression of the value, valid right after `stmts`. */
   expr: Code;
+  /**
+   * The same read assigning a declared local instead (a definition call: `let` + `try` of its own, so a field
+   * local is assigned directly rather than through a second temporary). Call it where `stmts` would go.
+   */
+  into?: (target: Code) => Code;
 }
 
 const EMPTY = raw("");
@@ -71,7 +76,7 @@ export function emitRead(s: Shape, p: string, cx: ModuleContext, L: Locals): Rea
       // argument its call site sees every definition and V8 stops inlining them (logs decode measured 15-30%
       // slower); `callAt` prefixes the definition's errors with this path.
       return { stmts: code`let ${x}: any;
-${callAt(L, p, code`${x} = ${call};`)}`, expr: x };
+${callAt(L, p, code`${x} = ${call};`)}`, expr: x, into: (t) => callAt(L, p, code`${t} = ${call};`) };
     }
     case "array":
       return emitArray(s.items, p, cx, L);
@@ -91,6 +96,8 @@ function constantValue(v: unknown, cx: ModuleContext, at: Shape): Code {
 /** Bind a ReadCode to a fresh const. */
 function bind(rc: ReadCode, L: Locals, prefix: string, field: string | undefined): { stmts: Code; local: Code } {
   const local = L.fresh(prefix, field);
+  if (rc.into !== undefined) return { stmts: code`let ${local}: any;
+${rc.into(local)}`, local };
   return { stmts: code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}const ${local} = ${rc.expr};`, local };
 }
 
@@ -99,6 +106,8 @@ function emitArray(items: Shape, p: string, cx: ModuleContext, L: Locals): ReadC
   const a = L.fresh("a", fieldOf(p));
   const i = L.fresh("i", fieldOf(p));
   const item = inLoop(L, () => emitRead(items, "", cx, L));
+  // plain strings, the commonest array: one runtime call for the same loop (write.ts has its pair)
+  if (item.stmts.text === "" && item.expr.text === `(r.at = "", r.string())` && countWidth(items, cx) === 1) return { stmts: EMPTY, expr: code`$rt.rStrings(r, ${p})` };
   const push = item.stmts.text === "" ? code`${a}.push(${item.expr});` : code`${item.stmts}
 ${a}.push(${item.expr});`;
   return {
@@ -199,7 +208,7 @@ ${indentBy(code`${rc.stmts}${rc.stmts.text === "" ? EMPTY : raw("\n")}${rc.expr}
       }
       propStmts.push(code`let ${f}: any;
 if (${bitTest(bit)}) {
-${indentBy(rc.stmts.text === "" ? code`${f} = ${rc.expr};` : code`${rc.stmts}
+${indentBy(rc.into !== undefined ? rc.into(f) : rc.stmts.text === "" ? code`${f} = ${rc.expr};` : code`${rc.stmts}
 ${f} = ${rc.expr};`, "  ")}
 }`);
     }
@@ -215,6 +224,11 @@ ${f} = ${rc.expr};`, "  ")}
     });
   const extrasRead = (o: Code): Code[] => {
     if (s.additional === false) return [];
+    if (s.additional.kind === "any" && 1 + cx.minWidth(s.additional) === 2) {
+      // the commonest open object: one runtime call for its extras instead of the loop (write.ts has its pair)
+      const call = code`$rt.rAnyExtras(r, ${o}, ${p});`;
+      return [layout.isMap ? call : code`if (${bitTest(layout.extrasBit)}) ${call}`];
+    }
     const n = L.fresh("n", fieldOf(p));
     const k = L.fresh("k", fieldOf(p));
     const known = cx.knownKeys(s.properties.map((q) => q.name), s);

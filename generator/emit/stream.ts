@@ -68,9 +68,12 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleCon
   const T = name(ir.name);
   const printed = printWithLevel(desc);
 
-  const typed = code`/** The value type at each dictionary path (typed stream events). */
+  const lines = join(typeLines);
+  // `Exclude<X, undefined>` (an optional property's path) is most of the map's longer lines: written once
+  const defined = lines.text.includes("$Def<");
+  const typed = code`${defined ? raw("type $Def<T> = Exclude<T, undefined>;\n") : raw("")}/** Each path's value type (typed stream events). */
 type $StreamPaths = {
-${join(typeLines)}
+${lines}
 };`;
   const untyped = code`/**
  * Stream events by path, untyped: this module is written for size and its ${nodes.length} paths' types would pass
@@ -81,13 +84,13 @@ type $StreamPaths = Record<string, unknown>;`;
 
   const section = code`${paths}
 
-${printed.declarations === "" ? raw("") : code`/** Parts of the descriptor below that occur more than once, each written once (generator/emit/descriptor-share.ts). */
+${printed.declarations === "" ? raw("") : code`/** Parts the descriptor repeats, written once (generator/emit/descriptor-share.ts). */
 ${raw(printed.declarations)}
 
-`}/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+`}/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = ${raw(printed.text)};
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
@@ -123,15 +126,17 @@ const $streamSpec: $rt.StreamSpec = {
     const literal = (s.kind === "enum" || s.kind === "const") && indexable(i) && n.parent >= 0 && n.seg !== StreamSeg.BRANCH;
     if (!INLINE_CONTAINERS.has(s.kind) && !literal) return typeOf(s);
     if (!indexable(i)) return literal ? typeOf(s) : raw("unknown");
-    const P = code`$StreamPaths[${nodes[n.parent]!.path}]`;
+    // a named parent is indexed by its name (the same type, shorter than the map's entry)
+    const parentName = typeNames.get(n.parent);
+    const P = parentName !== undefined ? name(parentName) : code`$StreamPaths[${nodes[n.parent]!.path}]`;
     switch (n.seg) {
       case StreamSeg.PROPERTY:
-        return n.flags & StreamPathFlag.REQUIRED ? code`${P}[${n.arg as string}]` : code`Exclude<${P}[${n.arg as string}], undefined>`;
+        return n.flags & StreamPathFlag.REQUIRED ? code`${P}[${n.arg as string}]` : code`$Def<${P}[${n.arg as string}]>`;
       case StreamSeg.ITEMS:
       case StreamSeg.REST:
         return code`${P}[number]`;
       case StreamSeg.POSITION:
-        return code`Exclude<${P}[${n.arg as number}], undefined>`;
+        return code`$Def<${P}[${n.arg as number}]>`;
       case StreamSeg.VALUES:
         return code`${P}[string]`;
       default:

@@ -77,18 +77,7 @@ function writeOrder(w: $rt.Writer, v: any): void {
   }
   if (v_note !== undefined) $rt.wString(w, v_note, "/note");
   $rt.wDateTime(w, v_created, "/created", 1);
-  $rt.gArray(v_tags, "/tags", 1);
-  const n_tags = v_tags.length;
-  w.varint(n_tags);
-  let i_tags = 0;
-  try {
-    for (; i_tags < n_tags; i_tags++) {
-      const e_tags = v_tags[i_tags];
-      $rt.wString(w, e_tags, "");
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "/tags", i_tags);
-  }
+  $rt.wStrings(w, v_tags, "/tags", 1);
 }
 
 function readOrder(r: $rt.Reader): any {
@@ -100,18 +89,7 @@ function readOrder(r: $rt.Reader): any {
   const v_status = (r.at = "/status", $enum_Order_status[r.index(3)]);
   const v_note = (m0 & 1) ? (r.at = "/note", r.string()) : undefined;
   const v_created = (r.at = "/created", r.dateTime());
-  r.at = "/tags";
-  const n_tags = r.count(1);
-  const a_tags: any[] = [];
-  let i_tags = 0;
-  try {
-    for (; i_tags < n_tags; i_tags++) {
-      a_tags.push((r.at = "", r.string()));
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "/tags", i_tags);
-  }
-  const v_tags = a_tags;
+  const v_tags = $rt.rStrings(r, "/tags");
   const o0: any = { id: v_id, qty: v_qty, price: v_price, status: v_status };
   if ((m0 & 1)) o0.note = v_note;
   o0.created = v_created;
@@ -119,7 +97,7 @@ function readOrder(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -203,40 +181,33 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Order",
   fingerprint: 0xeb6a,
   hash64: "0xeb6a7e304151b21b",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "order.ts", $dictionary.fingerprint, "Order");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": Order;
   "id": string;
   "qty": number;
   "price": number;
-  "status": $StreamPaths["$"]["status"];
+  "status": Order["status"];
   "note": string;
   "created": string;
-  "tags": $StreamPaths["$"]["tags"];
+  "tags": Order["tags"];
   "tags[]": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 60266,
@@ -245,13 +216,13 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "id", required: true, shape: { kind: "string" } },
-      { name: "qty", required: true, shape: { kind: "integer" } },
-      { name: "price", required: true, shape: { kind: "number" } },
-      { name: "status", required: true, shape: { kind: "enum", values: ["pending", "paid", "shipped"] } },
-      { name: "note", required: false, shape: { kind: "string" } },
-      { name: "created", required: true, shape: { kind: "string", format: "date-time" } },
-      { name: "tags", required: true, shape: { kind: "array", items: { kind: "string" } } },
+      {name:"id",required:true,shape:{kind:"string"}},
+      {name:"qty",required:true,shape:{kind:"integer"}},
+      {name:"price",required:true,shape:{kind:"number"}},
+      {name:"status",required:true,shape:{kind:"enum",values:["pending","paid","shipped"]}},
+      {name:"note",required:false,shape:{kind:"string"}},
+      {name:"created",required:true,shape:{kind:"string",format:"date-time"}},
+      {name:"tags",required:true,shape:{kind:"array",items:{kind:"string"}}},
     ],
     additional: false,
   },
@@ -259,18 +230,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 9],
+  ids: [0,9],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -285,12 +256,10 @@ function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "Order");
   const v = readOrder(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeOrder);
   }
@@ -303,8 +272,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<Order>(value, options, $checkSchema, writeOrder);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `Order` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const OrderBinary = {
@@ -386,5 +354,5 @@ export const OrderPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const Order = /*@__PURE__*/ $rt.codecOf(OrderBinary, OrderValidate, /*@__PURE__*/ $rt.textLayouts(OrderText, OrderDense), OrderPrompt, { stream: OrderStream });

@@ -500,7 +500,7 @@ function readMoneyEntity(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -997,40 +997,33 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "ExtractionResult",
   fingerprint: 0x6c89,
   hash64: "0x6c89965814d1a3d2",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": ExtractionResult;
   "model": string;
   "extractedAt": string;
-  "documents": $StreamPaths["$"]["documents"];
+  "documents": ExtractionResult["documents"];
   "documents[]": Document;
   "#Document": Document;
   "#Document.id": string;
-  "#Document.source": $StreamPaths["#Document"]["source"];
-  "#Document.language": $StreamPaths["#Document"]["language"];
+  "#Document.source": Document["source"];
+  "#Document.language": Document["language"];
   "#Document.url": string;
   "#Document.text": string;
-  "#Document.entities": $StreamPaths["#Document"]["entities"];
+  "#Document.entities": Document["entities"];
   "#Document.entities[]": Entity;
   "#Entity": Entity;
   "#Entity<0>": PersonEntity;
@@ -1039,37 +1032,37 @@ type $StreamPaths = {
   "#Entity<3>": DateEntity;
   "#Entity<4>": MoneyEntity;
   "#PersonEntity": PersonEntity;
-  "#PersonEntity.type": $StreamPaths["#PersonEntity"]["type"];
+  "#PersonEntity.type": PersonEntity["type"];
   "#PersonEntity.name": string;
   "#PersonEntity.role": string;
   "#PersonEntity.confidence": number;
   "#OrganizationEntity": OrganizationEntity;
-  "#OrganizationEntity.type": $StreamPaths["#OrganizationEntity"]["type"];
+  "#OrganizationEntity.type": OrganizationEntity["type"];
   "#OrganizationEntity.name": string;
   "#OrganizationEntity.ticker": string;
   "#OrganizationEntity.confidence": number;
   "#LocationEntity": LocationEntity;
-  "#LocationEntity.type": $StreamPaths["#LocationEntity"]["type"];
+  "#LocationEntity.type": LocationEntity["type"];
   "#LocationEntity.name": string;
   "#LocationEntity.countryCode": string;
   "#LocationEntity.lat": number;
   "#LocationEntity.lon": number;
   "#LocationEntity.confidence": number;
   "#DateEntity": DateEntity;
-  "#DateEntity.type": $StreamPaths["#DateEntity"]["type"];
+  "#DateEntity.type": DateEntity["type"];
   "#DateEntity.text": string;
   "#DateEntity.value": string;
-  "#DateEntity.precision": $StreamPaths["#DateEntity"]["precision"];
+  "#DateEntity.precision": DateEntity["precision"];
   "#DateEntity.confidence": number;
   "#MoneyEntity": MoneyEntity;
-  "#MoneyEntity.type": $StreamPaths["#MoneyEntity"]["type"];
+  "#MoneyEntity.type": MoneyEntity["type"];
   "#MoneyEntity.text": string;
   "#MoneyEntity.amount": number;
   "#MoneyEntity.currency": string;
   "#MoneyEntity.confidence": number;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "ExtractionResult",
   fingerprint: 27785,
@@ -1077,11 +1070,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {
     kind: "object",
-    properties: [
-      { name: "model", required: true, shape: { kind: "string", intern: false } },
-      { name: "extractedAt", required: true, shape: { kind: "string", format: "date-time" } },
-      { name: "documents", required: true, shape: { kind: "array", items: { kind: "ref", name: "Document" } } },
-    ],
+    properties: [{name:"model",required:true,shape:{kind:"string",intern:false}},{name:"extractedAt",required:true,shape:{kind:"string",format:"date-time"}},{name:"documents",required:true,shape:{kind:"array",items:{kind:"ref",name:"Document"}}}],
     additional: false,
   },
   definitions: [
@@ -1090,12 +1079,12 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "id", required: true, shape: { kind: "string", intern: false, constraints: { pattern: "^doc-[0-9]{4}$" } } },
-          { name: "source", required: true, shape: { kind: "enum", values: ["news", "filing", "email", "chat", "report"] } },
-          { name: "language", required: true, shape: { kind: "enum", values: ["en", "zh"] } },
-          { name: "url", required: false, shape: { kind: "string", intern: false } },
-          { name: "text", required: true, shape: { kind: "string" } },
-          { name: "entities", required: true, shape: { kind: "array", items: { kind: "ref", name: "Entity" } } },
+          {name:"id",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^doc-[0-9]{4}$"}}},
+          {name:"source",required:true,shape:{kind:"enum",values:["news","filing","email","chat","report"]}},
+          {name:"language",required:true,shape:{kind:"enum",values:["en","zh"]}},
+          {name:"url",required:false,shape:{kind:"string",intern:false}},
+          {name:"text",required:true,shape:{kind:"string"}},
+          {name:"entities",required:true,shape:{kind:"array",items:{kind:"ref",name:"Entity"}}},
         ],
         additional: false,
       },
@@ -1104,14 +1093,8 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       name: "Entity",
       shape: {
         kind: "union",
-        branches: [
-          { kind: "ref", name: "PersonEntity" },
-          { kind: "ref", name: "OrganizationEntity" },
-          { kind: "ref", name: "LocationEntity" },
-          { kind: "ref", name: "DateEntity" },
-          { kind: "ref", name: "MoneyEntity" },
-        ],
-        discriminator: { property: "type", values: ["person", "organization", "location", "date", "money"] },
+        branches: [{kind:"ref",name:"PersonEntity"},{kind:"ref",name:"OrganizationEntity"},{kind:"ref",name:"LocationEntity"},{kind:"ref",name:"DateEntity"},{kind:"ref",name:"MoneyEntity"}],
+        discriminator: {property:"type",values:["person","organization","location","date","money"]},
       },
     },
     {
@@ -1119,10 +1102,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "type", required: true, shape: { kind: "const", value: "person" } },
-          { name: "name", required: true, shape: { kind: "string" } },
-          { name: "role", required: false, shape: { kind: "string" } },
-          { name: "confidence", required: true, shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } } },
+          {name:"type",required:true,shape:{kind:"const",value:"person"}},
+          {name:"name",required:true,shape:{kind:"string"}},
+          {name:"role",required:false,shape:{kind:"string"}},
+          {name:"confidence",required:true,shape:{kind:"number",constraints:{minimum:0,maximum:1}}},
         ],
         additional: false,
       },
@@ -1132,10 +1115,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "type", required: true, shape: { kind: "const", value: "organization" } },
-          { name: "name", required: true, shape: { kind: "string" } },
-          { name: "ticker", required: false, shape: { kind: "string" } },
-          { name: "confidence", required: true, shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } } },
+          {name:"type",required:true,shape:{kind:"const",value:"organization"}},
+          {name:"name",required:true,shape:{kind:"string"}},
+          {name:"ticker",required:false,shape:{kind:"string"}},
+          {name:"confidence",required:true,shape:{kind:"number",constraints:{minimum:0,maximum:1}}},
         ],
         additional: false,
       },
@@ -1145,12 +1128,12 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "type", required: true, shape: { kind: "const", value: "location" } },
-          { name: "name", required: true, shape: { kind: "string" } },
-          { name: "countryCode", required: false, shape: { kind: "string", constraints: { pattern: "^[A-Z]{2}$" } } },
-          { name: "lat", required: false, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
-          { name: "lon", required: false, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
-          { name: "confidence", required: true, shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } } },
+          {name:"type",required:true,shape:{kind:"const",value:"location"}},
+          {name:"name",required:true,shape:{kind:"string"}},
+          {name:"countryCode",required:false,shape:{kind:"string",constraints:{pattern:"^[A-Z]{2}$"}}},
+          {name:"lat",required:false,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+          {name:"lon",required:false,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
+          {name:"confidence",required:true,shape:{kind:"number",constraints:{minimum:0,maximum:1}}},
         ],
         additional: false,
       },
@@ -1160,11 +1143,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "type", required: true, shape: { kind: "const", value: "date" } },
-          { name: "text", required: true, shape: { kind: "string" } },
-          { name: "value", required: true, shape: { kind: "string", format: "date" } },
-          { name: "precision", required: true, shape: { kind: "enum", values: ["day", "month", "year"] } },
-          { name: "confidence", required: true, shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } } },
+          {name:"type",required:true,shape:{kind:"const",value:"date"}},
+          {name:"text",required:true,shape:{kind:"string"}},
+          {name:"value",required:true,shape:{kind:"string",format:"date"}},
+          {name:"precision",required:true,shape:{kind:"enum",values:["day","month","year"]}},
+          {name:"confidence",required:true,shape:{kind:"number",constraints:{minimum:0,maximum:1}}},
         ],
         additional: false,
       },
@@ -1174,11 +1157,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "type", required: true, shape: { kind: "const", value: "money" } },
-          { name: "text", required: true, shape: { kind: "string" } },
-          { name: "amount", required: true, shape: { kind: "number" } },
-          { name: "currency", required: true, shape: { kind: "string", constraints: { pattern: "^[A-Z]{3}$" } } },
-          { name: "confidence", required: true, shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } } },
+          {name:"type",required:true,shape:{kind:"const",value:"money"}},
+          {name:"text",required:true,shape:{kind:"string"}},
+          {name:"amount",required:true,shape:{kind:"number"}},
+          {name:"currency",required:true,shape:{kind:"string",constraints:{pattern:"^[A-Z]{3}$"}}},
+          {name:"confidence",required:true,shape:{kind:"number",constraints:{minimum:0,maximum:1}}},
         ],
         additional: false,
       },
@@ -1187,18 +1170,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 48],
+  ids: [0,48],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: ExtractionResult, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -1213,12 +1196,10 @@ function $encode(value: ExtractionResult, options?: $rt.EncodeOptions): Uint8Arr
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ExtractionResult {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "ExtractionResult");
   const v = readExtractionResult(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeExtractionResult);
   }
@@ -1231,8 +1212,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<ExtractionResult>(value, options, $checkSchema, writeExtractionResult);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `ExtractionResult` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const ExtractionResultBinary = {
@@ -1314,5 +1294,5 @@ export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ExtractionResultStream: $rt.StreamCodec<ExtractionResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ExtractionResult, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const ExtractionResult = /*@__PURE__*/ $rt.codecOf(ExtractionResultBinary, ExtractionResultValidate, /*@__PURE__*/ $rt.textLayouts(ExtractionResultText, ExtractionResultDense), ExtractionResultPrompt, { stream: ExtractionResultStream });

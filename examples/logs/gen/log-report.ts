@@ -299,13 +299,12 @@ function writeLogReport(w: $rt.Writer, v: any): void {
 function readLogReport(r: $rt.Reader): any {
   const v_reportId = (r.at = "/reportId", r.plainString());
   const v_query = (r.at = "/query", r.plainString());
-  let r_window: any;
+  let v_window: any;
   try {
-    r_window = readTimeWindow(r);
+    v_window = readTimeWindow(r);
   } catch (e) {
     $rt.rethrowAt(e, "/window");
   }
-  const v_window = r_window;
   const v_environment = (r.at = "/environment", $enum_LogReport_environment[r.index(3)]);
   const v_region = (r.at = "/region", r.plainString());
   const v_truncated = (r.at = "/truncated", r.bool());
@@ -423,21 +422,19 @@ function readServiceGroup(r: $rt.Reader): any {
   const v_version = (r.at = "/version", r.plainString());
   const v_healthy = (r.at = "/healthy", r.bool());
   const v_instances = (r.at = "/instances", r.int());
-  let r_counts: any;
+  let v_counts: any;
   try {
-    r_counts = readLevelCounts(r);
+    v_counts = readLevelCounts(r);
   } catch (e) {
     $rt.rethrowAt(e, "/counts");
   }
-  const v_counts = r_counts;
   const v_errorRate = (r.at = "/errorRate", r.num());
-  let r_latencyMs: any;
+  let v_latencyMs: any;
   try {
-    r_latencyMs = readLatency(r);
+    v_latencyMs = readLatency(r);
   } catch (e) {
     $rt.rethrowAt(e, "/latencyMs");
   }
-  const v_latencyMs = r_latencyMs;
   const v_bytesIngested = (r.at = "/bytesIngested", r.int64());
   r.at = "/tags";
   const n_tags = r.count(1);
@@ -572,7 +569,7 @@ function readTopError(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -1025,38 +1022,32 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "LogReport",
   fingerprint: 0x6013,
   hash64: "0x29c6c89b5143baea",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "log-report.ts", $dictionary.fingerprint, "LogReport");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": LogReport;
   "reportId": string;
   "query": string;
   "window": TimeWindow;
-  "environment": $StreamPaths["$"]["environment"];
+  "environment": LogReport["environment"];
   "region": string;
   "truncated": boolean;
   "totalEvents": number;
   "totalBytes": number | bigint;
-  "services": $StreamPaths["$"]["services"];
+  "services": LogReport["services"];
   "services[]": ServiceGroup;
   "#TimeWindow": TimeWindow;
   "#TimeWindow.start": string;
@@ -1071,12 +1062,12 @@ type $StreamPaths = {
   "#ServiceGroup.errorRate": number;
   "#ServiceGroup.latencyMs": Latency;
   "#ServiceGroup.bytesIngested": number | bigint;
-  "#ServiceGroup.tags": $StreamPaths["#ServiceGroup"]["tags"];
+  "#ServiceGroup.tags": ServiceGroup["tags"];
   "#ServiceGroup.tags[]": string;
-  "#ServiceGroup.incidentId": Exclude<$StreamPaths["#ServiceGroup"]["incidentId"], undefined>;
+  "#ServiceGroup.incidentId": $Def<ServiceGroup["incidentId"]>;
   "#ServiceGroup.incidentId<0>": string;
   "#ServiceGroup.incidentId<1>": null;
-  "#ServiceGroup.topErrors": $StreamPaths["#ServiceGroup"]["topErrors"];
+  "#ServiceGroup.topErrors": ServiceGroup["topErrors"];
   "#ServiceGroup.topErrors[]": TopError;
   "#LevelCounts": LevelCounts;
   "#LevelCounts.debug": number;
@@ -1091,15 +1082,15 @@ type $StreamPaths = {
   "#Latency.max": number;
   "#TopError": TopError;
   "#TopError.message": string;
-  "#TopError.level": $StreamPaths["#TopError"]["level"];
+  "#TopError.level": TopError["level"];
   "#TopError.count": number;
   "#TopError.firstSeen": string;
   "#TopError.lastSeen": string;
-  "#TopError.sampleTraceIds": $StreamPaths["#TopError"]["sampleTraceIds"];
+  "#TopError.sampleTraceIds": TopError["sampleTraceIds"];
   "#TopError.sampleTraceIds[]": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "LogReport",
   fingerprint: 24595,
@@ -1108,15 +1099,15 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "reportId", required: true, shape: { kind: "string", intern: false, constraints: { pattern: "^rpt_[0-9a-z]{12}$" } } },
-      { name: "query", required: true, shape: { kind: "string", intern: false } },
-      { name: "window", required: true, shape: { kind: "ref", name: "TimeWindow" } },
-      { name: "environment", required: true, shape: { kind: "enum", values: ["production", "staging", "development"] } },
-      { name: "region", required: true, shape: { kind: "string", intern: false } },
-      { name: "truncated", required: true, shape: { kind: "boolean" } },
-      { name: "totalEvents", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
-      { name: "totalBytes", required: true, shape: { kind: "integer", int64: true, constraints: { minimum: 0 } } },
-      { name: "services", required: true, shape: { kind: "array", items: { kind: "ref", name: "ServiceGroup" } } },
+      {name:"reportId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^rpt_[0-9a-z]{12}$"}}},
+      {name:"query",required:true,shape:{kind:"string",intern:false}},
+      {name:"window",required:true,shape:{kind:"ref",name:"TimeWindow"}},
+      {name:"environment",required:true,shape:{kind:"enum",values:["production","staging","development"]}},
+      {name:"region",required:true,shape:{kind:"string",intern:false}},
+      {name:"truncated",required:true,shape:{kind:"boolean"}},
+      {name:"totalEvents",required:true,shape:{kind:"integer",constraints:{minimum:0}}},
+      {name:"totalBytes",required:true,shape:{kind:"integer",int64:true,constraints:{minimum:0}}},
+      {name:"services",required:true,shape:{kind:"array",items:{kind:"ref",name:"ServiceGroup"}}},
     ],
     additional: false,
   },
@@ -1125,11 +1116,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       name: "TimeWindow",
       shape: {
         kind: "object",
-        properties: [
-          { name: "start", required: true, shape: { kind: "string", format: "date-time" } },
-          { name: "end", required: true, shape: { kind: "string", format: "date-time" } },
-          { name: "bucketSeconds", required: true, shape: { kind: "integer", constraints: { minimum: 1 } } },
-        ],
+        properties: [{name:"start",required:true,shape:{kind:"string",format:"date-time"}},{name:"end",required:true,shape:{kind:"string",format:"date-time"}},{name:"bucketSeconds",required:true,shape:{kind:"integer",constraints:{minimum:1}}}],
         additional: false,
       },
     },
@@ -1138,28 +1125,17 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "service", required: true, shape: { kind: "string", intern: false } },
-          { name: "version", required: true, shape: { kind: "string", intern: false } },
-          { name: "healthy", required: true, shape: { kind: "boolean" } },
-          { name: "instances", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
-          { name: "counts", required: true, shape: { kind: "ref", name: "LevelCounts" } },
-          { name: "errorRate", required: true, shape: { kind: "number", constraints: { minimum: 0, maximum: 1 } } },
-          { name: "latencyMs", required: true, shape: { kind: "ref", name: "Latency" } },
-          { name: "bytesIngested", required: true, shape: { kind: "integer", int64: true, constraints: { minimum: 0 } } },
-          {
-            name: "tags",
-            required: true,
-            shape: {
-              kind: "array",
-              items: {
-                kind: "string",
-                intern: false,
-                table: ["team:commerce", "team:platform", "lang:python", "cn-mirror", "lang:java", "lang:ts", "canary", "tier:2", "gpu", "k8s", "pci"],
-              },
-            },
-          },
-          { name: "incidentId", required: false, shape: { kind: "union", branches: [{ kind: "string", intern: false }, { kind: "null" }] } },
-          { name: "topErrors", required: true, shape: { kind: "array", items: { kind: "ref", name: "TopError" } } },
+          {name:"service",required:true,shape:{kind:"string",intern:false}},
+          {name:"version",required:true,shape:{kind:"string",intern:false}},
+          {name:"healthy",required:true,shape:{kind:"boolean"}},
+          {name:"instances",required:true,shape:{kind:"integer",constraints:{minimum:0}}},
+          {name:"counts",required:true,shape:{kind:"ref",name:"LevelCounts"}},
+          {name:"errorRate",required:true,shape:{kind:"number",constraints:{minimum:0,maximum:1}}},
+          {name:"latencyMs",required:true,shape:{kind:"ref",name:"Latency"}},
+          {name:"bytesIngested",required:true,shape:{kind:"integer",int64:true,constraints:{minimum:0}}},
+          {name:"tags",required:true,shape:{kind:"array",items:{kind:"string",intern:false,table:["team:commerce","team:platform","lang:python","cn-mirror","lang:java","lang:ts","canary","tier:2","gpu","k8s","pci"]}}},
+          {name:"incidentId",required:false,shape:{kind:"union",branches:[{kind:"string",intern:false},{kind:"null"}]}},
+          {name:"topErrors",required:true,shape:{kind:"array",items:{kind:"ref",name:"TopError"}}},
         ],
         additional: false,
       },
@@ -1169,11 +1145,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "debug", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
-          { name: "info", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
-          { name: "warn", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
-          { name: "error", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
-          { name: "fatal", required: true, shape: { kind: "integer", constraints: { minimum: 0 } } },
+          {name:"debug",required:true,shape:{kind:"integer",constraints:{minimum:0}}},
+          {name:"info",required:true,shape:{kind:"integer",constraints:{minimum:0}}},
+          {name:"warn",required:true,shape:{kind:"integer",constraints:{minimum:0}}},
+          {name:"error",required:true,shape:{kind:"integer",constraints:{minimum:0}}},
+          {name:"fatal",required:true,shape:{kind:"integer",constraints:{minimum:0}}},
         ],
         additional: false,
       },
@@ -1183,10 +1159,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "p50", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
-          { name: "p90", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
-          { name: "p99", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
-          { name: "max", required: true, shape: { kind: "number", constraints: { minimum: 0 } } },
+          {name:"p50",required:true,shape:{kind:"number",constraints:{minimum:0}}},
+          {name:"p90",required:true,shape:{kind:"number",constraints:{minimum:0}}},
+          {name:"p99",required:true,shape:{kind:"number",constraints:{minimum:0}}},
+          {name:"max",required:true,shape:{kind:"number",constraints:{minimum:0}}},
         ],
         additional: false,
       },
@@ -1203,24 +1179,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               kind: "string",
               intern: false,
               table: [
-                "schema validation failed: /items/<n>/price must be number", "failed to acquire DB connection from pool: pool exhausted",
-                "deadline exceeded calling inventory.v1.Stock/Reserve", "connection reset by peer (redis://cache-<n>:6379)", "下游服务不可用: 503 Service Unavailable",
-                "null pointer dereference in OrderMapper.toDto", "kafka producer: message too large (<n> bytes)",
-                "TLS handshake failed: certificate has expired", "CUDA out of memory while allocating <n> MiB", "OOMKilled: container exceeded memory limit",
-                "idempotency key conflict for order <id>", "upstream request timeout after <n>ms", "JWT validation failed: token expired",
-                "rate limit exceeded for tenant <id>", "payment provider returned HTTP 502",
+                "schema validation failed: /items/<n>/price must be number", "failed to acquire DB connection from pool: pool exhausted", "deadline exceeded calling inventory.v1.Stock/Reserve",
+                "connection reset by peer (redis://cache-<n>:6379)", "下游服务不可用: 503 Service Unavailable", "null pointer dereference in OrderMapper.toDto", "kafka producer: message too large (<n> bytes)",
+                "TLS handshake failed: certificate has expired", "CUDA out of memory while allocating <n> MiB", "OOMKilled: container exceeded memory limit", "idempotency key conflict for order <id>", "upstream request timeout after <n>ms",
+                "JWT validation failed: token expired", "rate limit exceeded for tenant <id>", "payment provider returned HTTP 502",
               ],
             },
           },
-          { name: "level", required: true, shape: { kind: "enum", values: ["error", "fatal"] } },
-          { name: "count", required: true, shape: { kind: "integer", table: [70], constraints: { minimum: 1 } } },
-          { name: "firstSeen", required: true, shape: { kind: "string", format: "date-time" } },
-          { name: "lastSeen", required: true, shape: { kind: "string", format: "date-time", table: ["2025-03-14T11:08:34Z"] } },
-          {
-            name: "sampleTraceIds",
-            required: true,
-            shape: { kind: "array", items: { kind: "string", intern: false, constraints: { pattern: "^[0-9a-f]{32}$" } }, constraints: { maxItems: 3 } },
-          },
+          {name:"level",required:true,shape:{kind:"enum",values:["error","fatal"]}},
+          {name:"count",required:true,shape:{kind:"integer",table:[70],constraints:{minimum:1}}},
+          {name:"firstSeen",required:true,shape:{kind:"string",format:"date-time"}},
+          {name:"lastSeen",required:true,shape:{kind:"string",format:"date-time",table:["2025-03-14T11:08:34Z"]}},
+          {name:"sampleTraceIds",required:true,shape:{kind:"array",items:{kind:"string",intern:false,constraints:{pattern:"^[0-9a-f]{32}$"}},constraints:{maxItems:3}}},
         ],
         additional: false,
       },
@@ -1229,18 +1199,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "LogReport",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 50],
+  ids: [0,50],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: LogReport, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -1255,12 +1225,10 @@ function $encode(value: LogReport, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LogReport {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "LogReport", $rt.Flag.DEFAULTS);
   const v = readLogReport(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeLogReport);
   }
@@ -1273,8 +1241,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<LogReport>(value, options, $checkSchema, writeLogReport);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `LogReport` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const LogReportBinary = {
@@ -1356,5 +1323,5 @@ export const LogReportPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LogReportStream: $rt.StreamCodec<LogReport, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LogReport, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const LogReport = /*@__PURE__*/ $rt.codecOf(LogReportBinary, LogReportValidate, /*@__PURE__*/ $rt.textLayouts(LogReportText, LogReportDense), LogReportPrompt, { stream: LogReportStream });

@@ -315,13 +315,12 @@ function readOrder(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_id = (r.at = "/id", r.plainString());
-  let r_customer: any;
+  let v_customer: any;
   try {
-    r_customer = readCustomer(r);
+    v_customer = readCustomer(r);
   } catch (e) {
     $rt.rethrowAt(e, "/customer");
   }
-  const v_customer = r_customer;
   r.at = "/items";
   const n_items = r.count(4);
   const a_items: any[] = [];
@@ -368,13 +367,12 @@ function readCustomer(r: $rt.Reader): any {
   const v_id = (r.at = "/id", $rt.readTabledInt(r, $dt_Customer_id));
   const v_name = (r.at = "/name", $rt.readTabledPlainString(r, $dt_Customer_name));
   const v_email = (r.at = "/email", $rt.readTabledPlainString(r, $dt_Customer_email));
-  let r_address: any;
+  let v_address: any;
   try {
-    r_address = readAddress(r);
+    v_address = readAddress(r);
   } catch (e) {
     $rt.rethrowAt(e, "/address");
   }
-  const v_address = r_address;
   const o0: any = { id: v_id, name: v_name, email: v_email, address: v_address };
   return o0;
 }
@@ -423,7 +421,7 @@ function readAddress(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -723,39 +721,32 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "OrderList",
   fingerprint: 0xc9a7,
   hash64: "0x0b54627cebaa87c5",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "order-list.ts", $dictionary.fingerprint, "OrderList");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": OrderList;
-  "orders": $StreamPaths["$"]["orders"];
+  "orders": OrderList["orders"];
   "orders[]": Order;
   "#Order": Order;
   "#Order.id": string;
   "#Order.customer": Customer;
-  "#Order.items": $StreamPaths["#Order"]["items"];
+  "#Order.items": Order["items"];
   "#Order.items[]": LineItem;
   "#Order.total": number;
-  "#Order.currency": $StreamPaths["#Order"]["currency"];
-  "#Order.status": $StreamPaths["#Order"]["status"];
+  "#Order.currency": Order["currency"];
+  "#Order.status": Order["status"];
   "#Order.createdAt": string;
   "#Order.updatedAt": string;
   "#Order.note": string;
@@ -776,28 +767,28 @@ type $StreamPaths = {
   "#Address.country": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "OrderList",
   fingerprint: 51623,
   level: $LEVEL,
   tables: true,
-  root: { kind: "object", properties: [{ name: "orders", required: true, shape: { kind: "array", items: { kind: "ref", name: "Order" } } }], additional: false },
+  root: {kind:"object",properties:[{name:"orders",required:true,shape:{kind:"array",items:{kind:"ref",name:"Order"}}}],additional:false},
   definitions: [
     {
       name: "Order",
       shape: {
         kind: "object",
         properties: [
-          { name: "id", required: true, shape: { kind: "string", intern: false, constraints: { pattern: "^ORD-[0-9]{4}-[0-9]{6}$" } } },
-          { name: "customer", required: true, shape: { kind: "ref", name: "Customer" } },
-          { name: "items", required: true, shape: { kind: "array", items: { kind: "ref", name: "LineItem" }, constraints: { minItems: 1, maxItems: 5 } } },
-          { name: "total", required: true, shape: { kind: "number", table: [475.06, 90], constraints: { minimum: 0 } } },
-          { name: "currency", required: true, shape: { kind: "enum", values: ["CNY", "HKD", "JPY", "KRW", "SGD", "USD", "EUR", "GBP"] } },
-          { name: "status", required: true, shape: { kind: "enum", values: ["pending", "paid", "shipped", "delivered", "cancelled"] } },
-          { name: "createdAt", required: true, shape: { kind: "string", format: "date-time" } },
-          { name: "updatedAt", required: true, shape: { kind: "string", format: "date-time" } },
-          { name: "note", required: false, shape: { kind: "string", intern: false, constraints: { maxLength: 200 } } },
+          {name:"id",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}-[0-9]{6}$"}}},
+          {name:"customer",required:true,shape:{kind:"ref",name:"Customer"}},
+          {name:"items",required:true,shape:{kind:"array",items:{kind:"ref",name:"LineItem"},constraints:{minItems:1,maxItems:5}}},
+          {name:"total",required:true,shape:{kind:"number",table:[475.06,90],constraints:{minimum:0}}},
+          {name:"currency",required:true,shape:{kind:"enum",values:["CNY","HKD","JPY","KRW","SGD","USD","EUR","GBP"]}},
+          {name:"status",required:true,shape:{kind:"enum",values:["pending","paid","shipped","delivered","cancelled"]}},
+          {name:"createdAt",required:true,shape:{kind:"string",format:"date-time"}},
+          {name:"updatedAt",required:true,shape:{kind:"string",format:"date-time"}},
+          {name:"note",required:false,shape:{kind:"string",intern:false,constraints:{maxLength:200}}},
         ],
         additional: false,
       },
@@ -807,21 +798,8 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          {
-            name: "id",
-            required: true,
-            shape: { kind: "integer", table: [1003, 1031, 1052, 1017, 1024, 1038, 1045, 1059, 1073, 1080, 1094, 1101], constraints: { minimum: 1 } },
-          },
-          {
-            name: "name",
-            required: true,
-            shape: {
-              kind: "string",
-              intern: false,
-              table: ["Emma Schneider", "Lucas Martin", "Tan Wei Ming", "Mia Johnson", "林嘉欣", "佐藤健", "刘洋", "王芳", "周杰", "张敏", "陈静", "黄磊"],
-              constraints: { minLength: 1 },
-            },
-          },
+          {name:"id",required:true,shape:{kind:"integer",table:[1003,1031,1052,1017,1024,1038,1045,1059,1073,1080,1094,1101],constraints:{minimum:1}}},
+          {name:"name",required:true,shape:{kind:"string",intern:false,table:["Emma Schneider","Lucas Martin","Tan Wei Ming","Mia Johnson","林嘉欣","佐藤健","刘洋","王芳","周杰","张敏","陈静","黄磊"],constraints:{minLength:1}}},
           {
             name: "email",
             required: true,
@@ -829,13 +807,12 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
               kind: "string",
               intern: false,
               table: [
-                "lucas.martin@example.fr", "mia.johnson@example.com", "e.schneider@example.de", "weiming.tan@example.sg", "lam.kayan@example.hk",
-                "wang.fang@example.cn", "chen.jing@example.cn", "huang.lei@example.cn", "zhang.min@example.cn", "liu.yang@example.cn", "sato.ken@example.jp",
-                "zhou.jie@example.cn",
+                "lucas.martin@example.fr", "mia.johnson@example.com", "e.schneider@example.de", "weiming.tan@example.sg", "lam.kayan@example.hk", "wang.fang@example.cn", "chen.jing@example.cn", "huang.lei@example.cn",
+                "zhang.min@example.cn", "liu.yang@example.cn", "sato.ken@example.jp", "zhou.jie@example.cn",
               ],
             },
           },
-          { name: "address", required: true, shape: { kind: "ref", name: "Address" } },
+          {name:"address",required:true,shape:{kind:"ref",name:"Address"}},
         ],
         additional: false,
       },
@@ -851,27 +828,17 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             shape: {
               kind: "string",
               intern: false,
-              table: [
-                "MUG-CER-350", "CBL-USBC-1M", "LMP-DSK-LED", "BTL-SS-750", "CHG-GAN-65", "EAR-BT-002", "PIL-SLK-45", "STD-LAP-AL", "NB-A5-DOT", "KB-MX-087",
-                "TEA-SET-6", "MS-WL-M3", "PWR-20K",
-              ],
-              constraints: { pattern: "^[A-Z0-9-]+$" },
+              table: ["MUG-CER-350","CBL-USBC-1M","LMP-DSK-LED","BTL-SS-750","CHG-GAN-65","EAR-BT-002","PIL-SLK-45","STD-LAP-AL","NB-A5-DOT","KB-MX-087","TEA-SET-6","MS-WL-M3","PWR-20K"],
+              constraints: {pattern:"^[A-Z0-9-]+$"},
             },
           },
           {
             name: "name",
             required: true,
-            shape: {
-              kind: "string",
-              intern: false,
-              table: [
-                "移动电源 20000mAh", "Steel Bottle 750ml", "无线蓝牙耳机", "机械键盘 87键", "USB-C 数据线 1m", "真丝抱枕 45cm", "65W GaN Charger", "Wireless Mouse", "LED Desk Lamp",
-                "Laptop Stand", "青瓷茶具", "A5 Notebook", "Ceramic Mug",
-              ],
-            },
+            shape: {kind:"string",intern:false,table:["移动电源 20000mAh","Steel Bottle 750ml","无线蓝牙耳机","机械键盘 87键","USB-C 数据线 1m","真丝抱枕 45cm","65W GaN Charger","Wireless Mouse","LED Desk Lamp","Laptop Stand","青瓷茶具","A5 Notebook","Ceramic Mug"]},
           },
-          { name: "qty", required: true, shape: { kind: "integer", constraints: { minimum: 1 } } },
-          { name: "unitPrice", required: true, shape: { kind: "number", table: [237.53, 302.4, 431.28, 3749, 56.16, 90], constraints: { minimum: 0 } } },
+          {name:"qty",required:true,shape:{kind:"integer",constraints:{minimum:1}}},
+          {name:"unitPrice",required:true,shape:{kind:"number",table:[237.53,302.4,431.28,3749,56.16,90],constraints:{minimum:0}}},
         ],
         additional: false,
       },
@@ -884,34 +851,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           {
             name: "street",
             required: true,
-            shape: {
-              kind: "string",
-              intern: false,
-              table: [
-                "人民南路四段11号", "渋谷区道玄坂1-2-3", "皇后大道中99號", "Friedrichstraße 43", "深南大道9988号", "12 Rue de Rivoli", "1 Raffles Place", "天河路385号", "建国路88号", "文三路90号",
-                "500 Market St", "中山路1号",
-              ],
-            },
+            shape: {kind:"string",intern:false,table:["人民南路四段11号","渋谷区道玄坂1-2-3","皇后大道中99號","Friedrichstraße 43","深南大道9988号","12 Rue de Rivoli","1 Raffles Place","天河路385号","建国路88号","文三路90号","500 Market St","中山路1号"]},
           },
-          {
-            name: "city",
-            required: true,
-            shape: { kind: "string", intern: false, table: ["San Francisco", "Singapore", "北京", "杭州", "香港", "Berlin", "南京", "广州", "成都", "東京", "深圳", "Paris"] },
-          },
-          {
-            name: "postcode",
-            required: true,
-            shape: {
-              kind: "string",
-              intern: false,
-              table: ["150-0043", "100022", "310012", "999077", "048616", "210008", "510620", "518057", "610041", "10117", "75004", "94105"],
-            },
-          },
-          {
-            name: "country",
-            required: true,
-            shape: { kind: "string", intern: false, table: ["CN", "HK", "DE", "FR", "JP", "SG", "US"], constraints: { pattern: "^[A-Z]{2}$" } },
-          },
+          {name:"city",required:true,shape:{kind:"string",intern:false,table:["San Francisco","Singapore","北京","杭州","香港","Berlin","南京","广州","成都","東京","深圳","Paris"]}},
+          {name:"postcode",required:true,shape:{kind:"string",intern:false,table:["150-0043","100022","310012","999077","048616","210008","510620","518057","610041","10117","75004","94105"]}},
+          {name:"country",required:true,shape:{kind:"string",intern:false,table:["CN","HK","DE","FR","JP","SG","US"],constraints:{pattern:"^[A-Z]{2}$"}}},
         ],
         additional: false,
       },
@@ -920,18 +864,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "OrderList",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 29],
+  ids: [0,29],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: OrderList, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -946,12 +890,10 @@ function $encode(value: OrderList, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): OrderList {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "OrderList", $rt.Flag.DEFAULTS);
   const v = readOrderList(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeOrderList);
   }
@@ -964,8 +906,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<OrderList>(value, options, $checkSchema, writeOrderList);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `OrderList` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const OrderListBinary = {
@@ -1047,5 +988,5 @@ export const OrderListPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderListStream: $rt.StreamCodec<OrderList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<OrderList, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const OrderList = /*@__PURE__*/ $rt.codecOf(OrderListBinary, OrderListValidate, /*@__PURE__*/ $rt.textLayouts(OrderListText, OrderListDense), OrderListPrompt, { stream: OrderListStream });

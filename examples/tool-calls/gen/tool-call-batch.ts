@@ -100,7 +100,7 @@ function readToolCallBatch(r: $rt.Reader): any {
   return o1;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -210,30 +210,23 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "ToolCallBatch",
   fingerprint: 0xaf87,
   hash64: "0xaf8728b79b6d481f",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "tool-call-batch.ts", $dictionary.fingerprint, "ToolCallBatch");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": ToolCallBatch;
-  "calls": $StreamPaths["$"]["calls"];
+  "calls": ToolCallBatch["calls"];
   "calls[]": $StreamPaths["calls"][number];
   "calls[].action": $StreamPaths["calls[]"]["action"];
   "calls[].args": $StreamPaths["calls[]"]["args"];
@@ -241,7 +234,7 @@ type $StreamPaths = {
   "calls[].args.date": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "ToolCallBatch",
   fingerprint: 44935,
@@ -258,19 +251,8 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           items: {
             kind: "object",
             properties: [
-              { name: "action", required: true, shape: { kind: "enum", values: ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] } },
-              {
-                name: "args",
-                required: true,
-                shape: {
-                  kind: "object",
-                  properties: [
-                    { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-                    { name: "date", required: true, shape: { kind: "string", format: "date" } },
-                  ],
-                  additional: false,
-                },
-              },
+              {name:"action",required:true,shape:{kind:"enum",values:["get_weather","get_forecast","get_air_quality","get_sunrise_sunset"]}},
+              {name:"args",required:true,shape:{kind:"object",properties:[{name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"date",required:true,shape:{kind:"string",format:"date"}}],additional:false}},
             ],
             additional: false,
           },
@@ -283,18 +265,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "ToolCallBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 7],
+  ids: [0,7],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: ToolCallBatch, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -309,12 +291,10 @@ function $encode(value: ToolCallBatch, options?: $rt.EncodeOptions): Uint8Array 
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): ToolCallBatch {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "ToolCallBatch");
   const v = readToolCallBatch(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeToolCallBatch);
   }
@@ -327,8 +307,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<ToolCallBatch>(value, options, $checkSchema, writeToolCallBatch);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `ToolCallBatch` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const ToolCallBatchBinary = {
@@ -410,5 +389,5 @@ export const ToolCallBatchPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ToolCallBatchStream: $rt.StreamCodec<ToolCallBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ToolCallBatch, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const ToolCallBatch = /*@__PURE__*/ $rt.codecOf(ToolCallBatchBinary, ToolCallBatchValidate, /*@__PURE__*/ $rt.textLayouts(ToolCallBatchText, ToolCallBatchDense), ToolCallBatchPrompt, { stream: ToolCallBatchStream });

@@ -108,20 +108,7 @@ function writeForecast(w: $rt.Writer, v: any): void {
   } catch (err) {
     $rt.rethrowAtIndex(err, "/days", i_days);
   }
-  if (v_alerts !== undefined) {
-    $rt.gArray(v_alerts, "/alerts");
-    const n_alerts = v_alerts.length;
-    w.varint(n_alerts);
-    let i_alerts = 0;
-    try {
-      for (; i_alerts < n_alerts; i_alerts++) {
-        const e_alerts = v_alerts[i_alerts];
-        $rt.wString(w, e_alerts, "");
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/alerts", i_alerts);
-    }
-  }
+  if (v_alerts !== undefined) $rt.wStrings(w, v_alerts, "/alerts");
   $rt.gObject(v_sources, "/sources", 1);
   const x_sources = $rt.extraKeys(v_sources, $keys_Forecast_sources);
   if (x_sources === undefined) w.byte(0);
@@ -162,21 +149,7 @@ function readForecast(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "/days", i_days);
   }
   const v_days = a_days;
-  let v_alerts: any;
-  if ((m0 & 1)) {
-    r.at = "/alerts";
-    const n_alerts = r.count(1);
-    const a_alerts: any[] = [];
-    let i_alerts = 0;
-    try {
-      for (; i_alerts < n_alerts; i_alerts++) {
-        a_alerts.push((r.at = "", r.string()));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/alerts", i_alerts);
-    }
-    v_alerts = a_alerts;
-  }
+  const v_alerts = (m0 & 1) ? $rt.rStrings(r, "/alerts") : undefined;
   const o_sources: any = {};
   r.at = "/sources";
   const n_sources = r.count(2);
@@ -197,7 +170,7 @@ function readForecast(r: $rt.Reader): any {
   return o1;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -332,31 +305,25 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Forecast",
   fingerprint: 0x3797,
   hash64: "0x37975ea23925644d",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "forecast.ts", $dictionary.fingerprint, "Forecast");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": Forecast;
   "city": string;
-  "days": $StreamPaths["$"]["days"];
+  "days": Forecast["days"];
   "days[]": $StreamPaths["days"][number];
   "days[].date": string;
   "days[].high": number;
@@ -365,13 +332,13 @@ type $StreamPaths = {
   "days[].precipitation": $StreamPaths["days[]"]["precipitation"];
   "days[].precipitation<0>": number;
   "days[].precipitation<1>": null;
-  "alerts": Exclude<$StreamPaths["$"]["alerts"], undefined>;
+  "alerts": $Def<Forecast["alerts"]>;
   "alerts[]": string;
-  "sources": $StreamPaths["$"]["sources"];
+  "sources": Forecast["sources"];
   "sources{}": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Forecast",
   fingerprint: 14231,
@@ -380,7 +347,7 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "city", required: true, shape: { kind: "string" } },
+      {name:"city",required:true,shape:{kind:"string"}},
       {
         name: "days",
         required: true,
@@ -400,21 +367,17 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
                   },
                 },
               },
-              { name: "high", required: true, shape: { kind: "number" } },
-              { name: "low", required: true, shape: { kind: "number" } },
-              { name: "conditions", required: true, shape: { kind: "enum", values: ["sunny", "cloudy", "rain", "snow", "storm"] } },
-              {
-                name: "precipitation",
-                required: true,
-                shape: { kind: "union", branches: [{ kind: "number", constraints: { minimum: 0, maximum: 1 } }, { kind: "null" }] },
-              },
+              {name:"high",required:true,shape:{kind:"number"}},
+              {name:"low",required:true,shape:{kind:"number"}},
+              {name:"conditions",required:true,shape:{kind:"enum",values:["sunny","cloudy","rain","snow","storm"]}},
+              {name:"precipitation",required:true,shape:{kind:"union",branches:[{kind:"number",constraints:{minimum:0,maximum:1}},{kind:"null"}]}},
             ],
             additional: false,
           },
         },
       },
-      { name: "alerts", required: false, shape: { kind: "array", items: { kind: "string" } } },
-      { name: "sources", required: true, shape: { kind: "object", properties: [], additional: { kind: "string" } } },
+      {name:"alerts",required:false,shape:{kind:"array",items:{kind:"string"}}},
+      {name:"sources",required:true,shape:{kind:"object",properties:[],additional:{kind:"string"}}},
     ],
     additional: false,
   },
@@ -422,18 +385,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "Forecast",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 15],
+  ids: [0,15],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: Forecast, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -448,12 +411,10 @@ function $encode(value: Forecast, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Forecast {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "Forecast");
   const v = readForecast(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeForecast);
   }
@@ -466,8 +427,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<Forecast>(value, options, $checkSchema, writeForecast);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `Forecast` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const ForecastBinary = {
@@ -549,5 +509,5 @@ export const ForecastPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ForecastStream: $rt.StreamCodec<Forecast, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Forecast, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const Forecast = /*@__PURE__*/ $rt.codecOf(ForecastBinary, ForecastValidate, /*@__PURE__*/ $rt.textLayouts(ForecastText, ForecastDense), ForecastPrompt, { stream: ForecastStream });

@@ -55,18 +55,7 @@ function writeLegacyAlert(w: $rt.Writer, v: any): void {
     default: throw $rt.enumFail(v_level, $enum_LegacyAlert_level, "/level", 1);
   }
   $rt.wString(w, v_headline, "/headline", 1);
-  $rt.gArray(v_areas, "/areas", 1);
-  const n_areas = v_areas.length;
-  w.varint(n_areas);
-  let i_areas = 0;
-  try {
-    for (; i_areas < n_areas; i_areas++) {
-      const e_areas = v_areas[i_areas];
-      $rt.wString(w, e_areas, "");
-    }
-  } catch (err) {
-    $rt.rethrowAtIndex(err, "/areas", i_areas);
-  }
+  $rt.wStrings(w, v_areas, "/areas", 1);
   if (v_expires !== undefined) $rt.wDateTime(w, v_expires, "/expires");
 }
 
@@ -75,25 +64,14 @@ function readLegacyAlert(r: $rt.Reader): any {
   const m0 = r.bits(1);
   const v_level = (r.at = "/level", $enum_LegacyAlert_level[r.index(3)]);
   const v_headline = (r.at = "/headline", r.string());
-  r.at = "/areas";
-  const n_areas = r.count(1);
-  const a_areas: any[] = [];
-  let i_areas = 0;
-  try {
-    for (; i_areas < n_areas; i_areas++) {
-      a_areas.push((r.at = "", r.string()));
-    }
-  } catch (e) {
-    $rt.rethrowAtIndex(e, "/areas", i_areas);
-  }
-  const v_areas = a_areas;
+  const v_areas = $rt.rStrings(r, "/areas");
   const v_expires = (m0 & 1) ? (r.at = "/expires", r.dateTime()) : undefined;
   const o0: any = { level: v_level, headline: v_headline, areas: v_areas };
   if ((m0 & 1)) o0.expires = v_expires;
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -162,37 +140,30 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "LegacyAlert",
   fingerprint: 0x3e14,
   hash64: "0x3e14866c96c32df4",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "legacy-alert.ts", $dictionary.fingerprint, "LegacyAlert");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": LegacyAlert;
-  "level": $StreamPaths["$"]["level"];
+  "level": LegacyAlert["level"];
   "headline": string;
-  "areas": $StreamPaths["$"]["areas"];
+  "areas": LegacyAlert["areas"];
   "areas[]": string;
   "expires": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "LegacyAlert",
   fingerprint: 15892,
@@ -201,10 +172,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "level", required: true, shape: { kind: "enum", values: ["advisory", "watch", "warning"] } },
-      { name: "headline", required: true, shape: { kind: "string" } },
-      { name: "areas", required: true, shape: { kind: "array", items: { kind: "string" }, constraints: { minItems: 1 } } },
-      { name: "expires", required: false, shape: { kind: "string", format: "date-time" } },
+      {name:"level",required:true,shape:{kind:"enum",values:["advisory","watch","warning"]}},
+      {name:"headline",required:true,shape:{kind:"string"}},
+      {name:"areas",required:true,shape:{kind:"array",items:{kind:"string"},constraints:{minItems:1}}},
+      {name:"expires",required:false,shape:{kind:"string",format:"date-time"}},
     ],
     additional: false,
   },
@@ -212,18 +183,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "LegacyAlert",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 6],
+  ids: [0,6],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: LegacyAlert, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -238,12 +209,10 @@ function $encode(value: LegacyAlert, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): LegacyAlert {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "LegacyAlert");
   const v = readLegacyAlert(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeLegacyAlert);
   }
@@ -256,8 +225,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<LegacyAlert>(value, options, $checkSchema, writeLegacyAlert);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `LegacyAlert` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const LegacyAlertBinary = {
@@ -339,5 +307,5 @@ export const LegacyAlertPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LegacyAlertStream: $rt.StreamCodec<LegacyAlert, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LegacyAlert, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const LegacyAlert = /*@__PURE__*/ $rt.codecOf(LegacyAlertBinary, LegacyAlertValidate, /*@__PURE__*/ $rt.textLayouts(LegacyAlertText, LegacyAlertDense), LegacyAlertPrompt, { stream: LegacyAlertStream });

@@ -177,7 +177,7 @@ function readOrder(r: $rt.Reader): any {
   return o1;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -385,37 +385,31 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Order",
   fingerprint: 0xc1b7,
   hash64: "0xc1b7e14fa683acee",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "v1.ts", $dictionary.fingerprint, "Order");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": Order;
   "id": string;
-  "status": $StreamPaths["$"]["status"];
+  "status": Order["status"];
   "note": string;
-  "items": $StreamPaths["$"]["items"];
+  "items": Order["items"];
   "items[]": $StreamPaths["items"][number];
   "items[].sku": string;
   "items[].qty": number;
-  "payment": Exclude<$StreamPaths["$"]["payment"], undefined>;
+  "payment": $Def<Order["payment"]>;
   "payment<0>": unknown;
   "payment<0>.kind": "card";
   "payment<0>.card": string;
@@ -423,7 +417,7 @@ type $StreamPaths = {
   "payment<1>.kind": "cash";
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 49591,
@@ -432,38 +426,20 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "id", required: true, shape: { kind: "string", intern: false } },
-      { name: "status", required: true, shape: { kind: "enum", values: ["new", "paid"] } },
-      { name: "note", required: false, shape: { kind: "string", intern: false } },
-      {
-        name: "items",
-        required: true,
-        shape: {
-          kind: "array",
-          items: {
-            kind: "object",
-            properties: [{ name: "sku", required: true, shape: { kind: "string" } }, { name: "qty", required: true, shape: { kind: "integer" } }],
-            additional: false,
-          },
-        },
-      },
+      {name:"id",required:true,shape:{kind:"string",intern:false}},
+      {name:"status",required:true,shape:{kind:"enum",values:["new","paid"]}},
+      {name:"note",required:false,shape:{kind:"string",intern:false}},
+      {name:"items",required:true,shape:{kind:"array",items:{kind:"object",properties:[{name:"sku",required:true,shape:{kind:"string"}},{name:"qty",required:true,shape:{kind:"integer"}}],additional:false}}},
       {
         name: "payment",
         required: false,
         shape: {
           kind: "union",
           branches: [
-            {
-              kind: "object",
-              properties: [
-                { name: "kind", required: true, shape: { kind: "const", value: "card" } },
-                { name: "card", required: true, shape: { kind: "string", intern: false } },
-              ],
-              additional: false,
-            },
-            { kind: "object", properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }], additional: false },
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"card"}},{name:"card",required:true,shape:{kind:"string",intern:false}}],additional:false},
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"cash"}}],additional:false},
           ],
-          discriminator: { property: "kind", values: ["card", "cash"] },
+          discriminator: {property:"kind",values:["card","cash"]},
         },
       },
     ],
@@ -473,18 +449,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 14],
+  ids: [0,14],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -499,12 +475,10 @@ function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "Order");
   const v = readOrder(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeOrder);
   }
@@ -512,14 +486,13 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Order> {
   void options;
   return $rt.validateWith(value, writeOrder);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `Order` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const OrderBinary = {
@@ -600,5 +573,5 @@ export const OrderPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const Order = /*@__PURE__*/ $rt.codecOf(OrderBinary, OrderValidate, /*@__PURE__*/ $rt.textLayouts(OrderText, OrderDense), OrderPrompt, { stream: OrderStream });

@@ -257,7 +257,7 @@ function $extW21(w: $rt.Writer, v: any): void {
   }
 }
 function $extR21(r: $rt.Reader): any { return (r.at = "", $tenum_Order_channel[r.index(2)]); }
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
   switch (id) {
     case 14:
@@ -593,37 +593,31 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Order",
   fingerprint: 0xc1b7,
   hash64: "0xc1b7e14fa683acee",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 1;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "v2.ts", $dictionary.fingerprint, "Order");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": Order;
   "id": string;
-  "status": $StreamPaths["$"]["status"];
+  "status": Order["status"];
   "note": string;
-  "items": $StreamPaths["$"]["items"];
+  "items": Order["items"];
   "items[]": $StreamPaths["items"][number];
   "items[].sku": string;
   "items[].qty": number;
-  "payment": Exclude<$StreamPaths["$"]["payment"], undefined>;
+  "payment": $Def<Order["payment"]>;
   "payment<0>": unknown;
   "payment<0>.kind": "card";
   "payment<0>.card": string;
@@ -633,13 +627,13 @@ type $StreamPaths = {
   "payment<2>": unknown;
   "payment<2>.kind": "voucher";
   "payment<2>.voucher": string;
-  "coupon": Exclude<$StreamPaths["$"]["coupon"], undefined>;
+  "coupon": $Def<Order["coupon"]>;
   "coupon.code": string;
   "coupon.percent": number;
-  "channel": $StreamPaths["$"]["channel"];
+  "channel": Order["channel"];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "Order",
   fingerprint: 49591,
@@ -648,9 +642,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "id", required: true, shape: { kind: "string", intern: false } },
-      { name: "status", required: true, shape: { kind: "enum", values: ["new", "paid", "shipped"] } },
-      { name: "note", required: false, shape: { kind: "string", intern: false } },
+      {name:"id",required:true,shape:{kind:"string",intern:false}},
+      {name:"status",required:true,shape:{kind:"enum",values:["new","paid","shipped"]}},
+      {name:"note",required:false,shape:{kind:"string",intern:false}},
       {
         name: "items",
         required: true,
@@ -658,13 +652,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           kind: "array",
           items: {
             kind: "object",
-            properties: [
-              { name: "sku", required: true, shape: { kind: "string" } },
-              { name: "qty", required: true, shape: { kind: "integer" } },
-              { name: "gift", required: false, shape: { kind: "boolean" } },
-            ],
+            properties: [{name:"sku",required:true,shape:{kind:"string"}},{name:"qty",required:true,shape:{kind:"integer"}},{name:"gift",required:false,shape:{kind:"boolean"}}],
             additional: false,
-            wire: { path: "items[]", ext: [{ prop: 2, id: 14, level: 1 }] },
+            wire: {path:"items[]",ext:[{prop:2,id:14,level:1}]},
           },
         },
       },
@@ -674,57 +664,35 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         shape: {
           kind: "union",
           branches: [
-            {
-              kind: "object",
-              properties: [
-                { name: "kind", required: true, shape: { kind: "const", value: "card" } },
-                { name: "card", required: true, shape: { kind: "string", intern: false } },
-              ],
-              additional: false,
-            },
-            { kind: "object", properties: [{ name: "kind", required: true, shape: { kind: "const", value: "cash" } }], additional: false },
-            {
-              kind: "object",
-              properties: [
-                { name: "kind", required: true, shape: { kind: "const", value: "voucher" } },
-                { name: "voucher", required: true, shape: { kind: "string", intern: false } },
-              ],
-              additional: false,
-            },
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"card"}},{name:"card",required:true,shape:{kind:"string",intern:false}}],additional:false},
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"cash"}}],additional:false},
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"voucher"}},{name:"voucher",required:true,shape:{kind:"string",intern:false}}],additional:false},
           ],
-          discriminator: { property: "kind", values: ["card", "cash", "voucher"] },
+          discriminator: {property:"kind",values:["card","cash","voucher"]},
         },
       },
-      {
-        name: "coupon",
-        required: false,
-        shape: {
-          kind: "object",
-          properties: [{ name: "code", required: true, shape: { kind: "string", intern: false } }, { name: "percent", required: false, shape: { kind: "number" } }],
-          additional: false,
-        },
-      },
-      { name: "channel", required: true, shape: { kind: "enum", values: ["web", "app"], default: "web" } },
+      {name:"coupon",required:false,shape:{kind:"object",properties:[{name:"code",required:true,shape:{kind:"string",intern:false}},{name:"percent",required:false,shape:{kind:"number"}}],additional:false}},
+      {name:"channel",required:true,shape:{kind:"enum",values:["web","app"],default:"web"}},
     ],
     additional: false,
-    wire: { path: "$", ext: [{ prop: 5, id: 18, level: 1 }, { prop: 6, id: 21, level: 1 }] },
+    wire: {path:"$",ext:[{prop:5,id:18,level:1},{prop:6,id:21,level:1}]},
   },
   definitions: [],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "Order",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 8, 14, 1, 8, 6, 15, 7],
+  ids: [0,8,14,1,8,6,15,7],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -739,12 +707,10 @@ function $encode(value: Order, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "Order");
   const v = readOrder(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0 || r.level >= 1)) {
     $rt.assertDecoded(v, writeOrder);
   }
@@ -752,14 +718,13 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): Order {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<Order> {
   void options;
   return $rt.validateWith(value, writeOrder);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `Order` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const OrderBinary = {
@@ -840,5 +805,5 @@ export const OrderPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const Order = /*@__PURE__*/ $rt.codecOf(OrderBinary, OrderValidate, /*@__PURE__*/ $rt.textLayouts(OrderText, OrderDense), OrderPrompt, { stream: OrderStream });

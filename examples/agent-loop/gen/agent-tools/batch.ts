@@ -145,39 +145,36 @@ function readAgentTools(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "lookup_order";
-      let r_arguments: any;
+      let v_arguments: any;
       try {
-        r_arguments = readLookupOrderArguments(r);
+        v_arguments = readLookupOrderArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "refund";
-      let r_arguments$2: any;
+      let v_arguments$2: any;
       try {
-        r_arguments$2 = readRefundArguments(r);
+        v_arguments$2 = readRefundArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "search_docs";
-      let r_arguments$3: any;
+      let v_arguments$3: any;
       try {
-        r_arguments$3 = readSearchDocsArguments(r);
+        v_arguments$3 = readSearchDocsArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -250,7 +247,7 @@ function readSearchDocsArguments(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -557,27 +554,21 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "AgentToolsBatch",
   fingerprint: 0xaa15,
   hash64: "0xaa15dfbb18722f34",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": AgentToolsBatch;
   "$[]": AgentTools;
@@ -596,100 +587,65 @@ type $StreamPaths = {
   "#RefundArguments": RefundArguments;
   "#RefundArguments.orderId": string;
   "#RefundArguments.amount": number;
-  "#RefundArguments.reason": Exclude<$StreamPaths["#RefundArguments"]["reason"], undefined>;
+  "#RefundArguments.reason": $Def<RefundArguments["reason"]>;
   "#SearchDocsArguments": SearchDocsArguments;
   "#SearchDocsArguments.query": string;
   "#SearchDocsArguments.limit": number;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "AgentToolsBatch",
   fingerprint: 43541,
   level: $LEVEL,
   tables: false,
-  root: { kind: "array", items: { kind: "ref", name: "AgentTools" } },
+  root: {kind:"array",items:{kind:"ref",name:"AgentTools"}},
   definitions: [
     {
       name: "AgentTools",
       shape: {
         kind: "union",
         branches: [
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "lookup_order" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "LookupOrderArguments" } },
-            ],
-            additional: false,
-          },
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "refund" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "RefundArguments" } },
-            ],
-            additional: false,
-          },
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "search_docs" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "SearchDocsArguments" } },
-            ],
-            additional: false,
-          },
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"lookup_order"}},{name:"arguments",required:true,shape:{kind:"ref",name:"LookupOrderArguments"}}],additional:false},
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"refund"}},{name:"arguments",required:true,shape:{kind:"ref",name:"RefundArguments"}}],additional:false},
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"search_docs"}},{name:"arguments",required:true,shape:{kind:"ref",name:"SearchDocsArguments"}}],additional:false},
         ],
-        discriminator: { property: "name", values: ["lookup_order", "refund", "search_docs"] },
+        discriminator: {property:"name",values:["lookup_order","refund","search_docs"]},
       },
     },
-    {
-      name: "LookupOrderArguments",
-      shape: {
-        kind: "object",
-        properties: [{ name: "orderId", required: true, shape: { kind: "string", constraints: { pattern: "^ORD-[0-9]{4}$" } } }],
-        additional: false,
-      },
-    },
+    {name:"LookupOrderArguments",shape:{kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false}},
     {
       name: "RefundArguments",
       shape: {
         kind: "object",
         properties: [
-          { name: "orderId", required: true, shape: { kind: "string", constraints: { pattern: "^ORD-[0-9]{4}$" } } },
-          { name: "amount", required: true, shape: { kind: "number", constraints: { exclusiveMinimum: 0, maximum: 1000 } } },
-          { name: "reason", required: false, shape: { kind: "enum", values: ["damaged", "late", "wrong_item", "other"] } },
+          {name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}},
+          {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
+          {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
         ],
         additional: false,
       },
     },
     {
       name: "SearchDocsArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 5 } } },
-        ],
-        additional: false,
-      },
+      shape: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
     },
   ],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "AgentToolsBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 21],
+  ids: [0,21],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: AgentToolsBatch, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -704,12 +660,10 @@ function $encode(value: AgentToolsBatch, options?: $rt.EncodeOptions): Uint8Arra
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): AgentToolsBatch {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "AgentToolsBatch");
   const v = readAgentToolsBatch(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeAgentToolsBatch);
   }
@@ -717,17 +671,15 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): AgentToolsBatc
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<AgentToolsBatch> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<AgentToolsBatch>(value, writeAgentToolsBatch);
+    const shaped = $rt.validateWith<AgentToolsBatch>(value, writeAgentToolsBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `AgentToolsBatch` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const AgentToolsBatchBinary = {
@@ -808,5 +760,5 @@ export const AgentToolsBatchPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const AgentToolsBatchStream: $rt.StreamCodec<AgentToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentToolsBatch, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const AgentToolsBatch = /*@__PURE__*/ $rt.codecOf(AgentToolsBatchBinary, AgentToolsBatchValidate, /*@__PURE__*/ $rt.textLayouts(AgentToolsBatchText, AgentToolsBatchDense), AgentToolsBatchPrompt, { stream: AgentToolsBatchStream });

@@ -150,39 +150,36 @@ function readMcpToolsList(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "notes.search";
-      let r_arguments: any;
+      let v_arguments: any;
       try {
-        r_arguments = readNotesSearchArguments(r);
+        v_arguments = readNotesSearchArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "notes.get";
-      let r_arguments$2: any;
+      let v_arguments$2: any;
       try {
-        r_arguments$2 = readNotesGetArguments(r);
+        v_arguments$2 = readNotesGetArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "notes/delete";
-      let r_arguments$3: any;
+      let v_arguments$3: any;
       try {
-        r_arguments$3 = readNotesDeleteArguments(r);
+        v_arguments$3 = readNotesDeleteArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -200,20 +197,7 @@ function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   w.byte(+(v_limit !== undefined) | +(v_tags !== undefined) << 1);
   $rt.wString(w, v_query, "/query", 1);
   if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
-  if (v_tags !== undefined) {
-    $rt.gArray(v_tags, "/tags");
-    const n_tags = v_tags.length;
-    w.varint(n_tags);
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        const e_tags = v_tags[i_tags];
-        $rt.wString(w, e_tags, "");
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/tags", i_tags);
-    }
-  }
+  if (v_tags !== undefined) $rt.wStrings(w, v_tags, "/tags");
 }
 
 function readNotesSearchArguments(r: $rt.Reader): any {
@@ -221,21 +205,7 @@ function readNotesSearchArguments(r: $rt.Reader): any {
   const m0 = r.bits(3);
   const v_query = (r.at = "/query", r.string());
   const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
-  let v_tags: any;
-  if ((m0 & 2)) {
-    r.at = "/tags";
-    const n_tags = r.count(1);
-    const a_tags: any[] = [];
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        a_tags.push((r.at = "", r.string()));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/tags", i_tags);
-    }
-    v_tags = a_tags;
-  }
+  const v_tags = (m0 & 2) ? $rt.rStrings(r, "/tags") : undefined;
   const o0: any = { query: v_query };
   if ((m0 & 1)) o0.limit = v_limit;
   if ((m0 & 2)) o0.tags = v_tags;
@@ -263,19 +233,7 @@ function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
   $rt.wString(w, v_id, "/id", 1);
   if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
-  if (x0 !== undefined) {
-    w.varint(x0.length);
-    let k0 = "";
-    try {
-      for (k0 of x0) {
-        $rt.wKey(w, k0);
-        const e0 = v[k0];
-        $rt.writeAny(w, e0);
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "", k0);
-    }
-  }
+  if (x0 !== undefined) $rt.wAnyExtras(w, v, x0, "");
 }
 
 function readNotesDeleteArguments(r: $rt.Reader): any {
@@ -285,24 +243,11 @@ function readNotesDeleteArguments(r: $rt.Reader): any {
   const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
   const o0: any = { id: v_id };
   if ((m0 & 1)) o0.permanent = v_permanent;
-  if ((m0 & 2)) {
-    r.at = "";
-    const n0 = r.count(2);
-    let k0 = "";
-    try {
-      for (let j = 0; j < n0; j++) {
-        k0 = $rt.rKey(r, o0);
-        const e0 = (r.at = "", $rt.readAny(r));
-        $rt.setOwn(o0, k0, e0);
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "", k0);
-    }
-  }
+  if ((m0 & 2)) $rt.rAnyExtras(r, o0, "");
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -616,27 +561,21 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "McpToolsListBatch",
   fingerprint: 0x7050,
   hash64: "0x7050a6e419207946",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
 
-/** The value type at each dictionary path (typed stream events). */
+type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": McpToolsListBatch;
   "$[]": McpToolsList;
@@ -653,7 +592,7 @@ type $StreamPaths = {
   "#NotesSearchArguments": NotesSearchArguments;
   "#NotesSearchArguments.query": string;
   "#NotesSearchArguments.limit": number;
-  "#NotesSearchArguments.tags": Exclude<$StreamPaths["#NotesSearchArguments"]["tags"], undefined>;
+  "#NotesSearchArguments.tags": $Def<NotesSearchArguments["tags"]>;
   "#NotesSearchArguments.tags[]": string;
   "#NotesGetArguments": NotesGetArguments;
   "#NotesGetArguments.id": string;
@@ -663,45 +602,24 @@ type $StreamPaths = {
   "#NotesDeleteArguments{}": unknown;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "McpToolsListBatch",
   fingerprint: 28752,
   level: $LEVEL,
   tables: false,
-  root: { kind: "array", items: { kind: "ref", name: "McpToolsList" } },
+  root: {kind:"array",items:{kind:"ref",name:"McpToolsList"}},
   definitions: [
     {
       name: "McpToolsList",
       shape: {
         kind: "union",
         branches: [
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "notes.search" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "NotesSearchArguments" } },
-            ],
-            additional: false,
-          },
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "notes.get" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "NotesGetArguments" } },
-            ],
-            additional: false,
-          },
-          {
-            kind: "object",
-            properties: [
-              { name: "name", required: true, shape: { kind: "const", value: "notes/delete" } },
-              { name: "arguments", required: true, shape: { kind: "ref", name: "NotesDeleteArguments" } },
-            ],
-            additional: false,
-          },
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.search"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesSearchArguments"}}],additional:false},
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.get"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesGetArguments"}}],additional:false},
+          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes/delete"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesDeleteArguments"}}],additional:false},
         ],
-        discriminator: { property: "name", values: ["notes.search", "notes.get", "notes/delete"] },
+        discriminator: {property:"name",values:["notes.search","notes.get","notes/delete"]},
       },
     },
     {
@@ -709,38 +627,31 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } } },
-          { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
+          {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
+          {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
         ],
         additional: false,
       },
     },
-    { name: "NotesGetArguments", shape: { kind: "object", properties: [{ name: "id", required: true, shape: { kind: "string" } }], additional: false } },
-    {
-      name: "NotesDeleteArguments",
-      shape: {
-        kind: "object",
-        properties: [{ name: "id", required: true, shape: { kind: "string" } }, { name: "permanent", required: false, shape: { kind: "boolean" } }],
-        additional: { kind: "any" },
-      },
-    },
+    {name:"NotesGetArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}}],additional:false}},
+    {name:"NotesDeleteArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}}},
   ],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "McpToolsListBatch",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 23],
+  ids: [0,23],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: McpToolsListBatch, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -755,12 +666,10 @@ function $encode(value: McpToolsListBatch, options?: $rt.EncodeOptions): Uint8Ar
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): McpToolsListBatch {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "McpToolsListBatch");
   const v = readMcpToolsListBatch(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeMcpToolsListBatch);
   }
@@ -768,17 +677,15 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): McpToolsListBa
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<McpToolsListBatch> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<McpToolsListBatch>(value, writeMcpToolsListBatch);
+    const shaped = $rt.validateWith<McpToolsListBatch>(value, writeMcpToolsListBatch);
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `McpToolsListBatch` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const McpToolsListBatchBinary = {
@@ -859,5 +766,5 @@ export const McpToolsListBatchPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const McpToolsListBatchStream: $rt.StreamCodec<McpToolsListBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsListBatch, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const McpToolsListBatch = /*@__PURE__*/ $rt.codecOf(McpToolsListBatchBinary, McpToolsListBatchValidate, /*@__PURE__*/ $rt.textLayouts(McpToolsListBatchText, McpToolsListBatchDense), McpToolsListBatchPrompt, { stream: McpToolsListBatchStream });

@@ -10,7 +10,7 @@ import { $ckNotesGetArguments, readNotesGetArguments, writeNotesGetArguments } f
 import type { NotesGetArguments } from "./args/notes-get.js";
 export type { NotesGetArguments } from "./args/notes-get.js";
 import { $ckNotesSearchArguments, readNotesSearchArguments, writeNotesSearchArguments } from "./args/notes-search.js";
-import type { NotesSearchArguments } from "./args/notes-search.js";
+import type { $Def, NotesSearchArguments } from "./args/notes-search.js";
 export type { NotesSearchArguments } from "./args/notes-search.js";
 
 /** A call of one of the tools of recorded/mcp-tools-list.json: `name` picks the tool, `arguments` are its input. */
@@ -119,39 +119,36 @@ function readMcpToolsList(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "notes.search";
-      let r_arguments: any;
+      let v_arguments: any;
       try {
-        r_arguments = readNotesSearchArguments(r);
+        v_arguments = readNotesSearchArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "notes.get";
-      let r_arguments$2: any;
+      let v_arguments$2: any;
       try {
-        r_arguments$2 = readNotesGetArguments(r);
+        v_arguments$2 = readNotesGetArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "notes/delete";
-      let r_arguments$3: any;
+      let v_arguments$3: any;
       try {
-        r_arguments$3 = readNotesDeleteArguments(r);
+        v_arguments$3 = readNotesDeleteArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -160,7 +157,7 @@ function readMcpToolsList(r: $rt.Reader): any {
   return u0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -223,27 +220,20 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "McpToolsList",
   fingerprint: 0x4720,
   hash64: "0x47208d54b0f144d5",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": McpToolsList;
   "$<0>": unknown;
@@ -258,7 +248,7 @@ type $StreamPaths = {
   "#NotesSearchArguments": NotesSearchArguments;
   "#NotesSearchArguments.query": string;
   "#NotesSearchArguments.limit": number;
-  "#NotesSearchArguments.tags": Exclude<$StreamPaths["#NotesSearchArguments"]["tags"], undefined>;
+  "#NotesSearchArguments.tags": $Def<NotesSearchArguments["tags"]>;
   "#NotesSearchArguments.tags[]": string;
   "#NotesGetArguments": NotesGetArguments;
   "#NotesGetArguments.id": string;
@@ -268,7 +258,7 @@ type $StreamPaths = {
   "#NotesDeleteArguments{}": unknown;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "McpToolsList",
   fingerprint: 18208,
@@ -277,32 +267,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "union",
     branches: [
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "notes.search" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "NotesSearchArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "notes.get" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "NotesGetArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "notes/delete" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "NotesDeleteArguments" } },
-        ],
-        additional: false,
-      },
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.search"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesSearchArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.get"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesGetArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes/delete"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesDeleteArguments"}}],additional:false},
     ],
-    discriminator: { property: "name", values: ["notes.search", "notes.get", "notes/delete"] },
+    discriminator: {property:"name",values:["notes.search","notes.get","notes/delete"]},
   },
   definitions: [
     {
@@ -310,38 +279,31 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } } },
-          { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
+          {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
+          {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
         ],
         additional: false,
       },
     },
-    { name: "NotesGetArguments", shape: { kind: "object", properties: [{ name: "id", required: true, shape: { kind: "string" } }], additional: false } },
-    {
-      name: "NotesDeleteArguments",
-      shape: {
-        kind: "object",
-        properties: [{ name: "id", required: true, shape: { kind: "string" } }, { name: "permanent", required: false, shape: { kind: "boolean" } }],
-        additional: { kind: "any" },
-      },
-    },
+    {name:"NotesGetArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}}],additional:false}},
+    {name:"NotesDeleteArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}}},
   ],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "McpToolsList",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 21],
+  ids: [0,21],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: McpToolsList, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -356,12 +318,10 @@ function $encode(value: McpToolsList, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): McpToolsList {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "McpToolsList");
   const v = readMcpToolsList(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeMcpToolsList);
   }
@@ -369,17 +329,15 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): McpToolsList {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<McpToolsList> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<McpToolsList>(value, writeMcpToolsList);
+    const shaped = $rt.validateWith<McpToolsList>(value, writeMcpToolsList);
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `McpToolsList` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const McpToolsListBinary = {
@@ -460,5 +418,5 @@ export const McpToolsListPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const McpToolsListStream: $rt.StreamCodec<McpToolsList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsList, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const McpToolsList = /*@__PURE__*/ $rt.codecOf(McpToolsListBinary, McpToolsListValidate, /*@__PURE__*/ $rt.textLayouts(McpToolsListText, McpToolsListDense), McpToolsListPrompt, { stream: McpToolsListStream });

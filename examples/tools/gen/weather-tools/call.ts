@@ -3,7 +3,7 @@
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
 import { $ckGetAirQualityArguments, readGetAirQualityArguments, writeGetAirQualityArguments } from "./args/get-air-quality.js";
-import type { GetAirQualityArguments } from "./args/get-air-quality.js";
+import type { $Def, GetAirQualityArguments } from "./args/get-air-quality.js";
 
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
 import { $ckGetForecastArguments, readGetForecastArguments, writeGetForecastArguments } from "./args/get-forecast.js";
@@ -119,39 +119,36 @@ function readWeatherTools(r: $rt.Reader): any {
   switch (r.index(3)) {
     case 0: {
       const v_name = "get_weather";
-      let r_arguments: any;
+      let v_arguments: any;
       try {
-        r_arguments = readGetWeatherArguments(r);
+        v_arguments = readGetWeatherArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments = r_arguments;
       const o0: any = { name: v_name, arguments: v_arguments };
       u0 = o0;
       break;
     }
     case 1: {
       const v_name$2 = "get_forecast";
-      let r_arguments$2: any;
+      let v_arguments$2: any;
       try {
-        r_arguments$2 = readGetForecastArguments(r);
+        v_arguments$2 = readGetForecastArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$2 = r_arguments$2;
       const o1: any = { name: v_name$2, arguments: v_arguments$2 };
       u0 = o1;
       break;
     }
     case 2: {
       const v_name$3 = "get-air-quality";
-      let r_arguments$3: any;
+      let v_arguments$3: any;
       try {
-        r_arguments$3 = readGetAirQualityArguments(r);
+        v_arguments$3 = readGetAirQualityArguments(r);
       } catch (e) {
         $rt.rethrowAt(e, "/arguments");
       }
-      const v_arguments$3 = r_arguments$3;
       const o2: any = { name: v_name$3, arguments: v_arguments$3 };
       u0 = o2;
       break;
@@ -160,7 +157,7 @@ function readWeatherTools(r: $rt.Reader): any {
   return u0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -223,27 +220,20 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "WeatherTools",
   fingerprint: 0x09f1,
   hash64: "0x09f1da80d6fedccb",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": WeatherTools;
   "$<0>": unknown;
@@ -257,17 +247,17 @@ type $StreamPaths = {
   "$<2>.arguments": GetAirQualityArguments;
   "#GetWeatherArguments": GetWeatherArguments;
   "#GetWeatherArguments.city": string;
-  "#GetWeatherArguments.date": $StreamPaths["#GetWeatherArguments"]["date"];
+  "#GetWeatherArguments.date": GetWeatherArguments["date"];
   "#GetWeatherArguments.date<0>": string;
   "#GetWeatherArguments.date<1>": null;
-  "#GetWeatherArguments.unit": $StreamPaths["#GetWeatherArguments"]["unit"];
+  "#GetWeatherArguments.unit": GetWeatherArguments["unit"];
   "#GetForecastArguments": GetForecastArguments;
   "#GetForecastArguments.city": string;
   "#GetForecastArguments.days": number;
-  "#GetForecastArguments.include": Exclude<$StreamPaths["#GetForecastArguments"]["include"], undefined>;
+  "#GetForecastArguments.include": $Def<GetForecastArguments["include"]>;
   "#GetForecastArguments.include[]": $StreamPaths["#GetForecastArguments.include"][number];
   "#GetAirQualityArguments": GetAirQualityArguments;
-  "#GetAirQualityArguments.location": $StreamPaths["#GetAirQualityArguments"]["location"];
+  "#GetAirQualityArguments.location": GetAirQualityArguments["location"];
   "#GetAirQualityArguments.location<0>": unknown;
   "#GetAirQualityArguments.location<0>.kind": "city";
   "#GetAirQualityArguments.location<0>.name": string;
@@ -275,11 +265,11 @@ type $StreamPaths = {
   "#GetAirQualityArguments.location<1>.kind": "coordinates";
   "#GetAirQualityArguments.location<1>.lat": number;
   "#GetAirQualityArguments.location<1>.lon": number;
-  "#GetAirQualityArguments.pollutants": Exclude<$StreamPaths["#GetAirQualityArguments"]["pollutants"], undefined>;
+  "#GetAirQualityArguments.pollutants": $Def<GetAirQualityArguments["pollutants"]>;
   "#GetAirQualityArguments.pollutants[]": $StreamPaths["#GetAirQualityArguments.pollutants"][number];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherTools",
   fingerprint: 2545,
@@ -288,32 +278,11 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "union",
     branches: [
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "get_weather" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "GetWeatherArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "get_forecast" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "GetForecastArguments" } },
-        ],
-        additional: false,
-      },
-      {
-        kind: "object",
-        properties: [
-          { name: "name", required: true, shape: { kind: "const", value: "get-air-quality" } },
-          { name: "arguments", required: true, shape: { kind: "ref", name: "GetAirQualityArguments" } },
-        ],
-        additional: false,
-      },
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_weather"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetWeatherArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_forecast"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetForecastArguments"}}],additional:false},
+      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get-air-quality"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetAirQualityArguments"}}],additional:false},
     ],
-    discriminator: { property: "name", values: ["get_weather", "get_forecast", "get-air-quality"] },
+    discriminator: {property:"name",values:["get_weather","get_forecast","get-air-quality"]},
   },
   definitions: [
     {
@@ -321,9 +290,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "date", required: true, shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] } },
-          { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
+          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
+          {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
         ],
         additional: false,
       },
@@ -333,13 +302,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
       shape: {
         kind: "object",
         properties: [
-          { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-          { name: "days", required: true, shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } } },
-          {
-            name: "include",
-            required: false,
-            shape: { kind: "array", items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] }, constraints: { uniqueItems: true } },
-          },
+          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+          {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
+          {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
         ],
         additional: false,
       },
@@ -355,25 +320,21 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
             shape: {
               kind: "union",
               branches: [
-                {
-                  kind: "object",
-                  properties: [{ name: "kind", required: true, shape: { kind: "const", value: "city" } }, { name: "name", required: true, shape: { kind: "string" } }],
-                  additional: false,
-                },
+                {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
                 {
                   kind: "object",
                   properties: [
-                    { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
-                    { name: "lat", required: true, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
-                    { name: "lon", required: true, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
+                    {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
+                    {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+                    {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
                   ],
                   additional: false,
                 },
               ],
-              discriminator: { property: "kind", values: ["city", "coordinates"] },
+              discriminator: {property:"kind",values:["city","coordinates"]},
             },
           },
-          { name: "pollutants", required: false, shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } } },
+          {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
         ],
         additional: false,
       },
@@ -382,18 +343,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "WeatherTools",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 32],
+  ids: [0,32],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: WeatherTools, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -408,12 +369,10 @@ function $encode(value: WeatherTools, options?: $rt.EncodeOptions): Uint8Array {
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): WeatherTools {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "WeatherTools");
   const v = readWeatherTools(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeWeatherTools);
   }
@@ -421,17 +380,15 @@ function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): WeatherTools {
   return v;
 }
 
-/** Check a value against the schema: its shape, then its value constraints, every violation listed. */
+/** The shape first, then the schema's value constraints. */
 function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.ValidationResult<WeatherTools> {
-  // the shape first (what the codec can carry), then the schema's value constraints, every violation listed
-  const shaped = $rt.validateWith<WeatherTools>(value, writeWeatherTools);
+    const shaped = $rt.validateWith<WeatherTools>(value, writeWeatherTools);
   if (!shaped.ok || options?.constraints === false) return shaped;
   const errors = $rt.checkConstraints(value, $descriptor);
   return errors.length === 0 ? shaped : { ok: false, errors };
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `WeatherTools` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const WeatherToolsBinary = {
@@ -512,5 +469,5 @@ export const WeatherToolsPrompt = {
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherTools, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, /*@__PURE__*/ $rt.textLayouts(WeatherToolsText, WeatherToolsDense), WeatherToolsPrompt, { stream: WeatherToolsStream });

@@ -70,7 +70,7 @@ export function readRefundArguments(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -127,35 +127,29 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "RefundArguments",
   fingerprint: 0x00f5,
   hash64: "0x00f514032704e66f",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/args/refund.ts", $dictionary.fingerprint, "RefundArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+export type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": RefundArguments;
   "orderId": string;
   "amount": number;
-  "reason": Exclude<$StreamPaths["$"]["reason"], undefined>;
+  "reason": $Def<RefundArguments["reason"]>;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "RefundArguments",
   fingerprint: 245,
@@ -164,9 +158,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "orderId", required: true, shape: { kind: "string", intern: false, constraints: { pattern: "^ORD-[0-9]{4}$" } } },
-      { name: "amount", required: true, shape: { kind: "number", constraints: { exclusiveMinimum: 0, maximum: 1000 } } },
-      { name: "reason", required: false, shape: { kind: "enum", values: ["damaged", "late", "wrong_item", "other"] } },
+      {name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}},
+      {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
+      {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
     ],
     additional: false,
   },
@@ -174,18 +168,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "RefundArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 4],
+  ids: [0,4],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: RefundArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -200,12 +194,10 @@ function $encode(value: RefundArguments, options?: $rt.EncodeOptions): Uint8Arra
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): RefundArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "RefundArguments");
   const v = readRefundArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeRefundArguments);
   }
@@ -218,8 +210,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<RefundArguments>(value, options, $checkSchema, writeRefundArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `RefundArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const RefundArgumentsBinary = {
@@ -301,5 +292,5 @@ export const RefundArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const RefundArgumentsStream: $rt.StreamCodec<RefundArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<RefundArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const RefundArguments = /*@__PURE__*/ $rt.codecOf(RefundArgumentsBinary, RefundArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(RefundArgumentsText, RefundArgumentsDense), RefundArgumentsPrompt, { stream: RefundArgumentsStream });

@@ -55,7 +55,7 @@ export function readSearchDocsArguments(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -107,63 +107,49 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "SearchDocsArguments",
   fingerprint: 0x47cd,
   hash64: "0x47cd6cc3fba8eed2",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/args/search-docs.ts", $dictionary.fingerprint, "SearchDocsArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": SearchDocsArguments;
   "query": string;
   "limit": number;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "SearchDocsArguments",
   fingerprint: 18381,
   level: $LEVEL,
   tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      { name: "query", required: true, shape: { kind: "string", intern: false, constraints: { minLength: 1 } } },
-      { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 5 } } },
-    ],
-    additional: false,
-  },
+  root: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
   definitions: [],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "SearchDocsArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 3],
+  ids: [0,3],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: SearchDocsArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -178,12 +164,10 @@ function $encode(value: SearchDocsArguments, options?: $rt.EncodeOptions): Uint8
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): SearchDocsArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "SearchDocsArguments");
   const v = readSearchDocsArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeSearchDocsArguments);
   }
@@ -196,8 +180,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<SearchDocsArguments>(value, options, $checkSchema, writeSearchDocsArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `SearchDocsArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const SearchDocsArgumentsBinary = {
@@ -279,5 +262,5 @@ export const SearchDocsArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const SearchDocsArgumentsStream: $rt.StreamCodec<SearchDocsArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<SearchDocsArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const SearchDocsArguments = /*@__PURE__*/ $rt.codecOf(SearchDocsArgumentsBinary, SearchDocsArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(SearchDocsArgumentsText, SearchDocsArgumentsDense), SearchDocsArgumentsPrompt, { stream: SearchDocsArgumentsStream });

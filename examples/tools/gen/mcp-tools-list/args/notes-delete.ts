@@ -43,19 +43,7 @@ export function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
   $rt.wString(w, v_id, "/id", 1);
   if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
-  if (x0 !== undefined) {
-    w.varint(x0.length);
-    let k0 = "";
-    try {
-      for (k0 of x0) {
-        $rt.wKey(w, k0);
-        const e0 = v[k0];
-        $rt.writeAny(w, e0);
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "", k0);
-    }
-  }
+  if (x0 !== undefined) $rt.wAnyExtras(w, v, x0, "");
 }
 
 export function readNotesDeleteArguments(r: $rt.Reader): any {
@@ -65,24 +53,11 @@ export function readNotesDeleteArguments(r: $rt.Reader): any {
   const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
   const o0: any = { id: v_id };
   if ((m0 & 1)) o0.permanent = v_permanent;
-  if ((m0 & 2)) {
-    r.at = "";
-    const n0 = r.count(2);
-    let k0 = "";
-    try {
-      for (let j = 0; j < n0; j++) {
-        k0 = $rt.rKey(r, o0);
-        const e0 = (r.at = "", $rt.readAny(r));
-        $rt.setOwn(o0, k0, e0);
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "", k0);
-    }
-  }
+  if ((m0 & 2)) $rt.rAnyExtras(r, o0, "");
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -134,27 +109,20 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesDeleteArguments",
   fingerprint: 0xc91e,
   hash64: "0xc91ed6f7556ec9e6",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/args/notes-delete.ts", $dictionary.fingerprint, "NotesDeleteArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": NotesDeleteArguments;
   "id": string;
@@ -162,33 +130,29 @@ type $StreamPaths = {
   "${}": unknown;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesDeleteArguments",
   fingerprint: 51486,
   level: $LEVEL,
   tables: false,
-  root: {
-    kind: "object",
-    properties: [{ name: "id", required: true, shape: { kind: "string" } }, { name: "permanent", required: false, shape: { kind: "boolean" } }],
-    additional: { kind: "any" },
-  },
+  root: {kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}},
   definitions: [],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesDeleteArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 4],
+  ids: [0,4],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: NotesDeleteArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -203,12 +167,10 @@ function $encode(value: NotesDeleteArguments, options?: $rt.EncodeOptions): Uint
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesDeleteArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "NotesDeleteArguments");
   const v = readNotesDeleteArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeNotesDeleteArguments);
   }
@@ -221,8 +183,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<NotesDeleteArguments>(value, options, $checkSchema, writeNotesDeleteArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `NotesDeleteArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const NotesDeleteArgumentsBinary = {
@@ -304,5 +265,5 @@ export const NotesDeleteArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesDeleteArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesDeleteArguments = /*@__PURE__*/ $rt.codecOf(NotesDeleteArgumentsBinary, NotesDeleteArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesDeleteArgumentsText, NotesDeleteArgumentsDense), NotesDeleteArgumentsPrompt, { stream: NotesDeleteArgumentsStream });

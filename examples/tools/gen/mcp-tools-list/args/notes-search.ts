@@ -46,20 +46,7 @@ export function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   w.byte(+(v_limit !== undefined) | +(v_tags !== undefined) << 1);
   $rt.wString(w, v_query, "/query", 1);
   if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
-  if (v_tags !== undefined) {
-    $rt.gArray(v_tags, "/tags");
-    const n_tags = v_tags.length;
-    w.varint(n_tags);
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        const e_tags = v_tags[i_tags];
-        $rt.wString(w, e_tags, "");
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/tags", i_tags);
-    }
-  }
+  if (v_tags !== undefined) $rt.wStrings(w, v_tags, "/tags");
 }
 
 export function readNotesSearchArguments(r: $rt.Reader): any {
@@ -67,28 +54,14 @@ export function readNotesSearchArguments(r: $rt.Reader): any {
   const m0 = r.bits(3);
   const v_query = (r.at = "/query", r.string());
   const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
-  let v_tags: any;
-  if ((m0 & 2)) {
-    r.at = "/tags";
-    const n_tags = r.count(1);
-    const a_tags: any[] = [];
-    let i_tags = 0;
-    try {
-      for (; i_tags < n_tags; i_tags++) {
-        a_tags.push((r.at = "", r.string()));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/tags", i_tags);
-    }
-    v_tags = a_tags;
-  }
+  const v_tags = (m0 & 2) ? $rt.rStrings(r, "/tags") : undefined;
   const o0: any = { query: v_query };
   if ((m0 & 1)) o0.limit = v_limit;
   if ((m0 & 2)) o0.tags = v_tags;
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -152,36 +125,30 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesSearchArguments",
   fingerprint: 0x4033,
   hash64: "0x40330ca5864f446d",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/args/notes-search.ts", $dictionary.fingerprint, "NotesSearchArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+export type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": NotesSearchArguments;
   "query": string;
   "limit": number;
-  "tags": Exclude<$StreamPaths["$"]["tags"], undefined>;
+  "tags": $Def<NotesSearchArguments["tags"]>;
   "tags[]": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesSearchArguments",
   fingerprint: 16435,
@@ -190,9 +157,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "query", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-      { name: "limit", required: false, shape: { kind: "integer", constraints: { minimum: 1, maximum: 50 } } },
-      { name: "tags", required: false, shape: { kind: "array", items: { kind: "string" } } },
+      {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+      {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
+      {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
     ],
     additional: false,
   },
@@ -200,18 +167,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesSearchArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 5],
+  ids: [0,5],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: NotesSearchArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -226,12 +193,10 @@ function $encode(value: NotesSearchArguments, options?: $rt.EncodeOptions): Uint
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesSearchArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "NotesSearchArguments");
   const v = readNotesSearchArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeNotesSearchArguments);
   }
@@ -244,8 +209,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<NotesSearchArguments>(value, options, $checkSchema, writeNotesSearchArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `NotesSearchArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const NotesSearchArgumentsBinary = {
@@ -327,5 +291,5 @@ export const NotesSearchArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesSearchArgumentsStream: $rt.StreamCodec<NotesSearchArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesSearchArguments = /*@__PURE__*/ $rt.codecOf(NotesSearchArgumentsBinary, NotesSearchArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesSearchArgumentsText, NotesSearchArgumentsDense), NotesSearchArgumentsPrompt, { stream: NotesSearchArgumentsStream });

@@ -51,7 +51,7 @@ function readNotesGetResult(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -113,27 +113,20 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesGetResult",
   fingerprint: 0x288c,
   hash64: "0x288c0b2b51bbb0cc",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": NotesGetResult;
   "id": string;
@@ -142,7 +135,7 @@ type $StreamPaths = {
   "updated": string;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesGetResult",
   fingerprint: 10380,
@@ -150,30 +143,25 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {
     kind: "object",
-    properties: [
-      { name: "id", required: true, shape: { kind: "string" } },
-      { name: "title", required: true, shape: { kind: "string" } },
-      { name: "body", required: true, shape: { kind: "string" } },
-      { name: "updated", required: true, shape: { kind: "string", format: "date-time" } },
-    ],
+    properties: [{name:"id",required:true,shape:{kind:"string"}},{name:"title",required:true,shape:{kind:"string"}},{name:"body",required:true,shape:{kind:"string"}},{name:"updated",required:true,shape:{kind:"string",format:"date-time"}}],
     additional: false,
   },
   definitions: [],
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesGetResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 5],
+  ids: [0,5],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: NotesGetResult, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -188,12 +176,10 @@ function $encode(value: NotesGetResult, options?: $rt.EncodeOptions): Uint8Array
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesGetResult {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "NotesGetResult");
   const v = readNotesGetResult(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeNotesGetResult);
   }
@@ -206,8 +192,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<NotesGetResult>(value, options, $checkSchema, writeNotesGetResult);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `NotesGetResult` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const NotesGetResultBinary = {
@@ -289,5 +274,5 @@ export const NotesGetResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesGetResultStream: $rt.StreamCodec<NotesGetResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetResult, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesGetResult = /*@__PURE__*/ $rt.codecOf(NotesGetResultBinary, NotesGetResultValidate, /*@__PURE__*/ $rt.textLayouts(NotesGetResultText, NotesGetResultDense), NotesGetResultPrompt, { stream: NotesGetResultStream });

@@ -56,18 +56,7 @@ function writeNotesSearchResult(w: $rt.Writer, v: any): void {
       $rt.wString(w, v_id, "/id", 1);
       $rt.wString(w, v_title, "/title", 1);
       $rt.wNumber(w, v_score, "/score", 1);
-      $rt.gArray(v_tags, "/tags", 1);
-      const n_tags = v_tags.length;
-      w.varint(n_tags);
-      let i_tags = 0;
-      try {
-        for (; i_tags < n_tags; i_tags++) {
-          const e_tags = v_tags[i_tags];
-          $rt.wString(w, e_tags, "");
-        }
-      } catch (err) {
-        $rt.rethrowAtIndex(err, "/tags", i_tags);
-      }
+      $rt.wStrings(w, v_tags, "/tags", 1);
     }
   } catch (err) {
     $rt.rethrowAtIndex(err, "/results", i_results);
@@ -85,18 +74,7 @@ function readNotesSearchResult(r: $rt.Reader): any {
       const v_id = (r.at = "/id", r.string());
       const v_title = (r.at = "/title", r.string());
       const v_score = (r.at = "/score", r.num());
-      r.at = "/tags";
-      const n_tags = r.count(1);
-      const a_tags: any[] = [];
-      let i_tags = 0;
-      try {
-        for (; i_tags < n_tags; i_tags++) {
-          a_tags.push((r.at = "", r.string()));
-        }
-      } catch (e) {
-        $rt.rethrowAtIndex(e, "/tags", i_tags);
-      }
-      const v_tags = a_tags;
+      const v_tags = $rt.rStrings(r, "/tags");
       const o0: any = { id: v_id, title: v_title, score: v_score, tags: v_tags };
       a_results.push(o0);
     }
@@ -109,7 +87,7 @@ function readNotesSearchResult(r: $rt.Reader): any {
   return o1;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -235,30 +213,23 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesSearchResult",
   fingerprint: 0xbafc,
   hash64: "0xbafc514960dda7e4",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": NotesSearchResult;
-  "results": $StreamPaths["$"]["results"];
+  "results": NotesSearchResult["results"];
   "results[]": $StreamPaths["results"][number];
   "results[].id": string;
   "results[].title": string;
@@ -268,7 +239,7 @@ type $StreamPaths = {
   "total": number;
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "NotesSearchResult",
   fingerprint: 47868,
@@ -284,17 +255,12 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
           kind: "array",
           items: {
             kind: "object",
-            properties: [
-              { name: "id", required: true, shape: { kind: "string" } },
-              { name: "title", required: true, shape: { kind: "string" } },
-              { name: "score", required: true, shape: { kind: "number" } },
-              { name: "tags", required: true, shape: { kind: "array", items: { kind: "string" } } },
-            ],
+            properties: [{name:"id",required:true,shape:{kind:"string"}},{name:"title",required:true,shape:{kind:"string"}},{name:"score",required:true,shape:{kind:"number"}},{name:"tags",required:true,shape:{kind:"array",items:{kind:"string"}}}],
             additional: false,
           },
         },
       },
-      { name: "total", required: true, shape: { kind: "integer" } },
+      {name:"total",required:true,shape:{kind:"integer"}},
     ],
     additional: false,
   },
@@ -302,18 +268,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "NotesSearchResult",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 9],
+  ids: [0,9],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: NotesSearchResult, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -328,12 +294,10 @@ function $encode(value: NotesSearchResult, options?: $rt.EncodeOptions): Uint8Ar
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): NotesSearchResult {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "NotesSearchResult");
   const v = readNotesSearchResult(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeNotesSearchResult);
   }
@@ -346,8 +310,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<NotesSearchResult>(value, options, $checkSchema, writeNotesSearchResult);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `NotesSearchResult` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const NotesSearchResultBinary = {
@@ -429,5 +392,5 @@ export const NotesSearchResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesSearchResultStream: $rt.StreamCodec<NotesSearchResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchResult, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesSearchResult = /*@__PURE__*/ $rt.codecOf(NotesSearchResultBinary, NotesSearchResultValidate, /*@__PURE__*/ $rt.textLayouts(NotesSearchResultText, NotesSearchResultDense), NotesSearchResultPrompt, { stream: NotesSearchResultStream });

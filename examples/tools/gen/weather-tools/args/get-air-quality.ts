@@ -152,7 +152,7 @@ export function readGetAirQualityArguments(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -327,30 +327,24 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "GetAirQualityArguments",
   fingerprint: 0x8728,
   hash64: "0x87287b1d1f932afd",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+export type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": GetAirQualityArguments;
-  "location": $StreamPaths["$"]["location"];
+  "location": GetAirQualityArguments["location"];
   "location<0>": unknown;
   "location<0>.kind": "city";
   "location<0>.name": string;
@@ -358,11 +352,11 @@ type $StreamPaths = {
   "location<1>.kind": "coordinates";
   "location<1>.lat": number;
   "location<1>.lon": number;
-  "pollutants": Exclude<$StreamPaths["$"]["pollutants"], undefined>;
+  "pollutants": $Def<GetAirQualityArguments["pollutants"]>;
   "pollutants[]": $StreamPaths["pollutants"][number];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "GetAirQualityArguments",
   fingerprint: 34600,
@@ -377,25 +371,21 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
         shape: {
           kind: "union",
           branches: [
-            {
-              kind: "object",
-              properties: [{ name: "kind", required: true, shape: { kind: "const", value: "city" } }, { name: "name", required: true, shape: { kind: "string" } }],
-              additional: false,
-            },
+            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
             {
               kind: "object",
               properties: [
-                { name: "kind", required: true, shape: { kind: "const", value: "coordinates" } },
-                { name: "lat", required: true, shape: { kind: "number", constraints: { minimum: -90, maximum: 90 } } },
-                { name: "lon", required: true, shape: { kind: "number", constraints: { minimum: -180, maximum: 180 } } },
+                {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
+                {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+                {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
               ],
               additional: false,
             },
           ],
-          discriminator: { property: "kind", values: ["city", "coordinates"] },
+          discriminator: {property:"kind",values:["city","coordinates"]},
         },
       },
-      { name: "pollutants", required: false, shape: { kind: "array", items: { kind: "enum", values: ["pm2_5", "pm10", "o3", "no2"] } } },
+      {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
     ],
     additional: false,
   },
@@ -403,18 +393,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetAirQualityArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 11],
+  ids: [0,11],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: GetAirQualityArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -429,12 +419,10 @@ function $encode(value: GetAirQualityArguments, options?: $rt.EncodeOptions): Ui
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): GetAirQualityArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "GetAirQualityArguments");
   const v = readGetAirQualityArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeGetAirQualityArguments);
   }
@@ -447,8 +435,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<GetAirQualityArguments>(value, options, $checkSchema, writeGetAirQualityArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `GetAirQualityArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const GetAirQualityArgumentsBinary = {
@@ -530,5 +517,5 @@ export const GetAirQualityArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetAirQualityArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetAirQualityArguments = /*@__PURE__*/ $rt.codecOf(GetAirQualityArgumentsBinary, GetAirQualityArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetAirQualityArgumentsText, GetAirQualityArgumentsDense), GetAirQualityArgumentsPrompt, { stream: GetAirQualityArgumentsStream });

@@ -96,7 +96,7 @@ export function readGetForecastArguments(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -165,36 +165,30 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "GetForecastArguments",
   fingerprint: 0xf331,
   hash64: "0xf3317d8b60defd0c",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-forecast.ts", $dictionary.fingerprint, "GetForecastArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+export type $Def<T> = Exclude<T, undefined>;
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": GetForecastArguments;
   "city": string;
   "days": number;
-  "include": Exclude<$StreamPaths["$"]["include"], undefined>;
+  "include": $Def<GetForecastArguments["include"]>;
   "include[]": $StreamPaths["include"][number];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "GetForecastArguments",
   fingerprint: 62257,
@@ -203,13 +197,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-      { name: "days", required: true, shape: { kind: "integer", constraints: { minimum: 1, maximum: 10 } } },
-      {
-        name: "include",
-        required: false,
-        shape: { kind: "array", items: { kind: "enum", values: ["temperature", "precipitation", "wind", "uv_index"] }, constraints: { uniqueItems: true } },
-      },
+      {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+      {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
+      {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
     ],
     additional: false,
   },
@@ -217,18 +207,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetForecastArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 5],
+  ids: [0,5],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: GetForecastArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -243,12 +233,10 @@ function $encode(value: GetForecastArguments, options?: $rt.EncodeOptions): Uint
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): GetForecastArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "GetForecastArguments");
   const v = readGetForecastArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeGetForecastArguments);
   }
@@ -261,8 +249,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<GetForecastArguments>(value, options, $checkSchema, writeGetForecastArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `GetForecastArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const GetForecastArgumentsBinary = {
@@ -344,5 +331,5 @@ export const GetForecastArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetForecastArgumentsStream: $rt.StreamCodec<GetForecastArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetForecastArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetForecastArguments = /*@__PURE__*/ $rt.codecOf(GetForecastArgumentsBinary, GetForecastArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetForecastArgumentsText, GetForecastArgumentsDense), GetForecastArgumentsPrompt, { stream: GetForecastArgumentsStream });

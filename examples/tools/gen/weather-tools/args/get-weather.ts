@@ -66,7 +66,7 @@ export function readGetWeatherArguments(r: $rt.Reader): any {
   return o0;
 }
 
-/** Applies the extension records this codec knows; the others are kept on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -123,37 +123,30 @@ function $denseRead(text: string): unknown {
   return $rt.denseFromText($descriptor, text);
 }
 
-/**
- * The fixed dictionary's identity (docs/FORMAT.md §5): what the messages of a peer must match. Its path table is the
- * committed dictionary file; streams derive it from the descriptor (runtime/codec/stream-rows.ts).
- */
+/** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "GetWeatherArguments",
   fingerprint: 0x2926,
   hash64: "0x29267fcf2e0f21e6",
 } as const;
 
-/** This codec's extension level: how many extension segments its dictionary has. */
+/** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
-/** Header flags; an evolved codec (level above 0) writes an extension section (EXTENSIONS). */
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/**
- * The fingerprint, from the runtime contract check: the check (is the installed runtime the one this module was
- * generated for?) runs when the first feature group that names the fingerprint is used, and is dropped with them.
- */
+/** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
 
-/** The value type at each dictionary path (typed stream events). */
+/** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": GetWeatherArguments;
   "city": string;
-  "date": $StreamPaths["$"]["date"];
+  "date": GetWeatherArguments["date"];
   "date<0>": string;
   "date<1>": null;
-  "unit": $StreamPaths["$"]["unit"];
+  "unit": GetWeatherArguments["unit"];
 };
 
-/** The codec's descriptor (runtime/codec/descriptor.ts): the engine builds each stream path's functions from it. */
+/** The descriptor (runtime/codec/descriptor.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "GetWeatherArguments",
   fingerprint: 10534,
@@ -162,9 +155,9 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   root: {
     kind: "object",
     properties: [
-      { name: "city", required: true, shape: { kind: "string", constraints: { minLength: 1 } } },
-      { name: "date", required: true, shape: { kind: "union", branches: [{ kind: "string", format: "date" }, { kind: "null" }] } },
-      { name: "unit", required: true, shape: { kind: "enum", values: ["celsius", "fahrenheit"] } },
+      {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+      {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
+      {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
     ],
     additional: false,
   },
@@ -172,18 +165,18 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   retired: [],
 };
 
-/** Streaming (docs/FORMAT.md §10.3): the path table is the descriptor's, numbered by the dictionary IDs of its walk. */
+/** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
   name: "GetWeatherArguments",
   fingerprint: $FINGERPRINT,
   level: $LEVEL,
   flags: $FLAGS,
   descriptor: $descriptor,
-  ids: [0, 6],
+  ids: [0,6],
   applyExtensions: $applyExtensions,
 };
 
-/** Encode to TOON binary. Throws ToonError INVALID_VALUE (with the path of the offending value). */
+/** Errors are ToonError with a path (decode: and a byte offset). */
 function $encode(value: GetWeatherArguments, options?: $rt.EncodeOptions): Uint8Array {
   const w = $rt.Writer.shared();
   const unknown = $rt.unknownOf(value);
@@ -198,12 +191,10 @@ function $encode(value: GetWeatherArguments, options?: $rt.EncodeOptions): Uint8
   return options === undefined ? w.finish() : $rt.compressMessage(w.finish(), options);
 }
 
-/** Decode TOON binary. Throws ToonError (TRUNCATED, FINGERPRINT_MISMATCH, ...) with a path and byte offset. */
 function $decode(bytes: Uint8Array, options?: $rt.DecodeOptions): GetWeatherArguments {
   const r = new $rt.Reader(bytes, 0, undefined, options);
   const flags = $rt.readHeader(r, $FINGERPRINT, "GetWeatherArguments");
   const v = readGetWeatherArguments(r);
-  // records say where they go: a value they completed is checked against the schema before it is handed out
   if (flags & $rt.Flag.EXTENSIONS && ($rt.readExtensionSection(r, v, $applyExtensions, options) > 0)) {
     $rt.assertDecoded(v, writeGetWeatherArguments);
   }
@@ -216,8 +207,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   return $rt.validateFull<GetWeatherArguments>(value, options, $checkSchema, writeGetWeatherArguments);
 }
 
-// Feature groups: import only what you use and a bundler drops the rest (nothing here runs at import time
-// but PURE calls). `GetWeatherArguments` below has every member, for convenience.
+// Feature groups: a bundler drops those not imported.
 
 /** Binary TOON: encode and decode. */
 export const GetWeatherArgumentsBinary = {
@@ -299,5 +289,5 @@ export const GetWeatherArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetWeatherArguments, $StreamPaths>($streamSpec);
 
-/** The codec: binary, validation, text, prompting, streams (a bundle that uses it keeps them all: prefer the groups above). */
+/** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetWeatherArguments = /*@__PURE__*/ $rt.codecOf(GetWeatherArgumentsBinary, GetWeatherArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetWeatherArgumentsText, GetWeatherArgumentsDense), GetWeatherArgumentsPrompt, { stream: GetWeatherArgumentsStream });
