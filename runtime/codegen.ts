@@ -89,7 +89,7 @@ export { denseFromText, denseToText } from "./text/dense/index.ts";
 export { denseInstructions } from "./text/dense/instructions.ts";
 export { fromTextWith, textInvalid, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./text/check.ts";
 export { fromModelOutputWith } from "./text/model-output.ts";
-export type { ModelOutput, ModelOutputOptions } from "./text/model-output.ts";
+export type { ModelOutput, ModelOutputOptions, PromptGroup } from "./text/model-output.ts";
 export type { FillSpec } from "./text/model-fill.ts";
 export {
   wString,

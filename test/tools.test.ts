@@ -662,9 +662,9 @@ describe("pipeline with mixed inputs", () => {
     const r1 = await generate(config, { cwd: dir });
     const index = readFileSync(path.join(dir, "gen", "index.ts"), "utf8");
     assert.match(index, /export \{ AssistantTools \} from "\.\/assistant-tools\.js";/);
-    assert.match(index, /export \{ Note, NoteBinary, NoteValidate, NoteText, NotePrompt, NoteStream \} from "\.\/note\.js";/);
-    assert.match(index, /export \{ Tag, TagBinary, TagValidate, TagText, TagPrompt, TagStream \} from "\.\/tag\.js";/);
-    assert.match(index, /export \{ Point, PointBinary, PointValidate, PointText, PointPrompt, PointStream \} from "\.\/point\.js";/);
+    assert.match(index, /export \{ Note, NoteBinary, NoteValidate, NoteText, NoteDense, NotePrompt, NoteStream \} from "\.\/note\.js";/);
+    assert.match(index, /export \{ Tag, TagBinary, TagValidate, TagText, TagDense, TagPrompt, TagStream \} from "\.\/tag\.js";/);
+    assert.match(index, /export \{ Point, PointBinary, PointValidate, PointText, PointDense, PointPrompt, PointStream \} from "\.\/point\.js";/);
     assert.ok(!/LookupArguments|Batch/.test(index), index);
     assert.ok(r1.written > 0);
     const r2 = await generate(config, { cwd: dir });

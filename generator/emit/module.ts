@@ -293,14 +293,14 @@ export const ${Va} = {
 };
 
 /** TOON text: what a model reads and writes. */
-export const ${Tx} = {
+export const ${Tx}: $rt.ToonTextGroup<${codec}> = {
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
 ${text.members}
 };
 
 /** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
-export const ${Dn} = {
+export const ${Dn}: $rt.DenseTextGroup<${codec}> = {
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
 ${text.denseMembers}
@@ -308,11 +308,11 @@ ${text.denseMembers}
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
 ${options.validator ? code`// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const ${Pr} = /*@__PURE__*/ $rt.withSchemaCheck({
+export const ${Pr} = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<${codec}>>({
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
 ${text.promptMembers}
-}, $checkSchema);` : code`export const ${Pr} = {
+}, $checkSchema);` : code`export const ${Pr}: $rt.PromptGroup<${codec}> = {
   name: ${ir.name},
   fingerprint: $FINGERPRINT,
 ${text.promptMembers}

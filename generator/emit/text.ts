@@ -966,46 +966,23 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext, engine = false)
   const fill = fillSpec === undefined ? undefined : cx.constant("tfill", code`${fillBlock(fillSpec)} as $rt.FillSpec`);
   const instructions = cx.constant("tinstructions", stringBlock(formatInstructions(ir, cx)));
   const T = name(ir.name);
-  const members = code`  /**
-   * Encode as TOON text (spec v4). Byte-identical to the runtime's \`encodeText(value, options)\`, specialised for
-   * this schema. Does not validate: call \`validate\` first for untrusted values. (The dense layout is the
-   * \`Dense\` group's, or the codec object's \`toText(value, { layout: "dense" })\`.)
-   */
-  toText(value: ${T}, options?: $rt.ToonTextEncodeOptions): string {
+  // the members' documentation is the runtime's (ToonTextGroup, DenseTextGroup), which the groups are typed as
+  const members = code`  toText(value, options) {
     return $rt.encodeTextWith(value, options, ${encoder === undefined ? raw("undefined") : enc});
   },
-  /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding \`123\` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
-   */
-  fromText(text: string, options?: $rt.ToonTextDecodeOptions): ${T} {
+  fromText(text, options) {
     return $rt.fromTextWith<${T}>(text, options, ${check});
   },`;
-  const denseMembers = code`  /**
-   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
-   * without the schema (headers name every field). Does not validate: call \`validate\` first for untrusted values.
-   */
-  toText(value: ${T}): string {
+  const denseMembers = code`  toText(value) {
     return $rt.denseToText($descriptor, value);
   },
-  /** Decode dense text, strictly: throws ToonError with line, column and path. */
-  fromText(text: string): ${T} {
+  fromText(text) {
     return $rt.denseFromText<${T}>($descriptor, text);
   },`;
-  const promptMembers = code`  /**
-   * The value in a model's reply (its text, or the SDK's content parts): a \`\`\`toon or \`\`\`json block, TOON or JSON
-   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like \`fromText\` (empty table cells
-   * of optional fields are absent, schema defaults fill missing fields); \`{ repair: true }\` accepts common JSON
-   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
-   */
-  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): ${T} {
+  const promptMembers = code`  fromModelOutput(output, options) {
     return $rt.fromModelOutputWith<${T}>(output, ${check}, ${hints}, options, ${fill === undefined ? raw("undefined") : fill}, $denseRead);
   },
-  /**
-   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); \`{ layout:
-   * "dense" }\`: the dense layout's (docs/TEXT.md).
-   */
-  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+  formatInstructions(options) {
     return options?.layout === "dense" ? $rt.denseInstructions(${instructions}, $descriptor) : ${instructions};
   },`;
   const denseRead = code`/** The dense reader, for \`fromModelOutput\` (either layout in a reply). */

@@ -17,19 +17,33 @@ export type TextLayout = "toon" | "dense";
 export type ToonTextEncodeOptions = Omit<TextEncodeOptions, "layout">;
 export type ToonTextDecodeOptions = Omit<TextDecodeOptions, "layout">;
 
-/** A generated module's TOON v4 group. */
+/** A generated module's TOON v4 group (`<Codec>Text`): the documentation its members show in an editor. */
 export interface ToonTextGroup<T> {
   readonly name: string;
   readonly fingerprint: number;
+  /**
+   * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
+   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
+   * `<Codec>Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
+   */
   toText(value: T, options?: ToonTextEncodeOptions): string;
+  /**
+   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
+   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
+   */
   fromText(text: string, options?: ToonTextDecodeOptions): T;
 }
 
-/** A generated module's dense group. */
+/** A generated module's dense group (`<Codec>Dense`, docs/TEXT.md). */
 export interface DenseTextGroup<T> {
   readonly name: string;
   readonly fingerprint: number;
+  /**
+   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
+   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
+   */
   toText(value: T): string;
+  /** Decode dense text, strictly: throws ToonError with line, column and path. */
   fromText(text: string): T;
 }
 

@@ -57,6 +57,25 @@ export interface ModelOutputOptions {
 /** A model's reply: its text, or the reply as the SDKs give it (content parts, a message, a completion, a Responses output). */
 export type ModelOutput = string | readonly unknown[] | { readonly [key: string]: unknown };
 
+/** A generated module's prompting group (`<Codec>Prompt`): the documentation its members show in an editor. */
+export interface PromptGroup<T> {
+  readonly name: string;
+  readonly fingerprint: number;
+  /**
+   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON (either
+   * layout) or JSON with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText`
+   * (empty table cells of optional fields are absent, schema defaults fill missing fields); `{ repair: true }`
+   * accepts common JSON slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a
+   * partial value.
+   */
+  fromModelOutput(output: ModelOutput, options?: ModelOutputOptions): T;
+  /**
+   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
+   * "dense" }`: the dense layout's (docs/TEXT.md).
+   */
+  formatInstructions(options?: { layout?: "toon" | "dense" }): string;
+}
+
 /** A payload candidate found in model output. */
 export interface Payload {
   kind: "toon" | "json";

@@ -1231,62 +1231,38 @@ export const ExtractionResultValidate = {
 };
 
 /** TOON text: what a model reads and writes. */
-export const ExtractionResultText = {
+export const ExtractionResultText: $rt.ToonTextGroup<ExtractionResult> = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
-  /**
-   * Encode as TOON text (spec v4). Byte-identical to the runtime's `encodeText(value, options)`, specialised for
-   * this schema. Does not validate: call `validate` first for untrusted values. (The dense layout is the
-   * `Dense` group's, or the codec object's `toText(value, { layout: "dense" })`.)
-   */
-  toText(value: ExtractionResult, options?: $rt.ToonTextEncodeOptions): string {
+  toText(value, options) {
     return $rt.encodeTextWith(value, options, $txExtractionResult);
   },
-  /**
-   * Decode TOON text, checking it against the schema and coercing per schema (a string field holding `123` is
-   * "123"; int64 fields keep big integers exact). Throws ToonError with line, column and path.
-   */
-  fromText(text: string, options?: $rt.ToonTextDecodeOptions): ExtractionResult {
+  fromText(text, options) {
     return $rt.fromTextWith<ExtractionResult>(text, options, $ckExtractionResult);
   },
 };
 
 /** Dense text (docs/TEXT.md): the schema-aware layout with far fewer tokens, that a model reads and writes. */
-export const ExtractionResultDense = {
+export const ExtractionResultDense: $rt.DenseTextGroup<ExtractionResult> = {
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
-  /**
-   * Encode as dense text (docs/TEXT.md): the schema-aware layout, far fewer tokens than JSON, that a model reads
-   * without the schema (headers name every field). Does not validate: call `validate` first for untrusted values.
-   */
-  toText(value: ExtractionResult): string {
+  toText(value) {
     return $rt.denseToText($descriptor, value);
   },
-  /** Decode dense text, strictly: throws ToonError with line, column and path. */
-  fromText(text: string): ExtractionResult {
+  fromText(text) {
     return $rt.denseFromText<ExtractionResult>($descriptor, text);
   },
 };
 
 /** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
 // fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck({
+export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<ExtractionResult>>({
   name: "ExtractionResult",
   fingerprint: $FINGERPRINT,
-  /**
-   * The value in a model's reply (its text, or the SDK's content parts): a ```toon or ```json block, TOON or JSON
-   * with prose around it, reasoning blocks skipped. Parsed strictly and checked like `fromText` (empty table cells
-   * of optional fields are absent, schema defaults fill missing fields); `{ repair: true }` accepts common JSON
-   * slips. Throws ToonError (NO_PAYLOAD when there is none, INCOMPLETE when cut off), never a partial value.
-   */
-  fromModelOutput(output: $rt.ModelOutput, options?: $rt.ModelOutputOptions): ExtractionResult {
+  fromModelOutput(output, options) {
     return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints_ExtractionResult, options, $tfill_ExtractionResult, $denseRead);
   },
-  /**
-   * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
-   * "dense" }`: the dense layout's (docs/TEXT.md).
-   */
-  formatInstructions(options?: { layout?: "toon" | "dense" }): string {
+  formatInstructions(options) {
     return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_ExtractionResult, $descriptor) : $tinstructions_ExtractionResult;
   },
 }, $checkSchema);
