@@ -234,7 +234,16 @@ test("dense: composite cells are JSON, checked against their shape", async () =>
     { source: "mixed.schema.json", baseDir: process.cwd() },
   ));
   const v = { pairs: [["a", 1], ["b,c", -0 === 0 ? 2 : 2]], counts: { x: 1, "y z": 2 }, rows: [{ id: 1, meta: { k: "v" } }, { id: 2 }] };
-  const text = d.toText(v);
+  // so small a document is fewer tokens as compact JSON, which toText writes and fromText reads (checked)
+  const json = d.toText(v);
+  assert.equal(json, JSON.stringify(v));
+  assert.deepStrictEqual(d.fromText(json), v);
+  const bad = catchToon(() => d.fromText(json.replace('"x":1', '"x":"one"')));
+  assert.equal(bad.code, "INVALID_VALUE");
+  assert.equal(bad.path, "/counts/x");
+  assert.equal(catchToon(() => d.fromText(json + " x")).code, "TEXT_SYNTAX");
+  // the dense lines of the same value
+  const text = d.lines(v);
   assert.deepStrictEqual(d.fromText(text), v);
   assert.match(text, /^pairs: \[\["a",1\],\["b,c",2\]\]$/m);
   assert.match(text, /^rows\[2\]\{id,meta\}:$/m);

@@ -25,7 +25,7 @@ export function denseInstructions(toon: string, src: DenseSource): string {
   const close = toon.indexOf("\n```", open + 8);
   const example = open < 0 || close < 0 ? "" : toon.slice(open + 8, close);
   const notes = toon.indexOf("\n\nNotes:\n");
-  const dense = denseOf(src).toText(decodeText(example));
+  const dense = denseOf(src).lines(decodeText(example));
   s = [
     "Reply with dense TOON in a ```toon block, in exactly this shape:",
     "",

@@ -85,7 +85,14 @@ export class DenseReader {
       info = info.nonNull;
     }
     let v: unknown;
-    if (info.spelling === "object") v = this.fields(info, 0, undefined);
+    // an object root written as compact JSON (the writer's choice when that is fewer tokens): no field line
+    // begins with "{" (such a key is quoted)
+    if ((info.spelling === "object" || info.disc !== undefined) && this.text.charCodeAt(0) === 123) {
+      this.pos = 0;
+      v = this.jsonCell(info);
+      if (this.pos !== this.le) this.fail("unexpected text after the value");
+      this.nextLine();
+    } else if (info.spelling === "object") v = this.fields(info, 0, undefined);
     else if (info.disc !== undefined) v = this.variantFields(info, 0, undefined);
     else if (info.shape.kind === "array") {
       if (this.text.charCodeAt(0) !== 91) this.fail("expected a root array header [N]");

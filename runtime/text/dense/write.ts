@@ -6,14 +6,41 @@
 import { getOwn, hasOwn } from "../../objects.ts";
 import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
+import { estimateTokens } from "./estimate.ts";
 import { ambiguousInUnion, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
 
 const INDENT = "  ";
+/**
+ * JSON wins the document when its estimate is below the dense lines' times this: the estimate undercounts
+ * what dense spends (a quoted cell, `[N]`), and at a tie JSON is the safer read. 1.04 is the smallest factor
+ * with which no corpus instance costs more than compact JSON (bench/dense.ts, o200k_base).
+ */
+const MARGIN = 1.04;
 
 export class DenseWriter {
   constructor(private readonly model: DenseModel) {}
 
+  /**
+   * The document: its dense lines, or compact JSON when the root is an object whose dense lines would not be
+   * fewer tokens than its JSON (small objects of short arrays and maps, where `[N]` and line structure cost more
+   * than JSON's punctuation). JSON is self-describing and the reader takes it where the root is an object.
+   */
   document(value: unknown): string {
+    const lines = this.lines(value);
+    if (lines.charCodeAt(0) === 123 || !isPlainObject(value)) return lines; // already JSON, or not an object root
+    let size: number;
+    try {
+      size = JSON.stringify(value).length; // a cheap first look: dense lines much shorter than JSON win anyway
+    } catch {
+      size = Infinity; // bigint: the writer's own JSON below
+    }
+    if (lines.length < size * 0.8) return lines;
+    const json = this.json(value);
+    return estimateTokens(json) < estimateTokens(lines) * MARGIN ? json : lines;
+  }
+
+  /** The document as dense lines (never the JSON fallback): what the prompt example teaches. */
+  lines(value: unknown): string {
     let info = this.model.root;
     if (info.nonNull !== undefined && value !== null) info = info.nonNull;
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
