@@ -252,3 +252,42 @@ test("dense: composite cells are JSON, checked against their shape", async () =>
   assert.equal(e.path, "/counts/x");
   assert.equal(e.line, 2);
 });
+
+test("dense: UTC date-time stamps are written in ISO 8601 basic form and read back character for character", async () => {
+  const d = denseOf(schemaToIR(
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      title: "Stamps",
+      type: "object",
+      properties: {
+        events: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { at: { type: "string", format: "date-time" }, until: { type: ["string", "null"], format: "date-time" }, note: { type: "string" } },
+            required: ["at"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["events"],
+      additionalProperties: false,
+    },
+    { source: "stamps.schema.json", baseDir: process.cwd() },
+  ));
+  const events = [
+    { at: "2025-03-14T08:57:34Z", until: "2025-03-14T09:00:00.250Z", note: "2025-03-14T08:57:34Z" },
+    { at: "2025-03-14T08:57:34+08:00", until: null, note: "a" },
+    { at: "20250314T085734Z", note: "b" }, // already basic (not RFC 3339): quoted, so it is not expanded
+    { at: "2025-03-14t08:57:34z", note: "c" },
+    { at: "2025-03-14T08:57:34Z", note: "d" },
+    { at: "2025-03-14T08:57:34Z", note: "e" },
+  ];
+  const text = d.lines({ events });
+  assert.deepStrictEqual(d.fromText(text), { events });
+  assert.match(text, /^ {2}20250314T085734Z,20250314T090000\.250Z,2025-03-14T08:57:34Z$/m); // a plain string field keeps its spelling
+  assert.match(text, /^ {2}2025-03-14T08:57:34\+08:00,null,a$/m);
+  assert.match(text, /^ {2}"20250314T085734Z",,b$/m);
+  // a model that writes the extended form is read as written
+  assert.deepStrictEqual(d.fromText(text.replace("20250314T085734Z,20250314T090000.250Z", "2025-03-14T08:57:34Z,2025-03-14T09:00:00.250Z")), { events });
+});
