@@ -291,3 +291,48 @@ test("dense: UTC date-time stamps are written in ISO 8601 basic form and read ba
   // a model that writes the extended form is read as written
   assert.deepStrictEqual(d.fromText(text.replace("20250314T085734Z,20250314T090000.250Z", "2025-03-14T08:57:34Z,2025-03-14T09:00:00.250Z")), { events });
 });
+
+test("dense: an inline array item leaves out its trailing empty cells; a table row may not", async () => {
+  const d = denseOf(schemaToIR(
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      title: "Trail",
+      type: "object",
+      properties: {
+        rows: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              id: { type: "integer" },
+              tags: { type: "array", items: { type: "object", properties: { k: { type: "string" }, v: { type: "string" }, w: { type: "object", properties: { x: { type: "integer" }, y: { type: "integer" } }, required: ["x"], additionalProperties: false } }, required: ["k"], additionalProperties: false } },
+              note: { type: "string" },
+            },
+            required: ["id", "tags"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["rows"],
+      additionalProperties: false,
+    },
+    { source: "trail.schema.json", baseDir: process.cwd() },
+  ));
+  const v = {
+    rows: [
+      { id: 1, tags: [{ k: "a" }, { k: "b", v: "1" }, { k: "c", w: { x: 1 } }, { k: "d", v: "", w: { x: 2, y: 3 } }], note: "n" },
+      { id: 2, tags: [{ k: "e", v: "2" }] },
+    ],
+  };
+  const text = d.lines(v);
+  assert.deepStrictEqual(d.fromText(text), v);
+  assert.match(text, /^ {2}1,\[4:a;b,1;c,,1;d,"",2,3\],n$/m);
+  assert.match(text, /^ {2}2,\[1:e,2\],$/m); // the row keeps its empty last cell (a table row has every cell)
+  // the full spelling reads the same
+  assert.deepStrictEqual(d.fromText(text.replace("[4:a;b,1;c,,1;", "[4:a,,,;b,1,,;c,,1,;")), v);
+  // a required field cannot be left out, nor can a table row's cells
+  const e = catchToon(() => d.fromText(text.replace("[4:a;b,1;c,,1;", "[4:a;b,1;c,,,2;")));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/rows/0/tags/2/w/x");
+  assert.equal(catchToon(() => d.fromText(text.replace("[1:e,2],", "[1:e,2]"))).code, "TEXT_SYNTAX");
+});

@@ -189,9 +189,11 @@ export class DenseWriter {
     if (spec.t === ARRAY) {
       const a = x as unknown[];
       let out = "[" + a.length + ":";
+      const group = spec.item.t === GROUP;
       for (let i = 0; i < a.length; i++) {
         if (i > 0) out += ";";
-        out += this.cells(spec.item, spec.info, a[i]);
+        const item = this.cells(spec.item, spec.info, a[i]);
+        out += group ? trimCommas(item) : item;
       }
       return out + "]";
     }
@@ -285,6 +287,17 @@ function emptyCells(spec: GroupSpec, v: unknown): number {
     if ((b >= 0 && c.props![b]! < 0) || getOwn(o, c.key) === undefined) n += c.spec.t === GROUP ? c.spec.leaves : 1;
   }
   return n;
+}
+
+/**
+ * An inline array item without its trailing empty cells (`;` or `]` ends it; docs/TEXT.md §2). A cell never
+ * ends in a raw "," (it would be quoted), so the commas at the end are separators of empty cells. An item of
+ * empty cells only keeps them: an empty item is not an item.
+ */
+function trimCommas(s: string): string {
+  let n = s.length;
+  while (n > 0 && s.charCodeAt(n - 1) === 44) n--;
+  return n === 0 || n === s.length ? s : s.slice(0, n);
 }
 
 function trimEnd(s: string): string {
