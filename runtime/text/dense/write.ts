@@ -18,6 +18,9 @@ const INDENT = "  ";
 const MARGIN = 1.04;
 
 export class DenseWriter {
+  /** Cells written under a header in the current document (group cells: their keys are in the header). */
+  private keyed = 0;
+
   constructor(private readonly model: DenseModel) {}
 
   /**
@@ -26,8 +29,12 @@ export class DenseWriter {
    * than JSON's punctuation). JSON is self-describing and the reader takes it where the root is an object.
    */
   document(value: unknown): string {
+    this.keyed = 0;
     const lines = this.lines(value);
     if (lines.charCodeAt(0) === 123 || !isPlainObject(value)) return lines; // already JSON, or not an object root
+    // cells under a header (keys JSON would spell each time) at least one per 24 characters: the lines win by far,
+    // and skipping the estimate keeps toText fast on the tables dense is for
+    if (this.keyed * 24 > lines.length) return lines;
     let size: number;
     try {
       size = JSON.stringify(value).length; // a cheap first look: dense lines much shorter than JSON win anyway
@@ -155,6 +162,7 @@ export class DenseWriter {
   groupCells(spec: GroupSpec, v: unknown): string {
     const cols = spec.cols;
     if (v === undefined) return ",".repeat(Math.max(0, spec.leaves - 1));
+    this.keyed += cols.length;
     const o = v as Record<string, unknown>;
     let out = "";
     if (spec.info.disc !== undefined) {
