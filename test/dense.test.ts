@@ -234,10 +234,12 @@ test("dense: composite cells are JSON, checked against their shape", async () =>
     { source: "mixed.schema.json", baseDir: process.cwd() },
   ));
   const v = { pairs: [["a", 1], ["b,c", -0 === 0 ? 2 : 2]], counts: { x: 1, "y z": 2 }, rows: [{ id: 1, meta: { k: "v" } }, { id: 2 }] };
-  // so small a document is fewer tokens as compact JSON, which toText writes and fromText reads (checked)
-  const json = d.toText(v);
-  assert.equal(json, JSON.stringify(v));
-  assert.deepStrictEqual(d.fromText(json), v);
+  // so small a document with no table is fewer tokens as compact JSON, which toText writes and fromText reads
+  // (checked)
+  const small = { pairs: v.pairs, counts: v.counts, rows: [] };
+  const json = d.toText(small);
+  assert.equal(json, JSON.stringify(small));
+  assert.deepStrictEqual(d.fromText(json), small);
   const bad = catchToon(() => d.fromText(json.replace('"x":1', '"x":"one"')));
   assert.equal(bad.code, "INVALID_VALUE");
   assert.equal(bad.path, "/counts/x");
