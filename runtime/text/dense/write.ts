@@ -7,7 +7,7 @@ import { getOwn, hasOwn } from "../../objects.ts";
 import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
 import { estimateTokens } from "./estimate.ts";
-import { BASIC_STAMP, ambiguousInUnion, basicStamp, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
+import { ambiguousInUnion, basicStamp, extendedStamp, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
 
 const INDENT = "  ";
 /**
@@ -224,7 +224,7 @@ export class DenseWriter {
         if (info.stamp === true) {
           const b = basicStamp(x);
           if (b !== undefined) return b;
-          if (BASIC_STAMP.test(x)) return JSON.stringify(x); // raw, it would read as the extended form
+          if (extendedStamp(x) !== undefined) return JSON.stringify(x); // raw, it would read as the extended form
         }
         if (needsQuotes(x) || (kinds.size > 1 && ambiguousInUnion(x, kinds))) return JSON.stringify(x);
         return x;
