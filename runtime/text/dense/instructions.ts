@@ -12,10 +12,10 @@ const RULES = [
   "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per",
   "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,",
   "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`; an item may stop before its",
-  "trailing empty cells). Leave a cell empty when an",
-  'optional field is absent; write "" for an empty string. Quote a string (JSON style) only when it contains',
-  '`,` `;` `]` `"` or a backslash, or begins or ends with a space. Timestamps may be written as 20250314T085734Z',
-  "(ISO 8601 basic form, UTC) or 2025-03-14T08:57:34Z. Set each N to the real count.",
+  'trailing empty cells). Leave a cell empty when an optional field is absent; write "" for an empty string.',
+  'Quote a string (JSON style) only when it contains `,` `;` `]` `"` or a backslash, or begins or ends with a',
+  "space. Timestamps may be written as 20250314T085734Z (ISO 8601 basic form, UTC) or 2025-03-14T08:57:34Z.",
+  "Set each N to the real count.",
 ].join("\n");
 
 const cache = new WeakMap<DenseSource, string>();

@@ -18,7 +18,7 @@ const INDENT = "  ";
 const MARGIN = 1.04;
 
 export class DenseWriter {
-  /** Cells written under a header in the current document (group cells: their keys are in the header). */
+  /** Characters of the keys (`"key":`) JSON would spell for the cells written under headers in this document. */
   private keyed = 0;
 
   constructor(private readonly model: DenseModel) {}
@@ -32,9 +32,10 @@ export class DenseWriter {
     this.keyed = 0;
     const lines = this.lines(value);
     if (lines.charCodeAt(0) === 123 || !isPlainObject(value)) return lines; // already JSON, or not an object root
-    // cells under a header (keys JSON would spell each time) at least one per 24 characters: the lines win by far,
-    // and skipping the estimate keeps toText fast on the tables dense is for
-    if (this.keyed * 24 > lines.length) return lines;
+    // the keys JSON would spell for the cells written under headers (`"key":` each) add up to more than a quarter
+    // of the lines: JSON is that much longer, the lines win by far, and skipping the estimate keeps toText fast on
+    // the tables dense is for
+    if (this.keyed * 4 > lines.length) return lines;
     let size: number;
     try {
       size = JSON.stringify(value).length; // a cheap first look: dense lines much shorter than JSON win anyway
@@ -162,7 +163,7 @@ export class DenseWriter {
   groupCells(spec: GroupSpec, v: unknown): string {
     const cols = spec.cols;
     if (v === undefined) return ",".repeat(Math.max(0, spec.leaves - 1));
-    this.keyed += cols.length;
+    this.keyed += spec.keyChars ??= keyChars(cols);
     const o = v as Record<string, unknown>;
     let out = "";
     if (spec.info.disc !== undefined) {
@@ -306,6 +307,12 @@ function trimCommas(s: string): string {
   let n = s.length;
   while (n > 0 && s.charCodeAt(n - 1) === 44) n--;
   return n === 0 || n === s.length ? s : s.slice(0, n);
+}
+
+function keyChars(cols: GroupSpec["cols"]): number {
+  let n = 0;
+  for (const c of cols) n += c.key.length + 3;
+  return n;
 }
 
 function trimEnd(s: string): string {
