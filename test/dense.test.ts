@@ -234,7 +234,18 @@ test("dense: composite cells are JSON, checked against their shape", async () =>
     { source: "mixed.schema.json", baseDir: process.cwd() },
   ));
   const v = { pairs: [["a", 1], ["b,c", -0 === 0 ? 2 : 2]], counts: { x: 1, "y z": 2 }, rows: [{ id: 1, meta: { k: "v" } }, { id: 2 }] };
-  const text = d.toText(v);
+  // so small a document with no table is fewer tokens as compact JSON, which toText writes and fromText reads
+  // (checked)
+  const small = { pairs: v.pairs, counts: v.counts, rows: [] };
+  const json = d.toText(small);
+  assert.equal(json, JSON.stringify(small));
+  assert.deepStrictEqual(d.fromText(json), small);
+  const bad = catchToon(() => d.fromText(json.replace('"x":1', '"x":"one"')));
+  assert.equal(bad.code, "INVALID_VALUE");
+  assert.equal(bad.path, "/counts/x");
+  assert.equal(catchToon(() => d.fromText(json + " x")).code, "TEXT_SYNTAX");
+  // the dense lines of the same value
+  const text = d.lines(v);
   assert.deepStrictEqual(d.fromText(text), v);
   assert.match(text, /^pairs: \[\["a",1\],\["b,c",2\]\]$/m);
   assert.match(text, /^rows\[2\]\{id,meta\}:$/m);
@@ -242,4 +253,88 @@ test("dense: composite cells are JSON, checked against their shape", async () =>
   assert.equal(e.code, "INVALID_VALUE");
   assert.equal(e.path, "/counts/x");
   assert.equal(e.line, 2);
+});
+
+test("dense: UTC date-time stamps are written in ISO 8601 basic form and read back character for character", async () => {
+  const d = denseOf(schemaToIR(
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      title: "Stamps",
+      type: "object",
+      properties: {
+        events: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { at: { type: "string", format: "date-time" }, until: { type: ["string", "null"], format: "date-time" }, note: { type: "string" } },
+            required: ["at"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["events"],
+      additionalProperties: false,
+    },
+    { source: "stamps.schema.json", baseDir: process.cwd() },
+  ));
+  const events = [
+    { at: "2025-03-14T08:57:34Z", until: "2025-03-14T09:00:00.250Z", note: "2025-03-14T08:57:34Z" },
+    { at: "2025-03-14T08:57:34+08:00", until: null, note: "a" },
+    { at: "20250314T085734Z", note: "b" }, // already basic (not RFC 3339): quoted, so it is not expanded
+    { at: "2025-03-14t08:57:34z", note: "c" },
+    { at: "2025-03-14T08:57:34Z", note: "d" },
+    { at: "2025-03-14T08:57:34Z", note: "e" },
+  ];
+  const text = d.lines({ events });
+  assert.deepStrictEqual(d.fromText(text), { events });
+  assert.match(text, /^ {2}20250314T085734Z,20250314T090000\.250Z,2025-03-14T08:57:34Z$/m); // a plain string field keeps its spelling
+  assert.match(text, /^ {2}2025-03-14T08:57:34\+08:00,null,a$/m);
+  assert.match(text, /^ {2}"20250314T085734Z",,b$/m);
+  // a model that writes the extended form is read as written
+  assert.deepStrictEqual(d.fromText(text.replace("20250314T085734Z,20250314T090000.250Z", "2025-03-14T08:57:34Z,2025-03-14T09:00:00.250Z")), { events });
+});
+
+test("dense: an inline array item leaves out its trailing empty cells; a table row may not", async () => {
+  const d = denseOf(schemaToIR(
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      title: "Trail",
+      type: "object",
+      properties: {
+        rows: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              id: { type: "integer" },
+              tags: { type: "array", items: { type: "object", properties: { k: { type: "string" }, v: { type: "string" }, w: { type: "object", properties: { x: { type: "integer" }, y: { type: "integer" } }, required: ["x"], additionalProperties: false } }, required: ["k"], additionalProperties: false } },
+              note: { type: "string" },
+            },
+            required: ["id", "tags"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["rows"],
+      additionalProperties: false,
+    },
+    { source: "trail.schema.json", baseDir: process.cwd() },
+  ));
+  const v = {
+    rows: [
+      { id: 1, tags: [{ k: "a" }, { k: "b", v: "1" }, { k: "c", w: { x: 1 } }, { k: "d", v: "", w: { x: 2, y: 3 } }], note: "n" },
+      { id: 2, tags: [{ k: "e", v: "2" }] },
+    ],
+  };
+  const text = d.lines(v);
+  assert.deepStrictEqual(d.fromText(text), v);
+  assert.match(text, /^ {2}1,\[4:a;b,1;c,,1;d,"",2,3\],n$/m);
+  assert.match(text, /^ {2}2,\[1:e,2\],$/m); // the row keeps its empty last cell (a table row has every cell)
+  // the full spelling reads the same
+  assert.deepStrictEqual(d.fromText(text.replace("[4:a;b,1;c,,1;", "[4:a,,,;b,1,,;c,,1,;")), v);
+  // a required field cannot be left out, nor can a table row's cells
+  const e = catchToon(() => d.fromText(text.replace("[4:a;b,1;c,,1;", "[4:a;b,1;c,,,2;")));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/rows/0/tags/2/w/x");
+  assert.equal(catchToon(() => d.fromText(text.replace("[1:e,2],", "[1:e,2]"))).code, "TEXT_SYNTAX");
 });

@@ -11,6 +11,8 @@ import { DenseWriter } from "./write.ts";
 export interface DenseCodec {
   toText(value: unknown): string;
   fromText(text: string): unknown;
+  /** Dense lines only, never the document's JSON fallback (the prompt example). */
+  lines(value: unknown): string;
 }
 
 const cache = new WeakMap<DenseSource, DenseCodec>();
@@ -24,6 +26,7 @@ export function denseOf(src: DenseSource): DenseCodec {
     c = {
       toText: (v) => writer.document(v),
       fromText: (t) => reader.document(t),
+      lines: (v) => writer.lines(v),
     };
     cache.set(src, c);
   }

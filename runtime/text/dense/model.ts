@@ -39,6 +39,8 @@ export interface ShapeInfo {
   /** An int64 integer decoded as a bigint always (the config's `"int64": "bigint"`, descriptor `bigint`). */
   bigint?: boolean;
   uuid?: boolean;
+  /** Text cells of a `date-time` string (every string branch one): UTC stamps are written in ISO 8601 basic form. */
+  stamp?: boolean;
   /** `X | null` where X is not null: the non-null branch (a group or array when no value is null). */
   nonNull?: ShapeInfo;
 }
@@ -90,6 +92,7 @@ export class DenseModel {
         if (s.kind === "integer" && s.int64 === true) info.int64 = true;
         if (s.kind === "integer" && s.bigint === true) info.bigint = true;
         if (s.kind === "string" && s.format === "uuid") info.uuid = true;
+        if (s.kind === "string" && s.format === "date-time") info.stamp = true;
         info.fast = s.kind === "string" ? 1 : s.kind === "number" ? 3 : s.kind === "integer" && s.int64 !== true ? 4 : s.kind === "boolean" ? 5 : 0;
         return;
       case "enum":
@@ -140,6 +143,7 @@ export class DenseModel {
       // a uuid check only when every string branch is a uuid
       const strings = branches.filter((b) => b.kinds!.has("string"));
       if (strings.length > 0 && strings.every((b) => b.uuid === true)) info.uuid = true;
+      if (strings.length > 0 && strings.every((b) => b.stamp === true)) info.stamp = true;
       info.spelling = "text";
       info.kinds = kinds;
       if (enumValues.size > 0) info.enumValues = enumValues;

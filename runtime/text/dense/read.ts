@@ -12,7 +12,7 @@ import { tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { readJson, readJsonString } from "./json.ts";
-import { NUMBER_RE } from "./syntax.ts";
+import { NUMBER_RE, extendedStamp } from "./syntax.ts";
 import { checkWellFormed } from "../decode.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
@@ -65,12 +65,15 @@ export class DenseReader {
   private le = 0;
   private lineNo = 0;
   private readonly checks = new Map<Shape, TextCheckFn>();
+  /** Reading the cells of an inline array item, which may leave out trailing empty cells. */
+  private inItem = false;
 
   constructor(private readonly model: DenseModel) {}
 
   document(text: string): unknown {
     checkWellFormed(text); // as TOON: no lone surrogates (TEXT_SYNTAX with line and column)
     this.text = text;
+    this.inItem = false;
     this.ls = 0;
     this.lineNo = 1;
     this.le = this.findEol(0);
@@ -85,7 +88,14 @@ export class DenseReader {
       info = info.nonNull;
     }
     let v: unknown;
-    if (info.spelling === "object") v = this.fields(info, 0, undefined);
+    // an object root written as compact JSON (the writer's choice when that is fewer tokens): no field line
+    // begins with "{" (such a key is quoted)
+    if ((info.spelling === "object" || info.disc !== undefined) && this.text.charCodeAt(0) === 123) {
+      this.pos = 0;
+      v = this.jsonCell(info);
+      if (this.pos !== this.le) this.fail("unexpected text after the value");
+      this.nextLine();
+    } else if (info.spelling === "object") v = this.fields(info, 0, undefined);
     else if (info.disc !== undefined) v = this.variantFields(info, 0, undefined);
     else if (info.shape.kind === "array" && this.text.charCodeAt(0) === 58) {
       // `: [...]`: a root array the writer could not lay out as a table or list (arrays of arrays), a JSON cell
@@ -541,13 +551,22 @@ export class DenseReader {
       const row = b.branches[bi]!;
       if (b.unfit![bi] !== undefined) throw b.unfit![bi];
       if (b.missing[bi] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[bi])} (the header has no column for it)`, start), b.missing[bi]!);
+      let ended = false;
       for (let i = 1; i < row.length; i++) {
-        this.sep(i);
         const col = row[i];
+        if (!ended && !this.more()) ended = true;
+        if (ended) {
+          // the item ended early: the remaining cells are empty
+          if (col !== undefined && col.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
+          continue;
+        }
         if (col === undefined) {
           const k = b.colLeaves![i]!;
           for (let l = 0; l < k; l++) {
-            if (l > 0) this.sep(1);
+            if (l > 0 && !this.more()) {
+              ended = true;
+              break;
+            }
             if (!this.emptyAhead()) this.invalid(`a ${d.property}=${String(d.values[bi])} object has no field for this column`);
           }
           continue;
@@ -563,9 +582,10 @@ export class DenseReader {
     const cols = b.cols!;
     let lacking: string | undefined;
     for (let i = 0; i < cols.length; i++) {
-      if (i > 0) {
-        if (this.text.charCodeAt(this.pos) !== 44 || this.pos >= this.le) this.fail("fewer cells than the header names");
-        this.pos++;
+      if (i > 0 && !this.more()) {
+        // the item ended early: the remaining cells are empty
+        for (let j = i; j < cols.length; j++) if (cols[j]!.required) lacking ??= cols[j]!.key;
+        break;
       }
       const col = cols[i]!;
       const v = this.cell(col.bound, col.key);
@@ -583,6 +603,20 @@ export class DenseReader {
     return b.needsComplete ? this.complete(b.info, o, 0) : o;
   }
 
+  /**
+   * Before the next cell: true after its ",", false when an inline array item ends here (`;` or `]`: its
+   * trailing empty cells were left out, which only items may do); anything else is too few cells.
+   */
+  private more(): boolean {
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 44 && this.pos < this.le) {
+      this.pos++;
+      return true;
+    }
+    if (this.inItem && (c === 59 || c === 93) && this.pos < this.le) return false;
+    this.fail("fewer cells than the header names");
+  }
+
   private sep(i: number): void {
     if (i === 0) return;
     if (this.text.charCodeAt(this.pos) !== 44 || this.pos >= this.le) this.fail("fewer cells than the header names");
@@ -596,6 +630,7 @@ export class DenseReader {
 
   private skipEmpty(leaves: number): void {
     for (let i = 1; i < leaves; i++) {
+      if (this.inItem && this.emptyAhead() && this.text.charCodeAt(this.pos) !== 44 && this.pos < this.le) return; // the item ended
       if (this.text.charCodeAt(this.pos) !== 44 || !this.emptyAheadAt(this.pos + 1)) this.invalid("an absent object's cells must all be empty");
       this.pos++;
     }
@@ -626,6 +661,8 @@ export class DenseReader {
     if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the inline array length');
     this.pos++;
     const out: unknown[] = [];
+    const outer = this.inItem;
+    this.inItem = true;
     for (let i = 0; i < n; i++) {
       if (i > 0) {
         if (t.charCodeAt(this.pos) !== 59) this.fail(`the inline array declares ${n} items, found ${i}`);
@@ -643,6 +680,7 @@ export class DenseReader {
       }
       out.push(v);
     }
+    this.inItem = outer;
     if (t.charCodeAt(this.pos) !== 93) this.fail(t.charCodeAt(this.pos) === 59 ? `the inline array declares ${n} items, found more` : 'expected "]" at the end of the inline array');
     this.pos++;
     return out;
@@ -701,7 +739,7 @@ export class DenseReader {
       if (kinds.has("string")) {
         if (!inRow && (tok.charCodeAt(0) === 32 || tok.charCodeAt(tok.length - 1) === 32)) this.fail("a string with spaces at either end must be quoted", at);
         if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
-        return this.checked(info, tok, at);
+        return this.checked(info, info.stamp === true ? (extendedStamp(tok) ?? tok) : tok, at);
       }
       if (kinds.has("enum")) {
         if (info.enumValues!.has(tok)) return tok;
@@ -731,7 +769,7 @@ export class DenseReader {
     }
     if (kinds.has("string")) {
       if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
-      return this.checked(info, tok, at);
+      return this.checked(info, info.stamp === true ? (extendedStamp(tok) ?? tok) : tok, at);
     }
     if (info.enumValues !== undefined && info.enumValues.has(tok)) return tok;
     return this.invalid(this.expected(info), at);

@@ -34,6 +34,8 @@ export interface GroupSpec {
   info: ShapeInfo;
   cols: Col[];
   leaves: number;
+  /** The writer's: what `"key":` costs for these columns in JSON (set on first use). */
+  keyChars?: number;
 }
 /** An inline array `[N:item;item]` of `item` specs; `info` is the array's item info. */
 export interface ArraySpec {

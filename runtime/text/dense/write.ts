@@ -6,14 +6,49 @@
 import { getOwn, hasOwn } from "../../objects.ts";
 import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
-import { ambiguousInUnion, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
+import { estimateTokens } from "./estimate.ts";
+import { ambiguousInUnion, basicStamp, extendedStamp, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
 
 const INDENT = "  ";
+/**
+ * JSON wins the document when its estimate is below the dense lines' times this: the estimate undercounts
+ * what dense spends (a quoted cell, `[N]`), and at a tie JSON is the safer read. 1.04 is the smallest factor
+ * with which no corpus instance costs more than compact JSON (bench/dense.ts, o200k_base).
+ */
+const MARGIN = 1.04;
 
 export class DenseWriter {
+  /** Characters of the keys (`"key":`) JSON would spell for the cells written under headers in this document. */
+  private keyed = 0;
+
   constructor(private readonly model: DenseModel) {}
 
+  /**
+   * The document: its dense lines, or compact JSON when the root is an object whose dense lines would not be
+   * fewer tokens than its JSON (small objects of short arrays and maps, where `[N]` and line structure cost more
+   * than JSON's punctuation). JSON is self-describing and the reader takes it where the root is an object.
+   */
   document(value: unknown): string {
+    this.keyed = 0;
+    const lines = this.lines(value);
+    if (lines.charCodeAt(0) === 123 || !isPlainObject(value)) return lines; // already JSON, or not an object root
+    // the keys JSON would spell for the cells written under headers (`"key":` each) add up to more than a quarter
+    // of the lines: JSON is that much longer, the lines win by far, and skipping the estimate keeps toText fast on
+    // the tables dense is for
+    if (this.keyed * 4 > lines.length) return lines;
+    let size: number;
+    try {
+      size = JSON.stringify(value).length; // a cheap first look: dense lines much shorter than JSON win anyway
+    } catch {
+      size = Infinity; // bigint: the writer's own JSON below
+    }
+    if (lines.length < size * 0.8) return lines;
+    const json = this.json(value);
+    return estimateTokens(json) < estimateTokens(lines) * MARGIN ? json : lines;
+  }
+
+  /** The document as dense lines (never the JSON fallback): what the prompt example teaches. */
+  lines(value: unknown): string {
     let info = this.model.root;
     if (info.nonNull !== undefined && value !== null) info = info.nonNull;
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
@@ -128,6 +163,7 @@ export class DenseWriter {
   groupCells(spec: GroupSpec, v: unknown): string {
     const cols = spec.cols;
     if (v === undefined) return ",".repeat(Math.max(0, spec.leaves - 1));
+    this.keyed += spec.keyChars ??= keyChars(cols);
     const o = v as Record<string, unknown>;
     let out = "";
     if (spec.info.disc !== undefined) {
@@ -162,9 +198,11 @@ export class DenseWriter {
     if (spec.t === ARRAY) {
       const a = x as unknown[];
       let out = "[" + a.length + ":";
+      const group = spec.item.t === GROUP;
       for (let i = 0; i < a.length; i++) {
         if (i > 0) out += ";";
-        out += this.cells(spec.item, spec.info, a[i]);
+        const item = this.cells(spec.item, spec.info, a[i]);
+        out += group ? trimCommas(item) : item;
       }
       return out + "]";
     }
@@ -184,6 +222,11 @@ export class DenseWriter {
     switch (typeof x) {
       case "string": {
         const kinds = info.kinds!;
+        if (info.stamp === true) {
+          const b = basicStamp(x);
+          if (b !== undefined) return b;
+          if (extendedStamp(x) !== undefined) return JSON.stringify(x); // raw, it would read as the extended form
+        }
         if (needsQuotes(x) || (kinds.size > 1 && ambiguousInUnion(x, kinds))) return JSON.stringify(x);
         return x;
       }
@@ -252,6 +295,23 @@ function emptyCells(spec: GroupSpec, v: unknown): number {
     if (c.disc === true) continue;
     if ((b >= 0 && c.props![b]! < 0) || getOwn(o, c.key) === undefined) n += c.spec.t === GROUP ? c.spec.leaves : 1;
   }
+  return n;
+}
+
+/**
+ * An inline array item without its trailing empty cells (`;` or `]` ends it; docs/TEXT.md §2). A cell never
+ * ends in a raw "," (it would be quoted), so the commas at the end are separators of empty cells. An item of
+ * empty cells only keeps them: an empty item is not an item.
+ */
+function trimCommas(s: string): string {
+  let n = s.length;
+  while (n > 0 && s.charCodeAt(n - 1) === 44) n--;
+  return n === 0 || n === s.length ? s : s.slice(0, n);
+}
+
+function keyChars(cols: GroupSpec["cols"]): number {
+  let n = 0;
+  for (const c of cols) n += c.key.length + 3;
   return n;
 }
 
