@@ -123,8 +123,6 @@ export {
   gObject,
   gArray,
   rKey,
-  writeRef,
-  readRef,
 } from "./codec/kinds/index.ts";
 
 // Helpers for loops unrolled modules would otherwise write again and again: the extra entries of an object whose

@@ -18,7 +18,8 @@ import { registerDictionary } from "./header.ts";
  *    `encodeTextWith` without a specialised encoder, `denseToText`,
  *    `denseFromText`, `denseInstructions`; `fromModelOutputWith` takes the dense reader as a sixth argument; modules
  *    written for size (`optimize`) run on `engineCodec`/`engineTextCheck`; `wAnyExtras`/`rAnyExtras` (an open
- *    object's extra keys) and `wStrings`/`rStrings` (arrays of plain strings), one call each in generated code.
+ *    object's extra keys) and `wStrings`/`rStrings` (arrays of plain strings), one call each in generated code;
+ *    `writeRef`/`readRef` are gone (a definition passed to them kept V8 from inlining it: refs are direct calls).
  */
 export const RUNTIME_CONTRACT = 4;
 

@@ -156,18 +156,18 @@ export function sideEffectFree(js: string): string {
   const reads = [...js.matchAll(/(\w+)\.evaluated\b/g)];
   if (assigned.size === 0 || !reads.every((m) => assigned.has(m[1]!))) return js;
   js = js.replace(/^(validate\d+)\.evaluated = /gm, "const $1_evaluated = ");
+  const rename = (code: string): string => code.replace(/\b(validate\d+)\.evaluated\b/g, "$1_evaluated");
   let out = "";
   let from = 0;
   for (let i = 0; i < js.length; i++) {
     if (js.charCodeAt(i) !== 34) continue;
-    out += js.slice(from, i).replace(/\b(validate\d+)\.evaluated\b/g, "$1_evaluated");
     let j = i + 1;
     while (j < js.length && js.charCodeAt(j) !== 34) j += js.charCodeAt(j) === 92 ? 2 : 1;
-    out += js.slice(i, j + 1);
+    out += rename(js.slice(from, i)) + js.slice(i, j + 1);
     from = j + 1;
     i = j;
   }
-  return out + js.slice(from).replace(/\b(validate\d+)\.evaluated\b/g, "$1_evaluated");
+  return out + rename(js.slice(from));
 }
 
 /** A JSON pointer as a URI fragment (`/a b` -> `/a%20b`), as ajv resolves `$ref`s. */

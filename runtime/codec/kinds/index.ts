@@ -10,4 +10,3 @@ export { wEnum, enumFail, wEnumMap, wJsonEnum, enumIndex, enumExpected, ENUM_SCA
 export { gObject, gArray, rKey } from "./composite.ts";
 export { SCALAR_GUARDS, TABLED_GUARDS, scalarForm, scalarGuardName } from "./scalar.ts";
 export type { ScalarForm } from "./scalar.ts";
-export { writeRef, readRef } from "./ref.ts";
