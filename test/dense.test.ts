@@ -244,6 +244,10 @@ test("dense: composite cells are JSON, checked against their shape", async () =>
   assert.equal(bad.code, "INVALID_VALUE");
   assert.equal(bad.path, "/counts/x");
   assert.equal(catchToon(() => d.fromText(json + " x")).code, "TEXT_SYNTAX");
+  // a number beyond float64 in a JSON cell (JSON.parse's Infinity) is refused, not decoded
+  const huge = catchToon(() => d.fromText(json.replace('"x":1', '"x":1e999')));
+  assert.equal(huge.code, "TEXT_SYNTAX");
+  assert.match(huge.message, /beyond the range of float64/);
   // the dense lines of the same value
   const text = d.lines(v);
   assert.deepStrictEqual(d.fromText(text), v);
@@ -337,4 +341,16 @@ test("dense: an inline array item leaves out its trailing empty cells; a table r
   assert.equal(e.code, "INVALID_VALUE");
   assert.equal(e.path, "/rows/0/tags/2/w/x");
   assert.equal(catchToon(() => d.fromText(text.replace("[1:e,2],", "[1:e,2]"))).code, "TEXT_SYNTAX");
+});
+
+test("dense: a number cell beyond float64 is INVALID_VALUE at its path, never Infinity", async () => {
+  const { LogReportDense } = await import("../examples/logs/gen/log-report.ts");
+  const v = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "examples", "logs", "data", "log-report.json"), "utf8"));
+  const text = LogReportDense.toText(v);
+  const rate = String(v.services[0].errorRate);
+  const i = text.indexOf("," + rate + ",");
+  assert.ok(i > 0, "the first service's errorRate is a table cell");
+  const e = catchToon(() => LogReportDense.fromText(text.slice(0, i + 1) + "1e999" + text.slice(i + 1 + rate.length)));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/services/0/errorRate");
 });

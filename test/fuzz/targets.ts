@@ -186,6 +186,15 @@ export async function buildTargets(dir: string, seed: number): Promise<Target[]>
       accept: (v) => void codec.encode(v),
       open: OPEN_TEXT_UUID,
     });
+    // the dense reader on dense text (fromText above reaches it only from TOON seeds, through detection)
+    targets.push({
+      name: `fromDense:${name}`,
+      input: "text",
+      seeds: values.map((v) => codec.toText(v, { layout: "dense" }) as string),
+      run: (t: string) => codec.fromText(t, { layout: "dense" }),
+      accept: (v) => void codec.encode(v),
+      open: OPEN_TEXT_UUID,
+    });
     // a model's reply: the payload search, reasoning blocks, fences, and the opt-in repairs
     const replies = values.flatMap((v) => [
       "Here you go:\n```toon\n" + (codec.toText(v) as string) + "\n```\n",

@@ -71,7 +71,10 @@ export function readJson(c: JsonCursor, depth = 0): unknown {
   while (c.pos < c.end && NUM_CHARS.test(c.text[c.pos]!)) c.pos++;
   const tok = c.text.slice(start, c.pos);
   if (!/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/.test(tok)) c.fail("expected a JSON value", start);
-  return Number(tok);
+  const n = Number(tok);
+  // JSON.parse reads `1e999` as Infinity, which no codec encodes: refused here, not after decoding
+  if (!Number.isFinite(n)) c.fail("a number beyond the range of float64", start);
+  return n;
 }
 
 function skipWs(c: JsonCursor): void {

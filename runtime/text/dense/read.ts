@@ -97,17 +97,13 @@ export class DenseReader {
       this.nextLine();
     } else if (info.spelling === "object") v = this.fields(info, 0, undefined);
     else if (info.disc !== undefined) v = this.variantFields(info, 0, undefined);
-    else if (info.shape.kind === "array" && this.text.charCodeAt(0) === 58) {
-      // `: [...]`: a root array the writer could not lay out as a table or list (arrays of arrays), a JSON cell
-      // after the empty key, as a field's would be
-      this.pos = this.text.charCodeAt(1) === 32 ? 2 : 1;
-      v = this.jsonCell(info);
-      if (v === ABSENT) this.invalid("expected a value after the colon");
-      if (this.pos !== this.le) this.fail("unexpected text after the value");
-      this.nextLine();
-    } else if (info.shape.kind === "array") {
-      if (this.text.charCodeAt(0) !== 91) this.fail('expected a root array header [N] (or ": " and a JSON array)');
-      v = this.arrayAfterKey(info, 0);
+    else if (info.shape.kind === "array") {
+      // a root array is a field's value part after an empty key: `[N]...`, or `: [...]` (a JSON cell, for what the
+      // writer cannot lay out as a table or list: arrays of arrays)
+      const c = this.text.charCodeAt(0);
+      if (c !== 91 && c !== 58) this.fail('expected a root array header [N] (or ": " and a JSON array)');
+      this.pos = 0;
+      v = this.fieldValue(info, 0);
     } else {
       this.pos = 0;
       v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
@@ -721,7 +717,10 @@ export class DenseReader {
     // the common cases first: a cell of one kind
     switch (info.fast) {
       case 3:
-        if (NUMBER_RE.test(tok)) return Number(tok);
+        if (NUMBER_RE.test(tok)) {
+          const n = Number(tok);
+          if (Number.isFinite(n)) return n; // `1e999` is no number (TOON reads it as a string)
+        }
         return this.invalid(this.expected(info), at);
       case 4:
         if (NUMBER_RE.test(tok)) {
@@ -751,8 +750,9 @@ export class DenseReader {
       if (tok === "true") return true;
       if (tok === "false") return false;
     }
-    if ((kinds.has("number") || kinds.has("integer")) && NUMBER_RE.test(tok)) {
-      const n = Number(tok);
+    // a token beyond float64 (`1e999`) is no number, as TOON reads it: the string, or what the cell expects
+    const n = (kinds.has("number") || kinds.has("integer")) && NUMBER_RE.test(tok) ? Number(tok) : NaN;
+    if (Number.isFinite(n)) {
       if (kinds.has("number")) return n;
       if (Number.isInteger(n)) {
         // the text check's integer guards: their range and their messages
