@@ -298,6 +298,53 @@ test("dense: UTC date-time stamps are written in ISO 8601 basic form and read ba
   assert.deepStrictEqual(d.fromText(text.replace("20250314T085734Z,20250314T090000.250Z", "2025-03-14T08:57:34Z,2025-03-14T09:00:00.250Z")), { events });
 });
 
+test("dense: date fields are written as YYYYMMDD and read back as YYYY-MM-DD; a union with a number keeps the extended form", () => {
+  const d = denseOf(schemaToIR(
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      title: "Days",
+      type: "object",
+      properties: {
+        days: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              on: { type: "string", format: "date" },
+              maybe: { type: ["string", "null"], format: "date" },
+              either: { anyOf: [{ type: "string", format: "date" }, { type: "integer" }] },
+              note: { type: "string" },
+            },
+            required: ["on"],
+            additionalProperties: false,
+          },
+        },
+        first: { type: "string", format: "date" },
+      },
+      required: ["days"],
+      additionalProperties: false,
+    },
+    { source: "days.schema.json", baseDir: process.cwd() },
+  ));
+  const value = {
+    first: "2025-01-15",
+    days: [
+      { on: "2025-01-15", maybe: "2025-02-01", either: "2025-03-01", note: "2025-01-15" },
+      { on: "20250115", maybe: null, either: 20250115, note: "a" }, // already basic (not a date): quoted, not expanded
+      { on: "2025-1-5", note: "b" }, // not the exact form: as written
+      { on: "2025-12-31", note: "c" },
+    ],
+  };
+  const text = d.lines(value);
+  assert.deepStrictEqual(d.fromText(text), value);
+  assert.match(text, /^first:20250115$/m);
+  assert.match(text, /^ {2}20250115,20250201,2025-03-01,2025-01-15$/m); // string|integer and plain strings keep their spelling
+  assert.match(text, /^ {2}"20250115",null,20250115,a$/m);
+  assert.match(text, /^ {2}2025-1-5,,,b$/m);
+  // a model that writes the extended form is read as written
+  assert.deepStrictEqual(d.fromText(text.replace("first:20250115", "first: 2025-01-15")), value);
+});
+
 test("dense: an inline array item leaves out its trailing empty cells; a table row may not", async () => {
   const d = denseOf(schemaToIR(
     {

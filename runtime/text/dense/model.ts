@@ -9,7 +9,7 @@
  * - "json": everything else (maps, tuples, `any`, mixed enums, unions with composite branches), spelled as
  *   compact JSON, which is self-delimiting.
  */
-import { spellKey } from "./syntax.ts";
+import { spellKey, type StampFormat } from "./syntax.ts";
 import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
 
 export type Spelling = "text" | "object" | "json";
@@ -39,8 +39,11 @@ export interface ShapeInfo {
   /** An int64 integer decoded as a bigint always (the config's `"int64": "bigint"`, descriptor `bigint`). */
   bigint?: boolean;
   uuid?: boolean;
-  /** Text cells of a `date-time` string (every string branch one): UTC stamps are written in ISO 8601 basic form. */
-  stamp?: boolean;
+  /**
+   * Text cells of a `date-time` or `date` string (every string branch of that format, and no number, boolean or enum
+   * branch a basic form could be read as): written in ISO 8601 basic form (syntax.ts `compactStamp`).
+   */
+  stamp?: StampFormat;
   /** `X | null` where X is not null: the non-null branch (a group or array when no value is null). */
   nonNull?: ShapeInfo;
 }
@@ -92,7 +95,7 @@ export class DenseModel {
         if (s.kind === "integer" && s.int64 === true) info.int64 = true;
         if (s.kind === "integer" && s.bigint === true) info.bigint = true;
         if (s.kind === "string" && s.format === "uuid") info.uuid = true;
-        if (s.kind === "string" && s.format === "date-time") info.stamp = true;
+        if (s.kind === "string" && (s.format === "date-time" || s.format === "date")) info.stamp = s.format;
         info.fast = s.kind === "string" ? 1 : s.kind === "number" ? 3 : s.kind === "integer" && s.int64 !== true ? 4 : s.kind === "boolean" ? 5 : 0;
         return;
       case "enum":
@@ -143,7 +146,9 @@ export class DenseModel {
       // a uuid check only when every string branch is a uuid
       const strings = branches.filter((b) => b.kinds!.has("string"));
       if (strings.length > 0 && strings.every((b) => b.uuid === true)) info.uuid = true;
-      if (strings.length > 0 && strings.every((b) => b.stamp === true)) info.stamp = true;
+      // the basic form only where no other branch could read it (`20250115` is also a number)
+      const stamp = strings[0]?.stamp;
+      if (stamp !== undefined && strings.every((b) => b.stamp === stamp) && [...kinds].every((k) => k === "string" || k === "null")) info.stamp = stamp;
       info.spelling = "text";
       info.kinds = kinds;
       if (enumValues.size > 0) info.enumValues = enumValues;

@@ -12,7 +12,7 @@ import { tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { readJson, readJsonString } from "./json.ts";
-import { NUMBER_RE, extendedStamp } from "./syntax.ts";
+import { NUMBER_RE, expandStamp } from "./syntax.ts";
 import { checkWellFormed } from "../decode.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
@@ -738,7 +738,7 @@ export class DenseReader {
       if (kinds.has("string")) {
         if (!inRow && (tok.charCodeAt(0) === 32 || tok.charCodeAt(tok.length - 1) === 32)) this.fail("a string with spaces at either end must be quoted", at);
         if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
-        return this.checked(info, info.stamp === true ? (extendedStamp(tok) ?? tok) : tok, at);
+        return this.checked(info, info.stamp !== undefined ? (expandStamp(info.stamp, tok) ?? tok) : tok, at);
       }
       if (kinds.has("enum")) {
         if (info.enumValues!.has(tok)) return tok;
@@ -769,7 +769,7 @@ export class DenseReader {
     }
     if (kinds.has("string")) {
       if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
-      return this.checked(info, info.stamp === true ? (extendedStamp(tok) ?? tok) : tok, at);
+      return this.checked(info, info.stamp !== undefined ? (expandStamp(info.stamp, tok) ?? tok) : tok, at);
     }
     if (info.enumValues !== undefined && info.enumValues.has(tok)) return tok;
     return this.invalid(this.expected(info), at);

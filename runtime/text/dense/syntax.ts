@@ -83,6 +83,33 @@ export function basicStamp(s: string): string | undefined {
   return s.slice(0, 4) + s.slice(5, 7) + s.slice(8, 13) + s.slice(14, 16) + s.slice(17);
 }
 
+export type StampFormat = "date-time" | "date";
+
+/** A `date-time` or `date` string in ISO 8601 basic form, or undefined when it is not in the exact extended form. */
+export function compactStamp(format: StampFormat, s: string): string | undefined {
+  return format === "date" ? basicDate(s) : basicStamp(s);
+}
+
+/** The extended form of a raw basic `date-time` or `date` cell (undefined: not a basic form, read as written). */
+export function expandStamp(format: StampFormat, s: string): string | undefined {
+  return format === "date" ? extendedDate(s) : extendedStamp(s);
+}
+
+/**
+ * A `date` field's `YYYY-MM-DD` in ISO 8601 basic form, `YYYYMMDD`: `2025-01-15` costs 5 tokens in o200k_base
+ * after a comma, `20250115` 3 (bench/dense.ts measures the whole texts).
+ */
+export function basicDate(s: string): string | undefined {
+  if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || !digits(s, 0, 4) || !digits(s, 5, 7) || !digits(s, 8, 10)) return undefined;
+  return s.slice(0, 4) + s.slice(5, 7) + s.slice(8);
+}
+
+/** The extended form of a raw basic date (a date string that was `YYYYMMDD` to begin with is quoted). */
+export function extendedDate(s: string): string | undefined {
+  if (s.length !== 8 || !digits(s, 0, 8)) return undefined;
+  return s.slice(0, 4) + "-" + s.slice(4, 6) + "-" + s.slice(6);
+}
+
 /** The extended form of a raw basic stamp (a date-time string that was basic to begin with is quoted). */
 export function extendedStamp(s: string): string | undefined {
   const n = s.length;

@@ -7,7 +7,7 @@ import { getOwn, hasOwn } from "../../objects.ts";
 import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
 import { estimateTokens } from "./estimate.ts";
-import { ambiguousInUnion, basicStamp, extendedStamp, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
+import { ambiguousInUnion, compactStamp, expandStamp, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
 
 const INDENT = "  ";
 /**
@@ -222,10 +222,10 @@ export class DenseWriter {
     switch (typeof x) {
       case "string": {
         const kinds = info.kinds!;
-        if (info.stamp === true) {
-          const b = basicStamp(x);
+        if (info.stamp !== undefined) {
+          const b = compactStamp(info.stamp, x);
           if (b !== undefined) return b;
-          if (extendedStamp(x) !== undefined) return JSON.stringify(x); // raw, it would read as the extended form
+          if (expandStamp(info.stamp, x) !== undefined) return JSON.stringify(x); // raw, it would read as the extended form
         }
         if (needsQuotes(x) || (kinds.size > 1 && ambiguousInUnion(x, kinds))) return JSON.stringify(x);
         return x;
