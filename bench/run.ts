@@ -13,7 +13,8 @@
  *
  * Then `node --conditions=toon-dev --import tsx bench/readme-table.ts` prints the block for the README.
  * A full run (no --filter) ends with the dense text benchmark, bench/dense.ts (tokens, bytes, speed; its own
- * processes; bench/results/dense.{json,md}).
+ * processes; bench/results/dense.{json,md}) and bench/dense-floor.ts (dense against the values-and-keys floor;
+ * bench/results/dense-floor.{json,md}).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -199,4 +200,7 @@ console.log(`\n${total} processes in ${((performance.now() - started) / 1000).to
 if (filter === undefined) {
   const dense = spawnSync(process.execPath, [...NODE_FLAGS, resolve(import.meta.dirname, "dense.ts"), ...(quick ? ["--quick"] : [])], { stdio: "inherit", cwd: ROOT });
   if (dense.status !== 0) process.exitCode = 1;
+  // and how far dense is from what the values alone cost (bench/dense-floor.ts)
+  const floor = spawnSync(process.execPath, [...NODE_FLAGS, resolve(import.meta.dirname, "dense-floor.ts")], { stdio: "inherit", cwd: ROOT });
+  if (floor.status !== 0) process.exitCode = 1;
 }
