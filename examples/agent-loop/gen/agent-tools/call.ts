@@ -2,14 +2,13 @@
 // Dictionary AgentTools: fingerprint 0x2a23, 19 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
-import { $ckLookupOrderArguments, readLookupOrderArguments, writeLookupOrderArguments } from "./args/lookup-order.js";
+import { $ckLookupOrderArguments, $readLookupOrderArguments as readLookupOrderArguments, $writeLookupOrderArguments as writeLookupOrderArguments } from "./args/lookup-order.js";
 import type { LookupOrderArguments } from "./args/lookup-order.js";
-
 export type { LookupOrderArguments } from "./args/lookup-order.js";
-import { $ckRefundArguments, readRefundArguments, writeRefundArguments } from "./args/refund.js";
+import { $ckRefundArguments, $readRefundArguments as readRefundArguments, $writeRefundArguments as writeRefundArguments } from "./args/refund.js";
 import type { $Def, RefundArguments } from "./args/refund.js";
 export type { RefundArguments } from "./args/refund.js";
-import { $ckSearchDocsArguments, readSearchDocsArguments, writeSearchDocsArguments } from "./args/search-docs.js";
+import { $ckSearchDocsArguments, $readSearchDocsArguments as readSearchDocsArguments, $writeSearchDocsArguments as writeSearchDocsArguments } from "./args/search-docs.js";
 import type { SearchDocsArguments } from "./args/search-docs.js";
 export type { SearchDocsArguments } from "./args/search-docs.js";
 
@@ -25,13 +24,13 @@ export type AgentTools = {
   arguments: SearchDocsArguments;
 };
 
-export const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
-export const $tenum_AgentTools_refund_name = ["refund"] as const;
-export const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
+const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
+const $tenum_AgentTools_refund_name = ["refund"] as const;
+const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
 const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
-export const $tmask_AgentTools_exact = [32, 32, 32] as const;
-export const $tmask_AgentTools_coercible = [0, 0, 0] as const;
+const $tmask_AgentTools_exact = [32, 32, 32] as const;
+const $tmask_AgentTools_coercible = [0, 0, 0] as const;
 const $thints_AgentTools = {"root": "other", "keys": []} as const;
 const $tfill_AgentTools = {
   "root": {"u": "name", "b": [["refund", {"o": [["arguments", 0, {"r": "RefundArguments"}]]}], ["search_docs", {"o": [["arguments", 0, {"r": "SearchDocsArguments"}]]}]]},
@@ -393,3 +392,6 @@ export const AgentToolsStream: $rt.StreamCodec<AgentTools, $StreamPaths> = /*@__
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const AgentTools = /*@__PURE__*/ $rt.codecOf(AgentToolsBinary, AgentToolsValidate, /*@__PURE__*/ $rt.textLayouts(AgentToolsText, AgentToolsDense), AgentToolsPrompt, { stream: AgentToolsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckAgentTools, $keys_AgentTools_lookup_order };

@@ -2,14 +2,13 @@
 // Dictionary McpToolsList: fingerprint 0x4720, 21 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
-import { $ckNotesDeleteArguments, readNotesDeleteArguments, writeNotesDeleteArguments } from "./args/notes-delete.js";
+import { $ckNotesDeleteArguments, $readNotesDeleteArguments as readNotesDeleteArguments, $writeNotesDeleteArguments as writeNotesDeleteArguments } from "./args/notes-delete.js";
 import type { NotesDeleteArguments } from "./args/notes-delete.js";
-
 export type { NotesDeleteArguments } from "./args/notes-delete.js";
-import { $ckNotesGetArguments, readNotesGetArguments, writeNotesGetArguments } from "./args/notes-get.js";
+import { $ckNotesGetArguments, $readNotesGetArguments as readNotesGetArguments, $writeNotesGetArguments as writeNotesGetArguments } from "./args/notes-get.js";
 import type { NotesGetArguments } from "./args/notes-get.js";
 export type { NotesGetArguments } from "./args/notes-get.js";
-import { $ckNotesSearchArguments, readNotesSearchArguments, writeNotesSearchArguments } from "./args/notes-search.js";
+import { $ckNotesSearchArguments, $readNotesSearchArguments as readNotesSearchArguments, $writeNotesSearchArguments as writeNotesSearchArguments } from "./args/notes-search.js";
 import type { $Def, NotesSearchArguments } from "./args/notes-search.js";
 export type { NotesSearchArguments } from "./args/notes-search.js";
 
@@ -25,13 +24,13 @@ export type McpToolsList = {
   arguments: NotesDeleteArguments;
 };
 
-export const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
-export const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
-export const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
+const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
+const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
+const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
 const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
-export const $tmask_McpToolsList_exact = [32, 32, 32] as const;
-export const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
+const $tmask_McpToolsList_exact = [32, 32, 32] as const;
+const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsList = {"root": "other", "keys": []} as const;
 const $tfill_McpToolsList = {
   "root": {"u": "name", "b": [["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}], ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}]]},
@@ -396,3 +395,6 @@ export const McpToolsListStream: $rt.StreamCodec<McpToolsList, $StreamPaths> = /
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const McpToolsList = /*@__PURE__*/ $rt.codecOf(McpToolsListBinary, McpToolsListValidate, /*@__PURE__*/ $rt.textLayouts(McpToolsListText, McpToolsListDense), McpToolsListPrompt, { stream: McpToolsListStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckMcpToolsList, readMcpToolsList as $readMcpToolsList, writeMcpToolsList as $writeMcpToolsList };

@@ -2,14 +2,13 @@
 // Dictionary WeatherTools: fingerprint 0x09f1, 32 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
-import { $ckGetAirQualityArguments, readGetAirQualityArguments, writeGetAirQualityArguments } from "./args/get-air-quality.js";
+import { $ckGetAirQualityArguments, $readGetAirQualityArguments as readGetAirQualityArguments, $writeGetAirQualityArguments as writeGetAirQualityArguments } from "./args/get-air-quality.js";
 import type { $Def, GetAirQualityArguments } from "./args/get-air-quality.js";
-
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
-import { $ckGetForecastArguments, readGetForecastArguments, writeGetForecastArguments } from "./args/get-forecast.js";
+import { $ckGetForecastArguments, $readGetForecastArguments as readGetForecastArguments, $writeGetForecastArguments as writeGetForecastArguments } from "./args/get-forecast.js";
 import type { GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
-import { $ckGetWeatherArguments, readGetWeatherArguments, writeGetWeatherArguments } from "./args/get-weather.js";
+import { $ckGetWeatherArguments, $readGetWeatherArguments as readGetWeatherArguments, $writeGetWeatherArguments as writeGetWeatherArguments } from "./args/get-weather.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
 
@@ -25,13 +24,13 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
-export const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-export const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-export const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
+const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
+const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
+const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
-export const $tmask_WeatherTools_exact = [32, 32, 32] as const;
-export const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
+const $tmask_WeatherTools_exact = [32, 32, 32] as const;
+const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
 const $tfill_WeatherTools = {
   "root": {"u": "name", "b": [["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}], ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}]]},
@@ -447,3 +446,6 @@ export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, /*@__PURE__*/ $rt.textLayouts(WeatherToolsText, WeatherToolsDense), WeatherToolsPrompt, { stream: WeatherToolsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckWeatherTools, readWeatherTools as $readWeatherTools, writeWeatherTools as $writeWeatherTools };

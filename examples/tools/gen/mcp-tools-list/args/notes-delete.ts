@@ -12,7 +12,7 @@ export interface NotesDeleteArguments {
   [key: string]: unknown;
 }
 
-export const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
+const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
 const $thints_NotesDeleteArguments = {"root": "object", "keys": ["id", "permanent"]} as const;
 const $tfill_NotesDeleteArguments = {
   "root": {"o": [["permanent", 1, 0]]},
@@ -35,7 +35,7 @@ const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Obj
   "Notes:\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): permanent";
 
-export function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
+function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_id = v.id;
   const v_permanent = v.permanent;
@@ -46,7 +46,7 @@ export function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   if (x0 !== undefined) $rt.wAnyExtras(w, v, x0, "");
 }
 
-export function readNotesDeleteArguments(r: $rt.Reader): any {
+function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_id = (r.at = "/id", r.string());
@@ -96,7 +96,7 @@ function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckNotesDeleteArguments(v: any): any {
+function $ckNotesDeleteArguments(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
@@ -243,3 +243,6 @@ export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesDeleteArguments = /*@__PURE__*/ $rt.codecOf(NotesDeleteArgumentsBinary, NotesDeleteArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesDeleteArgumentsText, NotesDeleteArgumentsDense), NotesDeleteArgumentsPrompt, { stream: NotesDeleteArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckNotesDeleteArguments, readNotesDeleteArguments as $readNotesDeleteArguments, writeNotesDeleteArguments as $writeNotesDeleteArguments };

@@ -15,8 +15,8 @@ export interface GetWeatherArguments {
   unit: "celsius" | "fahrenheit";
 }
 
-export const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-export const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
+const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
+const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
 const $thints_GetWeatherArguments = {"root": "object", "keys": ["city", "date", "unit"]} as const;
 const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -35,7 +35,7 @@ const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Obje
   "- date: may be null\n" +
   "- unit: one of \"celsius\", \"fahrenheit\"";
 
-export function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
+function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
   const v_date = v.date;
@@ -58,7 +58,7 @@ export function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-export function readGetWeatherArguments(r: $rt.Reader): any {
+function readGetWeatherArguments(r: $rt.Reader): any {
   const v_city = (r.at = "/city", r.string());
   const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
   const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
@@ -109,7 +109,7 @@ function $txGetWeatherArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckGetWeatherArguments(v: any): any {
+function $ckGetWeatherArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
@@ -267,3 +267,6 @@ export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $St
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetWeatherArguments = /*@__PURE__*/ $rt.codecOf(GetWeatherArgumentsBinary, GetWeatherArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetWeatherArgumentsText, GetWeatherArgumentsDense), GetWeatherArgumentsPrompt, { stream: GetWeatherArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckGetWeatherArguments, readGetWeatherArguments as $readGetWeatherArguments, writeGetWeatherArguments as $writeGetWeatherArguments };
