@@ -187,6 +187,47 @@ export const Batch = { fingerprint: $FINGERPRINT, encode: writeBatch };
   });
 });
 
+describe("a tool set's descriptors, shape by definition", () => {
+  test("each definition's shape is a constant named after it alone; the text evaluates to the descriptor", async () => {
+    const { shareDescriptor } = await import("../generator/emit/descriptor-share.ts");
+    const { describeCodec } = await import("../generator/emit/descriptor.ts");
+    const { buildDictionary } = await import("../generator/dictionary/file.ts");
+    const { initHash } = await import("../generator/dictionary/hash.ts");
+    const { schemaToIR } = await import("../generator/load/index.ts");
+    await initHash();
+    const long = (n: string): unknown => ({ type: "string", enum: [`${n}: a value long enough to pass the sharing threshold`, "another"] });
+    const schema = {
+      definitions: { Args: { type: "object", properties: { city: long("city"), where: { type: "object", properties: { a: long("a") } } } } },
+      type: "object",
+      properties: { one: { $ref: "#/definitions/Args" }, mode: long("mode") },
+    };
+    const desc = describeCodec(schemaToIR(schema, { source: "s.json", name: "Codec" }), buildDictionary(schemaToIR(schema, { source: "s.json", name: "Codec" })));
+    const { declarations, text } = shareDescriptor(desc, "", "", (t) => t, true);
+    assert.deepEqual(new Function(`${declarations}\nreturn (${text});`)(), JSON.parse(JSON.stringify(desc)));
+    // named from the definition (the same name in the argument codec, whose root it is), not `$s_Codec_Args`
+    assert.match(declarations, /^const \$s_Args = /m);
+    assert.match(declarations, /^const \$s_Codec = /m);
+    assert.match(text, /shape:\$s_Args/);
+    // without the option nothing occurs twice here: nothing is a constant
+    assert.equal(shareDescriptor(desc, "", "").declarations, "");
+    // a shape below the sharing threshold stays in place either way
+    assert.doesNotMatch(declarations, /\$s_Args_where/);
+  });
+
+  test("the example's call and batch codecs import the argument codecs' descriptor shapes", () => {
+    const gen = path.join(ROOT, "examples", "tools", "gen", "weather-tools");
+    const read = (f: string): string => readFileSync(path.join(gen, f), "utf8");
+    assert.match(read("args/get-weather.ts"), /^const \$s_GetWeatherArguments: \$rt\.DescriptorShape = \{$/m);
+    assert.match(read("args/get-weather.ts"), /root:\$s_GetWeatherArguments,/);
+    for (const f of ["call.ts", "batch.ts"]) {
+      assert.match(read(f), /^import \{ [^}]*\$s_GetWeatherArguments[^}]* \} from "\.\/args\/get-weather\.js";$/m, f);
+      assert.doesNotMatch(read(f), /^const \$s_Get\w+Arguments/m, f);
+    }
+    // the union of the calls is the call codec's root and a definition of the batch: one constant, in call.ts
+    assert.match(read("batch.ts"), /^import \{ [^}]*\$s_WeatherTools[^}]* \} from "\.\/call\.js";$/m);
+  });
+});
+
 describe("linking the JSON Schema modules of a run", () => {
   test("a schema that references another input's file imports its types; the project compiles and runs", async () => {
     const { mkdirSync, rmSync, writeFileSync: write } = await import("node:fs");

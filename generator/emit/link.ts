@@ -133,10 +133,12 @@ function exportBinding(local: string, exported: string): string {
 
 /**
  * What two declarations are compared by: comments and code, without the blank lines after them, and without an
- * `export` (whether a module exports a declaration says nothing about what it does).
+ * `export` (whether a module exports a declaration says nothing about what it does). A type's leading doc is left
+ * out too: it runs nothing, and the call codec documents the call type that the batch codec declares undocumented
+ * (the importer then shows the provider's doc).
  */
 function text(s: Statement): string {
-  const lines = [...s.comments, s.lines[0]!.replace(/^export\s+/, ""), ...s.lines.slice(1)];
+  const lines = [...(s.kind === "type" ? [] : s.comments), s.lines[0]!.replace(/^export\s+/, ""), ...s.lines.slice(1)];
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   return lines.join("\n");
 }

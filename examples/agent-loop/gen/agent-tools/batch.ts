@@ -11,23 +11,14 @@ export type { RefundArguments } from "./args/refund.js";
 import { $keys_SearchDocsArguments } from "./args/search-docs.js";
 import type { SearchDocsArguments } from "./args/search-docs.js";
 export type { SearchDocsArguments } from "./args/search-docs.js";
-import { $ckAgentTools, $keys_AgentTools_lookup_order } from "./call.js";
+import { $ckAgentTools, $keys_AgentTools_lookup_order, $s_AgentTools } from "./call.js";
+import type { AgentTools } from "./call.js";
+export type { AgentTools } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
 /** A batch of calls of the tools of tools/agent-tools.json, in the order the model made them. */
 export type AgentToolsBatch = AgentTools[];
-
-export type AgentTools = {
-  name: "lookup_order";
-  arguments: LookupOrderArguments;
-} | {
-  name: "refund";
-  arguments: RefundArguments;
-} | {
-  name: "search_docs";
-  arguments: SearchDocsArguments;
-};
 
 const $thints_AgentToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_AgentToolsBatch = {
@@ -520,7 +511,18 @@ type $StreamPaths = {
   "#SearchDocsArguments.limit": number;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+const $s_RefundArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}},
+    {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
+    {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
+  ],
+  additional: false,
+};
+const $s_SearchDocsArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "AgentToolsBatch",
   fingerprint: 43541,
@@ -528,35 +530,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {kind:"array",items:{kind:"ref",name:"AgentTools"}},
   definitions: [
-    {
-      name: "AgentTools",
-      shape: {
-        kind: "union",
-        branches: [
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"lookup_order"}},{name:"arguments",required:true,shape:{kind:"ref",name:"LookupOrderArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"refund"}},{name:"arguments",required:true,shape:{kind:"ref",name:"RefundArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"search_docs"}},{name:"arguments",required:true,shape:{kind:"ref",name:"SearchDocsArguments"}}],additional:false},
-        ],
-        discriminator: {property:"name",values:["lookup_order","refund","search_docs"]},
-      },
-    },
+    {name:"AgentTools",shape:$s_AgentTools},
     {name:"LookupOrderArguments",shape:{kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false}},
-    {
-      name: "RefundArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}},
-          {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
-          {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "SearchDocsArguments",
-      shape: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
-    },
+    {name:"RefundArguments",shape:$s_RefundArguments},
+    {name:"SearchDocsArguments",shape:$s_SearchDocsArguments},
   ],
   retired: [],
 };

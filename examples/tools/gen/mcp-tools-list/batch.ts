@@ -2,29 +2,22 @@
 // Dictionary McpToolsListBatch: fingerprint 0x7050, 23 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
+import { $s_NotesDeleteArguments } from "./args/notes-delete.js";
 import type { NotesDeleteArguments } from "./args/notes-delete.js";
 export type { NotesDeleteArguments } from "./args/notes-delete.js";
 import type { NotesGetArguments } from "./args/notes-get.js";
 export type { NotesGetArguments } from "./args/notes-get.js";
+import { $s_NotesSearchArguments } from "./args/notes-search.js";
 import type { $Def, NotesSearchArguments } from "./args/notes-search.js";
 export type { NotesSearchArguments } from "./args/notes-search.js";
-import { $ckMcpToolsList, $readMcpToolsList as readMcpToolsList, $writeMcpToolsList as writeMcpToolsList } from "./call.js";
+import { $ckMcpToolsList, $s_McpToolsList, $readMcpToolsList as readMcpToolsList, $writeMcpToolsList as writeMcpToolsList } from "./call.js";
+import type { McpToolsList } from "./call.js";
+export type { McpToolsList } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
 /** A batch of calls of the tools of recorded/mcp-tools-list.json, in the order the model made them. */
 export type McpToolsListBatch = McpToolsList[];
-
-export type McpToolsList = {
-  name: "notes.search";
-  arguments: NotesSearchArguments;
-} | {
-  name: "notes.get";
-  arguments: NotesGetArguments;
-} | {
-  name: "notes/delete";
-  arguments: NotesDeleteArguments;
-};
 
 const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
 const $tfill_McpToolsListBatch = {
@@ -371,7 +364,7 @@ type $StreamPaths = {
   "#NotesDeleteArguments{}": unknown;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "McpToolsListBatch",
   fingerprint: 28752,
@@ -379,32 +372,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {kind:"array",items:{kind:"ref",name:"McpToolsList"}},
   definitions: [
-    {
-      name: "McpToolsList",
-      shape: {
-        kind: "union",
-        branches: [
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.search"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesSearchArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.get"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesGetArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes/delete"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesDeleteArguments"}}],additional:false},
-        ],
-        discriminator: {property:"name",values:["notes.search","notes.get","notes/delete"]},
-      },
-    },
-    {
-      name: "NotesSearchArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
-          {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
-        ],
-        additional: false,
-      },
-    },
+    {name:"McpToolsList",shape:$s_McpToolsList},
+    {name:"NotesSearchArguments",shape:$s_NotesSearchArguments},
     {name:"NotesGetArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}}],additional:false}},
-    {name:"NotesDeleteArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}}},
+    {name:"NotesDeleteArguments",shape:$s_NotesDeleteArguments},
   ],
   retired: [],
 };

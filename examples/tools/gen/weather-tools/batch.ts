@@ -2,29 +2,23 @@
 // Dictionary WeatherToolsBatch: fingerprint 0xb131, 34 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
+import { $s_GetAirQualityArguments } from "./args/get-air-quality.js";
 import type { $Def, GetAirQualityArguments } from "./args/get-air-quality.js";
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
+import { $s_GetForecastArguments } from "./args/get-forecast.js";
 import type { GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
+import { $s_GetWeatherArguments } from "./args/get-weather.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
-import { $ckWeatherTools, $readWeatherTools as readWeatherTools, $writeWeatherTools as writeWeatherTools } from "./call.js";
+import { $ckWeatherTools, $s_WeatherTools, $readWeatherTools as readWeatherTools, $writeWeatherTools as writeWeatherTools } from "./call.js";
+import type { WeatherTools } from "./call.js";
+export type { WeatherTools } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
 /** A batch of calls of the tools of tools/weather-tools.json, in the order the model made them. */
 export type WeatherToolsBatch = WeatherTools[];
-
-export type WeatherTools = {
-  name: "get_weather";
-  arguments: GetWeatherArguments;
-} | {
-  name: "get_forecast";
-  arguments: GetForecastArguments;
-} | {
-  name: "get-air-quality";
-  arguments: GetAirQualityArguments;
-};
 
 const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_WeatherToolsBatch = {
@@ -469,7 +463,7 @@ type $StreamPaths = {
   "#GetAirQualityArguments.pollutants[]": $StreamPaths["#GetAirQualityArguments.pollutants"][number];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherToolsBatch",
   fingerprint: 45361,
@@ -477,72 +471,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {kind:"array",items:{kind:"ref",name:"WeatherTools"}},
   definitions: [
-    {
-      name: "WeatherTools",
-      shape: {
-        kind: "union",
-        branches: [
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_weather"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetWeatherArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_forecast"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetForecastArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get-air-quality"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetAirQualityArguments"}}],additional:false},
-        ],
-        discriminator: {property:"name",values:["get_weather","get_forecast","get-air-quality"]},
-      },
-    },
-    {
-      name: "GetWeatherArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
-          {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "GetForecastArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
-          {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "GetAirQualityArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {
-            name: "location",
-            required: true,
-            shape: {
-              kind: "union",
-              branches: [
-                {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
-                {
-                  kind: "object",
-                  properties: [
-                    {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
-                    {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
-                    {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
-                  ],
-                  additional: false,
-                },
-              ],
-              discriminator: {property:"kind",values:["city","coordinates"]},
-            },
-          },
-          {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
-        ],
-        additional: false,
-      },
-    },
+    {name:"WeatherTools",shape:$s_WeatherTools},
+    {name:"GetWeatherArguments",shape:$s_GetWeatherArguments},
+    {name:"GetForecastArguments",shape:$s_GetForecastArguments},
+    {name:"GetAirQualityArguments",shape:$s_GetAirQualityArguments},
   ],
   retired: [],
 };

@@ -103,16 +103,10 @@ type $StreamPaths = {
   "orderId": string;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "LookupOrderArguments",
-  fingerprint: 36565,
-  level: $LEVEL,
-  tables: false,
-  root: {kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false},
-  definitions: [],
-  retired: [],
-};
+const $s_LookupOrderArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"LookupOrderArguments",fingerprint:36565,level:$LEVEL,tables:false,root:$s_LookupOrderArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -218,4 +212,4 @@ export const LookupOrderArgumentsStream: $rt.StreamCodec<LookupOrderArguments, $
 export const LookupOrderArguments = /*@__PURE__*/ $rt.codecOf(LookupOrderArgumentsBinary, LookupOrderArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(LookupOrderArgumentsText, LookupOrderArgumentsDense), LookupOrderArgumentsPrompt, { stream: LookupOrderArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckLookupOrderArguments, $keys_LookupOrderArguments, readLookupOrderArguments as $readLookupOrderArguments, writeLookupOrderArguments as $writeLookupOrderArguments };
+export { $ckLookupOrderArguments, $keys_LookupOrderArguments, $s_LookupOrderArguments, readLookupOrderArguments as $readLookupOrderArguments, writeLookupOrderArguments as $writeLookupOrderArguments };

@@ -149,24 +149,18 @@ type $StreamPaths = {
   "reason": $Def<RefundArguments["reason"]>;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "RefundArguments",
-  fingerprint: 245,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}},
-      {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
-      {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_RefundArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}},
+    {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
+    {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"RefundArguments",fingerprint:245,level:$LEVEL,tables:false,root:$s_RefundArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -272,7 +266,7 @@ export const RefundArgumentsStream: $rt.StreamCodec<RefundArguments, $StreamPath
 export const RefundArguments = /*@__PURE__*/ $rt.codecOf(RefundArgumentsBinary, RefundArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(RefundArgumentsText, RefundArgumentsDense), RefundArgumentsPrompt, { stream: RefundArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckRefundArguments, $enum_RefundArguments_reason, $keys_RefundArguments, readRefundArguments as $readRefundArguments, writeRefundArguments as $writeRefundArguments };
+export { $ckRefundArguments, $enum_RefundArguments_reason, $keys_RefundArguments, $s_RefundArguments, readRefundArguments as $readRefundArguments, writeRefundArguments as $writeRefundArguments };
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
 export type { $Def };

@@ -127,16 +127,10 @@ type $StreamPaths = {
   "limit": number;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "SearchDocsArguments",
-  fingerprint: 18381,
-  level: $LEVEL,
-  tables: false,
-  root: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
-  definitions: [],
-  retired: [],
-};
+const $s_SearchDocsArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"SearchDocsArguments",fingerprint:18381,level:$LEVEL,tables:false,root:$s_SearchDocsArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -242,4 +236,4 @@ export const SearchDocsArgumentsStream: $rt.StreamCodec<SearchDocsArguments, $St
 export const SearchDocsArguments = /*@__PURE__*/ $rt.codecOf(SearchDocsArgumentsBinary, SearchDocsArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(SearchDocsArgumentsText, SearchDocsArgumentsDense), SearchDocsArgumentsPrompt, { stream: SearchDocsArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckSearchDocsArguments, $keys_SearchDocsArguments, readSearchDocsArguments as $readSearchDocsArguments, writeSearchDocsArguments as $writeSearchDocsArguments };
+export { $ckSearchDocsArguments, $keys_SearchDocsArguments, $s_SearchDocsArguments, readSearchDocsArguments as $readSearchDocsArguments, writeSearchDocsArguments as $writeSearchDocsArguments };

@@ -130,16 +130,10 @@ type $StreamPaths = {
   "${}": unknown;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "NotesDeleteArguments",
-  fingerprint: 51486,
-  level: $LEVEL,
-  tables: false,
-  root: {kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}},
-  definitions: [],
-  retired: [],
-};
+const $s_NotesDeleteArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"NotesDeleteArguments",fingerprint:51486,level:$LEVEL,tables:false,root:$s_NotesDeleteArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -245,4 +239,4 @@ export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $
 export const NotesDeleteArguments = /*@__PURE__*/ $rt.codecOf(NotesDeleteArgumentsBinary, NotesDeleteArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesDeleteArgumentsText, NotesDeleteArgumentsDense), NotesDeleteArgumentsPrompt, { stream: NotesDeleteArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckNotesDeleteArguments, readNotesDeleteArguments as $readNotesDeleteArguments, writeNotesDeleteArguments as $writeNotesDeleteArguments };
+export { $ckNotesDeleteArguments, $s_NotesDeleteArguments, readNotesDeleteArguments as $readNotesDeleteArguments, writeNotesDeleteArguments as $writeNotesDeleteArguments };

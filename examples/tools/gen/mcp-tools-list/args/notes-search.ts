@@ -148,24 +148,14 @@ type $StreamPaths = {
   "tags[]": string;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "NotesSearchArguments",
-  fingerprint: 16435,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-      {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
-      {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_NotesSearchArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [{name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},{name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}}],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"NotesSearchArguments",fingerprint:16435,level:$LEVEL,tables:false,root:$s_NotesSearchArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -271,7 +261,7 @@ export const NotesSearchArgumentsStream: $rt.StreamCodec<NotesSearchArguments, $
 export const NotesSearchArguments = /*@__PURE__*/ $rt.codecOf(NotesSearchArgumentsBinary, NotesSearchArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesSearchArgumentsText, NotesSearchArgumentsDense), NotesSearchArgumentsPrompt, { stream: NotesSearchArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckNotesSearchArguments, readNotesSearchArguments as $readNotesSearchArguments, writeNotesSearchArguments as $writeNotesSearchArguments };
+export { $ckNotesSearchArguments, $s_NotesSearchArguments, readNotesSearchArguments as $readNotesSearchArguments, writeNotesSearchArguments as $writeNotesSearchArguments };
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
 export type { $Def };

@@ -356,42 +356,36 @@ type $StreamPaths = {
   "pollutants[]": $StreamPaths["pollutants"][number];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "GetAirQualityArguments",
-  fingerprint: 34600,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {
-        name: "location",
-        required: true,
-        shape: {
-          kind: "union",
-          branches: [
-            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
-            {
-              kind: "object",
-              properties: [
-                {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
-                {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
-                {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
-              ],
-              additional: false,
-            },
-          ],
-          discriminator: {property:"kind",values:["city","coordinates"]},
-        },
+const $s_GetAirQualityArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {
+      name: "location",
+      required: true,
+      shape: {
+        kind: "union",
+        branches: [
+          {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
+          {
+            kind: "object",
+            properties: [
+              {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
+              {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+              {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
+            ],
+            additional: false,
+          },
+        ],
+        discriminator: {property:"kind",values:["city","coordinates"]},
       },
-      {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+    },
+    {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"GetAirQualityArguments",fingerprint:34600,level:$LEVEL,tables:false,root:$s_GetAirQualityArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -497,7 +491,7 @@ export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArgument
 export const GetAirQualityArguments = /*@__PURE__*/ $rt.codecOf(GetAirQualityArgumentsBinary, GetAirQualityArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetAirQualityArgumentsText, GetAirQualityArgumentsDense), GetAirQualityArgumentsPrompt, { stream: GetAirQualityArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckGetAirQualityArguments, readGetAirQualityArguments as $readGetAirQualityArguments, writeGetAirQualityArguments as $writeGetAirQualityArguments };
+export { $ckGetAirQualityArguments, $s_GetAirQualityArguments, readGetAirQualityArguments as $readGetAirQualityArguments, writeGetAirQualityArguments as $writeGetAirQualityArguments };
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
 export type { $Def };

@@ -188,24 +188,18 @@ type $StreamPaths = {
   "include[]": $StreamPaths["include"][number];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "GetForecastArguments",
-  fingerprint: 62257,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-      {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
-      {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_GetForecastArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+    {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
+    {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"GetForecastArguments",fingerprint:62257,level:$LEVEL,tables:false,root:$s_GetForecastArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -311,4 +305,4 @@ export const GetForecastArgumentsStream: $rt.StreamCodec<GetForecastArguments, $
 export const GetForecastArguments = /*@__PURE__*/ $rt.codecOf(GetForecastArgumentsBinary, GetForecastArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetForecastArgumentsText, GetForecastArgumentsDense), GetForecastArgumentsPrompt, { stream: GetForecastArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckGetForecastArguments, readGetForecastArguments as $readGetForecastArguments, writeGetForecastArguments as $writeGetForecastArguments };
+export { $ckGetForecastArguments, $s_GetForecastArguments, readGetForecastArguments as $readGetForecastArguments, writeGetForecastArguments as $writeGetForecastArguments };

@@ -146,24 +146,18 @@ type $StreamPaths = {
   "unit": GetWeatherArguments["unit"];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "GetWeatherArguments",
-  fingerprint: 10534,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-      {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
-      {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_GetWeatherArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+    {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
+    {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"GetWeatherArguments",fingerprint:10534,level:$LEVEL,tables:false,root:$s_GetWeatherArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -269,4 +263,4 @@ export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $St
 export const GetWeatherArguments = /*@__PURE__*/ $rt.codecOf(GetWeatherArgumentsBinary, GetWeatherArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetWeatherArgumentsText, GetWeatherArgumentsDense), GetWeatherArgumentsPrompt, { stream: GetWeatherArgumentsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckGetWeatherArguments, readGetWeatherArguments as $readGetWeatherArguments, writeGetWeatherArguments as $writeGetWeatherArguments };
+export { $ckGetWeatherArguments, $s_GetWeatherArguments, readGetWeatherArguments as $readGetWeatherArguments, writeGetWeatherArguments as $writeGetWeatherArguments };
