@@ -278,7 +278,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     }
   }
 
-  const addCodec = async (input: string, unit: CodecUnit): Promise<void> => {
+  const addCodec = async (input: string, unit: CodecUnit, toolSet = false): Promise<void> => {
     const { ir } = unit;
     for (const w of ir.warnings) warnings.push(`${ir.source}: ${w}`);
     const dictionaryPath = path.join(dictDir, unit.dictionary);
@@ -305,6 +305,8 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     if (index !== undefined) emitOptions.index = index;
     const optimize = typeof config.optimize === "object" ? config.optimize[ir.name] : config.optimize;
     if (optimize !== undefined) emitOptions.optimize = optimize;
+    // a tool set's codecs name each definition's descriptor shape after it, for step 4 to share (emit/link.ts)
+    if (toolSet) emitOptions.shareDefinitions = true;
     if (profile !== undefined) profiled.push({ schema: ir.name, samples: profile.samples, tables: dictionary.defaults?.tables.length ?? 0 });
     // the JSON Schema validator, its own module beside the codec's (generator/validate)
     const validator = await buildValidatorModule(ir, validatorOptions(unit.module, config));
@@ -321,7 +323,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
   };
 
   // 3. dictionaries and modules, input by input (again every failing input is recorded)
-  for (const { input, codecs, modules } of pending) {
+  for (const { input, kind, codecs, modules } of pending) {
     try {
       for (const m of modules) {
         claim(m.module, input);
@@ -331,7 +333,7 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       }
       for (const unit of codecs) {
         claim(unit.module, input);
-        await addCodec(input, unit);
+        await addCodec(input, unit, kind === "tools");
       }
     } catch (e) {
       fail(input, e);

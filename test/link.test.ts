@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { linkModules, specifier } from "../generator/emit/link.ts";
+import { INTERNAL_DOC, linkModules, specifier } from "../generator/emit/link.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -77,7 +77,8 @@ describe("linking modules", () => {
     const out = linkModules({ path: "set/call.ts", content: call("return { city: r.string() };") }, [{ path: "set/args/a.ts", content: ARGS }]);
     const importer = out.get("set/call.ts")!;
     const provider = out.get("set/args/a.ts")!;
-    assert.match(importer, /^import \{ readArgs, writeArgs \} from "\.\/args\/a\.js";$/m);
+    // what the provider exports only for other modules travels under a `$` name
+    assert.match(importer, /^import \{ \$readArgs as readArgs, \$writeArgs as writeArgs \} from "\.\/args\/a\.js";$/m);
     assert.match(importer, /^import type \{ Args \} from "\.\/args\/a\.js";$/m);
     assert.match(importer, /^export type \{ Args \} from "\.\/args\/a\.js";$/m);
     assert.doesNotMatch(importer, /^function writeArgs|^export interface Args|^const \$keys_Args/m);
@@ -86,9 +87,12 @@ describe("linking modules", () => {
     assert.match(importer, /^function writeCall/m);
     // $keys_Args moved with writeArgs but nothing left in the importer uses it: not imported
     assert.doesNotMatch(importer, /import \{[^}]*\$keys_Args/);
-    assert.match(provider, /^export function writeArgs/m);
-    assert.match(provider, /^export function readArgs/m);
-    assert.match(provider, /^export const \$keys_Args/m);
+    // the provider's declarations keep their text; one marked statement at its end exports them, `$` names only
+    assert.match(provider, /^function writeArgs/m);
+    assert.match(provider, /^function readArgs/m);
+    assert.ok(provider.endsWith(`\n${INTERNAL_DOC}\nexport { readArgs as $readArgs, writeArgs as $writeArgs };\n`), provider);
+    // $keys_Args moved but nothing imports it: the provider does not export it
+    assert.match(provider, /^const \$keys_Args/m);
     // the provider's own entry points are untouched
     assert.match(provider, /^const \$FINGERPRINT = .*"args\.ts"/m);
   });
@@ -98,14 +102,61 @@ describe("linking modules", () => {
     const out = linkModules({ path: "set/call.ts", content: call("return { city: r.plainString() };") }, [{ path: "set/args/a.ts", content: ARGS }]);
     const importer = out.get("set/call.ts")!;
     assert.match(importer, /^function readArgs/m);
-    assert.match(importer, /^import \{ writeArgs \} from/m);
+    assert.match(importer, /^import \{ \$writeArgs as writeArgs \} from/m);
     // a $keys_Args that differs keeps writeArgs in place too (it uses it)
     const other = call("return { city: r.string() };").replace('new Set<string>(["city"])', 'new Set<string>(["city", "x"])');
     const out2 = linkModules({ path: "set/call.ts", content: other }, [{ path: "set/args/a.ts", content: ARGS }]);
     const importer2 = out2.get("set/call.ts")!;
     assert.match(importer2, /^function writeArgs/m);
     assert.match(importer2, /^const \$keys_Args/m);
-    assert.match(importer2, /^import \{ readArgs \} from/m);
+    assert.match(importer2, /^import \{ \$readArgs as readArgs \} from/m);
+  });
+
+  test("a provider linked a second time still matches: the batch imports from the args and the call codec alike", () => {
+    // set/call.ts links first (args/a.ts exports writeArgs), then set/batch.ts, whose writeArgs is the same text:
+    // the declaration must still match (it did not when linking prefixed it with `export`)
+    const first = linkModules({ path: "set/call.ts", content: call("return { city: r.string() };") }, [{ path: "set/args/a.ts", content: ARGS }]);
+    const args = first.get("set/args/a.ts")!;
+    const callLinked = first.get("set/call.ts")!;
+    const batch = `${HEAD}
+export type Call = {
+  name: "a";
+  arguments: Args;
+};
+
+const $keys_Args = /*@__PURE__*/ new Set<string>(["city"]);
+
+function writeCall(w: $rt.Writer, v: any): void {
+  writeArgs(w, v.arguments);
+}
+
+function writeBatch(w: $rt.Writer, v: any): void {
+  for (const c of v) writeCall(w, c);
+}
+
+function writeArgs(w: $rt.Writer, v: any): void {
+  $rt.checkClosed(v, $keys_Args, "");
+  $rt.wString(w, v.city, "/city");
+}
+
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "batch.ts", 3, "Batch");
+
+export const Batch = { fingerprint: $FINGERPRINT, encode: writeBatch };
+`;
+    const second = linkModules({ path: "set/batch.ts", content: batch }, [
+      { path: "set/args/a.ts", content: args },
+      { path: "set/call.ts", content: callLinked },
+    ]);
+    const b = second.get("set/batch.ts")!;
+    assert.doesNotMatch(b, /^function writeArgs|^function writeCall|^const \$keys_Args/m);
+    // writeCall (which uses writeArgs, which call.ts imports from args) comes from the call codec
+    assert.match(b, /^import \{ \$writeCall as writeCall \} from "\.\/call\.js";$/m);
+    assert.match(b, /^export type \{ Call \} from "\.\/call\.js";$/m);
+    // the call codec's internal exports: its own statement, once; the args keep theirs (merged, not repeated)
+    const c = second.get("set/call.ts")!;
+    assert.equal(c.split(INTERNAL_DOC).length, 2);
+    assert.match(c, /^export \{ writeCall as \$writeCall \};$/m);
+    assert.equal((second.get("set/args/a.ts") ?? args).split(INTERNAL_DOC).length, 2);
   });
 
   test("nothing shared: nothing changes", () => {
@@ -122,9 +173,58 @@ describe("linking modules", () => {
   test("a tool set's call codec imports its argument codecs (examples/tools)", () => {
     const gen = path.join(ROOT, "examples", "tools", "gen", "weather-tools");
     const callText = readFileSync(path.join(gen, "call.ts"), "utf8");
-    assert.match(callText, /^import \{ [^}]*writeGetWeatherArguments[^}]* \} from "\.\/args\/get-weather\.js";$/m);
+    assert.match(callText, /^import \{ [^}]*\$writeGetWeatherArguments as writeGetWeatherArguments[^}]* \} from "\.\/args\/get-weather\.js";$/m);
     assert.doesNotMatch(callText, /^function writeGetWeatherArguments/m);
-    assert.match(readFileSync(path.join(gen, "args", "get-weather.ts"), "utf8"), /^export function writeGetWeatherArguments/m);
+    const argsText = readFileSync(path.join(gen, "args", "get-weather.ts"), "utf8");
+    assert.match(argsText, /^function writeGetWeatherArguments/m);
+    assert.match(argsText, new RegExp(`^${INTERNAL_DOC.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\nexport \\{ [^}]*writeGetWeatherArguments as \\$writeGetWeatherArguments[^}]* \\};$`, "m"));
+    // the batch codec carries no argument codec of its own: it imports the call codec's union, which imports the args
+    const batchText = readFileSync(path.join(gen, "batch.ts"), "utf8");
+    assert.doesNotMatch(batchText, /^function (write|read)Get\w+Arguments|^function \$ckGet\w+Arguments|^function (write|read)WeatherTools\(/m);
+    assert.match(batchText, /^import \{ [^}]*\$writeWeatherTools as writeWeatherTools[^}]* \} from "\.\/call\.js";$/m);
+    // what is exported for generated code only never reaches the barrel or the tool set's own module
+    for (const f of [path.join(gen, "..", "index.ts"), path.join(gen, "..", "weather-tools.ts")]) assert.doesNotMatch(readFileSync(f, "utf8"), /\$write|\$read|\$ck/);
+  });
+});
+
+describe("a tool set's descriptors, shape by definition", () => {
+  test("each definition's shape is a constant named after it alone; the text evaluates to the descriptor", async () => {
+    const { shareDescriptor } = await import("../generator/emit/descriptor-share.ts");
+    const { describeCodec } = await import("../generator/emit/descriptor.ts");
+    const { buildDictionary } = await import("../generator/dictionary/file.ts");
+    const { initHash } = await import("../generator/dictionary/hash.ts");
+    const { schemaToIR } = await import("../generator/load/index.ts");
+    await initHash();
+    const long = (n: string): unknown => ({ type: "string", enum: [`${n}: a value long enough to pass the sharing threshold`, "another"] });
+    const schema = {
+      definitions: { Args: { type: "object", properties: { city: long("city"), where: { type: "object", properties: { a: long("a") } } } } },
+      type: "object",
+      properties: { one: { $ref: "#/definitions/Args" }, mode: long("mode") },
+    };
+    const desc = describeCodec(schemaToIR(schema, { source: "s.json", name: "Codec" }), buildDictionary(schemaToIR(schema, { source: "s.json", name: "Codec" })));
+    const { declarations, text } = shareDescriptor(desc, "", "", (t) => t, true);
+    assert.deepEqual(new Function(`${declarations}\nreturn (${text});`)(), JSON.parse(JSON.stringify(desc)));
+    // named from the definition (the same name in the argument codec, whose root it is), not `$s_Codec_Args`
+    assert.match(declarations, /^const \$s_Args = /m);
+    assert.match(declarations, /^const \$s_Codec = /m);
+    assert.match(text, /shape:\$s_Args/);
+    // without the option nothing occurs twice here: nothing is a constant
+    assert.equal(shareDescriptor(desc, "", "").declarations, "");
+    // a shape below the sharing threshold stays in place either way
+    assert.doesNotMatch(declarations, /\$s_Args_where/);
+  });
+
+  test("the example's call and batch codecs import the argument codecs' descriptor shapes", () => {
+    const gen = path.join(ROOT, "examples", "tools", "gen", "weather-tools");
+    const read = (f: string): string => readFileSync(path.join(gen, f), "utf8");
+    assert.match(read("args/get-weather.ts"), /^const \$s_GetWeatherArguments: \$rt\.DescriptorShape = \{$/m);
+    assert.match(read("args/get-weather.ts"), /root:\$s_GetWeatherArguments,/);
+    for (const f of ["call.ts", "batch.ts"]) {
+      assert.match(read(f), /^import \{ [^}]*\$s_GetWeatherArguments[^}]* \} from "\.\/args\/get-weather\.js";$/m, f);
+      assert.doesNotMatch(read(f), /^const \$s_Get\w+Arguments/m, f);
+    }
+    // the union of the calls is the call codec's root and a definition of the batch: one constant, in call.ts
+    assert.match(read("batch.ts"), /^import \{ [^}]*\$s_WeatherTools[^}]* \} from "\.\/call\.js";$/m);
   });
 });
 

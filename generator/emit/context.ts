@@ -197,6 +197,11 @@ export class ModuleContext {
     return fn;
   }
 
+  /** A module-level function under a name taken with `uniqueName` (emit/extends.ts helpers), emitted with the helpers. */
+  addFunction(fn: Code): void {
+    this.helperFns.push(fn);
+  }
+
   helpers(): Code[] {
     return this.helperFns;
   }

@@ -10,6 +10,12 @@
  * This is only how the module's source spells the descriptor: the value it evaluates to is the same JSON (the
  * runtime never compares shapes by identity), and so are the codec, its fingerprint and the bytes.
  * Constants are named from where they first occur (`$s_Rules_align_options`), never from a counter.
+ *
+ * With `byDefinition` (the modules of a tool set), every definition's shape, and the root's when it is not a
+ * reference, is a constant named after the definition alone (`$s_GetWeatherArguments`), and so is what is shared
+ * inside it (`$s_GetAirQualityArguments_location`): the argument codec's root and the same definition in the call
+ * and batch codecs are then one declaration with one name and one text, which generator/emit/link.ts imports
+ * instead of repeating.
  */
 import type { CodecDescriptor } from "../../runtime/codec/descriptor.ts";
 import { printDescriptor } from "./descriptor.ts";
@@ -40,7 +46,7 @@ const SPREAD = "\u0000spread:";
  * `desc` as declarations plus an expression (`replace` applied to the printed text, e.g. for the `$LEVEL` marker);
  * the constants are annotated with `shapeType` and `propertiesType` (none when empty).
  */
-export function shareDescriptor(desc: CodecDescriptor, shapeType: string, propertiesType: string, replace: (text: string) => string = (t) => t): SharedDescriptor {
+export function shareDescriptor(desc: CodecDescriptor, shapeType: string, propertiesType: string, replace: (text: string) => string = (t) => t, byDefinition = false): SharedDescriptor {
   const keys = new Map<object, string>();
   const keyOf = (v: unknown): string => {
     if (v === null || typeof v !== "object") return JSON.stringify(v);
@@ -68,6 +74,13 @@ export function shareDescriptor(desc: CodecDescriptor, shapeType: string, proper
     for (const x of Array.isArray(v) ? v : Object.values(v)) scan(x);
   };
   scan(desc);
+  // the definitions' shapes (and an inline root) are constants in any case, when large enough to be worth one
+  const anchors = new Set<string>();
+  if (byDefinition) {
+    for (const sh of [...(desc.root.kind === "ref" ? [] : [desc.root]), ...desc.definitions.map((d) => d.shape)]) {
+      if (keyOf(sh).length >= MIN_SHARED) anchors.add(keyOf(sh));
+    }
+  }
 
   // a list that begins with another whole list (allOf inheritance) spreads it: the longest such prefix, when worth it
   const entryIds = new Map<string, number>();
@@ -102,7 +115,7 @@ export function shareDescriptor(desc: CodecDescriptor, shapeType: string, proper
 
   // the parts written once, chosen top-down (a repeated part inside a shared one is shared only if it also
   // occurs elsewhere); parts referenced once after that go back in place
-  let shared = new Set([...count].filter(([, n]) => n >= 2).map(([k]) => k));
+  let shared = new Set([...[...count].filter(([, n]) => n >= 2).map(([k]) => k), ...anchors]);
   let parts = new Map<string, Part>();
   for (let round = 0; round < 8; round++) {
     parts = new Map();
@@ -126,8 +139,12 @@ export function shareDescriptor(desc: CodecDescriptor, shapeType: string, proper
       }
       for (const [n, x] of Object.entries(v)) visit(x, n === "properties" || n === "definitions" || n === "shape" ? at : [...at, n === "branches" ? "" : n], false);
     };
-    visit(desc, [desc.name], true);
-    const once = [...shared].filter((k) => (refs.get(k) ?? 0) < 2);
+    if (byDefinition) {
+      // named from the definition, not from the codec that holds it (the same in every module of the set)
+      visit(desc.root, [desc.name], false);
+      for (const d of desc.definitions) visit(d.shape, [d.name], false);
+    } else visit(desc, [desc.name], true);
+    const once = [...shared].filter((k) => (refs.get(k) ?? 0) < 2 && !anchors.has(k));
     if (once.length === 0) break;
     shared = new Set([...shared].filter((k) => (refs.get(k) ?? 0) >= 2));
   }

@@ -121,6 +121,11 @@ function printString(s: string): string {
  * formats only where they change the encoding; wire layouts only where they differ from the schema order; `default` only on extension properties (a decoder fills them
  * in for writers older than the property).
  */
+/** What the engine reads of `s` (no source facts): two shapes with equal ones write and read the same bytes. */
+export function wireShapeOf(s: Shape): WireShape {
+  return trim(s, false);
+}
+
 function trim(s: Shape, keepDefault: boolean): WireShape {
   const out: Record<string, unknown> = { kind: s.kind };
   switch (s.kind) {

@@ -5,6 +5,13 @@
  * that a provider module has with the same text and the same dependencies, and imports it (the provider exports
  * it); what the importer exported it re-exports.
  *
+ * What a provider exports only for the other modules is not its API: the declarations keep their text, and one
+ * statement at the end of the provider exports them, each under a `$` name (`readArgs as $readArgs`), after an
+ * `@internal generated-code only` doc (INTERNAL_DOC). So an app sees them apart from the codec's exports, a bundler
+ * drops them with the rest of the unused code (an export list runs nothing), and a later link compares the same
+ * text it compared the first time (a declaration that gained `export` would no longer match its twin in the next
+ * importer: that is how the batch kept its own copies of the argument codecs).
+ *
  * The test is textual and closed under dependencies, so it is never wrong: a declaration moves only when its text
  * is identical in both modules and every module-level name it uses is one that moves with it from the same
  * provider (or `$rt`, or a global alias). A writer whose default table, interning decision or wire layout
@@ -37,16 +44,29 @@ const OWN = new Set(["$dictionary", "$LEVEL", "$FLAGS", "$FINGERPRINT", "$applyE
 /** Aliases of globals every module declares alike (emit/module.ts GLOBALS): used freely, never imported. */
 const GLOBAL_ALIASES = new Set(["$isArray", "$isInteger"]);
 
+/** The doc of a provider's internal export statements (they are recognised by it when a provider is linked again). */
+export const INTERNAL_DOC = "/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */";
+const INTERNAL_EXPORT = /^export (type )?\{ ([^}]*) \};$/;
+
 const DECL = /^(export\s+)?(?:(function)\s+([A-Za-z_$][\w$]*)|(const)\s+([A-Za-z_$][\w$]*)|(type)\s+([A-Za-z_$][\w$]*)|(interface)\s+([A-Za-z_$][\w$]*))/;
+/** A re-export an earlier link wrote into the head (`export type { A } from "./args/a.js";`). */
+const RE_EXPORT = /^export (type )?\{ [^}]* \} from "/;
 const LINKED = /^import (type )?\{ ([^}]*) \} from "(\.[^"]*)";$/;
 
-function parse(content: string): { head: string[]; statements: Statement[] } {
+interface Parsed {
+  head: string[];
+  statements: Statement[];
+  /** What the module already exports for other modules (its internal export statements): `value:name` -> exported name. */
+  shared: Map<string, string>;
+}
+
+function parse(content: string): Parsed {
   const lines = content.split("\n");
   const head: string[] = [];
   const statements: Statement[] = [];
   let i = 0;
   // the header comments and imports stay in place
-  while (i < lines.length && (lines[i]!.startsWith("//") || lines[i]!.startsWith("/* eslint") || lines[i]!.startsWith("import ") || lines[i] === "")) head.push(lines[i++]!);
+  while (i < lines.length && (lines[i]!.startsWith("//") || lines[i]!.startsWith("/* eslint") || lines[i]!.startsWith("import ") || RE_EXPORT.test(lines[i]!) || lines[i] === "")) head.push(lines[i++]!);
   let comments: string[] = [];
   let cur: Statement | undefined;
   const close = (): void => {
@@ -81,12 +101,44 @@ function parse(content: string): { head: string[]; statements: Statement[] } {
   }
   close();
   if (comments.length > 0) statements.push({ exported: false, comments, lines: [] });
-  return { head, statements };
+  // the internal export statements are taken out: render() writes them again, merged with what a link adds
+  const shared = new Map<string, string>();
+  const rest = statements.filter((st) => {
+    const m = st.name === undefined && st.comments.length === 1 && st.comments[0] === INTERNAL_DOC && st.lines.length >= 1 ? INTERNAL_EXPORT.exec(st.lines[0]!) : null;
+    if (m === null) return true;
+    // an export list reads the other way round: `local as exported`
+    for (const b of bindings(m[2]!)) shared.set(`${m[1] === undefined ? "value" : "type"}:${b.exported}`, b.local);
+    return false;
+  });
+  return { head, statements: rest, shared };
 }
 
-/** What two declarations are compared by: comments and code, without the blank lines after them. */
+/** `a, $b as b` -> the bindings of an import or export list (exported name, local name). */
+function bindings(list: string): { exported: string; local: string }[] {
+  return list.split(",").map((x) => {
+    const [exported, local] = x.trim().split(/\s+as\s+/);
+    return { exported: exported!, local: local ?? exported! };
+  });
+}
+
+/** In an import list: `exported as local`, or the name alone when both are one. */
+function binding(exported: string, local: string): string {
+  return exported === local ? local : `${exported} as ${local}`;
+}
+
+/** In an export list: `local as exported`, or the name alone. */
+function exportBinding(local: string, exported: string): string {
+  return exported === local ? local : `${local} as ${exported}`;
+}
+
+/**
+ * What two declarations are compared by: comments and code, without the blank lines after them, and without an
+ * `export` (whether a module exports a declaration says nothing about what it does). A type's leading doc is left
+ * out too: it runs nothing, and the call codec documents the call type that the batch codec declares undocumented
+ * (the importer then shows the provider's doc).
+ */
 function text(s: Statement): string {
-  const lines = [...s.comments, ...s.lines];
+  const lines = [...(s.kind === "type" ? [] : s.comments), s.lines[0]!.replace(/^export\s+/, ""), ...s.lines.slice(1)];
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   return lines.join("\n");
 }
@@ -135,7 +187,7 @@ export function linkModules(importer: LinkModule, providers: readonly LinkModule
     for (const l of head) {
       const m = LINKED.exec(l);
       if (m === null) continue;
-      for (const n of m[2]!.split(",").map((x) => x.trim())) out.set(n, resolve(at, m[3]!));
+      for (const b of bindings(m[2]!)) out.set(b.local, resolve(at, m[3]!));
     }
     return out;
   };
@@ -145,7 +197,8 @@ export function linkModules(importer: LinkModule, providers: readonly LinkModule
   // candidates: same text in a provider (the first that has it)
   const from = new Map<string, number>();
   for (const [n, s] of mine) {
-    if (OWN.has(s.name!) || GLOBAL_ALIASES.has(s.name!) || (s.exported && s.kind === "value")) continue;
+    // (what the importer itself exports for other modules stays too: they import it from here)
+    if (OWN.has(s.name!) || GLOBAL_ALIASES.has(s.name!) || (s.exported && s.kind === "value") || imp.shared.has(n)) continue;
     const k = theirs.findIndex((t) => t.get(n) !== undefined && text(t.get(n)!) === text(s));
     if (k >= 0) from.set(n, k);
   }
@@ -177,42 +230,59 @@ export function linkModules(importer: LinkModule, providers: readonly LinkModule
   }
   if (from.size === 0) return new Map();
 
+  // the name each moved declaration has in its provider's exports: its own when the provider exports it already
+  // (a codec's interface), else the `$` name of the provider's internal export statement
+  const exportedAs = (key: string, k: number): string => {
+    const own = theirs[k]!.get(key)!;
+    if (own.exported) return own.name!;
+    const shared = provs[k]!.parsed.shared;
+    const known = shared.get(key);
+    if (known !== undefined) return known;
+    if (own.name!.startsWith("$")) {
+      shared.set(key, own.name!);
+      return own.name!;
+    }
+    const taken = new Set([...theirs[k]!.values()].map((t) => t.name!).concat([...shared.values()]));
+    let alias = "$" + own.name!;
+    while (taken.has(alias)) alias = "$" + alias;
+    shared.set(key, alias);
+    return alias;
+  };
   // the importer: moved declarations out; imports of the ones its remaining code uses; re-exports of exported types
   const kept = imp.statements.filter((s) => s.name === undefined || !from.has(keyOf(s)));
   const used = codeIdentifiers(kept.map((s) => s.lines.join("\n")).join("\n"));
   const imports: string[] = [];
+  const touched = new Set<number>();
   providers.forEach((p, k) => {
     const moved = [...from].filter(([, j]) => j === k).map(([key]) => mine.get(key)!);
+    if (moved.length > 0) touched.add(k);
     const spec = specifier(importer.path, p.path);
-    const values = moved.filter((s) => s.kind === "value" && used.has(s.name!)).map((s) => s.name!).sort();
-    const types = moved.filter((s) => s.kind === "type" && used.has(s.name!)).map((s) => s.name!).sort();
-    const reexported = moved.filter((s) => s.kind === "type" && s.exported).map((s) => s.name!).sort();
-    if (values.length > 0) imports.push(`import { ${values.join(", ")} } from "${spec}";`);
-    if (types.length > 0) imports.push(`import type { ${types.join(", ")} } from "${spec}";`);
-    if (reexported.length > 0) imports.push(`export type { ${reexported.join(", ")} } from "${spec}";`);
+    const list = (ss: Statement[]): string => ss.sort((a, b) => (a.name! < b.name! ? -1 : 1)).map((s) => binding(exportedAs(keyOf(s), k), s.name!)).join(", ");
+    const values = moved.filter((s) => s.kind === "value" && used.has(s.name!));
+    const types = moved.filter((s) => s.kind === "type" && used.has(s.name!));
+    const reexported = moved.filter((s) => s.kind === "type" && s.exported);
+    if (values.length > 0) imports.push(`import { ${list(values)} } from "${spec}";`);
+    if (types.length > 0) imports.push(`import type { ${list(types)} } from "${spec}";`);
+    if (reexported.length > 0) imports.push(`export type { ${list(reexported)} } from "${spec}";`);
   });
   const out = new Map<string, string>();
-  out.set(importer.path, render([...imp.head.filter((l) => l !== ""), ...imports], kept));
-  // the providers: what moved is exported
-  providers.forEach((p, k) => {
-    const keys = new Set([...from].filter(([, j]) => j === k).map(([key]) => key));
-    if (keys.size === 0) return;
-    const parsed = provs[k]!.parsed;
-    let touched = false;
-    for (const s of parsed.statements) {
-      if (s.name === undefined || !keys.has(keyOf(s)) || s.exported) continue;
-      s.lines[0] = "export " + s.lines[0];
-      s.exported = true;
-      touched = true;
-    }
-    if (touched) out.set(p.path, render(parsed.head.filter((l) => l !== ""), parsed.statements));
-  });
+  out.set(importer.path, render([...imp.head.filter((l) => l !== ""), ...imports], kept, imp.shared));
+  // the providers: what moved is in their internal export statements (exportedAs added it)
+  for (const k of touched) out.set(providers[k]!.path, render(provs[k]!.parsed.head.filter((l) => l !== ""), provs[k]!.parsed.statements, provs[k]!.parsed.shared));
   return out;
 }
 
-function render(head: string[], statements: Statement[]): string {
+/** The module again, its internal export statements (values, then types) last. */
+function render(head: string[], statements: Statement[], shared: ReadonlyMap<string, string>): string {
   const body = statements.map((s) => [...s.comments, ...s.lines].join("\n")).join("\n");
-  return (head.join("\n") + "\n\n" + body).replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+  const tail: string[] = [];
+  for (const kind of ["value", "type"]) {
+    const locals = [...shared.keys()].filter((key) => key.startsWith(kind + ":")).sort();
+    if (locals.length === 0) continue;
+    const entries = locals.map((key) => exportBinding(key.slice(kind.length + 1), shared.get(key)!));
+    tail.push(INTERNAL_DOC, `export ${kind === "type" ? "type " : ""}{ ${entries.join(", ")} };`, "");
+  }
+  return (head.join("\n") + "\n\n" + body + (tail.length > 0 ? "\n\n" + tail.join("\n") : "")).replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
 }
 
 function resolve(from: string, spec: string): string {

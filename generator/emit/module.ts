@@ -44,6 +44,12 @@ export interface EmitOptions {
   optimize?: Optimize;
   /** The budget of `"auto"` in bytes (default {@link SIZE_BUDGET}). */
   sizeBudget?: number;
+  /**
+   * The module is one of a tool set's (args, call, batch): each definition's descriptor shape is a constant named
+   * after the definition (emit/descriptor-share.ts), so that generator/emit/link.ts can import it from the
+   * argument codec instead of repeating it. Only the module's source changes, not the descriptor's value.
+   */
+  shareDefinitions?: boolean;
 }
 
 export type Optimize = "speed" | "size" | "auto";
@@ -120,7 +126,7 @@ function emitWith(ir: SchemaIR, dict: Dictionary, options: EmitOptions, size: bo
     }
   }
   // streaming frames: per-path writers and readers, after everything else asked the context for its functions
-  const stream = emitStreamSection(ir, dict, cx, size);
+  const stream = emitStreamSection(ir, dict, cx, size, options.shareDefinitions === true);
   const level = dict.extensions.length;
   // from this writer level on, a message lacks records it must have unless it is checked (see decode)
   const mustArrive = [...cx.extensions.values()].filter((x) => x.required).map((x) => x.level);

@@ -119,6 +119,11 @@ export function planFieldIndex(ir: SchemaIR, dict: Dictionary, option: IndexOpti
  * The write statements of property `i` of `s`, marked when it is an indexed value: the writer records where
  * it starts (and the string-table size), and references nothing written before it.
  */
+/** Whether the writer of `s` records where some of its properties start (an indexed object). */
+export function hasIndexMarks(cx: ModuleContext, s: ObjectShape): boolean {
+  return plans.get(cx)?.marks.has(s) === true;
+}
+
 export function indexMark(cx: ModuleContext, s: ObjectShape, i: number, body: Code): Code {
   const slot = plans.get(cx)?.marks.get(s)?.get(i);
   if (slot === undefined) return body;

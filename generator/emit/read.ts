@@ -5,7 +5,7 @@
  * failure anywhere names where it happened; loops and definition calls prefix their part while it bubbles.
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
-import { Code, code, join, jsonBlock, lit, prop, propKey, raw } from "../../templates/code.ts";
+import { Code, code, join, jsonBlock, lit, name, prop, propKey, raw } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
@@ -14,6 +14,7 @@ import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { block, enumTable, indentBy } from "./write.ts";
 import { callAt, functionBody, inLoop } from "./at.ts";
 import { countWidth } from "../../runtime/codec/zero-width.ts";
+import { extensionOf, type Extension } from "./extends.ts";
 
 export interface ReadCode {
   /** Statements to run first (may be empty). */
@@ -175,6 +176,15 @@ function emitObject(s: ObjectShape, p: string, cx: ModuleContext, L: Locals): Re
 const ${m} = r.bits(${byteMask(layout.bits, b)});` : code`const ${m} = r.bits(${byteMask(layout.bits, b)});`);
   }
   const bitTest = (bit: number): Code => code`(${masks[bit >> 3]!} & ${1 << (bit & 7)})`;
+  // allOf inheritance (emit/extends.ts): the parent's helper reads its properties into the object, given its bytes
+  const ext = p === "" ? extensionOf(s, cx) : undefined;
+  if (ext !== undefined) {
+    const o = L.fresh("o", fieldOf(p));
+    const inheritedCall = code`${inheritedReader(ext, cx)}(r, ${o}${join(masks.slice(0, (ext.bits + 7) >> 3).map((m) => code`, ${m}`), "")});`;
+    const blocks = [{ code: inheritedCall, mask: -1 }, ...propertyReads(s, ext.k, bitTest, o, cx, L)];
+    const body = linesOf(blocks.map((b) => b.code)) <= MAX_FUNCTION_LINES ? blocks.map((b) => b.code) : chunkedReads(s, blocks, o, masks, cx);
+    return { stmts: join([...maskStmts, code`const ${o}: any = {};`, ...body, ...extrasReadOf(s, p, layout, bitTest, cx, L)(o)]), expr: o };
+  }
   const locals: Code[] = [];
   const reads: ReadCode[] = [];
   const propStmts: Code[] = [];
@@ -222,7 +232,110 @@ ${f} = ${rc.expr};`, "  ")}
       if (value === undefined) return [];
       return [code`if (r.level < ${x.level}) ${assign(o, q.name, code`$rt.cloneJson(${cx.jsonConstant(value, q.shape)})`)}`];
     });
-  const extrasRead = (o: Code): Code[] => {
+  const extrasRead = extrasReadOf(s, p, layout, bitTest, cx, L);
+
+  if (linesOf(propStmts) > MAX_FUNCTION_LINES) {
+    // Too big for one function (see MAX_FUNCTION_LINES): the object is created first and helper functions read
+    // chunks of properties into it, in schema order (so keys keep that order), given the bitmap bytes they test.
+    const o = L.fresh("o", fieldOf(p));
+    const skipsAt = (at: number) => layout.retired.filter((x) => x.after === at).map((x, j) => ({ code: skipRetired(at)[j]!, mask: x.bit >> 3 }));
+    const blocks = layout.order.flatMap((i, at) => {
+      const q = s.properties[i]!;
+      const rc = reads[i]!;
+      const bit = layout.bitOf[i]!;
+      const set = assign(o, q.name, rc.expr);
+      const body = rc.stmts.text === "" ? set : code`${rc.stmts}
+${set}`;
+      return [...skipsAt(at), { code: bit < 0 ? body : code`if (${bitTest(bit)}) {
+${indentBy(body, "  ")}
+}`, mask: bit < 0 ? -1 : bit >> 3 }];
+    });
+    blocks.push(...skipsAt(layout.order.length));
+    const calls = chunkedReads(s, blocks, o, masks, cx);
+    return { stmts: join([...maskStmts, code`const ${o}: any = {};`, ...calls, ...extDefaults(o), ...extrasRead(o)]), expr: o };
+  }
+
+  const out: Code[] = [...maskStmts, ...propStmts];
+  // assemble: a literal up to the first optional property, then assignments in schema order
+  const o = L.fresh("o", fieldOf(p));
+  const firstOptional = s.properties.findIndex((_, i) => layout.bitOf[i]! >= 0 || !inWire.has(i));
+  const literalCount = firstOptional < 0 ? s.properties.length : firstOptional;
+  const fields = s.properties.slice(0, literalCount).map((q, i) => (q.name === "__proto__" ? code`["__proto__"]: ${locals[i]!}` : code`${propKey(q.name)}: ${locals[i]!}`));
+  out.push(code`const ${o}: any = {${fields.length ? code` ${join(fields, ", ")} ` : EMPTY}};`);
+  for (let i = literalCount; i < s.properties.length; i++) {
+    if (!inWire.has(i)) continue;
+    const q = s.properties[i]!;
+    const bit = layout.bitOf[i]!;
+    const set = assign(o, q.name, locals[i]!);
+    out.push(bit < 0 ? set : code`if (${bitTest(bit)}) ${set}`);
+  }
+  out.push(...extDefaults(o), ...extrasRead(o));
+  return { stmts: join(out), expr: o };
+}
+
+/** The reads of the properties of `s` from index `from` on (fields in property order), each assigned into `o`. */
+function propertyReads(s: ObjectShape, from: number, bitTest: (bit: number) => Code, o: Code, cx: ModuleContext, L: Locals): { code: Code; mask: number }[] {
+  const layout = objectLayout(s);
+  return layout.order
+    .filter((i) => i >= from)
+    .map((i) => {
+      const q = s.properties[i]!;
+      const rc = emitRead(q.shape, childPath("", q.name), cx, L);
+      const bit = layout.bitOf[i]!;
+      const set = assign(o, q.name, rc.expr);
+      const body = rc.stmts.text === "" ? set : code`${rc.stmts}
+${set}`;
+      return { code: bit < 0 ? body : code`if (${bitTest(bit)}) {
+${indentBy(body, "  ")}
+}`, mask: bit < 0 ? -1 : bit >> 3 };
+    });
+}
+
+/** Reads too many for one function (MAX_FUNCTION_LINES), in helper functions given the bitmap bytes they test. */
+function chunkedReads(s: ObjectShape, blocks: { code: Code; mask: number }[], o: Code, masks: Code[], cx: ModuleContext): Code[] {
+  return chunkBlocks(blocks).map((group) => {
+    const used = [...new Set(group.filter((g) => g.mask >= 0).map((g) => g.mask))].sort((a, b) => a - b);
+    const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
+${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
+}`);
+    return code`${fn}(r, ${o}${join(used.map((m) => code`, ${masks[m]!}`), "")});`;
+  });
+}
+
+const inherited = new WeakMap<ModuleContext, Map<string, Code>>();
+
+/**
+ * `(r, o, m0, ...)`: reads a parent's properties into `o`, given the bytes of its presence bits (emit/extends.ts),
+ * emitted once per parent; it calls its own parent's for the part it inherits.
+ */
+function inheritedReader(ext: Extension, cx: ModuleContext): Code {
+  let byName = inherited.get(cx);
+  if (byName === undefined) inherited.set(cx, (byName = new Map()));
+  const known = byName.get(ext.name);
+  if (known !== undefined) return known;
+  const fn = cx.uniqueName(`$rf_${ext.name}`);
+  byName.set(ext.name, fn);
+  const s = ext.shape;
+  const up = extensionOf(s, cx);
+  const L = new Locals();
+  const o = name("o");
+  const masks = Array.from({ length: (ext.bits + 7) >> 3 }, (_, i) => name(`m${i}`));
+  const bitTest = (bit: number): Code => code`(${masks[bit >> 3]!} & ${1 << (bit & 7)})`;
+  const blocks = [
+    ...(up === undefined ? [] : [{ code: code`${inheritedReader(up, cx)}(r, o${join(masks.slice(0, (up.bits + 7) >> 3).map((m) => code`, ${m}`), "")});`, mask: -1 }]),
+    ...propertyReads(s, up?.k ?? 0, bitTest, o, cx, L),
+  ];
+  const body = linesOf(blocks.map((b) => b.code)) <= MAX_FUNCTION_LINES ? blocks.map((b) => b.code) : chunkedReads(s, blocks, o, masks, cx);
+  cx.addFunction(code`function ${fn}(r: $rt.Reader, o: any${join(masks.map((m) => code`, ${m}: number`), "")}): void {
+${indentBy(functionBody(join(body)), "  ")}
+}`);
+  return fn;
+}
+
+/** An open object's extras, read after its properties into `o`. */
+function extrasReadOf(s: ObjectShape, p: string, layout: ReturnType<typeof objectLayout>, bitTest: (bit: number) => Code, cx: ModuleContext, L: Locals): (o: Code) => Code[] {
+  // (the body keeps the indentation it had as a closure inside emitObject: its templates are generated text)
+  return (o: Code): Code[] => {
     if (s.additional === false) return [];
     if (s.additional.kind === "any" && 1 + cx.minWidth(s.additional) === 2) {
       // the commonest open object: one runtime call for its extras instead of the loop (write.ts has its pair)
@@ -250,50 +363,6 @@ ${indentBy(bound.stmts, "    ")}
 ${indentBy(loop, "  ")}
 }`];
   };
-
-  if (linesOf(propStmts) > MAX_FUNCTION_LINES) {
-    // Too big for one function (see MAX_FUNCTION_LINES): the object is created first and helper functions read
-    // chunks of properties into it, in schema order (so keys keep that order), given the bitmap bytes they test.
-    const o = L.fresh("o", fieldOf(p));
-    const skipsAt = (at: number) => layout.retired.filter((x) => x.after === at).map((x, j) => ({ code: skipRetired(at)[j]!, mask: x.bit >> 3 }));
-    const blocks = layout.order.flatMap((i, at) => {
-      const q = s.properties[i]!;
-      const rc = reads[i]!;
-      const bit = layout.bitOf[i]!;
-      const set = assign(o, q.name, rc.expr);
-      const body = rc.stmts.text === "" ? set : code`${rc.stmts}
-${set}`;
-      return [...skipsAt(at), { code: bit < 0 ? body : code`if (${bitTest(bit)}) {
-${indentBy(body, "  ")}
-}`, mask: bit < 0 ? -1 : bit >> 3 }];
-    });
-    blocks.push(...skipsAt(layout.order.length));
-    const calls = chunkBlocks(blocks).map((group) => {
-      const used = [...new Set(group.filter((g) => g.mask >= 0).map((g) => g.mask))].sort((a, b) => a - b);
-      const fn = cx.helper("R", s, (fn) => code`function ${fn}(r: $rt.Reader, ${o}: any${join(used.map((m) => code`, ${masks[m]!}: number`), "")}): void {
-${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
-}`);
-      return code`${fn}(r, ${o}${join(used.map((m) => code`, ${masks[m]!}`), "")});`;
-    });
-    return { stmts: join([...maskStmts, code`const ${o}: any = {};`, ...calls, ...extDefaults(o), ...extrasRead(o)]), expr: o };
-  }
-
-  const out: Code[] = [...maskStmts, ...propStmts];
-  // assemble: a literal up to the first optional property, then assignments in schema order
-  const o = L.fresh("o", fieldOf(p));
-  const firstOptional = s.properties.findIndex((_, i) => layout.bitOf[i]! >= 0 || !inWire.has(i));
-  const literalCount = firstOptional < 0 ? s.properties.length : firstOptional;
-  const fields = s.properties.slice(0, literalCount).map((q, i) => (q.name === "__proto__" ? code`["__proto__"]: ${locals[i]!}` : code`${propKey(q.name)}: ${locals[i]!}`));
-  out.push(code`const ${o}: any = {${fields.length ? code` ${join(fields, ", ")} ` : EMPTY}};`);
-  for (let i = literalCount; i < s.properties.length; i++) {
-    if (!inWire.has(i)) continue;
-    const q = s.properties[i]!;
-    const bit = layout.bitOf[i]!;
-    const set = assign(o, q.name, locals[i]!);
-    out.push(bit < 0 ? set : code`if (${bitTest(bit)}) ${set}`);
-  }
-  out.push(...extDefaults(o), ...extrasRead(o));
-  return { stmts: join(out), expr: o };
 }
 
 function emitUnion(s: UnionShape, p: string, cx: ModuleContext, L: Locals): ReadCode {

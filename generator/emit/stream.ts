@@ -30,10 +30,17 @@ export interface StreamSection {
  * The descriptor, its `level` written as the module's `$LEVEL` (so a new extension segment changes one line), its
  * repeated parts declared once before it (descriptor-share.ts).
  */
-function printWithLevel(desc: ReturnType<typeof descriptorOf>): { declarations: string; text: string } {
+function printWithLevel(desc: ReturnType<typeof descriptorOf>, byDefinition: boolean): { declarations: string; text: string } {
   const marker = "\u0000LEVEL";
-  return shareDescriptor({ ...desc, level: marker as unknown as number }, "$rt.DescriptorShape", "$rt.DescriptorProperty[]", (t) => t.replace(JSON.stringify(marker), "$LEVEL"));
+  return shareDescriptor({ ...desc, level: marker as unknown as number }, "$rt.DescriptorShape", "$rt.DescriptorProperty[]", (t) => t.replace(JSON.stringify(marker), "$LEVEL"), byDefinition);
 }
+
+/**
+ * The descriptor's doc in a tool set's module. Its shape constants carry no comment of their own: a comment would
+ * be part of the first one's text, which then differs from its twin in the argument codec (generator/emit/link.ts).
+ */
+const DESCRIPTOR_BY_DEFINITION =
+  "/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */";
 
 const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
 
@@ -44,7 +51,8 @@ const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
  */
 export const STREAM_TYPES_BUDGET = 256 * 1024;
 
-export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleContext, size = false): StreamSection {
+/** `byDefinition`: each definition's descriptor shape is a constant named after it (EmitOptions.shareDefinitions). */
+export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleContext, size = false, byDefinition = false): StreamSection {
   const ids = new Map<string, number>();
   for (const seg of [dict.base, ...dict.extensions]) for (const e of seg.entries) ids.set(e.path, e.id);
   const idOf = (path: string): number => {
@@ -66,7 +74,7 @@ export function emitStreamSection(ir: SchemaIR, dict: Dictionary, _cx: ModuleCon
   const order = nodes.map((_, i) => i).sort((a, b) => walkIds[a]! - walkIds[b]!);
   const typeLines = order.map((i) => code`  ${nodes[i]!.path}: ${pathType(i)};`);
   const T = name(ir.name);
-  const printed = printWithLevel(desc);
+  const printed = printWithLevel(desc, byDefinition);
 
   const lines = join(typeLines);
   // `Exclude<X, undefined>` (an optional property's path) is most of the map's longer lines: written once
@@ -84,10 +92,12 @@ type $StreamPaths = Record<string, unknown>;`;
 
   const section = code`${paths}
 
-${printed.declarations === "" ? raw("") : code`/** Parts the descriptor repeats, written once (generator/emit/descriptor-share.ts). */
+${printed.declarations === "" ? raw("") : byDefinition ? code`${raw(printed.declarations)}
+
+` : code`/** Parts the descriptor repeats, written once (generator/emit/descriptor-share.ts). */
 ${raw(printed.declarations)}
 
-`}/** The descriptor (runtime/codec/descriptor.ts). */
+`}${byDefinition && printed.declarations !== "" ? raw(DESCRIPTOR_BY_DEFINITION) : raw("/** The descriptor (runtime/codec/descriptor.ts). */")}
 const $descriptor: $rt.StreamSpec["descriptor"] = ${raw(printed.text)};
 
 /** Streams (docs/FORMAT.md §10.3). */

@@ -16,6 +16,7 @@ import { callAt, functionBody, inLoop } from "./at.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { scalarForm, scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
 import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
+import { extensionOf, type Extension } from "./extends.ts";
 
 
 /**
@@ -183,8 +184,12 @@ export function readProp(obj: Code, key: string): Code {
 
 function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const layout = objectLayout(s);
+  // allOf inheritance: the parent's properties go through its helpers (emit/extends.ts), at the start of bits and fields
+  const ext = p === "" ? extensionOf(s, cx) : undefined;
+  const from = ext?.k ?? 0;
   const head: Code[] = [code`$rt.gObject(${v}, ${p}${r});`];
-  const locals = s.properties.map((prop) => {
+  const locals = s.properties.map((prop, i) => {
+    if (i < from) return raw("");
     const f = L.fresh("v", prop.name);
     head.push(code`const ${f} = ${readProp(v, prop.name)};`);
     return f;
@@ -194,7 +199,8 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
   const checks: Code[] = [];
   if (s.additional === false) {
     // cheap unknown-key check: compare key counts; only a mismatch walks the keys
-    checks.push(code`if ($rt.keyCount(${v}) !== ${keySum(s, locals)}) $rt.checkClosed(${v}, ${known}, ${p});`);
+    const sum = ext === undefined ? keySum(s, locals) : inheritedKeySum(s, ext, locals, v, cx);
+    checks.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
   } else {
     extras = L.fresh("x", fieldOf(p));
     checks.push(code`const ${extras} = $rt.extraKeys(${v}, ${known});`);
@@ -202,31 +208,30 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
   // presence bitmap: one branch-free expression per byte
   const flat = (f: Code): Code => code`+(${f} !== undefined)`;
   const bitmap: Code[] = [];
-  for (let b = 0; b * 8 < layout.bits; b++) {
-    const terms: Code[] = [];
+  // with a parent: its helper writes its whole bytes and returns the bits of the byte it shares with the child
+  let shared: Code | undefined;
+  if (ext !== undefined && ext.bits > 0) {
+    const call = code`${inheritedBits(ext, cx)}(w, ${v})`;
+    if (ext.bits % 8 === 0) bitmap.push(code`${call};`);
+    else {
+      shared = L.fresh("b", fieldOf(p));
+      bitmap.push(code`const ${shared} = ${call};`);
+    }
+  }
+  for (let b = ext === undefined ? 0 : ext.bits >> 3; b * 8 < layout.bits; b++) {
+    const terms: Code[] = shared !== undefined && b === ext!.bits >> 3 ? [shared] : [];
     s.properties.forEach((_, i) => {
       const bit = layout.bitOf[i]!;
-      if (bit >= 0 && bit >> 3 === b) terms.push((bit & 7) === 0 ? flat(locals[i]!) : code`${flat(locals[i]!)} << ${bit & 7}`);
+      if (i >= from && bit >= 0 && bit >> 3 === b) terms.push((bit & 7) === 0 ? flat(locals[i]!) : code`${flat(locals[i]!)} << ${bit & 7}`);
     });
     if (layout.extrasBit >= 0 && layout.extrasBit >> 3 === b) terms.push(code`${flat(extras!)} << ${layout.extrasBit & 7}`);
     bitmap.push(code`w.byte(${terms.length === 0 ? raw("0") : join(terms, " | ")});`);
   }
-  const blocks = layout.order.map((i) => {
-    const q = s.properties[i]!;
-    const f = locals[i]!;
-    const fp = childPath(p, q.name);
-    const folds = q.required && foldsMissing(q.shape); // the guard reports it missing
-    const body = indexMark(cx, s, i, emitWrite(q.shape, f, fp, cx, L, folds)); // field index (emit/peek.ts)
-    if (q.required) {
-      return folds ? body : code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
-${body}`;
-    }
-    // one statement on one line (not a call at a path: generator/emit/at.ts resolves those by whole lines)
-    if (!body.text.includes("\n") && !body.text.startsWith("($at")) return code`if (${f} !== undefined) ${body}`;
-    return code`if (${f} !== undefined) {
-${indentBy(body, "  ")}
-}`;
-  });
+  const own = layout.order.filter((i) => i >= from);
+  const blocks = [
+    ...(ext === undefined ? [] : [code`${inheritedFields(ext, cx)}(w, ${v});`]),
+    ...own.map((i) => propertyWrite(s, i, locals[i]!, p, cx, L)),
+  ];
   const tail: Code[] = [];
   // properties added after the object's dictionary segment: extension records (runtime/extensions.ts)
   for (const x of layout.ext) {
@@ -273,15 +278,133 @@ ${indentBy(entries, "  ")}
   }
   if (linesOf(blocks) <= MAX_FUNCTION_LINES) return join([...head, ...checks, ...bitmap, ...blocks, ...tail]);
 
-  // Too big for one function (see MAX_FUNCTION_LINES): the property writes move, in chunks, into helper
-  // functions that take the field locals. The bytes are the same.
-  const calls = chunkBlocks(blocks.map((c, j) => ({ code: c, local: locals[layout.order[j]!]! }))).map((group) => {
-    const fn = cx.helper("W", s, (fn) => code`function ${fn}(w: $rt.Writer, ${join(group.map((g) => code`${g.local}: any`), ", ")}): void {
+  // too big for one function (see MAX_FUNCTION_LINES): chunks of property writes in helper functions
+  const calls = chunkedWrites(s, [...(ext === undefined ? [] : [{ code: blocks[0]!, locals: [] }]), ...own.map((i, j) => ({ code: blocks[j + (ext === undefined ? 0 : 1)]!, locals: [locals[i]!] }))], cx);
+  return join([...head, ...checks, ...bitmap, ...calls, ...tail]);
+}
+
+/** The write statements of property `i` of `s` (value in local `f`), checks included. */
+function propertyWrite(s: ObjectShape, i: number, f: Code, p: string, cx: ModuleContext, L: Locals): Code {
+  const q = s.properties[i]!;
+  const fp = childPath(p, q.name);
+  const folds = q.required && foldsMissing(q.shape); // the guard reports it missing
+  const body = indexMark(cx, s, i, emitWrite(q.shape, f, fp, cx, L, folds)); // field index (emit/peek.ts)
+  if (q.required) {
+    return folds ? body : code`if (${f} === undefined) throw $rt.missing(${p}, ${q.name});
+${body}`;
+  }
+  // one statement on one line (not a call at a path: generator/emit/at.ts resolves those by whole lines)
+  if (!body.text.includes("\n") && !body.text.startsWith("($at")) return code`if (${f} !== undefined) ${body}`;
+  return code`if (${f} !== undefined) {
+${indentBy(body, "  ")}
+}`;
+}
+
+/**
+ * Too big for one function (see MAX_FUNCTION_LINES): the property writes move, in chunks, into helper functions
+ * that take the field locals. The bytes are the same.
+ */
+function chunkedWrites(s: ObjectShape, blocks: { code: Code; locals: Code[] }[], cx: ModuleContext): Code[] {
+  return chunkBlocks(blocks).map((group) => {
+    const params = group.flatMap((g) => g.locals);
+    const fn = cx.helper("W", s, (fn) => code`function ${fn}(w: $rt.Writer${join(params.map((l) => code`, ${l}: any`), "")}): void {
 ${indentBy(functionBody(join(group.map((g) => g.code))), "  ")}
 }`);
-    return code`${fn}(w, ${join(group.map((g) => g.local), ", ")});`;
+    return code`${fn}(w${join(params.map((l) => code`, ${l}`), "")});`;
   });
-  return join([...head, ...checks, ...bitmap, ...calls, ...tail]);
+}
+
+/** A closed extending object's key count: the parent's (its helper) plus its own. */
+function inheritedKeySum(s: ObjectShape, ext: Extension, locals: Code[], v: Code, cx: ModuleContext): Code {
+  const own = s.properties.slice(ext.k);
+  const required = own.filter((q) => q.required).length;
+  const optional = own.flatMap((q, j) => (q.required ? [] : [code`+(${locals[ext.k + j]!} !== undefined)`]));
+  return join([code`${inheritedCount(ext, cx)}(${v})`, ...(required > 0 ? [raw(String(required))] : []), ...optional], " + ");
+}
+
+const inherited = new WeakMap<ModuleContext, Map<string, Code>>();
+
+/** A helper of parent `ext` (emit/extends.ts), emitted once per parent and kind, when first asked for. */
+function inheritedHelper(kind: "count" | "bits" | "fields", ext: Extension, cx: ModuleContext, make: (fn: Code, up: Extension | undefined, from: number) => Code): Code {
+  let byKey = inherited.get(cx);
+  if (byKey === undefined) inherited.set(cx, (byKey = new Map()));
+  const key = `${kind}:${ext.name}`;
+  const known = byKey.get(key);
+  if (known !== undefined) return known;
+  const fn = cx.uniqueName(`$w${kind[0]}_${ext.name}`);
+  byKey.set(key, fn);
+  // each calls its own parent's for the part it inherits, so a chain of definitions costs one part per link
+  const up = extensionOf(ext.shape, cx);
+  cx.addFunction(make(fn, up, up?.k ?? 0));
+  return fn;
+}
+
+const present = (q: { name: string }): Code => code`+(${readProp(name("v"), q.name)} !== undefined)`;
+
+/** `(v) => number`: how many of the parent's properties `v` has (a closed child's key count). */
+function inheritedCount(ext: Extension, cx: ModuleContext): Code {
+  return inheritedHelper("count", ext, cx, (fn, up, from) => {
+    const own = ext.shape.properties.slice(from);
+    const required = own.filter((q) => q.required).length;
+    const terms = [...(up === undefined ? [] : [code`${inheritedCount(up, cx)}(v)`]), ...(required > 0 ? [raw(String(required))] : []), ...own.filter((q) => !q.required).map(present)];
+    return code`function ${fn}(v: any): number {
+  return ${join(terms, " + ")};
+}`;
+  });
+}
+
+/**
+ * `(w, v) => number`: writes the parent's whole presence bytes and returns its bits of the byte it shares with the
+ * child (bit j of a fresh layout is its j-th optional property).
+ */
+function inheritedBits(ext: Extension, cx: ModuleContext): Code {
+  return inheritedHelper("bits", ext, cx, (fn, up, from) => {
+    const body: Code[] = [];
+    const upBits = up?.bits ?? 0;
+    let b: Code | undefined;
+    if (up !== undefined && up.bits > 0) {
+      const call = code`${inheritedBits(up, cx)}(w, v)`;
+      if (upBits % 8 === 0) body.push(code`${call};`);
+      else {
+        b = name("b0");
+        body.push(code`const ${b} = ${call};`);
+      }
+    }
+    const optional = ext.shape.properties.slice(from).filter((q) => !q.required);
+    const termsOf = (byte: number): Code[] => {
+      const terms: Code[] = b !== undefined && byte === upBits >> 3 ? [b] : [];
+      optional.forEach((q, j) => {
+        const bit = upBits + j;
+        if (bit >> 3 === byte) terms.push((bit & 7) === 0 ? present(q) : code`${present(q)} << ${bit & 7}`);
+      });
+      return terms;
+    };
+    for (let byte = upBits >> 3; (byte + 1) * 8 <= ext.bits; byte++) body.push(code`w.byte(${join(termsOf(byte), " | ")});`);
+    const rest = ext.bits % 8 === 0 ? [] : termsOf(ext.bits >> 3);
+    body.push(code`return ${rest.length === 0 ? raw("0") : join(rest, " | ")};`);
+    return code`function ${fn}(w: $rt.Writer, v: any): number {
+${indentBy(join(body), "  ")}
+}`;
+  });
+}
+
+/** `(w, v) => void`: writes the parent's fields, at the parent's (relative) paths. */
+function inheritedFields(ext: Extension, cx: ModuleContext): Code {
+  return inheritedHelper("fields", ext, cx, (fn, up, from) => {
+    const s = ext.shape;
+    const own = s.properties.slice(from);
+    const F = new Locals();
+    const locals = own.map((q) => F.fresh("v", q.name));
+    const head = own.map((q, j) => code`const ${locals[j]!} = ${readProp(name("v"), q.name)};`);
+    const blocks = [
+      ...(up === undefined ? [] : [{ code: code`${inheritedFields(up, cx)}(w, v);`, locals: [] as Code[] }]),
+      ...own.map((_, j) => ({ code: propertyWrite(s, from + j, locals[j]!, "", cx, F), locals: [locals[j]!] })),
+    ];
+    const body = linesOf(blocks.map((x) => x.code)) <= MAX_FUNCTION_LINES ? [...head, ...blocks.map((x) => x.code)] : [...head, ...chunkedWrites(s, blocks, cx)];
+    return code`function ${fn}(w: $rt.Writer, v: any): void {
+${indentBy(functionBody(join(body)), "  ")}
+}`;
+  });
 }
 
 /** The number of keys a closed object has when it has no unknown ones: the required count plus the optional present. */

@@ -2,35 +2,24 @@
 // Dictionary AgentToolsBatch: fingerprint 0xaa15, 21 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
+import { $keys_LookupOrderArguments } from "./args/lookup-order.js";
 import type { LookupOrderArguments } from "./args/lookup-order.js";
 export type { LookupOrderArguments } from "./args/lookup-order.js";
-import type { RefundArguments } from "./args/refund.js";
+import { $enum_RefundArguments_reason, $keys_RefundArguments } from "./args/refund.js";
+import type { $Def, RefundArguments } from "./args/refund.js";
 export type { RefundArguments } from "./args/refund.js";
+import { $keys_SearchDocsArguments } from "./args/search-docs.js";
 import type { SearchDocsArguments } from "./args/search-docs.js";
 export type { SearchDocsArguments } from "./args/search-docs.js";
-import { $keys_AgentTools_lookup_order, $tenum_AgentTools_lookup_order_name, $tenum_AgentTools_refund_name, $tenum_AgentTools_search_docs_name, $tmask_AgentTools_coercible, $tmask_AgentTools_exact } from "./call.js";
+import { $ckAgentTools, $keys_AgentTools_lookup_order, $s_AgentTools } from "./call.js";
+import type { AgentTools } from "./call.js";
+export type { AgentTools } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
 /** A batch of calls of the tools of tools/agent-tools.json, in the order the model made them. */
 export type AgentToolsBatch = AgentTools[];
 
-export type AgentTools = {
-  name: "lookup_order";
-  arguments: LookupOrderArguments;
-} | {
-  name: "refund";
-  arguments: RefundArguments;
-} | {
-  name: "search_docs";
-  arguments: SearchDocsArguments;
-};
-
-const $keys_LookupOrderArguments = /*@__PURE__*/ new Set<string>(["orderId"]);
-const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
-const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
-const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
-const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
 const $thints_AgentToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_AgentToolsBatch = {
   "root": {"a": {"r": "AgentTools"}},
@@ -474,76 +463,6 @@ function $tiAgentTools(e: $rt.TextState, v: any, depth: number, dash: string, lv
   else $rt.textItem(e, v, depth, lvl);
 }
 
-function $ckLookupOrderArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.orderId = $rt.tcString(v.orderId, "/orderId");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_LookupOrderArguments, "");
-  return v;
-}
-
-function $ckb_AgentTools_lookup_order(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_lookup_order_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckLookupOrderArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
-  return v;
-}
-
-function $ckRefundArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.orderId = $rt.tcString(v.orderId, "/orderId");
-  v.amount = $rt.tcNumber(v.amount, "/amount");
-  if (v.reason !== undefined) v.reason = $rt.tcEnum(v.reason, "/reason", $enum_RefundArguments_reason);
-  if ($rt.keyCount(v) !== 2 + (v.reason !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_RefundArguments, "");
-  return v;
-}
-
-function $ckb_AgentTools_refund(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_refund_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckRefundArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
-  return v;
-}
-
-function $ckSearchDocsArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.query = $rt.tcString(v.query, "/query");
-  if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
-  if ($rt.keyCount(v) !== 1 + (v.limit !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_SearchDocsArguments, "");
-  return v;
-}
-
-function $ckb_AgentTools_search_docs(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_AgentTools_search_docs_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckSearchDocsArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_AgentTools_lookup_order, "");
-  return v;
-}
-
-function $ckAgentTools(v: any): any {
-  $rt.tcObject(v, "");
-  const d0 = v.name;
-  switch (d0) {
-    case "lookup_order": {
-      v = $ckb_AgentTools_lookup_order(v);
-      break;
-    }
-    case "refund": {
-      v = $ckb_AgentTools_refund(v);
-      break;
-    }
-    case "search_docs": {
-      v = $ckb_AgentTools_search_docs(v);
-      break;
-    }
-    default:
-      v = $rt.tcUnion(v, "", $tunion_AgentTools, $tmask_AgentTools_exact, $tmask_AgentTools_coercible);
-  }
-  return v;
-}
-
 function $ckAgentToolsBatch(v: any): any {
   v = $rt.tcArray(v, "", $ckAgentTools);
   return v;
@@ -567,7 +486,6 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
 /** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
 
-type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": AgentToolsBatch;
@@ -593,7 +511,18 @@ type $StreamPaths = {
   "#SearchDocsArguments.limit": number;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+const $s_RefundArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}},
+    {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
+    {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
+  ],
+  additional: false,
+};
+const $s_SearchDocsArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "AgentToolsBatch",
   fingerprint: 43541,
@@ -601,35 +530,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {kind:"array",items:{kind:"ref",name:"AgentTools"}},
   definitions: [
-    {
-      name: "AgentTools",
-      shape: {
-        kind: "union",
-        branches: [
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"lookup_order"}},{name:"arguments",required:true,shape:{kind:"ref",name:"LookupOrderArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"refund"}},{name:"arguments",required:true,shape:{kind:"ref",name:"RefundArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"search_docs"}},{name:"arguments",required:true,shape:{kind:"ref",name:"SearchDocsArguments"}}],additional:false},
-        ],
-        discriminator: {property:"name",values:["lookup_order","refund","search_docs"]},
-      },
-    },
+    {name:"AgentTools",shape:$s_AgentTools},
     {name:"LookupOrderArguments",shape:{kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false}},
-    {
-      name: "RefundArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"orderId",required:true,shape:{kind:"string",constraints:{pattern:"^ORD-[0-9]{4}$"}}},
-          {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
-          {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "SearchDocsArguments",
-      shape: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
-    },
+    {name:"RefundArguments",shape:$s_RefundArguments},
+    {name:"SearchDocsArguments",shape:$s_SearchDocsArguments},
   ],
   retired: [],
 };

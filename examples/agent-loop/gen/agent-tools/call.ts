@@ -2,14 +2,13 @@
 // Dictionary AgentTools: fingerprint 0x2a23, 19 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
-import { $ckLookupOrderArguments, readLookupOrderArguments, writeLookupOrderArguments } from "./args/lookup-order.js";
+import { $ckLookupOrderArguments, $s_LookupOrderArguments, $readLookupOrderArguments as readLookupOrderArguments, $writeLookupOrderArguments as writeLookupOrderArguments } from "./args/lookup-order.js";
 import type { LookupOrderArguments } from "./args/lookup-order.js";
-
 export type { LookupOrderArguments } from "./args/lookup-order.js";
-import { $ckRefundArguments, readRefundArguments, writeRefundArguments } from "./args/refund.js";
+import { $ckRefundArguments, $s_RefundArguments, $readRefundArguments as readRefundArguments, $writeRefundArguments as writeRefundArguments } from "./args/refund.js";
 import type { $Def, RefundArguments } from "./args/refund.js";
 export type { RefundArguments } from "./args/refund.js";
-import { $ckSearchDocsArguments, readSearchDocsArguments, writeSearchDocsArguments } from "./args/search-docs.js";
+import { $ckSearchDocsArguments, $s_SearchDocsArguments, $readSearchDocsArguments as readSearchDocsArguments, $writeSearchDocsArguments as writeSearchDocsArguments } from "./args/search-docs.js";
 import type { SearchDocsArguments } from "./args/search-docs.js";
 export type { SearchDocsArguments } from "./args/search-docs.js";
 
@@ -25,13 +24,13 @@ export type AgentTools = {
   arguments: SearchDocsArguments;
 };
 
-export const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
-export const $tenum_AgentTools_refund_name = ["refund"] as const;
-export const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
+const $keys_AgentTools_lookup_order = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $tenum_AgentTools_lookup_order_name = ["lookup_order"] as const;
+const $tenum_AgentTools_refund_name = ["refund"] as const;
+const $tenum_AgentTools_search_docs_name = ["search_docs"] as const;
 const $tunion_AgentTools = [$ckb_AgentTools_lookup_order, $ckb_AgentTools_refund, $ckb_AgentTools_search_docs] as const;
-export const $tmask_AgentTools_exact = [32, 32, 32] as const;
-export const $tmask_AgentTools_coercible = [0, 0, 0] as const;
+const $tmask_AgentTools_exact = [32, 32, 32] as const;
+const $tmask_AgentTools_coercible = [0, 0, 0] as const;
 const $thints_AgentTools = {"root": "other", "keys": []} as const;
 const $tfill_AgentTools = {
   "root": {"u": "name", "b": [["refund", {"o": [["arguments", 0, {"r": "RefundArguments"}]]}], ["search_docs", {"o": [["arguments", 0, {"r": "SearchDocsArguments"}]]}]]},
@@ -252,40 +251,23 @@ type $StreamPaths = {
   "#SearchDocsArguments.limit": number;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+const $s_AgentTools: $rt.DescriptorShape = {
+  kind: "union",
+  branches: [
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"lookup_order"}},{name:"arguments",required:true,shape:{kind:"ref",name:"LookupOrderArguments"}}],additional:false},
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"refund"}},{name:"arguments",required:true,shape:{kind:"ref",name:"RefundArguments"}}],additional:false},
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"search_docs"}},{name:"arguments",required:true,shape:{kind:"ref",name:"SearchDocsArguments"}}],additional:false},
+  ],
+  discriminator: {property:"name",values:["lookup_order","refund","search_docs"]},
+};
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "AgentTools",
   fingerprint: 10787,
   level: $LEVEL,
   tables: false,
-  root: {
-    kind: "union",
-    branches: [
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"lookup_order"}},{name:"arguments",required:true,shape:{kind:"ref",name:"LookupOrderArguments"}}],additional:false},
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"refund"}},{name:"arguments",required:true,shape:{kind:"ref",name:"RefundArguments"}}],additional:false},
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"search_docs"}},{name:"arguments",required:true,shape:{kind:"ref",name:"SearchDocsArguments"}}],additional:false},
-    ],
-    discriminator: {property:"name",values:["lookup_order","refund","search_docs"]},
-  },
-  definitions: [
-    {name:"LookupOrderArguments",shape:{kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false}},
-    {
-      name: "RefundArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}},
-          {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
-          {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "SearchDocsArguments",
-      shape: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
-    },
-  ],
+  root: $s_AgentTools,
+  definitions: [{name:"LookupOrderArguments",shape:$s_LookupOrderArguments},{name:"RefundArguments",shape:$s_RefundArguments},{name:"SearchDocsArguments",shape:$s_SearchDocsArguments}],
   retired: [],
 };
 
@@ -393,3 +375,6 @@ export const AgentToolsStream: $rt.StreamCodec<AgentTools, $StreamPaths> = /*@__
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const AgentTools = /*@__PURE__*/ $rt.codecOf(AgentToolsBinary, AgentToolsValidate, /*@__PURE__*/ $rt.textLayouts(AgentToolsText, AgentToolsDense), AgentToolsPrompt, { stream: AgentToolsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckAgentTools, $keys_AgentTools_lookup_order, $s_AgentTools };

@@ -2,34 +2,23 @@
 // Dictionary McpToolsListBatch: fingerprint 0x7050, 23 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
+import { $s_NotesDeleteArguments } from "./args/notes-delete.js";
 import type { NotesDeleteArguments } from "./args/notes-delete.js";
 export type { NotesDeleteArguments } from "./args/notes-delete.js";
 import type { NotesGetArguments } from "./args/notes-get.js";
 export type { NotesGetArguments } from "./args/notes-get.js";
-import type { NotesSearchArguments } from "./args/notes-search.js";
+import { $s_NotesSearchArguments } from "./args/notes-search.js";
+import type { $Def, NotesSearchArguments } from "./args/notes-search.js";
 export type { NotesSearchArguments } from "./args/notes-search.js";
-import { $keys_McpToolsList_notes_search, $tenum_McpToolsList_notes_delete_name, $tenum_McpToolsList_notes_get_name, $tenum_McpToolsList_notes_search_name, $tmask_McpToolsList_coercible, $tmask_McpToolsList_exact } from "./call.js";
+import { $ckMcpToolsList, $s_McpToolsList, $readMcpToolsList as readMcpToolsList, $writeMcpToolsList as writeMcpToolsList } from "./call.js";
+import type { McpToolsList } from "./call.js";
+export type { McpToolsList } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
 /** A batch of calls of the tools of recorded/mcp-tools-list.json, in the order the model made them. */
 export type McpToolsListBatch = McpToolsList[];
 
-export type McpToolsList = {
-  name: "notes.search";
-  arguments: NotesSearchArguments;
-} | {
-  name: "notes.get";
-  arguments: NotesGetArguments;
-} | {
-  name: "notes/delete";
-  arguments: NotesDeleteArguments;
-};
-
-const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
-const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
-const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
-const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
 const $thints_McpToolsListBatch = {"root": "array", "keys": []} as const;
 const $tfill_McpToolsListBatch = {
   "root": {"a": {"r": "McpToolsList"}},
@@ -89,162 +78,6 @@ function readMcpToolsListBatch(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "", i0);
   }
   return a0;
-}
-
-function writeMcpToolsList(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const d0 = v.name;
-  switch (d0) {
-    case "notes.search": {
-      w.byte(0);
-      $rt.gObject(v, "");
-      const v_name = v.name;
-      const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-      $rt.wConst(v_name, "notes.search", "/name", 1);
-      if (v_arguments === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeNotesSearchArguments(w, v_arguments);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      break;
-    }
-    case "notes.get": {
-      w.byte(1);
-      $rt.gObject(v, "");
-      const v_name$2 = v.name;
-      const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-      $rt.wConst(v_name$2, "notes.get", "/name", 1);
-      if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeNotesGetArguments(w, v_arguments$2);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      break;
-    }
-    case "notes/delete": {
-      w.byte(2);
-      $rt.gObject(v, "");
-      const v_name$3 = v.name;
-      const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-      $rt.wConst(v_name$3, "notes/delete", "/name", 1);
-      if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeNotesDeleteArguments(w, v_arguments$3);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      break;
-    }
-    default: throw $rt.invalid("/name", "one of \"notes.search\", \"notes.get\", \"notes/delete\"", d0);
-  }
-}
-
-function readMcpToolsList(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(3)) {
-    case 0: {
-      const v_name = "notes.search";
-      let v_arguments: any;
-      try {
-        v_arguments = readNotesSearchArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const o0: any = { name: v_name, arguments: v_arguments };
-      u0 = o0;
-      break;
-    }
-    case 1: {
-      const v_name$2 = "notes.get";
-      let v_arguments$2: any;
-      try {
-        v_arguments$2 = readNotesGetArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
-      u0 = o1;
-      break;
-    }
-    case 2: {
-      const v_name$3 = "notes/delete";
-      let v_arguments$3: any;
-      try {
-        v_arguments$3 = readNotesDeleteArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
-      u0 = o2;
-      break;
-    }
-  }
-  return u0;
-}
-
-function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_query = v.query;
-  const v_limit = v.limit;
-  const v_tags = v.tags;
-  if ($rt.keyCount(v) !== 1 + +(v_limit !== undefined) + +(v_tags !== undefined)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
-  w.byte(+(v_limit !== undefined) | +(v_tags !== undefined) << 1);
-  $rt.wString(w, v_query, "/query", 1);
-  if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
-  if (v_tags !== undefined) $rt.wStrings(w, v_tags, "/tags");
-}
-
-function readNotesSearchArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(3);
-  const v_query = (r.at = "/query", r.string());
-  const v_limit = (m0 & 1) ? (r.at = "/limit", r.int()) : undefined;
-  const v_tags = (m0 & 2) ? $rt.rStrings(r, "/tags") : undefined;
-  const o0: any = { query: v_query };
-  if ((m0 & 1)) o0.limit = v_limit;
-  if ((m0 & 2)) o0.tags = v_tags;
-  return o0;
-}
-
-function writeNotesGetArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_id = v.id;
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
-  $rt.wString(w, v_id, "/id", 1);
-}
-
-function readNotesGetArguments(r: $rt.Reader): any {
-  const v_id = (r.at = "/id", r.string());
-  const o0: any = { id: v_id };
-  return o0;
-}
-
-function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_id = v.id;
-  const v_permanent = v.permanent;
-  const x0 = $rt.extraKeys(v, $keys_NotesDeleteArguments);
-  w.byte(+(v_permanent !== undefined) | +(x0 !== undefined) << 1);
-  $rt.wString(w, v_id, "/id", 1);
-  if (v_permanent !== undefined) $rt.wBool(w, v_permanent, "/permanent");
-  if (x0 !== undefined) $rt.wAnyExtras(w, v, x0, "");
-}
-
-function readNotesDeleteArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(3);
-  const v_id = (r.at = "/id", r.string());
-  const v_permanent = (m0 & 1) ? (r.at = "/permanent", r.bool()) : undefined;
-  const o0: any = { id: v_id };
-  if ((m0 & 1)) o0.permanent = v_permanent;
-  if ((m0 & 2)) $rt.rAnyExtras(r, o0, "");
-  return o0;
 }
 
 /** Extension records it knows; others stay on the root (runtime/extensions.ts). */
@@ -481,76 +314,6 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
   else $rt.textItem(e, v, depth, lvl);
 }
 
-function $ckNotesSearchArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.query = $rt.tcString(v.query, "/query");
-  if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
-  if (v.tags !== undefined) v.tags = $rt.tcArray(v.tags, "/tags", $rt.tcString);
-  if ($rt.keyCount(v) !== 1 + (v.limit !== undefined ? 1 : 0) + (v.tags !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_NotesSearchArguments, "");
-  return v;
-}
-
-function $ckb_McpToolsList_notes_search(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_search_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesSearchArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-  return v;
-}
-
-function $ckNotesGetArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.id = $rt.tcString(v.id, "/id");
-  if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
-  return v;
-}
-
-function $ckb_McpToolsList_notes_get(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_get_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesGetArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-  return v;
-}
-
-function $ckNotesDeleteArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.id = $rt.tcString(v.id, "/id");
-  if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
-  $rt.tcExtras(v, $keys_NotesDeleteArguments);
-  return v;
-}
-
-function $ckb_McpToolsList_notes_delete(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_McpToolsList_notes_delete_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckNotesDeleteArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_McpToolsList_notes_search, "");
-  return v;
-}
-
-function $ckMcpToolsList(v: any): any {
-  $rt.tcObject(v, "");
-  const d0 = v.name;
-  switch (d0) {
-    case "notes.search": {
-      v = $ckb_McpToolsList_notes_search(v);
-      break;
-    }
-    case "notes.get": {
-      v = $ckb_McpToolsList_notes_get(v);
-      break;
-    }
-    case "notes/delete": {
-      v = $ckb_McpToolsList_notes_delete(v);
-      break;
-    }
-    default:
-      v = $rt.tcUnion(v, "", $tunion_McpToolsList, $tmask_McpToolsList_exact, $tmask_McpToolsList_coercible);
-  }
-  return v;
-}
-
 function $ckMcpToolsListBatch(v: any): any {
   v = $rt.tcArray(v, "", $ckMcpToolsList);
   return v;
@@ -574,7 +337,6 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
 /** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
 
-type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": McpToolsListBatch;
@@ -602,7 +364,7 @@ type $StreamPaths = {
   "#NotesDeleteArguments{}": unknown;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "McpToolsListBatch",
   fingerprint: 28752,
@@ -610,32 +372,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {kind:"array",items:{kind:"ref",name:"McpToolsList"}},
   definitions: [
-    {
-      name: "McpToolsList",
-      shape: {
-        kind: "union",
-        branches: [
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.search"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesSearchArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.get"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesGetArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes/delete"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesDeleteArguments"}}],additional:false},
-        ],
-        discriminator: {property:"name",values:["notes.search","notes.get","notes/delete"]},
-      },
-    },
-    {
-      name: "NotesSearchArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
-          {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
-        ],
-        additional: false,
-      },
-    },
+    {name:"McpToolsList",shape:$s_McpToolsList},
+    {name:"NotesSearchArguments",shape:$s_NotesSearchArguments},
     {name:"NotesGetArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}}],additional:false}},
-    {name:"NotesDeleteArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}}},
+    {name:"NotesDeleteArguments",shape:$s_NotesDeleteArguments},
   ],
   retired: [],
 };

@@ -2,14 +2,13 @@
 // Dictionary McpToolsList: fingerprint 0x4720, 21 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
-import { $ckNotesDeleteArguments, readNotesDeleteArguments, writeNotesDeleteArguments } from "./args/notes-delete.js";
+import { $ckNotesDeleteArguments, $s_NotesDeleteArguments, $readNotesDeleteArguments as readNotesDeleteArguments, $writeNotesDeleteArguments as writeNotesDeleteArguments } from "./args/notes-delete.js";
 import type { NotesDeleteArguments } from "./args/notes-delete.js";
-
 export type { NotesDeleteArguments } from "./args/notes-delete.js";
-import { $ckNotesGetArguments, readNotesGetArguments, writeNotesGetArguments } from "./args/notes-get.js";
+import { $ckNotesGetArguments, $readNotesGetArguments as readNotesGetArguments, $writeNotesGetArguments as writeNotesGetArguments } from "./args/notes-get.js";
 import type { NotesGetArguments } from "./args/notes-get.js";
 export type { NotesGetArguments } from "./args/notes-get.js";
-import { $ckNotesSearchArguments, readNotesSearchArguments, writeNotesSearchArguments } from "./args/notes-search.js";
+import { $ckNotesSearchArguments, $s_NotesSearchArguments, $readNotesSearchArguments as readNotesSearchArguments, $writeNotesSearchArguments as writeNotesSearchArguments } from "./args/notes-search.js";
 import type { $Def, NotesSearchArguments } from "./args/notes-search.js";
 export type { NotesSearchArguments } from "./args/notes-search.js";
 
@@ -25,13 +24,13 @@ export type McpToolsList = {
   arguments: NotesDeleteArguments;
 };
 
-export const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
-export const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
-export const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
+const $keys_McpToolsList_notes_search = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $tenum_McpToolsList_notes_search_name = ["notes.search"] as const;
+const $tenum_McpToolsList_notes_get_name = ["notes.get"] as const;
+const $tenum_McpToolsList_notes_delete_name = ["notes/delete"] as const;
 const $tunion_McpToolsList = [$ckb_McpToolsList_notes_search, $ckb_McpToolsList_notes_get, $ckb_McpToolsList_notes_delete] as const;
-export const $tmask_McpToolsList_exact = [32, 32, 32] as const;
-export const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
+const $tmask_McpToolsList_exact = [32, 32, 32] as const;
+const $tmask_McpToolsList_coercible = [0, 0, 0] as const;
 const $thints_McpToolsList = {"root": "other", "keys": []} as const;
 const $tfill_McpToolsList = {
   "root": {"u": "name", "b": [["notes.search", {"o": [["arguments", 0, {"r": "NotesSearchArguments"}]]}], ["notes/delete", {"o": [["arguments", 0, {"r": "NotesDeleteArguments"}]]}]]},
@@ -258,36 +257,26 @@ type $StreamPaths = {
   "#NotesDeleteArguments{}": unknown;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+const $s_McpToolsList: $rt.DescriptorShape = {
+  kind: "union",
+  branches: [
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.search"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesSearchArguments"}}],additional:false},
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.get"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesGetArguments"}}],additional:false},
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes/delete"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesDeleteArguments"}}],additional:false},
+  ],
+  discriminator: {property:"name",values:["notes.search","notes.get","notes/delete"]},
+};
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "McpToolsList",
   fingerprint: 18208,
   level: $LEVEL,
   tables: false,
-  root: {
-    kind: "union",
-    branches: [
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.search"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesSearchArguments"}}],additional:false},
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes.get"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesGetArguments"}}],additional:false},
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"notes/delete"}},{name:"arguments",required:true,shape:{kind:"ref",name:"NotesDeleteArguments"}}],additional:false},
-    ],
-    discriminator: {property:"name",values:["notes.search","notes.get","notes/delete"]},
-  },
+  root: $s_McpToolsList,
   definitions: [
-    {
-      name: "NotesSearchArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
-          {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
-        ],
-        additional: false,
-      },
-    },
+    {name:"NotesSearchArguments",shape:$s_NotesSearchArguments},
     {name:"NotesGetArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}}],additional:false}},
-    {name:"NotesDeleteArguments",shape:{kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}}},
+    {name:"NotesDeleteArguments",shape:$s_NotesDeleteArguments},
   ],
   retired: [],
 };
@@ -396,3 +385,6 @@ export const McpToolsListStream: $rt.StreamCodec<McpToolsList, $StreamPaths> = /
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const McpToolsList = /*@__PURE__*/ $rt.codecOf(McpToolsListBinary, McpToolsListValidate, /*@__PURE__*/ $rt.textLayouts(McpToolsListText, McpToolsListDense), McpToolsListPrompt, { stream: McpToolsListStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckMcpToolsList, $s_McpToolsList, readMcpToolsList as $readMcpToolsList, writeMcpToolsList as $writeMcpToolsList };

@@ -2,44 +2,24 @@
 // Dictionary WeatherToolsBatch: fingerprint 0xb131, 34 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
-import type { GetAirQualityArguments } from "./args/get-air-quality.js";
+import { $s_GetAirQualityArguments } from "./args/get-air-quality.js";
+import type { $Def, GetAirQualityArguments } from "./args/get-air-quality.js";
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
-import type { $Def, GetForecastArguments } from "./args/get-forecast.js";
+import { $s_GetForecastArguments } from "./args/get-forecast.js";
+import type { GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
+import { $s_GetWeatherArguments } from "./args/get-weather.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
-import { $keys_WeatherTools_get_weather, $tenum_WeatherTools_get_air_quality_name, $tenum_WeatherTools_get_forecast_name, $tenum_WeatherTools_get_weather_name, $tmask_WeatherTools_coercible, $tmask_WeatherTools_exact } from "./call.js";
+import { $ckWeatherTools, $s_WeatherTools, $readWeatherTools as readWeatherTools, $writeWeatherTools as writeWeatherTools } from "./call.js";
+import type { WeatherTools } from "./call.js";
+export type { WeatherTools } from "./call.js";
 
 const $isArray = globalThis.Array.isArray;
 
 /** A batch of calls of the tools of tools/weather-tools.json, in the order the model made them. */
 export type WeatherToolsBatch = WeatherTools[];
 
-export type WeatherTools = {
-  name: "get_weather";
-  arguments: GetWeatherArguments;
-} | {
-  name: "get_forecast";
-  arguments: GetForecastArguments;
-} | {
-  name: "get-air-quality";
-  arguments: GetAirQualityArguments;
-};
-
-const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
-const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
-const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
-const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
-const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
-const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
-const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
 const $thints_WeatherToolsBatch = {"root": "array", "keys": []} as const;
 const $tfill_WeatherToolsBatch = {
   "root": {"a": {"r": "WeatherTools"}},
@@ -95,289 +75,6 @@ function readWeatherToolsBatch(r: $rt.Reader): any {
     $rt.rethrowAtIndex(e, "", i0);
   }
   return a0;
-}
-
-function writeWeatherTools(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const d0 = v.name;
-  switch (d0) {
-    case "get_weather": {
-      w.byte(0);
-      $rt.gObject(v, "");
-      const v_name = v.name;
-      const v_arguments = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-      $rt.wConst(v_name, "get_weather", "/name", 1);
-      if (v_arguments === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeGetWeatherArguments(w, v_arguments);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      break;
-    }
-    case "get_forecast": {
-      w.byte(1);
-      $rt.gObject(v, "");
-      const v_name$2 = v.name;
-      const v_arguments$2 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-      $rt.wConst(v_name$2, "get_forecast", "/name", 1);
-      if (v_arguments$2 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeGetForecastArguments(w, v_arguments$2);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      break;
-    }
-    case "get-air-quality": {
-      w.byte(2);
-      $rt.gObject(v, "");
-      const v_name$3 = v.name;
-      const v_arguments$3 = v.arguments;
-      if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-      $rt.wConst(v_name$3, "get-air-quality", "/name", 1);
-      if (v_arguments$3 === undefined) throw $rt.missing("", "arguments");
-      try {
-        writeGetAirQualityArguments(w, v_arguments$3);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      break;
-    }
-    default: throw $rt.invalid("/name", "one of \"get_weather\", \"get_forecast\", \"get-air-quality\"", d0);
-  }
-}
-
-function readWeatherTools(r: $rt.Reader): any {
-  r.at = "";
-  let u0: any;
-  switch (r.index(3)) {
-    case 0: {
-      const v_name = "get_weather";
-      let v_arguments: any;
-      try {
-        v_arguments = readGetWeatherArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const o0: any = { name: v_name, arguments: v_arguments };
-      u0 = o0;
-      break;
-    }
-    case 1: {
-      const v_name$2 = "get_forecast";
-      let v_arguments$2: any;
-      try {
-        v_arguments$2 = readGetForecastArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const o1: any = { name: v_name$2, arguments: v_arguments$2 };
-      u0 = o1;
-      break;
-    }
-    case 2: {
-      const v_name$3 = "get-air-quality";
-      let v_arguments$3: any;
-      try {
-        v_arguments$3 = readGetAirQualityArguments(r);
-      } catch (e) {
-        $rt.rethrowAt(e, "/arguments");
-      }
-      const o2: any = { name: v_name$3, arguments: v_arguments$3 };
-      u0 = o2;
-      break;
-    }
-  }
-  return u0;
-}
-
-function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_city = v.city;
-  const v_date = v.date;
-  const v_unit = v.unit;
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  $rt.wString(w, v_city, "/city", 1);
-  if (v_date === undefined) throw $rt.missing("", "date");
-  if (typeof v_date === "string") {
-    w.byte(0);
-    $rt.wDate(w, v_date, "/date");
-  }
-  else {
-    w.byte(1);
-    $rt.wNull(v_date, "/date");
-  }
-  switch (v_unit) {
-    case "celsius": w.byte(0); break;
-    case "fahrenheit": w.byte(1); break;
-    default: throw $rt.enumFail(v_unit, $enum_GetWeatherArguments_unit, "/unit", 1);
-  }
-}
-
-function readGetWeatherArguments(r: $rt.Reader): any {
-  const v_city = (r.at = "/city", r.string());
-  const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
-  const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
-  const o0: any = { city: v_city, date: v_date, unit: v_unit };
-  return o0;
-}
-
-function writeGetForecastArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_city = v.city;
-  const v_days = v.days;
-  const v_include = v.include;
-  if ($rt.keyCount(v) !== 2 + +(v_include !== undefined)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  w.byte(+(v_include !== undefined));
-  $rt.wString(w, v_city, "/city", 1);
-  $rt.wInt(w, v_days, "/days", 1);
-  if (v_include !== undefined) {
-    $rt.gArray(v_include, "/include");
-    const n_include = v_include.length;
-    w.varint(n_include);
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        const e_include = v_include[i_include];
-        switch (e_include) {
-          case "temperature": w.byte(0); break;
-          case "precipitation": w.byte(1); break;
-          case "wind": w.byte(2); break;
-          case "uv_index": w.byte(3); break;
-          default: throw $rt.enumFail(e_include, $enum_GetForecastArguments_include_items, "");
-        }
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/include", i_include);
-    }
-  }
-}
-
-function readGetForecastArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  const v_city = (r.at = "/city", r.string());
-  const v_days = (r.at = "/days", r.int());
-  let v_include: any;
-  if ((m0 & 1)) {
-    r.at = "/include";
-    const n_include = r.count(1);
-    const a_include: any[] = [];
-    let i_include = 0;
-    try {
-      for (; i_include < n_include; i_include++) {
-        a_include.push((r.at = "", $enum_GetForecastArguments_include_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/include", i_include);
-    }
-    v_include = a_include;
-  }
-  const o0: any = { city: v_city, days: v_days };
-  if ((m0 & 1)) o0.include = v_include;
-  return o0;
-}
-
-function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
-  $rt.gObject(v, "");
-  const v_location = v.location;
-  const v_pollutants = v.pollutants;
-  if ($rt.keyCount(v) !== 1 + +(v_pollutants !== undefined)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  w.byte(+(v_pollutants !== undefined));
-  if (v_location === undefined) throw $rt.missing("", "location");
-  $rt.gObject(v_location, "/location");
-  const d_location = v_location.kind;
-  switch (d_location) {
-    case "city": {
-      w.byte(0);
-      $rt.gObject(v_location, "/location");
-      const v_kind = v_location.kind;
-      const v_name = v_location.name;
-      if ($rt.keyCount(v_location) !== 2) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_city, "/location");
-      $rt.wConst(v_kind, "city", "/location/kind", 1);
-      $rt.wString(w, v_name, "/location/name", 1);
-      break;
-    }
-    case "coordinates": {
-      w.byte(1);
-      $rt.gObject(v_location, "/location");
-      const v_kind$2 = v_location.kind;
-      const v_lat = v_location.lat;
-      const v_lon = v_location.lon;
-      if ($rt.keyCount(v_location) !== 3) $rt.checkClosed(v_location, $keys_GetAirQualityArguments_location_coordinates, "/location");
-      $rt.wConst(v_kind$2, "coordinates", "/location/kind", 1);
-      $rt.wNumber(w, v_lat, "/location/lat", 1);
-      $rt.wNumber(w, v_lon, "/location/lon", 1);
-      break;
-    }
-    default: throw $rt.invalid("/location/kind", "one of \"city\", \"coordinates\"", d_location);
-  }
-  if (v_pollutants !== undefined) {
-    $rt.gArray(v_pollutants, "/pollutants");
-    const n_pollutants = v_pollutants.length;
-    w.varint(n_pollutants);
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        const e_pollutants = v_pollutants[i_pollutants];
-        switch (e_pollutants) {
-          case "pm2_5": w.byte(0); break;
-          case "pm10": w.byte(1); break;
-          case "o3": w.byte(2); break;
-          case "no2": w.byte(3); break;
-          default: throw $rt.enumFail(e_pollutants, $enum_GetAirQualityArguments_pollutants_items, "");
-        }
-      }
-    } catch (err) {
-      $rt.rethrowAtIndex(err, "/pollutants", i_pollutants);
-    }
-  }
-}
-
-function readGetAirQualityArguments(r: $rt.Reader): any {
-  r.at = "";
-  const m0 = r.bits(1);
-  r.at = "/location";
-  let u_location: any;
-  switch (r.index(2)) {
-    case 0: {
-      const v_kind = "city";
-      const v_name = (r.at = "/location/name", r.string());
-      const o_location: any = { kind: v_kind, name: v_name };
-      u_location = o_location;
-      break;
-    }
-    case 1: {
-      const v_kind$2 = "coordinates";
-      const v_lat = (r.at = "/location/lat", r.num());
-      const v_lon = (r.at = "/location/lon", r.num());
-      const o_location$2: any = { kind: v_kind$2, lat: v_lat, lon: v_lon };
-      u_location = o_location$2;
-      break;
-    }
-  }
-  const v_location = u_location;
-  let v_pollutants: any;
-  if ((m0 & 1)) {
-    r.at = "/pollutants";
-    const n_pollutants = r.count(1);
-    const a_pollutants: any[] = [];
-    let i_pollutants = 0;
-    try {
-      for (; i_pollutants < n_pollutants; i_pollutants++) {
-        a_pollutants.push((r.at = "", $enum_GetAirQualityArguments_pollutants_items[r.index(4)]));
-      }
-    } catch (e) {
-      $rt.rethrowAtIndex(e, "/pollutants", i_pollutants);
-    }
-    v_pollutants = a_pollutants;
-  }
-  const o0: any = { location: v_location };
-  if ((m0 & 1)) o0.pollutants = v_pollutants;
-  return o0;
 }
 
 /** Extension records it knows; others stay on the root (runtime/extensions.ts). */
@@ -705,123 +402,6 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
   else $rt.textItem(e, v, depth, lvl);
 }
 
-function $ckGetWeatherArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.city = $rt.tcString(v.city, "/city");
-  v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
-  v.unit = $rt.tcEnum(v.unit, "/unit", $enum_GetWeatherArguments_unit);
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetWeatherArguments, "");
-  return v;
-}
-
-function $ckb_WeatherTools_get_weather(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_weather_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetWeatherArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-  return v;
-}
-
-function $ckb_GetForecastArguments_include_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
-  return v;
-}
-
-function $ckGetForecastArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.city = $rt.tcString(v.city, "/city");
-  v.days = $rt.tcInteger(v.days, "/days");
-  if (v.include !== undefined) v.include = $rt.tcArray(v.include, "/include", $ckb_GetForecastArguments_include_items);
-  if ($rt.keyCount(v) !== 2 + (v.include !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetForecastArguments, "");
-  return v;
-}
-
-function $ckb_WeatherTools_get_forecast(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_forecast_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetForecastArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location_city(v: any): any {
-  $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
-  v.name = $rt.tcString(v.name, "/name");
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_city, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
-  $rt.tcObject(v, "");
-  v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
-  v.lat = $rt.tcNumber(v.lat, "/lat");
-  v.lon = $rt.tcNumber(v.lon, "/lon");
-  if ($rt.keyCount(v) !== 3) $rt.checkClosed(v, $keys_GetAirQualityArguments_location_coordinates, "");
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_location(v: any): any {
-  $rt.tcObject(v, "");
-  const d0 = v.kind;
-  switch (d0) {
-    case "city": {
-      v = $ckb_GetAirQualityArguments_location_city(v);
-      break;
-    }
-    case "coordinates": {
-      v = $ckb_GetAirQualityArguments_location_coordinates(v);
-      break;
-    }
-    default:
-      v = $rt.tcUnion(v, "", $tunion_GetAirQualityArguments_location, $tmask_GetAirQualityArguments_location_exact, $tmask_GetAirQualityArguments_location_coercible);
-  }
-  return v;
-}
-
-function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
-  v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
-  return v;
-}
-
-function $ckGetAirQualityArguments(v: any): any {
-  $rt.tcObject(v, "");
-  v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
-  if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
-  if ($rt.keyCount(v) !== 1 + (v.pollutants !== undefined ? 1 : 0)) $rt.checkClosed(v, $keys_GetAirQualityArguments, "");
-  return v;
-}
-
-function $ckb_WeatherTools_get_air_quality(v: any): any {
-  $rt.tcObject(v, "");
-  v.name = $rt.tcEnum(v.name, "/name", $tenum_WeatherTools_get_air_quality_name);
-  v.arguments = $rt.tcRef(v.arguments, "/arguments", $ckGetAirQualityArguments);
-  if ($rt.keyCount(v) !== 2) $rt.checkClosed(v, $keys_WeatherTools_get_weather, "");
-  return v;
-}
-
-function $ckWeatherTools(v: any): any {
-  $rt.tcObject(v, "");
-  const d0 = v.name;
-  switch (d0) {
-    case "get_weather": {
-      v = $ckb_WeatherTools_get_weather(v);
-      break;
-    }
-    case "get_forecast": {
-      v = $ckb_WeatherTools_get_forecast(v);
-      break;
-    }
-    case "get-air-quality": {
-      v = $ckb_WeatherTools_get_air_quality(v);
-      break;
-    }
-    default:
-      v = $rt.tcUnion(v, "", $tunion_WeatherTools, $tmask_WeatherTools_exact, $tmask_WeatherTools_coercible);
-  }
-  return v;
-}
-
 function $ckWeatherToolsBatch(v: any): any {
   v = $rt.tcArray(v, "", $ckWeatherTools);
   return v;
@@ -883,7 +463,7 @@ type $StreamPaths = {
   "#GetAirQualityArguments.pollutants[]": $StreamPaths["#GetAirQualityArguments.pollutants"][number];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherToolsBatch",
   fingerprint: 45361,
@@ -891,72 +471,10 @@ const $descriptor: $rt.StreamSpec["descriptor"] = {
   tables: false,
   root: {kind:"array",items:{kind:"ref",name:"WeatherTools"}},
   definitions: [
-    {
-      name: "WeatherTools",
-      shape: {
-        kind: "union",
-        branches: [
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_weather"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetWeatherArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_forecast"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetForecastArguments"}}],additional:false},
-          {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get-air-quality"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetAirQualityArguments"}}],additional:false},
-        ],
-        discriminator: {property:"name",values:["get_weather","get_forecast","get-air-quality"]},
-      },
-    },
-    {
-      name: "GetWeatherArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
-          {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "GetForecastArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
-          {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "GetAirQualityArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {
-            name: "location",
-            required: true,
-            shape: {
-              kind: "union",
-              branches: [
-                {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
-                {
-                  kind: "object",
-                  properties: [
-                    {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
-                    {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
-                    {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
-                  ],
-                  additional: false,
-                },
-              ],
-              discriminator: {property:"kind",values:["city","coordinates"]},
-            },
-          },
-          {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
-        ],
-        additional: false,
-      },
-    },
+    {name:"WeatherTools",shape:$s_WeatherTools},
+    {name:"GetWeatherArguments",shape:$s_GetWeatherArguments},
+    {name:"GetForecastArguments",shape:$s_GetForecastArguments},
+    {name:"GetAirQualityArguments",shape:$s_GetAirQualityArguments},
   ],
   retired: [],
 };

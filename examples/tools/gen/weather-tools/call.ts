@@ -2,14 +2,13 @@
 // Dictionary WeatherTools: fingerprint 0x09f1, 32 paths.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/codegen";
-import { $ckGetAirQualityArguments, readGetAirQualityArguments, writeGetAirQualityArguments } from "./args/get-air-quality.js";
+import { $ckGetAirQualityArguments, $s_GetAirQualityArguments, $readGetAirQualityArguments as readGetAirQualityArguments, $writeGetAirQualityArguments as writeGetAirQualityArguments } from "./args/get-air-quality.js";
 import type { $Def, GetAirQualityArguments } from "./args/get-air-quality.js";
-
 export type { GetAirQualityArguments } from "./args/get-air-quality.js";
-import { $ckGetForecastArguments, readGetForecastArguments, writeGetForecastArguments } from "./args/get-forecast.js";
+import { $ckGetForecastArguments, $s_GetForecastArguments, $readGetForecastArguments as readGetForecastArguments, $writeGetForecastArguments as writeGetForecastArguments } from "./args/get-forecast.js";
 import type { GetForecastArguments } from "./args/get-forecast.js";
 export type { GetForecastArguments } from "./args/get-forecast.js";
-import { $ckGetWeatherArguments, readGetWeatherArguments, writeGetWeatherArguments } from "./args/get-weather.js";
+import { $ckGetWeatherArguments, $s_GetWeatherArguments, $readGetWeatherArguments as readGetWeatherArguments, $writeGetWeatherArguments as writeGetWeatherArguments } from "./args/get-weather.js";
 import type { GetWeatherArguments } from "./args/get-weather.js";
 export type { GetWeatherArguments } from "./args/get-weather.js";
 
@@ -25,13 +24,13 @@ export type WeatherTools = {
   arguments: GetAirQualityArguments;
 };
 
-export const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
-export const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
-export const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
-export const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
+const $keys_WeatherTools_get_weather = /*@__PURE__*/ new Set<string>(["name", "arguments"]);
+const $tenum_WeatherTools_get_weather_name = ["get_weather"] as const;
+const $tenum_WeatherTools_get_forecast_name = ["get_forecast"] as const;
+const $tenum_WeatherTools_get_air_quality_name = ["get-air-quality"] as const;
 const $tunion_WeatherTools = [$ckb_WeatherTools_get_weather, $ckb_WeatherTools_get_forecast, $ckb_WeatherTools_get_air_quality] as const;
-export const $tmask_WeatherTools_exact = [32, 32, 32] as const;
-export const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
+const $tmask_WeatherTools_exact = [32, 32, 32] as const;
+const $tmask_WeatherTools_coercible = [0, 0, 0] as const;
 const $thints_WeatherTools = {"root": "other", "keys": []} as const;
 const $tfill_WeatherTools = {
   "root": {"u": "name", "b": [["get_forecast", {"o": [["arguments", 0, {"r": "GetForecastArguments"}]]}], ["get-air-quality", {"o": [["arguments", 0, {"r": "GetAirQualityArguments"}]]}]]},
@@ -269,77 +268,23 @@ type $StreamPaths = {
   "#GetAirQualityArguments.pollutants[]": $StreamPaths["#GetAirQualityArguments.pollutants"][number];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
+const $s_WeatherTools: $rt.DescriptorShape = {
+  kind: "union",
+  branches: [
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_weather"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetWeatherArguments"}}],additional:false},
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_forecast"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetForecastArguments"}}],additional:false},
+    {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get-air-quality"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetAirQualityArguments"}}],additional:false},
+  ],
+  discriminator: {property:"name",values:["get_weather","get_forecast","get-air-quality"]},
+};
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {
   name: "WeatherTools",
   fingerprint: 2545,
   level: $LEVEL,
   tables: false,
-  root: {
-    kind: "union",
-    branches: [
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_weather"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetWeatherArguments"}}],additional:false},
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get_forecast"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetForecastArguments"}}],additional:false},
-      {kind:"object",properties:[{name:"name",required:true,shape:{kind:"const",value:"get-air-quality"}},{name:"arguments",required:true,shape:{kind:"ref",name:"GetAirQualityArguments"}}],additional:false},
-    ],
-    discriminator: {property:"name",values:["get_weather","get_forecast","get-air-quality"]},
-  },
-  definitions: [
-    {
-      name: "GetWeatherArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
-          {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "GetForecastArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-          {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
-          {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
-        ],
-        additional: false,
-      },
-    },
-    {
-      name: "GetAirQualityArguments",
-      shape: {
-        kind: "object",
-        properties: [
-          {
-            name: "location",
-            required: true,
-            shape: {
-              kind: "union",
-              branches: [
-                {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
-                {
-                  kind: "object",
-                  properties: [
-                    {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
-                    {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
-                    {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
-                  ],
-                  additional: false,
-                },
-              ],
-              discriminator: {property:"kind",values:["city","coordinates"]},
-            },
-          },
-          {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
-        ],
-        additional: false,
-      },
-    },
-  ],
+  root: $s_WeatherTools,
+  definitions: [{name:"GetWeatherArguments",shape:$s_GetWeatherArguments},{name:"GetForecastArguments",shape:$s_GetForecastArguments},{name:"GetAirQualityArguments",shape:$s_GetAirQualityArguments}],
   retired: [],
 };
 
@@ -447,3 +392,6 @@ export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, /*@__PURE__*/ $rt.textLayouts(WeatherToolsText, WeatherToolsDense), WeatherToolsPrompt, { stream: WeatherToolsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckWeatherTools, $s_WeatherTools, readWeatherTools as $readWeatherTools, writeWeatherTools as $writeWeatherTools };

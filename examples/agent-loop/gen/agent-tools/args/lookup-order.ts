@@ -11,7 +11,7 @@ export interface LookupOrderArguments {
   orderId: string;
 }
 
-export const $keys_LookupOrderArguments = /*@__PURE__*/ new Set<string>(["orderId"]);
+const $keys_LookupOrderArguments = /*@__PURE__*/ new Set<string>(["orderId"]);
 const $thints_LookupOrderArguments = {"root": "object", "keys": ["orderId"]} as const;
 const $tinstructions_LookupOrderArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -24,14 +24,14 @@ const $tinstructions_LookupOrderArguments = "Reply with TOON (Token-Oriented Obj
   "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
-export function writeLookupOrderArguments(w: $rt.Writer, v: any): void {
+function writeLookupOrderArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_orderId = v.orderId;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_LookupOrderArguments, "");
   $rt.wPlainString(w, v_orderId, "/orderId", 1);
 }
 
-export function readLookupOrderArguments(r: $rt.Reader): any {
+function readLookupOrderArguments(r: $rt.Reader): any {
   const v_orderId = (r.at = "/orderId", r.plainString());
   const o0: any = { orderId: v_orderId };
   return o0;
@@ -72,7 +72,7 @@ function $txLookupOrderArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckLookupOrderArguments(v: any): any {
+function $ckLookupOrderArguments(v: any): any {
   $rt.tcObject(v, "");
   v.orderId = $rt.tcString(v.orderId, "/orderId");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_LookupOrderArguments, "");
@@ -103,16 +103,10 @@ type $StreamPaths = {
   "orderId": string;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "LookupOrderArguments",
-  fingerprint: 36565,
-  level: $LEVEL,
-  tables: false,
-  root: {kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false},
-  definitions: [],
-  retired: [],
-};
+const $s_LookupOrderArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"LookupOrderArguments",fingerprint:36565,level:$LEVEL,tables:false,root:$s_LookupOrderArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -216,3 +210,6 @@ export const LookupOrderArgumentsStream: $rt.StreamCodec<LookupOrderArguments, $
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const LookupOrderArguments = /*@__PURE__*/ $rt.codecOf(LookupOrderArgumentsBinary, LookupOrderArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(LookupOrderArgumentsText, LookupOrderArgumentsDense), LookupOrderArgumentsPrompt, { stream: LookupOrderArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckLookupOrderArguments, $keys_LookupOrderArguments, $s_LookupOrderArguments, readLookupOrderArguments as $readLookupOrderArguments, writeLookupOrderArguments as $writeLookupOrderArguments };

@@ -13,8 +13,8 @@ export interface RefundArguments {
   reason?: "damaged" | "late" | "wrong_item" | "other" | undefined;
 }
 
-export const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
-export const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
+const $keys_RefundArguments = /*@__PURE__*/ new Set<string>(["orderId", "amount", "reason"]);
+const $enum_RefundArguments_reason = ["damaged", "late", "wrong_item", "other"] as const;
 const $thints_RefundArguments = {"root": "object", "keys": ["orderId", "amount", "reason"]} as const;
 const $tfill_RefundArguments = {
   "root": {"o": [["reason", 1, 0]]},
@@ -39,7 +39,7 @@ const $tinstructions_RefundArguments = "Reply with TOON (Token-Oriented Object N
   "- reason: one of \"damaged\", \"late\", \"wrong_item\", \"other\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): reason";
 
-export function writeRefundArguments(w: $rt.Writer, v: any): void {
+function writeRefundArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_orderId = v.orderId;
   const v_amount = v.amount;
@@ -59,7 +59,7 @@ export function writeRefundArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-export function readRefundArguments(r: $rt.Reader): any {
+function readRefundArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_orderId = (r.at = "/orderId", r.plainString());
@@ -113,7 +113,7 @@ function $txRefundArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckRefundArguments(v: any): any {
+function $ckRefundArguments(v: any): any {
   $rt.tcObject(v, "");
   v.orderId = $rt.tcString(v.orderId, "/orderId");
   v.amount = $rt.tcNumber(v.amount, "/amount");
@@ -140,7 +140,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
 /** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/args/refund.ts", $dictionary.fingerprint, "RefundArguments");
 
-export type $Def<T> = Exclude<T, undefined>;
+type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": RefundArguments;
@@ -149,24 +149,18 @@ type $StreamPaths = {
   "reason": $Def<RefundArguments["reason"]>;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "RefundArguments",
-  fingerprint: 245,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}},
-      {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
-      {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_RefundArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}},
+    {name:"amount",required:true,shape:{kind:"number",constraints:{exclusiveMinimum:0,maximum:1000}}},
+    {name:"reason",required:false,shape:{kind:"enum",values:["damaged","late","wrong_item","other"]}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"RefundArguments",fingerprint:245,level:$LEVEL,tables:false,root:$s_RefundArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -270,3 +264,9 @@ export const RefundArgumentsStream: $rt.StreamCodec<RefundArguments, $StreamPath
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const RefundArguments = /*@__PURE__*/ $rt.codecOf(RefundArgumentsBinary, RefundArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(RefundArgumentsText, RefundArgumentsDense), RefundArgumentsPrompt, { stream: RefundArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckRefundArguments, $enum_RefundArguments_reason, $keys_RefundArguments, $s_RefundArguments, readRefundArguments as $readRefundArguments, writeRefundArguments as $writeRefundArguments };
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export type { $Def };

@@ -12,7 +12,7 @@ export interface SearchDocsArguments {
   limit?: number | undefined;
 }
 
-export const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
+const $keys_SearchDocsArguments = /*@__PURE__*/ new Set<string>(["query", "limit"]);
 const $thints_SearchDocsArguments = {"root": "object", "keys": ["query", "limit"]} as const;
 const $tfill_SearchDocsArguments = {
   "root": {"o": [["limit", 1, 0]]},
@@ -35,7 +35,7 @@ const $tinstructions_SearchDocsArguments = "Reply with TOON (Token-Oriented Obje
   "Notes:\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): limit";
 
-export function writeSearchDocsArguments(w: $rt.Writer, v: any): void {
+function writeSearchDocsArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_query = v.query;
   const v_limit = v.limit;
@@ -45,7 +45,7 @@ export function writeSearchDocsArguments(w: $rt.Writer, v: any): void {
   if (v_limit !== undefined) $rt.wInt(w, v_limit, "/limit");
 }
 
-export function readSearchDocsArguments(r: $rt.Reader): any {
+function readSearchDocsArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_query = (r.at = "/query", r.plainString());
@@ -94,7 +94,7 @@ function $txSearchDocsArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckSearchDocsArguments(v: any): any {
+function $ckSearchDocsArguments(v: any): any {
   $rt.tcObject(v, "");
   v.query = $rt.tcString(v.query, "/query");
   if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
@@ -127,16 +127,10 @@ type $StreamPaths = {
   "limit": number;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "SearchDocsArguments",
-  fingerprint: 18381,
-  level: $LEVEL,
-  tables: false,
-  root: {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false},
-  definitions: [],
-  retired: [],
-};
+const $s_SearchDocsArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"SearchDocsArguments",fingerprint:18381,level:$LEVEL,tables:false,root:$s_SearchDocsArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -240,3 +234,6 @@ export const SearchDocsArgumentsStream: $rt.StreamCodec<SearchDocsArguments, $St
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const SearchDocsArguments = /*@__PURE__*/ $rt.codecOf(SearchDocsArgumentsBinary, SearchDocsArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(SearchDocsArgumentsText, SearchDocsArgumentsDense), SearchDocsArgumentsPrompt, { stream: SearchDocsArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckSearchDocsArguments, $keys_SearchDocsArguments, $s_SearchDocsArguments, readSearchDocsArguments as $readSearchDocsArguments, writeSearchDocsArguments as $writeSearchDocsArguments };

@@ -12,7 +12,7 @@ export interface NotesDeleteArguments {
   [key: string]: unknown;
 }
 
-export const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
+const $keys_NotesDeleteArguments = /*@__PURE__*/ new Set<string>(["id", "permanent"]);
 const $thints_NotesDeleteArguments = {"root": "object", "keys": ["id", "permanent"]} as const;
 const $tfill_NotesDeleteArguments = {
   "root": {"o": [["permanent", 1, 0]]},
@@ -35,7 +35,7 @@ const $tinstructions_NotesDeleteArguments = "Reply with TOON (Token-Oriented Obj
   "Notes:\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): permanent";
 
-export function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
+function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_id = v.id;
   const v_permanent = v.permanent;
@@ -46,7 +46,7 @@ export function writeNotesDeleteArguments(w: $rt.Writer, v: any): void {
   if (x0 !== undefined) $rt.wAnyExtras(w, v, x0, "");
 }
 
-export function readNotesDeleteArguments(r: $rt.Reader): any {
+function readNotesDeleteArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_id = (r.at = "/id", r.string());
@@ -96,7 +96,7 @@ function $txNotesDeleteArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckNotesDeleteArguments(v: any): any {
+function $ckNotesDeleteArguments(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if (v.permanent !== undefined) v.permanent = $rt.tcBoolean(v.permanent, "/permanent");
@@ -130,16 +130,10 @@ type $StreamPaths = {
   "${}": unknown;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "NotesDeleteArguments",
-  fingerprint: 51486,
-  level: $LEVEL,
-  tables: false,
-  root: {kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}},
-  definitions: [],
-  retired: [],
-};
+const $s_NotesDeleteArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}};
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"NotesDeleteArguments",fingerprint:51486,level:$LEVEL,tables:false,root:$s_NotesDeleteArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -243,3 +237,6 @@ export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesDeleteArguments = /*@__PURE__*/ $rt.codecOf(NotesDeleteArgumentsBinary, NotesDeleteArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesDeleteArgumentsText, NotesDeleteArgumentsDense), NotesDeleteArgumentsPrompt, { stream: NotesDeleteArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckNotesDeleteArguments, $s_NotesDeleteArguments, readNotesDeleteArguments as $readNotesDeleteArguments, writeNotesDeleteArguments as $writeNotesDeleteArguments };

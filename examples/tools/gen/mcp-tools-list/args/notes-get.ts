@@ -10,7 +10,7 @@ export interface NotesGetArguments {
   id: string;
 }
 
-export const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
+const $keys_NotesGetArguments = /*@__PURE__*/ new Set<string>(["id"]);
 const $thints_NotesGetArguments = {"root": "object", "keys": ["id"]} as const;
 const $tinstructions_NotesGetArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -23,14 +23,14 @@ const $tinstructions_NotesGetArguments = "Reply with TOON (Token-Oriented Object
   "values in header order. Quote a string only when it contains a comma, colon, quote, bracket or brace, has\n" +
   "leading/trailing spaces, or looks like a number, true, false or null. Set each N to the real count.";
 
-export function writeNotesGetArguments(w: $rt.Writer, v: any): void {
+function writeNotesGetArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_id = v.id;
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
   $rt.wString(w, v_id, "/id", 1);
 }
 
-export function readNotesGetArguments(r: $rt.Reader): any {
+function readNotesGetArguments(r: $rt.Reader): any {
   const v_id = (r.at = "/id", r.string());
   const o0: any = { id: v_id };
   return o0;
@@ -71,7 +71,7 @@ function $txNotesGetArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckNotesGetArguments(v: any): any {
+function $ckNotesGetArguments(v: any): any {
   $rt.tcObject(v, "");
   v.id = $rt.tcString(v.id, "/id");
   if ($rt.keyCount(v) !== 1) $rt.checkClosed(v, $keys_NotesGetArguments, "");
@@ -207,3 +207,6 @@ export const NotesGetArgumentsStream: $rt.StreamCodec<NotesGetArguments, $Stream
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesGetArguments = /*@__PURE__*/ $rt.codecOf(NotesGetArgumentsBinary, NotesGetArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesGetArgumentsText, NotesGetArgumentsDense), NotesGetArgumentsPrompt, { stream: NotesGetArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckNotesGetArguments, readNotesGetArguments as $readNotesGetArguments, writeNotesGetArguments as $writeNotesGetArguments };

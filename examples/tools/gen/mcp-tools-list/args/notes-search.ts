@@ -12,7 +12,7 @@ export interface NotesSearchArguments {
   tags?: string[] | undefined;
 }
 
-export const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
+const $keys_NotesSearchArguments = /*@__PURE__*/ new Set<string>(["query", "limit", "tags"]);
 const $thints_NotesSearchArguments = {"root": "object", "keys": ["query", "limit", "tags"]} as const;
 const $tfill_NotesSearchArguments = {
   "root": {"o": [["limit", 1, 0, 10], ["tags", 1, 0]]},
@@ -37,7 +37,7 @@ const $tinstructions_NotesSearchArguments = "Reply with TOON (Token-Oriented Obj
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): limit, tags\n" +
   "- top level: may be left out, then the default applies: limit (10)";
 
-export function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
+function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_query = v.query;
   const v_limit = v.limit;
@@ -49,7 +49,7 @@ export function writeNotesSearchArguments(w: $rt.Writer, v: any): void {
   if (v_tags !== undefined) $rt.wStrings(w, v_tags, "/tags");
 }
 
-export function readNotesSearchArguments(r: $rt.Reader): any {
+function readNotesSearchArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(3);
   const v_query = (r.at = "/query", r.string());
@@ -111,7 +111,7 @@ function $txNotesSearchArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckNotesSearchArguments(v: any): any {
+function $ckNotesSearchArguments(v: any): any {
   $rt.tcObject(v, "");
   v.query = $rt.tcString(v.query, "/query");
   if (v.limit !== undefined) v.limit = $rt.tcInteger(v.limit, "/limit");
@@ -138,7 +138,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
 /** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/args/notes-search.ts", $dictionary.fingerprint, "NotesSearchArguments");
 
-export type $Def<T> = Exclude<T, undefined>;
+type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": NotesSearchArguments;
@@ -148,24 +148,14 @@ type $StreamPaths = {
   "tags[]": string;
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "NotesSearchArguments",
-  fingerprint: 16435,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-      {name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},
-      {name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_NotesSearchArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [{name:"query",required:true,shape:{kind:"string",constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:50}}},{name:"tags",required:false,shape:{kind:"array",items:{kind:"string"}}}],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"NotesSearchArguments",fingerprint:16435,level:$LEVEL,tables:false,root:$s_NotesSearchArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -269,3 +259,9 @@ export const NotesSearchArgumentsStream: $rt.StreamCodec<NotesSearchArguments, $
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const NotesSearchArguments = /*@__PURE__*/ $rt.codecOf(NotesSearchArgumentsBinary, NotesSearchArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(NotesSearchArgumentsText, NotesSearchArgumentsDense), NotesSearchArgumentsPrompt, { stream: NotesSearchArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckNotesSearchArguments, $s_NotesSearchArguments, readNotesSearchArguments as $readNotesSearchArguments, writeNotesSearchArguments as $writeNotesSearchArguments };
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export type { $Def };

@@ -18,15 +18,15 @@ export interface GetAirQualityArguments {
   pollutants?: ("pm2_5" | "pm10" | "o3" | "no2")[] | undefined;
 }
 
-export const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
-export const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
-export const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
-export const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
-export const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
-export const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
-export const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
-export const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
-export const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
+const $keys_GetAirQualityArguments = /*@__PURE__*/ new Set<string>(["location", "pollutants"]);
+const $keys_GetAirQualityArguments_location_city = /*@__PURE__*/ new Set<string>(["kind", "name"]);
+const $keys_GetAirQualityArguments_location_coordinates = /*@__PURE__*/ new Set<string>(["kind", "lat", "lon"]);
+const $enum_GetAirQualityArguments_pollutants_items = ["pm2_5", "pm10", "o3", "no2"] as const;
+const $tenum_GetAirQualityArguments_location_city_kind = ["city"] as const;
+const $tenum_GetAirQualityArguments_location_coordinates_kind = ["coordinates"] as const;
+const $tunion_GetAirQualityArguments_location = [$ckb_GetAirQualityArguments_location_city, $ckb_GetAirQualityArguments_location_coordinates] as const;
+const $tmask_GetAirQualityArguments_location_exact = [32, 32] as const;
+const $tmask_GetAirQualityArguments_location_coercible = [0, 0] as const;
 const $thints_GetAirQualityArguments = {"root": "object", "keys": ["location", "pollutants"]} as const;
 const $tfill_GetAirQualityArguments = {
   "root": {"o": [["pollutants", 1, 0]]},
@@ -53,7 +53,7 @@ const $tinstructions_GetAirQualityArguments = "Reply with TOON (Token-Oriented O
   "- pollutants[]: one of \"pm2_5\", \"pm10\", \"o3\", \"no2\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): pollutants";
 
-export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
+function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_location = v.location;
   const v_pollutants = v.pollutants;
@@ -109,7 +109,7 @@ export function writeGetAirQualityArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-export function readGetAirQualityArguments(r: $rt.Reader): any {
+function readGetAirQualityArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   r.at = "/location";
@@ -274,7 +274,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckb_GetAirQualityArguments_location_city(v: any): any {
+function $ckb_GetAirQualityArguments_location_city(v: any): any {
   $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_city_kind);
   v.name = $rt.tcString(v.name, "/name");
@@ -282,7 +282,7 @@ export function $ckb_GetAirQualityArguments_location_city(v: any): any {
   return v;
 }
 
-export function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
+function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   $rt.tcObject(v, "");
   v.kind = $rt.tcEnum(v.kind, "/kind", $tenum_GetAirQualityArguments_location_coordinates_kind);
   v.lat = $rt.tcNumber(v.lat, "/lat");
@@ -291,7 +291,7 @@ export function $ckb_GetAirQualityArguments_location_coordinates(v: any): any {
   return v;
 }
 
-export function $ckb_GetAirQualityArguments_location(v: any): any {
+function $ckb_GetAirQualityArguments_location(v: any): any {
   $rt.tcObject(v, "");
   const d0 = v.kind;
   switch (d0) {
@@ -309,12 +309,12 @@ export function $ckb_GetAirQualityArguments_location(v: any): any {
   return v;
 }
 
-export function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
+function $ckb_GetAirQualityArguments_pollutants_items(v: any): any {
   v = $rt.tcEnum(v, "", $enum_GetAirQualityArguments_pollutants_items);
   return v;
 }
 
-export function $ckGetAirQualityArguments(v: any): any {
+function $ckGetAirQualityArguments(v: any): any {
   $rt.tcObject(v, "");
   v.location = $rt.tcRef(v.location, "/location", $ckb_GetAirQualityArguments_location);
   if (v.pollutants !== undefined) v.pollutants = $rt.tcArray(v.pollutants, "/pollutants", $ckb_GetAirQualityArguments_pollutants_items);
@@ -340,7 +340,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
 /** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
 
-export type $Def<T> = Exclude<T, undefined>;
+type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": GetAirQualityArguments;
@@ -356,42 +356,36 @@ type $StreamPaths = {
   "pollutants[]": $StreamPaths["pollutants"][number];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "GetAirQualityArguments",
-  fingerprint: 34600,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {
-        name: "location",
-        required: true,
-        shape: {
-          kind: "union",
-          branches: [
-            {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
-            {
-              kind: "object",
-              properties: [
-                {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
-                {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
-                {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
-              ],
-              additional: false,
-            },
-          ],
-          discriminator: {property:"kind",values:["city","coordinates"]},
-        },
+const $s_GetAirQualityArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {
+      name: "location",
+      required: true,
+      shape: {
+        kind: "union",
+        branches: [
+          {kind:"object",properties:[{name:"kind",required:true,shape:{kind:"const",value:"city"}},{name:"name",required:true,shape:{kind:"string"}}],additional:false},
+          {
+            kind: "object",
+            properties: [
+              {name:"kind",required:true,shape:{kind:"const",value:"coordinates"}},
+              {name:"lat",required:true,shape:{kind:"number",constraints:{minimum:-90,maximum:90}}},
+              {name:"lon",required:true,shape:{kind:"number",constraints:{minimum:-180,maximum:180}}},
+            ],
+            additional: false,
+          },
+        ],
+        discriminator: {property:"kind",values:["city","coordinates"]},
       },
-      {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+    },
+    {name:"pollutants",required:false,shape:{kind:"array",items:{kind:"enum",values:["pm2_5","pm10","o3","no2"]}}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"GetAirQualityArguments",fingerprint:34600,level:$LEVEL,tables:false,root:$s_GetAirQualityArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -495,3 +489,9 @@ export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArgument
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetAirQualityArguments = /*@__PURE__*/ $rt.codecOf(GetAirQualityArgumentsBinary, GetAirQualityArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetAirQualityArgumentsText, GetAirQualityArgumentsDense), GetAirQualityArgumentsPrompt, { stream: GetAirQualityArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckGetAirQualityArguments, $s_GetAirQualityArguments, readGetAirQualityArguments as $readGetAirQualityArguments, writeGetAirQualityArguments as $writeGetAirQualityArguments };
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export type { $Def };

@@ -14,8 +14,8 @@ export interface GetForecastArguments {
   include?: ("temperature" | "precipitation" | "wind" | "uv_index")[] | undefined;
 }
 
-export const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
-export const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
+const $keys_GetForecastArguments = /*@__PURE__*/ new Set<string>(["city", "days", "include"]);
+const $enum_GetForecastArguments_include_items = ["temperature", "precipitation", "wind", "uv_index"] as const;
 const $thints_GetForecastArguments = {"root": "object", "keys": ["city", "days", "include"]} as const;
 const $tfill_GetForecastArguments = {
   "root": {"o": [["include", 1, 0]]},
@@ -40,7 +40,7 @@ const $tinstructions_GetForecastArguments = "Reply with TOON (Token-Oriented Obj
   "- include[]: one of \"temperature\", \"precipitation\", \"wind\", \"uv_index\"\n" +
   "- top level: optional (omit when unknown; in a table row, leave its cell empty): include";
 
-export function writeGetForecastArguments(w: $rt.Writer, v: any): void {
+function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
   const v_days = v.days;
@@ -71,7 +71,7 @@ export function writeGetForecastArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-export function readGetForecastArguments(r: $rt.Reader): any {
+function readGetForecastArguments(r: $rt.Reader): any {
   r.at = "";
   const m0 = r.bits(1);
   const v_city = (r.at = "/city", r.string());
@@ -146,12 +146,12 @@ function $txGetForecastArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckb_GetForecastArguments_include_items(v: any): any {
+function $ckb_GetForecastArguments_include_items(v: any): any {
   v = $rt.tcEnum(v, "", $enum_GetForecastArguments_include_items);
   return v;
 }
 
-export function $ckGetForecastArguments(v: any): any {
+function $ckGetForecastArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.days = $rt.tcInteger(v.days, "/days");
@@ -178,7 +178,7 @@ const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0
 /** Through the runtime contract check (runtime/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-forecast.ts", $dictionary.fingerprint, "GetForecastArguments");
 
-export type $Def<T> = Exclude<T, undefined>;
+type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
   "$": GetForecastArguments;
@@ -188,24 +188,18 @@ type $StreamPaths = {
   "include[]": $StreamPaths["include"][number];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "GetForecastArguments",
-  fingerprint: 62257,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-      {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
-      {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_GetForecastArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+    {name:"days",required:true,shape:{kind:"integer",constraints:{minimum:1,maximum:10}}},
+    {name:"include",required:false,shape:{kind:"array",items:{kind:"enum",values:["temperature","precipitation","wind","uv_index"]},constraints:{uniqueItems:true}}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"GetForecastArguments",fingerprint:62257,level:$LEVEL,tables:false,root:$s_GetForecastArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -309,3 +303,6 @@ export const GetForecastArgumentsStream: $rt.StreamCodec<GetForecastArguments, $
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetForecastArguments = /*@__PURE__*/ $rt.codecOf(GetForecastArgumentsBinary, GetForecastArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetForecastArgumentsText, GetForecastArgumentsDense), GetForecastArgumentsPrompt, { stream: GetForecastArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckGetForecastArguments, $s_GetForecastArguments, readGetForecastArguments as $readGetForecastArguments, writeGetForecastArguments as $writeGetForecastArguments };

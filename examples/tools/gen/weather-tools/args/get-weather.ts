@@ -15,8 +15,8 @@ export interface GetWeatherArguments {
   unit: "celsius" | "fahrenheit";
 }
 
-export const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
-export const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
+const $keys_GetWeatherArguments = /*@__PURE__*/ new Set<string>(["city", "date", "unit"]);
+const $enum_GetWeatherArguments_unit = ["celsius", "fahrenheit"] as const;
 const $thints_GetWeatherArguments = {"root": "object", "keys": ["city", "date", "unit"]} as const;
 const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -35,7 +35,7 @@ const $tinstructions_GetWeatherArguments = "Reply with TOON (Token-Oriented Obje
   "- date: may be null\n" +
   "- unit: one of \"celsius\", \"fahrenheit\"";
 
-export function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
+function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   $rt.gObject(v, "");
   const v_city = v.city;
   const v_date = v.date;
@@ -58,7 +58,7 @@ export function writeGetWeatherArguments(w: $rt.Writer, v: any): void {
   }
 }
 
-export function readGetWeatherArguments(r: $rt.Reader): any {
+function readGetWeatherArguments(r: $rt.Reader): any {
   const v_city = (r.at = "/city", r.string());
   const v_date = ((r.at = "/date", r.index(2)) === 0 ? (r.at = "/date", r.date()) : null);
   const v_unit = (r.at = "/unit", $enum_GetWeatherArguments_unit[r.index(2)]);
@@ -109,7 +109,7 @@ function $txGetWeatherArguments(e: $rt.TextState, v: any): string | null {
   return null;
 }
 
-export function $ckGetWeatherArguments(v: any): any {
+function $ckGetWeatherArguments(v: any): any {
   $rt.tcObject(v, "");
   v.city = $rt.tcString(v.city, "/city");
   v.date = $rt.tcOrNull(v.date, "/date", $rt.tcString);
@@ -146,24 +146,18 @@ type $StreamPaths = {
   "unit": GetWeatherArguments["unit"];
 };
 
-/** The descriptor (runtime/codec/descriptor.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {
-  name: "GetWeatherArguments",
-  fingerprint: 10534,
-  level: $LEVEL,
-  tables: false,
-  root: {
-    kind: "object",
-    properties: [
-      {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
-      {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
-      {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
-    ],
-    additional: false,
-  },
-  definitions: [],
-  retired: [],
+const $s_GetWeatherArguments: $rt.DescriptorShape = {
+  kind: "object",
+  properties: [
+    {name:"city",required:true,shape:{kind:"string",constraints:{minLength:1}}},
+    {name:"date",required:true,shape:{kind:"union",branches:[{kind:"string",format:"date"},{kind:"null"}]}},
+    {name:"unit",required:true,shape:{kind:"enum",values:["celsius","fahrenheit"]}},
+  ],
+  additional: false,
 };
+
+/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {name:"GetWeatherArguments",fingerprint:10534,level:$LEVEL,tables:false,root:$s_GetWeatherArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {
@@ -267,3 +261,6 @@ export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $St
 
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const GetWeatherArguments = /*@__PURE__*/ $rt.codecOf(GetWeatherArgumentsBinary, GetWeatherArgumentsValidate, /*@__PURE__*/ $rt.textLayouts(GetWeatherArgumentsText, GetWeatherArgumentsDense), GetWeatherArgumentsPrompt, { stream: GetWeatherArgumentsStream });
+
+/** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
+export { $ckGetWeatherArguments, $s_GetWeatherArguments, readGetWeatherArguments as $readGetWeatherArguments, writeGetWeatherArguments as $writeGetWeatherArguments };
