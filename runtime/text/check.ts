@@ -133,8 +133,9 @@ export function tcInteger(v: unknown, path = ""): number {
 }
 
 const INTEGER_TOKEN = /^-?(?:0|[1-9][0-9]*)$/;
-const MIN_INT64 = -(2n ** 63n);
-const MAX_UINT64 = 2n ** 64n;
+// literals, not `2n ** 63n`: a bundler cannot tell that `**` has no side effect, so it would keep both everywhere
+const MIN_INT64 = -9223372036854775808n; // -(2^63)
+const MAX_UINT64 = 18446744073709551616n; // 2^64
 
 /** An int64 position: exact bigint beyond 2^53. */
 export function tcInt64(v: unknown, path = ""): number | bigint {

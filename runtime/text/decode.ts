@@ -24,6 +24,7 @@
  */
 
 import { ToonError, pointerSegment } from "../errors.ts";
+import { checkSizeAndDepth } from "./options.ts";
 
 /** Options of {@link decodeText}. */
 export interface TextDecodeOptions {
@@ -70,15 +71,15 @@ const POW10: number[] = [];
 for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
 
 /** A parsed `{…}` field list, possibly with nested groups. */
-class FieldGroup {
-  names: string[] = [];
-  kids: (FieldGroup | null)[] = [];
-  leaves = 0;
-  nested = false;
-  proto = false;
-  dup: string | null = null;
+interface FieldGroup {
+  names: string[];
+  kids: (FieldGroup | null)[];
+  leaves: number;
+  nested: boolean;
+  proto: boolean;
+  dup: string | null;
   /** The names as a set, once the list is long enough that scanning it for a duplicate would be quadratic. */
-  seen: Set<string> | null = null;
+  seen: Set<string> | null;
 }
 
 /** Field lists up to this long are searched for duplicates by scanning; longer ones use a set. */
@@ -92,53 +93,52 @@ function hasName(g: FieldGroup, name: string): boolean {
   return g.seen.has(name);
 }
 
+// Plain objects, not classes: the target's class fields print every field twice (declaration and constructor
+// assignment), and property names survive minification; one literal per type keeps one hidden class.
+
 /** A parsed array / keyed header. */
-class Header {
-  constructor(
-    readonly key: string | null,
-    readonly len: number,
-    readonly keyed: boolean,
-    readonly delim: number,
-    readonly fields: FieldGroup | null,
-    /** Inline values range (empty when vs === ve). */
-    readonly vs: number,
-    readonly ve: number,
-    /** Line index and offset of the `[`. */
-    readonly li: number,
-    readonly pos: number,
-  ) {}
+interface Header {
+  key: string | null;
+  len: number;
+  keyed: boolean;
+  delim: number;
+  fields: FieldGroup | null;
+  /** Inline values range (empty when vs === ve). */
+  vs: number;
+  ve: number;
+  /** Line index and offset of the `[`. */
+  li: number;
+  pos: number;
 }
 
 /** Decoder state. */
-class D {
-  L: Int32Array = new Int32Array(S * 64);
-  n = 0;
+interface D {
+  readonly t: string;
+  readonly strict: boolean;
+  readonly indent: number;
+  readonly maxDepth: number;
+  L: Int32Array;
+  n: number;
   /** Next unconsumed line index. */
-  p = 0;
+  p: number;
   /** Scratch results of classify / parseQuoted. */
-  key = "";
-  vs = 0;
-  q = 0;
-  hdr: Header | null = null;
+  key: string;
+  vs: number;
+  q: number;
+  hdr: Header | null;
   /** Recently seen unquoted keys by (first character, length): the same key text is sliced (and internalized) once. */
-  keys: (string | undefined)[] = new Array<string | undefined>(256);
+  keys: (string | undefined)[];
   /** Scratch cell buffer for tabular rows and keyed entries, and the cell cursor. */
-  cells: unknown[] = [];
-  ck = 0;
+  cells: unknown[];
+  ck: number;
   /** Exact-number mode ({@link decodeTextExact}): number tokens a double does not carry exactly become TextNumber. */
-  exact = false;
+  exact: boolean;
   /** How many TextNumber tokens were produced. */
-  raws = 0;
+  raws: number;
   /** Position tracking ({@link locateText}): child key or index -> offset of its value, per container. */
-  track: Map<object, Map<string | number, number>> | null = null;
+  track: Map<object, Map<string | number, number>> | null;
   /** Start offsets of the cells of the last splitCells call (tracking mode only). */
-  cpos: number[] | null = null;
-  constructor(
-    readonly t: string,
-    readonly strict: boolean,
-    readonly indent: number,
-    readonly maxDepth: number,
-  ) {}
+  cpos: number[] | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -294,24 +294,14 @@ function hexVal(c: number): number {
 function parseQuoted(d: D, pos: number, end: number, li: number): string {
   const t = d.t;
   let i = pos + 1;
-  for (;;) {
-    if (i >= end) throw errAt(d, "unterminated string", pos, li);
-    const c = t.charCodeAt(i);
-    if (c === CH_QUOTE) {
-      d.q = i + 1;
-      return t.slice(pos + 1, i);
-    }
-    if (c === CH_BACKSLASH) break;
-    if (c < CH_SPACE && c !== CH_TAB && d.strict) throw errAt(d, "raw control character in quoted string (use an escape)", i, li);
-    i++;
-  }
-  let out = t.slice(pos + 1, i);
+  // one loop: without escapes `out` stays "" and the value is one slice ("" + slice is the slice itself)
+  let out = "";
   let s = i;
   while (i < end) {
     const c = t.charCodeAt(i);
     if (c === CH_QUOTE) {
       d.q = i + 1;
-      return s === i ? out : out + t.slice(s, i);
+      return out + t.slice(s, i);
     }
     if (c === CH_BACKSLASH) {
       if (s !== i) out += t.slice(s, i);
@@ -505,7 +495,7 @@ function bad(d: D, reason: string, pos: number, li: number): false {
 function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl: number): FieldGroup | null {
   if (lvl > d.maxDepth) throw depthErr(d, li);
   const t = d.t;
-  const g = new FieldGroup();
+  const g: FieldGroup = { names: [], kids: [], leaves: 0, nested: false, proto: false, dup: null, seen: null };
   p++;
   for (;;) {
     while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
@@ -621,7 +611,7 @@ function parseHeader(d: D, key: string | null, i: number, b: number, li: number)
   } else if (keyed) {
     return bad(d, "keyed header requires a field list", i, li);
   }
-  d.hdr = new Header(key, len, keyed, delim, fields, p, b, li, i);
+  d.hdr = { key, len, keyed, delim, fields, vs: p, ve: b, li, pos: i };
   return true;
 }
 
@@ -753,6 +743,17 @@ function leafPath(g: FieldGroup, k: number): string {
   return walk(g, "") ?? "";
 }
 
+/**
+ * Strict mode: a header's body holds the `count` it declares, else TEXT_SYNTAX at line `extra` (the first line past
+ * the declared count, -1 when there is none) or at the header.
+ */
+function checkCount(d: D, h: Header, count: number, extra: number, what: string): void {
+  if (d.strict && count !== h.len) {
+    const reason = `${h.keyed ? "keyed table" : "array"} declares ${h.len} ${what} but has ${count}`;
+    throw extra >= 0 ? errAt(d, reason, d.L[extra * S + L_START], extra) : errAt(d, reason, h.pos, h.li);
+  }
+}
+
 /** Decode the value introduced by header `h` standing at depth `hd`. */
 function decodeHeaderValue(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown {
   if (lvl > d.maxDepth) throw depthErr(d, h.li);
@@ -760,7 +761,7 @@ function decodeHeaderValue(d: D, h: Header, hd: number, lvl: number, span: boole
   if (h.vs < h.ve) {
     const arr: unknown[] = [];
     const cnt = splitCells(d, h.vs, h.ve, h.li, h.delim, false, arr);
-    if (cnt !== h.len && d.strict) throw errAt(d, `array declares ${h.len} values but has ${cnt}`, h.pos, h.li);
+    checkCount(d, h, cnt, -1, "values");
     if (d.track !== null) for (let i = 0; i < cnt; i++) trackAt(d, arr, i, (d.cpos as number[])[i]);
     return arr;
   }
@@ -807,10 +808,7 @@ function decodeTabular(d: D, h: Header, hd: number, span: boolean): unknown[] {
     if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
     throw prefix(e, r);
   }
-  if (strict && arr.length !== h.len) {
-    if (extra >= 0) throw errAt(d, `array declares ${h.len} rows but has ${arr.length}`, L[extra * S + L_START], extra);
-    throw errAt(d, `array declares ${h.len} rows but has ${arr.length}`, h.pos, h.li);
-  }
+  checkCount(d, h, arr.length, extra, "rows");
   return arr;
 }
 
@@ -873,10 +871,7 @@ function decodeKeyed(d: D, h: Header, hd: number, span: boolean): Record<string,
     if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
     throw key === undefined ? e : prefix(e, key);
   }
-  if (strict && count !== h.len) {
-    if (extra >= 0) throw errAt(d, `keyed table declares ${h.len} entries but has ${count}`, L[extra * S + L_START], extra);
-    throw errAt(d, `keyed table declares ${h.len} entries but has ${count}`, h.pos, h.li);
-  }
+  checkCount(d, h, count, extra, "entries");
   return obj;
 }
 
@@ -909,10 +904,7 @@ function decodeList(d: D, h: Header, hd: number, lvl: number, span: boolean): un
   } catch (e) {
     throw prefix(e, arr.length);
   }
-  if (strict && arr.length !== h.len) {
-    if (extra >= 0) throw errAt(d, `array declares ${h.len} items but has ${arr.length}`, L[extra * S + L_START], extra);
-    throw errAt(d, `array declares ${h.len} items but has ${arr.length}`, h.pos, h.li);
-  }
+  checkCount(d, h, arr.length, extra, "items");
   return arr;
 }
 
@@ -1068,10 +1060,12 @@ function checkRootEnd(d: D, what: string): void {
  * int64 field holding `12345678901234567890`). `value` is what {@link decodeText} would have produced.
  */
 export class TextNumber {
-  constructor(
-    readonly value: number,
-    readonly raw: string,
-  ) {}
+  declare readonly value: number;
+  declare readonly raw: string;
+  constructor(value: number, raw: string) {
+    this.value = value;
+    this.raw = raw;
+  }
 }
 
 /** In exact mode: `x` when the token [a, b) is exactly `String(x)` and x is a safe integer or not an integer. */
@@ -1200,9 +1194,27 @@ function makeD(text: string, options: TextDecodeOptions | undefined): D {
   const indentSize = options?.indentSize ?? 2;
   const strict = options?.strict ?? true;
   const maxDepth = options?.maxDepth ?? 1000;
-  if (!Number.isInteger(indentSize) || indentSize < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(indentSize)}`);
-  if (!(maxDepth >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(maxDepth)}`);
-  return new D(text, strict !== false, indentSize, maxDepth);
+  checkSizeAndDepth(indentSize, maxDepth);
+  return {
+    t: text,
+    strict: strict !== false,
+    indent: indentSize,
+    maxDepth,
+    L: new Int32Array(S * 64),
+    n: 0,
+    p: 0,
+    key: "",
+    vs: 0,
+    q: 0,
+    hdr: null,
+    keys: new Array<string | undefined>(256),
+    cells: [],
+    ck: 0,
+    exact: false,
+    raws: 0,
+    track: null,
+    cpos: null,
+  };
 }
 
 const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function";

@@ -26,6 +26,7 @@
 
 import { ToonError, hostError, pointerSegment } from "../errors.ts";
 import { refuseDense } from "./layout.ts";
+import { checkSizeAndDepth } from "./options.ts";
 
 /** A delimiter of TOON arrays and tables: comma (default), tab or pipe. */
 export type TextDelimiter = "," | "\t" | "|";
@@ -312,22 +313,32 @@ function rowCells(row: Record<string, unknown>, fields: readonly TextField[], d:
 /** Thrown (never escapes) when the value holds non-JSON objects: encoding restarts on a normalized copy. */
 const RESTART = new (class Restart {})();
 
+// `declare` fields and assignments in the constructor: a field declared otherwise (a parameter property too) is
+// printed twice by the ES2022 class-field target, once as a declaration, once as the assignment.
 class E {
-  out = "";
-  nl: string[] = [];
-  constructor(
-    readonly d: TextDelimiter,
-    readonly dc: number,
-    readonly mk: string,
-    readonly size: number,
-    readonly max: number,
-    /**
-     * A schema codec's encoder (encodeTextWith): an object property whose value is `undefined` is absent, as in
-     * JSON.stringify and as binary encode and validate take it, not `null` (the schemaless default). Meeting one
-     * restarts encoding on a normalized copy without such properties.
-     */
-    readonly omit: boolean = false,
-  ) {}
+  declare readonly d: TextDelimiter;
+  declare readonly dc: number;
+  declare readonly mk: string;
+  declare readonly size: number;
+  declare readonly max: number;
+  /**
+   * A schema codec's encoder (encodeTextWith): an object property whose value is `undefined` is absent, as in
+   * JSON.stringify and as binary encode and validate take it, not `null` (the schemaless default). Meeting one
+   * restarts encoding on a normalized copy without such properties.
+   */
+  declare readonly omit: boolean;
+  declare out: string;
+  declare nl: string[];
+  constructor(d: TextDelimiter, dc: number, mk: string, size: number, max: number, omit = false) {
+    this.out = "";
+    this.nl = [];
+    this.d = d;
+    this.dc = dc;
+    this.mk = mk;
+    this.size = size;
+    this.max = max;
+    this.omit = omit;
+  }
 }
 
 function makeE(options: TextEncodeOptions | undefined, omit = false): E {
@@ -335,8 +346,7 @@ function makeE(options: TextEncodeOptions | undefined, omit = false): E {
   const dc = delimCode(d);
   const size = options?.indentSize ?? 2;
   const max = options?.maxDepth ?? 1000;
-  if (!Number.isInteger(size) || size < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(size)}`);
-  if (!(max >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(max)}`);
+  checkSizeAndDepth(size, max);
   return new E(d, dc, mark(d), size, max, omit);
 }
 
@@ -379,10 +389,12 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** A table row plan (§9.3), taken from the first row: field names, with a nested plan for nested-uniform columns. */
 class Plan {
-  constructor(
-    readonly names: string[],
-    readonly kids: (Plan | null)[],
-  ) {}
+  declare readonly names: string[];
+  declare readonly kids: (Plan | null)[];
+  constructor(names: string[], kids: (Plan | null)[]) {
+    this.names = names;
+    this.kids = kids;
+  }
 }
 
 /**
