@@ -24,7 +24,7 @@ import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir
 import { Code, code, join, jsonBlock, jsonLit, lit, name, raw, stringBlock } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { indentBy, readProp } from "./write.ts";
-import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
+import { encodeKey, encodeText, fieldList, type TextDelimiter, type TextField } from "../../runtime/text/encode.ts";
 import type { TextCheckFn } from "../../runtime/text/check.ts";
 import { formatOf } from "../../runtime/codec/formats.ts";
 import { categoryMasks, nullableOf, textCheckOf } from "../../runtime/codec/engine/text-check.ts";
@@ -521,8 +521,14 @@ ${indentBy(this.array(s.items, pos.dash, v, n, pos.depth.plus(1), pos.lvl, false
     const table = tab ? tabularFields(items, this.cx) : null;
     if (table !== null) {
       const row = this.rowFn(table.shape, table.fields);
-      const fieldsConst = this.cx.constant("tfields", jsonBlock(table.fields), table.shape);
-      const header = fieldList(table.fields, ",");
+      // the field list for the document's delimiter, as the generic fieldList writes it: the names are known, so
+      // only the delimiter is left to the run (a raw NUL cannot occur in a list: encodeKey escapes controls)
+      const header = join(
+        ("]" + fieldList(table.fields, "\0" as TextDelimiter) + ":")
+          .split("\0")
+          .map((piece) => lit(piece)),
+        " + e.d + ",
+      );
       const body = L.fresh("b", field);
       const ind = L.fresh("ind", field);
       const i = L.fresh("i", field);
@@ -537,7 +543,7 @@ if (${lvl.plus(table.depth).code} <= e.max) {
     ${body} += ${ind} + ${c};
   }
 }
-if (${i} === ${n}) e.out += ${pre} + "[" + ${n} + e.mk + "]" + (e.d === "," ? ${header} : $rt.fieldList(${fieldsConst}, e.d)) + ":" + ${body};
+if (${i} === ${n}) e.out += ${pre} + "[" + ${n} + e.mk + ${header} + ${body};
 else ${generic}`;
     }
     const x0 = L.fresh("x", field);
@@ -626,32 +632,49 @@ if (${f} === null) return null;
 ${glue}${f};`;
     };
     const cells = s.properties.map((p, i) => cell(p, i, i === 0));
-    let body: Code;
-    if (linesOf(cells) <= MAX_FUNCTION_LINES) body = join(cells);
-    else {
-      // too big for one function (see MAX_FUNCTION_LINES): chunks of cells come from helpers
-      const indexed = s.properties.map((p, i) => ({ code: cells[i]!, p, i }));
-      const parts: Code[] = [];
-      chunkBlocks(indexed).forEach((group, g) => {
-        const part = this.cx.uniqueName(`$trc_${this.cx.nameOf(s)}`);
-        this.fns.push(code`function ${part}(e: $rt.TextState, r: any): string | null {
+    if (linesOf(cells) <= MAX_FUNCTION_LINES) {
+      // every cell, then one test: a cell after one that declines is computed in vain, but only on a row that is
+      // no table row anyway, and a throw there hands the value to the generic encoder as any throw does
+      const vars = s.properties.map((p, i) => (primOnly(p.shape, this.cx) ? name(`f${i}`) : name(`c${i}`)));
+      const lines = s.properties.map((p, i) => {
+        const read = readProp(name("r"), p.name);
+        if (primOnly(p.shape, this.cx)) return code`const ${vars[i]!} = $rt.textCell(${read}, e.dc);`;
+        const sub = tabularFields(p.shape, this.cx)!;
+        return code`const ${vars[i]!} = ${this.rowFn(sub.shape, sub.fields)}(e, ${read});`;
+      });
+      this.fns.push(code`function ${fn}(e: $rt.TextState, r: any): string | null {
+  if (typeof r !== "object" || r === null || $isArray(r)) return null;
+  const ks = Object.keys(r);
+${indentBy(keyTest, "  ")}
+${indentBy(join(lines), "  ")}
+  return ${join(
+    vars.map((v) => code`${v} === null`),
+    " || ",
+  )} ? null : ${join(vars, " + e.d + ")};
+}`);
+      return fn;
+    }
+    // too big for one function (see MAX_FUNCTION_LINES): chunks of cells come from helpers
+    const indexed = s.properties.map((p, i) => ({ code: cells[i]!, p, i }));
+    const parts: Code[] = [];
+    chunkBlocks(indexed).forEach((group, g) => {
+      const part = this.cx.uniqueName(`$trc_${this.cx.nameOf(s)}`);
+      this.fns.push(code`function ${part}(e: $rt.TextState, r: any): string | null {
   let s: string;
 ${indentBy(join(group.map((x, k) => cell(x.p, x.i, k === 0))), "  ")}
   return s;
 }`);
-        const c = name(`p${g}`);
-        parts.push(code`const ${c} = ${part}(e, r);
+      const c = name(`p${g}`);
+      parts.push(code`const ${c} = ${part}(e, r);
 if (${c} === null) return null;
 ${g === 0 ? code`s = ` : code`s += e.d + `}${c};`);
-      });
-      body = join(parts);
-    }
+    });
     this.fns.push(code`function ${fn}(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
 ${indentBy(keyTest, "  ")}
   let s: string;
-${indentBy(body, "  ")}
+${indentBy(join(parts), "  ")}
   return s;
 }`);
     return fn;

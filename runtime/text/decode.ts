@@ -757,7 +757,6 @@ function checkCount(d: D, h: Header, count: number, extra: number, what: string)
 /** Decode the value introduced by header `h` standing at depth `hd`. */
 function decodeHeaderValue(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown {
   if (lvl > d.maxDepth) throw depthErr(d, h.li);
-  if (h.keyed) return decodeKeyed(d, h, hd, span);
   if (h.vs < h.ve) {
     const arr: unknown[] = [];
     const cnt = splitCells(d, h.vs, h.ve, h.li, h.delim, false, arr);
@@ -765,66 +764,30 @@ function decodeHeaderValue(d: D, h: Header, hd: number, lvl: number, span: boole
     if (d.track !== null) for (let i = 0; i < cnt; i++) trackAt(d, arr, i, (d.cpos as number[])[i]);
     return arr;
   }
-  if (h.fields !== null) return decodeTabular(d, h, hd, span);
-  return decodeList(d, h, hd, lvl, span);
+  return decodeLines(d, h, hd, lvl, span);
 }
 
-function decodeTabular(d: D, h: Header, hd: number, span: boolean): unknown[] {
+/**
+ * The lines under a header: the items of an expanded list (§9.4, no field list), the rows of a tabular array
+ * (§9.3) or the entries of a keyed table (§9.5, `h.keyed`: `key: cells` lines). One loop for the three, since
+ * they differ only in what one line holds.
+ */
+function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown[] | Record<string, unknown> {
+  const t = d.t;
   const L = d.L;
   const n = d.n;
-  const g = h.fields as FieldGroup;
-  const leaves = g.leaves;
-  const delim = h.delim;
+  const g = h.fields;
+  const leaves = g === null ? 0 : g.leaves;
+  const keyed = h.keyed;
   const strict = d.strict;
   const cells = d.cells;
   const rowDepth = scopeDepth(d, hd);
   const arr: unknown[] = [];
-  let extra = -1;
-  let r = 0;
-  let inCells = false;
-  try {
-    for (; d.p < n; r++) {
-      const li = d.p;
-      const o = li * S;
-      const dep = L[o + L_DEPTH];
-      if (dep <= hd) break;
-      if (dep !== rowDepth) throw overIndentErr(d, li, rowDepth);
-      const a = L[o + L_START];
-      const b = L[o + L_END];
-      inCells = true;
-      const cnt = splitCells(d, a, b, li, delim, true, cells);
-      inCells = false;
-      if (cnt < 0) break; // key-value line: the rows are over
-      if (strict && L[o + L_BLANK] !== 0 && (span || r > 0)) throw blankErr(d, li);
-      d.p = li + 1;
-      if (cnt !== leaves) throw errAt(d, `row has ${cnt} values but the header declares ${leaves} fields`, a, li);
-      if (r === h.len && extra < 0) extra = li;
-      d.ck = 0;
-      const row = buildRow(d, g, cells);
-      if (d.track !== null) trackRow(d, arr, arr.length, a, row, g);
-      arr.push(row);
-    }
-  } catch (e) {
-    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
-    throw prefix(e, r);
-  }
-  checkCount(d, h, arr.length, extra, "rows");
-  return arr;
-}
-
-function decodeKeyed(d: D, h: Header, hd: number, span: boolean): Record<string, unknown> {
-  const t = d.t;
-  const L = d.L;
-  const n = d.n;
-  const g = h.fields as FieldGroup;
-  const leaves = g.leaves;
-  const strict = d.strict;
-  const cells = d.cells;
-  const entryDepth = scopeDepth(d, hd);
   const obj: Record<string, unknown> = {};
   let count = 0;
   let extra = -1;
-  let key: string | undefined;
+  // the path segment of the line being read (undefined: an entry whose key is not read yet)
+  let key: string | number | undefined;
   let inCells = false;
   try {
     while (d.p < n) {
@@ -832,80 +795,66 @@ function decodeKeyed(d: D, h: Header, hd: number, span: boolean): Record<string,
       const o = li * S;
       const dep = L[o + L_DEPTH];
       if (dep <= hd) break;
-      key = undefined;
-      if (dep !== entryDepth) throw overIndentErr(d, li, entryDepth);
-      if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
-      d.p = li + 1;
+      key = keyed ? undefined : count;
+      if (dep !== rowDepth) throw overIndentErr(d, li, rowDepth);
       const a = L[o + L_START];
       const b = L[o + L_END];
-      let i: number;
-      let k: string;
-      if (t.charCodeAt(a) === CH_QUOTE) {
-        k = parseQuoted(d, a, b, li);
-        i = d.q;
-        while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-        if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
-      } else {
-        i = findColon(t, a, b);
-        if (i < 0) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
-        let e = i;
-        while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
-        k = t.slice(a, e);
+      if (g === null) {
+        if (t.charCodeAt(a) !== CH_MINUS || (b - a > 1 && t.charCodeAt(a + 1) !== CH_SPACE)) {
+          throw errAt(d, "expected a list item ('- …')", a, li);
+        }
+        if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+        d.p = li + 1;
+        if (count === h.len && extra < 0) extra = li;
+        if (d.track !== null) trackAt(d, arr, count, b - a > 1 ? a + 2 : a);
+        arr.push(decodeListItem(d, li, a, b, rowDepth, lvl + 1));
+        count++;
+        continue;
       }
-      i++;
-      while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-      if (strict && hasOwn.call(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
-      key = k;
+      let i = a;
+      let k = "";
+      if (keyed) {
+        if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+        d.p = li + 1;
+        if (t.charCodeAt(a) === CH_QUOTE) {
+          k = parseQuoted(d, a, b, li);
+          i = d.q;
+          while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+          if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
+        } else {
+          if (literalKV(d, a, b) === K_NONE) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
+          k = d.key;
+          i = d.vs - 1;
+        }
+        i++;
+        while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+        if (strict && hasOwn.call(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
+        key = k;
+      }
       inCells = true;
-      const cnt = i < b ? splitCells(d, i, b, li, h.delim, false, cells) : 0;
+      // a row is never empty (content lines are not); an entry's cells may be
+      const cnt = i < b ? splitCells(d, i, b, li, h.delim, !keyed, cells) : 0;
       inCells = false;
-      if (cnt !== leaves) throw errAt(d, `entry has ${cnt} values but the header declares ${leaves} fields`, i, li);
+      if (!keyed) {
+        if (cnt < 0) break; // key-value line: the rows are over
+        if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+        d.p = li + 1;
+      }
+      if (cnt !== leaves) throw errAt(d, `${keyed ? "entry" : "row"} has ${cnt} values but the header declares ${leaves} fields`, i, li);
       if (count === h.len && extra < 0) extra = li;
       d.ck = 0;
       const row = buildRow(d, g, cells);
-      if (d.track !== null) trackRow(d, obj, k, a, row, g);
-      setKey(obj, k, row);
+      if (d.track !== null) trackRow(d, keyed ? obj : arr, keyed ? k : count, a, row, g);
+      if (keyed) setKey(obj, k, row);
+      else arr.push(row);
       count++;
     }
   } catch (e) {
-    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
+    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g as FieldGroup, d.ck));
     throw key === undefined ? e : prefix(e, key);
   }
-  checkCount(d, h, count, extra, "entries");
-  return obj;
-}
-
-function decodeList(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown[] {
-  const t = d.t;
-  const L = d.L;
-  const n = d.n;
-  const strict = d.strict;
-  const itemDepth = scopeDepth(d, hd);
-  const arr: unknown[] = [];
-  let extra = -1;
-  try {
-    while (d.p < n) {
-      const li = d.p;
-      const o = li * S;
-      const dep = L[o + L_DEPTH];
-      if (dep <= hd) break;
-      if (dep !== itemDepth) throw overIndentErr(d, li, itemDepth);
-      const a = L[o + L_START];
-      const b = L[o + L_END];
-      if (t.charCodeAt(a) !== CH_MINUS || (b - a > 1 && t.charCodeAt(a + 1) !== CH_SPACE)) {
-        throw errAt(d, "expected a list item ('- …')", a, li);
-      }
-      if (strict && L[o + L_BLANK] !== 0 && (span || arr.length > 0)) throw blankErr(d, li);
-      d.p = li + 1;
-      if (arr.length === h.len && extra < 0) extra = li;
-      if (d.track !== null) trackAt(d, arr, arr.length, b - a > 1 ? a + 2 : a);
-      arr.push(decodeListItem(d, li, a, b, itemDepth, lvl + 1));
-    }
-  } catch (e) {
-    throw prefix(e, arr.length);
-  }
-  checkCount(d, h, arr.length, extra, "items");
-  return arr;
+  checkCount(d, h, count, extra, keyed ? "entries" : g === null ? "items" : "rows");
+  return keyed ? obj : arr;
 }
 
 /** Decode list item line `li` ([a, b) starts with "-") at depth `itemDepth`. */

@@ -541,45 +541,36 @@ function plainOnly<T>(f: () => T): T {
  * not qualify.
  */
 function keyedForm(e: E, obj: Record<string, unknown>, keys: string[], depth: number, lvl: number): string | null {
-  const m = keys.length;
-  if (m < 2) return null;
-  const v0 = obj[keys[0]];
-  if (!isObj(v0)) return null;
-  const p = firstPlan(v0, lvl, e.max);
-  if (p === null) return null;
-  const ind = nl(e, depth);
-  let body = "";
-  let i = 0;
-  try {
-    for (; i < m; i++) {
-      const c = fit(obj[keys[i]], p, e.d, e.dc, e.omit);
-      if (c === null) return null;
-      body += ind + encodeKey(keys[i]) + ": " + c;
-    }
-  } catch (err) {
-    throw prefix(err, keys[i]);
-  }
-  return "[" + m + ":" + e.mk + "]" + planList(p, e.d) + ":" + body;
+  return keys.length < 2 || !isObj(obj[keys[0]]) ? null : tabular(e, obj, keys, depth, lvl);
 }
 
 /** Tabular form of `arr` (§9.3) as `"[N<d>]{fields}:"` + rows at `depth`, or null when the array does not qualify. */
 function tableForm(e: E, arr: readonly unknown[], depth: number, lvl: number): string | null {
-  const n = arr.length;
-  const p = firstPlan(arr[0] as Record<string, unknown>, lvl, e.max);
+  return tabular(e, arr, null, depth, lvl);
+}
+
+/**
+ * The rows of a table: the items of `rows` (an array) when `keys` is null, else the entries `keys` of `rows` (an
+ * object), each line `key: cells`. Null when a row does not fit the first one's plan.
+ */
+function tabular(e: E, table: readonly unknown[] | Readonly<Record<string, unknown>>, keys: string[] | null, depth: number, lvl: number): string | null {
+  const rows = table as Readonly<Record<string | number, unknown>>;
+  const n = keys === null ? (table as readonly unknown[]).length : keys.length;
+  const p = firstPlan((keys === null ? rows[0] : rows[keys[0]]) as Record<string, unknown>, lvl, e.max);
   if (p === null) return null;
   const ind = nl(e, depth);
   let body = "";
   let i = 0;
   try {
     for (; i < n; i++) {
-      const c = fit(arr[i], p, e.d, e.dc, e.omit);
+      const c = fit(keys === null ? rows[i] : rows[keys[i]], p, e.d, e.dc, e.omit);
       if (c === null) return null;
-      body += ind + c;
+      body += keys === null ? ind + c : ind + encodeKey(keys[i]) + ": " + c;
     }
   } catch (err) {
-    throw prefix(err, i);
+    throw prefix(err, keys === null ? i : keys[i]);
   }
-  return "[" + n + e.mk + "]" + planList(p, e.d) + ":" + body;
+  return "[" + n + (keys === null ? "" : ":") + e.mk + "]" + planList(p, e.d) + ":" + body;
 }
 
 /** 0: every element primitive; 1: every element a (plain) object; 2: mixed / arrays. */

@@ -176,7 +176,6 @@ const $dt_Address_postcode = /*@__PURE__*/ $rt.defaultTable<string>([
   "94105",
 ]);
 const $dt_Address_country = /*@__PURE__*/ $rt.defaultTable<string>(["CN", "HK", "DE", "FR", "JP", "SG", "US"]);
-const $tfields_LineItem = ["sku", "name", "qty", "unitPrice"];
 const $thints_OrderList = {"root": "object", "keys": ["orders"]} as const;
 const $tfill_OrderList = {
   "root": {"o": [["orders", 0, {"a": {"r": "Order"}}]]},
@@ -566,20 +565,11 @@ function $tr_LineItem(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 4 || ks[0] !== "sku" || ks[1] !== "name" || ks[2] !== "qty" || ks[3] !== "unitPrice") return null;
-  let s: string;
   const f0 = $rt.textCell(r.sku, e.dc);
-  if (f0 === null) return null;
-  s = f0;
   const f1 = $rt.textCell(r.name, e.dc);
-  if (f1 === null) return null;
-  s += e.d + f1;
   const f2 = $rt.textCell(r.qty, e.dc);
-  if (f2 === null) return null;
-  s += e.d + f2;
   const f3 = $rt.textCell(r.unitPrice, e.dc);
-  if (f3 === null) return null;
-  s += e.d + f3;
-  return s;
+  return f0 === null || f1 === null || f2 === null || f3 === null ? null : f0 + e.d + f1 + e.d + f2 + e.d + f3;
 }
 
 function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
@@ -617,7 +607,7 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
                 b_items += ind_items + c_items;
               }
             }
-            if (i_items === n_items) e.out += lead0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,name,qty,unitPrice}" : $rt.fieldList($tfields_LineItem, e.d)) + ":" + b_items;
+            if (i_items === n_items) e.out += lead0 + "items" + "[" + n_items + e.mk + "]{sku" + e.d + "name" + e.d + "qty" + e.d + "unitPrice}:" + b_items;
             else $rt.textArray(e, lead0 + "items", v_items, depth + 2, lvl + 1, true);
           }
         } else $rt.textField(e, v_items, lead0, "items", depth + 1, lvl);

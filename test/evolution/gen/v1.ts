@@ -32,7 +32,6 @@ const $enum_Order_status = ["new", "paid"] as const;
 const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
 const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
 const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
-const $tfields_Order_items_items = ["sku", "qty"];
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
 const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash] as const;
@@ -226,7 +225,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
               b_items += ind_items + c_items;
             }
           }
-          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields_Order_items_items, e.d)) + ":" + b_items;
+          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]{sku" + e.d + "qty}:" + b_items;
           else $rt.textArray(e, ind0 + "items", v_items, 1, 2, true);
         }
       } else $rt.textField(e, v_items, ind0, "items", 0, 1);
@@ -318,14 +317,9 @@ function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
-  let s: string;
   const f0 = $rt.textCell(r.sku, e.dc);
-  if (f0 === null) return null;
-  s = f0;
   const f1 = $rt.textCell(r.qty, e.dc);
-  if (f1 === null) return null;
-  s += e.d + f1;
-  return s;
+  return f0 === null || f1 === null ? null : f0 + e.d + f1;
 }
 
 function $ckb_Order_items_items(v: any): any {
