@@ -144,9 +144,9 @@ interface D {
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
 
-function errAt(d: D, reason: string, pos: number, li: number): ToonError {
+function errAt(d: D, reason: string, pos: number, li: number, code: "TEXT_SYNTAX" | "DEPTH_LIMIT" = "TEXT_SYNTAX"): ToonError {
   const o = li * S;
-  return new ToonError("TEXT_SYNTAX", reason, { line: d.L[o + L_LINE], column: pos - d.L[o + L_OFF] + 1 });
+  return new ToonError(code, reason, { line: d.L[o + L_LINE], column: pos - d.L[o + L_OFF] + 1 });
 }
 
 function errLine(reason: string, line: number, column: number): ToonError {
@@ -154,11 +154,7 @@ function errLine(reason: string, line: number, column: number): ToonError {
 }
 
 function depthErr(d: D, li: number): ToonError {
-  const o = li * S;
-  return new ToonError("DEPTH_LIMIT", `nesting deeper than ${d.maxDepth} levels`, {
-    line: d.L[o + L_LINE],
-    column: d.L[o + L_START] - d.L[o + L_OFF] + 1,
-  });
+  return errAt(d, `nesting deeper than ${d.maxDepth} levels`, d.L[li * S + L_START], li, "DEPTH_LIMIT");
 }
 
 function overIndentErr(d: D, li: number, expected: number): ToonError {
@@ -280,12 +276,8 @@ function findColon(t: string, i: number, end: number): number {
   return -1;
 }
 
-function hexVal(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  c |= 0x20;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
+/** Four hex digits (a `\u` escape's). */
+const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 /**
  * Parse the quoted string starting at `pos` (a `"`) within [pos, end); returns the unescaped value and sets
@@ -313,14 +305,10 @@ function parseQuoted(d: D, pos: number, end: number, li: number): string {
       else if (x === 116) out += "\t";
       else if (x === 114) out += "\r";
       else if (x === 117) {
-        if (i + 6 > end) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
-        const h0 = hexVal(t.charCodeAt(i + 2));
-        const h1 = hexVal(t.charCodeAt(i + 3));
-        const h2 = hexVal(t.charCodeAt(i + 4));
-        const h3 = hexVal(t.charCodeAt(i + 5));
-        if ((h0 | h1 | h2 | h3) < 0) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
-        const cp = (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
-        if (cp >= 0xd800 && cp <= 0xdfff) throw errAt(d, `invalid escape: \\u${t.slice(i + 2, i + 6)} is a surrogate code point`, i, li);
+        const hex = t.slice(i + 2, i + 6);
+        if (i + 6 > end || !HEX4.test(hex)) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
+        const cp = parseInt(hex, 16);
+        if (cp >= 0xd800 && cp <= 0xdfff) throw errAt(d, `invalid escape: \\u${hex} is a surrogate code point`, i, li);
         out += String.fromCharCode(cp);
         i += 6;
         s = i;
@@ -338,17 +326,23 @@ function parseQuoted(d: D, pos: number, end: number, li: number): string {
   throw errAt(d, "unterminated string", pos, li);
 }
 
-/** The number a token of the §4 grammar denotes, or NaN when [a, b) is not such a token. */
-function parseNum(t: string, a: number, b: number): number {
+/**
+ * The number the token [a, b) of the §4 grammar denotes, or undefined when it is not such a token (or its value
+ * overflows a double). In exact mode ({@link decodeTextExact}) a {@link TextNumber} when the double does not carry the
+ * token exactly: the token is `String(x)` and x a safe integer or no integer, else TextNumber. Decided from what
+ * the scan saw, without a second pass over the token.
+ */
+function numberToken(d: D, a: number, b: number): unknown {
+  const t = d.t;
   let i = a;
   let neg = false;
   let c = t.charCodeAt(i);
   if (c === CH_MINUS) {
     neg = true;
-    if (++i >= b) return NaN;
+    if (++i >= b) return undefined;
     c = t.charCodeAt(i);
   }
-  if (c < 48 || c > 57) return NaN;
+  if (c < 48 || c > 57) return undefined;
   const intStart = i;
   let m = 0;
   while (i < b) {
@@ -358,7 +352,7 @@ function parseNum(t: string, a: number, b: number): number {
     i++;
   }
   let digits = i - intStart;
-  if (digits > 1 && t.charCodeAt(intStart) === 48) return NaN; // forbidden leading zero
+  if (digits > 1 && t.charCodeAt(intStart) === 48) return undefined; // forbidden leading zero
   let frac = 0;
   if (i < b && c === CH_DOT) {
     const fs = ++i;
@@ -369,31 +363,46 @@ function parseNum(t: string, a: number, b: number): number {
       i++;
     }
     frac = i - fs;
-    if (frac === 0) return NaN;
+    if (frac === 0) return undefined;
     digits += frac;
   }
-  if (i < b) {
-    if (c !== 101 && c !== 69) return NaN;
+  const exp = i < b;
+  if (exp) {
+    if (c !== 101 && c !== 69) return undefined;
     if (++i < b) {
       c = t.charCodeAt(i);
       if (c === 43 || c === CH_MINUS) i++;
     }
-    if (i >= b) return NaN;
+    if (i >= b) return undefined;
     while (i < b) {
       c = t.charCodeAt(i);
-      if (c < 48 || c > 57) return NaN;
+      if (c < 48 || c > 57) return undefined;
       i++;
     }
-    const x = Number(t.slice(a, b));
-    return x - x === 0 ? (x === 0 ? 0 : x) : NaN;
   }
-  if (digits <= 15) {
-    // Exact mantissa and power of ten: one correctly rounded division (Clinger's fast path).
-    const x = frac === 0 ? m : m / POW10[frac];
-    return neg ? (x === 0 ? 0 : -x) : x;
+  // up to 15 significant digits without an exponent: exact mantissa and power of ten, one correctly rounded
+  // division (Clinger's fast path); and such a decimal token is the shortest round-trip form of its double
+  const short = !exp && digits <= 15;
+  let x: number;
+  if (short) {
+    x = frac === 0 ? m : m / POW10[frac];
+    if (neg) x = x === 0 ? 0 : -x;
+  } else {
+    x = Number(t.slice(a, b));
+    if (x - x !== 0) return undefined;
+    if (x === 0) x = 0; // -0
   }
-  const x = Number(t.slice(a, b));
-  return x - x === 0 ? (x === 0 ? 0 : x) : NaN;
+  if (!d.exact) return x;
+  if (x === 0) {
+    if (b - a === 1) return 0;
+  } else if (short) {
+    // canonical unless it has a trailing fractional zero or is small enough for String() to use an exponent
+    if (frac === 0 || (t.charCodeAt(b - 1) !== 48 && (x >= 1e-6 || x <= -1e-6))) return x;
+  } else if (String(x) === t.slice(a, b) && !(Number.isInteger(x) && (x > 9007199254740991 || x < -9007199254740991))) {
+    return x;
+  }
+  d.raws++;
+  return new TextNumber(x, t.slice(a, b));
 }
 
 /** Value of the unquoted token [a, b) (already trimmed): literal, number or string. */
@@ -404,15 +413,15 @@ function unquotedValue(d: D, a: number, b: number): unknown {
   const c = t.charCodeAt(a);
   if (c <= 57) {
     if (c === CH_MINUS || c >= 48) {
-      const x = parseNum(t, a, b);
-      if (x === x) return d.exact ? exactNumber(d, x, a, b) : x;
+      const x = numberToken(d, a, b);
+      if (x !== undefined) return x;
     }
   } else if (c === 116) {
-    if (n === 4 && t.charCodeAt(a + 1) === 114 && t.charCodeAt(a + 2) === 117 && t.charCodeAt(a + 3) === 101) return true;
+    if (n === 4 && t.startsWith("true", a)) return true;
   } else if (c === 102) {
-    if (n === 5 && t.charCodeAt(a + 1) === 97 && t.charCodeAt(a + 2) === 108 && t.charCodeAt(a + 3) === 115 && t.charCodeAt(a + 4) === 101) return false;
+    if (n === 5 && t.startsWith("false", a)) return false;
   } else if (c === 110) {
-    if (n === 4 && t.charCodeAt(a + 1) === 117 && t.charCodeAt(a + 2) === 108 && t.charCodeAt(a + 3) === 108) return null;
+    if (n === 4 && t.startsWith("null", a)) return null;
   }
   return t.slice(a, b);
 }
@@ -1015,38 +1024,6 @@ export class TextNumber {
     this.value = value;
     this.raw = raw;
   }
-}
-
-/** In exact mode: `x` when the token [a, b) is exactly `String(x)` and x is a safe integer or not an integer. */
-function exactNumber(d: D, x: number, a: number, b: number): unknown {
-  const t = d.t;
-  const n = b - a;
-  let digits = 0;
-  let dot = -1;
-  let canonical = true;
-  for (let i = a; i < b; i++) {
-    const c = t.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits++;
-    else if (c === CH_DOT) dot = i;
-    else if (c !== CH_MINUS) {
-      canonical = false; // an exponent: compare below
-      break;
-    }
-  }
-  if (x === 0) {
-    if (n === 1) return 0;
-  } else if (canonical && digits <= 15) {
-    // up to 15 significant digits a decimal token is the shortest round-trip form of its double, so it is
-    // canonical unless it has a trailing fractional zero or is small enough for String() to use an exponent
-    if (dot < 0 || (t.charCodeAt(b - 1) !== 48 && (x >= 1e-6 || x <= -1e-6))) return x;
-  } else {
-    const raw = t.slice(a, b);
-    if (String(x) === raw && !(Number.isInteger(x) && (x > 9007199254740991 || x < -9007199254740991))) return x;
-    d.raws++;
-    return new TextNumber(x, raw);
-  }
-  d.raws++;
-  return new TextNumber(x, t.slice(a, b));
 }
 
 function trackAt(d: D, container: object, key: string | number, pos: number): void {
