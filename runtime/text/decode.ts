@@ -25,6 +25,7 @@
 
 import { ToonError, pointerSegment } from "../errors.ts";
 import { checkSizeAndDepth } from "./options.ts";
+import { S, L_START, L_END, L_DEPTH, L_LINE, L_BLANK, L_OFF, K_NONE, K_KV, K_HDR, CH_TAB, CH_SPACE, CH_QUOTE, CH_HASH, CH_COMMA, CH_MINUS, CH_DOT, CH_COLON, CH_LBRACKET, CH_BACKSLASH, CH_RBRACKET, CH_LBRACE, CH_PIPE, CH_RBRACE } from "./codes.ts";
 
 /** Options of {@link decodeText}. */
 export interface TextDecodeOptions {
@@ -37,35 +38,6 @@ export interface TextDecodeOptions {
   /** A generated codec's text layout: detected when absent (dense or TOON v4), or forced (docs/TEXT.md). */
   layout?: "toon" | "dense";
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Line table layout: STRIDE int32 slots per content line.
-const S = 6;
-const L_START = 0; // offset of the first content character (after indentation)
-const L_END = 1; // offset after the last content character (trailing spaces and CR removed)
-const L_DEPTH = 2; // indentation depth
-const L_LINE = 3; // 1-based line number in the original text
-const L_BLANK = 4; // line number of the first blank line since the previous content line, 0 if none
-const L_OFF = 5; // offset of the start of the physical line (for columns)
-
-const K_NONE = 0; // no unquoted colon: a scalar line
-const K_KV = 1; // key-value line: D.key / D.vs set
-const K_HDR = 2; // array or keyed header: D.hdr set
-
-const CH_TAB = 9;
-const CH_SPACE = 32;
-const CH_QUOTE = 34;
-const CH_HASH = 35;
-const CH_COMMA = 44;
-const CH_MINUS = 45;
-const CH_DOT = 46;
-const CH_COLON = 58;
-const CH_LBRACKET = 91;
-const CH_BACKSLASH = 92;
-const CH_RBRACKET = 93;
-const CH_LBRACE = 123;
-const CH_PIPE = 124;
-const CH_RBRACE = 125;
 
 const POW10: number[] = [];
 for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
