@@ -99,16 +99,10 @@ let exactOnly = 0;
 /** A string position: numbers and booleans become their text (not while a union tries its branches exactly). */
 export function tcString(v: unknown, path = ""): string {
   if (typeof v === "string") return v;
-  if (exactOnly > 0) return fail(path, "a string", v);
-  switch (typeof v) {
-    case "string":
-      return v;
-    case "number":
-      return "" + v; // canonical: TextNumber covers every other spelling
-    case "boolean":
-      return v ? "true" : "false";
-    case "object":
-      if (v instanceof TextNumber) return v.raw;
+  if (exactOnly === 0) {
+    if (typeof v === "number") return "" + v; // canonical: TextNumber covers every other spelling
+    if (typeof v === "boolean") return v ? "true" : "false";
+    if (v instanceof TextNumber) return v.raw;
   }
   return fail(path, "a string", v);
 }

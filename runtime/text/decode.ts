@@ -872,54 +872,34 @@ function decodeListItem(d: D, li: number, a: number, b: number, itemDepth: numbe
  * `fd` (for a first field on a hyphen line, the item depth + 1).
  */
 function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, b: number, kind: number, fd: number, lvl: number, span: boolean): void {
-  if (kind === K_HDR) {
-    const h = d.hdr as Header;
-    if (h.key !== null) {
-      const key = h.key;
-      if (d.strict && hasOwn.call(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
-      let v: unknown;
-      try {
-        v = decodeHeaderValue(d, h, fd, lvl + 1, span);
-      } catch (e) {
-        throw prefix(e, key);
-      }
-      if (d.track !== null) trackAt(d, obj, key, a);
-      setKey(obj, key, v);
-      return;
-    }
+  let h = kind === K_HDR ? (d.hdr as Header) : null;
+  if (h !== null && h.key === null) {
     if (d.strict) {
       throw errAt(d, h.keyed ? "a keyless keyed header is only valid at the document root" : "a keyless array header is only valid at the document root or as a list item", h.pos, li);
     }
     kind = literalKV(d, a, b);
+    h = null;
   }
   if (kind === K_NONE) throw errAt(d, "missing ':' after key", b, li);
   const t = d.t;
-  const key = d.key;
+  const key = h !== null ? (h.key as string) : d.key;
+  // a key-value line: its value starts at p (p >= b: none on the line, a nested object follows or it is empty)
   let p = d.vs;
-  while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+  if (h === null) while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
   if (d.strict && hasOwn.call(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
+  const nested = h === null && p >= b && d.p < d.n && d.L[d.p * S + L_DEPTH] > fd;
+  if (nested && lvl + 1 > d.maxDepth) throw depthErr(d, li);
   let v: unknown;
-  if (p >= b) {
-    const child: Record<string, unknown> = {};
-    if (d.p < d.n && d.L[d.p * S + L_DEPTH] > fd) {
-      if (lvl + 1 > d.maxDepth) throw depthErr(d, li);
-      try {
-        decodeObjectBody(d, child, scopeDepth(d, fd), lvl + 1, span);
-      } catch (e) {
-        throw prefix(e, key);
-      }
-    }
-    v = child;
-  } else if (b - p === 2 && t.charCodeAt(p) === CH_LBRACKET && t.charCodeAt(p + 1) === CH_RBRACKET) {
-    v = [];
-  } else {
-    try {
-      v = tokenValue(d, p, b, li);
-    } catch (e) {
-      throw prefix(e, key);
-    }
+  try {
+    if (h !== null) v = decodeHeaderValue(d, h, fd, lvl + 1, span);
+    else if (p >= b) {
+      v = {};
+      if (nested) decodeObjectBody(d, v as Record<string, unknown>, scopeDepth(d, fd), lvl + 1, span);
+    } else v = b - p === 2 && t.charCodeAt(p) === CH_LBRACKET && t.charCodeAt(p + 1) === CH_RBRACKET ? [] : tokenValue(d, p, b, li);
+  } catch (e) {
+    throw prefix(e, key);
   }
-  if (d.track !== null) trackAt(d, obj, key, p >= b ? a : p);
+  if (d.track !== null) trackAt(d, obj, key, h !== null || p >= b ? a : p);
   setKey(obj, key, v);
 }
 

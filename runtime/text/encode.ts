@@ -915,10 +915,6 @@ export function textBail(): never {
   throw RESTART;
 }
 
-/** "\n" + indentation for `depth`. */
-export const textNl: (e: E, depth: number) => string = nl;
-/** A string value quoted for delimiter code `dc` (44, 9 or 124). */
-export const textStr: (s: string, dc: number) => string = encStr;
 /**
  * A primitive value (strings quoted for `dc`); never call with a non-null object. `undefined` declines (the
  * generic encoder then writes an absent property, or `null` for an array item: E.omit).
@@ -927,8 +923,6 @@ export function textPrim(v: unknown, dc: number): string {
   if (v === undefined) throw RESTART;
   return prim(v, dc);
 }
-/** Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
-export const textField: (e: E, v: unknown, lead: string, key: string, fd: number, lvl: number) => void = emitField;
 /**
  * A field the schema says holds a primitive (string, number, boolean, null, a primitive enum or const), the
  * generated encoder's one call for it: `key: value` as {@link textField} writes it, from `kc`, the encoded key
@@ -981,11 +975,22 @@ export function textCell(v: unknown, dc: number): string | null {
   // undefined: an absent property (E.omit), which a table row cannot leave out: no table
   return v === undefined ? null : v === null || typeof v !== "object" ? prim(v, dc) : null;
 }
-/** Generic list item at `depth`. */
-export const textItem: (e: E, v: unknown, depth: number, lvl: number) => void = emitItem;
-/** Generic non-empty array whose header line starts with `pre`; items at `cd`. */
-export const textArray: (e: E, pre: string, arr: readonly unknown[], cd: number, lvl: number, tab: boolean) => void = emitArray;
-/** Generic tabular form of an array (`[N]{fields}:` + rows) or null. */
-export const textTable: (e: E, arr: readonly unknown[], depth: number, lvl: number) => string | null = tableForm;
-/** Generic keyed tabular form of an object (`[N:]{fields}:` + entries) or null. */
-export const textKeyed: (e: E, obj: Record<string, unknown>, keys: string[], depth: number, lvl: number) => string | null = keyedForm;
+
+// The generic building blocks under the names generated code calls them by: export aliases, not `const` copies
+// (a bundle would keep a variable per copy).
+export {
+  /* "\n" + indentation for `depth`. */
+  nl as textNl,
+  /* A string value quoted for delimiter code `dc` (44, 9 or 124). */
+  encStr as textStr,
+  /* Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
+  emitField as textField,
+  /* Generic list item at `depth`. */
+  emitItem as textItem,
+  /* Generic non-empty array whose header line starts with `pre`; items at `cd`. */
+  emitArray as textArray,
+  /* Generic tabular form of an array (`[N]{fields}:` + rows) or null. */
+  tableForm as textTable,
+  /* Generic keyed tabular form of an object (`[N:]{fields}:` + entries) or null. */
+  keyedForm as textKeyed,
+};
