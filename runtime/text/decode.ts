@@ -47,7 +47,6 @@ interface FieldGroup {
   names: string[];
   kids: (FieldGroup | null)[];
   leaves: number;
-  nested: boolean;
   proto: boolean;
   dup: string | null;
   /** The names as a set, once the list is long enough that scanning it for a duplicate would be quadratic. */
@@ -186,11 +185,8 @@ function scanLines(d: D): void {
       } else {
         let depth: number;
         if (tabs > 0) {
-          if (strict) {
-            let c = pos;
-            while (t.charCodeAt(c) !== CH_TAB) c++;
-            throw errLine("tab character used for indentation (not allowed in strict mode)", lineNo, c - pos + 1);
-          }
+          // the first tab is at p: the spaces before it end there, and a tab follows them or none is counted
+          if (strict) throw errLine("tab character used for indentation (not allowed in strict mode)", lineNo, p - pos + 1);
           depth = Math.floor((q - pos - tabs) / ind) + tabs;
         } else {
           const sp = p - pos;
@@ -476,7 +472,7 @@ function bad(d: D, reason: string, pos: number, li: number): false {
 function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl: number): FieldGroup | null {
   if (lvl > d.maxDepth) throw depthErr(d, li);
   const t = d.t;
-  const g: FieldGroup = { names: [], kids: [], leaves: 0, nested: false, proto: false, dup: null, seen: null };
+  const g: FieldGroup = { names: [], kids: [], leaves: 0, proto: false, dup: null, seen: null };
   p++;
   for (;;) {
     while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
@@ -509,7 +505,6 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
       kid = parseFields(d, p, b, li, delim, lvl + 1);
       if (kid === null) return null;
       p = d.q;
-      g.nested = true;
       g.leaves += kid.leaves;
       if (kid.dup !== null && g.dup === null) g.dup = kid.dup;
     } else {
@@ -691,16 +686,12 @@ function scopeDepth(d: D, depth: number): number {
 function buildRow(d: D, g: FieldGroup, cells: unknown[]): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   const names = g.names;
-  const m = names.length;
-  if (!g.nested) {
-    if (g.proto) for (let j = 0; j < m; j++) setKey(o, names[j], cells[d.ck++]);
-    else for (let j = 0; j < m; j++) o[names[j]] = cells[d.ck++];
-    return o;
-  }
   const kids = g.kids;
-  for (let j = 0; j < m; j++) {
+  for (let j = 0; j < names.length; j++) {
     const kid = kids[j];
-    setKey(o, names[j], kid === null ? cells[d.ck++] : buildRow(d, kid, cells));
+    const v = kid === null ? cells[d.ck++] : buildRow(d, kid, cells);
+    if (g.proto) setKey(o, names[j], v);
+    else o[names[j]] = v;
   }
   return o;
 }

@@ -69,13 +69,16 @@ for (let c = 48; c <= 57; c++) KEY_CHAR[c] = 1;
 for (let c = 65; c <= 90; c++) KEY_CHAR[c] = KEY_CHAR[c + 32] = 1;
 KEY_CHAR[95] = KEY_CHAR[46] = 1;
 
-const HEX = "0123456789abcdef";
-
-function loneSurrogate(s: string, i: number): never {
-  throw new ToonError(
-    "INVALID_VALUE",
-    `string contains a lone surrogate U+${s.charCodeAt(i).toString(16).toUpperCase()} at index ${i}, which TOON cannot represent`,
-  );
+/**
+ * The index of the second half of the surrogate pair that surrogate `c` at `i` starts; a lone surrogate (TOON text
+ * is Unicode, §7.1) is ToonError `INVALID_VALUE`.
+ */
+function pairEnd(s: string, i: number, c: number): number {
+  if (c <= 0xdbff) {
+    const c2 = s.charCodeAt(i + 1); // NaN past the end
+    if (c2 >= 0xdc00 && c2 <= 0xdfff) return i + 1;
+  }
+  throw new ToonError("INVALID_VALUE", `string contains a lone surrogate U+${c.toString(16).toUpperCase()} at index ${i}, which TOON cannot represent`);
 }
 
 /**
@@ -101,16 +104,9 @@ function quoteFrom(s: string, from: number): string {
       else if (c === 10) out += "\\n";
       else if (c === 13) out += "\\r";
       else if (c === 9) out += "\\t";
-      else out += "\\u00" + HEX[c >> 4] + HEX[c & 15];
+      else out += "\\u" + (c + 0x10000).toString(16).slice(1); // four lowercase hex digits, 00xx
     } else if (c >= 0xd800 && c <= 0xdfff) {
-      if (c <= 0xdbff && i + 1 < n) {
-        const c2 = s.charCodeAt(i + 1);
-        if (c2 >= 0xdc00 && c2 <= 0xdfff) {
-          i++;
-          continue;
-        }
-      }
-      loneSurrogate(s, i);
+      i = pairEnd(s, i, c);
     }
   }
   if (start === 0) return '"' + s + '"';
@@ -153,14 +149,7 @@ function encStr(s: string, dc: number): string {
     if (c < 128) {
       if (UNSAFE[c] === 1 || c === dc) return quoteFrom(s, i);
     } else if (c >= 0xd800 && c <= 0xdfff) {
-      if (c <= 0xdbff && i + 1 < n) {
-        const c2 = s.charCodeAt(i + 1);
-        if (c2 >= 0xdc00 && c2 <= 0xdfff) {
-          i++;
-          continue;
-        }
-      }
-      loneSurrogate(s, i);
+      i = pairEnd(s, i, c);
     }
   }
   if (c0 <= 57) {
