@@ -52,11 +52,7 @@ export function checkDecoded<T>(value: unknown, rawCount: number, check: TextChe
     if (e instanceof RangeError) err = new ToonError("DEPTH_LIMIT", "value too deeply nested (" + e.message + ")", { cause: e });
     if (err instanceof ToonError && err.line === undefined) {
       const at = locate(err);
-      if (at !== undefined) {
-        const opts: ConstructorParameters<typeof ToonError>[2] = { path: err.path, line: at.line, column: at.column, cause: err };
-        if (err.details !== undefined) opts.details = err.details;
-        err = new ToonError(err.code, err.reason, opts);
-      }
+      if (at !== undefined) err = new ToonError(err.code, err.reason, { path: err.path, line: at.line, column: at.column, cause: err, details: err.details });
     }
     throw err;
   } finally {

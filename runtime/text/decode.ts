@@ -771,54 +771,55 @@ function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): u
       if (dep !== rowDepth) throw overIndentErr(d, li, rowDepth);
       const a = L[o + L_START];
       const b = L[o + L_END];
+      let i = a;
+      let k = "";
+      let cnt = 0;
       if (g === null) {
         if (t.charCodeAt(a) !== CH_MINUS || (b - a > 1 && t.charCodeAt(a + 1) !== CH_SPACE)) {
           throw errAt(d, "expected a list item ('- …')", a, li);
         }
+      } else {
+        if (keyed) {
+          // an entry: the blank-line check comes first (a row's comes after its cells: a key-value line ends a table)
+          if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+          d.p = li + 1;
+          if (t.charCodeAt(a) === CH_QUOTE) {
+            k = parseQuoted(d, a, b, li);
+            i = d.q;
+            while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+            if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
+          } else {
+            if (literalKV(d, a, b) === K_NONE) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
+            k = d.key;
+            i = d.vs - 1;
+          }
+          i++;
+          while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+          if (strict && hasOwn.call(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
+          key = k;
+        }
+        inCells = true;
+        // a row is never empty (content lines are not); an entry's cells may be
+        cnt = i < b ? splitCells(d, i, b, li, h.delim, !keyed, cells) : 0;
+        inCells = false;
+        if (cnt < 0) break; // a key-value line (only rows check for one): the rows are over
+      }
+      if (!keyed) {
         if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
         d.p = li + 1;
-        if (count === h.len && extra < 0) extra = li;
+      }
+      if (count === h.len && extra < 0) extra = li;
+      if (g === null) {
         if (d.track !== null) trackAt(d, arr, count, b - a > 1 ? a + 2 : a);
         arr.push(decodeListItem(d, li, a, b, rowDepth, lvl + 1));
-        count++;
-        continue;
+      } else {
+        if (cnt !== leaves) throw errAt(d, `${keyed ? "entry" : "row"} has ${cnt} values but the header declares ${leaves} fields`, i, li);
+        d.ck = 0;
+        const row = buildRow(d, g, cells);
+        if (d.track !== null) trackRow(d, keyed ? obj : arr, keyed ? k : count, a, row, g);
+        if (keyed) setKey(obj, k, row);
+        else arr.push(row);
       }
-      let i = a;
-      let k = "";
-      if (keyed) {
-        if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
-        d.p = li + 1;
-        if (t.charCodeAt(a) === CH_QUOTE) {
-          k = parseQuoted(d, a, b, li);
-          i = d.q;
-          while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-          if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
-        } else {
-          if (literalKV(d, a, b) === K_NONE) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
-          k = d.key;
-          i = d.vs - 1;
-        }
-        i++;
-        while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-        if (strict && hasOwn.call(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
-        key = k;
-      }
-      inCells = true;
-      // a row is never empty (content lines are not); an entry's cells may be
-      const cnt = i < b ? splitCells(d, i, b, li, h.delim, !keyed, cells) : 0;
-      inCells = false;
-      if (!keyed) {
-        if (cnt < 0) break; // key-value line: the rows are over
-        if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
-        d.p = li + 1;
-      }
-      if (cnt !== leaves) throw errAt(d, `${keyed ? "entry" : "row"} has ${cnt} values but the header declares ${leaves} fields`, i, li);
-      if (count === h.len && extra < 0) extra = li;
-      d.ck = 0;
-      const row = buildRow(d, g, cells);
-      if (d.track !== null) trackRow(d, keyed ? obj : arr, keyed ? k : count, a, row, g);
-      if (keyed) setKey(obj, k, row);
-      else arr.push(row);
       count++;
     }
   } catch (e) {

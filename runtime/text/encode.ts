@@ -63,12 +63,6 @@ const UNSAFE = new Uint8Array(128);
 for (let c = 0; c < 32; c++) UNSAFE[c] = 1;
 for (const ch of ':"\\[]{}') UNSAFE[ch.charCodeAt(0)] = 1;
 
-/** 1 for ASCII characters allowed after the first character of an unquoted key (§7.3). */
-const KEY_CHAR = new Uint8Array(128);
-for (let c = 48; c <= 57; c++) KEY_CHAR[c] = 1;
-for (let c = 65; c <= 90; c++) KEY_CHAR[c] = KEY_CHAR[c + 32] = 1;
-KEY_CHAR[95] = KEY_CHAR[46] = 1;
-
 /**
  * The index of the second half of the surrogate pair that surrogate `c` at `i` starts; a lone surrogate (TOON text
  * is Unicode, §7.1) is ToonError `INVALID_VALUE`.
@@ -191,7 +185,8 @@ export function encodeKey(key: string): string {
   if (!(c0 === 95 || (c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return quoteString(key);
   for (let i = 1; i < n; i++) {
     const c = key.charCodeAt(i);
-    if (c >= 128 || KEY_CHAR[c] === 0) return quoteString(key);
+    // [A-Za-z0-9_.] (c | 32 folds the upper-case letters onto the lower-case ones)
+    if (!(((c | 32) >= 97 && (c | 32) <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46)) return quoteString(key);
   }
   return key;
 }
@@ -300,7 +295,7 @@ function rowCells(row: Record<string, unknown>, fields: readonly TextField[], d:
 // Encoder state and structure
 
 /** Thrown (never escapes) when the value holds non-JSON objects: encoding restarts on a normalized copy. */
-const RESTART = new (class Restart {})();
+const RESTART = {};
 
 // `declare` fields and assignments in the constructor: a field declared otherwise (a parameter property too) is
 // printed twice by the ES2022 class-field target, once as a declaration, once as the assignment.
@@ -377,13 +372,9 @@ function isObj(v: unknown): v is Record<string, unknown> {
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** A table row plan (§9.3), taken from the first row: field names, with a nested plan for nested-uniform columns. */
-class Plan {
-  declare readonly names: string[];
-  declare readonly kids: (Plan | null)[];
-  constructor(names: string[], kids: (Plan | null)[]) {
-    this.names = names;
-    this.kids = kids;
-  }
+interface Plan {
+  readonly names: string[];
+  readonly kids: (Plan | null)[];
 }
 
 /**
@@ -409,7 +400,7 @@ function firstPlan(row: Record<string, unknown>, lvl: number, max: number): Plan
       kids[j] = kid;
     }
   }
-  return new Plan(names, kids);
+  return { names, kids };
 }
 
 /** Whether `o` has exactly the keys of plan `p` (in any order). */
