@@ -206,11 +206,12 @@ ${indentBy(body, "  ")}
     const s = resolve(shape, this.cx) ?? shape;
     if (s.kind === "object") {
       const ks = this.L.fresh("ks");
-      const x0 = this.L.fresh("x");
+      const kf = this.L.fresh("kf");
       return code`if (typeof v === "object" && v !== null && !$isArray(v)) {
   const ${ks}: any[] = Object.keys(v);
   if (${ks}.length === 0) return "";
-${indentBy(this.keyedCheck(s, name("v"), ks, x0, (kf) => code`return ${kf};`, new Num(null, 1), new Num(null, 2)), "  ")}
+  const ${kf} = ${this.keyed(s, name("v"), ks, new Num(null, 1), new Num(null, 2))};
+  if (${kf} !== null) return ${kf};
 ${indentBy(this.fields(s, name("v"), ks, raw('"\\n"'), new Num(null, 0), new Num(null, 1), true), "  ")}
   return e.out.slice(1);
 }`;
@@ -236,22 +237,15 @@ ${indentBy(this.array(s.items, raw('"\\n"'), name("v"), n, new Num(null, 1), new
     return raw("");
   }
 
-  /** `if` a keyed table is possible (≥ 2 keys, first value an object): try the generic keyed form. */
-  private keyedCheck(s: ObjectShape, v: Code, ks: Code, x0: Code, use: (kf: Code) => Code, depth: Num, lvl: Num): Code {
-    const kf = this.L.fresh("kf");
-    return code`if (${ks}.length > 1${this.notPrimFirst(s, ks)}) {
-  const ${x0} = ${v}[${ks}[0]];
-  if (typeof ${x0} === "object" && ${x0} !== null && !$isArray(${x0})) {
-    const ${kf} = $rt.textKeyed(e, ${v}, ${ks}, ${depth.code}, ${lvl.code});
-    if (${kf} !== null) ${use(kf)}
-  }
-}`;
-  }
-
-  /** ` && ks[0] !== "id"` when the first declared property is a primitive (then its value is no object). */
-  private notPrimFirst(s: ObjectShape, ks: Code): Code {
+  /**
+   * The keyed table form of object `v` (keys `ks`), or null: the generic textKeyed, which declines fewer than two
+   * keys or a first value that is no object itself. When the first declared property is a primitive (its value is
+   * no object), keys that begin with it skip the call.
+   */
+  private keyed(s: ObjectShape, v: Code, ks: Code, depth: Num, lvl: Num): Code {
+    const call = code`$rt.textKeyed(e, ${v}, ${ks}, ${depth.code}, ${lvl.code})`;
     const first = s.properties[0];
-    return first !== undefined && first.name !== "__proto__" && primOnly(first.shape, this.cx) ? code` && ${ks}[0] !== ${first.name}` : raw("");
+    return first !== undefined && first.name !== "__proto__" && primOnly(first.shape, this.cx) ? code`${ks}[0] !== ${first.name} ? ${call} : null` : call;
   }
 
   /**
@@ -458,7 +452,6 @@ else ${this.generic(pos, v)}`;
   private object(s: ObjectShape, v: Code, pos: Pos): Code {
     const field = pos.mode === "field" ? pos.field : undefined;
     const ks = this.L.fresh("ks", field);
-    const x0 = this.L.fresh("x", field);
     if (pos.mode === "field") {
       const inner = pos.fd.plus(1);
       const kf = this.L.fresh("kf", field);
@@ -466,11 +459,7 @@ else ${this.generic(pos, v)}`;
 if (${ks}.length === 0) e.out += ${this.pre(pos, ":")};
 else {
   if (${pos.lvl.plus(1).code} > e.max) $rt.textBail();
-  let ${kf}: string | null = null;
-  if (${ks}.length > 1${this.notPrimFirst(s, ks)}) {
-    const ${x0} = ${v}[${ks}[0]];
-    if (typeof ${x0} === "object" && ${x0} !== null && !$isArray(${x0})) ${kf} = $rt.textKeyed(e, ${v}, ${ks}, ${inner.code}, ${pos.lvl.plus(2).code});
-  }
+  const ${kf} = ${this.keyed(s, v, ks, inner, pos.lvl.plus(2))};
   if (${kf} !== null) e.out += ${this.pre(pos, "")} + ${kf};
   else {
     e.out += ${this.pre(pos, ":")};

@@ -1025,9 +1025,9 @@ export function locateText(text: string, path: string, options?: TextDecodeOptio
   while (pos < text.length && (text.charCodeAt(pos) === 0xfeff || text.charCodeAt(pos) <= 32)) pos++; // first content
   const segs = path === "" ? [] : path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   for (const seg of segs) {
-    if (v === null || typeof v !== "object") break;
+    // a primitive has no entry in the track (only containers have): the walk ends there too
     const key: string | number = Array.isArray(v) ? Number(seg) : seg;
-    const at = d.track.get(v)?.get(key);
+    const at = d.track.get(v as object)?.get(key);
     if (at === undefined) break;
     pos = at;
     v = (v as Record<string | number, unknown>)[key];

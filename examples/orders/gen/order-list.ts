@@ -432,13 +432,8 @@ function $txOrderList(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1) {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "orders") {
@@ -469,8 +464,8 @@ function $txOrderList(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -483,11 +478,7 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "street") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "street" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -511,8 +502,8 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -525,11 +516,7 @@ function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: st
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "id") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -553,8 +540,8 @@ function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: st
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -646,8 +633,8 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }

@@ -188,13 +188,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1 && ks0[0] !== "id") {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, 1, 2) : null;
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
@@ -241,11 +236,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             if (ks_payment.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_payment: string | null = null;
-              if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
-                const x_payment = v_payment[ks_payment[0]];
-                if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
-              }
+              const kf_payment = ks_payment[0] !== "kind" ? $rt.textKeyed(e, v_payment, ks_payment, 1, 3) : null;
               if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
               else {
                 e.out += ind0 + "payment:";
@@ -261,8 +252,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_payment < ks_payment.length; j_payment++) {
                   const k_payment = ks_payment[j_payment];
-                  const x_payment$2 = v_payment[k_payment];
-                  $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
+                  const x_payment = v_payment[k_payment];
+                  $rt.textField(e, x_payment, ind_payment, k_payment, 1, 2);
                 }
               }
             }
@@ -273,11 +264,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_payment$2: string | null = null;
-              if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
-                const x_payment$3 = v_payment[ks_payment$2[0]];
-                if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
-              }
+              const kf_payment$2 = ks_payment$2[0] !== "kind" ? $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3) : null;
               if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
               else {
                 e.out += ind0 + "payment:";
@@ -289,8 +276,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
                   const k_payment$2 = ks_payment$2[j_payment$2];
-                  const x_payment$4 = v_payment[k_payment$2];
-                  $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
+                  const x_payment$2 = v_payment[k_payment$2];
+                  $rt.textField(e, x_payment$2, ind_payment$2, k_payment$2, 1, 2);
                 }
               }
             }
@@ -305,8 +292,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
