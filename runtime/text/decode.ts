@@ -24,6 +24,7 @@
  */
 
 import { ToonError, pointerSegment } from "../errors.ts";
+import { hasOwn, setOwn } from "../objects.ts";
 import { checkSizeAndDepth } from "./options.ts";
 import { S, L_START, L_END, L_DEPTH, L_LINE, L_BLANK, L_OFF, K_NONE, K_KV, K_HDR, CH_TAB, CH_SPACE, CH_QUOTE, CH_HASH, CH_COMMA, CH_MINUS, CH_DOT, CH_COLON, CH_LBRACKET, CH_BACKSLASH, CH_RBRACKET, CH_LBRACE, CH_PIPE, CH_RBRACE } from "./codes.ts";
 
@@ -660,13 +661,6 @@ function classify(d: D, a: number, b: number, li: number): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Values
 
-function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
-
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /** Content depth of the scope opened by a line at `depth` (§8, strict: exactly one deeper). */
 function scopeDepth(d: D, depth: number): number {
   if (d.p < d.n) {
@@ -690,7 +684,7 @@ function buildRow(d: D, g: FieldGroup, cells: unknown[]): Record<string, unknown
   for (let j = 0; j < names.length; j++) {
     const kid = kids[j];
     const v = kid === null ? cells[d.ck++] : buildRow(d, kid, cells);
-    if (g.proto) setKey(o, names[j], v);
+    if (g.proto) setOwn(o, names[j], v);
     else o[names[j]] = v;
   }
   return o;
@@ -795,7 +789,7 @@ function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): u
           }
           i++;
           while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-          if (strict && hasOwn.call(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
+          if (strict && hasOwn(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
           key = k;
         }
         inCells = true;
@@ -817,7 +811,7 @@ function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): u
         d.ck = 0;
         const row = buildRow(d, g, cells);
         if (d.track !== null) trackRow(d, keyed ? obj : arr, keyed ? k : count, a, row, g);
-        if (keyed) setKey(obj, k, row);
+        if (keyed) setOwn(obj, k, row);
         else arr.push(row);
       }
       count++;
@@ -878,7 +872,7 @@ function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, 
   // a key-value line: its value starts at p (p >= b: none on the line, a nested object follows or it is empty)
   let p = d.vs;
   if (h === null) while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
-  if (d.strict && hasOwn.call(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
+  if (d.strict && hasOwn(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
   const nested = h === null && p >= b && d.p < d.n && d.L[d.p * S + L_DEPTH] > fd;
   if (nested && lvl + 1 > d.maxDepth) throw depthErr(d, li);
   let v: unknown;
@@ -892,7 +886,7 @@ function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, 
     throw prefix(e, key);
   }
   if (d.track !== null) trackAt(d, obj, key, h !== null || p >= b ? a : p);
-  setKey(obj, key, v);
+  setOwn(obj, key, v);
 }
 
 /** Decode the fields of `obj` at content depth `depth` until the scope ends. */

@@ -25,6 +25,7 @@
  */
 
 import { ToonError, hostError, pointerSegment } from "../errors.ts";
+import { hasOwn, setOwn } from "../objects.ts";
 import { refuseDense } from "./layout.ts";
 import { checkSizeAndDepth } from "./options.ts";
 
@@ -369,8 +370,6 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /** A table row plan (§9.3), taken from the first row: field names, with a nested plan for nested-uniform columns. */
 interface Plan {
   readonly names: string[];
@@ -409,7 +408,7 @@ function sameKeys(o: Record<string, unknown>, p: Plan): boolean {
   const m = names.length;
   const rk = Object.keys(o);
   if (rk.length !== m) return false;
-  for (let j = 0; j < m; j++) if (rk[j] !== names[j] && !hasOwn.call(o, names[j])) return false;
+  for (let j = 0; j < m; j++) if (rk[j] !== names[j] && !hasOwn(o, names[j])) return false;
   return true;
 }
 
@@ -670,16 +669,9 @@ function emitField(e: E, v: unknown, lead: string, key: string, fd: number, lvl:
 /** Emit the fields keys[from..] of `obj` at `depth`. */
 function emitFields(e: E, obj: Record<string, unknown>, keys: string[], from: number, depth: number, lvl: number): void {
   const ind = nl(e, depth);
-  const dc = e.dc;
   let i = from;
   try {
-    for (; i < keys.length; i++) {
-      const k = keys[i];
-      const v = obj[k];
-      if (v === undefined && e.omit) throw RESTART;
-      if (v === null || typeof v !== "object") e.out += ind + encodeKey(k) + ": " + prim(v, dc);
-      else emitField(e, v, ind, k, depth, lvl);
-    }
+    for (; i < keys.length; i++) emitField(e, obj[keys[i]], ind, keys[i], depth, lvl);
   } catch (err) {
     throw prefix(err, keys[i]);
   }
@@ -725,11 +717,6 @@ function withRestart(options: TextEncodeOptions | undefined, value: unknown, run
 
 // ---------------------------------------------------------------------------------------------------------------
 // Normalization
-
-function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
 
 function normalize(v: unknown, lvl: number, max: number, omit = false): unknown {
   switch (typeof v) {
@@ -779,7 +766,7 @@ function normalize(v: unknown, lvl: number, max: number, omit = false): unknown 
   }
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of v) setKey(out, String(k), normalize(x, lvl + 1, max, omit));
+    for (const [k, x] of v) setOwn(out, String(k), normalize(x, lvl + 1, max, omit));
     return out;
   }
   if (v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof BigInt) {
@@ -793,7 +780,7 @@ function normalize(v: unknown, lvl: number, max: number, omit = false): unknown 
     for (; i < keys.length; i++) {
       const x = obj[keys[i]];
       if (x === undefined && omit) continue; // absent, as JSON.stringify drops it (E.omit)
-      setKey(out, keys[i], normalize(x, lvl + 1, max, omit));
+      setOwn(out, keys[i], normalize(x, lvl + 1, max, omit));
     }
   } catch (err) {
     throw prefix(err, keys[i]!);
