@@ -18,7 +18,8 @@ import { EXPECTED_UUID } from "../codec/messages.ts";
 import { isUuid } from "../uuid.ts";
 import { ToonError, pointerSegment } from "../errors.ts";
 import { describe } from "../writer.ts";
-import { jsonEquals, missing } from "../objects.ts";
+import { jsonEquals } from "../objects.ts";
+import { missingAt } from "../codec/kinds/fail.ts";
 import { refuseDense } from "./layout.ts";
 import { TextNumber, decodeTextExact, locateText, type TextDecodeOptions } from "./decode.ts";
 
@@ -75,11 +76,8 @@ export function textInvalid(path: string, expected: string, v: unknown): ToonErr
  * it unchecked), reported as missing from its parent; anything else is INVALID_VALUE "expected ...".
  */
 function fail(path: string, expected: string, v: unknown): never {
-  if (v === undefined) {
-    const i = path.lastIndexOf("/");
-    throw missing(path.slice(0, i), path.slice(i + 1).replace(/~1/g, "/").replace(/~0/g, "~"));
-  }
-  throw textInvalid(path, expected, v);
+  // missingAt: the binary guards' own error for a missing property, whose path is the property's
+  throw v === undefined ? missingAt(path) : textInvalid(path, expected, v);
 }
 
 // Per-kind guards: the generated check pass and the interpreted one (../codec/engine/text-check.ts) call the same
