@@ -298,32 +298,24 @@ function rowCells(row: Record<string, unknown>, fields: readonly TextField[], d:
 /** Thrown (never escapes) when the value holds non-JSON objects: encoding restarts on a normalized copy. */
 const RESTART = {};
 
-// `declare` fields and assignments in the constructor: a field declared otherwise (a parameter property too) is
-// printed twice by the ES2022 class-field target, once as a declaration, once as the assignment.
-class E {
-  declare readonly d: TextDelimiter;
-  declare readonly dc: number;
-  declare readonly mk: string;
-  declare readonly size: number;
-  declare readonly max: number;
+/**
+ * Encoder state (the `TextState` generated encoders append to). A plain object, one literal in makeE: a class's
+ * fields print twice in the ES2022 target (declaration and constructor assignment) and its names do not minify.
+ */
+interface E {
+  readonly d: TextDelimiter;
+  readonly dc: number;
+  readonly mk: string;
+  readonly size: number;
+  readonly max: number;
   /**
    * A schema codec's encoder (encodeTextWith): an object property whose value is `undefined` is absent, as in
    * JSON.stringify and as binary encode and validate take it, not `null` (the schemaless default). Meeting one
    * restarts encoding on a normalized copy without such properties.
    */
-  declare readonly omit: boolean;
-  declare out: string;
-  declare nl: string[];
-  constructor(d: TextDelimiter, dc: number, mk: string, size: number, max: number, omit = false) {
-    this.out = "";
-    this.nl = [];
-    this.d = d;
-    this.dc = dc;
-    this.mk = mk;
-    this.size = size;
-    this.max = max;
-    this.omit = omit;
-  }
+  readonly omit: boolean;
+  out: string;
+  nl: string[];
 }
 
 function makeE(options: TextEncodeOptions | undefined, omit = false): E {
@@ -332,7 +324,7 @@ function makeE(options: TextEncodeOptions | undefined, omit = false): E {
   const size = options?.indentSize ?? 2;
   const max = options?.maxDepth ?? 1000;
   checkSizeAndDepth(size, max);
-  return new E(d, dc, mark(d), size, max, omit);
+  return { d, dc, mk: mark(d), size, max, omit, out: "", nl: [] };
 }
 
 /** "\n" + indentation of `depth`. */
@@ -838,7 +830,7 @@ export function encodeListItemLines(value: unknown, depth: number, options?: Tex
 // encoder state as the generic walker and hands any sub-value its schema does not pin down to the generic
 // functions below, so the output is the generic output by construction.
 
-export { E as TextState };
+export type { E as TextState };
 
 /** Encoder state for `options` (validates them: CONFIG_ERROR on a bad delimiter, indent or depth). */
 export function textState(options?: TextEncodeOptions): E {
