@@ -93,12 +93,8 @@ let exactOnly = 0;
 /** A string position: numbers and booleans become their text (not while a union tries its branches exactly). */
 export function tcString(v: unknown, path = ""): string {
   if (typeof v === "string") return v;
-  if (exactOnly === 0) {
-    if (typeof v === "number") return "" + v; // canonical: TextNumber covers every other spelling
-    if (typeof v === "boolean") return v ? "true" : "false";
-    if (v instanceof TextNumber) return v.raw;
-  }
-  return fail(path, "a string", v);
+  const text = exactOnly === 0 ? asText(v) : undefined;
+  return text !== undefined ? text : fail(path, "a string", v);
 }
 
 /**
@@ -216,9 +212,9 @@ function plain(v: unknown): unknown {
   return v instanceof TextNumber ? v.value : v;
 }
 
-/** Candidate spellings of a primitive for a string member: its text. */
+/** The text of a number, boolean or number token: a string position's coercion, a string member's spelling. */
 function asText(v: unknown): string | undefined {
-  if (typeof v === "number") return "" + v;
+  if (typeof v === "number") return "" + v; // canonical: TextNumber covers every other spelling
   if (typeof v === "boolean") return v ? "true" : "false";
   if (v instanceof TextNumber) return v.raw;
   return undefined;
