@@ -463,10 +463,10 @@ function splitCells(d: D, a: number, b: number, li: number, delim: number, colon
 // ---------------------------------------------------------------------------------------------------------------
 // Line classification and headers
 
-/** Malformed header: an error in strict mode, key-value fall-through (returns false) otherwise. */
-function bad(d: D, reason: string, pos: number, li: number): false {
+/** Malformed header: an error in strict mode, key-value fall-through (returns null) otherwise. */
+function bad(d: D, reason: string, pos: number, li: number): null {
   if (d.strict) throw errAt(d, reason, pos, li);
-  return false;
+  return null;
 }
 
 /** Parse a `{…}` field list starting at `p` (a `{`); sets d.q after the `}`; null on non-strict failure. */
@@ -477,7 +477,7 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
   p++;
   for (;;) {
     while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
-    if (p >= b) return bad(d, "unmatched '{' in field list", p, li) || null;
+    if (p >= b) return bad(d, "unmatched '{' in field list", p, li);
     let c = t.charCodeAt(p);
     let name: string;
     if (c === CH_QUOTE) {
@@ -489,16 +489,16 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
         c = t.charCodeAt(p);
         if (c === delim || c === CH_LBRACE || c === CH_RBRACE) break;
         if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
-          return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li) || null;
+          return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li);
         }
         if (c === CH_COLON || c === CH_LBRACKET || c === CH_RBRACKET || c === CH_QUOTE) {
-          return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li) || null;
+          return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li);
         }
         p++;
       }
       let e = p;
       while (e > s && t.charCodeAt(e - 1) === CH_SPACE) e--;
-      if (e === s) return bad(d, g.names.length === 0 && c === CH_RBRACE ? "empty field list" : "empty field name", s, li) || null;
+      if (e === s) return bad(d, g.names.length === 0 && c === CH_RBRACE ? "empty field list" : "empty field name", s, li);
       name = t.slice(s, e);
     }
     let kid: FieldGroup | null = null;
@@ -517,7 +517,7 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
     if (g.seen !== null) g.seen.add(name);
     g.kids.push(kid);
     while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
-    if (p >= b) return bad(d, "unmatched '{' in field list", p, li) || null;
+    if (p >= b) return bad(d, "unmatched '{' in field list", p, li);
     c = t.charCodeAt(p);
     if (c === delim) {
       p++;
@@ -528,17 +528,17 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
       return g;
     }
     if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
-      return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li) || null;
+      return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li);
     }
-    return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li) || null;
+    return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li);
   }
 }
 
 /**
  * Parse the header whose `[` is at `i` (key already parsed). Sets d.hdr and returns true; on a malformed header
- * throws in strict mode and returns false otherwise.
+ * throws in strict mode and returns null otherwise.
  */
-function parseHeader(d: D, key: string | null, i: number, b: number, li: number): boolean {
+function parseHeader(d: D, key: string | null, i: number, b: number, li: number): true | null {
   const t = d.t;
   let p = i + 1;
   let c = p < b ? t.charCodeAt(p) : -1;
@@ -575,7 +575,7 @@ function parseHeader(d: D, key: string | null, i: number, b: number, li: number)
   let fields: FieldGroup | null = null;
   if (p < b && t.charCodeAt(p) === CH_LBRACE) {
     fields = parseFields(d, p, b, li, delim, 1);
-    if (fields === null) return false;
+    if (fields === null) return null;
     p = d.q;
   }
   if (p >= b) return bad(d, "missing ':' after array header", p, li);
