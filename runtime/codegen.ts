@@ -64,7 +64,7 @@ export {
   encodeText,
   encodeKey,
   fieldList,
-  TextState,
+  type TextState,
   textBail,
   encodeTextWith,
   textNl,

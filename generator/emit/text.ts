@@ -24,7 +24,7 @@ import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir
 import { Code, code, join, jsonBlock, jsonLit, lit, name, raw, stringBlock } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { indentBy, readProp } from "./write.ts";
-import { encodeKey, encodeText, fieldList, type TextField } from "../../runtime/text/encode.ts";
+import { encodeKey, encodeText, fieldList, type TextDelimiter, type TextField } from "../../runtime/text/encode.ts";
 import type { TextCheckFn } from "../../runtime/text/check.ts";
 import { formatOf } from "../../runtime/codec/formats.ts";
 import { categoryMasks, nullableOf, textCheckOf } from "../../runtime/codec/engine/text-check.ts";
@@ -206,11 +206,12 @@ ${indentBy(body, "  ")}
     const s = resolve(shape, this.cx) ?? shape;
     if (s.kind === "object") {
       const ks = this.L.fresh("ks");
-      const x0 = this.L.fresh("x");
+      const kf = this.L.fresh("kf");
       return code`if (typeof v === "object" && v !== null && !$isArray(v)) {
   const ${ks}: any[] = Object.keys(v);
   if (${ks}.length === 0) return "";
-${indentBy(this.keyedCheck(s, name("v"), ks, x0, (kf) => code`return ${kf};`, new Num(null, 1), new Num(null, 2)), "  ")}
+  const ${kf} = ${this.keyed(s, name("v"), ks, new Num(null, 1), new Num(null, 2))};
+  if (${kf} !== null) return ${kf};
 ${indentBy(this.fields(s, name("v"), ks, raw('"\\n"'), new Num(null, 0), new Num(null, 1), true), "  ")}
   return e.out.slice(1);
 }`;
@@ -236,22 +237,15 @@ ${indentBy(this.array(s.items, raw('"\\n"'), name("v"), n, new Num(null, 1), new
     return raw("");
   }
 
-  /** `if` a keyed table is possible (≥ 2 keys, first value an object): try the generic keyed form. */
-  private keyedCheck(s: ObjectShape, v: Code, ks: Code, x0: Code, use: (kf: Code) => Code, depth: Num, lvl: Num): Code {
-    const kf = this.L.fresh("kf");
-    return code`if (${ks}.length > 1${this.notPrimFirst(s, ks)}) {
-  const ${x0} = ${v}[${ks}[0]];
-  if (typeof ${x0} === "object" && ${x0} !== null && !$isArray(${x0})) {
-    const ${kf} = $rt.textKeyed(e, ${v}, ${ks}, ${depth.code}, ${lvl.code});
-    if (${kf} !== null) ${use(kf)}
-  }
-}`;
-  }
-
-  /** ` && ks[0] !== "id"` when the first declared property is a primitive (then its value is no object). */
-  private notPrimFirst(s: ObjectShape, ks: Code): Code {
+  /**
+   * The keyed table form of object `v` (keys `ks`), or null: the generic textKeyed, which declines fewer than two
+   * keys or a first value that is no object itself. When the first declared property is a primitive (its value is
+   * no object), keys that begin with it skip the call.
+   */
+  private keyed(s: ObjectShape, v: Code, ks: Code, depth: Num, lvl: Num): Code {
+    const call = code`$rt.textKeyed(e, ${v}, ${ks}, ${depth.code}, ${lvl.code})`;
     const first = s.properties[0];
-    return first !== undefined && first.name !== "__proto__" && primOnly(first.shape, this.cx) ? code` && ${ks}[0] !== ${first.name}` : raw("");
+    return first !== undefined && first.name !== "__proto__" && primOnly(first.shape, this.cx) ? code`${ks}[0] !== ${first.name} ? ${call} : null` : call;
   }
 
   /**
@@ -458,7 +452,6 @@ else ${this.generic(pos, v)}`;
   private object(s: ObjectShape, v: Code, pos: Pos): Code {
     const field = pos.mode === "field" ? pos.field : undefined;
     const ks = this.L.fresh("ks", field);
-    const x0 = this.L.fresh("x", field);
     if (pos.mode === "field") {
       const inner = pos.fd.plus(1);
       const kf = this.L.fresh("kf", field);
@@ -466,11 +459,7 @@ else ${this.generic(pos, v)}`;
 if (${ks}.length === 0) e.out += ${this.pre(pos, ":")};
 else {
   if (${pos.lvl.plus(1).code} > e.max) $rt.textBail();
-  let ${kf}: string | null = null;
-  if (${ks}.length > 1${this.notPrimFirst(s, ks)}) {
-    const ${x0} = ${v}[${ks}[0]];
-    if (typeof ${x0} === "object" && ${x0} !== null && !$isArray(${x0})) ${kf} = $rt.textKeyed(e, ${v}, ${ks}, ${inner.code}, ${pos.lvl.plus(2).code});
-  }
+  const ${kf} = ${this.keyed(s, v, ks, inner, pos.lvl.plus(2))};
   if (${kf} !== null) e.out += ${this.pre(pos, "")} + ${kf};
   else {
     e.out += ${this.pre(pos, ":")};
@@ -521,8 +510,14 @@ ${indentBy(this.array(s.items, pos.dash, v, n, pos.depth.plus(1), pos.lvl, false
     const table = tab ? tabularFields(items, this.cx) : null;
     if (table !== null) {
       const row = this.rowFn(table.shape, table.fields);
-      const fieldsConst = this.cx.constant("tfields", jsonBlock(table.fields), table.shape);
-      const header = fieldList(table.fields, ",");
+      // the field list for the document's delimiter, as the generic fieldList writes it: the names are known, so
+      // only the delimiter is left to the run (a raw NUL cannot occur in a list: encodeKey escapes controls)
+      const header = join(
+        ("]" + fieldList(table.fields, "\0" as TextDelimiter) + ":")
+          .split("\0")
+          .map((piece) => lit(piece)),
+        " + e.d + ",
+      );
       const body = L.fresh("b", field);
       const ind = L.fresh("ind", field);
       const i = L.fresh("i", field);
@@ -537,7 +532,7 @@ if (${lvl.plus(table.depth).code} <= e.max) {
     ${body} += ${ind} + ${c};
   }
 }
-if (${i} === ${n}) e.out += ${pre} + "[" + ${n} + e.mk + "]" + (e.d === "," ? ${header} : $rt.fieldList(${fieldsConst}, e.d)) + ":" + ${body};
+if (${i} === ${n}) e.out += ${pre} + "[" + ${n} + e.mk + ${header} + ${body};
 else ${generic}`;
     }
     const x0 = L.fresh("x", field);
@@ -626,32 +621,49 @@ if (${f} === null) return null;
 ${glue}${f};`;
     };
     const cells = s.properties.map((p, i) => cell(p, i, i === 0));
-    let body: Code;
-    if (linesOf(cells) <= MAX_FUNCTION_LINES) body = join(cells);
-    else {
-      // too big for one function (see MAX_FUNCTION_LINES): chunks of cells come from helpers
-      const indexed = s.properties.map((p, i) => ({ code: cells[i]!, p, i }));
-      const parts: Code[] = [];
-      chunkBlocks(indexed).forEach((group, g) => {
-        const part = this.cx.uniqueName(`$trc_${this.cx.nameOf(s)}`);
-        this.fns.push(code`function ${part}(e: $rt.TextState, r: any): string | null {
+    if (linesOf(cells) <= MAX_FUNCTION_LINES) {
+      // every cell, then one test: a cell after one that declines is computed in vain, but only on a row that is
+      // no table row anyway, and a throw there hands the value to the generic encoder as any throw does
+      const vars = s.properties.map((p, i) => (primOnly(p.shape, this.cx) ? name(`f${i}`) : name(`c${i}`)));
+      const lines = s.properties.map((p, i) => {
+        const read = readProp(name("r"), p.name);
+        if (primOnly(p.shape, this.cx)) return code`const ${vars[i]!} = $rt.textCell(${read}, e.dc);`;
+        const sub = tabularFields(p.shape, this.cx)!;
+        return code`const ${vars[i]!} = ${this.rowFn(sub.shape, sub.fields)}(e, ${read});`;
+      });
+      this.fns.push(code`function ${fn}(e: $rt.TextState, r: any): string | null {
+  if (typeof r !== "object" || r === null || $isArray(r)) return null;
+  const ks = Object.keys(r);
+${indentBy(keyTest, "  ")}
+${indentBy(join(lines), "  ")}
+  return ${join(
+    vars.map((v) => code`${v} === null`),
+    " || ",
+  )} ? null : ${join(vars, " + e.d + ")};
+}`);
+      return fn;
+    }
+    // too big for one function (see MAX_FUNCTION_LINES): chunks of cells come from helpers
+    const indexed = s.properties.map((p, i) => ({ code: cells[i]!, p, i }));
+    const parts: Code[] = [];
+    chunkBlocks(indexed).forEach((group, g) => {
+      const part = this.cx.uniqueName(`$trc_${this.cx.nameOf(s)}`);
+      this.fns.push(code`function ${part}(e: $rt.TextState, r: any): string | null {
   let s: string;
 ${indentBy(join(group.map((x, k) => cell(x.p, x.i, k === 0))), "  ")}
   return s;
 }`);
-        const c = name(`p${g}`);
-        parts.push(code`const ${c} = ${part}(e, r);
+      const c = name(`p${g}`);
+      parts.push(code`const ${c} = ${part}(e, r);
 if (${c} === null) return null;
 ${g === 0 ? code`s = ` : code`s += e.d + `}${c};`);
-      });
-      body = join(parts);
-    }
+    });
     this.fns.push(code`function ${fn}(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
 ${indentBy(keyTest, "  ")}
   let s: string;
-${indentBy(body, "  ")}
+${indentBy(join(parts), "  ")}
   return s;
 }`);
     return fn;

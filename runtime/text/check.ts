@@ -18,7 +18,8 @@ import { EXPECTED_UUID } from "../codec/messages.ts";
 import { isUuid } from "../uuid.ts";
 import { ToonError, pointerSegment } from "../errors.ts";
 import { describe } from "../writer.ts";
-import { jsonEquals, missing } from "../objects.ts";
+import { jsonEquals } from "../objects.ts";
+import { missingAt } from "../codec/kinds/fail.ts";
 import { refuseDense } from "./layout.ts";
 import { TextNumber, decodeTextExact, locateText, type TextDecodeOptions } from "./decode.ts";
 
@@ -52,11 +53,7 @@ export function checkDecoded<T>(value: unknown, rawCount: number, check: TextChe
     if (e instanceof RangeError) err = new ToonError("DEPTH_LIMIT", "value too deeply nested (" + e.message + ")", { cause: e });
     if (err instanceof ToonError && err.line === undefined) {
       const at = locate(err);
-      if (at !== undefined) {
-        const opts: ConstructorParameters<typeof ToonError>[2] = { path: err.path, line: at.line, column: at.column, cause: err };
-        if (err.details !== undefined) opts.details = err.details;
-        err = new ToonError(err.code, err.reason, opts);
-      }
+      if (at !== undefined) err = new ToonError(err.code, err.reason, { path: err.path, line: at.line, column: at.column, cause: err, details: err.details });
     }
     throw err;
   } finally {
@@ -79,11 +76,8 @@ export function textInvalid(path: string, expected: string, v: unknown): ToonErr
  * it unchecked), reported as missing from its parent; anything else is INVALID_VALUE "expected ...".
  */
 function fail(path: string, expected: string, v: unknown): never {
-  if (v === undefined) {
-    const i = path.lastIndexOf("/");
-    throw missing(path.slice(0, i), path.slice(i + 1).replace(/~1/g, "/").replace(/~0/g, "~"));
-  }
-  throw textInvalid(path, expected, v);
+  // missingAt: the binary guards' own error for a missing property, whose path is the property's
+  throw v === undefined ? missingAt(path) : textInvalid(path, expected, v);
 }
 
 // Per-kind guards: the generated check pass and the interpreted one (../codec/engine/text-check.ts) call the same
@@ -99,18 +93,8 @@ let exactOnly = 0;
 /** A string position: numbers and booleans become their text (not while a union tries its branches exactly). */
 export function tcString(v: unknown, path = ""): string {
   if (typeof v === "string") return v;
-  if (exactOnly > 0) return fail(path, "a string", v);
-  switch (typeof v) {
-    case "string":
-      return v;
-    case "number":
-      return "" + v; // canonical: TextNumber covers every other spelling
-    case "boolean":
-      return v ? "true" : "false";
-    case "object":
-      if (v instanceof TextNumber) return v.raw;
-  }
-  return fail(path, "a string", v);
+  const text = exactOnly === 0 ? asText(v) : undefined;
+  return text !== undefined ? text : fail(path, "a string", v);
 }
 
 /**
@@ -133,8 +117,9 @@ export function tcInteger(v: unknown, path = ""): number {
 }
 
 const INTEGER_TOKEN = /^-?(?:0|[1-9][0-9]*)$/;
-const MIN_INT64 = -(2n ** 63n);
-const MAX_UINT64 = 2n ** 64n;
+// literals, not `2n ** 63n`: a bundler cannot tell that `**` has no side effect, so it would keep both everywhere
+const MIN_INT64 = -9223372036854775808n; // -(2^63)
+const MAX_UINT64 = 18446744073709551616n; // 2^64
 
 /** An int64 position: exact bigint beyond 2^53. */
 export function tcInt64(v: unknown, path = ""): number | bigint {
@@ -227,9 +212,9 @@ function plain(v: unknown): unknown {
   return v instanceof TextNumber ? v.value : v;
 }
 
-/** Candidate spellings of a primitive for a string member: its text. */
+/** The text of a number, boolean or number token: a string position's coercion, a string member's spelling. */
 function asText(v: unknown): string | undefined {
-  if (typeof v === "number") return "" + v;
+  if (typeof v === "number") return "" + v; // canonical: TextNumber covers every other spelling
   if (typeof v === "boolean") return v ? "true" : "false";
   if (v instanceof TextNumber) return v.raw;
   return undefined;

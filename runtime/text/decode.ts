@@ -24,6 +24,9 @@
  */
 
 import { ToonError, pointerSegment } from "../errors.ts";
+import { hasOwn, setOwn } from "../objects.ts";
+import { checkSizeAndDepth } from "./options.ts";
+import { S, L_START, L_END, L_DEPTH, L_LINE, L_BLANK, L_OFF, K_NONE, K_KV, K_HDR, CH_TAB, CH_SPACE, CH_QUOTE, CH_HASH, CH_COMMA, CH_MINUS, CH_DOT, CH_COLON, CH_LBRACKET, CH_BACKSLASH, CH_RBRACKET, CH_LBRACE, CH_PIPE, CH_RBRACE } from "./codes.ts";
 
 /** Options of {@link decodeText}. */
 export interface TextDecodeOptions {
@@ -37,48 +40,18 @@ export interface TextDecodeOptions {
   layout?: "toon" | "dense";
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Line table layout: STRIDE int32 slots per content line.
-const S = 6;
-const L_START = 0; // offset of the first content character (after indentation)
-const L_END = 1; // offset after the last content character (trailing spaces and CR removed)
-const L_DEPTH = 2; // indentation depth
-const L_LINE = 3; // 1-based line number in the original text
-const L_BLANK = 4; // line number of the first blank line since the previous content line, 0 if none
-const L_OFF = 5; // offset of the start of the physical line (for columns)
-
-const K_NONE = 0; // no unquoted colon: a scalar line
-const K_KV = 1; // key-value line: D.key / D.vs set
-const K_HDR = 2; // array or keyed header: D.hdr set
-
-const CH_TAB = 9;
-const CH_SPACE = 32;
-const CH_QUOTE = 34;
-const CH_HASH = 35;
-const CH_COMMA = 44;
-const CH_MINUS = 45;
-const CH_DOT = 46;
-const CH_COLON = 58;
-const CH_LBRACKET = 91;
-const CH_BACKSLASH = 92;
-const CH_RBRACKET = 93;
-const CH_LBRACE = 123;
-const CH_PIPE = 124;
-const CH_RBRACE = 125;
-
 const POW10: number[] = [];
 for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
 
 /** A parsed `{…}` field list, possibly with nested groups. */
-class FieldGroup {
-  names: string[] = [];
-  kids: (FieldGroup | null)[] = [];
-  leaves = 0;
-  nested = false;
-  proto = false;
-  dup: string | null = null;
+interface FieldGroup {
+  names: string[];
+  kids: (FieldGroup | null)[];
+  leaves: number;
+  proto: boolean;
+  dup: string | null;
   /** The names as a set, once the list is long enough that scanning it for a duplicate would be quadratic. */
-  seen: Set<string> | null = null;
+  seen: Set<string> | null;
 }
 
 /** Field lists up to this long are searched for duplicates by scanning; longer ones use a set. */
@@ -92,61 +65,60 @@ function hasName(g: FieldGroup, name: string): boolean {
   return g.seen.has(name);
 }
 
+// Plain objects, not classes: the target's class fields print every field twice (declaration and constructor
+// assignment), and property names survive minification; one literal per type keeps one hidden class.
+
 /** A parsed array / keyed header. */
-class Header {
-  constructor(
-    readonly key: string | null,
-    readonly len: number,
-    readonly keyed: boolean,
-    readonly delim: number,
-    readonly fields: FieldGroup | null,
-    /** Inline values range (empty when vs === ve). */
-    readonly vs: number,
-    readonly ve: number,
-    /** Line index and offset of the `[`. */
-    readonly li: number,
-    readonly pos: number,
-  ) {}
+interface Header {
+  key: string | null;
+  len: number;
+  keyed: boolean;
+  delim: number;
+  fields: FieldGroup | null;
+  /** Inline values range (empty when vs === ve). */
+  vs: number;
+  ve: number;
+  /** Line index and offset of the `[`. */
+  li: number;
+  pos: number;
 }
 
 /** Decoder state. */
-class D {
-  L: Int32Array = new Int32Array(S * 64);
-  n = 0;
+interface D {
+  readonly t: string;
+  readonly strict: boolean;
+  readonly indent: number;
+  readonly maxDepth: number;
+  L: Int32Array;
+  n: number;
   /** Next unconsumed line index. */
-  p = 0;
+  p: number;
   /** Scratch results of classify / parseQuoted. */
-  key = "";
-  vs = 0;
-  q = 0;
-  hdr: Header | null = null;
+  key: string;
+  vs: number;
+  q: number;
+  hdr: Header | null;
   /** Recently seen unquoted keys by (first character, length): the same key text is sliced (and internalized) once. */
-  keys: (string | undefined)[] = new Array<string | undefined>(256);
+  keys: (string | undefined)[];
   /** Scratch cell buffer for tabular rows and keyed entries, and the cell cursor. */
-  cells: unknown[] = [];
-  ck = 0;
+  cells: unknown[];
+  ck: number;
   /** Exact-number mode ({@link decodeTextExact}): number tokens a double does not carry exactly become TextNumber. */
-  exact = false;
+  exact: boolean;
   /** How many TextNumber tokens were produced. */
-  raws = 0;
+  raws: number;
   /** Position tracking ({@link locateText}): child key or index -> offset of its value, per container. */
-  track: Map<object, Map<string | number, number>> | null = null;
+  track: Map<object, Map<string | number, number>> | null;
   /** Start offsets of the cells of the last splitCells call (tracking mode only). */
-  cpos: number[] | null = null;
-  constructor(
-    readonly t: string,
-    readonly strict: boolean,
-    readonly indent: number,
-    readonly maxDepth: number,
-  ) {}
+  cpos: number[] | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
 
-function errAt(d: D, reason: string, pos: number, li: number): ToonError {
+function errAt(d: D, reason: string, pos: number, li: number, code: "TEXT_SYNTAX" | "DEPTH_LIMIT" = "TEXT_SYNTAX"): ToonError {
   const o = li * S;
-  return new ToonError("TEXT_SYNTAX", reason, { line: d.L[o + L_LINE], column: pos - d.L[o + L_OFF] + 1 });
+  return new ToonError(code, reason, { line: d.L[o + L_LINE], column: pos - d.L[o + L_OFF] + 1 });
 }
 
 function errLine(reason: string, line: number, column: number): ToonError {
@@ -154,11 +126,7 @@ function errLine(reason: string, line: number, column: number): ToonError {
 }
 
 function depthErr(d: D, li: number): ToonError {
-  const o = li * S;
-  return new ToonError("DEPTH_LIMIT", `nesting deeper than ${d.maxDepth} levels`, {
-    line: d.L[o + L_LINE],
-    column: d.L[o + L_START] - d.L[o + L_OFF] + 1,
-  });
+  return errAt(d, `nesting deeper than ${d.maxDepth} levels`, d.L[li * S + L_START], li, "DEPTH_LIMIT");
 }
 
 function overIndentErr(d: D, li: number, expected: number): ToonError {
@@ -218,11 +186,8 @@ function scanLines(d: D): void {
       } else {
         let depth: number;
         if (tabs > 0) {
-          if (strict) {
-            let c = pos;
-            while (t.charCodeAt(c) !== CH_TAB) c++;
-            throw errLine("tab character used for indentation (not allowed in strict mode)", lineNo, c - pos + 1);
-          }
+          // the first tab is at p: the spaces before it end there, and a tab follows them or none is counted
+          if (strict) throw errLine("tab character used for indentation (not allowed in strict mode)", lineNo, p - pos + 1);
           depth = Math.floor((q - pos - tabs) / ind) + tabs;
         } else {
           const sp = p - pos;
@@ -280,12 +245,8 @@ function findColon(t: string, i: number, end: number): number {
   return -1;
 }
 
-function hexVal(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  c |= 0x20;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
+/** Four hex digits (a `\u` escape's). */
+const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 /**
  * Parse the quoted string starting at `pos` (a `"`) within [pos, end); returns the unescaped value and sets
@@ -294,24 +255,14 @@ function hexVal(c: number): number {
 function parseQuoted(d: D, pos: number, end: number, li: number): string {
   const t = d.t;
   let i = pos + 1;
-  for (;;) {
-    if (i >= end) throw errAt(d, "unterminated string", pos, li);
-    const c = t.charCodeAt(i);
-    if (c === CH_QUOTE) {
-      d.q = i + 1;
-      return t.slice(pos + 1, i);
-    }
-    if (c === CH_BACKSLASH) break;
-    if (c < CH_SPACE && c !== CH_TAB && d.strict) throw errAt(d, "raw control character in quoted string (use an escape)", i, li);
-    i++;
-  }
-  let out = t.slice(pos + 1, i);
+  // one loop: without escapes `out` stays "" and the value is one slice ("" + slice is the slice itself)
+  let out = "";
   let s = i;
   while (i < end) {
     const c = t.charCodeAt(i);
     if (c === CH_QUOTE) {
       d.q = i + 1;
-      return s === i ? out : out + t.slice(s, i);
+      return out + t.slice(s, i);
     }
     if (c === CH_BACKSLASH) {
       if (s !== i) out += t.slice(s, i);
@@ -323,14 +274,10 @@ function parseQuoted(d: D, pos: number, end: number, li: number): string {
       else if (x === 116) out += "\t";
       else if (x === 114) out += "\r";
       else if (x === 117) {
-        if (i + 6 > end) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
-        const h0 = hexVal(t.charCodeAt(i + 2));
-        const h1 = hexVal(t.charCodeAt(i + 3));
-        const h2 = hexVal(t.charCodeAt(i + 4));
-        const h3 = hexVal(t.charCodeAt(i + 5));
-        if ((h0 | h1 | h2 | h3) < 0) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
-        const cp = (h0 << 12) | (h1 << 8) | (h2 << 4) | h3;
-        if (cp >= 0xd800 && cp <= 0xdfff) throw errAt(d, `invalid escape: \\u${t.slice(i + 2, i + 6)} is a surrogate code point`, i, li);
+        const hex = t.slice(i + 2, i + 6);
+        if (i + 6 > end || !HEX4.test(hex)) throw errAt(d, "invalid escape: \\u needs four hex digits", i, li);
+        const cp = parseInt(hex, 16);
+        if (cp >= 0xd800 && cp <= 0xdfff) throw errAt(d, `invalid escape: \\u${hex} is a surrogate code point`, i, li);
         out += String.fromCharCode(cp);
         i += 6;
         s = i;
@@ -348,17 +295,23 @@ function parseQuoted(d: D, pos: number, end: number, li: number): string {
   throw errAt(d, "unterminated string", pos, li);
 }
 
-/** The number a token of the §4 grammar denotes, or NaN when [a, b) is not such a token. */
-function parseNum(t: string, a: number, b: number): number {
+/**
+ * The number the token [a, b) of the §4 grammar denotes, or undefined when it is not such a token (or its value
+ * overflows a double). In exact mode ({@link decodeTextExact}) a {@link TextNumber} when the double does not carry the
+ * token exactly: the token is `String(x)` and x a safe integer or no integer, else TextNumber. Decided from what
+ * the scan saw, without a second pass over the token.
+ */
+function numberToken(d: D, a: number, b: number): unknown {
+  const t = d.t;
   let i = a;
   let neg = false;
   let c = t.charCodeAt(i);
   if (c === CH_MINUS) {
     neg = true;
-    if (++i >= b) return NaN;
+    if (++i >= b) return undefined;
     c = t.charCodeAt(i);
   }
-  if (c < 48 || c > 57) return NaN;
+  if (c < 48 || c > 57) return undefined;
   const intStart = i;
   let m = 0;
   while (i < b) {
@@ -368,7 +321,7 @@ function parseNum(t: string, a: number, b: number): number {
     i++;
   }
   let digits = i - intStart;
-  if (digits > 1 && t.charCodeAt(intStart) === 48) return NaN; // forbidden leading zero
+  if (digits > 1 && t.charCodeAt(intStart) === 48) return undefined; // forbidden leading zero
   let frac = 0;
   if (i < b && c === CH_DOT) {
     const fs = ++i;
@@ -379,31 +332,46 @@ function parseNum(t: string, a: number, b: number): number {
       i++;
     }
     frac = i - fs;
-    if (frac === 0) return NaN;
+    if (frac === 0) return undefined;
     digits += frac;
   }
-  if (i < b) {
-    if (c !== 101 && c !== 69) return NaN;
+  const exp = i < b;
+  if (exp) {
+    if (c !== 101 && c !== 69) return undefined;
     if (++i < b) {
       c = t.charCodeAt(i);
       if (c === 43 || c === CH_MINUS) i++;
     }
-    if (i >= b) return NaN;
+    if (i >= b) return undefined;
     while (i < b) {
       c = t.charCodeAt(i);
-      if (c < 48 || c > 57) return NaN;
+      if (c < 48 || c > 57) return undefined;
       i++;
     }
-    const x = Number(t.slice(a, b));
-    return x - x === 0 ? (x === 0 ? 0 : x) : NaN;
   }
-  if (digits <= 15) {
-    // Exact mantissa and power of ten: one correctly rounded division (Clinger's fast path).
-    const x = frac === 0 ? m : m / POW10[frac];
-    return neg ? (x === 0 ? 0 : -x) : x;
+  // up to 15 significant digits without an exponent: exact mantissa and power of ten, one correctly rounded
+  // division (Clinger's fast path); and such a decimal token is the shortest round-trip form of its double
+  const short = !exp && digits <= 15;
+  let x: number;
+  if (short) {
+    x = frac === 0 ? m : m / POW10[frac];
+    if (neg) x = x === 0 ? 0 : -x;
+  } else {
+    x = Number(t.slice(a, b));
+    if (x - x !== 0) return undefined;
+    if (x === 0) x = 0; // -0
   }
-  const x = Number(t.slice(a, b));
-  return x - x === 0 ? (x === 0 ? 0 : x) : NaN;
+  if (!d.exact) return x;
+  if (x === 0) {
+    if (b - a === 1) return 0;
+  } else if (short) {
+    // canonical unless it has a trailing fractional zero or is small enough for String() to use an exponent
+    if (frac === 0 || (t.charCodeAt(b - 1) !== 48 && (x >= 1e-6 || x <= -1e-6))) return x;
+  } else if (String(x) === t.slice(a, b) && !(Number.isInteger(x) && (x > 9007199254740991 || x < -9007199254740991))) {
+    return x;
+  }
+  d.raws++;
+  return new TextNumber(x, t.slice(a, b));
 }
 
 /** Value of the unquoted token [a, b) (already trimmed): literal, number or string. */
@@ -414,15 +382,15 @@ function unquotedValue(d: D, a: number, b: number): unknown {
   const c = t.charCodeAt(a);
   if (c <= 57) {
     if (c === CH_MINUS || c >= 48) {
-      const x = parseNum(t, a, b);
-      if (x === x) return d.exact ? exactNumber(d, x, a, b) : x;
+      const x = numberToken(d, a, b);
+      if (x !== undefined) return x;
     }
   } else if (c === 116) {
-    if (n === 4 && t.charCodeAt(a + 1) === 114 && t.charCodeAt(a + 2) === 117 && t.charCodeAt(a + 3) === 101) return true;
+    if (n === 4 && t.startsWith("true", a)) return true;
   } else if (c === 102) {
-    if (n === 5 && t.charCodeAt(a + 1) === 97 && t.charCodeAt(a + 2) === 108 && t.charCodeAt(a + 3) === 115 && t.charCodeAt(a + 4) === 101) return false;
+    if (n === 5 && t.startsWith("false", a)) return false;
   } else if (c === 110) {
-    if (n === 4 && t.charCodeAt(a + 1) === 117 && t.charCodeAt(a + 2) === 108 && t.charCodeAt(a + 3) === 108) return null;
+    if (n === 4 && t.startsWith("null", a)) return null;
   }
   return t.slice(a, b);
 }
@@ -495,21 +463,21 @@ function splitCells(d: D, a: number, b: number, li: number, delim: number, colon
 // ---------------------------------------------------------------------------------------------------------------
 // Line classification and headers
 
-/** Malformed header: an error in strict mode, key-value fall-through (returns false) otherwise. */
-function bad(d: D, reason: string, pos: number, li: number): false {
+/** Malformed header: an error in strict mode, key-value fall-through (returns null) otherwise. */
+function bad(d: D, reason: string, pos: number, li: number): null {
   if (d.strict) throw errAt(d, reason, pos, li);
-  return false;
+  return null;
 }
 
 /** Parse a `{…}` field list starting at `p` (a `{`); sets d.q after the `}`; null on non-strict failure. */
 function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl: number): FieldGroup | null {
   if (lvl > d.maxDepth) throw depthErr(d, li);
   const t = d.t;
-  const g = new FieldGroup();
+  const g: FieldGroup = { names: [], kids: [], leaves: 0, proto: false, dup: null, seen: null };
   p++;
   for (;;) {
     while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
-    if (p >= b) return bad(d, "unmatched '{' in field list", p, li) || null;
+    if (p >= b) return bad(d, "unmatched '{' in field list", p, li);
     let c = t.charCodeAt(p);
     let name: string;
     if (c === CH_QUOTE) {
@@ -521,16 +489,16 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
         c = t.charCodeAt(p);
         if (c === delim || c === CH_LBRACE || c === CH_RBRACE) break;
         if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
-          return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li) || null;
+          return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li);
         }
         if (c === CH_COLON || c === CH_LBRACKET || c === CH_RBRACKET || c === CH_QUOTE) {
-          return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li) || null;
+          return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li);
         }
         p++;
       }
       let e = p;
       while (e > s && t.charCodeAt(e - 1) === CH_SPACE) e--;
-      if (e === s) return bad(d, g.names.length === 0 && c === CH_RBRACE ? "empty field list" : "empty field name", s, li) || null;
+      if (e === s) return bad(d, g.names.length === 0 && c === CH_RBRACE ? "empty field list" : "empty field name", s, li);
       name = t.slice(s, e);
     }
     let kid: FieldGroup | null = null;
@@ -538,7 +506,6 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
       kid = parseFields(d, p, b, li, delim, lvl + 1);
       if (kid === null) return null;
       p = d.q;
-      g.nested = true;
       g.leaves += kid.leaves;
       if (kid.dup !== null && g.dup === null) g.dup = kid.dup;
     } else {
@@ -550,7 +517,7 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
     if (g.seen !== null) g.seen.add(name);
     g.kids.push(kid);
     while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
-    if (p >= b) return bad(d, "unmatched '{' in field list", p, li) || null;
+    if (p >= b) return bad(d, "unmatched '{' in field list", p, li);
     c = t.charCodeAt(p);
     if (c === delim) {
       p++;
@@ -561,17 +528,17 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
       return g;
     }
     if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
-      return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li) || null;
+      return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li);
     }
-    return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li) || null;
+    return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li);
   }
 }
 
 /**
  * Parse the header whose `[` is at `i` (key already parsed). Sets d.hdr and returns true; on a malformed header
- * throws in strict mode and returns false otherwise.
+ * throws in strict mode and returns null otherwise.
  */
-function parseHeader(d: D, key: string | null, i: number, b: number, li: number): boolean {
+function parseHeader(d: D, key: string | null, i: number, b: number, li: number): true | null {
   const t = d.t;
   let p = i + 1;
   let c = p < b ? t.charCodeAt(p) : -1;
@@ -608,7 +575,7 @@ function parseHeader(d: D, key: string | null, i: number, b: number, li: number)
   let fields: FieldGroup | null = null;
   if (p < b && t.charCodeAt(p) === CH_LBRACE) {
     fields = parseFields(d, p, b, li, delim, 1);
-    if (fields === null) return false;
+    if (fields === null) return null;
     p = d.q;
   }
   if (p >= b) return bad(d, "missing ':' after array header", p, li);
@@ -621,7 +588,7 @@ function parseHeader(d: D, key: string | null, i: number, b: number, li: number)
   } else if (keyed) {
     return bad(d, "keyed header requires a field list", i, li);
   }
-  d.hdr = new Header(key, len, keyed, delim, fields, p, b, li, i);
+  d.hdr = { key, len, keyed, delim, fields, vs: p, ve: b, li, pos: i };
   return true;
 }
 
@@ -694,13 +661,6 @@ function classify(d: D, a: number, b: number, li: number): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Values
 
-function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
-
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /** Content depth of the scope opened by a line at `depth` (§8, strict: exactly one deeper). */
 function scopeDepth(d: D, depth: number): number {
   if (d.p < d.n) {
@@ -720,16 +680,12 @@ function scopeDepth(d: D, depth: number): number {
 function buildRow(d: D, g: FieldGroup, cells: unknown[]): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   const names = g.names;
-  const m = names.length;
-  if (!g.nested) {
-    if (g.proto) for (let j = 0; j < m; j++) setKey(o, names[j], cells[d.ck++]);
-    else for (let j = 0; j < m; j++) o[names[j]] = cells[d.ck++];
-    return o;
-  }
   const kids = g.kids;
-  for (let j = 0; j < m; j++) {
+  for (let j = 0; j < names.length; j++) {
     const kid = kids[j];
-    setKey(o, names[j], kid === null ? cells[d.ck++] : buildRow(d, kid, cells));
+    const v = kid === null ? cells[d.ck++] : buildRow(d, kid, cells);
+    if (g.proto) setOwn(o, names[j], v);
+    else o[names[j]] = v;
   }
   return o;
 }
@@ -753,80 +709,51 @@ function leafPath(g: FieldGroup, k: number): string {
   return walk(g, "") ?? "";
 }
 
+/**
+ * Strict mode: a header's body holds the `count` it declares, else TEXT_SYNTAX at line `extra` (the first line past
+ * the declared count, -1 when there is none) or at the header.
+ */
+function checkCount(d: D, h: Header, count: number, extra: number, what: string): void {
+  if (d.strict && count !== h.len) {
+    const reason = `${h.keyed ? "keyed table" : "array"} declares ${h.len} ${what} but has ${count}`;
+    throw extra >= 0 ? errAt(d, reason, d.L[extra * S + L_START], extra) : errAt(d, reason, h.pos, h.li);
+  }
+}
+
 /** Decode the value introduced by header `h` standing at depth `hd`. */
 function decodeHeaderValue(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown {
   if (lvl > d.maxDepth) throw depthErr(d, h.li);
-  if (h.keyed) return decodeKeyed(d, h, hd, span);
   if (h.vs < h.ve) {
     const arr: unknown[] = [];
     const cnt = splitCells(d, h.vs, h.ve, h.li, h.delim, false, arr);
-    if (cnt !== h.len && d.strict) throw errAt(d, `array declares ${h.len} values but has ${cnt}`, h.pos, h.li);
+    checkCount(d, h, cnt, -1, "values");
     if (d.track !== null) for (let i = 0; i < cnt; i++) trackAt(d, arr, i, (d.cpos as number[])[i]);
     return arr;
   }
-  if (h.fields !== null) return decodeTabular(d, h, hd, span);
-  return decodeList(d, h, hd, lvl, span);
+  return decodeLines(d, h, hd, lvl, span);
 }
 
-function decodeTabular(d: D, h: Header, hd: number, span: boolean): unknown[] {
+/**
+ * The lines under a header: the items of an expanded list (§9.4, no field list), the rows of a tabular array
+ * (§9.3) or the entries of a keyed table (§9.5, `h.keyed`: `key: cells` lines). One loop for the three, since
+ * they differ only in what one line holds.
+ */
+function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown[] | Record<string, unknown> {
+  const t = d.t;
   const L = d.L;
   const n = d.n;
-  const g = h.fields as FieldGroup;
-  const leaves = g.leaves;
-  const delim = h.delim;
+  const g = h.fields;
+  const leaves = g === null ? 0 : g.leaves;
+  const keyed = h.keyed;
   const strict = d.strict;
   const cells = d.cells;
   const rowDepth = scopeDepth(d, hd);
   const arr: unknown[] = [];
-  let extra = -1;
-  let r = 0;
-  let inCells = false;
-  try {
-    for (; d.p < n; r++) {
-      const li = d.p;
-      const o = li * S;
-      const dep = L[o + L_DEPTH];
-      if (dep <= hd) break;
-      if (dep !== rowDepth) throw overIndentErr(d, li, rowDepth);
-      const a = L[o + L_START];
-      const b = L[o + L_END];
-      inCells = true;
-      const cnt = splitCells(d, a, b, li, delim, true, cells);
-      inCells = false;
-      if (cnt < 0) break; // key-value line: the rows are over
-      if (strict && L[o + L_BLANK] !== 0 && (span || r > 0)) throw blankErr(d, li);
-      d.p = li + 1;
-      if (cnt !== leaves) throw errAt(d, `row has ${cnt} values but the header declares ${leaves} fields`, a, li);
-      if (r === h.len && extra < 0) extra = li;
-      d.ck = 0;
-      const row = buildRow(d, g, cells);
-      if (d.track !== null) trackRow(d, arr, arr.length, a, row, g);
-      arr.push(row);
-    }
-  } catch (e) {
-    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
-    throw prefix(e, r);
-  }
-  if (strict && arr.length !== h.len) {
-    if (extra >= 0) throw errAt(d, `array declares ${h.len} rows but has ${arr.length}`, L[extra * S + L_START], extra);
-    throw errAt(d, `array declares ${h.len} rows but has ${arr.length}`, h.pos, h.li);
-  }
-  return arr;
-}
-
-function decodeKeyed(d: D, h: Header, hd: number, span: boolean): Record<string, unknown> {
-  const t = d.t;
-  const L = d.L;
-  const n = d.n;
-  const g = h.fields as FieldGroup;
-  const leaves = g.leaves;
-  const strict = d.strict;
-  const cells = d.cells;
-  const entryDepth = scopeDepth(d, hd);
   const obj: Record<string, unknown> = {};
   let count = 0;
   let extra = -1;
-  let key: string | undefined;
+  // the path segment of the line being read (undefined: an entry whose key is not read yet)
+  let key: string | number | undefined;
   let inCells = false;
   try {
     while (d.p < n) {
@@ -834,86 +761,67 @@ function decodeKeyed(d: D, h: Header, hd: number, span: boolean): Record<string,
       const o = li * S;
       const dep = L[o + L_DEPTH];
       if (dep <= hd) break;
-      key = undefined;
-      if (dep !== entryDepth) throw overIndentErr(d, li, entryDepth);
-      if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
-      d.p = li + 1;
+      key = keyed ? undefined : count;
+      if (dep !== rowDepth) throw overIndentErr(d, li, rowDepth);
       const a = L[o + L_START];
       const b = L[o + L_END];
-      let i: number;
-      let k: string;
-      if (t.charCodeAt(a) === CH_QUOTE) {
-        k = parseQuoted(d, a, b, li);
-        i = d.q;
-        while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-        if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
+      let i = a;
+      let k = "";
+      let cnt = 0;
+      if (g === null) {
+        if (t.charCodeAt(a) !== CH_MINUS || (b - a > 1 && t.charCodeAt(a + 1) !== CH_SPACE)) {
+          throw errAt(d, "expected a list item ('- …')", a, li);
+        }
       } else {
-        i = findColon(t, a, b);
-        if (i < 0) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
-        let e = i;
-        while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
-        k = t.slice(a, e);
+        if (keyed) {
+          // an entry: the blank-line check comes first (a row's comes after its cells: a key-value line ends a table)
+          if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+          d.p = li + 1;
+          if (t.charCodeAt(a) === CH_QUOTE) {
+            k = parseQuoted(d, a, b, li);
+            i = d.q;
+            while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+            if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
+          } else {
+            if (literalKV(d, a, b) === K_NONE) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
+            k = d.key;
+            i = d.vs - 1;
+          }
+          i++;
+          while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+          if (strict && hasOwn(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
+          key = k;
+        }
+        inCells = true;
+        // a row is never empty (content lines are not); an entry's cells may be
+        cnt = i < b ? splitCells(d, i, b, li, h.delim, !keyed, cells) : 0;
+        inCells = false;
+        if (cnt < 0) break; // a key-value line (only rows check for one): the rows are over
       }
-      i++;
-      while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-      if (strict && hasOwn.call(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
-      key = k;
-      inCells = true;
-      const cnt = i < b ? splitCells(d, i, b, li, h.delim, false, cells) : 0;
-      inCells = false;
-      if (cnt !== leaves) throw errAt(d, `entry has ${cnt} values but the header declares ${leaves} fields`, i, li);
+      if (!keyed) {
+        if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+        d.p = li + 1;
+      }
       if (count === h.len && extra < 0) extra = li;
-      d.ck = 0;
-      const row = buildRow(d, g, cells);
-      if (d.track !== null) trackRow(d, obj, k, a, row, g);
-      setKey(obj, k, row);
+      if (g === null) {
+        if (d.track !== null) trackAt(d, arr, count, b - a > 1 ? a + 2 : a);
+        arr.push(decodeListItem(d, li, a, b, rowDepth, lvl + 1));
+      } else {
+        if (cnt !== leaves) throw errAt(d, `${keyed ? "entry" : "row"} has ${cnt} values but the header declares ${leaves} fields`, i, li);
+        d.ck = 0;
+        const row = buildRow(d, g, cells);
+        if (d.track !== null) trackRow(d, keyed ? obj : arr, keyed ? k : count, a, row, g);
+        if (keyed) setOwn(obj, k, row);
+        else arr.push(row);
+      }
       count++;
     }
   } catch (e) {
-    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g, d.ck));
+    if (inCells && e instanceof ToonError && d.ck < leaves) e.prefixPath(leafPath(g as FieldGroup, d.ck));
     throw key === undefined ? e : prefix(e, key);
   }
-  if (strict && count !== h.len) {
-    if (extra >= 0) throw errAt(d, `keyed table declares ${h.len} entries but has ${count}`, L[extra * S + L_START], extra);
-    throw errAt(d, `keyed table declares ${h.len} entries but has ${count}`, h.pos, h.li);
-  }
-  return obj;
-}
-
-function decodeList(d: D, h: Header, hd: number, lvl: number, span: boolean): unknown[] {
-  const t = d.t;
-  const L = d.L;
-  const n = d.n;
-  const strict = d.strict;
-  const itemDepth = scopeDepth(d, hd);
-  const arr: unknown[] = [];
-  let extra = -1;
-  try {
-    while (d.p < n) {
-      const li = d.p;
-      const o = li * S;
-      const dep = L[o + L_DEPTH];
-      if (dep <= hd) break;
-      if (dep !== itemDepth) throw overIndentErr(d, li, itemDepth);
-      const a = L[o + L_START];
-      const b = L[o + L_END];
-      if (t.charCodeAt(a) !== CH_MINUS || (b - a > 1 && t.charCodeAt(a + 1) !== CH_SPACE)) {
-        throw errAt(d, "expected a list item ('- …')", a, li);
-      }
-      if (strict && L[o + L_BLANK] !== 0 && (span || arr.length > 0)) throw blankErr(d, li);
-      d.p = li + 1;
-      if (arr.length === h.len && extra < 0) extra = li;
-      if (d.track !== null) trackAt(d, arr, arr.length, b - a > 1 ? a + 2 : a);
-      arr.push(decodeListItem(d, li, a, b, itemDepth, lvl + 1));
-    }
-  } catch (e) {
-    throw prefix(e, arr.length);
-  }
-  if (strict && arr.length !== h.len) {
-    if (extra >= 0) throw errAt(d, `array declares ${h.len} items but has ${arr.length}`, L[extra * S + L_START], extra);
-    throw errAt(d, `array declares ${h.len} items but has ${arr.length}`, h.pos, h.li);
-  }
-  return arr;
+  checkCount(d, h, count, extra, keyed ? "entries" : g === null ? "items" : "rows");
+  return keyed ? obj : arr;
 }
 
 /** Decode list item line `li` ([a, b) starts with "-") at depth `itemDepth`. */
@@ -950,55 +858,35 @@ function decodeListItem(d: D, li: number, a: number, b: number, itemDepth: numbe
  * `fd` (for a first field on a hyphen line, the item depth + 1).
  */
 function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, b: number, kind: number, fd: number, lvl: number, span: boolean): void {
-  if (kind === K_HDR) {
-    const h = d.hdr as Header;
-    if (h.key !== null) {
-      const key = h.key;
-      if (d.strict && hasOwn.call(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
-      let v: unknown;
-      try {
-        v = decodeHeaderValue(d, h, fd, lvl + 1, span);
-      } catch (e) {
-        throw prefix(e, key);
-      }
-      if (d.track !== null) trackAt(d, obj, key, a);
-      setKey(obj, key, v);
-      return;
-    }
+  let h = kind === K_HDR ? (d.hdr as Header) : null;
+  if (h !== null && h.key === null) {
     if (d.strict) {
       throw errAt(d, h.keyed ? "a keyless keyed header is only valid at the document root" : "a keyless array header is only valid at the document root or as a list item", h.pos, li);
     }
     kind = literalKV(d, a, b);
+    h = null;
   }
   if (kind === K_NONE) throw errAt(d, "missing ':' after key", b, li);
   const t = d.t;
-  const key = d.key;
+  const key = h !== null ? (h.key as string) : d.key;
+  // a key-value line: its value starts at p (p >= b: none on the line, a nested object follows or it is empty)
   let p = d.vs;
-  while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
-  if (d.strict && hasOwn.call(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
+  if (h === null) while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+  if (d.strict && hasOwn(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
+  const nested = h === null && p >= b && d.p < d.n && d.L[d.p * S + L_DEPTH] > fd;
+  if (nested && lvl + 1 > d.maxDepth) throw depthErr(d, li);
   let v: unknown;
-  if (p >= b) {
-    const child: Record<string, unknown> = {};
-    if (d.p < d.n && d.L[d.p * S + L_DEPTH] > fd) {
-      if (lvl + 1 > d.maxDepth) throw depthErr(d, li);
-      try {
-        decodeObjectBody(d, child, scopeDepth(d, fd), lvl + 1, span);
-      } catch (e) {
-        throw prefix(e, key);
-      }
-    }
-    v = child;
-  } else if (b - p === 2 && t.charCodeAt(p) === CH_LBRACKET && t.charCodeAt(p + 1) === CH_RBRACKET) {
-    v = [];
-  } else {
-    try {
-      v = tokenValue(d, p, b, li);
-    } catch (e) {
-      throw prefix(e, key);
-    }
+  try {
+    if (h !== null) v = decodeHeaderValue(d, h, fd, lvl + 1, span);
+    else if (p >= b) {
+      v = {};
+      if (nested) decodeObjectBody(d, v as Record<string, unknown>, scopeDepth(d, fd), lvl + 1, span);
+    } else v = b - p === 2 && t.charCodeAt(p) === CH_LBRACKET && t.charCodeAt(p + 1) === CH_RBRACKET ? [] : tokenValue(d, p, b, li);
+  } catch (e) {
+    throw prefix(e, key);
   }
-  if (d.track !== null) trackAt(d, obj, key, p >= b ? a : p);
-  setKey(obj, key, v);
+  if (d.track !== null) trackAt(d, obj, key, h !== null || p >= b ? a : p);
+  setOwn(obj, key, v);
 }
 
 /** Decode the fields of `obj` at content depth `depth` until the scope ends. */
@@ -1068,42 +956,12 @@ function checkRootEnd(d: D, what: string): void {
  * int64 field holding `12345678901234567890`). `value` is what {@link decodeText} would have produced.
  */
 export class TextNumber {
-  constructor(
-    readonly value: number,
-    readonly raw: string,
-  ) {}
-}
-
-/** In exact mode: `x` when the token [a, b) is exactly `String(x)` and x is a safe integer or not an integer. */
-function exactNumber(d: D, x: number, a: number, b: number): unknown {
-  const t = d.t;
-  const n = b - a;
-  let digits = 0;
-  let dot = -1;
-  let canonical = true;
-  for (let i = a; i < b; i++) {
-    const c = t.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits++;
-    else if (c === CH_DOT) dot = i;
-    else if (c !== CH_MINUS) {
-      canonical = false; // an exponent: compare below
-      break;
-    }
+  declare readonly value: number;
+  declare readonly raw: string;
+  constructor(value: number, raw: string) {
+    this.value = value;
+    this.raw = raw;
   }
-  if (x === 0) {
-    if (n === 1) return 0;
-  } else if (canonical && digits <= 15) {
-    // up to 15 significant digits a decimal token is the shortest round-trip form of its double, so it is
-    // canonical unless it has a trailing fractional zero or is small enough for String() to use an exponent
-    if (dot < 0 || (t.charCodeAt(b - 1) !== 48 && (x >= 1e-6 || x <= -1e-6))) return x;
-  } else {
-    const raw = t.slice(a, b);
-    if (String(x) === raw && !(Number.isInteger(x) && (x > 9007199254740991 || x < -9007199254740991))) return x;
-    d.raws++;
-    return new TextNumber(x, raw);
-  }
-  d.raws++;
-  return new TextNumber(x, t.slice(a, b));
 }
 
 function trackAt(d: D, container: object, key: string | number, pos: number): void {
@@ -1161,9 +1019,9 @@ export function locateText(text: string, path: string, options?: TextDecodeOptio
   while (pos < text.length && (text.charCodeAt(pos) === 0xfeff || text.charCodeAt(pos) <= 32)) pos++; // first content
   const segs = path === "" ? [] : path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   for (const seg of segs) {
-    if (v === null || typeof v !== "object") break;
+    // a primitive has no entry in the track (only containers have): the walk ends there too
     const key: string | number = Array.isArray(v) ? Number(seg) : seg;
-    const at = d.track.get(v)?.get(key);
+    const at = d.track.get(v as object)?.get(key);
     if (at === undefined) break;
     pos = at;
     v = (v as Record<string | number, unknown>)[key];
@@ -1200,9 +1058,27 @@ function makeD(text: string, options: TextDecodeOptions | undefined): D {
   const indentSize = options?.indentSize ?? 2;
   const strict = options?.strict ?? true;
   const maxDepth = options?.maxDepth ?? 1000;
-  if (!Number.isInteger(indentSize) || indentSize < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(indentSize)}`);
-  if (!(maxDepth >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(maxDepth)}`);
-  return new D(text, strict !== false, indentSize, maxDepth);
+  checkSizeAndDepth(indentSize, maxDepth);
+  return {
+    t: text,
+    strict: strict !== false,
+    indent: indentSize,
+    maxDepth,
+    L: new Int32Array(S * 64),
+    n: 0,
+    p: 0,
+    key: "",
+    vs: 0,
+    q: 0,
+    hdr: null,
+    keys: new Array<string | undefined>(256),
+    cells: [],
+    ck: 0,
+    exact: false,
+    raws: 0,
+    track: null,
+    cpos: null,
+  };
 }
 
 const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function";

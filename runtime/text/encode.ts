@@ -25,7 +25,9 @@
  */
 
 import { ToonError, hostError, pointerSegment } from "../errors.ts";
+import { hasOwn, setOwn } from "../objects.ts";
 import { refuseDense } from "./layout.ts";
+import { checkSizeAndDepth } from "./options.ts";
 
 /** A delimiter of TOON arrays and tables: comma (default), tab or pipe. */
 export type TextDelimiter = "," | "\t" | "|";
@@ -62,19 +64,16 @@ const UNSAFE = new Uint8Array(128);
 for (let c = 0; c < 32; c++) UNSAFE[c] = 1;
 for (const ch of ':"\\[]{}') UNSAFE[ch.charCodeAt(0)] = 1;
 
-/** 1 for ASCII characters allowed after the first character of an unquoted key (§7.3). */
-const KEY_CHAR = new Uint8Array(128);
-for (let c = 48; c <= 57; c++) KEY_CHAR[c] = 1;
-for (let c = 65; c <= 90; c++) KEY_CHAR[c] = KEY_CHAR[c + 32] = 1;
-KEY_CHAR[95] = KEY_CHAR[46] = 1;
-
-const HEX = "0123456789abcdef";
-
-function loneSurrogate(s: string, i: number): never {
-  throw new ToonError(
-    "INVALID_VALUE",
-    `string contains a lone surrogate U+${s.charCodeAt(i).toString(16).toUpperCase()} at index ${i}, which TOON cannot represent`,
-  );
+/**
+ * The index of the second half of the surrogate pair that surrogate `c` at `i` starts; a lone surrogate (TOON text
+ * is Unicode, §7.1) is ToonError `INVALID_VALUE`.
+ */
+function pairEnd(s: string, i: number, c: number): number {
+  if (c <= 0xdbff) {
+    const c2 = s.charCodeAt(i + 1); // NaN past the end
+    if (c2 >= 0xdc00 && c2 <= 0xdfff) return i + 1;
+  }
+  throw new ToonError("INVALID_VALUE", `string contains a lone surrogate U+${c.toString(16).toUpperCase()} at index ${i}, which TOON cannot represent`);
 }
 
 /**
@@ -100,16 +99,9 @@ function quoteFrom(s: string, from: number): string {
       else if (c === 10) out += "\\n";
       else if (c === 13) out += "\\r";
       else if (c === 9) out += "\\t";
-      else out += "\\u00" + HEX[c >> 4] + HEX[c & 15];
+      else out += "\\u" + (c + 0x10000).toString(16).slice(1); // four lowercase hex digits, 00xx
     } else if (c >= 0xd800 && c <= 0xdfff) {
-      if (c <= 0xdbff && i + 1 < n) {
-        const c2 = s.charCodeAt(i + 1);
-        if (c2 >= 0xdc00 && c2 <= 0xdfff) {
-          i++;
-          continue;
-        }
-      }
-      loneSurrogate(s, i);
+      i = pairEnd(s, i, c);
     }
   }
   if (start === 0) return '"' + s + '"';
@@ -152,14 +144,7 @@ function encStr(s: string, dc: number): string {
     if (c < 128) {
       if (UNSAFE[c] === 1 || c === dc) return quoteFrom(s, i);
     } else if (c >= 0xd800 && c <= 0xdfff) {
-      if (c <= 0xdbff && i + 1 < n) {
-        const c2 = s.charCodeAt(i + 1);
-        if (c2 >= 0xdc00 && c2 <= 0xdfff) {
-          i++;
-          continue;
-        }
-      }
-      loneSurrogate(s, i);
+      i = pairEnd(s, i, c);
     }
   }
   if (c0 <= 57) {
@@ -201,7 +186,8 @@ export function encodeKey(key: string): string {
   if (!(c0 === 95 || (c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122))) return quoteString(key);
   for (let i = 1; i < n; i++) {
     const c = key.charCodeAt(i);
-    if (c >= 128 || KEY_CHAR[c] === 0) return quoteString(key);
+    // [A-Za-z0-9_.] (c | 32 folds the upper-case letters onto the lower-case ones)
+    if (!(((c | 32) >= 97 && (c | 32) <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46)) return quoteString(key);
   }
   return key;
 }
@@ -310,24 +296,26 @@ function rowCells(row: Record<string, unknown>, fields: readonly TextField[], d:
 // Encoder state and structure
 
 /** Thrown (never escapes) when the value holds non-JSON objects: encoding restarts on a normalized copy. */
-const RESTART = new (class Restart {})();
+const RESTART = {};
 
-class E {
-  out = "";
-  nl: string[] = [];
-  constructor(
-    readonly d: TextDelimiter,
-    readonly dc: number,
-    readonly mk: string,
-    readonly size: number,
-    readonly max: number,
-    /**
-     * A schema codec's encoder (encodeTextWith): an object property whose value is `undefined` is absent, as in
-     * JSON.stringify and as binary encode and validate take it, not `null` (the schemaless default). Meeting one
-     * restarts encoding on a normalized copy without such properties.
-     */
-    readonly omit: boolean = false,
-  ) {}
+/**
+ * Encoder state (the `TextState` generated encoders append to). A plain object, one literal in makeE: a class's
+ * fields print twice in the ES2022 target (declaration and constructor assignment) and its names do not minify.
+ */
+interface E {
+  readonly d: TextDelimiter;
+  readonly dc: number;
+  readonly mk: string;
+  readonly size: number;
+  readonly max: number;
+  /**
+   * A schema codec's encoder (encodeTextWith): an object property whose value is `undefined` is absent, as in
+   * JSON.stringify and as binary encode and validate take it, not `null` (the schemaless default). Meeting one
+   * restarts encoding on a normalized copy without such properties.
+   */
+  readonly omit: boolean;
+  out: string;
+  nl: string[];
 }
 
 function makeE(options: TextEncodeOptions | undefined, omit = false): E {
@@ -335,9 +323,8 @@ function makeE(options: TextEncodeOptions | undefined, omit = false): E {
   const dc = delimCode(d);
   const size = options?.indentSize ?? 2;
   const max = options?.maxDepth ?? 1000;
-  if (!Number.isInteger(size) || size < 1) throw new ToonError("CONFIG_ERROR", `indentSize must be a positive integer, got ${String(size)}`);
-  if (!(max >= 1)) throw new ToonError("CONFIG_ERROR", `maxDepth must be at least 1, got ${String(max)}`);
-  return new E(d, dc, mark(d), size, max, omit);
+  checkSizeAndDepth(size, max);
+  return { d, dc, mk: mark(d), size, max, omit, out: "", nl: [] };
 }
 
 /** "\n" + indentation of `depth`. */
@@ -375,14 +362,10 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /** A table row plan (§9.3), taken from the first row: field names, with a nested plan for nested-uniform columns. */
-class Plan {
-  constructor(
-    readonly names: string[],
-    readonly kids: (Plan | null)[],
-  ) {}
+interface Plan {
+  readonly names: string[];
+  readonly kids: (Plan | null)[];
 }
 
 /**
@@ -408,7 +391,7 @@ function firstPlan(row: Record<string, unknown>, lvl: number, max: number): Plan
       kids[j] = kid;
     }
   }
-  return new Plan(names, kids);
+  return { names, kids };
 }
 
 /** Whether `o` has exactly the keys of plan `p` (in any order). */
@@ -417,7 +400,7 @@ function sameKeys(o: Record<string, unknown>, p: Plan): boolean {
   const m = names.length;
   const rk = Object.keys(o);
   if (rk.length !== m) return false;
-  for (let j = 0; j < m; j++) if (rk[j] !== names[j] && !hasOwn.call(o, names[j])) return false;
+  for (let j = 0; j < m; j++) if (rk[j] !== names[j] && !hasOwn(o, names[j])) return false;
   return true;
 }
 
@@ -529,45 +512,36 @@ function plainOnly<T>(f: () => T): T {
  * not qualify.
  */
 function keyedForm(e: E, obj: Record<string, unknown>, keys: string[], depth: number, lvl: number): string | null {
-  const m = keys.length;
-  if (m < 2) return null;
-  const v0 = obj[keys[0]];
-  if (!isObj(v0)) return null;
-  const p = firstPlan(v0, lvl, e.max);
-  if (p === null) return null;
-  const ind = nl(e, depth);
-  let body = "";
-  let i = 0;
-  try {
-    for (; i < m; i++) {
-      const c = fit(obj[keys[i]], p, e.d, e.dc, e.omit);
-      if (c === null) return null;
-      body += ind + encodeKey(keys[i]) + ": " + c;
-    }
-  } catch (err) {
-    throw prefix(err, keys[i]);
-  }
-  return "[" + m + ":" + e.mk + "]" + planList(p, e.d) + ":" + body;
+  return keys.length < 2 || !isObj(obj[keys[0]]) ? null : tabular(e, obj, keys, depth, lvl);
 }
 
 /** Tabular form of `arr` (§9.3) as `"[N<d>]{fields}:"` + rows at `depth`, or null when the array does not qualify. */
 function tableForm(e: E, arr: readonly unknown[], depth: number, lvl: number): string | null {
-  const n = arr.length;
-  const p = firstPlan(arr[0] as Record<string, unknown>, lvl, e.max);
+  return tabular(e, arr, null, depth, lvl);
+}
+
+/**
+ * The rows of a table: the items of `rows` (an array) when `keys` is null, else the entries `keys` of `rows` (an
+ * object), each line `key: cells`. Null when a row does not fit the first one's plan.
+ */
+function tabular(e: E, table: readonly unknown[] | Readonly<Record<string, unknown>>, keys: string[] | null, depth: number, lvl: number): string | null {
+  const rows = table as Readonly<Record<string | number, unknown>>;
+  const n = keys === null ? (table as readonly unknown[]).length : keys.length;
+  const p = firstPlan((keys === null ? rows[0] : rows[keys[0]]) as Record<string, unknown>, lvl, e.max);
   if (p === null) return null;
   const ind = nl(e, depth);
   let body = "";
   let i = 0;
   try {
     for (; i < n; i++) {
-      const c = fit(arr[i], p, e.d, e.dc, e.omit);
+      const c = fit(keys === null ? rows[i] : rows[keys[i]], p, e.d, e.dc, e.omit);
       if (c === null) return null;
-      body += ind + c;
+      body += keys === null ? ind + c : ind + encodeKey(keys[i]) + ": " + c;
     }
   } catch (err) {
-    throw prefix(err, i);
+    throw prefix(err, keys === null ? i : keys[i]);
   }
-  return "[" + n + e.mk + "]" + planList(p, e.d) + ":" + body;
+  return "[" + n + (keys === null ? "" : ":") + e.mk + "]" + planList(p, e.d) + ":" + body;
 }
 
 /** 0: every element primitive; 1: every element a (plain) object; 2: mixed / arrays. */
@@ -687,16 +661,9 @@ function emitField(e: E, v: unknown, lead: string, key: string, fd: number, lvl:
 /** Emit the fields keys[from..] of `obj` at `depth`. */
 function emitFields(e: E, obj: Record<string, unknown>, keys: string[], from: number, depth: number, lvl: number): void {
   const ind = nl(e, depth);
-  const dc = e.dc;
   let i = from;
   try {
-    for (; i < keys.length; i++) {
-      const k = keys[i];
-      const v = obj[k];
-      if (v === undefined && e.omit) throw RESTART;
-      if (v === null || typeof v !== "object") e.out += ind + encodeKey(k) + ": " + prim(v, dc);
-      else emitField(e, v, ind, k, depth, lvl);
-    }
+    for (; i < keys.length; i++) emitField(e, obj[keys[i]], ind, keys[i], depth, lvl);
   } catch (err) {
     throw prefix(err, keys[i]);
   }
@@ -742,11 +709,6 @@ function withRestart(options: TextEncodeOptions | undefined, value: unknown, run
 
 // ---------------------------------------------------------------------------------------------------------------
 // Normalization
-
-function setKey(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
 
 function normalize(v: unknown, lvl: number, max: number, omit = false): unknown {
   switch (typeof v) {
@@ -796,7 +758,7 @@ function normalize(v: unknown, lvl: number, max: number, omit = false): unknown 
   }
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of v) setKey(out, String(k), normalize(x, lvl + 1, max, omit));
+    for (const [k, x] of v) setOwn(out, String(k), normalize(x, lvl + 1, max, omit));
     return out;
   }
   if (v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof BigInt) {
@@ -810,7 +772,7 @@ function normalize(v: unknown, lvl: number, max: number, omit = false): unknown 
     for (; i < keys.length; i++) {
       const x = obj[keys[i]];
       if (x === undefined && omit) continue; // absent, as JSON.stringify drops it (E.omit)
-      setKey(out, keys[i], normalize(x, lvl + 1, max, omit));
+      setOwn(out, keys[i], normalize(x, lvl + 1, max, omit));
     }
   } catch (err) {
     throw prefix(err, keys[i]!);
@@ -868,7 +830,7 @@ export function encodeListItemLines(value: unknown, depth: number, options?: Tex
 // encoder state as the generic walker and hands any sub-value its schema does not pin down to the generic
 // functions below, so the output is the generic output by construction.
 
-export { E as TextState };
+export type { E as TextState };
 
 /** Encoder state for `options` (validates them: CONFIG_ERROR on a bad delimiter, indent or depth). */
 export function textState(options?: TextEncodeOptions): E {
@@ -912,10 +874,6 @@ export function textBail(): never {
   throw RESTART;
 }
 
-/** "\n" + indentation for `depth`. */
-export const textNl: (e: E, depth: number) => string = nl;
-/** A string value quoted for delimiter code `dc` (44, 9 or 124). */
-export const textStr: (s: string, dc: number) => string = encStr;
 /**
  * A primitive value (strings quoted for `dc`); never call with a non-null object. `undefined` declines (the
  * generic encoder then writes an absent property, or `null` for an array item: E.omit).
@@ -924,8 +882,6 @@ export function textPrim(v: unknown, dc: number): string {
   if (v === undefined) throw RESTART;
   return prim(v, dc);
 }
-/** Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
-export const textField: (e: E, v: unknown, lead: string, key: string, fd: number, lvl: number) => void = emitField;
 /**
  * A field the schema says holds a primitive (string, number, boolean, null, a primitive enum or const), the
  * generated encoder's one call for it: `key: value` as {@link textField} writes it, from `kc`, the encoded key
@@ -978,11 +934,22 @@ export function textCell(v: unknown, dc: number): string | null {
   // undefined: an absent property (E.omit), which a table row cannot leave out: no table
   return v === undefined ? null : v === null || typeof v !== "object" ? prim(v, dc) : null;
 }
-/** Generic list item at `depth`. */
-export const textItem: (e: E, v: unknown, depth: number, lvl: number) => void = emitItem;
-/** Generic non-empty array whose header line starts with `pre`; items at `cd`. */
-export const textArray: (e: E, pre: string, arr: readonly unknown[], cd: number, lvl: number, tab: boolean) => void = emitArray;
-/** Generic tabular form of an array (`[N]{fields}:` + rows) or null. */
-export const textTable: (e: E, arr: readonly unknown[], depth: number, lvl: number) => string | null = tableForm;
-/** Generic keyed tabular form of an object (`[N:]{fields}:` + entries) or null. */
-export const textKeyed: (e: E, obj: Record<string, unknown>, keys: string[], depth: number, lvl: number) => string | null = keyedForm;
+
+// The generic building blocks under the names generated code calls them by: export aliases, not `const` copies
+// (a bundle would keep a variable per copy).
+export {
+  /* "\n" + indentation for `depth`. */
+  nl as textNl,
+  /* A string value quoted for delimiter code `dc` (44, 9 or 124). */
+  encStr as textStr,
+  /* Generic `key: value` field whose line starts with `lead`, standing at depth `fd`, inside an object of level `lvl`. */
+  emitField as textField,
+  /* Generic list item at `depth`. */
+  emitItem as textItem,
+  /* Generic non-empty array whose header line starts with `pre`; items at `cd`. */
+  emitArray as textArray,
+  /* Generic tabular form of an array (`[N]{fields}:` + rows) or null. */
+  tableForm as textTable,
+  /* Generic keyed tabular form of an object (`[N:]{fields}:` + entries) or null. */
+  keyedForm as textKeyed,
+};

@@ -25,7 +25,7 @@ export {
   detectKeyedFields,
   normalizeValue,
   EMPTY_ARRAY,
-  TextState,
+  type TextState,
   textState,
   textFallbacks,
   textBail,

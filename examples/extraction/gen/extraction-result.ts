@@ -512,13 +512,8 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1 && ks0[0] !== "model") {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = ks0[0] !== "model" ? $rt.textKeyed(e, v, ks0, 1, 2) : null;
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "model") {
@@ -557,8 +552,8 @@ function $txExtractionResult(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -596,8 +591,8 @@ function $tiPersonEntity(e: $rt.TextState, v: any, depth: number, dash: string, 
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }
@@ -635,8 +630,8 @@ function $tiOrganizationEntity(e: $rt.TextState, v: any, depth: number, dash: st
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }
@@ -684,8 +679,8 @@ function $tiLocationEntity(e: $rt.TextState, v: any, depth: number, dash: string
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }
@@ -728,8 +723,8 @@ function $tiDateEntity(e: $rt.TextState, v: any, depth: number, dash: string, lv
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }
@@ -772,8 +767,8 @@ function $tiMoneyEntity(e: $rt.TextState, v: any, depth: number, dash: string, l
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }
@@ -879,8 +874,8 @@ function $tiDocument(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }

@@ -581,13 +581,8 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1 && ks0[0] !== "reportId") {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = ks0[0] !== "reportId" ? $rt.textKeyed(e, v, ks0, 1, 2) : null;
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "reportId") {
@@ -650,8 +645,8 @@ function $txLogReport(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -664,11 +659,7 @@ function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: 
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "start") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "start" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -688,8 +679,8 @@ function $tfTimeWindow(e: $rt.TextState, v: any, lead: string, key: string, kt: 
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -702,11 +693,7 @@ function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt:
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "debug") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "debug" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -734,8 +721,8 @@ function $tfLevelCounts(e: $rt.TextState, v: any, lead: string, key: string, kt:
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -748,11 +735,7 @@ function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: str
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "p50") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "p50" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -776,8 +759,8 @@ function $tfLatency(e: $rt.TextState, v: any, lead: string, key: string, kt: str
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -832,8 +815,8 @@ function $tiTopError(e: $rt.TextState, v: any, depth: number, dash: string, lvl:
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }
@@ -935,8 +918,8 @@ function $tiServiceGroup(e: $rt.TextState, v: any, depth: number, dash: string, 
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }

@@ -176,7 +176,6 @@ const $dt_Address_postcode = /*@__PURE__*/ $rt.defaultTable<string>([
   "94105",
 ]);
 const $dt_Address_country = /*@__PURE__*/ $rt.defaultTable<string>(["CN", "HK", "DE", "FR", "JP", "SG", "US"]);
-const $tfields_LineItem = ["sku", "name", "qty", "unitPrice"];
 const $thints_OrderList = {"root": "object", "keys": ["orders"]} as const;
 const $tfill_OrderList = {
   "root": {"o": [["orders", 0, {"a": {"r": "Order"}}]]},
@@ -433,13 +432,8 @@ function $txOrderList(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1) {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "orders") {
@@ -470,8 +464,8 @@ function $txOrderList(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -484,11 +478,7 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "street") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "street" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -512,8 +502,8 @@ function $tfAddress(e: $rt.TextState, v: any, lead: string, key: string, kt: str
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -526,11 +516,7 @@ function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: st
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "id") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -554,8 +540,8 @@ function $tfCustomer(e: $rt.TextState, v: any, lead: string, key: string, kt: st
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -566,20 +552,11 @@ function $tr_LineItem(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 4 || ks[0] !== "sku" || ks[1] !== "name" || ks[2] !== "qty" || ks[3] !== "unitPrice") return null;
-  let s: string;
   const f0 = $rt.textCell(r.sku, e.dc);
-  if (f0 === null) return null;
-  s = f0;
   const f1 = $rt.textCell(r.name, e.dc);
-  if (f1 === null) return null;
-  s += e.d + f1;
   const f2 = $rt.textCell(r.qty, e.dc);
-  if (f2 === null) return null;
-  s += e.d + f2;
   const f3 = $rt.textCell(r.unitPrice, e.dc);
-  if (f3 === null) return null;
-  s += e.d + f3;
-  return s;
+  return f0 === null || f1 === null || f2 === null || f3 === null ? null : f0 + e.d + f1 + e.d + f2 + e.d + f3;
 }
 
 function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: number): void {
@@ -617,7 +594,7 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
                 b_items += ind_items + c_items;
               }
             }
-            if (i_items === n_items) e.out += lead0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,name,qty,unitPrice}" : $rt.fieldList($tfields_LineItem, e.d)) + ":" + b_items;
+            if (i_items === n_items) e.out += lead0 + "items" + "[" + n_items + e.mk + "]{sku" + e.d + "name" + e.d + "qty" + e.d + "unitPrice}:" + b_items;
             else $rt.textArray(e, lead0 + "items", v_items, depth + 2, lvl + 1, true);
           }
         } else $rt.textField(e, v_items, lead0, "items", depth + 1, lvl);
@@ -656,8 +633,8 @@ function $tiOrder(e: $rt.TextState, v: any, depth: number, dash: string, lvl: nu
       }
       for (; j0 < ks0.length; j0++) {
         const k0 = ks0[j0];
-        const x1 = v[k0];
-        $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+        const x0 = v[k0];
+        $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
         lead0 = ind0;
       }
     }

@@ -26,7 +26,6 @@ const $keys_ToolCallBatch = /*@__PURE__*/ new Set<string>(["calls"]);
 const $keys_ToolCallBatch_calls_items = /*@__PURE__*/ new Set<string>(["action", "args"]);
 const $enum_ToolCallBatch_calls_items_action = ["get_weather", "get_forecast", "get_air_quality", "get_sunrise_sunset"] as const;
 const $keys_ToolCallBatch_calls_items_args = /*@__PURE__*/ new Set<string>(["city", "date"]);
-const $tfields_ToolCallBatch_calls_items = ["action", {"name": "args", "fields": ["city", "date"]}];
 const $thints_ToolCallBatch = {"root": "object", "keys": ["calls"]} as const;
 const $tinstructions_ToolCallBatch = "Reply with TOON (Token-Oriented Object Notation) in a ```toon block, in exactly this shape:\n" +
   "\n" +
@@ -112,13 +111,8 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1) {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "calls") {
@@ -137,7 +131,7 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
               b_calls += ind_calls + c_calls;
             }
           }
-          if (i_calls === n_calls) e.out += ind0 + "calls" + "[" + n_calls + e.mk + "]" + (e.d === "," ? "{action,args{city,date}}" : $rt.fieldList($tfields_ToolCallBatch_calls_items, e.d)) + ":" + b_calls;
+          if (i_calls === n_calls) e.out += ind0 + "calls" + "[" + n_calls + e.mk + "]{action" + e.d + "args{city" + e.d + "date}}:" + b_calls;
           else $rt.textArray(e, ind0 + "calls", v_calls, 1, 2, true);
         }
       } else $rt.textField(e, v_calls, ind0, "calls", 0, 1);
@@ -145,8 +139,8 @@ function $txToolCallBatch(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -157,29 +151,18 @@ function $tr_ToolCallBatch_calls_items_args(e: $rt.TextState, r: any): string | 
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "city" || ks[1] !== "date") return null;
-  let s: string;
   const f0 = $rt.textCell(r.city, e.dc);
-  if (f0 === null) return null;
-  s = f0;
   const f1 = $rt.textCell(r.date, e.dc);
-  if (f1 === null) return null;
-  s += e.d + f1;
-  return s;
+  return f0 === null || f1 === null ? null : f0 + e.d + f1;
 }
 
 function $tr_ToolCallBatch_calls_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "action" || ks[1] !== "args") return null;
-  let s: string;
   const f0 = $rt.textCell(r.action, e.dc);
-  if (f0 === null) return null;
-  s = f0;
-  const f1 = r.args;
-  const c1 = $tr_ToolCallBatch_calls_items_args(e, f1);
-  if (c1 === null) return null;
-  s += e.d + c1;
-  return s;
+  const c1 = $tr_ToolCallBatch_calls_items_args(e, r.args);
+  return f0 === null || c1 === null ? null : f0 + e.d + c1;
 }
 
 function $ckb_ToolCallBatch_calls_items_args(v: any): any {

@@ -31,7 +31,6 @@ const $keys_Forecast_days_items = /*@__PURE__*/ new Set<string>([
 ]);
 const $enum_Forecast_days_items_conditions = ["sunny", "cloudy", "rain", "snow", "storm"] as const;
 const $keys_Forecast_sources = /*@__PURE__*/ new Set<string>([]);
-const $tfields_Forecast_days_items = ["date", "high", "low", "conditions", "precipitation"];
 const $thints_Forecast = {"root": "object", "keys": ["city", "days", "alerts", "sources"]} as const;
 const $tfill_Forecast = {
   "root": {"o": [["alerts", 1, 0]]},
@@ -182,13 +181,8 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1 && ks0[0] !== "city") {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = ks0[0] !== "city" ? $rt.textKeyed(e, v, ks0, 1, 2) : null;
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "city") {
@@ -211,7 +205,7 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
               b_days += ind_days + c_days;
             }
           }
-          if (i_days === n_days) e.out += ind0 + "days" + "[" + n_days + e.mk + "]" + (e.d === "," ? "{date,high,low,conditions,precipitation}" : $rt.fieldList($tfields_Forecast_days_items, e.d)) + ":" + b_days;
+          if (i_days === n_days) e.out += ind0 + "days" + "[" + n_days + e.mk + "]{date" + e.d + "high" + e.d + "low" + e.d + "conditions" + e.d + "precipitation}:" + b_days;
           else $rt.textArray(e, ind0 + "days", v_days, 1, 2, true);
         }
       } else $rt.textField(e, v_days, ind0, "days", 0, 1);
@@ -235,8 +229,8 @@ function $txForecast(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -247,23 +241,12 @@ function $tr_Forecast_days_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 5 || ks[0] !== "date" || ks[1] !== "high" || ks[2] !== "low" || ks[3] !== "conditions" || ks[4] !== "precipitation") return null;
-  let s: string;
   const f0 = $rt.textCell(r.date, e.dc);
-  if (f0 === null) return null;
-  s = f0;
   const f1 = $rt.textCell(r.high, e.dc);
-  if (f1 === null) return null;
-  s += e.d + f1;
   const f2 = $rt.textCell(r.low, e.dc);
-  if (f2 === null) return null;
-  s += e.d + f2;
   const f3 = $rt.textCell(r.conditions, e.dc);
-  if (f3 === null) return null;
-  s += e.d + f3;
   const f4 = $rt.textCell(r.precipitation, e.dc);
-  if (f4 === null) return null;
-  s += e.d + f4;
-  return s;
+  return f0 === null || f1 === null || f2 === null || f3 === null || f4 === null ? null : f0 + e.d + f1 + e.d + f2 + e.d + f3 + e.d + f4;
 }
 
 function $ckb_Forecast_days_items(v: any): any {

@@ -32,7 +32,6 @@ const $enum_Order_status = ["new", "paid"] as const;
 const $keys_Order_items_items = /*@__PURE__*/ new Set<string>(["sku", "qty"]);
 const $keys_Order_payment_card = /*@__PURE__*/ new Set<string>(["kind", "card"]);
 const $keys_Order_payment_cash = /*@__PURE__*/ new Set<string>(["kind"]);
-const $tfields_Order_items_items = ["sku", "qty"];
 const $tenum_Order_payment_card_kind = ["card"] as const;
 const $tenum_Order_payment_cash_kind = ["cash"] as const;
 const $tunion_Order_payment = [$ckb_Order_payment_card, $ckb_Order_payment_cash] as const;
@@ -189,13 +188,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1 && ks0[0] !== "id") {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, 1, 2) : null;
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
@@ -226,7 +220,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
               b_items += ind_items + c_items;
             }
           }
-          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]" + (e.d === "," ? "{sku,qty}" : $rt.fieldList($tfields_Order_items_items, e.d)) + ":" + b_items;
+          if (i_items === n_items) e.out += ind0 + "items" + "[" + n_items + e.mk + "]{sku" + e.d + "qty}:" + b_items;
           else $rt.textArray(e, ind0 + "items", v_items, 1, 2, true);
         }
       } else $rt.textField(e, v_items, ind0, "items", 0, 1);
@@ -242,11 +236,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             if (ks_payment.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_payment: string | null = null;
-              if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
-                const x_payment = v_payment[ks_payment[0]];
-                if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
-              }
+              const kf_payment = ks_payment[0] !== "kind" ? $rt.textKeyed(e, v_payment, ks_payment, 1, 3) : null;
               if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
               else {
                 e.out += ind0 + "payment:";
@@ -262,8 +252,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_payment < ks_payment.length; j_payment++) {
                   const k_payment = ks_payment[j_payment];
-                  const x_payment$2 = v_payment[k_payment];
-                  $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
+                  const x_payment = v_payment[k_payment];
+                  $rt.textField(e, x_payment, ind_payment, k_payment, 1, 2);
                 }
               }
             }
@@ -274,11 +264,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_payment$2: string | null = null;
-              if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
-                const x_payment$3 = v_payment[ks_payment$2[0]];
-                if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
-              }
+              const kf_payment$2 = ks_payment$2[0] !== "kind" ? $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3) : null;
               if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
               else {
                 e.out += ind0 + "payment:";
@@ -290,8 +276,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
                   const k_payment$2 = ks_payment$2[j_payment$2];
-                  const x_payment$4 = v_payment[k_payment$2];
-                  $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
+                  const x_payment$2 = v_payment[k_payment$2];
+                  $rt.textField(e, x_payment$2, ind_payment$2, k_payment$2, 1, 2);
                 }
               }
             }
@@ -306,8 +292,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
@@ -318,14 +304,9 @@ function $tr_Order_items_items(e: $rt.TextState, r: any): string | null {
   if (typeof r !== "object" || r === null || $isArray(r)) return null;
   const ks = Object.keys(r);
   if (ks.length !== 2 || ks[0] !== "sku" || ks[1] !== "qty") return null;
-  let s: string;
   const f0 = $rt.textCell(r.sku, e.dc);
-  if (f0 === null) return null;
-  s = f0;
   const f1 = $rt.textCell(r.qty, e.dc);
-  if (f1 === null) return null;
-  s += e.d + f1;
-  return s;
+  return f0 === null || f1 === null ? null : f0 + e.d + f1;
 }
 
 function $ckb_Order_items_items(v: any): any {

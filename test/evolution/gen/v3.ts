@@ -276,13 +276,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1 && ks0[0] !== "id") {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, 1, 2) : null;
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
@@ -341,8 +336,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                     }
                     for (; j1 < ks1.length; j1++) {
                       const k0 = ks1[j1];
-                      const x2 = x_items$2[k0];
-                      $rt.textField(e, x2, lead0, k0, 2, 3);
+                      const x0 = x_items$2[k0];
+                      $rt.textField(e, x0, lead0, k0, 2, 3);
                       lead0 = ind1;
                     }
                   }
@@ -364,11 +359,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             if (ks_payment.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_payment: string | null = null;
-              if (ks_payment.length > 1 && ks_payment[0] !== "kind") {
-                const x_payment = v_payment[ks_payment[0]];
-                if (typeof x_payment === "object" && x_payment !== null && !$isArray(x_payment)) kf_payment = $rt.textKeyed(e, v_payment, ks_payment, 1, 3);
-              }
+              const kf_payment = ks_payment[0] !== "kind" ? $rt.textKeyed(e, v_payment, ks_payment, 1, 3) : null;
               if (kf_payment !== null) e.out += ind0 + "payment" + kf_payment;
               else {
                 e.out += ind0 + "payment:";
@@ -384,8 +375,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_payment < ks_payment.length; j_payment++) {
                   const k_payment = ks_payment[j_payment];
-                  const x_payment$2 = v_payment[k_payment];
-                  $rt.textField(e, x_payment$2, ind_payment, k_payment, 1, 2);
+                  const x_payment = v_payment[k_payment];
+                  $rt.textField(e, x_payment, ind_payment, k_payment, 1, 2);
                 }
               }
             }
@@ -396,11 +387,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             if (ks_payment$2.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_payment$2: string | null = null;
-              if (ks_payment$2.length > 1 && ks_payment$2[0] !== "kind") {
-                const x_payment$3 = v_payment[ks_payment$2[0]];
-                if (typeof x_payment$3 === "object" && x_payment$3 !== null && !$isArray(x_payment$3)) kf_payment$2 = $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3);
-              }
+              const kf_payment$2 = ks_payment$2[0] !== "kind" ? $rt.textKeyed(e, v_payment, ks_payment$2, 1, 3) : null;
               if (kf_payment$2 !== null) e.out += ind0 + "payment" + kf_payment$2;
               else {
                 e.out += ind0 + "payment:";
@@ -412,8 +399,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_payment$2 < ks_payment$2.length; j_payment$2++) {
                   const k_payment$2 = ks_payment$2[j_payment$2];
-                  const x_payment$4 = v_payment[k_payment$2];
-                  $rt.textField(e, x_payment$4, ind_payment$2, k_payment$2, 1, 2);
+                  const x_payment$2 = v_payment[k_payment$2];
+                  $rt.textField(e, x_payment$2, ind_payment$2, k_payment$2, 1, 2);
                 }
               }
             }
@@ -424,11 +411,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             if (ks_payment$3.length === 0) e.out += ind0 + "payment:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_payment$3: string | null = null;
-              if (ks_payment$3.length > 1 && ks_payment$3[0] !== "kind") {
-                const x_payment$5 = v_payment[ks_payment$3[0]];
-                if (typeof x_payment$5 === "object" && x_payment$5 !== null && !$isArray(x_payment$5)) kf_payment$3 = $rt.textKeyed(e, v_payment, ks_payment$3, 1, 3);
-              }
+              const kf_payment$3 = ks_payment$3[0] !== "kind" ? $rt.textKeyed(e, v_payment, ks_payment$3, 1, 3) : null;
               if (kf_payment$3 !== null) e.out += ind0 + "payment" + kf_payment$3;
               else {
                 e.out += ind0 + "payment:";
@@ -444,8 +427,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_payment$3 < ks_payment$3.length; j_payment$3++) {
                   const k_payment$3 = ks_payment$3[j_payment$3];
-                  const x_payment$6 = v_payment[k_payment$3];
-                  $rt.textField(e, x_payment$6, ind_payment$3, k_payment$3, 1, 2);
+                  const x_payment$3 = v_payment[k_payment$3];
+                  $rt.textField(e, x_payment$3, ind_payment$3, k_payment$3, 1, 2);
                 }
               }
             }
@@ -465,11 +448,7 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
         if (ks_coupon.length === 0) e.out += ind0 + "coupon:";
         else {
           if (2 > e.max) $rt.textBail();
-          let kf_coupon: string | null = null;
-          if (ks_coupon.length > 1 && ks_coupon[0] !== "code") {
-            const x_coupon = v_coupon[ks_coupon[0]];
-            if (typeof x_coupon === "object" && x_coupon !== null && !$isArray(x_coupon)) kf_coupon = $rt.textKeyed(e, v_coupon, ks_coupon, 1, 3);
-          }
+          const kf_coupon = ks_coupon[0] !== "code" ? $rt.textKeyed(e, v_coupon, ks_coupon, 1, 3) : null;
           if (kf_coupon !== null) e.out += ind0 + "coupon" + kf_coupon;
           else {
             e.out += ind0 + "coupon:";
@@ -485,8 +464,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
             }
             for (; j_coupon < ks_coupon.length; j_coupon++) {
               const k_coupon = ks_coupon[j_coupon];
-              const x_coupon$2 = v_coupon[k_coupon];
-              $rt.textField(e, x_coupon$2, ind_coupon, k_coupon, 1, 2);
+              const x_coupon = v_coupon[k_coupon];
+              $rt.textField(e, x_coupon, ind_coupon, k_coupon, 1, 2);
             }
           }
         }
@@ -499,8 +478,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k1 = ks0[j0];
-      const x3 = v[k1];
-      $rt.textField(e, x3, ind0, k1, 0, 1);
+      const x1 = v[k1];
+      $rt.textField(e, x1, ind0, k1, 0, 1);
     }
     return e.out.slice(1);
   }

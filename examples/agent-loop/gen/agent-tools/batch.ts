@@ -275,11 +275,7 @@ function $tfLookupOrderArguments(e: $rt.TextState, v: any, lead: string, key: st
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "orderId") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "orderId" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -291,8 +287,8 @@ function $tfLookupOrderArguments(e: $rt.TextState, v: any, lead: string, key: st
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -305,11 +301,7 @@ function $tfRefundArguments(e: $rt.TextState, v: any, lead: string, key: string,
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "orderId") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "orderId" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -329,8 +321,8 @@ function $tfRefundArguments(e: $rt.TextState, v: any, lead: string, key: string,
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -343,11 +335,7 @@ function $tfSearchDocsArguments(e: $rt.TextState, v: any, lead: string, key: str
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "query") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "query" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -363,8 +351,8 @@ function $tfSearchDocsArguments(e: $rt.TextState, v: any, lead: string, key: str
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -395,8 +383,8 @@ function $tiAgentTools(e: $rt.TextState, v: any, depth: number, dash: string, lv
           }
           for (; j0 < ks0.length; j0++) {
             const k0 = ks0[j0];
-            const x1 = v[k0];
-            $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+            const x0 = v[k0];
+            $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
             lead0 = ind0;
           }
         }
@@ -422,8 +410,8 @@ function $tiAgentTools(e: $rt.TextState, v: any, depth: number, dash: string, lv
           }
           for (; j1 < ks1.length; j1++) {
             const k1 = ks1[j1];
-            const x3 = v[k1];
-            $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+            const x1 = v[k1];
+            $rt.textField(e, x1, lead1, k1, depth + 1, lvl);
             lead1 = ind1;
           }
         }
@@ -449,8 +437,8 @@ function $tiAgentTools(e: $rt.TextState, v: any, depth: number, dash: string, lv
           }
           for (; j2 < ks2.length; j2++) {
             const k2 = ks2[j2];
-            const x5 = v[k2];
-            $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+            const x2 = v[k2];
+            $rt.textField(e, x2, lead2, k2, depth + 1, lvl);
             lead2 = ind2;
           }
         }

@@ -119,11 +119,7 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "query") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "query" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -150,8 +146,8 @@ function $tfNotesSearchArguments(e: $rt.TextState, v: any, lead: string, key: st
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -164,11 +160,7 @@ function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: strin
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "id") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -180,8 +172,8 @@ function $tfNotesGetArguments(e: $rt.TextState, v: any, lead: string, key: strin
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -194,11 +186,7 @@ function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: st
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "id") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -214,8 +202,8 @@ function $tfNotesDeleteArguments(e: $rt.TextState, v: any, lead: string, key: st
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -246,8 +234,8 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
           }
           for (; j0 < ks0.length; j0++) {
             const k0 = ks0[j0];
-            const x1 = v[k0];
-            $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+            const x0 = v[k0];
+            $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
             lead0 = ind0;
           }
         }
@@ -273,8 +261,8 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
           }
           for (; j1 < ks1.length; j1++) {
             const k1 = ks1[j1];
-            const x3 = v[k1];
-            $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+            const x1 = v[k1];
+            $rt.textField(e, x1, lead1, k1, depth + 1, lvl);
             lead1 = ind1;
           }
         }
@@ -300,8 +288,8 @@ function $tiMcpToolsList(e: $rt.TextState, v: any, depth: number, dash: string, 
           }
           for (; j2 < ks2.length; j2++) {
             const k2 = ks2[j2];
-            const x5 = v[k2];
-            $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+            const x2 = v[k2];
+            $rt.textField(e, x2, lead2, k2, depth + 1, lvl);
             lead2 = ind2;
           }
         }

@@ -116,11 +116,7 @@ function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: str
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "city") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "city" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -140,8 +136,8 @@ function $tfGetWeatherArguments(e: $rt.TextState, v: any, lead: string, key: str
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -154,11 +150,7 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1 && ks0[0] !== "city") {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = ks0[0] !== "city" ? $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2) : null;
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -185,8 +177,8 @@ function $tfGetForecastArguments(e: $rt.TextState, v: any, lead: string, key: st
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -199,11 +191,7 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
     if (ks0.length === 0) e.out += lead + kt + ":";
     else {
       if (lvl + 1 > e.max) $rt.textBail();
-      let kf0: string | null = null;
-      if (ks0.length > 1) {
-        const x0 = v[ks0[0]];
-        if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
-      }
+      const kf0 = $rt.textKeyed(e, v, ks0, fd + 1, lvl + 2);
       if (kf0 !== null) e.out += lead + kt + kf0;
       else {
         e.out += lead + kt + ":";
@@ -219,11 +207,7 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                 if (ks_location.length === 0) e.out += ind0 + "location:";
                 else {
                   if (lvl + 2 > e.max) $rt.textBail();
-                  let kf_location: string | null = null;
-                  if (ks_location.length > 1 && ks_location[0] !== "kind") {
-                    const x_location = v_location[ks_location[0]];
-                    if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, fd + 2, lvl + 3);
-                  }
+                  const kf_location = ks_location[0] !== "kind" ? $rt.textKeyed(e, v_location, ks_location, fd + 2, lvl + 3) : null;
                   if (kf_location !== null) e.out += ind0 + "location" + kf_location;
                   else {
                     e.out += ind0 + "location:";
@@ -239,8 +223,8 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                     }
                     for (; j_location < ks_location.length; j_location++) {
                       const k_location = ks_location[j_location];
-                      const x_location$2 = v_location[k_location];
-                      $rt.textField(e, x_location$2, ind_location, k_location, fd + 2, lvl + 2);
+                      const x_location = v_location[k_location];
+                      $rt.textField(e, x_location, ind_location, k_location, fd + 2, lvl + 2);
                     }
                   }
                 }
@@ -251,11 +235,7 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                 if (ks_location$2.length === 0) e.out += ind0 + "location:";
                 else {
                   if (lvl + 2 > e.max) $rt.textBail();
-                  let kf_location$2: string | null = null;
-                  if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
-                    const x_location$3 = v_location[ks_location$2[0]];
-                    if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, fd + 2, lvl + 3);
-                  }
+                  const kf_location$2 = ks_location$2[0] !== "kind" ? $rt.textKeyed(e, v_location, ks_location$2, fd + 2, lvl + 3) : null;
                   if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
                   else {
                     e.out += ind0 + "location:";
@@ -275,8 +255,8 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
                     }
                     for (; j_location$2 < ks_location$2.length; j_location$2++) {
                       const k_location$2 = ks_location$2[j_location$2];
-                      const x_location$4 = v_location[k_location$2];
-                      $rt.textField(e, x_location$4, ind_location$2, k_location$2, fd + 2, lvl + 2);
+                      const x_location$2 = v_location[k_location$2];
+                      $rt.textField(e, x_location$2, ind_location$2, k_location$2, fd + 2, lvl + 2);
                     }
                   }
                 }
@@ -302,8 +282,8 @@ function $tfGetAirQualityArguments(e: $rt.TextState, v: any, lead: string, key: 
         }
         for (; j0 < ks0.length; j0++) {
           const k0 = ks0[j0];
-          const x1 = v[k0];
-          $rt.textField(e, x1, ind0, k0, fd + 1, lvl + 1);
+          const x0 = v[k0];
+          $rt.textField(e, x0, ind0, k0, fd + 1, lvl + 1);
         }
       }
     }
@@ -334,8 +314,8 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
           }
           for (; j0 < ks0.length; j0++) {
             const k0 = ks0[j0];
-            const x1 = v[k0];
-            $rt.textField(e, x1, lead0, k0, depth + 1, lvl);
+            const x0 = v[k0];
+            $rt.textField(e, x0, lead0, k0, depth + 1, lvl);
             lead0 = ind0;
           }
         }
@@ -361,8 +341,8 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
           }
           for (; j1 < ks1.length; j1++) {
             const k1 = ks1[j1];
-            const x3 = v[k1];
-            $rt.textField(e, x3, lead1, k1, depth + 1, lvl);
+            const x1 = v[k1];
+            $rt.textField(e, x1, lead1, k1, depth + 1, lvl);
             lead1 = ind1;
           }
         }
@@ -388,8 +368,8 @@ function $tiWeatherTools(e: $rt.TextState, v: any, depth: number, dash: string, 
           }
           for (; j2 < ks2.length; j2++) {
             const k2 = ks2[j2];
-            const x5 = v[k2];
-            $rt.textField(e, x5, lead2, k2, depth + 1, lvl);
+            const x2 = v[k2];
+            $rt.textField(e, x2, lead2, k2, depth + 1, lvl);
             lead2 = ind2;
           }
         }

@@ -99,13 +99,8 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1) {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "results") {
@@ -163,8 +158,8 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
                     }
                     for (; j1 < ks1.length; j1++) {
                       const k0 = ks1[j1];
-                      const x2 = x_results$2[k0];
-                      $rt.textField(e, x2, lead0, k0, 2, 3);
+                      const x0 = x_results$2[k0];
+                      $rt.textField(e, x0, lead0, k0, 2, 3);
                       lead0 = ind1;
                     }
                   }
@@ -182,8 +177,8 @@ function $txNotesSearchResult(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k1 = ks0[j0];
-      const x3 = v[k1];
-      $rt.textField(e, x3, ind0, k1, 0, 1);
+      const x1 = v[k1];
+      $rt.textField(e, x1, ind0, k1, 0, 1);
     }
     return e.out.slice(1);
   }

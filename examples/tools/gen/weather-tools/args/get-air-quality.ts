@@ -164,13 +164,8 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1) {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "location") {
@@ -183,11 +178,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
             if (ks_location.length === 0) e.out += ind0 + "location:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_location: string | null = null;
-              if (ks_location.length > 1 && ks_location[0] !== "kind") {
-                const x_location = v_location[ks_location[0]];
-                if (typeof x_location === "object" && x_location !== null && !$isArray(x_location)) kf_location = $rt.textKeyed(e, v_location, ks_location, 1, 3);
-              }
+              const kf_location = ks_location[0] !== "kind" ? $rt.textKeyed(e, v_location, ks_location, 1, 3) : null;
               if (kf_location !== null) e.out += ind0 + "location" + kf_location;
               else {
                 e.out += ind0 + "location:";
@@ -203,8 +194,8 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_location < ks_location.length; j_location++) {
                   const k_location = ks_location[j_location];
-                  const x_location$2 = v_location[k_location];
-                  $rt.textField(e, x_location$2, ind_location, k_location, 1, 2);
+                  const x_location = v_location[k_location];
+                  $rt.textField(e, x_location, ind_location, k_location, 1, 2);
                 }
               }
             }
@@ -215,11 +206,7 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
             if (ks_location$2.length === 0) e.out += ind0 + "location:";
             else {
               if (2 > e.max) $rt.textBail();
-              let kf_location$2: string | null = null;
-              if (ks_location$2.length > 1 && ks_location$2[0] !== "kind") {
-                const x_location$3 = v_location[ks_location$2[0]];
-                if (typeof x_location$3 === "object" && x_location$3 !== null && !$isArray(x_location$3)) kf_location$2 = $rt.textKeyed(e, v_location, ks_location$2, 1, 3);
-              }
+              const kf_location$2 = ks_location$2[0] !== "kind" ? $rt.textKeyed(e, v_location, ks_location$2, 1, 3) : null;
               if (kf_location$2 !== null) e.out += ind0 + "location" + kf_location$2;
               else {
                 e.out += ind0 + "location:";
@@ -239,8 +226,8 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
                 }
                 for (; j_location$2 < ks_location$2.length; j_location$2++) {
                   const k_location$2 = ks_location$2[j_location$2];
-                  const x_location$4 = v_location[k_location$2];
-                  $rt.textField(e, x_location$4, ind_location$2, k_location$2, 1, 2);
+                  const x_location$2 = v_location[k_location$2];
+                  $rt.textField(e, x_location$2, ind_location$2, k_location$2, 1, 2);
                 }
               }
             }
@@ -266,8 +253,8 @@ function $txGetAirQualityArguments(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
