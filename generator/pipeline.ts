@@ -333,7 +333,8 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
       }
       for (const unit of codecs) {
         claim(unit.module, input);
-        await addCodec(input, unit, kind === "tools");
+        // (a result codec shares nothing with the others: step 4 links the args, call and batch codecs only)
+        await addCodec(input, unit, kind === "tools" && !/\/results\/[^/]+\.ts$/.test(toPosix(unit.module)));
       }
     } catch (e) {
       fail(input, e);

@@ -40,7 +40,7 @@ function printWithLevel(desc: ReturnType<typeof descriptorOf>, byDefinition: boo
  * be part of the first one's text, which then differs from its twin in the argument codec (generator/emit/link.ts).
  */
 const DESCRIPTOR_BY_DEFINITION =
-  "/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */";
+  "/** The descriptor (runtime/codec/descriptor.ts); its `$s_<definition>` shapes are shared by the tool set's modules (emit/descriptor-share.ts). */";
 
 const INLINE_CONTAINERS = new Set(["object", "array", "tuple", "union"]);
 

@@ -100,7 +100,7 @@ type $StreamPaths = {
 
 const $s_LookupOrderArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"orderId",required:true,shape:{kind:"string",intern:false,constraints:{pattern:"^ORD-[0-9]{4}$"}}}],additional:false};
 
-/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+/** The descriptor (runtime/codec/descriptor.ts); its `$s_<definition>` shapes are shared by the tool set's modules (emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {name:"LookupOrderArguments",fingerprint:36565,level:$LEVEL,tables:false,root:$s_LookupOrderArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */

@@ -124,7 +124,7 @@ type $StreamPaths = {
 
 const $s_SearchDocsArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"query",required:true,shape:{kind:"string",intern:false,constraints:{minLength:1}}},{name:"limit",required:false,shape:{kind:"integer",constraints:{minimum:1,maximum:5}}}],additional:false};
 
-/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+/** The descriptor (runtime/codec/descriptor.ts); its `$s_<definition>` shapes are shared by the tool set's modules (emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {name:"SearchDocsArguments",fingerprint:18381,level:$LEVEL,tables:false,root:$s_SearchDocsArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */

@@ -127,7 +127,7 @@ type $StreamPaths = {
 
 const $s_NotesDeleteArguments: $rt.DescriptorShape = {kind:"object",properties:[{name:"id",required:true,shape:{kind:"string"}},{name:"permanent",required:false,shape:{kind:"boolean"}}],additional:{kind:"any"}};
 
-/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+/** The descriptor (runtime/codec/descriptor.ts); its `$s_<definition>` shapes are shared by the tool set's modules (emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {name:"NotesDeleteArguments",fingerprint:51486,level:$LEVEL,tables:false,root:$s_NotesDeleteArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */

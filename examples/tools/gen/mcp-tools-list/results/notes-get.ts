@@ -130,14 +130,20 @@ type $StreamPaths = {
   "updated": string;
 };
 
-const $s_NotesGetResult: $rt.DescriptorShape = {
-  kind: "object",
-  properties: [{name:"id",required:true,shape:{kind:"string"}},{name:"title",required:true,shape:{kind:"string"}},{name:"body",required:true,shape:{kind:"string"}},{name:"updated",required:true,shape:{kind:"string",format:"date-time"}}],
-  additional: false,
+/** The descriptor (runtime/codec/descriptor.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "NotesGetResult",
+  fingerprint: 10380,
+  level: $LEVEL,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [{name:"id",required:true,shape:{kind:"string"}},{name:"title",required:true,shape:{kind:"string"}},{name:"body",required:true,shape:{kind:"string"}},{name:"updated",required:true,shape:{kind:"string",format:"date-time"}}],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
 };
-
-/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {name:"NotesGetResult",fingerprint:10380,level:$LEVEL,tables:false,root:$s_NotesGetResult,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {

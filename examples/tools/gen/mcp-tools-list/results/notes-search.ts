@@ -234,28 +234,34 @@ type $StreamPaths = {
   "total": number;
 };
 
-const $s_NotesSearchResult: $rt.DescriptorShape = {
-  kind: "object",
-  properties: [
-    {
-      name: "results",
-      required: true,
-      shape: {
-        kind: "array",
-        items: {
-          kind: "object",
-          properties: [{name:"id",required:true,shape:{kind:"string"}},{name:"title",required:true,shape:{kind:"string"}},{name:"score",required:true,shape:{kind:"number"}},{name:"tags",required:true,shape:{kind:"array",items:{kind:"string"}}}],
-          additional: false,
+/** The descriptor (runtime/codec/descriptor.ts). */
+const $descriptor: $rt.StreamSpec["descriptor"] = {
+  name: "NotesSearchResult",
+  fingerprint: 47868,
+  level: $LEVEL,
+  tables: false,
+  root: {
+    kind: "object",
+    properties: [
+      {
+        name: "results",
+        required: true,
+        shape: {
+          kind: "array",
+          items: {
+            kind: "object",
+            properties: [{name:"id",required:true,shape:{kind:"string"}},{name:"title",required:true,shape:{kind:"string"}},{name:"score",required:true,shape:{kind:"number"}},{name:"tags",required:true,shape:{kind:"array",items:{kind:"string"}}}],
+            additional: false,
+          },
         },
       },
-    },
-    {name:"total",required:true,shape:{kind:"integer"}},
-  ],
-  additional: false,
+      {name:"total",required:true,shape:{kind:"integer"}},
+    ],
+    additional: false,
+  },
+  definitions: [],
+  retired: [],
 };
-
-/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
-const $descriptor: $rt.StreamSpec["descriptor"] = {name:"NotesSearchResult",fingerprint:47868,level:$LEVEL,tables:false,root:$s_NotesSearchResult,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
 const $streamSpec: $rt.StreamSpec = {

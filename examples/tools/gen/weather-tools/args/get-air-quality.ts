@@ -371,7 +371,7 @@ const $s_GetAirQualityArguments: $rt.DescriptorShape = {
   additional: false,
 };
 
-/** The descriptor (runtime/codec/descriptor.ts): each definition's shape is the `$s_<definition>` constant, the same in every module of the tool set (imported from the argument codec where it has it), and the parts it repeats are written once (generator/emit/descriptor-share.ts). */
+/** The descriptor (runtime/codec/descriptor.ts); its `$s_<definition>` shapes are shared by the tool set's modules (emit/descriptor-share.ts). */
 const $descriptor: $rt.StreamSpec["descriptor"] = {name:"GetAirQualityArguments",fingerprint:34600,level:$LEVEL,tables:false,root:$s_GetAirQualityArguments,definitions:[],retired:[]};
 
 /** Streams (docs/FORMAT.md §10.3). */
