@@ -109,13 +109,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
   if (typeof v === "object" && v !== null && !$isArray(v)) {
     const ks0: any[] = Object.keys(v);
     if (ks0.length === 0) return "";
-    if (ks0.length > 1 && ks0[0] !== "id") {
-      const x0 = v[ks0[0]];
-      if (typeof x0 === "object" && x0 !== null && !$isArray(x0)) {
-        const kf0 = $rt.textKeyed(e, v, ks0, 1, 2);
-        if (kf0 !== null) return kf0;
-      }
-    }
+    const kf0 = ks0[0] !== "id" ? $rt.textKeyed(e, v, ks0, 1, 2) : null;
+    if (kf0 !== null) return kf0;
     const ind0 = $rt.textNl(e, 0);
     let j0 = 0;
     if (ks0[j0] === "id") {
@@ -155,8 +150,8 @@ function $txOrder(e: $rt.TextState, v: any): string | null {
     }
     for (; j0 < ks0.length; j0++) {
       const k0 = ks0[j0];
-      const x1 = v[k0];
-      $rt.textField(e, x1, ind0, k0, 0, 1);
+      const x0 = v[k0];
+      $rt.textField(e, x0, ind0, k0, 0, 1);
     }
     return e.out.slice(1);
   }
