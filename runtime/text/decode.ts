@@ -26,7 +26,6 @@
 import { ToonError, pointerSegment } from "../errors.ts";
 import { hasOwn, setOwn } from "../objects.ts";
 import { checkSizeAndDepth } from "./options.ts";
-import { S, L_START, L_END, L_DEPTH, L_LINE, L_BLANK, L_OFF, K_NONE, K_KV, K_HDR, CH_TAB, CH_SPACE, CH_QUOTE, CH_HASH, CH_COMMA, CH_MINUS, CH_DOT, CH_COLON, CH_LBRACKET, CH_BACKSLASH, CH_RBRACKET, CH_LBRACE, CH_PIPE, CH_RBRACE } from "./codes.ts";
 
 /** Options of {@link decodeText}. */
 export interface TextDecodeOptions {
@@ -39,6 +38,22 @@ export interface TextDecodeOptions {
   /** A generated codec's text layout: detected when absent (dense or TOON v4), or forced (docs/TEXT.md). */
   layout?: "toon" | "dense";
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Numbers, not named constants, with the name in a comment. A named constant costs twice over: a bundler keeps a
+// module's own constants as variables when the module imports anything (about 130 B gzipped of a text bundle), and
+// constants imported from a module of their own are live bindings that Node reads at every use when nothing
+// bundles (the decoder measured 5% slower).
+//
+// The line table: 6 int32 slots per content line, at li * 6:
+//   + 0 offset of the first content character (after indentation)
+//   + 1 (end) offset after the last content character (trailing spaces and CR removed)
+//   + 2 (depth) indentation depth
+//   + 3 (line) 1-based line number in the original text
+//   + 4 (blank) line number of the first blank line since the previous content line, 0 if none
+//   + 5 (line start) offset of the start of the physical line (for columns)
+// Line kinds (classify): 0 K_NONE no unquoted colon, a scalar line; 1 K_KV a key-value line (D.key, D.vs set);
+// 2 K_HDR an array or keyed header (D.hdr set).
 
 const POW10: number[] = [];
 for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
@@ -117,8 +132,8 @@ interface D {
 // Errors
 
 function errAt(d: D, reason: string, pos: number, li: number, code: "TEXT_SYNTAX" | "DEPTH_LIMIT" = "TEXT_SYNTAX"): ToonError {
-  const o = li * S;
-  return new ToonError(code, reason, { line: d.L[o + L_LINE], column: pos - d.L[o + L_OFF] + 1 });
+  const o = li * 6;
+  return new ToonError(code, reason, { line: d.L[o + 3 /* line */], column: pos - d.L[o + 5 /* line start */] + 1 });
 }
 
 function errLine(reason: string, line: number, column: number): ToonError {
@@ -126,16 +141,16 @@ function errLine(reason: string, line: number, column: number): ToonError {
 }
 
 function depthErr(d: D, li: number): ToonError {
-  return errAt(d, `nesting deeper than ${d.maxDepth} levels`, d.L[li * S + L_START], li, "DEPTH_LIMIT");
+  return errAt(d, `nesting deeper than ${d.maxDepth} levels`, d.L[li * 6], li, "DEPTH_LIMIT");
 }
 
 function overIndentErr(d: D, li: number, expected: number): ToonError {
-  const o = li * S;
-  return errAt(d, `unexpected indentation: line is at depth ${d.L[o + L_DEPTH]} but its scope expects depth ${expected}`, d.L[o + L_START], li);
+  const o = li * 6;
+  return errAt(d, `unexpected indentation: line is at depth ${d.L[o + 2 /* depth */]} but its scope expects depth ${expected}`, d.L[o], li);
 }
 
 function blankErr(d: D, li: number): ToonError {
-  return errLine("blank line inside an array (not allowed in strict mode)", d.L[li * S + L_BLANK], 1);
+  return errLine("blank line inside an array (not allowed in strict mode)", d.L[li * 6 + 4 /* blank */], 1);
 }
 
 function prefix(e: unknown, seg: string | number): unknown {
@@ -144,7 +159,7 @@ function prefix(e: unknown, seg: string | number): unknown {
 }
 
 function showDelim(c: number): string {
-  return c === CH_TAB ? "tab" : c === CH_PIPE ? "'|'" : "','";
+  return c === 9 /* tab */ ? "tab" : c === 124 /* | */ ? "'|'" : "','";
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -167,20 +182,20 @@ function scanLines(d: D): void {
     let end = nl;
     if (end > pos && t.charCodeAt(end - 1) === 13) end--;
     let p = pos;
-    while (p < end && t.charCodeAt(p) === CH_SPACE) p++;
-    if (p < end && t.charCodeAt(p) === CH_HASH) {
+    while (p < end && t.charCodeAt(p) === 32 /* space */) p++;
+    if (p < end && t.charCodeAt(p) === 35 /* # */) {
       // comment line (§5.1): dropped without interpretation
     } else {
       let q = p;
       let tabs = 0;
       while (q < end) {
         const c = t.charCodeAt(q);
-        if (c === CH_TAB) tabs++;
-        else if (c !== CH_SPACE) break;
+        if (c === 9 /* tab */) tabs++;
+        else if (c !== 32 /* space */) break;
         q++;
       }
       let e = end;
-      while (e > q && t.charCodeAt(e - 1) === CH_SPACE) e--;
+      while (e > q && t.charCodeAt(e - 1) === 32 /* space */) e--;
       if (q === e) {
         if (blank === 0) blank = lineNo;
       } else {
@@ -196,18 +211,18 @@ function scanLines(d: D): void {
           }
           depth = Math.floor(sp / ind);
         }
-        const o = n * S;
-        if (o + S > L.length) {
+        const o = n * 6;
+        if (o + 6 > L.length) {
           const bigger = new Int32Array(L.length * 2);
           bigger.set(L);
           L = bigger;
         }
-        L[o + L_START] = q;
-        L[o + L_END] = e;
-        L[o + L_DEPTH] = depth;
-        L[o + L_LINE] = lineNo;
-        L[o + L_BLANK] = blank;
-        L[o + L_OFF] = pos;
+        L[o] = q;
+        L[o + 1 /* end */] = e;
+        L[o + 2 /* depth */] = depth;
+        L[o + 3 /* line */] = lineNo;
+        L[o + 4 /* blank */] = blank;
+        L[o + 5 /* line start */] = pos;
         n++;
         blank = 0;
       }
@@ -227,8 +242,8 @@ function skipQuoted(t: string, i: number, end: number): number {
   i++;
   while (i < end) {
     const c = t.charCodeAt(i);
-    if (c === CH_BACKSLASH) i += 2;
-    else if (c === CH_QUOTE) return i + 1;
+    if (c === 92 /* \ */) i += 2;
+    else if (c === 34 /* " */) return i + 1;
     else i++;
   }
   return end;
@@ -238,8 +253,8 @@ function skipQuoted(t: string, i: number, end: number): number {
 function findColon(t: string, i: number, end: number): number {
   while (i < end) {
     const c = t.charCodeAt(i);
-    if (c === CH_COLON) return i;
-    if (c === CH_QUOTE) i = skipQuoted(t, i, end);
+    if (c === 58 /* : */) return i;
+    if (c === 34 /* " */) i = skipQuoted(t, i, end);
     else i++;
   }
   return -1;
@@ -260,17 +275,17 @@ function parseQuoted(d: D, pos: number, end: number, li: number): string {
   let s = i;
   while (i < end) {
     const c = t.charCodeAt(i);
-    if (c === CH_QUOTE) {
+    if (c === 34 /* " */) {
       d.q = i + 1;
       return out + t.slice(s, i);
     }
-    if (c === CH_BACKSLASH) {
+    if (c === 92 /* \ */) {
       if (s !== i) out += t.slice(s, i);
       if (i + 1 >= end) throw errAt(d, "unterminated string", pos, li);
       const x = t.charCodeAt(i + 1);
       if (x === 110) out += "\n";
-      else if (x === CH_QUOTE) out += '"';
-      else if (x === CH_BACKSLASH) out += "\\";
+      else if (x === 34 /* " */) out += '"';
+      else if (x === 92 /* \ */) out += "\\";
       else if (x === 116) out += "\t";
       else if (x === 114) out += "\r";
       else if (x === 117) {
@@ -289,7 +304,7 @@ function parseQuoted(d: D, pos: number, end: number, li: number): string {
       s = i;
       continue;
     }
-    if (c < CH_SPACE && c !== CH_TAB && d.strict) throw errAt(d, "raw control character in quoted string (use an escape)", i, li);
+    if (c < 32 /* space */ && c !== 9 /* tab */ && d.strict) throw errAt(d, "raw control character in quoted string (use an escape)", i, li);
     i++;
   }
   throw errAt(d, "unterminated string", pos, li);
@@ -306,7 +321,7 @@ function numberToken(d: D, a: number, b: number): unknown {
   let i = a;
   let neg = false;
   let c = t.charCodeAt(i);
-  if (c === CH_MINUS) {
+  if (c === 45 /* - */) {
     neg = true;
     if (++i >= b) return undefined;
     c = t.charCodeAt(i);
@@ -323,7 +338,7 @@ function numberToken(d: D, a: number, b: number): unknown {
   let digits = i - intStart;
   if (digits > 1 && t.charCodeAt(intStart) === 48) return undefined; // forbidden leading zero
   let frac = 0;
-  if (i < b && c === CH_DOT) {
+  if (i < b && c === 46 /* . */) {
     const fs = ++i;
     while (i < b) {
       c = t.charCodeAt(i);
@@ -340,7 +355,7 @@ function numberToken(d: D, a: number, b: number): unknown {
     if (c !== 101 && c !== 69) return undefined;
     if (++i < b) {
       c = t.charCodeAt(i);
-      if (c === 43 || c === CH_MINUS) i++;
+      if (c === 43 || c === 45 /* - */) i++;
     }
     if (i >= b) return undefined;
     while (i < b) {
@@ -381,7 +396,7 @@ function unquotedValue(d: D, a: number, b: number): unknown {
   if (n === 0) return "";
   const c = t.charCodeAt(a);
   if (c <= 57) {
-    if (c === CH_MINUS || c >= 48) {
+    if (c === 45 /* - */ || c >= 48) {
       const x = numberToken(d, a, b);
       if (x !== undefined) return x;
     }
@@ -397,7 +412,7 @@ function unquotedValue(d: D, a: number, b: number): unknown {
 
 /** Value of the token [a, b) (trimmed, non-empty): quoted string or unquoted primitive. */
 function tokenValue(d: D, a: number, b: number, li: number): unknown {
-  if (d.t.charCodeAt(a) === CH_QUOTE) {
+  if (d.t.charCodeAt(a) === 34 /* " */) {
     const s = parseQuoted(d, a, b, li);
     if (d.q !== b) throw errAt(d, "unexpected characters after closing quote", d.q, li);
     return s;
@@ -416,12 +431,12 @@ function splitCells(d: D, a: number, b: number, li: number, delim: number, colon
   let k = 0;
   for (;;) {
     d.ck = k;
-    while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-    if (i < b && t.charCodeAt(i) === CH_QUOTE) {
+    while (i < b && t.charCodeAt(i) === 32 /* space */) i++;
+    if (i < b && t.charCodeAt(i) === 34 /* " */) {
       const qs = i;
       const v = parseQuoted(d, i, b, li);
       i = d.q;
-      while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+      while (i < b && t.charCodeAt(i) === 32 /* space */) i++;
       if (i < b && t.charCodeAt(i) !== delim) {
         if (colonCheck && k === 0) {
           // Which comes first on this line: an unquoted colon or the delimiter?
@@ -429,8 +444,8 @@ function splitCells(d: D, a: number, b: number, li: number, delim: number, colon
           while (j < b) {
             const c = t.charCodeAt(j);
             if (c === delim) break;
-            if (c === CH_COLON) return -1;
-            if (c === CH_QUOTE) j = skipQuoted(t, j, b);
+            if (c === 58 /* : */) return -1;
+            if (c === 34 /* " */) j = skipQuoted(t, j, b);
             else j++;
           }
         }
@@ -443,15 +458,15 @@ function splitCells(d: D, a: number, b: number, li: number, delim: number, colon
       while (i < b) {
         const c = t.charCodeAt(i);
         if (c === delim) break;
-        if (c === CH_QUOTE) {
+        if (c === 34 /* " */) {
           i = skipQuoted(t, i, b);
           continue;
         }
-        if (c === CH_COLON && colonCheck && k === 0) return -1;
+        if (c === 58 /* : */ && colonCheck && k === 0) return -1;
         i++;
       }
       let e = i;
-      while (e > s && t.charCodeAt(e - 1) === CH_SPACE) e--;
+      while (e > s && t.charCodeAt(e - 1) === 32 /* space */) e--;
       if (d.cpos !== null) d.cpos[k] = s;
       out[k++] = unquotedValue(d, s, e);
     }
@@ -476,33 +491,33 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
   const g: FieldGroup = { names: [], kids: [], leaves: 0, proto: false, dup: null, seen: null };
   p++;
   for (;;) {
-    while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+    while (p < b && t.charCodeAt(p) === 32 /* space */) p++;
     if (p >= b) return bad(d, "unmatched '{' in field list", p, li);
     let c = t.charCodeAt(p);
     let name: string;
-    if (c === CH_QUOTE) {
+    if (c === 34 /* " */) {
       name = parseQuoted(d, p, b, li);
       p = d.q;
     } else {
       const s = p;
       while (p < b) {
         c = t.charCodeAt(p);
-        if (c === delim || c === CH_LBRACE || c === CH_RBRACE) break;
-        if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
+        if (c === delim || c === 123 /* { */ || c === 125 /* } */) break;
+        if (c === 44 /* , */ || c === 124 /* | */ || c === 9 /* tab */) {
           return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li);
         }
-        if (c === CH_COLON || c === CH_LBRACKET || c === CH_RBRACKET || c === CH_QUOTE) {
+        if (c === 58 /* : */ || c === 91 /* [ */ || c === 93 /* ] */ || c === 34 /* " */) {
           return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li);
         }
         p++;
       }
       let e = p;
-      while (e > s && t.charCodeAt(e - 1) === CH_SPACE) e--;
-      if (e === s) return bad(d, g.names.length === 0 && c === CH_RBRACE ? "empty field list" : "empty field name", s, li);
+      while (e > s && t.charCodeAt(e - 1) === 32 /* space */) e--;
+      if (e === s) return bad(d, g.names.length === 0 && c === 125 /* } */ ? "empty field list" : "empty field name", s, li);
       name = t.slice(s, e);
     }
     let kid: FieldGroup | null = null;
-    if (p < b && t.charCodeAt(p) === CH_LBRACE) {
+    if (p < b && t.charCodeAt(p) === 123 /* { */) {
       kid = parseFields(d, p, b, li, delim, lvl + 1);
       if (kid === null) return null;
       p = d.q;
@@ -516,18 +531,18 @@ function parseFields(d: D, p: number, b: number, li: number, delim: number, lvl:
     g.names.push(name);
     if (g.seen !== null) g.seen.add(name);
     g.kids.push(kid);
-    while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+    while (p < b && t.charCodeAt(p) === 32 /* space */) p++;
     if (p >= b) return bad(d, "unmatched '{' in field list", p, li);
     c = t.charCodeAt(p);
     if (c === delim) {
       p++;
       continue;
     }
-    if (c === CH_RBRACE) {
+    if (c === 125 /* } */) {
       d.q = p + 1;
       return g;
     }
-    if (c === CH_COMMA || c === CH_PIPE || c === CH_TAB) {
+    if (c === 44 /* , */ || c === 124 /* | */ || c === 9 /* tab */) {
       return bad(d, `header delimiter mismatch: the bracket declares ${showDelim(delim)} but the field list uses ${showDelim(c)}`, p, li);
     }
     return bad(d, `unexpected '${String.fromCharCode(c)}' in field list`, p, li);
@@ -554,34 +569,34 @@ function parseHeader(d: D, key: string | null, i: number, b: number, li: number)
       c = p < b ? t.charCodeAt(p) : -1;
     }
   } else {
-    return bad(d, c === CH_RBRACKET ? "array length missing in brackets" : "array length must be a non-negative integer", p, li);
+    return bad(d, c === 93 /* ] */ ? "array length missing in brackets" : "array length must be a non-negative integer", p, li);
   }
   let keyed = false;
-  if (c === CH_COLON) {
+  if (c === 58 /* : */) {
     keyed = true;
     p++;
     c = p < b ? t.charCodeAt(p) : -1;
   }
-  let delim = CH_COMMA;
-  if (c === CH_TAB || c === CH_PIPE) {
+  let delim = 44 /* , */;
+  if (c === 9 /* tab */ || c === 124 /* | */) {
     delim = c;
     p++;
     c = p < b ? t.charCodeAt(p) : -1;
   }
-  if (c !== CH_RBRACKET) {
+  if (c !== 93 /* ] */) {
     return bad(d, keyed ? "malformed keyed header marker (expected [N:], [N:<tab>] or [N:|])" : "malformed array length segment", p, li);
   }
   p++;
   let fields: FieldGroup | null = null;
-  if (p < b && t.charCodeAt(p) === CH_LBRACE) {
+  if (p < b && t.charCodeAt(p) === 123 /* { */) {
     fields = parseFields(d, p, b, li, delim, 1);
     if (fields === null) return null;
     p = d.q;
   }
   if (p >= b) return bad(d, "missing ':' after array header", p, li);
-  if (t.charCodeAt(p) !== CH_COLON) return bad(d, "unexpected content between array header and ':'", p, li);
+  if (t.charCodeAt(p) !== 58 /* : */) return bad(d, "unexpected content between array header and ':'", p, li);
   p++;
-  while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+  while (p < b && t.charCodeAt(p) === 32 /* space */) p++;
   if (fields !== null) {
     if (p < b) return bad(d, "a header with a field list cannot carry inline values", p, li);
     if (fields.dup !== null && d.strict) throw errAt(d, `duplicate field name "${fields.dup}" in header`, i, li);
@@ -596,12 +611,12 @@ function parseHeader(d: D, key: string | null, i: number, b: number, li: number)
 function literalKV(d: D, a: number, b: number): number {
   const t = d.t;
   const colon = findColon(t, a, b);
-  if (colon < 0) return K_NONE;
+  if (colon < 0) return 0 /* K_NONE */;
   let e = colon;
-  while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
+  while (e > a && t.charCodeAt(e - 1) === 32 /* space */) e--;
   d.key = t.slice(a, e);
   d.vs = colon + 1;
-  return K_KV;
+  return 1 /* K_KV */;
 }
 
 /** The unquoted key [a, e): a cached string when the same key was seen before (saves the slice and its hashing). */
@@ -617,45 +632,45 @@ function keyOf(d: D, a: number, e: number): string {
 /** Classify the content [a, b) of line `li` (§5.2): K_NONE, K_KV (d.key, d.vs) or K_HDR (d.hdr). */
 function classify(d: D, a: number, b: number, li: number): number {
   const t = d.t;
-  if (t.charCodeAt(a) === CH_QUOTE) {
+  if (t.charCodeAt(a) === 34 /* " */) {
     const key = parseQuoted(d, a, b, li);
     let i = d.q;
-    if (i < b && t.charCodeAt(i) === CH_LBRACKET) {
-      if (findColon(t, i, b) < 0) return K_NONE;
-      if (parseHeader(d, key, i, b, li)) return K_HDR;
+    if (i < b && t.charCodeAt(i) === 91 /* [ */) {
+      if (findColon(t, i, b) < 0) return 0 /* K_NONE */;
+      if (parseHeader(d, key, i, b, li)) return 2 /* K_HDR */;
       return literalKV(d, a, b);
     }
-    while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-    if (i < b && t.charCodeAt(i) === CH_COLON) {
+    while (i < b && t.charCodeAt(i) === 32 /* space */) i++;
+    if (i < b && t.charCodeAt(i) === 58 /* : */) {
       d.key = key;
       d.vs = i + 1;
-      return K_KV;
+      return 1 /* K_KV */;
     }
-    if (findColon(t, i, b) < 0) return K_NONE;
+    if (findColon(t, i, b) < 0) return 0 /* K_NONE */;
     throw errAt(d, "expected ':' after quoted key", i, li);
   }
   let i = a;
   while (i < b) {
     const c = t.charCodeAt(i);
-    if (c === CH_COLON) {
+    if (c === 58 /* : */) {
       let e = i;
-      while (e > a && t.charCodeAt(e - 1) === CH_SPACE) e--;
+      while (e > a && t.charCodeAt(e - 1) === 32 /* space */) e--;
       d.key = keyOf(d, a, e);
       d.vs = i + 1;
-      return K_KV;
+      return 1 /* K_KV */;
     }
-    if (c === CH_LBRACKET) {
-      if (findColon(t, i, b) < 0) return K_NONE;
+    if (c === 91 /* [ */) {
+      if (findColon(t, i, b) < 0) return 0 /* K_NONE */;
       const pc = i > a ? t.charCodeAt(i - 1) : 0;
       // `foo [2]: x` fails the header grammar (§5.2) and is a key-value line in both modes.
-      if (pc === CH_SPACE || pc === CH_TAB) return literalKV(d, a, b);
-      if (parseHeader(d, i === a ? null : keyOf(d, a, i), i, b, li)) return K_HDR;
+      if (pc === 32 /* space */ || pc === 9 /* tab */) return literalKV(d, a, b);
+      if (parseHeader(d, i === a ? null : keyOf(d, a, i), i, b, li)) return 2 /* K_HDR */;
       return literalKV(d, a, b);
     }
-    if (c === CH_QUOTE) i = skipQuoted(t, i, b);
+    if (c === 34 /* " */) i = skipQuoted(t, i, b);
     else i++;
   }
-  return K_NONE;
+  return 0 /* K_NONE */;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -664,11 +679,11 @@ function classify(d: D, a: number, b: number, li: number): number {
 /** Content depth of the scope opened by a line at `depth` (§8, strict: exactly one deeper). */
 function scopeDepth(d: D, depth: number): number {
   if (d.p < d.n) {
-    const nd = d.L[d.p * S + L_DEPTH];
+    const nd = d.L[d.p * 6 + 2 /* depth */];
     if (nd > depth + 1) {
       if (d.strict) {
-        const o = d.p * S;
-        throw errAt(d, `indentation jumps from depth ${depth} to ${nd} (expected ${depth + 1})`, d.L[o + L_START], d.p);
+        const o = d.p * 6;
+        throw errAt(d, `indentation jumps from depth ${depth} to ${nd} (expected ${depth + 1})`, d.L[o], d.p);
       }
       return nd;
     }
@@ -716,7 +731,7 @@ function leafPath(g: FieldGroup, k: number): string {
 function checkCount(d: D, h: Header, count: number, extra: number, what: string): void {
   if (d.strict && count !== h.len) {
     const reason = `${h.keyed ? "keyed table" : "array"} declares ${h.len} ${what} but has ${count}`;
-    throw extra >= 0 ? errAt(d, reason, d.L[extra * S + L_START], extra) : errAt(d, reason, h.pos, h.li);
+    throw extra >= 0 ? errAt(d, reason, d.L[extra * 6], extra) : errAt(d, reason, h.pos, h.li);
   }
 }
 
@@ -758,37 +773,37 @@ function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): u
   try {
     while (d.p < n) {
       const li = d.p;
-      const o = li * S;
-      const dep = L[o + L_DEPTH];
+      const o = li * 6;
+      const dep = L[o + 2 /* depth */];
       if (dep <= hd) break;
       key = keyed ? undefined : count;
       if (dep !== rowDepth) throw overIndentErr(d, li, rowDepth);
-      const a = L[o + L_START];
-      const b = L[o + L_END];
+      const a = L[o];
+      const b = L[o + 1 /* end */];
       let i = a;
       let k = "";
       let cnt = 0;
       if (g === null) {
-        if (t.charCodeAt(a) !== CH_MINUS || (b - a > 1 && t.charCodeAt(a + 1) !== CH_SPACE)) {
+        if (t.charCodeAt(a) !== 45 /* - */ || (b - a > 1 && t.charCodeAt(a + 1) !== 32 /* space */)) {
           throw errAt(d, "expected a list item ('- …')", a, li);
         }
       } else {
         if (keyed) {
           // an entry: the blank-line check comes first (a row's comes after its cells: a key-value line ends a table)
-          if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+          if (strict && L[o + 4 /* blank */] !== 0 && (span || count > 0)) throw blankErr(d, li);
           d.p = li + 1;
-          if (t.charCodeAt(a) === CH_QUOTE) {
+          if (t.charCodeAt(a) === 34 /* " */) {
             k = parseQuoted(d, a, b, li);
             i = d.q;
-            while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
-            if (i >= b || t.charCodeAt(i) !== CH_COLON) throw errAt(d, "expected ':' after entry key", i, li);
+            while (i < b && t.charCodeAt(i) === 32 /* space */) i++;
+            if (i >= b || t.charCodeAt(i) !== 58 /* : */) throw errAt(d, "expected ':' after entry key", i, li);
           } else {
-            if (literalKV(d, a, b) === K_NONE) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
+            if (literalKV(d, a, b) === 0 /* K_NONE */) throw errAt(d, "expected an entry row 'key: values' in keyed table", a, li);
             k = d.key;
             i = d.vs - 1;
           }
           i++;
-          while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+          while (i < b && t.charCodeAt(i) === 32 /* space */) i++;
           if (strict && hasOwn(obj, k)) throw errAt(d, `duplicate key "${k}"`, a, li);
           key = k;
         }
@@ -799,7 +814,7 @@ function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): u
         if (cnt < 0) break; // a key-value line (only rows check for one): the rows are over
       }
       if (!keyed) {
-        if (strict && L[o + L_BLANK] !== 0 && (span || count > 0)) throw blankErr(d, li);
+        if (strict && L[o + 4 /* blank */] !== 0 && (span || count > 0)) throw blankErr(d, li);
         d.p = li + 1;
       }
       if (count === h.len && extra < 0) extra = li;
@@ -828,15 +843,15 @@ function decodeLines(d: D, h: Header, hd: number, lvl: number, span: boolean): u
 function decodeListItem(d: D, li: number, a: number, b: number, itemDepth: number, lvl: number): unknown {
   const t = d.t;
   let i = a + 1;
-  while (i < b && t.charCodeAt(i) === CH_SPACE) i++;
+  while (i < b && t.charCodeAt(i) === 32 /* space */) i++;
   if (i >= b) {
     if (lvl > d.maxDepth) throw depthErr(d, li);
     return {};
   }
-  if (b - i === 2 && t.charCodeAt(i) === CH_LBRACKET && t.charCodeAt(i + 1) === CH_RBRACKET) return [];
+  if (b - i === 2 && t.charCodeAt(i) === 91 /* [ */ && t.charCodeAt(i + 1) === 93 /* ] */) return [];
   let kind = classify(d, i, b, li);
-  if (kind === K_NONE) return tokenValue(d, i, b, li);
-  if (kind === K_HDR) {
+  if (kind === 0 /* K_NONE */) return tokenValue(d, i, b, li);
+  if (kind === 2 /* K_HDR */) {
     const h = d.hdr as Header;
     if (h.key === null) {
       if (!h.keyed && h.fields === null) return decodeHeaderValue(d, h, itemDepth, lvl, true);
@@ -858,7 +873,7 @@ function decodeListItem(d: D, li: number, a: number, b: number, itemDepth: numbe
  * `fd` (for a first field on a hyphen line, the item depth + 1).
  */
 function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, b: number, kind: number, fd: number, lvl: number, span: boolean): void {
-  let h = kind === K_HDR ? (d.hdr as Header) : null;
+  let h = kind === 2 /* K_HDR */ ? (d.hdr as Header) : null;
   if (h !== null && h.key === null) {
     if (d.strict) {
       throw errAt(d, h.keyed ? "a keyless keyed header is only valid at the document root" : "a keyless array header is only valid at the document root or as a list item", h.pos, li);
@@ -866,14 +881,14 @@ function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, 
     kind = literalKV(d, a, b);
     h = null;
   }
-  if (kind === K_NONE) throw errAt(d, "missing ':' after key", b, li);
+  if (kind === 0 /* K_NONE */) throw errAt(d, "missing ':' after key", b, li);
   const t = d.t;
   const key = h !== null ? (h.key as string) : d.key;
   // a key-value line: its value starts at p (p >= b: none on the line, a nested object follows or it is empty)
   let p = d.vs;
-  if (h === null) while (p < b && t.charCodeAt(p) === CH_SPACE) p++;
+  if (h === null) while (p < b && t.charCodeAt(p) === 32 /* space */) p++;
   if (d.strict && hasOwn(obj, key)) throw errAt(d, `duplicate key "${key}"`, a, li);
-  const nested = h === null && p >= b && d.p < d.n && d.L[d.p * S + L_DEPTH] > fd;
+  const nested = h === null && p >= b && d.p < d.n && d.L[d.p * 6 + 2 /* depth */] > fd;
   if (nested && lvl + 1 > d.maxDepth) throw depthErr(d, li);
   let v: unknown;
   try {
@@ -881,7 +896,7 @@ function decodeField(d: D, obj: Record<string, unknown>, li: number, a: number, 
     else if (p >= b) {
       v = {};
       if (nested) decodeObjectBody(d, v as Record<string, unknown>, scopeDepth(d, fd), lvl + 1, span);
-    } else v = b - p === 2 && t.charCodeAt(p) === CH_LBRACKET && t.charCodeAt(p + 1) === CH_RBRACKET ? [] : tokenValue(d, p, b, li);
+    } else v = b - p === 2 && t.charCodeAt(p) === 91 /* [ */ && t.charCodeAt(p + 1) === 93 /* ] */ ? [] : tokenValue(d, p, b, li);
   } catch (e) {
     throw prefix(e, key);
   }
@@ -896,14 +911,14 @@ function decodeObjectBody(d: D, obj: Record<string, unknown>, depth: number, lvl
   const strict = d.strict;
   while (d.p < n) {
     const li = d.p;
-    const o = li * S;
-    const dep = L[o + L_DEPTH];
+    const o = li * 6;
+    const dep = L[o + 2 /* depth */];
     if (dep < depth) return;
     if (dep !== depth) throw overIndentErr(d, li, depth);
-    if (span && strict && L[o + L_BLANK] !== 0) throw blankErr(d, li);
+    if (span && strict && L[o + 4 /* blank */] !== 0) throw blankErr(d, li);
     d.p = li + 1;
-    const a = L[o + L_START];
-    const b = L[o + L_END];
+    const a = L[o];
+    const b = L[o + 1 /* end */];
     decodeField(d, obj, li, a, b, classify(d, a, b, li), depth, lvl, span);
   }
 }
@@ -913,16 +928,16 @@ function decodeRoot(d: D): unknown {
   if (n === 0) return {};
   const t = d.t;
   const L = d.L;
-  if (L[L_DEPTH] !== 0) throw overIndentErr(d, 0, 0);
-  const a = L[L_START];
-  const b = L[L_END];
-  if (b - a === 2 && t.charCodeAt(a) === CH_LBRACKET && t.charCodeAt(a + 1) === CH_RBRACKET) {
+  if (L[2 /* depth */] !== 0) throw overIndentErr(d, 0, 0);
+  const a = L[0];
+  const b = L[1 /* end */];
+  if (b - a === 2 && t.charCodeAt(a) === 91 /* [ */ && t.charCodeAt(a + 1) === 93 /* ] */) {
     d.p = 1;
     checkRootEnd(d, "an empty root array");
     return [];
   }
   const kind = classify(d, a, b, 0);
-  if (kind === K_HDR) {
+  if (kind === 2 /* K_HDR */) {
     const h = d.hdr as Header;
     if (h.key === null) {
       d.p = 1;
@@ -930,7 +945,7 @@ function decodeRoot(d: D): unknown {
       checkRootEnd(d, h.keyed ? "a keyed root object" : "a root array");
       return v;
     }
-  } else if (kind === K_NONE && n === 1) {
+  } else if (kind === 0 /* K_NONE */ && n === 1) {
     return tokenValue(d, a, b, 0);
   }
   const obj: Record<string, unknown> = {};
@@ -941,8 +956,8 @@ function decodeRoot(d: D): unknown {
 
 function checkRootEnd(d: D, what: string): void {
   if (d.p < d.n && d.strict) {
-    const o = d.p * S;
-    throw errAt(d, `unexpected content after ${what}`, d.L[o + L_START], d.p);
+    const o = d.p * 6;
+    throw errAt(d, `unexpected content after ${what}`, d.L[o], d.p);
   }
 }
 
@@ -1064,7 +1079,7 @@ function makeD(text: string, options: TextDecodeOptions | undefined): D {
     strict: strict !== false,
     indent: indentSize,
     maxDepth,
-    L: new Int32Array(S * 64),
+    L: new Int32Array(6 * 64),
     n: 0,
     p: 0,
     key: "",

@@ -727,7 +727,13 @@ function normalize(v: unknown, lvl: number, max: number, omit = false): unknown 
   if (v === null) return null;
   if (lvl > max) throw depthError(max);
   // an object inheriting from Date that is no Date: Date.prototype.toJSON and getTime would throw a TypeError
-  if (v instanceof Date && !isRealDate(v)) throw new ToonError("INVALID_VALUE", "an object that inherits from Date but is not a Date");
+  if (v instanceof Date) {
+    try {
+      Date.prototype.getTime.call(v);
+    } catch {
+      throw new ToonError("INVALID_VALUE", "an object that inherits from Date but is not a Date");
+    }
+  }
   if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
     const r = (v as { toJSON(key?: string): unknown }).toJSON();
     if (r !== v) return normalize(r, lvl + 1, max, omit);
@@ -778,15 +784,6 @@ function normalize(v: unknown, lvl: number, max: number, omit = false): unknown 
     throw prefix(err, keys[i]!);
   }
   return out;
-}
-
-function isRealDate(v: Date): boolean {
-  try {
-    Date.prototype.getTime.call(v);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
