@@ -11,6 +11,7 @@ import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { emitModule } from "../generator/emit/module.ts";
 import { schemaToIR } from "../generator/load/index.ts";
+import { encodeText } from "../runtime/text/index.ts";
 
 const DIR = path.join(fileURLToPath(new URL("..", import.meta.url)), "test", ".gen", "extends");
 
@@ -69,6 +70,10 @@ describe("allOf inheritance in unrolled code", () => {
       writeFileSync(path.join(DIR, `${label}-size.ts`), emit(chain(n, req, closed), "size"));
       const S = (await import(pathToFileURL(path.join(DIR, `${label}-speed.ts`)).href)).ChainBinary;
       const Z = (await import(pathToFileURL(path.join(DIR, `${label}-size.ts`)).href)).ChainBinary;
+      const ST = (await import(pathToFileURL(path.join(DIR, `${label}-speed.ts`)).href)).ChainText;
+      const ZT = (await import(pathToFileURL(path.join(DIR, `${label}-size.ts`)).href)).ChainText;
+      // the text check of a link calls its parent's (the parent's properties, then its own)
+      assert.match(speed, /^function \$ckD3\(v: any\): any \{\n {2}\$rt\.tcObject\(v, ""\);\n {2}\$ckf_D2\(v\);$/m, label);
       let seed = 11;
       const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
       for (let t = 0; t < 150; t++) {
@@ -85,6 +90,9 @@ describe("allOf inheritance in unrolled code", () => {
           if (rnd() < 0.02) o.extra = 1;
           v[`f${i}`] = o;
         }
+        // fromText runs the text check: the same values and errors as the engine's
+        const text = encodeText(v);
+        assert.equal(outcome(() => ST.fromText(text)), outcome(() => ZT.fromText(text)), `${label} fromText #${t}`);
         const a = outcome(() => S.encode(v));
         assert.equal(a, outcome(() => Z.encode(v)), `${label} encode #${t}`);
         if (/^[0-9a-f]*$/.test(a)) {
@@ -114,6 +122,12 @@ describe("allOf inheritance in unrolled code", () => {
   test("the binary code of a chain grows linearly (it grew quadratically: 7.5, 20.2, 63.0, 219.2 KB for 5, 10, 20, 40 links)", () => {
     const sizes = [5, 10, 20, 40].map((n) => binaryBytes(emit(chain(n, () => false, true), "speed")));
     // twice the links, about twice the code (quadratic growth would be about four times)
+    for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i]! / sizes[i - 1]! < 2.3, `${sizes.join(", ")}`);
+  });
+
+  test("the text check of a chain grows linearly", () => {
+    const checkBytes = (module: string): number => [...module.matchAll(/^function (\$ck[\w$]*)[\s\S]*?^}/gm)].reduce((n, m) => n + m[0].length, 0);
+    const sizes = [5, 10, 20, 40].map((n) => checkBytes(emit(chain(n, () => false, true), "speed")));
     for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i]! / sizes[i - 1]! < 2.3, `${sizes.join(", ")}`);
   });
 

@@ -23,7 +23,8 @@
 import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, jsonLit, lit, name, raw, stringBlock } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
-import { indentBy, readProp } from "./write.ts";
+import { indentBy, inheritedCount, readProp } from "./write.ts";
+import { extensionOf, type Extension } from "./extends.ts";
 import { encodeKey, encodeText, fieldList, type TextDelimiter, type TextField } from "../../runtime/text/encode.ts";
 import type { TextCheckFn } from "../../runtime/text/check.ts";
 import { formatOf } from "../../runtime/codec/formats.ts";
@@ -162,6 +163,8 @@ export class TextEmitter {
   private readonly defFns = new Map<string, Code>();
   private readonly rowFns = new Map<string, Code>();
   private readonly checkFns = new Map<string, Code>();
+  /** allOf parents' property checks (emit/extends.ts), by parent. */
+  private readonly inheritedChecks = new Map<string, Code>();
   /** Locals of the encoder function being emitted (each function has its own: see withLocals). */
   private L = new Locals();
 
@@ -816,16 +819,12 @@ try {
   private checkObject(s: ObjectShape, v: Code, p: string, L: Locals): Code {
     const cx = this.cx;
     const out: Code[] = [code`$rt.tcObject(${v}, ${p});`];
-    const blocks: Code[] = [];
-    const terms: Code[] = [];
-    for (const q of s.properties) {
-      // one line a property: its guard reads it, throws when a required one is missing, and stores the result
-      const read = readProp(v, q.name);
-      const g = this.guard(q.shape, read, childPath(p, q.name));
-      const store = q.name === "__proto__" ? code`$rt.setOwn(${v}, "__proto__", ${g});` : code`${propOf(v, q.name)} = ${g};`;
-      blocks.push(q.required ? store : code`if (${read} !== undefined) ${store}`);
-      if (!q.required) terms.push(code`(${read} !== undefined ? 1 : 0)`);
-    }
+    // allOf inheritance (emit/extends.ts): the parent's properties are checked by its helper, which calls its own
+    // parent's, so a chain of n definitions costs n parts, not 1 + 2 + ... + n
+    const ext = p === "" ? extensionOf(s, cx) : undefined;
+    const from = ext?.k ?? 0;
+    const { blocks, terms } = this.propertyChecks(s, from, v, p);
+    if (ext !== undefined) blocks.unshift(code`${this.inheritedCheck(ext)}(${v});`);
     const known = cx.knownKeys(s.properties.map((q) => q.name), s);
     const split = linesOf(blocks) > MAX_FUNCTION_LINES;
     if (!split) out.push(...blocks);
@@ -842,8 +841,15 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
     if (split && s.additional === false) {
       out.push(code`$rt.checkClosed(${v}, ${known}, ${p});`);
     } else if (s.additional === false) {
-      const required = s.properties.filter((q) => q.required).length;
-      const sum = terms.length === 0 ? raw(String(required)) : required === 0 ? join(terms, " + ") : join([raw(String(required)), ...terms], " + ");
+      const required = s.properties.slice(from).filter((q) => q.required).length;
+      const sum =
+        ext !== undefined
+          ? join([code`${inheritedCount(ext, cx)}(${v})`, ...(required > 0 ? [raw(String(required))] : []), ...terms], " + ")
+          : terms.length === 0
+            ? raw(String(required))
+            : required === 0
+              ? join(terms, " + ")
+              : join([raw(String(required)), ...terms], " + ");
       out.push(code`if ($rt.keyCount(${v}) !== ${sum}) $rt.checkClosed(${v}, ${known}, ${p});`);
     } else if (s.additional.kind === "any") {
       out.push(code`$rt.tcExtras(${v}, ${known});`);
@@ -860,6 +866,44 @@ ${skip}    $rt.setOwn(${v}, ${k}, ${this.guard(s.additional, code`${v}[${k}]`, "
 }`);
     }
     return join(out);
+  }
+
+  /** One statement per property from index `from` on (its guard, its store) and the presence terms of the optional ones. */
+  private propertyChecks(s: ObjectShape, from: number, v: Code, p: string): { blocks: Code[]; terms: Code[] } {
+    const blocks: Code[] = [];
+    const terms: Code[] = [];
+    for (const q of s.properties.slice(from)) {
+      // one line a property: its guard reads it, throws when a required one is missing, and stores the result
+      const read = readProp(v, q.name);
+      const g = this.guard(q.shape, read, childPath(p, q.name));
+      const store = q.name === "__proto__" ? code`$rt.setOwn(${v}, "__proto__", ${g});` : code`${propOf(v, q.name)} = ${g};`;
+      blocks.push(q.required ? store : code`if (${read} !== undefined) ${store}`);
+      if (!q.required) terms.push(code`(${read} !== undefined ? 1 : 0)`);
+    }
+    return { blocks, terms };
+  }
+
+  /** `$ckf_<Parent>(v)`: checks the parent's properties of an object at the root of its check (emitted once per parent). */
+  private inheritedCheck(ext: Extension): Code {
+    const known = this.inheritedChecks.get(ext.name);
+    if (known !== undefined) return known;
+    const fn = this.cx.uniqueName(`$ckf_${ext.name}`);
+    this.inheritedChecks.set(ext.name, fn);
+    const up = extensionOf(ext.shape, this.cx);
+    const v = name("v");
+    const { blocks } = this.propertyChecks(ext.shape, up?.k ?? 0, v, "");
+    if (up !== undefined) blocks.unshift(code`${this.inheritedCheck(up)}(${v});`);
+    const body = linesOf(blocks) <= MAX_FUNCTION_LINES ? blocks : chunkBlocks(blocks.map((c) => ({ code: c }))).map((group) => {
+      const part = this.cx.uniqueName(`$ckc_${ext.name}`);
+      this.fns.push(code`function ${part}(${v}: any): void {
+${indentBy(join(group.map((g) => g.code)), "  ")}
+}`);
+      return code`${part}(${v});`;
+    });
+    this.fns.push(code`function ${fn}(${v}: any): void {
+${indentBy(join(body), "  ")}
+}`);
+    return fn;
   }
 
   private checkUnion(s: UnionShape, v: Code, p: string, set: (x: Code) => Code, L: Locals): Code {

@@ -342,7 +342,7 @@ function inheritedHelper(kind: "count" | "bits" | "fields", ext: Extension, cx: 
 const present = (q: { name: string }): Code => code`+(${readProp(name("v"), q.name)} !== undefined)`;
 
 /** `(v) => number`: how many of the parent's properties `v` has (a closed child's key count). */
-function inheritedCount(ext: Extension, cx: ModuleContext): Code {
+export function inheritedCount(ext: Extension, cx: ModuleContext): Code {
   return inheritedHelper("count", ext, cx, (fn, up, from) => {
     const own = ext.shape.properties.slice(from);
     const required = own.filter((q) => q.required).length;
