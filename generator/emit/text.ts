@@ -163,7 +163,9 @@ export class TextEmitter {
   private readonly defFns = new Map<string, Code>();
   private readonly rowFns = new Map<string, Code>();
   private readonly checkFns = new Map<string, Code>();
-  /** allOf parents' property checks (emit/extends.ts), by parent. */
+  /** allOf parents' field-line writers and property checks (emit/extends.ts), by parent. */
+  private readonly inheritedWriters = new Map<string, Code>();
+  /** allOf parents' property checks, by parent. */
   private readonly inheritedChecks = new Map<string, Code>();
   /** Locals of the encoder function being emitted (each function has its own: see withLocals). */
   private L = new Locals();
@@ -264,18 +266,12 @@ ${indentBy(this.array(s.items, raw('"\\n"'), name("v"), n, new Num(null, 1), new
     const out: Code[] = [code`const ${ind} = $rt.textNl(e, ${depth.code});`];
     if (!same) out.push(code`let ${lead} = ${lead0};`);
     out.push(code`let ${j} = 0;`);
-    const blocks: Code[] = [];
-    for (const p of s.properties) {
-      const f = L.fresh("v", p.name);
-      const kt = encodeKeySafe(p.name);
-      const pos: Pos = { mode: "field", lead, key: lit(p.name), kt: kt ?? code`$rt.encodeKey(${p.name})`, fd: depth, lvl, field: p.name };
-      const once = this.readOnce(p.shape);
-      const body = this.value(p.shape, once ? readProp(v, p.name) : f, pos);
-      blocks.push(code`if (${ks}[${j}] === ${p.name}) {
-${once ? raw("") : code`  const ${f} = ${readProp(v, p.name)};\n`}${indentBy(body, "  ")}
-${same ? raw("") : code`  ${lead} = ${ind};\n`}  ${j}++;
-}`);
-    }
+    // allOf inheritance (emit/extends.ts): the parent's properties go through its helper, which calls its own
+    // parent's, so a chain of n definitions costs n parts, not 1 + 2 + ... + n. Field lines only: a list item,
+    // whose first field shares the dash line, keeps its fields unrolled
+    const ext = same ? extensionOf(s, this.cx) : undefined;
+    const blocks: Code[] = ext === undefined ? [] : [this.inheritedCall(ext, v, ks, j, ind, depth, lvl)];
+    for (const p of s.properties.slice(ext?.k ?? 0)) blocks.push(this.fieldBlock(p, v, ks, j, lead, ind, depth, lvl, same));
     if (linesOf(blocks) <= MAX_FUNCTION_LINES) out.push(...blocks);
     else {
       // too big for one function (see MAX_FUNCTION_LINES): chunks of properties go to helpers that return `j`
@@ -305,6 +301,46 @@ ${indentBy(join(group.map((g) => g.code)), "  ")}
 ${indentBy(entry, "  ")}
 ${same ? raw("") : code`  ${lead} = ${ind};\n`}}`);
     return join(out);
+  }
+
+  /** The block writing property `p` when it is the next key (`ks[j]`), in schema order. */
+  private fieldBlock(p: ObjectShape["properties"][number], v: Code, ks: Code, j: Code, lead: Code, ind: Code, depth: Num, lvl: Num, same: boolean): Code {
+    const f = this.L.fresh("v", p.name);
+    const kt = encodeKeySafe(p.name);
+    const pos: Pos = { mode: "field", lead, key: lit(p.name), kt: kt ?? code`$rt.encodeKey(${p.name})`, fd: depth, lvl, field: p.name };
+    const once = this.readOnce(p.shape);
+    const body = this.value(p.shape, once ? readProp(v, p.name) : f, pos);
+    return code`if (${ks}[${j}] === ${p.name}) {
+${once ? raw("") : code`  const ${f} = ${readProp(v, p.name)};\n`}${indentBy(body, "  ")}
+${same ? raw("") : code`  ${lead} = ${ind};\n`}  ${j}++;
+}`;
+  }
+
+  /** `j = $txf_<Parent>(...)`: the parent's properties as field lines, written by its helper (emitted once per parent). */
+  private inheritedCall(ext: Extension, v: Code, ks: Code, j: Code, ind: Code, depth: Num, lvl: Num): Code {
+    return code`${j} = ${this.inheritedFields(ext)}(e, ${v}, ${ks}, ${j}, ${ind}, ${depth.code}, ${lvl.code});`;
+  }
+
+  private inheritedFields(ext: Extension): Code {
+    const known = this.inheritedWriters.get(ext.name);
+    if (known !== undefined) return known;
+    const fn = this.cx.uniqueName(`$txf_${ext.name}`);
+    this.inheritedWriters.set(ext.name, fn);
+    const up = extensionOf(ext.shape, this.cx);
+    const fnCode = this.withLocals(() => {
+      const L = this.L;
+      const [v, ks, j, ind] = [L.fresh("v"), L.fresh("ks"), L.fresh("j"), L.fresh("ind")];
+      const depth = new Num(L.fresh("fd").text, 0);
+      const lvl = new Num(L.fresh("lvl").text, 0);
+      const blocks: Code[] = up === undefined ? [] : [this.inheritedCall(up, v, ks, j, ind, depth, lvl)];
+      for (const p of ext.shape.properties.slice(up?.k ?? 0)) blocks.push(this.fieldBlock(p, v, ks, j, ind, ind, depth, lvl, true));
+      return code`function ${fn}(e: $rt.TextState, ${v}: any, ${ks}: string[], ${j}: number, ${ind}: string, ${depth.code}: number, ${lvl.code}: number): number {
+${indentBy(join(blocks), "  ")}
+  return ${j};
+}`;
+    });
+    this.fns.push(fnCode);
+    return fn;
   }
 
   private generic(pos: Pos, v: Code): Code {
