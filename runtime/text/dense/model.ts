@@ -32,7 +32,7 @@ export interface ShapeInfo {
   enumValues?: Set<string>;
   /** A discriminated union of objects: its branches' infos and the discriminator. */
   disc?: { property: string; values: (string | number | boolean | null)[]; branches: ShapeInfo[] };
-  /** Text cells of one kind: 1 string, 2 string enum, 3 number, 4 integer (not int64), 5 boolean; 0 otherwise. */
+  /** Text cells of one kind: 1 string, 2 string enum, 3 number, 4 integer (not int64), 5 boolean, 6 int64; 0 otherwise. */
   fast?: number;
   /** Text cells: an int64 integer (big values read as bigint) / a uuid string (checked). */
   int64?: boolean;
@@ -96,7 +96,7 @@ export class DenseModel {
         if (s.kind === "integer" && s.bigint === true) info.bigint = true;
         if (s.kind === "string" && s.format === "uuid") info.uuid = true;
         if (s.kind === "string" && (s.format === "date-time" || s.format === "date")) info.stamp = s.format;
-        info.fast = s.kind === "string" ? 1 : s.kind === "number" ? 3 : s.kind === "integer" && s.int64 !== true ? 4 : s.kind === "boolean" ? 5 : 0;
+        info.fast = s.kind === "string" ? 1 : s.kind === "number" ? 3 : s.kind === "integer" ? (s.int64 !== true ? 4 : 6) : s.kind === "boolean" ? 5 : 0;
         return;
       case "enum":
         if (s.values.every((v) => typeof v === "string")) {

@@ -55,6 +55,10 @@ interface BArray {
 
 const ABSENT = Symbol("absent");
 
+/** 10^0 .. 10^22, each exact as a double. */
+const POW10: number[] = [];
+for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10.push(p);
+
 class Fail extends Error {}
 
 export class DenseReader {
@@ -67,6 +71,8 @@ export class DenseReader {
   private readonly checks = new Map<Shape, TextCheckFn>();
   /** Reading the cells of an inline array item, which may leave out trailing empty cells. */
   private inItem = false;
+  /** After `plainNumber`: the number had a fraction part. */
+  private fraction = false;
 
   constructor(private readonly model: DenseModel) {}
 
@@ -700,6 +706,32 @@ export class DenseReader {
   private textCell(info: ShapeInfo, inRow: boolean): unknown {
     const t = this.text;
     const at = this.pos;
+    // the common cells first, read in place: a number of one kind, a plain string
+    const f = info.fast;
+    if (f === 3 || f === 4 || f === 6) {
+      const n = this.plainNumber(inRow);
+      if (n !== undefined) {
+        if (f === 3 || (f === 4 && Number.isSafeInteger(n))) return n;
+        // an int64 of up to 15 digits is a safe integer: a number, or the bigint the config asks for (-0 and
+        // fractions take the general path, which reads them as the text check does)
+        if (f === 6 && !this.fraction && !Object.is(n, -0)) return info.bigint === true ? BigInt(n) : n;
+      }
+      this.pos = at; // anything else (an exponent, many digits, not a number): the general path and its errors
+    } else if (f === 1 && info.uuid !== true && t.charCodeAt(at) !== 34) {
+      let i = at;
+      if (inRow) {
+        for (const le = this.le; i < le; i++) {
+          const c = t.charCodeAt(i);
+          if (c === 44 || c === 59 || c === 93) break;
+        }
+      } else i = this.le;
+      if (i === at) return ABSENT;
+      this.pos = i;
+      if (!inRow && (t.charCodeAt(at) === 32 || t.charCodeAt(i - 1) === 32)) this.fail("a string with spaces at either end must be quoted", at);
+      if (i - at === 4 && t.startsWith("null", at)) this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
+      const tok = t.slice(at, i);
+      return info.stamp === undefined ? tok : (expandStamp(info.stamp, tok) ?? tok);
+    }
     const kinds = info.kinds!;
     if (t.charCodeAt(this.pos) === 34) {
       const s = readJsonString(this.cursor());
@@ -773,6 +805,55 @@ export class DenseReader {
     }
     if (info.enumValues !== undefined && info.enumValues.has(tok)) return tok;
     return this.invalid(this.expected(info), at);
+  }
+
+  /**
+   * A number cell of JSON syntax with at most 15 significant digits, no exponent, read from the text without
+   * slicing it (undefined: anything else, left to the general path). Such a decimal `m / 10^k` with m < 2^53 and
+   * k <= 22 is one correctly rounded division of two exact doubles: the same double `Number(token)` gives.
+   */
+  private plainNumber(inRow: boolean): number | undefined {
+    const t = this.text;
+    const le = this.le;
+    let i = this.pos;
+    let neg = false;
+    if (t.charCodeAt(i) === 45) {
+      neg = true;
+      i++;
+    }
+    const start = i;
+    let m = 0;
+    let c = t.charCodeAt(i);
+    if (c === 48) {
+      i++;
+      c = t.charCodeAt(i);
+    } else {
+      while (c >= 48 && c <= 57) {
+        m = m * 10 + (c - 48);
+        c = t.charCodeAt(++i);
+      }
+    }
+    if (i === start) return undefined;
+    let digits = i - start;
+    let k = 0;
+    if (c === 46) {
+      const f = ++i;
+      c = t.charCodeAt(i);
+      while (c >= 48 && c <= 57) {
+        m = m * 10 + (c - 48);
+        c = t.charCodeAt(++i);
+      }
+      k = i - f;
+      if (k === 0) return undefined;
+      digits += k;
+    }
+    if (digits > 15 || i > le) return undefined;
+    // the cell ends here: a separator in a row, the end of the line otherwise
+    if (i < le && (!inRow || (c !== 44 && c !== 59 && c !== 93))) return undefined;
+    this.pos = i;
+    this.fraction = k > 0;
+    const v = k === 0 ? m : m / POW10[k]!;
+    return neg ? -v : v;
   }
 
   private checked(info: ShapeInfo, s: string, at: number): string {
