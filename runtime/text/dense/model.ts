@@ -11,6 +11,7 @@
  */
 import { spellKey, type StampFormat } from "./syntax.ts";
 import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
+import type { ArraySpec, Col, GroupSpec } from "./spec.ts";
 
 export type Spelling = "text" | "object" | "json";
 
@@ -46,6 +47,13 @@ export interface ShapeInfo {
   stamp?: StampFormat;
   /** `X | null` where X is not null: the non-null branch (a group or array when no value is null). */
   nonNull?: ShapeInfo;
+  /**
+   * The writer's, per document reused when the data gives the same header again (spec.ts): objects, the column of
+   * each scalar property and the last group spec; arrays, the last array spec.
+   */
+  cellCols?: Col[];
+  lastGroup?: GroupSpec;
+  lastArray?: ArraySpec;
 }
 
 export type DenseSource = Pick<CodecDescriptor, "root" | "definitions">;

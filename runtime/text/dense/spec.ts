@@ -36,6 +36,8 @@ export interface GroupSpec {
   leaves: number;
   /** The writer's: what `"key":` costs for these columns in JSON (set on first use). */
   keyChars?: number;
+  /** The writer's: the header text (set on first use). */
+  header?: string;
 }
 /** An inline array `[N:item;item]` of `item` specs; `info` is the array's item info. */
 export interface ArraySpec {
@@ -100,7 +102,9 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
     }
     const itemInfo = info.itemInfo ?? model.info(s.items);
     const item = itemInfo.spelling === "text" ? CELL_SPEC : specOf(model, itemInfo, items);
-    return { t: ARRAY, info: itemInfo, item };
+    const last = info.lastArray;
+    if (last !== undefined && last.item === item) return last;
+    return (info.lastArray = { t: ARRAY, info: itemInfo, item });
   }
   if (info.nonNull !== undefined) {
     for (const v of values) if (v === null) return CELL_SPEC;
@@ -113,21 +117,52 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
 function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, unknown>[]): Spec {
   const cols: Col[] = [];
   const props = info.props!;
+  const pinfos = info.propInfos!;
+  const dropped = info.dropped!;
+  const cellCols = (info.cellCols ??= []);
   for (let j = 0; j < props.length; j++) {
+    if (dropped[j]) continue;
     const p = props[j]!;
-    if (info.dropped![j]) continue;
-    const pinfo = info.propInfos![j]!;
+    const name = p.name;
+    const pinfo = pinfos[j]!;
+    // a key Object.prototype does not have reads directly (an absent one cannot find an inherited value)
+    const safe = !(name in Object.prototype);
+    if (pinfo.spelling === "text") {
+      // a scalar column: only whether some value fills it
+      let filled = false;
+      for (let i = 0; i < values.length && !filled; i++) {
+        const v = values[i]!;
+        filled = (safe ? v[name] : hasOwn(v, name) ? v[name] : undefined) !== undefined;
+      }
+      if (filled) cols.push((cellCols[j] ??= { key: name, spec: CELL_SPEC, prop: j, info: pinfo, safe }));
+      continue;
+    }
     const sub: unknown[] = [];
     for (const v of values) {
-      const x = hasOwn(v, p.name) ? v[p.name] : undefined;
+      const x = hasOwn(v, name) ? v[name] : undefined;
       if (x !== undefined) sub.push(x);
     }
     if (sub.length === 0) continue;
-    let spec = pinfo.spelling === "text" ? CELL_SPEC : specOf(model, pinfo, sub);
+    let spec = specOf(model, pinfo, sub);
     if (spec.t !== CELL && (!p.required || sub.length < values.length) && !sub.every((x) => nonEmpty(spec, x))) spec = CELL_SPEC;
-    cols.push({ key: p.name, spec, prop: j, info: pinfo, safe: !(p.name in Object.prototype) });
+    cols.push(spec === CELL_SPEC ? (cellCols[j] ??= { key: name, spec: CELL_SPEC, prop: j, info: pinfo, safe }) : { key: name, spec, prop: j, info: pinfo, safe });
   }
-  return { t: GROUP, info, cols, leaves: leafCount(cols) };
+  // the same columns as the last document's (their specs are shared too): that spec, its header and sizes known
+  const last = info.lastGroup;
+  if (last !== undefined && sameCols(last.cols, cols)) return last;
+  const g: GroupSpec = { t: GROUP, info, cols, leaves: leafCount(cols) };
+  info.lastGroup = g;
+  return g;
+}
+
+function sameCols(a: Col[], b: Col[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y && (x.key !== y.key || x.spec !== y.spec)) return false;
+  }
+  return true;
 }
 
 function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spec {

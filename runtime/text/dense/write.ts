@@ -101,7 +101,7 @@ export class DenseWriter {
     if (info.spelling === "object") {
       if (fitsObject(info, x)) {
         const spec = specOf(this.model, info, [x]) as GroupSpec;
-        if (spec.leaves > 0 && !hasObjectArray(spec)) return ind + key + headerOf(spec.cols, spellKey) + ": " + this.rowCells(spec, x) + "\n";
+        if (spec.leaves > 0 && !hasObjectArray(spec)) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + this.rowCells(spec, x) + "\n";
         return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
       }
       if (isPlainObject(x)) return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
@@ -135,7 +135,7 @@ export class DenseWriter {
       for (let i = 0; i < n; i++) rows += rowInd + this.rowCells(spec, x[i], true) + "\n";
       // a one-cell table has no empty cells to save
       const empties = spec.leaves > 1 ? this.absent : 0;
-      const table = ind + key + "[" + n + "]" + headerOf(spec.cols, spellKey) + ":\n" + rows;
+      const table = ind + key + "[" + n + "]" + (spec.header ??= headerOf(spec.cols, spellKey)) + ":\n" + rows;
       // mostly empty cells: a list naming the fields each item has may be shorter
       if (empties * 3 < n * spec.leaves) return table;
       const list = this.listLines(ind, key, item, x);
