@@ -11,7 +11,7 @@
  */
 import { spellKey, type StampFormat } from "./syntax.ts";
 import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
-import type { ArraySpec, Col, GroupSpec } from "./spec.ts";
+import type { ArraySpec, Col, GroupSpec, VariantProp } from "./spec.ts";
 
 export type Spelling = "text" | "object" | "json";
 
@@ -32,7 +32,13 @@ export interface ShapeInfo {
   /** Text cells of an all-string enum (or a union with one): the allowed strings. */
   enumValues?: Set<string>;
   /** A discriminated union of objects: its branches' infos and the discriminator. */
-  disc?: { property: string; values: (string | number | boolean | null)[]; branches: ShapeInfo[] };
+  disc?: {
+    property: string;
+    values: (string | number | boolean | null)[];
+    branches: ShapeInfo[];
+    /** The reader's, per branch: whether a row's object can be built with the discriminator first (read.ts). */
+    first?: boolean[];
+  };
   /** Text cells of one kind: 1 string, 2 string enum, 3 number, 4 integer (not int64), 5 boolean, 6 int64; 0 otherwise. */
   fast?: number;
   /** Text cells: an int64 integer (big values read as bigint) / a uuid string (checked). */
@@ -54,6 +60,9 @@ export interface ShapeInfo {
   cellCols?: Col[];
   lastGroup?: GroupSpec;
   lastArray?: ArraySpec;
+  /** Discriminated unions, the writer's: the discriminator column, the other columns (spec.ts variantProps). */
+  discCol?: Col;
+  variantProps?: VariantProp[];
 }
 
 export type DenseSource = Pick<CodecDescriptor, "root" | "definitions">;

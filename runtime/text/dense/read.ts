@@ -11,7 +11,7 @@ import { textCheckOf } from "../../codec/engine/text-check.ts";
 import { tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
-import { readJson, readJsonString } from "./json.ts";
+import { readJson, readJsonString, type JsonCursor } from "./json.ts";
 import { NUMBER_RE, expandStamp } from "./syntax.ts";
 import { checkWellFormed } from "../decode.ts";
 
@@ -74,7 +74,22 @@ export class DenseReader {
   /** After `plainNumber`: the number had a fraction part. */
   private fraction = false;
 
-  constructor(private readonly model: DenseModel) {}
+  private readonly cur: JsonCursor;
+
+  constructor(private readonly model: DenseModel) {
+    const self = this;
+    this.cur = {
+      text: "",
+      get pos() {
+        return self.pos;
+      },
+      set pos(p: number) {
+        self.pos = p;
+      },
+      end: 0,
+      fail: (m: string, at?: number): never => self.fail(m, at ?? self.pos),
+    };
+  }
 
   document(text: string): unknown {
     checkWellFormed(text); // as TOON: no lone surrogates (TEXT_SYNTAX with line and column)
@@ -345,22 +360,30 @@ export class DenseReader {
     const key = this.key();
     if (key !== d.property || this.text.charCodeAt(this.pos) !== 58 || this.text.charCodeAt(this.pos + 1) !== 32) this.invalid(`expected "${d.property}: " first (which kind of object this is)`, at);
     this.pos += 2;
-    const b = this.discValue(d, "/" + d.property);
+    const b = this.discValue(d);
     if (this.pos !== this.le) this.fail("unexpected text after the value");
     this.nextLine();
     const o = this.fields(d.branches[b]!, ind, undefined, d.property);
     return withDisc(o, d.property, d.values[b]);
   }
 
-  private discValue(d: NonNullable<ShapeInfo["disc"]>, path: string): number {
+  private discValue(d: NonNullable<ShapeInfo["disc"]>): number {
     const at = this.pos;
     let v: unknown;
     try {
       v = this.text.charCodeAt(this.pos) === 34 ? readJsonString(this.cursor()) : this.rawToken();
     } catch (e) {
-      throw prefixed(e, path.slice(1));
+      throw prefixed(e, d.property);
     }
-    const b = d.values.findIndex((x) => x === v || (typeof x !== "string" && String(x) === v));
+    const values = d.values;
+    let b = -1;
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i];
+      if (x === v || (typeof x !== "string" && String(x) === v)) {
+        b = i;
+        break;
+      }
+    }
     if (b < 0) throw prefixed(this.errorAt("INVALID_VALUE", `${d.property} must be one of ${d.values.map((x) => JSON.stringify(x)).join(", ")}`, at), d.property);
     return b;
   }
@@ -549,7 +572,11 @@ export class DenseReader {
         this.skipEmpty(b.leaves);
         return ABSENT;
       }
-      const bi = this.discValue(d, "/" + d.property);
+      const bi = this.discValue(d);
+      // the discriminator first, as a JSON writer would have it, unless the branch requires it as a field of its
+      // own (then `complete` reports it missing, before the object is rebuilt with it first)
+      const first = (d.first ??= d.branches.map((br) => discFirst(br, d.property, this.model)))[bi]!;
+      if (first) setOwn(o, d.property, d.values[bi]);
       const row = b.branches[bi]!;
       if (b.unfit![bi] !== undefined) throw b.unfit![bi];
       if (b.missing[bi] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[bi])} (the header has no column for it)`, start), b.missing[bi]!);
@@ -574,12 +601,14 @@ export class DenseReader {
           continue;
         }
         const v = this.cell(col.bound, col.key);
-        if (v !== ABSENT) setOwn(o, col.key, v);
-        else if (col.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
+        if (v !== ABSENT) {
+          if (col.key === "__proto__") setOwn(o, col.key, v);
+          else o[col.key] = v;
+        } else if (col.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
       }
       // leaves of skipped group columns were empty cells; no more to read
       this.complete(d.branches[bi]!, o, 0);
-      return withDisc(o, d.property, d.values[bi]);
+      return first ? o : withDisc(o, d.property, d.values[bi]);
     }
     const cols = b.cols!;
     let lacking: string | undefined;
@@ -904,19 +933,12 @@ export class DenseReader {
     }
   }
 
-  private cursor() {
-    const self = this;
-    return {
-      text: this.text,
-      get pos() {
-        return self.pos;
-      },
-      set pos(p: number) {
-        self.pos = p;
-      },
-      end: this.le,
-      fail: (m: string, at?: number): never => self.fail(m, at ?? self.pos),
-    };
+  /** The JSON reader's view of this reader's position (one object per reader, bound to the current line). */
+  private cursor(): JsonCursor {
+    const c = this.cur;
+    c.text = this.text;
+    c.end = this.le;
+    return c;
   }
 }
 
@@ -938,6 +960,14 @@ function prefixed(e: unknown, seg: string | number): unknown {
     e.path = pointerSegment(seg) + e.path;
   }
   return e;
+}
+
+/** Whether a branch's object may hold its discriminator from the start: the branch has no such required field, or drops it (a const). */
+function discFirst(branch: ShapeInfo, property: string, model: DenseModel): boolean {
+  const j = branch.index!.get(property);
+  if (j === undefined) return true;
+  const p = branch.props![j]!;
+  return !p.required || droppedConst(p, model);
 }
 
 /** The object with its discriminator first (key order as a JSON writer would have it). */

@@ -173,7 +173,32 @@ function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spe
     if (b < 0) return CELL_SPEC;
     branchOfValue.push(b);
   }
-  const cols: Col[] = [{ key: d.property, spec: CELL_SPEC, prop: -1, disc: true }];
+  const cols: Col[] = [(info.discCol ??= { key: d.property, spec: CELL_SPEC, prop: -1, disc: true })];
+  for (const { name, at, cell } of (info.variantProps ??= variantProps(model, info))) {
+    const pairs: Pair[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const b = branchOfValue[i]!;
+      const j = at[b]!;
+      if (j < 0) continue;
+      const x = (values[i] as Record<string, unknown>)[name];
+      if (x !== undefined) pairs.push({ info: d.branches[b]!.propInfos![j]!, value: x });
+    }
+    if (pairs.length === 0) continue;
+    let spec = computeSpec(model, pairs);
+    if (spec.t !== CELL && !pairs.every((p) => nonEmpty(spec, p.value))) spec = CELL_SPEC;
+    cols.push(spec === CELL_SPEC ? cell : { key: name, spec, prop: -1, props: at });
+  }
+  const last = info.lastGroup;
+  if (last !== undefined && sameCols(last.cols, cols)) return last;
+  return (info.lastGroup = { t: GROUP, info, cols, leaves: leafCount(cols) });
+}
+
+/**
+ * A discriminated union's columns after the discriminator, from the schema alone (so once per union): every
+ * branch property by name, in first-seen order, with its index in each branch (-1: not in that branch).
+ */
+function variantProps(model: DenseModel, info: ShapeInfo): VariantProp[] {
+  const d = info.disc!;
   const byName = new Map<string, number[]>();
   const order: string[] = [];
   d.branches.forEach((b, bi) => {
@@ -188,22 +213,17 @@ function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spe
       at[bi] = j;
     });
   });
-  for (const name of order) {
+  return order.map((name) => {
     const at = byName.get(name)!;
-    const pairs: Pair[] = [];
-    values.forEach((v, i) => {
-      const b = branchOfValue[i]!;
-      const j = at[b]!;
-      if (j < 0) return;
-      const x = (v as Record<string, unknown>)[name];
-      if (x !== undefined) pairs.push({ info: d.branches[b]!.propInfos![j]!, value: x });
-    });
-    if (pairs.length === 0) continue;
-    let spec = computeSpec(model, pairs);
-    if (spec.t !== CELL && !pairs.every((p) => nonEmpty(spec, p.value))) spec = CELL_SPEC;
-    cols.push({ key: name, spec, prop: -1, props: at });
-  }
-  return { t: GROUP, info, cols, leaves: leafCount(cols) };
+    return { name, at, cell: { key: name, spec: CELL_SPEC, prop: -1, props: at } };
+  });
+}
+
+export interface VariantProp {
+  name: string;
+  at: number[];
+  /** Its column when the cells are scalars (or JSON). */
+  cell: Col;
 }
 
 /** Whether the cells of a present value are not all empty (so that all-empty can mean absent). */
