@@ -93,7 +93,32 @@ export class DenseModel {
     const s = this.resolve(shape);
     let info = this.infos.get(s);
     if (info !== undefined) return info;
-    info = { shape: s, spelling: "json" };
+    // every field set here, in one order: infos share one hidden class, so the writer's and reader's reads of
+    // them stay monomorphic (classify's varying assignments would otherwise give each kind its own)
+    info = {
+      shape: s,
+      spelling: "json",
+      props: undefined,
+      index: undefined,
+      propInfos: undefined,
+      dropped: undefined,
+      keys: undefined,
+      itemInfo: undefined,
+      kinds: undefined,
+      enumValues: undefined,
+      disc: undefined,
+      fast: 0,
+      int64: undefined,
+      bigint: undefined,
+      uuid: undefined,
+      stamp: undefined,
+      nonNull: undefined,
+      cellCols: undefined,
+      lastGroup: undefined,
+      lastArray: undefined,
+      discCol: undefined,
+      variantProps: undefined,
+    };
     this.infos.set(s, info);
     this.classify(info);
     return info;

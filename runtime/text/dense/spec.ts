@@ -15,13 +15,18 @@ export interface Col {
   spec: Spec;
   /** Plain groups: the property's index. Variant groups: the property index per branch (-1: not in it). */
   prop: number;
-  props?: number[];
+  props: number[] | undefined;
   /** Plain groups: the property's info. */
-  info?: ShapeInfo;
+  info: ShapeInfo | undefined;
   /** The discriminator column of a variant group. */
-  disc?: boolean;
+  disc: boolean;
   /** The key is not a property of Object.prototype: `o[key]` is safe to read. */
-  safe?: boolean;
+  safe: boolean;
+}
+
+/** A column, every field set in one order (one hidden class: the writer's reads of them stay monomorphic). */
+function col(key: string, spec: Spec, prop: number, props: number[] | undefined, info: ShapeInfo | undefined, disc: boolean, safe: boolean): Col {
+  return { key, spec, prop, props, info, disc, safe };
 }
 
 /** One cell (text or JSON, by the position's shape). */
@@ -35,9 +40,9 @@ export interface GroupSpec {
   cols: Col[];
   leaves: number;
   /** The writer's: what `"key":` costs for these columns in JSON (set on first use). */
-  keyChars?: number;
+  keyChars: number | undefined;
   /** The writer's: the header text (set on first use). */
-  header?: string;
+  header: string | undefined;
 }
 /** An inline array `[N:item;item]` of `item` specs; `info` is the array's item info. */
 export interface ArraySpec {
@@ -134,7 +139,7 @@ function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, un
         const v = values[i]!;
         filled = (safe ? v[name] : hasOwn(v, name) ? v[name] : undefined) !== undefined;
       }
-      if (filled) cols.push((cellCols[j] ??= { key: name, spec: CELL_SPEC, prop: j, info: pinfo, safe }));
+      if (filled) cols.push((cellCols[j] ??= col(name, CELL_SPEC, j, undefined, pinfo, false, safe)));
       continue;
     }
     const sub: unknown[] = [];
@@ -145,12 +150,12 @@ function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, un
     if (sub.length === 0) continue;
     let spec = specOf(model, pinfo, sub);
     if (spec.t !== CELL && (!p.required || sub.length < values.length) && !sub.every((x) => nonEmpty(spec, x))) spec = CELL_SPEC;
-    cols.push(spec === CELL_SPEC ? (cellCols[j] ??= { key: name, spec: CELL_SPEC, prop: j, info: pinfo, safe }) : { key: name, spec, prop: j, info: pinfo, safe });
+    cols.push(spec === CELL_SPEC ? (cellCols[j] ??= col(name, CELL_SPEC, j, undefined, pinfo, false, safe)) : col(name, spec, j, undefined, pinfo, false, safe));
   }
   // the same columns as the last document's (their specs are shared too): that spec, its header and sizes known
   const last = info.lastGroup;
   if (last !== undefined && sameCols(last.cols, cols)) return last;
-  const g: GroupSpec = { t: GROUP, info, cols, leaves: leafCount(cols) };
+  const g: GroupSpec = { t: GROUP, info, cols, leaves: leafCount(cols), keyChars: undefined, header: undefined };
   info.lastGroup = g;
   return g;
 }
@@ -173,8 +178,15 @@ function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spe
     if (b < 0) return CELL_SPEC;
     branchOfValue.push(b);
   }
-  const cols: Col[] = [(info.discCol ??= { key: d.property, spec: CELL_SPEC, prop: -1, disc: true })];
-  for (const { name, at, cell } of (info.variantProps ??= variantProps(model, info))) {
+  const cols: Col[] = [(info.discCol ??= col(d.property, CELL_SPEC, -1, undefined, undefined, true, false))];
+  for (const { name, at, cell, text } of (info.variantProps ??= variantProps(model, info))) {
+    if (text) {
+      // scalars in every branch: a cell column when some value fills it
+      let filled = false;
+      for (let i = 0; i < values.length && !filled; i++) filled = at[branchOfValue[i]!]! >= 0 && (values[i] as Record<string, unknown>)[name] !== undefined;
+      if (filled) cols.push(cell);
+      continue;
+    }
     const pairs: Pair[] = [];
     for (let i = 0; i < values.length; i++) {
       const b = branchOfValue[i]!;
@@ -186,11 +198,11 @@ function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spe
     if (pairs.length === 0) continue;
     let spec = computeSpec(model, pairs);
     if (spec.t !== CELL && !pairs.every((p) => nonEmpty(spec, p.value))) spec = CELL_SPEC;
-    cols.push(spec === CELL_SPEC ? cell : { key: name, spec, prop: -1, props: at });
+    cols.push(spec === CELL_SPEC ? cell : col(name, spec, -1, at, undefined, false, false));
   }
   const last = info.lastGroup;
   if (last !== undefined && sameCols(last.cols, cols)) return last;
-  return (info.lastGroup = { t: GROUP, info, cols, leaves: leafCount(cols) });
+  return (info.lastGroup = { t: GROUP, info, cols, leaves: leafCount(cols), keyChars: undefined, header: undefined });
 }
 
 /**
@@ -215,7 +227,8 @@ function variantProps(model: DenseModel, info: ShapeInfo): VariantProp[] {
   });
   return order.map((name) => {
     const at = byName.get(name)!;
-    return { name, at, cell: { key: name, spec: CELL_SPEC, prop: -1, props: at } };
+    const text = at.every((j, b) => j < 0 || d.branches[b]!.propInfos![j]!.spelling === "text");
+    return { name, at, cell: col(name, CELL_SPEC, -1, at, undefined, false, false), text };
   });
 }
 
@@ -224,6 +237,8 @@ export interface VariantProp {
   at: number[];
   /** Its column when the cells are scalars (or JSON). */
   cell: Col;
+  /** A scalar in every branch that has it: always a cell column. */
+  text: boolean;
 }
 
 /** Whether the cells of a present value are not all empty (so that all-empty can mean absent). */
