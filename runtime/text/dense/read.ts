@@ -250,7 +250,8 @@ export class DenseReader {
         if (seen.has(c.key)) this.fail(`field ${JSON.stringify(c.key)} twice in a header`, c.at);
         seen.add(c.key);
         const p = info.props![j]!;
-        cols.push({ key: c.key, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
+        // the schema's own key (the same text, already an internalized string): every row's store uses it
+        cols.push({ key: p.name, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
       }
       // dropped consts to put back, or fields no column names (checked against `required`): `complete`
       const needsComplete = info.props!.some((p) => !seen.has(p.name));
@@ -283,7 +284,7 @@ export class DenseReader {
           seen.add(c.key);
           const p = b.props![j]!;
           try {
-            row.push({ key: c.key, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
+            row.push({ key: p.name, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
           } catch (e) {
             unfit[branches.length] ??= e;
             row.push(undefined);
