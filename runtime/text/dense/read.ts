@@ -78,6 +78,8 @@ export class DenseReader {
   private fraction = false;
 
   private readonly cur: JsonCursor;
+  /** Headers read before, per shape, with their bindings (`boundHeader`). */
+  private readonly bounds = new Map<ShapeInfo, { text: string; bound: BGroup }[]>();
 
   constructor(private readonly model: DenseModel) {
     const self = this;
@@ -231,6 +233,32 @@ export class DenseReader {
       return { t: 2, item: this.suffix() };
     }
     return { t: 0 };
+  }
+
+  /**
+   * The header at `pos` (a "{"), bound to `info`: the same header text as an earlier document's (the common case:
+   * a codec reads the same tables again) takes that binding, without parsing or binding it again. Only bindings
+   * that hold no deferred error are kept (those carry a position of the text they came from), at most 8 per shape.
+   */
+  private boundHeader(info: ShapeInfo, path: string): BGroup {
+    const t = this.text;
+    const at = this.pos;
+    let seen = this.bounds.get(info);
+    if (seen !== undefined) {
+      for (const e of seen) {
+        if (t.startsWith(e.text, at)) {
+          this.pos = at + e.text.length;
+          return e.bound;
+        }
+      }
+    }
+    const b = this.bind({ t: 1, cols: this.header() }, info, at, path) as BGroup;
+    if (!deferred(b)) {
+      if (seen === undefined) this.bounds.set(info, (seen = []));
+      // a copy of the header text, not a slice that would keep the whole document alive
+      if (seen.length < 8) seen.push({ text: (" " + t.slice(at, this.pos)).slice(1), bound: b });
+    }
+    return b;
   }
 
   private bind(h: HSpec, info: ShapeInfo, at: number, path: string): Bound {
@@ -417,9 +445,7 @@ export class DenseReader {
     let inner = info;
     if (inner.nonNull !== undefined) inner = inner.nonNull;
     if (c === 123) {
-      const at = this.pos;
-      const h = this.header();
-      const b = this.bind({ t: 1, cols: h }, inner, at, "");
+      const b = this.boundHeader(inner, "");
       if (t.charCodeAt(this.pos) !== 58 || t.charCodeAt(this.pos + 1) !== 32) this.fail('expected ": " after a field group header');
       this.pos += 2;
       const v = this.group(b as BGroup, true);
@@ -444,9 +470,7 @@ export class DenseReader {
     const item = this.model.info((info.shape as Extract<Shape, { kind: "array" }>).items);
     const out: unknown[] = [];
     if (t.charCodeAt(this.pos) === 123) {
-      const at = this.pos;
-      const h = this.header();
-      const b = this.bind({ t: 1, cols: h }, item, at, "/[]") as BGroup;
+      const b = this.boundHeader(item, "/[]");
       if (this.pos + 1 !== this.le || t.charCodeAt(this.pos) !== 58) this.fail('expected ":" and the end of the line after a table header');
       this.nextLine();
       for (let i = 0; i < n; i++) {
@@ -943,6 +967,15 @@ export class DenseReader {
     c.end = this.le;
     return c;
   }
+}
+
+/** Whether a binding holds an error for a row to throw (a variant column that does not fit some branch). */
+function deferred(b: Bound): boolean {
+  if (b.t === 2) return deferred(b.item);
+  if (b.t === 0) return false;
+  if (b.unfit !== undefined && b.unfit.some((e) => e !== undefined)) return true;
+  if (b.cols !== undefined) return b.cols.some((c) => deferred(c.bound));
+  return b.branches!.some((row) => row.some((c) => c !== undefined && deferred(c.bound)));
 }
 
 function leaves(bs: Bound[]): number {
