@@ -238,7 +238,8 @@ export class DenseReader {
   /**
    * The header at `pos` (a "{"), bound to `info`: the same header text as an earlier document's (the common case:
    * a codec reads the same tables again) takes that binding, without parsing or binding it again. Only bindings
-   * that hold no deferred error are kept (those carry a position of the text they came from), at most 8 per shape.
+   * that hold no deferred error are kept (those carry a position of the text they came from), at most 8 per shape
+   * and headers of at most 2,048 characters, so what a codec keeps stays small whatever it reads.
    */
   private boundHeader(info: ShapeInfo, path: string): BGroup {
     const t = this.text;
@@ -256,7 +257,7 @@ export class DenseReader {
     if (!deferred(b)) {
       if (seen === undefined) this.bounds.set(info, (seen = []));
       // a copy of the header text, not a slice that would keep the whole document alive
-      if (seen.length < 8) seen.push({ text: (" " + t.slice(at, this.pos)).slice(1), bound: b });
+      if (seen.length < 8 && this.pos - at <= 2048) seen.push({ text: (" " + t.slice(at, this.pos)).slice(1), bound: b });
     }
     return b;
   }
