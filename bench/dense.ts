@@ -1,7 +1,7 @@
 /**
  * Dense text benchmark (issue 10): tokens and bytes, then speed.
  *
- *   node --conditions=toon-dev --import tsx bench/dense.ts [--quick] [--no-speed] [--no-tokens]
+ *   node --conditions=toon-dev --import tsx bench/dense.ts [--quick] [--no-speed] [--no-tokens] [--only orders]
  *
  * Tokens (gpt-tokenizer o200k_base and cl100k_base) and UTF-8 bytes of pretty JSON, compact JSON, TOON v4
  * (`encodeText`, byte-identical to the generated `toText`) and dense (`toText(v, { layout: "dense" })`, the runtime
@@ -11,7 +11,8 @@
  * tool-call batch, geometric mean <= 0.75x over the corpus, never above compact JSON (o200k_base).
  * Speed: ops/s of the generated codec's dense toText/fromText against JSON.stringify/JSON.parse of the same
  * value, each case in its own process (`--child`), median of batches, rounds alternating.
- * Writes bench/results/dense.json and bench/results/dense.md.
+ * Writes bench/results/dense.json and bench/results/dense.md (not with `--quick` or `--only`, which measure part).
+ * `--only <dataset>` (repeatable, or comma-separated): speed of those example datasets only (no tokens), to iterate.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -28,6 +29,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const argv = process.argv.slice(2);
 const args = new Set(argv);
 const quick = args.has("--quick");
+const only = new Set(argv.flatMap((a, i) => (argv[i - 1] === "--only" ? a.split(",") : [])));
 
 const EXAMPLES: [string, string, string][] = [
   ["orders", "order-list", "OrderList"],
@@ -134,7 +136,9 @@ let ok = true;
 const ratio = (a: number, b: number): string => `${(a / b).toFixed(3)}x`;
 const n = (x: number): string => x.toLocaleString("en-US");
 
-if (!args.has("--no-tokens")) {
+for (const o of only) if (!EXAMPLES.some(([dir]) => dir === o)) throw new Error(`--only ${o}: no such dataset (${EXAMPLES.map(([d]) => d).join(", ")})`);
+
+if (!args.has("--no-tokens") && only.size === 0) {
   const rows: Row[] = [];
   for (const [dir, base, name] of EXAMPLES) {
     const codec = await exampleCodec(dir, base, name);
@@ -231,6 +235,7 @@ if (!args.has("--no-speed")) {
   const lines = ["| dataset | dense toText | JSON.stringify | toText / stringify | dense fromText | fromText (detected) | JSON.parse | fromText / parse |", "|---|---:|---:|---:|---:|---:|---:|---:|"];
   const speed: Record<string, Record<string, number>> = {};
   for (const [dir, base, name] of EXAMPLES) {
+    if (only.size > 0 && !only.has(dir)) continue;
     const rates: Record<string, number[]> = {};
     for (let r = 0; r < rounds; r++) {
       for (const op of ops) {
@@ -250,7 +255,7 @@ if (!args.has("--no-speed")) {
   console.log(lines.join("\n"));
 }
 
-if (!quick) {
+if (!quick && only.size === 0) {
   const dir = path.join(ROOT, "bench", "results");
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "dense.json"), JSON.stringify(result, null, 2) + "\n");

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { baseName, generate } from "../generator/pipeline.ts";
 import { schemaToIR } from "../generator/load/index.ts";
+import { withInt64Mode } from "../generator/ir/int64.ts";
 import type { SchemaIR } from "../generator/ir/types.ts";
 import { ToonError } from "../runtime/index.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
@@ -400,4 +401,75 @@ test("dense: a number cell beyond float64 is INVALID_VALUE at its path, never In
   const e = catchToon(() => LogReportDense.fromText(text.slice(0, i + 1) + "1e999" + text.slice(i + 1 + rate.length)));
   assert.equal(e.code, "INVALID_VALUE");
   assert.equal(e.path, "/services/0/errorRate");
+});
+
+// The reader parses plain number cells in place (read.ts plainNumber) and hands everything else to the general
+// path: both must give exactly what Number(token) gives, and the same errors, in every cell position.
+test("dense: number cells read as Number(token) does: in place for plain decimals, the general path for the rest", () => {
+  const ir = schemaToIR(
+    {
+      type: "object",
+      required: ["n"],
+      properties: {
+        n: { type: "number" },
+        i: { type: "integer" },
+        rows: { type: "array", items: { type: "object", properties: { x: { type: "number" }, y: { type: "integer" } } } },
+        tags: { type: "array", items: { type: "number" } },
+      },
+    },
+    { source: "numbers.schema.json", baseDir: process.cwd() },
+  );
+  const d = denseOf(ir);
+  let seed = 7;
+  const rnd = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const digits = (n: number): string => Array.from({ length: n }, () => String(rnd(10))).join("");
+  const tokens = ["0", "-0", "0.5", "-0.125", "1.0", "302.4", "9007199254740991", "999999999999999", "0.1", "0.30000000000000004", "123456789012345.6", "1e5", "5E-3", "1.5e+300"];
+  for (let k = 0; k < 400; k++) {
+    const int = rnd(4) === 0 ? "0" : String(1 + rnd(9)) + digits(rnd(16));
+    const tok = (rnd(3) === 0 ? "-" : "") + int + (rnd(2) === 0 ? "." + digits(1 + rnd(18)) : "");
+    tokens.push(tok);
+  }
+  for (const tok of tokens) {
+    const want = Number(tok);
+    const v = d.fromText(`n:${tok}\nrows[2]{x,y}:\n  ${tok},1\n  1,\ntags[2]: ${tok},${tok}`) as { n: number; rows: { x: number }[]; tags: number[] };
+    for (const got of [v.n, v.rows[0]!.x, v.tags[0]!, v.tags[1]!]) assert.ok(Object.is(got, want), `${tok}: got ${got}, want ${want}`);
+    if (Number.isSafeInteger(want)) assert.ok(Object.is((d.fromText(`n:1\ni:${tok}`) as { i: number }).i, want), tok);
+    else if (Number.isInteger(want)) assert.equal((d.fromText(`n:1\ni:${tok}`) as { i: number }).i, want, tok);
+    else assert.equal(catchToon(() => d.fromText(`n:1\ni:${tok}`)).code, "INVALID_VALUE", tok);
+  }
+  // not numbers: each one the same error wherever it stands
+  for (const tok of ["01", "1.", ".5", "-", "+1", "1.5.2", "0x10", "1e", "12a", "1e999", "- 1"]) {
+    const e1 = catchToon(() => d.fromText(`n:1\nrows[1]{x,y}:\n  ${tok},1`));
+    assert.equal(e1.path, "/rows/0/x", tok);
+    assert.equal(e1.line, 3, tok);
+    assert.equal(e1.column, 3, tok);
+    const e2 = catchToon(() => d.fromText(`n:${tok}`));
+    assert.equal(e2.path, "/n", tok);
+    assert.equal(e2.column, 3, tok);
+  }
+});
+
+test("dense: int64 cells: safe values as numbers (bigints under int64: bigint), -0 and fractions as the text check reads them", () => {
+  const schema = { type: "object", required: ["a"], properties: { a: { type: "integer", format: "int64" }, t: { type: "array", items: { type: "integer", format: "int64" } } } };
+  const auto = denseOf(schemaToIR(schema, { source: "i64.schema.json", baseDir: process.cwd() }));
+  const big = denseOf(withInt64Mode(schemaToIR(schema, { source: "i64.schema.json", baseDir: process.cwd() }), "bigint"));
+  const cases: [string, number | bigint, bigint][] = [
+    ["12", 12, 12n],
+    ["-7", -7, -7n],
+    ["-0", 0, 0n],
+    ["1.0", 1, 1n],
+    ["999999999999999", 999999999999999, 999999999999999n],
+    ["9007199254740993", 9007199254740993n, 9007199254740993n],
+    ["-9223372036854775808", -9223372036854775808n, -9223372036854775808n],
+  ];
+  for (const [tok, a, b] of cases) {
+    const x = auto.fromText(`a:${tok}\nt[2]: ${tok},${tok}`) as { a: unknown; t: unknown[] };
+    assert.ok(Object.is(x.a, a) && Object.is(x.t[0], a) && Object.is(x.t[1], a), `${tok}: ${String(x.a)}`);
+    const y = big.fromText(`a:${tok}\nt[2]: ${tok},${tok}`) as { a: unknown; t: unknown[] };
+    assert.ok(y.a === b && y.t[0] === b && y.t[1] === b, `${tok} (bigint): ${String(y.a)}`);
+  }
+  assert.equal(catchToon(() => auto.fromText("a:1.5")).code, "INVALID_VALUE");
 });

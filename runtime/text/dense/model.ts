@@ -11,6 +11,7 @@
  */
 import { spellKey, type StampFormat } from "./syntax.ts";
 import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
+import type { ArraySpec, Col, GroupSpec, VariantProp } from "./spec.ts";
 
 export type Spelling = "text" | "object" | "json";
 
@@ -31,8 +32,14 @@ export interface ShapeInfo {
   /** Text cells of an all-string enum (or a union with one): the allowed strings. */
   enumValues?: Set<string>;
   /** A discriminated union of objects: its branches' infos and the discriminator. */
-  disc?: { property: string; values: (string | number | boolean | null)[]; branches: ShapeInfo[] };
-  /** Text cells of one kind: 1 string, 2 string enum, 3 number, 4 integer (not int64), 5 boolean; 0 otherwise. */
+  disc?: {
+    property: string;
+    values: (string | number | boolean | null)[];
+    branches: ShapeInfo[];
+    /** The reader's, per branch: whether a row's object can be built with the discriminator first (read.ts). */
+    first?: boolean[];
+  };
+  /** Text cells of one kind: 1 string, 2 string enum, 3 number, 4 integer (not int64), 5 boolean, 6 int64; 0 otherwise. */
   fast?: number;
   /** Text cells: an int64 integer (big values read as bigint) / a uuid string (checked). */
   int64?: boolean;
@@ -46,6 +53,16 @@ export interface ShapeInfo {
   stamp?: StampFormat;
   /** `X | null` where X is not null: the non-null branch (a group or array when no value is null). */
   nonNull?: ShapeInfo;
+  /**
+   * The writer's, per document reused when the data gives the same header again (spec.ts): objects, the column of
+   * each scalar property and the last group spec; arrays, the last array spec.
+   */
+  cellCols?: Col[];
+  lastGroup?: GroupSpec;
+  lastArray?: ArraySpec;
+  /** Discriminated unions, the writer's: the discriminator column, the other columns (spec.ts variantProps). */
+  discCol?: Col;
+  variantProps?: VariantProp[];
 }
 
 export type DenseSource = Pick<CodecDescriptor, "root" | "definitions">;
@@ -76,7 +93,32 @@ export class DenseModel {
     const s = this.resolve(shape);
     let info = this.infos.get(s);
     if (info !== undefined) return info;
-    info = { shape: s, spelling: "json" };
+    // every field set here, in one order: infos share one hidden class, so the writer's and reader's reads of
+    // them stay monomorphic (classify's varying assignments would otherwise give each kind its own)
+    info = {
+      shape: s,
+      spelling: "json",
+      props: undefined,
+      index: undefined,
+      propInfos: undefined,
+      dropped: undefined,
+      keys: undefined,
+      itemInfo: undefined,
+      kinds: undefined,
+      enumValues: undefined,
+      disc: undefined,
+      fast: 0,
+      int64: undefined,
+      bigint: undefined,
+      uuid: undefined,
+      stamp: undefined,
+      nonNull: undefined,
+      cellCols: undefined,
+      lastGroup: undefined,
+      lastArray: undefined,
+      discCol: undefined,
+      variantProps: undefined,
+    };
     this.infos.set(s, info);
     this.classify(info);
     return info;
@@ -96,7 +138,7 @@ export class DenseModel {
         if (s.kind === "integer" && s.bigint === true) info.bigint = true;
         if (s.kind === "string" && s.format === "uuid") info.uuid = true;
         if (s.kind === "string" && (s.format === "date-time" || s.format === "date")) info.stamp = s.format;
-        info.fast = s.kind === "string" ? 1 : s.kind === "number" ? 3 : s.kind === "integer" && s.int64 !== true ? 4 : s.kind === "boolean" ? 5 : 0;
+        info.fast = s.kind === "string" ? 1 : s.kind === "number" ? 3 : s.kind === "integer" ? (s.int64 !== true ? 4 : 6) : s.kind === "boolean" ? 5 : 0;
         return;
       case "enum":
         if (s.values.every((v) => typeof v === "string")) {

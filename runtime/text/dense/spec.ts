@@ -15,13 +15,18 @@ export interface Col {
   spec: Spec;
   /** Plain groups: the property's index. Variant groups: the property index per branch (-1: not in it). */
   prop: number;
-  props?: number[];
+  props: number[] | undefined;
   /** Plain groups: the property's info. */
-  info?: ShapeInfo;
+  info: ShapeInfo | undefined;
   /** The discriminator column of a variant group. */
-  disc?: boolean;
+  disc: boolean;
   /** The key is not a property of Object.prototype: `o[key]` is safe to read. */
-  safe?: boolean;
+  safe: boolean;
+}
+
+/** A column, every field set in one order (one hidden class: the writer's reads of them stay monomorphic). */
+function col(key: string, spec: Spec, prop: number, props: number[] | undefined, info: ShapeInfo | undefined, disc: boolean, safe: boolean): Col {
+  return { key, spec, prop, props, info, disc, safe };
 }
 
 /** One cell (text or JSON, by the position's shape). */
@@ -35,7 +40,9 @@ export interface GroupSpec {
   cols: Col[];
   leaves: number;
   /** The writer's: what `"key":` costs for these columns in JSON (set on first use). */
-  keyChars?: number;
+  keyChars: number | undefined;
+  /** The writer's: the header text (set on first use). */
+  header: string | undefined;
 }
 /** An inline array `[N:item;item]` of `item` specs; `info` is the array's item info. */
 export interface ArraySpec {
@@ -100,7 +107,9 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
     }
     const itemInfo = info.itemInfo ?? model.info(s.items);
     const item = itemInfo.spelling === "text" ? CELL_SPEC : specOf(model, itemInfo, items);
-    return { t: ARRAY, info: itemInfo, item };
+    const last = info.lastArray;
+    if (last !== undefined && last.item === item) return last;
+    return (info.lastArray = { t: ARRAY, info: itemInfo, item });
   }
   if (info.nonNull !== undefined) {
     for (const v of values) if (v === null) return CELL_SPEC;
@@ -113,21 +122,52 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
 function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, unknown>[]): Spec {
   const cols: Col[] = [];
   const props = info.props!;
+  const pinfos = info.propInfos!;
+  const dropped = info.dropped!;
+  const cellCols = (info.cellCols ??= []);
   for (let j = 0; j < props.length; j++) {
+    if (dropped[j]) continue;
     const p = props[j]!;
-    if (info.dropped![j]) continue;
-    const pinfo = info.propInfos![j]!;
+    const name = p.name;
+    const pinfo = pinfos[j]!;
+    // a key Object.prototype does not have reads directly (an absent one cannot find an inherited value)
+    const safe = !(name in Object.prototype);
+    if (pinfo.spelling === "text") {
+      // a scalar column: only whether some value fills it
+      let filled = false;
+      for (let i = 0; i < values.length && !filled; i++) {
+        const v = values[i]!;
+        filled = (safe ? v[name] : hasOwn(v, name) ? v[name] : undefined) !== undefined;
+      }
+      if (filled) cols.push((cellCols[j] ??= col(name, CELL_SPEC, j, undefined, pinfo, false, safe)));
+      continue;
+    }
     const sub: unknown[] = [];
     for (const v of values) {
-      const x = hasOwn(v, p.name) ? v[p.name] : undefined;
+      const x = hasOwn(v, name) ? v[name] : undefined;
       if (x !== undefined) sub.push(x);
     }
     if (sub.length === 0) continue;
-    let spec = pinfo.spelling === "text" ? CELL_SPEC : specOf(model, pinfo, sub);
+    let spec = specOf(model, pinfo, sub);
     if (spec.t !== CELL && (!p.required || sub.length < values.length) && !sub.every((x) => nonEmpty(spec, x))) spec = CELL_SPEC;
-    cols.push({ key: p.name, spec, prop: j, info: pinfo, safe: !(p.name in Object.prototype) });
+    cols.push(spec === CELL_SPEC ? (cellCols[j] ??= col(name, CELL_SPEC, j, undefined, pinfo, false, safe)) : col(name, spec, j, undefined, pinfo, false, safe));
   }
-  return { t: GROUP, info, cols, leaves: leafCount(cols) };
+  // the same columns as the last document's (their specs are shared too): that spec, its header and sizes known
+  const last = info.lastGroup;
+  if (last !== undefined && sameCols(last.cols, cols)) return last;
+  const g: GroupSpec = { t: GROUP, info, cols, leaves: leafCount(cols), keyChars: undefined, header: undefined };
+  info.lastGroup = g;
+  return g;
+}
+
+function sameCols(a: Col[], b: Col[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y && (x.key !== y.key || x.spec !== y.spec)) return false;
+  }
+  return true;
 }
 
 function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spec {
@@ -138,7 +178,39 @@ function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spe
     if (b < 0) return CELL_SPEC;
     branchOfValue.push(b);
   }
-  const cols: Col[] = [{ key: d.property, spec: CELL_SPEC, prop: -1, disc: true }];
+  const cols: Col[] = [(info.discCol ??= col(d.property, CELL_SPEC, -1, undefined, undefined, true, false))];
+  for (const { name, at, cell, text } of (info.variantProps ??= variantProps(model, info))) {
+    if (text) {
+      // scalars in every branch: a cell column when some value fills it
+      let filled = false;
+      for (let i = 0; i < values.length && !filled; i++) filled = at[branchOfValue[i]!]! >= 0 && (values[i] as Record<string, unknown>)[name] !== undefined;
+      if (filled) cols.push(cell);
+      continue;
+    }
+    const pairs: Pair[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const b = branchOfValue[i]!;
+      const j = at[b]!;
+      if (j < 0) continue;
+      const x = (values[i] as Record<string, unknown>)[name];
+      if (x !== undefined) pairs.push({ info: d.branches[b]!.propInfos![j]!, value: x });
+    }
+    if (pairs.length === 0) continue;
+    let spec = computeSpec(model, pairs);
+    if (spec.t !== CELL && !pairs.every((p) => nonEmpty(spec, p.value))) spec = CELL_SPEC;
+    cols.push(spec === CELL_SPEC ? cell : col(name, spec, -1, at, undefined, false, false));
+  }
+  const last = info.lastGroup;
+  if (last !== undefined && sameCols(last.cols, cols)) return last;
+  return (info.lastGroup = { t: GROUP, info, cols, leaves: leafCount(cols), keyChars: undefined, header: undefined });
+}
+
+/**
+ * A discriminated union's columns after the discriminator, from the schema alone (so once per union): every
+ * branch property by name, in first-seen order, with its index in each branch (-1: not in that branch).
+ */
+function variantProps(model: DenseModel, info: ShapeInfo): VariantProp[] {
+  const d = info.disc!;
   const byName = new Map<string, number[]>();
   const order: string[] = [];
   d.branches.forEach((b, bi) => {
@@ -153,22 +225,20 @@ function variantSpec(model: DenseModel, info: ShapeInfo, values: unknown[]): Spe
       at[bi] = j;
     });
   });
-  for (const name of order) {
+  return order.map((name) => {
     const at = byName.get(name)!;
-    const pairs: Pair[] = [];
-    values.forEach((v, i) => {
-      const b = branchOfValue[i]!;
-      const j = at[b]!;
-      if (j < 0) return;
-      const x = (v as Record<string, unknown>)[name];
-      if (x !== undefined) pairs.push({ info: d.branches[b]!.propInfos![j]!, value: x });
-    });
-    if (pairs.length === 0) continue;
-    let spec = computeSpec(model, pairs);
-    if (spec.t !== CELL && !pairs.every((p) => nonEmpty(spec, p.value))) spec = CELL_SPEC;
-    cols.push({ key: name, spec, prop: -1, props: at });
-  }
-  return { t: GROUP, info, cols, leaves: leafCount(cols) };
+    const text = at.every((j, b) => j < 0 || d.branches[b]!.propInfos![j]!.spelling === "text");
+    return { name, at, cell: col(name, CELL_SPEC, -1, at, undefined, false, false), text };
+  });
+}
+
+export interface VariantProp {
+  name: string;
+  at: number[];
+  /** Its column when the cells are scalars (or JSON). */
+  cell: Col;
+  /** A scalar in every branch that has it: always a cell column. */
+  text: boolean;
 }
 
 /** Whether the cells of a present value are not all empty (so that all-empty can mean absent). */

@@ -20,6 +20,10 @@ const MARGIN = 1.04;
 export class DenseWriter {
   /** Characters of the keys (`"key":`) JSON would spell for the cells written under headers in this document. */
   private keyed = 0;
+  /** After `groupCells`: the empty cells at its end, whose commas are not written yet. */
+  private tail = 0;
+  /** Top-level cells of absent fields in the table rows written since it was reset (`arrayLine`). */
+  private absent = 0;
 
   constructor(private readonly model: DenseModel) {}
 
@@ -97,7 +101,7 @@ export class DenseWriter {
     if (info.spelling === "object") {
       if (fitsObject(info, x)) {
         const spec = specOf(this.model, info, [x]) as GroupSpec;
-        if (spec.leaves > 0 && !hasObjectArray(spec)) return ind + key + headerOf(spec.cols, spellKey) + ": " + this.groupCells(spec, x) + "\n";
+        if (spec.leaves > 0 && !hasObjectArray(spec)) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + this.rowCells(spec, x) + "\n";
         return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
       }
       if (isPlainObject(x)) return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
@@ -127,12 +131,11 @@ export class DenseWriter {
     if (spec.t === GROUP && spec.leaves > 0) {
       const rowInd = ind + INDENT;
       let rows = "";
-      let empties = 0;
-      for (let i = 0; i < n; i++) {
-        rows += rowInd + this.groupCells(spec, x[i]) + "\n";
-        if (spec.leaves > 1) empties += emptyCells(spec, x[i]);
-      }
-      const table = ind + key + "[" + n + "]" + headerOf(spec.cols, spellKey) + ":\n" + rows;
+      this.absent = 0;
+      for (let i = 0; i < n; i++) rows += rowInd + this.rowCells(spec, x[i], true) + "\n";
+      // a one-cell table has no empty cells to save
+      const empties = spec.leaves > 1 ? this.absent : 0;
+      const table = ind + key + "[" + n + "]" + (spec.header ??= headerOf(spec.cols, spellKey)) + ":\n" + rows;
       // mostly empty cells: a list naming the fields each item has may be shorter
       if (empties * 3 < n * spec.leaves) return table;
       const list = this.listLines(ind, key, item, x);
@@ -159,53 +162,93 @@ export class DenseWriter {
     return out;
   }
 
-  /** The cells of one value under a group spec (all empty when `v` is absent). */
-  groupCells(spec: GroupSpec, v: unknown): string {
+  /**
+   * The cells of one value under a group spec (all empty when `v` is absent), without the commas of its trailing
+   * empty cells: their count is left in `this.tail` (a row adds them back, an inline array item drops them; see
+   * `trimmed`). Writing them only once a non-empty cell follows keeps an item from being built and then cut.
+   * `top`: a table row's own columns, whose absent fields count into `this.absent` (the table-or-list choice).
+   */
+  groupCells(spec: GroupSpec, v: unknown, top = false): string {
     const cols = spec.cols;
-    if (v === undefined) return ",".repeat(Math.max(0, spec.leaves - 1));
+    if (v === undefined) {
+      this.tail = spec.leaves > 0 ? spec.leaves - 1 : 0;
+      return "";
+    }
     this.keyed += spec.keyChars ??= keyChars(cols);
     const o = v as Record<string, unknown>;
     let out = "";
-    if (spec.info.disc !== undefined) {
-      const d = spec.info.disc;
-      const b = d.values.indexOf(o[d.property] as string);
-      const props = d.branches[b]!.propInfos!;
-      for (let i = 0; i < cols.length; i++) {
-        const c = cols[i]!;
-        if (i > 0) out += ",";
-        if (c.disc === true) {
-          out += this.discCell(o[d.property]);
-          continue;
-        }
-        const j = c.props![b]!;
-        const x = j < 0 ? undefined : getOwn(o, c.key);
-        out += this.cells(c.spec, j < 0 ? undefined : props[j]!, x);
-      }
-      return out;
-    }
+    let pend = 0;
+    const d = spec.info.disc;
+    const b = d === undefined ? -1 : d.values.indexOf(o[d.property] as string);
+    const props = b < 0 ? undefined : d!.branches[b]!.propInfos!;
     for (let i = 0; i < cols.length; i++) {
       const c = cols[i]!;
-      if (i > 0) out += ",";
-      // a key Object.prototype does not have reads directly (an absent one cannot find an inherited value)
-      out += this.cells(c.spec, c.info!, c.safe === true ? o[c.key] : getOwn(o, c.key));
+      if (i > 0) pend++;
+      let x: unknown;
+      let info: ShapeInfo | undefined;
+      if (props === undefined) {
+        info = c.info!;
+        // a key Object.prototype does not have reads directly (an absent one cannot find an inherited value)
+        x = c.safe === true ? o[c.key] : getOwn(o, c.key);
+      } else if (c.disc === true) {
+        out += commas(pend) + this.discCell(o[d!.property]);
+        pend = 0;
+        continue;
+      } else {
+        const j = c.props![b]!;
+        if (j >= 0) {
+          info = props[j]!;
+          x = getOwn(o, c.key);
+        }
+      }
+      const spec = c.spec;
+      if (x === undefined) {
+        const n = spec.t === GROUP ? spec.leaves : 1;
+        if (top) this.absent += n;
+        pend += n - 1;
+        continue;
+      }
+      if (spec.t === CELL) {
+        out += commas(pend) + (info!.spelling === "text" ? this.text(info!, x) : this.json(x));
+        pend = 0;
+      } else if (spec.t === GROUP) {
+        const s = this.groupCells(spec, x);
+        if (s !== "") {
+          out += commas(pend) + s;
+          pend = 0;
+        }
+        pend += this.tail;
+      } else {
+        out += commas(pend) + this.inlineArray(spec, x as unknown[]);
+        pend = 0;
+      }
     }
+    this.tail = pend;
     return out;
   }
 
-  cells(spec: Spec, info: ShapeInfo | undefined, x: unknown): string {
-    if (spec.t === GROUP) return this.groupCells(spec, x);
-    if (x === undefined) return "";
-    if (spec.t === ARRAY) {
-      const a = x as unknown[];
-      let out = "[" + a.length + ":";
-      const group = spec.item.t === GROUP;
-      for (let i = 0; i < a.length; i++) {
-        if (i > 0) out += ";";
-        const item = this.cells(spec.item, spec.info, a[i]);
-        out += group ? trimCommas(item) : item;
-      }
-      return out + "]";
+  /** `[N:item;item]`, each item without its trailing empty cells (docs/TEXT.md §2). */
+  inlineArray(spec: Extract<Spec, { t: 2 }>, a: unknown[]): string {
+    let out = "[" + a.length + ":";
+    const item = spec.item;
+    for (let i = 0; i < a.length; i++) {
+      if (i > 0) out += ";";
+      if (item.t === GROUP) out += trimmed(this.groupCells(item, a[i]), this.tail);
+      else out += this.cells(item, spec.info, a[i]);
     }
+    return out + "]";
+  }
+
+  /** The cells of one value at the end of a line: a row or a field group's line, trailing empty cells kept. */
+  rowCells(spec: GroupSpec, v: unknown, top = false): string {
+    const s = this.groupCells(spec, v, top);
+    return this.tail === 0 ? s : s + commas(this.tail);
+  }
+
+  cells(spec: Spec, info: ShapeInfo | undefined, x: unknown): string {
+    if (spec.t === GROUP) return this.rowCells(spec, x);
+    if (x === undefined) return "";
+    if (spec.t === ARRAY) return this.inlineArray(spec, x as unknown[]);
     return this.scalar(info!, x);
   }
 
@@ -221,6 +264,8 @@ export class DenseWriter {
   text(info: ShapeInfo, x: unknown): string {
     switch (typeof x) {
       case "string": {
+        // the common cell: a string of one kind (string or string enum), no basic form to check
+        if (info.stamp === undefined && (info.fast === 1 || info.fast === 2)) return needsQuotes(x) ? JSON.stringify(x) : x;
         const kinds = info.kinds!;
         if (info.stamp !== undefined) {
           const b = compactStamp(info.stamp, x);
@@ -285,28 +330,20 @@ function colon(value: string): string {
   return (c >= 48 && c <= 57) || c === 45 ? ":" + value : ": " + value;
 }
 
-/** The empty top-level cells a row will have: its absent fields (and, in a union table, other variants' columns). */
-function emptyCells(spec: GroupSpec, v: unknown): number {
-  const o = v as Record<string, unknown>;
-  let n = 0;
-  const d = spec.info.disc;
-  const b = d === undefined ? -1 : d.values.indexOf(o[d.property] as string);
-  for (const c of spec.cols) {
-    if (c.disc === true) continue;
-    if ((b >= 0 && c.props![b]! < 0) || getOwn(o, c.key) === undefined) n += c.spec.t === GROUP ? c.spec.leaves : 1;
-  }
-  return n;
+/**
+ * An inline array item without its trailing empty cells (`;` or `]` ends it; docs/TEXT.md §2): the commas of
+ * `tail` empty cells are dropped, except from an item of empty cells only, which keeps them (an empty item is not
+ * an item). A cell is never empty when present, so `cells === ""` means every cell was empty.
+ */
+function trimmed(cells: string, tail: number): string {
+  return cells === "" ? commas(tail) : cells;
 }
 
-/**
- * An inline array item without its trailing empty cells (`;` or `]` ends it; docs/TEXT.md §2). A cell never
- * ends in a raw "," (it would be quoted), so the commas at the end are separators of empty cells. An item of
- * empty cells only keeps them: an empty item is not an item.
- */
-function trimCommas(s: string): string {
-  let n = s.length;
-  while (n > 0 && s.charCodeAt(n - 1) === 44) n--;
-  return n === 0 || n === s.length ? s : s.slice(0, n);
+const COMMAS: string[] = [];
+for (let s = ""; COMMAS.length < 32; s += ",") COMMAS.push(s);
+
+function commas(n: number): string {
+  return n < 32 ? COMMAS[n]! : ",".repeat(n);
 }
 
 function keyChars(cols: GroupSpec["cols"]): number {
