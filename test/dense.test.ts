@@ -344,6 +344,11 @@ test("dense: date fields are written as YYYYMMDD and read back as YYYY-MM-DD; a 
   assert.match(text, /^ {2}2025-1-5,,,b$/m);
   // a model that writes the extended form is read as written
   assert.deepStrictEqual(d.fromText(text.replace("first:20250115", "first: 2025-01-15")), value);
+  // a basic stamp reads as no number: a date-time union with an integer branch still takes the basic form
+  const s = denseOf(schemaToIR({ type: "object", properties: { at: { anyOf: [{ type: "string", format: "date-time" }, { type: "integer" }] } }, additionalProperties: false }, { source: "at.schema.json", baseDir: process.cwd() }));
+  for (const at of ["2025-03-14T08:57:34Z", 1741942654, "20250314T085734Z"]) assert.deepStrictEqual(s.fromText(s.lines({ at })), { at });
+  assert.equal(s.lines({ at: "2025-03-14T08:57:34Z" }), "at:20250314T085734Z");
+  assert.equal(s.lines({ at: "20250314T085734Z" }), 'at: "20250314T085734Z"');
 });
 
 test("dense: an inline array item leaves out its trailing empty cells; a table row may not", async () => {

@@ -188,9 +188,11 @@ export class DenseModel {
       // a uuid check only when every string branch is a uuid
       const strings = branches.filter((b) => b.kinds!.has("string"));
       if (strings.length > 0 && strings.every((b) => b.uuid === true)) info.uuid = true;
-      // the basic form only where no other branch could read it (`20250115` is also a number)
+      // the basic form only where no other branch could read it: a basic date (`20250115`) is also a number or
+      // could be an enum value, so a date union takes it only with strings and null; a basic stamp reads as
+      // nothing else
       const stamp = strings[0]?.stamp;
-      if (stamp !== undefined && strings.every((b) => b.stamp === stamp) && [...kinds].every((k) => k === "string" || k === "null")) info.stamp = stamp;
+      if (stamp !== undefined && strings.every((b) => b.stamp === stamp) && (stamp === "date-time" || [...kinds].every((k) => k === "string" || k === "null"))) info.stamp = stamp;
       info.spelling = "text";
       info.kinds = kinds;
       if (enumValues.size > 0) info.enumValues = enumValues;
