@@ -15,11 +15,11 @@
  * mean of floor / compact JSON says how low any self-describing layout can take the corpus mean without
  * shortening the values themselves. Writes bench/results/dense-floor.{json,md}.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { denseOf } from "../runtime/text/dense/index.ts";
+import { EXAMPLES, corpusCases, exampleCodec, exampleData } from "./dense-cases.ts";
 import { floorText } from "./floor-text.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -35,42 +35,22 @@ interface Row {
 }
 
 const rows: Row[] = [];
-const EXAMPLES: [string, string, string][] = [
-  ["orders", "order-list", "OrderList"],
-  ["logs", "log-report", "LogReport"],
-  ["extraction", "extraction-result", "ExtractionResult"],
-  ["tool-calls", "tool-call-batch", "ToolCallBatch"],
-];
 for (const [dir, base, name] of EXAMPLES) {
-  const mod = (await import(path.join(ROOT, "examples", dir, "gen", `${base}.ts`))) as Record<string, { toText(v: unknown, o: { layout: "dense" }): string }>;
-  const value: unknown = JSON.parse(readFileSync(path.join(ROOT, "examples", dir, "data", `${base}.json`), "utf8"));
-  rows.push({ dataset: dir, group: "example", compact: countTokens(JSON.stringify(value)), floor: floorTokens(value), dense: countTokens(mod[name]!.toText(value, { layout: "dense" })) });
+  const value = exampleData(dir, base);
+  const codec = await exampleCodec(dir, base, name);
+  rows.push({ dataset: dir, group: "example", compact: countTokens(JSON.stringify(value)), floor: floorTokens(value), dense: countTokens(codec.toText(value, { layout: "dense" })) });
 }
 
-const corpus = await import("../test/corpus/index.ts");
-if (corpus.corpusRoot() === undefined) console.log("dense-floor: ../shared/corpus is absent; examples only");
-else {
-  const { loadSchemaFile } = await import("../generator/load/index.ts");
-  const { instanceLabel } = await import("../test/support/corpus-gen.ts");
-  const cwd = corpus.corpusRoot()!;
-  for (const c of corpus.schemaInstancePairs()) {
-    let ir;
-    try {
-      ir = await loadSchemaFile(c.schemaFile, c.pointer === undefined ? { cwd, unsafePatterns: "allow" } : { cwd, pointer: c.pointer, unsafePatterns: "allow" });
-    } catch {
-      continue; // not compiled by the generator: not a dense case (bench/dense.ts skips it too)
-    }
-    const d = denseOf(ir);
-    for (const inst of c.instances) {
-      let dense: string;
-      try {
-        dense = d.toText(inst.value);
-      } catch {
-        continue; // bench/dense.ts reports these
-      }
-      rows.push({ dataset: `${c.id} @ ${instanceLabel(inst)}`, group: c.id.split("/")[0]!, compact: countTokens(JSON.stringify(inst.value)), floor: floorTokens(inst.value), dense: countTokens(dense) });
-    }
+const cases = await corpusCases();
+if (cases === undefined) console.log("dense-floor: ../shared/corpus is absent; examples only");
+for (const c of cases ?? []) {
+  let dense: string;
+  try {
+    dense = c.dense.toText(c.value);
+  } catch {
+    continue; // bench/dense.ts reports these
   }
+  rows.push({ dataset: c.label, group: c.id.split("/")[0]!, compact: countTokens(JSON.stringify(c.value)), floor: floorTokens(c.value), dense: countTokens(dense) });
 }
 
 const geo = (xs: number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);

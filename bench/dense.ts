@@ -15,7 +15,7 @@
  * `--only <dataset>` (repeatable, or comma-separated): speed of those example datasets only (no tokens), to iterate.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +23,7 @@ import { isDeepStrictEqual } from "node:util";
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { encodeText } from "../runtime/text/index.ts";
-import { denseOf } from "../runtime/text/dense/index.ts";
+import { EXAMPLES, corpusCases, exampleCodec, exampleData } from "./dense-cases.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const argv = process.argv.slice(2);
@@ -31,32 +31,10 @@ const args = new Set(argv);
 const quick = args.has("--quick");
 const only = new Set(argv.flatMap((a, i) => (argv[i - 1] === "--only" ? a.split(",") : [])));
 
-const EXAMPLES: [string, string, string][] = [
-  ["orders", "order-list", "OrderList"],
-  ["logs", "log-report", "LogReport"],
-  ["extraction", "extraction-result", "ExtractionResult"],
-  ["tool-calls", "tool-call-batch", "ToolCallBatch"],
-];
 const KNOWN_FAILURES: Record<string, string> = {
 };
 const skipped: string[] = [];
 const TARGETS: Record<string, number> = { orders: 0.7, logs: 0.7, extraction: 0.7, "tool-calls": 0.6 };
-
-interface TextCodec {
-  toText(v: unknown, o?: { layout?: "dense" | "toon" }): string;
-  fromText(t: string, o?: { layout?: "dense" | "toon" }): unknown;
-}
-
-async function exampleCodec(dir: string, base: string, name: string): Promise<TextCodec> {
-  const mod = (await import(path.join(ROOT, "examples", dir, "gen", `${base}.ts`))) as Record<string, TextCodec>;
-  const c = mod[name];
-  if (c === undefined) throw new Error(`examples/${dir}/gen/${base}.ts exports no ${name}`);
-  return c;
-}
-
-function exampleData(dir: string, base: string): unknown {
-  return JSON.parse(readFileSync(path.join(ROOT, "examples", dir, "data", `${base}.json`), "utf8"));
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Speed: one process per case
@@ -147,44 +125,30 @@ if (!args.has("--no-tokens") && only.size === 0) {
     if (!isDeepStrictEqual(codec.fromText(dense), value)) throw new Error(`examples/${dir}: fromText(dense) differs`);
     rows.push(row(dir, "example", value, codec.toText(value), dense));
   }
-  const corpus = await import("../test/corpus/index.ts");
-  if (corpus.corpusRoot() !== undefined) {
-    const { loadSchemaFile } = await import("../generator/load/index.ts");
-    const { instanceLabel } = await import("../test/support/corpus-gen.ts");
-    const cwd = corpus.corpusRoot()!;
-    for (const c of corpus.schemaInstancePairs()) {
-      let ir;
-      try {
-        ir = await loadSchemaFile(c.schemaFile, c.pointer === undefined ? { cwd, unsafePatterns: "allow" } : { cwd, pointer: c.pointer, unsafePatterns: "allow" });
-      } catch {
-        continue; // a schema the generator does not compile: not a dense case
+  for (const inst of (await corpusCases()) ?? []) {
+    const label = inst.label;
+    const d = inst.dense;
+    let dense: string;
+    try {
+      dense = d.toText(inst.value);
+      if (!isDeepStrictEqual(d.fromText(dense), inst.value)) throw new Error("round trip differs");
+    } catch (e) {
+      // the instances the loader reads narrower than JSON Schema does (test/dense-corpus.test.ts lists them)
+      if (label in KNOWN_FAILURES) {
+        skipped.push(`${label}: ${KNOWN_FAILURES[label]}`);
+        continue;
       }
-      const d = denseOf(ir);
-      for (const inst of c.instances) {
-        const label = `${c.id} @ ${instanceLabel(inst)}`;
-        let dense: string;
-        try {
-          dense = d.toText(inst.value);
-          if (!isDeepStrictEqual(d.fromText(dense), inst.value)) throw new Error("round trip differs");
-        } catch (e) {
-          // the instances the loader reads narrower than JSON Schema does (test/dense-corpus.test.ts lists them)
-          if (label in KNOWN_FAILURES) {
-            skipped.push(`${label}: ${KNOWN_FAILURES[label]}`);
-            continue;
-          }
-          console.error(`dense: ${label}: ${(e as Error).message}`);
-          ok = false;
-          continue;
-        }
-        let toon: string;
-        try {
-          toon = encodeText(inst.value);
-        } catch {
-          toon = "";
-        }
-        rows.push(row(label, "corpus", inst.value, toon, dense));
-      }
+      console.error(`dense: ${label}: ${(e as Error).message}`);
+      ok = false;
+      continue;
     }
+    let toon: string;
+    try {
+      toon = encodeText(inst.value);
+    } catch {
+      toon = "";
+    }
+    rows.push(row(label, "corpus", inst.value, toon, dense));
   }
   result.tokens = rows;
   const lines = [
@@ -263,4 +227,3 @@ if (!quick && only.size === 0) {
   console.log("wrote bench/results/dense.{json,md}");
 }
 if (!ok) process.exitCode = 1;
-void existsSync;

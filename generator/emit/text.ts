@@ -863,17 +863,7 @@ try {
     if (ext !== undefined) blocks.unshift(code`${this.inheritedCheck(ext)}(${v});`);
     const known = cx.knownKeys(s.properties.map((q) => q.name), s);
     const split = linesOf(blocks) > MAX_FUNCTION_LINES;
-    if (!split) out.push(...blocks);
-    else {
-      // too big for one function (see MAX_FUNCTION_LINES): chunks of properties are checked by helpers
-      for (const group of chunkBlocks(blocks.map((c) => ({ code: c })))) {
-        const fn = this.cx.uniqueName(`$ckc_${this.cx.nameOf(s)}`);
-        this.fns.push(code`function ${fn}(${v}: any): void {
-${indentBy(join(group.map((g) => g.code)), "  ")}
-}`);
-        out.push(code`${fn}(${v});`);
-      }
-    }
+    out.push(...this.chunkedChecks(blocks, v, this.cx.nameOf(s)));
     if (split && s.additional === false) {
       out.push(code`$rt.checkClosed(${v}, ${known}, ${p});`);
     } else if (s.additional === false) {
@@ -929,17 +919,25 @@ ${skip}    $rt.setOwn(${v}, ${k}, ${this.guard(s.additional, code`${v}[${k}]`, "
     const v = name("v");
     const { blocks } = this.propertyChecks(ext.shape, up?.k ?? 0, v, "");
     if (up !== undefined) blocks.unshift(code`${this.inheritedCheck(up)}(${v});`);
-    const body = linesOf(blocks) <= MAX_FUNCTION_LINES ? blocks : chunkBlocks(blocks.map((c) => ({ code: c }))).map((group) => {
-      const part = this.cx.uniqueName(`$ckc_${ext.name}`);
-      this.fns.push(code`function ${part}(${v}: any): void {
-${indentBy(join(group.map((g) => g.code)), "  ")}
-}`);
-      return code`${part}(${v});`;
-    });
     this.fns.push(code`function ${fn}(${v}: any): void {
-${indentBy(join(body), "  ")}
+${indentBy(join(this.chunkedChecks(blocks, v, ext.name)), "  ")}
 }`);
     return fn;
+  }
+
+  /**
+   * Property check statements as they are, or, when too many for one function (see MAX_FUNCTION_LINES), calls of
+   * helpers `$ckc_<owner>` that each check a chunk of them.
+   */
+  private chunkedChecks(blocks: Code[], v: Code, owner: string): Code[] {
+    if (linesOf(blocks) <= MAX_FUNCTION_LINES) return blocks;
+    return chunkBlocks(blocks.map((c) => ({ code: c }))).map((group) => {
+      const fn = this.cx.uniqueName(`$ckc_${owner}`);
+      this.fns.push(code`function ${fn}(${v}: any): void {
+${indentBy(join(group.map((g) => g.code)), "  ")}
+}`);
+      return code`${fn}(${v});`;
+    });
   }
 
   private checkUnion(s: UnionShape, v: Code, p: string, set: (x: Code) => Code, L: Locals): Code {
