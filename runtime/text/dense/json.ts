@@ -7,14 +7,21 @@ export interface JsonCursor {
   pos: number;
   /** Where the value may not run past (the end of its line). */
   end: number;
-  fail(message: string, at?: number): never;
+  fail(message: string, at?: number, code?: "DEPTH_LIMIT"): never;
 }
+
+/**
+ * How deeply dense text may nest (objects, arrays, headers and JSON cells together), as the TOON reader's default
+ * `maxDepth`: deeper text is DEPTH_LIMIT, so a hostile document cannot exhaust the call stack.
+ */
+export const DENSE_MAX_DEPTH = 1000;
 
 const NUM_CHARS = /[-+.eE0-9]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** `depth`: the nesting the value starts at (the dense reader's, for a JSON cell). */
 export function readJson(c: JsonCursor, depth = 0): unknown {
-  if (depth > 1000) c.fail("JSON nested too deeply");
+  if (depth > DENSE_MAX_DEPTH) c.fail(`nesting deeper than ${DENSE_MAX_DEPTH} levels`, c.pos, "DEPTH_LIMIT");
   skipWs(c);
   if (c.pos >= c.end) c.fail("expected a JSON value");
   const ch = c.text.charCodeAt(c.pos);

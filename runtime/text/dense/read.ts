@@ -11,7 +11,7 @@ import { textCheckOf } from "../../codec/engine/text-check.ts";
 import { tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
-import { readJson, readJsonString, type JsonCursor } from "./json.ts";
+import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "./json.ts";
 import { NUMBER_RE, expandStamp } from "./syntax.ts";
 import { checkWellFormed } from "../decode.ts";
 
@@ -76,6 +76,8 @@ export class DenseReader {
   private inItem = false;
   /** After `plainNumber`: the number had a fraction part. */
   private fraction = false;
+  /** Containers (objects, arrays, header groups) open at the current position: at most DENSE_MAX_DEPTH. */
+  private depth = 0;
 
   private readonly cur: JsonCursor;
   /** Headers read before, per shape, with their bindings (`boundHeader`). */
@@ -92,7 +94,7 @@ export class DenseReader {
         self.pos = p;
       },
       end: 0,
-      fail: (m: string, at?: number): never => self.fail(m, at ?? self.pos),
+      fail: (m: string, at?: number, code?: "DEPTH_LIMIT"): never => self.fail(m, at ?? self.pos, code),
     };
   }
 
@@ -100,6 +102,7 @@ export class DenseReader {
     checkWellFormed(text); // as TOON: no lone surrogates (TEXT_SYNTAX with line and column)
     this.text = text;
     this.inItem = false;
+    this.depth = 0;
     this.ls = 0;
     this.lineNo = 1;
     this.le = this.findEol(0);
@@ -169,7 +172,7 @@ export class DenseReader {
     return i - this.ls;
   }
 
-  fail(message: string, at = this.pos, code: "TEXT_SYNTAX" | "INVALID_VALUE" = "TEXT_SYNTAX"): never {
+  fail(message: string, at = this.pos, code: "TEXT_SYNTAX" | "INVALID_VALUE" | "DEPTH_LIMIT" = "TEXT_SYNTAX"): never {
     // the line holding `at`
     let line = this.lineNo;
     let start = this.ls;
@@ -187,6 +190,14 @@ export class DenseReader {
 
   private invalid(message: string, at = this.pos): never {
     return this.fail(message, at, "INVALID_VALUE");
+  }
+
+  /**
+   * One more container open (its caller closes it with `depth--` when it returns; a failure ends the document, and
+   * `document` starts again from 0): beyond DENSE_MAX_DEPTH the text is DEPTH_LIMIT, before the call stack is.
+   */
+  private deeper(): void {
+    if (++this.depth > DENSE_MAX_DEPTH) this.fail(`nesting deeper than ${DENSE_MAX_DEPTH} levels`, this.pos, "DEPTH_LIMIT");
   }
 
   // ------------------------------------------------------------------------------------------ keys and headers
@@ -207,10 +218,12 @@ export class DenseReader {
 
   private header(): HCol[] {
     // at "{"
+    this.deeper();
     this.pos++;
     const cols: HCol[] = [];
     if (this.text.charCodeAt(this.pos) === 125) {
       this.pos++;
+      this.depth--;
       return cols;
     }
     for (;;) {
@@ -219,7 +232,10 @@ export class DenseReader {
       cols.push({ key, spec: this.suffix(), at });
       const c = this.text.charCodeAt(this.pos);
       this.pos++;
-      if (c === 125) return cols;
+      if (c === 125) {
+        this.depth--;
+        return cols;
+      }
       if (c !== 44) this.fail('expected "," or "}" in a header', this.pos - 1);
     }
   }
@@ -230,7 +246,10 @@ export class DenseReader {
     if (c === 91) {
       if (this.text.charCodeAt(this.pos + 1) !== 93) this.fail('expected "[]" (an inline array column) in a header');
       this.pos += 2;
-      return { t: 2, item: this.suffix() };
+      this.deeper();
+      const item = this.suffix();
+      this.depth--;
+      return { t: 2, item };
     }
     return { t: 0 };
   }
@@ -342,6 +361,7 @@ export class DenseReader {
    * current line (a list item's `- `).
    */
   private fields(info: ShapeInfo, ind: number, first: number | undefined, skip?: string): Record<string, unknown> {
+    this.deeper();
     const o: Record<string, unknown> = {};
     const s = info.shape as Extract<Shape, { kind: "object" }>;
     let seen = 0;
@@ -377,6 +397,7 @@ export class DenseReader {
       setOwn(o, key, v);
     }
     this.complete(info, o, seen);
+    this.depth--;
     return o;
   }
 
@@ -449,7 +470,9 @@ export class DenseReader {
       const b = this.boundHeader(inner, "");
       if (t.charCodeAt(this.pos) !== 58 || t.charCodeAt(this.pos + 1) !== 32) this.fail('expected ": " after a field group header');
       this.pos += 2;
+      this.deeper();
       const v = this.group(b as BGroup, true);
+      this.depth--;
       if (this.pos !== this.le) this.fail("unexpected text after the row (more cells than the header names?)");
       this.nextLine();
       return v;
@@ -463,6 +486,13 @@ export class DenseReader {
 
   /** `[N]: a,b` / `[N]{hdr}:` + rows / `[N]:` + list items; at "[". */
   private arrayAfterKey(info: ShapeInfo, ind: number): unknown[] {
+    this.deeper();
+    const a = this.arrayLines(info, ind);
+    this.depth--;
+    return a;
+  }
+
+  private arrayLines(info: ShapeInfo, ind: number): unknown[] {
     const t = this.text;
     this.pos++;
     const n = this.count();
@@ -474,6 +504,7 @@ export class DenseReader {
       const b = this.boundHeader(item, "/[]");
       if (this.pos + 1 !== this.le || t.charCodeAt(this.pos) !== 58) this.fail('expected ":" and the end of the line after a table header');
       this.nextLine();
+      this.deeper(); // the rows' objects
       for (let i = 0; i < n; i++) {
         if (this.atEnd() || this.indent() < ind + 2) this.fail(`the table declares ${n} rows, found ${i}`, this.atEnd() ? this.text.length : this.ls);
         const k = this.indent();
@@ -489,6 +520,7 @@ export class DenseReader {
         out.push(v);
         this.nextLine();
       }
+      this.depth--;
       if (!this.atEnd() && this.indent() > ind) this.fail(`the table declares ${n} rows, found more`, this.ls);
       return out;
     }
@@ -704,7 +736,12 @@ export class DenseReader {
   /** One column's cells (ABSENT: empty). */
   private cell(b: Bound, key: string): unknown {
     try {
-      if (b.t === 1) return this.group(b, false);
+      if (b.t === 1) {
+        this.deeper();
+        const v = this.group(b, false);
+        this.depth--;
+        return v;
+      }
       if (b.t === 2) return this.inlineArray(b);
       return b.info.spelling === "text" ? this.textCell(b.info, true) : this.jsonCell(b.info, true);
     } catch (e) {
@@ -723,6 +760,10 @@ export class DenseReader {
     const out: unknown[] = [];
     const outer = this.inItem;
     this.inItem = true;
+    // the array, and its items' objects
+    const levels = b.item.t === 1 ? 2 : 1;
+    this.deeper();
+    if (levels === 2) this.deeper();
     for (let i = 0; i < n; i++) {
       if (i > 0) {
         if (t.charCodeAt(this.pos) !== 59) this.fail(`the inline array declares ${n} items, found ${i}`);
@@ -740,6 +781,7 @@ export class DenseReader {
       }
       out.push(v);
     }
+    this.depth -= levels;
     this.inItem = outer;
     if (t.charCodeAt(this.pos) !== 93) this.fail(t.charCodeAt(this.pos) === 59 ? `the inline array declares ${n} items, found more` : 'expected "]" at the end of the inline array');
     this.pos++;
@@ -934,7 +976,7 @@ export class DenseReader {
   private jsonCell(info: ShapeInfo, inRow = false): unknown {
     if (inRow && this.emptyAhead()) return ABSENT;
     const at = this.pos;
-    const v = readJson(this.cursor());
+    const v = readJson(this.cursor(), this.depth);
     let check = this.checks.get(info.shape);
     if (check === undefined) {
       check = textCheckOf({ name: "", root: info.shape, definitions: this.model.definitions });

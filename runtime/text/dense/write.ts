@@ -3,7 +3,9 @@
  * `validate` first for untrusted ones); anything the structured forms cannot carry goes out as compact JSON,
  * which the reader takes back where the schema allows a composite.
  */
+import { ToonError, hostError } from "../../errors.ts";
 import { getOwn, hasOwn } from "../../objects.ts";
+import { DENSE_MAX_DEPTH } from "./json.ts";
 import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
 import { estimateTokens } from "./estimate.ts";
@@ -24,6 +26,8 @@ export class DenseWriter {
   private tail = 0;
   /** Top-level cells of absent fields in the table rows written since it was reset (`arrayLine`). */
   private absent = 0;
+  /** Containers open at the value being written: deeper than the reader takes (DENSE_MAX_DEPTH) is DEPTH_LIMIT. */
+  private depth = 0;
 
   constructor(private readonly model: DenseModel) {}
 
@@ -35,6 +39,15 @@ export class DenseWriter {
   document(value: unknown): string {
     this.keyed = 0;
     const lines = this.lines(value);
+    try {
+      return this.choose(value, lines);
+    } catch (e) {
+      throw hostError(e, "");
+    }
+  }
+
+  /** The dense lines, or the value's compact JSON where that costs fewer tokens (see `document`). */
+  private choose(value: unknown, lines: string): string {
     if (lines.charCodeAt(0) === 123 || !isPlainObject(value)) return lines; // already JSON, or not an object root
     // the keys JSON would spell for the cells written under headers (`"key":` each) add up to more than a quarter
     // of the lines: JSON is that much longer, the lines win by far, and skipping the estimate keeps toText fast on
@@ -51,8 +64,20 @@ export class DenseWriter {
     return estimateTokens(json) < estimateTokens(lines) * MARGIN ? json : lines;
   }
 
-  /** The document as dense lines (never the JSON fallback): what the prompt example teaches. */
+  /**
+   * The document as dense lines (never the JSON fallback): what the prompt example teaches. A value nested deeper
+   * than the reader takes, or than the call stack allows (a cycle), is DEPTH_LIMIT, never a RangeError.
+   */
   lines(value: unknown): string {
+    this.depth = 0;
+    try {
+      return this.linesOf(value);
+    } catch (e) {
+      throw hostError(e, "");
+    }
+  }
+
+  private linesOf(value: unknown): string {
     let info = this.model.root;
     if (info.nonNull !== undefined && value !== null) info = info.nonNull;
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
@@ -63,6 +88,7 @@ export class DenseWriter {
 
   /** The field lines of an object at indentation `ind`, each ending in "\n". */
   fields(info: ShapeInfo, v: Record<string, unknown>, ind: string, skip?: string): string {
+    this.deeper();
     let out = "";
     const props = info.props!;
     const infos = info.propInfos!;
@@ -86,7 +112,12 @@ export class DenseWriter {
         out += this.fieldLine(ind, spellKey(k), ainfo, x);
       }
     }
+    this.depth--;
     return out;
+  }
+
+  private deeper(): void {
+    if (++this.depth > DENSE_MAX_DEPTH) throw new ToonError("DEPTH_LIMIT", `value nested deeper than ${DENSE_MAX_DEPTH} levels (the dense reader's limit; a cycle?)`, { path: "" });
   }
 
   /** A discriminated union's value as field lines: the discriminator first, then the branch's fields. */
@@ -115,6 +146,13 @@ export class DenseWriter {
 
   /** `key[N]: a,b`, a table `key[N]{..}:` with its rows, or a list `key[N]:` with `- ` items. */
   arrayLine(ind: string, key: string, info: ShapeInfo, x: unknown[]): string {
+    this.deeper();
+    const s = this.arrayLines(ind, key, info, x);
+    this.depth--;
+    return s;
+  }
+
+  private arrayLines(ind: string, key: string, info: ShapeInfo, x: unknown[]): string {
     const s = info.shape as Extract<ShapeInfo["shape"], { kind: "array" }>;
     const item = info.itemInfo ?? this.model.info(s.items);
     const n = x.length;
@@ -174,6 +212,7 @@ export class DenseWriter {
       this.tail = spec.leaves > 0 ? spec.leaves - 1 : 0;
       return "";
     }
+    this.deeper();
     this.keyed += spec.keyChars ??= keyChars(cols);
     const o = v as Record<string, unknown>;
     let out = "";
@@ -224,11 +263,13 @@ export class DenseWriter {
       }
     }
     this.tail = pend;
+    this.depth--;
     return out;
   }
 
   /** `[N:item;item]`, each item without its trailing empty cells (docs/TEXT.md §2). */
   inlineArray(spec: Extract<Spec, { t: 2 }>, a: unknown[]): string {
+    this.deeper();
     let out = "[" + a.length + ":";
     const item = spec.item;
     for (let i = 0; i < a.length; i++) {
@@ -236,6 +277,7 @@ export class DenseWriter {
       if (item.t === GROUP) out += trimmed(this.groupCells(item, a[i]), this.tail);
       else out += this.cells(item, spec.info, a[i]);
     }
+    this.depth--;
     return out + "]";
   }
 
@@ -299,9 +341,11 @@ export class DenseWriter {
         return x ? "true" : "false";
       case "object": {
         if (x === null) return "null";
+        this.deeper();
         if (Array.isArray(x)) {
           let s = "[";
           for (let i = 0; i < x.length; i++) s += (i > 0 ? "," : "") + (x[i] === undefined ? "null" : this.json(x[i]));
+          this.depth--;
           return s + "]";
         }
         let s = "{";
@@ -313,6 +357,7 @@ export class DenseWriter {
           s += (first ? "" : ",") + JSON.stringify(k) + ":" + this.json(v);
           first = false;
         }
+        this.depth--;
         return s + "}";
       }
       default:
