@@ -19,6 +19,9 @@ import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegmen
 
 export { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment };
 
+/** A property name a path spells bare (docs/FORMAT.md §5). */
+const BARE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
 /**
  * The object path and property name of a property path (`a.b` -> `a`, `b`; `a["x.y"]` -> `a`, `x.y`;
  * `#Def.k` -> `#Def`, `k`), or undefined when the last segment is not a property.
@@ -38,11 +41,13 @@ export function parentOfProperty(path: string): { parent: string; name: string }
     }
     return undefined;
   }
-  const m = /^(.*?)(?:\.|^)([A-Za-z_][A-Za-z0-9_-]*)$/.exec(path);
-  if (!m) return undefined;
-  const parent = m[1]!;
-  if (parent === "" && !path.includes(".")) return path.startsWith("#") || path === "$" ? undefined : { parent: "$", name: m[2]! };
-  return { parent, name: m[2]! };
+  // a bare last segment: the name after the last "." (or the whole path). No regex over the path: a quoted
+  // segment may hold U+2028 or U+2029, which `.` does not match, and the path is the schema's to choose
+  const dot = path.lastIndexOf(".");
+  const name = path.slice(dot + 1);
+  if (!BARE_NAME.test(name)) return undefined;
+  if (dot < 0) return path === "$" ? undefined : { parent: "$", name };
+  return { parent: path.slice(0, dot), name };
 }
 
 /**

@@ -1,13 +1,17 @@
 /**
  * A JSON value embedded in dense text (a composite cell, or a field the structured forms cannot carry): parsed
- * in place, so the reader knows where it ends. Strict RFC 8259 syntax; numbers as JSON.parse reads them.
+ * in place, so the reader knows where it ends. Strict RFC 8259 syntax; numbers as JSON.parse reads them, except
+ * integers beyond 2^53, which are TextNumbers (their token kept) for the schema's check to read.
  */
+import { TextNumber } from "../decode.ts";
 export interface JsonCursor {
   text: string;
   pos: number;
   /** Where the value may not run past (the end of its line). */
   end: number;
   fail(message: string, at?: number, code?: "DEPTH_LIMIT"): never;
+  /** TextNumbers read since the caller reset it (the text check turns them back into numbers, see below). */
+  raws: number;
 }
 
 /**
@@ -81,6 +85,12 @@ export function readJson(c: JsonCursor, depth = 0): unknown {
   const n = Number(tok);
   // JSON.parse reads `1e999` as Infinity, which no codec encodes: refused here, not after decoding
   if (!Number.isFinite(n)) c.fail("a number beyond the range of float64", start);
+  // an integer beyond 2^53 keeps its token, as in the TOON reader's exact mode: an int64 position reads it as the
+  // text check does (digits as the bigint they spell, 12345678901234567890), every other position as the double
+  if ((n > 9007199254740991 || n < -9007199254740991) && Number.isInteger(n)) {
+    c.raws++;
+    return new TextNumber(n, tok);
+  }
   return n;
 }
 

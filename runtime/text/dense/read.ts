@@ -8,12 +8,12 @@ import { ToonError, pointerSegment } from "../../errors.ts";
 import { setOwn } from "../../objects.ts";
 import { formatOf } from "../../codec/formats.ts";
 import { textCheckOf } from "../../codec/engine/text-check.ts";
-import { tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
+import { checkDecoded, tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "./json.ts";
 import { NUMBER_RE, expandStamp } from "./syntax.ts";
-import { checkWellFormed } from "../decode.ts";
+import { TextNumber, checkWellFormed } from "../decode.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
 type HSpec = { t: 0 } | { t: 1; cols: HCol[] } | { t: 2; item: HSpec };
@@ -55,6 +55,11 @@ interface BArray {
 
 const ABSENT = Symbol("absent");
 
+const INTEGER_TOKEN = /^-?[0-9]+$/;
+
+/** A JSON cell's check errors get the cell's position (jsonCell), not one located in the text by path. */
+const noLocation = (): undefined => undefined;
+
 /** What ends a raw cell (global: `cellEnd` starts it at `lastIndex`; one character class, no backtracking). */
 const CELL_END = /[,;\]\n]/g;
 
@@ -95,6 +100,7 @@ export class DenseReader {
       },
       end: 0,
       fail: (m: string, at?: number, code?: "DEPTH_LIMIT"): never => self.fail(m, at ?? self.pos, code),
+      raws: 0,
     };
   }
 
@@ -299,7 +305,8 @@ export class DenseReader {
         seen.add(c.key);
         const p = info.props![j]!;
         // the schema's own key (the same text, already an internalized string): every row's store uses it
-        cols.push({ key: p.name, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
+        // a required const the writer drops may still have a column: empty there, `complete` puts it back
+        cols.push({ key: p.name, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required && !droppedConst(p, this.model) });
       }
       // dropped consts to put back, or fields no column names (checked against `required`): `complete`
       const needsComplete = info.props!.some((p) => !seen.has(p.name));
@@ -332,7 +339,8 @@ export class DenseReader {
           seen.add(c.key);
           const p = b.props![j]!;
           try {
-            row.push({ key: p.name, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required });
+            // a branch's required const is dropped (its cell empty) even where another branch fills the column
+            row.push({ key: p.name, bound: this.bind(c.spec, this.model.info(p.shape), c.at, path + "/" + c.key), required: p.required && !droppedConst(p, this.model) });
           } catch (e) {
             unfit[branches.length] ??= e;
             row.push(undefined);
@@ -661,7 +669,7 @@ export class DenseReader {
           }
           continue;
         }
-        const v = this.cell(col.bound, col.key);
+        const v = this.cell(col.bound, col.key, col.required);
         if (v !== ABSENT) {
           if (col.key === "__proto__") setOwn(o, col.key, v);
           else o[col.key] = v;
@@ -680,7 +688,7 @@ export class DenseReader {
         break;
       }
       const col = cols[i]!;
-      const v = this.cell(col.bound, col.key);
+      const v = this.cell(col.bound, col.key, col.required);
       if (v === ABSENT) {
         if (col.required) lacking ??= col.key;
         continue;
@@ -733,12 +741,15 @@ export class DenseReader {
     return p >= this.le || c === 44 || c === 59 || c === 93;
   }
 
-  /** One column's cells (ABSENT: empty). */
-  private cell(b: Bound, key: string): unknown {
+  /**
+   * One column's cells (ABSENT: empty). `required`: a field group's cells all empty are its object, present and
+   * empty (`{}`), not an absent field (the writer writes a required `{}` that way).
+   */
+  private cell(b: Bound, key: string, required: boolean): unknown {
     try {
       if (b.t === 1) {
         this.deeper();
-        const v = this.group(b, false);
+        const v = this.group(b, required);
         this.depth--;
         return v;
       }
@@ -884,12 +895,16 @@ export class DenseReader {
     // a token beyond float64 (`1e999`) is no number, as TOON reads it: the string, or what the cell expects
     const n = (kinds.has("number") || kinds.has("integer")) && NUMBER_RE.test(tok) ? Number(tok) : NaN;
     if (Number.isFinite(n)) {
-      if (kinds.has("number")) return n;
+      // an int64 reads an integer as the text check does (tcInt64: a bigint beyond 2^53, the double beyond 64
+      // bits), and in a union with number only the digits of one beyond 2^53: a double there is written with an
+      // exponent (write.ts spellInt64Double) and stays a number
+      const exact = info.int64 === true && Number.isInteger(n) && (!kinds.has("number") || (!Number.isSafeInteger(n) && INTEGER_TOKEN.test(tok)));
+      if (!exact && kinds.has("number")) return n;
       if (Number.isInteger(n)) {
         // the text check's integer guards: their range and their messages
         try {
           if (info.int64) {
-            const v = tcInt64(/^-?[0-9]+$/.test(tok) ? BigInt(tok) : n);
+            const v = tcInt64(new TextNumber(n, tok));
             return info.bigint === true && typeof v === "number" ? BigInt(v) : v;
           }
           return tcInteger(n);
@@ -976,14 +991,17 @@ export class DenseReader {
   private jsonCell(info: ShapeInfo, inRow = false): unknown {
     if (inRow && this.emptyAhead()) return ABSENT;
     const at = this.pos;
-    const v = readJson(this.cursor(), this.depth);
+    const c = this.cursor();
+    c.raws = 0;
+    const v = readJson(c, this.depth);
     let check = this.checks.get(info.shape);
     if (check === undefined) {
       check = textCheckOf({ name: "", root: info.shape, definitions: this.model.definitions });
       this.checks.set(info.shape, check);
     }
     try {
-      return check(v);
+      // with the count of TextNumbers in it: `any` positions turn them back into numbers only when there are some
+      return checkDecoded(v, c.raws, check, noLocation);
     } catch (e) {
       if (e instanceof ToonError) {
         const where = at;

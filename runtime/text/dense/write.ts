@@ -49,6 +49,9 @@ export class DenseWriter {
   /** The dense lines, or the value's compact JSON where that costs fewer tokens (see `document`). */
   private choose(value: unknown, lines: string): string {
     if (lines.charCodeAt(0) === 123 || !isPlainObject(value)) return lines; // already JSON, or not an object root
+    // no lines at all (an empty object, or one of dropped consts only): its JSON, `{}`, so that the text is never
+    // empty and a model's reply that holds it has something to find (fromModelOutput)
+    if (lines === "") return this.json(value);
     // the keys JSON would spell for the cells written under headers (`"key":` each) add up to more than a quarter
     // of the lines: JSON is that much longer, the lines win by far, and skipping the estimate keeps toText fast on
     // the tables dense is for
@@ -318,7 +321,7 @@ export class DenseWriter {
         return x;
       }
       case "number":
-        return spellNumber(x);
+        return info.int64 === true ? spellInt64Double(x) : spellNumber(x);
       case "bigint":
         return String(x);
       case "boolean":
@@ -334,7 +337,7 @@ export class DenseWriter {
       case "string":
         return JSON.stringify(x);
       case "number":
-        return Number.isFinite(x) ? spellNumber(x) : "null";
+        return Number.isFinite(x) ? spellInt64Double(x) : "null";
       case "bigint":
         return String(x);
       case "boolean":
@@ -364,6 +367,16 @@ export class DenseWriter {
         return "null";
     }
   }
+}
+
+/**
+ * A number where a bigint may also be (an int64 cell, a JSON cell): an integer beyond 2^53 that is a double, not a
+ * bigint, in exponent form (`1.2345678901234567e+19`), so that a union of number and int64 reads it back as that
+ * double (its digits would read as the bigint they spell, of another type and value); a plain int64 position reads
+ * either as binary and TOON text do (a bigint). Every other number as `spellNumber`.
+ */
+function spellInt64Double(x: number): string {
+  return (x > 9007199254740991 || x < -9007199254740991) && x < 1e21 && x > -1e21 ? x.toExponential() : spellNumber(x);
 }
 
 /**

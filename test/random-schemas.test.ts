@@ -1,0 +1,201 @@
+// Property tests over seeded random schemas (test/support/random-schema.ts): shapes nobody wrote by hand, with
+// awkward property names, optional fields, open and typed additional properties, maps, tuples, mixed enums,
+// consts, nullable types, scalar and discriminated unions, date formats, int64 and recursion. Random values of
+// each (test/support/arbitrary.ts) round-trip through the engine's binary codec and the dense layout; for a
+// subset the generated module writes the engine's bytes, and its TOON text, dense text and fromModelOutput read
+// back what was written. Then the regressions these tests found, one by one.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { buildDictionary } from "../generator/dictionary/file.ts";
+import { initHash } from "../generator/dictionary/hash.ts";
+import { parentOfProperty } from "../generator/dictionary/paths.ts";
+import { interpret } from "../generator/interpret/index.ts";
+import { schemaToIR } from "../generator/load/index.ts";
+import { denseOf } from "../runtime/text/dense/index.ts";
+import { arbitrary } from "./support/arbitrary.ts";
+import { compileSchema, suiteDir } from "./support/gen.ts";
+import { randomSchema } from "./support/random-schema.ts";
+
+const ENGINE_SCHEMAS = 300;
+const MODULE_SCHEMAS = 60;
+const VALUES = 30;
+
+function show(v: unknown): string {
+  const s = JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x));
+  return s === undefined ? String(v) : s.length > 500 ? s.slice(0, 497) + "..." : s;
+}
+
+/**
+ * Equal as decoded values. An int64 given as a double beyond 2^53 decodes to the bigint of its value (binary and
+ * TOON text alike: docs/FORMAT.md §3.2). `loose`: -0 may come back as 0 (the TOON spec's number normalization;
+ * binary, where a union of integer and number takes the integer branch for -0). `toon`: also a bigint beyond
+ * 2^53 as its quoted digits (how TOON v4 writes one, which a union with a string branch reads as that string).
+ */
+function same(a: unknown, b: unknown, toon = false, loose = toon): boolean {
+  if (typeof a === "bigint" || typeof b === "bigint") {
+    if (typeof a === "bigint" && typeof b === "bigint") return a === b;
+    const [big, other] = (typeof a === "bigint" ? [a, b] : [b, a]) as [bigint, unknown];
+    if (typeof other === "number") return Number.isInteger(other) && BigInt(other) === big;
+    return toon && other === big.toString();
+  }
+  if (typeof a === "number" && typeof b === "number") return loose ? a === b || (a !== a && b !== b) : Object.is(a, b);
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a === b;
+  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(y, k) && same(x[k], y[k], toon, loose));
+}
+
+function check(label: string, back: unknown, value: unknown, text: string, toon = false, loose = toon): void {
+  if (!same(back, value, toon, loose)) assert.fail(`${label}: does not round-trip\nvalue: ${show(value)}\nback:  ${show(back)}\ntext:\n${text.slice(0, 1200)}`);
+}
+
+test("random schemas: random values round-trip through the engine's binary codec and the dense layout", async () => {
+  await initHash();
+  let values = 0;
+  for (let seed = 1; seed <= ENGINE_SCHEMAS; seed++) {
+    const schema = randomSchema(seed);
+    const ir = schemaToIR(schema, { source: `random-${seed}.schema.json`, baseDir: process.cwd() });
+    const engine = interpret(ir, buildDictionary(ir));
+    const dense = denseOf(ir);
+    for (let k = 0; k < VALUES; k++) {
+      const value = arbitrary(ir, seed * 1000 + k);
+      const label = `schema ${seed} value ${k} (${JSON.stringify(schema).slice(0, 300)})`;
+      check(`${label} binary`, engine.decode(engine.encode(value)), value, "", false, true);
+      const text = dense.toText(value);
+      assert.notEqual(text, "", `${label}: empty dense text`);
+      check(`${label} dense`, dense.fromText(text), value, text);
+      const lines = dense.lines(value);
+      check(`${label} dense lines`, dense.fromText(lines), value, lines);
+      values++;
+    }
+  }
+  assert.equal(values, ENGINE_SCHEMAS * VALUES);
+});
+
+test("random schemas: generated modules write the engine's bytes; TOON text, dense text and fromModelOutput read back", async () => {
+  const dir = suiteDir("random-schemas");
+  for (let seed = 1; seed <= MODULE_SCHEMAS; seed++) {
+    const { codec, ir, dictionary } = await compileSchema(randomSchema(seed), dir, `random${seed}`);
+    const c = codec as typeof codec & {
+      toText(v: unknown, o?: { layout?: string }): string;
+      fromText(t: string, o?: { layout?: string }): unknown;
+      fromModelOutput(t: string): unknown;
+    };
+    const engine = interpret(ir, dictionary);
+    for (let k = 0; k < VALUES; k++) {
+      const value = arbitrary(ir, seed * 1000 + k);
+      const label = `schema ${seed} value ${k}`;
+      assert.equal(Buffer.from(c.encode(value)).toString("hex"), Buffer.from(engine.encode(value)).toString("hex"), `${label}: bytes differ from the engine's`);
+      const toon = c.toText(value);
+      check(`${label} TOON text`, c.fromText(toon, { layout: "toon" }), value, toon, true);
+      const dense = c.toText(value, { layout: "dense" });
+      check(`${label} dense (detected)`, c.fromText(dense), value, dense);
+      check(`${label} fromModelOutput`, c.fromModelOutput("Here it is:\n```\n" + dense + "\n```\n"), value, dense, true);
+    }
+  }
+});
+
+// ------------------------------------------------------------------------------------------ regressions
+
+test("random schemas, found: a property under a name holding U+2028 keeps its dictionary slot (binary lost it)", async () => {
+  await initHash();
+  assert.deepEqual(parentOfProperty('$<0>.p<0>["u\u2028sep"]<0>.name1'), { parent: '$<0>.p<0>["u\u2028sep"]<0>', name: "name1" });
+  assert.deepEqual(parentOfProperty('#D["a\u2029b"].c'), { parent: '#D["a\u2029b"]', name: "c" });
+  assert.deepEqual(parentOfProperty("k"), { parent: "$", name: "k" });
+  assert.equal(parentOfProperty("$"), undefined);
+  assert.equal(parentOfProperty("#Def"), undefined);
+  for (const name of ["u\u2028sep", "p\u2029q"]) {
+    const schema = { type: "object", properties: { [name]: { anyOf: [{ type: "object", properties: { n: { type: "string" } }, required: ["n"] }, { type: "null" }] } } };
+    const ir = schemaToIR(schema, { source: "sep.schema.json", baseDir: process.cwd() });
+    const engine = interpret(ir, buildDictionary(ir));
+    const value = { [name]: { n: "kept", extra: 1 } };
+    assert.deepEqual(engine.decode(engine.encode(value)), value);
+  }
+});
+
+test("random schemas, found: dense int64 inside JSON cells and unions with number keeps bigints and doubles apart", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      tuple: { type: "array", prefixItems: [{ type: "boolean" }, { type: "integer", format: "int64" }], items: false },
+      map: { type: "object", additionalProperties: { type: "integer", format: "int64" } },
+      either: { anyOf: [{ type: "number" }, { type: "integer", format: "int64" }] },
+      plain: { type: "integer", format: "int64" },
+    },
+  };
+  const dense = denseOf(schemaToIR(schema, { source: "i64.schema.json", baseDir: process.cwd() }));
+  const values = [
+    { tuple: [true, 12345678901234567890n], map: { a: -9223372036854775808n, b: 7 }, either: 12345678901234567890n, plain: 9223372036854775807n },
+    { either: 12345678901234567000, plain: -9223372036854775808n },
+    { either: -9223372036854776000, map: { c: 18446744073709551615n } },
+  ];
+  for (const v of values) {
+    const text = dense.toText(v);
+    check("int64", dense.fromText(text), v, text);
+  }
+  // a double in the union is written with an exponent, so that it does not read as the bigint of its digits
+  assert.match(dense.toText({ either: 12345678901234567000 }), /either:1\.2345678901234567e\+19/);
+  // a plain int64 double beyond 2^53 reads back as binary and TOON text read it: the bigint of its value
+  assert.equal((dense.fromText(dense.toText({ plain: -9223372036854776000 })) as { plain: unknown }).plain, -9223372036854775808n);
+});
+
+test("random schemas, found: a union branch's dropped const under a column another branch fills; an empty document is {}", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      items: {
+        type: "array",
+        items: {
+          oneOf: [
+            { type: "object", properties: { kind: { const: "a" }, flag: { const: "fixed" }, n: { type: "integer" } }, required: ["kind", "flag"], additionalProperties: false },
+            { type: "object", properties: { kind: { const: "b" }, flag: { type: "string" } }, required: ["kind"], additionalProperties: false },
+          ],
+        },
+      },
+      on: { const: true },
+    },
+    required: ["on"],
+    additionalProperties: false,
+  };
+  const dense = denseOf(schemaToIR(schema, { source: "consts.schema.json", baseDir: process.cwd() }));
+  const v = { items: [{ kind: "a", flag: "fixed", n: 1 }, { kind: "b", flag: "x" }, { kind: "a", flag: "fixed" }], on: true };
+  const text = dense.toText(v);
+  check("dropped const", dense.fromText(text), v, text);
+  // only dropped consts: no lines, so the document is the value's JSON (never empty), and "" still reads
+  assert.equal(dense.toText({ on: true }), '{"on":true}');
+  assert.deepEqual(dense.fromText(""), { on: true });
+});
+
+test("random schemas, found: a required object that is {} under a field group column reads back as {}, not as absent", () => {
+  const schema = {
+    type: "array",
+    items: {
+      type: "object",
+      properties: { n: { type: "number" }, box: { type: "object", properties: { id: { type: "string" }, k: { type: "integer" } } }, tail: { type: "string" } },
+      required: ["n", "box"],
+      additionalProperties: false,
+    },
+  };
+  const dense = denseOf(schemaToIR(schema, { source: "box.schema.json", baseDir: process.cwd() }));
+  const v = [{ n: 1, box: { id: "a", k: 2 } }, { n: 2, box: {} }, { n: 3, box: { k: 5 }, tail: "t" }];
+  const text = dense.toText(v);
+  assert.match(text, /box\{id,k\}/, "a field group column");
+  check("required {}", dense.fromText(text), v, text);
+});
+
+test("random schemas, found: a string with white space at either end that trim removes (U+2028, U+3000) is quoted", async () => {
+  const { codec } = await compileSchema({ title: "Word", type: "object", properties: { w: { type: "string" }, k: { type: "object", additionalProperties: { type: "integer" } } } }, suiteDir("random-schemas-space"), "word");
+  const c = codec as typeof codec & { toText(v: unknown, o?: { layout?: string }): string; fromModelOutput(t: string): unknown };
+  for (const w of ["\u2028\u2029", "\u3000x", "x\u00a0", "\ufeffy", " z", "a\u2028b"]) {
+    const v = { w, k: { [w]: 1 } };
+    const text = c.toText(v, { layout: "dense" });
+    if (w !== "a\u2028b") assert.ok(text.includes(JSON.stringify(w)), `${JSON.stringify(w)} quoted in ${JSON.stringify(text)}`);
+    assert.deepEqual(c.fromModelOutput("Sure:\n```\n" + text + "\n```\n"), v);
+  }
+  const root = denseOf(schemaToIR({ type: "string" }, { source: "root.schema.json", baseDir: process.cwd() }));
+  assert.equal(root.toText("\u2028\u2029"), '"\u2028\u2029"');
+});
