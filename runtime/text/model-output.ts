@@ -29,6 +29,7 @@
  * as absent and fills schema defaults. When no candidate succeeds, the error of the first one is thrown (line
  * numbers count from the start of the model output); when there is none at all, NO_PAYLOAD.
  */
+import { endedWithText } from "./dense/ended.ts";
 import { ToonError, pointerSegment, type ToonErrorOptions } from "../errors.ts";
 import { checkDecoded, type TextCheckFn } from "./check.ts";
 import { TextNumber, decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
@@ -293,6 +294,7 @@ const SHORTFALL = /declares (\d+) (?:rows|items|values|entries) but has (\d+)/;
 
 /** Decode and check one candidate (line numbers in errors count from the start of the model output). */
 export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelOutputOptions = {}, fill?: FillSpec, dense?: (text: string) => unknown): T {
+  let denseError: ToonError | undefined;
   if (c.unclosed) {
     throw new ToonError("INCOMPLETE", `the ${c.source === "fence:toon" ? "```toon" : c.source === "fence:json" ? "```json" : "fenced"} block is never closed: the output looks truncated`, {
       line: c.line,
@@ -320,7 +322,6 @@ export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelO
       return v;
     }
     // the dense layout (docs/TEXT.md) first when the codec has one: strict, so TOON v4 that is not dense fails fast
-    let denseError: ToonError | undefined;
     if (dense !== undefined) {
       try {
         const v = dense(c.text) as T;
@@ -351,6 +352,12 @@ export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelO
     if (e instanceof ToonError && e.code === "TEXT_SYNTAX" && c.atEnd && c.kind !== "json") {
       const m = DENSE_SHORTFALL.exec(e.reason);
       if (m !== null && Number(m[2]) < Number(m[1])) throw shift(asIncomplete(e, "dense text at the end of the output has fewer entries than its header declares: it looks truncated"), c.line);
+    }
+    // the dense reader ran into the end of a payload that ends the output (TOON's error may have been the one
+    // thrown, but the text was cut off mid-line)
+    const cut = endedWithText(e) ? (e as ToonError) : endedWithText(denseError) ? denseError! : undefined;
+    if (cut !== undefined && c.atEnd && c.kind !== "json") {
+      throw shift(asIncomplete(cut, "dense text at the end of the output stops in the middle of a value: it looks truncated"), c.line);
     }
     throw shift(e, c.line);
   }

@@ -116,7 +116,10 @@ export function readJsonString(c: JsonCursor): string {
       i++;
     } else if (ch < 32) c.fail("control character in a quoted string", i);
   }
-  if (i >= c.end) c.fail("unterminated quoted string", start);
+  if (i >= c.end) {
+    c.pos = c.end; // read to the end of the line (of the text, when a reply was cut off inside the string)
+    c.fail("unterminated quoted string", start);
+  }
   c.pos = i + 1;
   if (!escaped) return text.slice(start + 1, i);
   let s: string;

@@ -13,6 +13,7 @@ import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "./json.ts";
 import { NUMBER_RE, expandStamp } from "./syntax.ts";
+import { markEnded } from "./ended.ts";
 import { TextNumber, checkWellFormed } from "../decode.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
@@ -115,6 +116,9 @@ export class DenseReader {
     this.pos = 0;
     // one trailing newline is allowed
     if (text.endsWith("\n")) this.text = text = text.slice(0, -1);
+    // spaces and tabs at the end of a line are not part of it, as TOON decoders trim them (a model or an editor
+    // may leave some): the writer quotes every value that ends in white space, so none is cut off
+    if (hasTrailingBlanks(text)) this.text = text = withoutTrailingBlanks(text);
     this.le = this.findEol(0);
     let info = this.model.root;
     const whole = text;
@@ -191,7 +195,11 @@ export class DenseReader {
       }
     }
     const column = Math.max(1, at - start + 1);
-    throw new ToonError(code, `dense text line ${line}, column ${column}: ${message}`, { path: "", line, column });
+    const err = new ToonError(code, `dense text line ${line}, column ${column}: ${message}`, { path: "", line, column });
+    // the reader got to the end of the text (the value it was reading ran into it): a cut-off reply looks so
+    // (or went past its last line looking for more)
+    if (this.pos >= this.text.length || at >= this.text.length || this.ls > this.text.length) markEnded(err);
+    throw err;
   }
 
   private invalid(message: string, at = this.pos): never {
@@ -1027,6 +1035,26 @@ export class DenseReader {
     c.text = this.text;
     c.end = this.le;
     return c;
+  }
+}
+
+function hasTrailingBlanks(t: string): boolean {
+  const c = t.charCodeAt(t.length - 1);
+  return c === 32 || c === 9 || t.indexOf(" \n") >= 0 || t.indexOf("\t\n") >= 0;
+}
+
+/** `t` with the spaces and tabs at each line's end removed (one pass, linear). */
+function withoutTrailingBlanks(t: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const nl = t.indexOf("\n", from);
+    let end = nl < 0 ? t.length : nl;
+    while (end > from && (t.charCodeAt(end - 1) === 32 || t.charCodeAt(end - 1) === 9)) end--;
+    out += t.slice(from, end);
+    if (nl < 0) return out;
+    out += "\n";
+    from = nl + 1;
   }
 }
 

@@ -1,0 +1,63 @@
+// Dense text as a model's reply really comes (runtime/text/model-output.ts over the dense reader): prose and
+// fences around it, CRLF line ends, spaces and tabs left at line ends; and a reply cut off anywhere inside a
+// table row is INCOMPLETE (the dense reader ran into the end of the text), never TEXT_SYNTAX or INVALID_VALUE
+// about the half-written cell.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { REPO } from "./support/gen.ts";
+import { catchToon } from "./support/toon-error.ts";
+import { EXAMPLES, exampleCodec } from "../bench/dense-cases.ts";
+
+interface Prompted {
+  toText(v: unknown, o?: { layout?: "dense" | "toon" }): string;
+  fromText(t: string, o?: { layout?: "dense" | "toon" }): unknown;
+  fromModelOutput(t: string): unknown;
+}
+
+async function examples(): Promise<{ name: string; codec: Prompted; value: unknown; dense: string }[]> {
+  const out = [];
+  for (const [dir, base, name] of EXAMPLES) {
+    const codec = (await exampleCodec(dir, base, name)) as unknown as Prompted;
+    const value = JSON.parse(readFileSync(path.join(REPO, "examples", dir, "data", `${base}.json`), "utf8"));
+    out.push({ name: dir, codec, value, dense: codec.toText(value, { layout: "dense" }) });
+  }
+  return out;
+}
+
+test("dense replies: fences, prose, CRLF and blanks at line ends read as the value", async () => {
+  for (const { name, codec, value, dense } of await examples()) {
+    const spaced = dense.split("\n").map((l, i) => l + (i % 2 === 0 ? "  " : "\t")).join("\n");
+    const replies = {
+      fenced: "```toon\n" + dense + "\n```",
+      prose: "Here is the result:\n\n```\n" + dense + "\n```\n\nAnything else?",
+      crlf: ("Sure.\n```toon\n" + dense + "\n```\n").replace(/\n/g, "\r\n"),
+      blanks: "```toon\n" + spaced + "\n```",
+      unfenced: "Result:\n" + dense,
+    };
+    for (const [how, reply] of Object.entries(replies)) assert.deepEqual(codec.fromModelOutput(reply), value, `${name}, ${how}`);
+    assert.deepEqual(codec.fromText(spaced, { layout: "dense" }), value, `${name}: fromText with blanks at line ends`);
+  }
+});
+
+test("dense replies: a reply cut off inside a table row is INCOMPLETE, wherever the cut falls", async () => {
+  for (const { name, codec, dense } of await examples()) {
+    if (name === "tool-calls") continue; // its table is plain TOON v4 too: a cut in its last cell can read as TOON (below)
+    let cuts = 0;
+    // every third position inside an indented row line (not at its end), enough to hit every kind of cell
+    for (let n = 1; n < dense.length; n += 3) {
+      const lineStart = dense.lastIndexOf("\n", n - 1) + 1;
+      if (!dense.startsWith("  ", lineStart) || n - lineStart < 2 || dense[n] === "\n") continue;
+      const e = catchToon(() => codec.fromModelOutput("Result:\n" + dense.slice(0, n)));
+      assert.equal(e.code, "INCOMPLETE", `${name} cut at ${n} (...${JSON.stringify(dense.slice(Math.max(0, n - 40), n))}): ${e.message}`);
+      cuts++;
+    }
+    assert.ok(cuts > 500, `${name}: ${cuts} cuts`);
+  }
+  // a fenced block that was closed is no cut: the same half row is the error it is
+  const { codec, dense } = (await examples()).find((x) => x.name === "orders")!;
+  const half = dense.slice(0, dense.indexOf("\n", dense.indexOf("\n") + 1) - 20);
+  assert.notEqual(catchToon(() => codec.fromModelOutput("```toon\n" + half + "\n```")).code, "INCOMPLETE");
+});
