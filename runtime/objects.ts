@@ -90,18 +90,28 @@ export function missing(path: string, key: string): ToonError {
 export { describe };
 
 /**
- * A cheap test that `v` can be a JSON value at its top level (what an `any` position accepts): used to pick a
- * union branch, so a bigint, a function or `undefined` moves on to the next branch instead of failing in this one.
+ * Whether `v` can be a JSON value all the way down (what an `any` position accepts): used to pick a union branch,
+ * so a value holding a bigint, a function or `undefined` anywhere moves on to the next branch (an int64 field of
+ * a later object branch) instead of failing in this one. Nested deeper than 256 levels it answers true and
+ * leaves the writer's DEPTH_LIMIT to say so.
  */
-export function isJsonLike(v: unknown): boolean {
+export function isJsonLike(v: unknown, depth = 0): boolean {
   switch (typeof v) {
     case "string":
     case "boolean":
       return true;
     case "number":
       return v - v === 0;
-    case "object":
+    case "object": {
+      if (v === null || depth >= 256) return true;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!isJsonLike(v[i], depth + 1)) return false;
+        return true;
+      }
+      const o = v as Record<string, unknown>;
+      for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined && !isJsonLike(o[k], depth + 1)) return false;
       return true;
+    }
     default:
       return false;
   }

@@ -6,7 +6,9 @@
  * the heap and array buffers grew over the case; a case over the bound is run again between two collections
  * (with --expose-gc, as the npm script runs) with its value held, so garbage does not count, what it keeps alive
  * does. Time is wall time, a slow case run twice. Every failing input is written to test/fuzz/regressions/, which
- * test/fuzz.test.ts replays in `npm test`. Deterministic for a seed (time and memory figures aside).
+ * test/fuzz.test.ts replays in `npm test`. Then `--random-schemas N` seeded random schemas (test/support/random-
+ * schema.ts, a longer run of test/random-schemas.test.ts): random values of each must round-trip through the
+ * engine's binary codec and the dense layout. Deterministic for a seed (time and memory figures aside).
  */
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -21,9 +23,18 @@ import { buildDictionary } from "../generator/dictionary/file.ts";
 import { emitModule } from "../generator/emit/module.ts";
 import { interpret } from "../generator/interpret/index.ts";
 import { arbitrary } from "../test/support/arbitrary.ts";
+import { randomSchema } from "../test/support/random-schema.ts";
+import { sameDecoded } from "../test/support/same-value.ts";
+import { denseOf } from "../runtime/text/dense/index.ts";
 
 const { values: args } = parseArgs({
-  options: { seed: { type: "string", default: "12" }, cases: { type: "string", default: "20000" }, only: { type: "string" }, schemas: { type: "string", default: "200" } },
+  options: {
+    seed: { type: "string", default: "12" },
+    cases: { type: "string", default: "20000" },
+    only: { type: "string" },
+    schemas: { type: "string", default: "200" },
+    "random-schemas": { type: "string", default: "2000" },
+  },
 });
 const seed = Number(args.seed);
 const total = Number(args.cases);
@@ -138,9 +149,48 @@ for (let i = 0; i < Number(args.schemas); i++) {
   }
 }
 
+// random schemas (awkward names, maps, tuples, unions, int64, recursion): values round-trip, binary and dense
+const randomStart = performance.now();
+let randomValues = 0;
+let randomRefused = 0;
+const firstRandom = (seed * 7919) % 1_000_000;
+for (let i = 0; i < Number(args["random-schemas"]); i++) {
+  const s = firstRandom + i;
+  const schema = randomSchema(s);
+  let ir;
+  try {
+    ir = schemaToIR(schema, { source: `random-${s}.schema.json` });
+  } catch (e) {
+    if (e instanceof ToonError) randomRefused++;
+    else {
+      failures++;
+      console.log(`FAIL random schema ${s}: loading threw ${(e as Error)?.stack ?? e}`);
+    }
+    continue;
+  }
+  const engine = interpret(ir, buildDictionary(ir));
+  const dense = denseOf(ir);
+  for (let k = 0; k < 20; k++) {
+    const value = arbitrary(ir, s * 1000 + k);
+    let stage = "binary";
+    try {
+      if (!sameDecoded(engine.decode(engine.encode(value)), value, false, true)) throw new Error("binary round trip differs");
+      stage = "dense";
+      const text = dense.toText(value);
+      if (!sameDecoded(dense.fromText(text), value)) throw new Error(`dense round trip differs: ${JSON.stringify(text).slice(0, 300)}`);
+      randomValues++;
+    } catch (e) {
+      failures++;
+      console.log(`FAIL random schema ${s} value ${k} (${stage}): ${(e as Error)?.message ?? e}`);
+      break;
+    }
+  }
+}
+
 const rows = [...stats].map(([name, s]) => `${name.padEnd(28)} ${String(s.cases).padStart(6)} ${String(s.values).padStart(6)} ${String(s.errors).padStart(6)} ${String(s.failures).padStart(4)} ${s.maxMs.toFixed(1).padStart(8)} ${(s.maxMemRatio * 100).toFixed(1).padStart(7)}%`);
 console.log(`${"target".padEnd(28)} ${"cases".padStart(6)} ${"values".padStart(6)} ${"errors".padStart(6)} ${"fail".padStart(4)} ${"max ms".padStart(8)} ${"max mem".padStart(8)}`);
 for (const r of rows) console.log(r);
 console.log(`hostile schemas: ${schemaOk} generated, ${schemaErrors} refused with a ToonError (${(performance.now() - schemaStart).toFixed(0)} ms)`);
+console.log(`random schemas: ${args["random-schemas"]} from seed ${firstRandom}, ${randomValues} values round-tripped, ${randomRefused} refused with a ToonError (${(performance.now() - randomStart).toFixed(0)} ms)`);
 console.log(`${total} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${failures} failures, ${opens} of known open kinds`);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -16,6 +16,8 @@ import { denseOf } from "../runtime/text/dense/index.ts";
 import { arbitrary } from "./support/arbitrary.ts";
 import { compileSchema, suiteDir } from "./support/gen.ts";
 import { randomSchema } from "./support/random-schema.ts";
+import { sameDecoded as same } from "./support/same-value.ts";
+import { catchToon } from "./support/toon-error.ts";
 
 const ENGINE_SCHEMAS = 300;
 const MODULE_SCHEMAS = 60;
@@ -24,29 +26,6 @@ const VALUES = 30;
 function show(v: unknown): string {
   const s = JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x));
   return s === undefined ? String(v) : s.length > 500 ? s.slice(0, 497) + "..." : s;
-}
-
-/**
- * Equal as decoded values. An int64 given as a double beyond 2^53 decodes to the bigint of its value (binary and
- * TOON text alike: docs/FORMAT.md §3.2). `loose`: -0 may come back as 0 (the TOON spec's number normalization;
- * binary, where a union of integer and number takes the integer branch for -0). `toon`: also a bigint beyond
- * 2^53 as its quoted digits (how TOON v4 writes one, which a union with a string branch reads as that string).
- */
-function same(a: unknown, b: unknown, toon = false, loose = toon): boolean {
-  if (typeof a === "bigint" || typeof b === "bigint") {
-    if (typeof a === "bigint" && typeof b === "bigint") return a === b;
-    const [big, other] = (typeof a === "bigint" ? [a, b] : [b, a]) as [bigint, unknown];
-    if (typeof other === "number") return Number.isInteger(other) && BigInt(other) === big;
-    return toon && other === big.toString();
-  }
-  if (typeof a === "number" && typeof b === "number") return loose ? a === b || (a !== a && b !== b) : Object.is(a, b);
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a === b;
-  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
-  if (keys.length !== Object.keys(y).length) return false;
-  return keys.every((k) => Object.prototype.hasOwnProperty.call(y, k) && same(x[k], y[k], toon, loose));
 }
 
 function check(label: string, back: unknown, value: unknown, text: string, toon = false, loose = toon): void {
@@ -198,4 +177,29 @@ test("random schemas, found: a string with white space at either end that trim r
   }
   const root = denseOf(schemaToIR({ type: "string" }, { source: "root.schema.json", baseDir: process.cwd() }));
   assert.equal(root.toText("\u2028\u2029"), '"\u2028\u2029"');
+});
+
+test("random schemas, found: a union takes the later branch a nested bigint belongs to; an enum value beside a uuid branch", async () => {
+  await initHash();
+  const schema = {
+    anyOf: [
+      { type: "object", properties: { a: { type: "number" } } },
+      { type: "object", properties: { lead: { type: "object", properties: { count: { type: "integer", format: "int64" } } } }, additionalProperties: { type: "integer" } },
+    ],
+  };
+  const ir = schemaToIR(schema, { source: "open-union.schema.json", baseDir: process.cwd() });
+  const engine = interpret(ir, buildDictionary(ir));
+  const { codec } = await compileSchema({ title: "OpenUnion", ...schema }, suiteDir("random-schemas-union"), "open-union");
+  // the first branch is open (its extra keys `any`): the bigint deep inside is no JSON value, so the second one
+  const value = { lead: { count: -9223372036854775808n }, n: 3 };
+  const bytes = engine.encode(value as never);
+  assert.equal(Buffer.from(codec.encode(value)).toString("hex"), Buffer.from(bytes).toString("hex"));
+  assert.deepEqual(engine.decode(bytes), value);
+  assert.deepEqual(codec.decode(bytes), value);
+  // nothing takes a bigint nested where only JSON or integers may be: the error it was, not a wrong branch
+  assert.equal(catchToon(() => engine.encode({ extra: { deep: [1, { x: 2n ** 60n }] } } as never)).code, "INVALID_VALUE");
+  // a string that is not a uuid but is one of the enum's values reads as that value
+  const dense = denseOf(schemaToIR({ type: "array", items: { anyOf: [{ enum: ["é", "", "]"] }, { type: "string", format: "uuid" }] } }, { source: "e.schema.json", baseDir: process.cwd() }));
+  const v = ["é", "", "]", "8b2615d6-0a03-4764-a74c-641885db7f19"];
+  check("enum beside uuid", dense.fromText(dense.toText(v)), v, dense.toText(v));
 });

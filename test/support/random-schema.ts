@@ -32,6 +32,14 @@ export function randomSchema(seed: number, options: RandomSchemaOptions = {}): S
 class SchemaGen {
   private readonly defs: Record<string, Schema> = {};
   private defCount = 0;
+  /**
+   * Inside the branches of a plain (undiscriminated) union of objects: no int64 there. Such branches overlap (an
+   * open one takes any object), and which branch's int64 a JSON number belongs to is not in the text: the first
+   * branch that takes the value reads it, as `anyOf` says, so a bigint under a later branch could come back as a
+   * number (binary's branch test sees the bigint and is exact).
+   */
+  private plainUnion = 0;
+  private readonly building = new Set<string>();
 
   constructor(
     private readonly r: Rng,
@@ -65,7 +73,12 @@ class SchemaGen {
     if (roll < 0.95) return this.shared(depth);
     if (roll < 0.96) return this.extended(depth);
     if (roll < 0.97) return { type: r.pick([["string", "number"], ["integer", "boolean", "null"], ["string", "array"], ["object", "string"]]) };
-    if (roll < 0.98) return { anyOf: [this.object(depth + 1), this.object(depth + 1)] };
+    if (roll < 0.98) {
+      this.plainUnion++;
+      const branches = [this.object(depth + 1), this.object(depth + 1)];
+      this.plainUnion--;
+      return { anyOf: branches };
+    }
     if (roll < 0.99) return { enum: [{ a: 1 }, [1, "x"], "s", null] };
     return { type: "object", patternProperties: { "^x-": this.scalar() }, properties: { id: { type: "string" } } };
   }
@@ -76,7 +89,7 @@ class SchemaGen {
     if (roll < 0.3) return { type: "string" };
     if (roll < 0.38) return { type: "string", format: r.pick(["date-time", "date", "uuid"]) };
     if (roll < 0.55) return { type: "integer" };
-    if (roll < 0.6) return { type: "integer", format: "int64" };
+    if (roll < 0.6) return this.plainUnion > 0 ? { type: "integer" } : { type: "integer", format: "int64" };
     if (roll < 0.75) return { type: "number" };
     if (roll < 0.9) return { type: "boolean" };
     if (roll < 0.95) return { type: "null" };
@@ -155,11 +168,14 @@ class SchemaGen {
 
   /** A definition referenced from here (and from wherever else the generator lands on it again). */
   private shared(depth: number): Schema {
-    const names = Object.keys(this.defs).filter((n) => n.startsWith("Shared"));
+    // only finished definitions: one under construction could end up requiring itself (no finite value)
+    const names = Object.keys(this.defs).filter((n) => n.startsWith("Shared") && !this.building.has(n));
     if (names.length > 0 && this.r.chance(0.5)) return { $ref: `#/$defs/${this.r.pick(names)}` };
     const name = `Shared${this.defCount++}`;
+    this.building.add(name);
     this.defs[name] = { type: "object" };
     this.defs[name] = this.object(depth + 1);
+    this.building.delete(name);
     return { $ref: `#/$defs/${name}` };
   }
 

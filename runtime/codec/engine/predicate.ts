@@ -133,7 +133,8 @@ export class PredicateCompiler {
     const props = s.properties.map((p) => ({ get: propReader(p.name), required: p.required, test: this.predicateOf(p.shape) }));
     const known = new Set(s.properties.map((p) => p.name));
     const closed = s.additional === false;
-    const extra = s.additional !== false && s.additional.kind !== "any" ? this.predicateOf(s.additional) : undefined;
+    // extra keys are checked against their shape, `any` included: a bigint among them belongs to another branch
+    const extra = s.additional !== false ? this.predicateOf(s.additional) : undefined;
     return (v) => {
       if (typeof v !== "object" || v === null || isArray(v)) return false;
       for (let i = 0; i < props.length; i++) {

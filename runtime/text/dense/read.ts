@@ -853,8 +853,9 @@ export class DenseReader {
     const kinds = info.kinds!;
     if (t.charCodeAt(this.pos) === 34) {
       const s = readJsonString(this.cursor());
-      if (kinds.has("string")) return this.checked(info, s, at);
+      // an enum value first: a union's string branch may take only some strings (a uuid) that the value is not
       if (info.enumValues !== undefined && info.enumValues.has(s)) return s;
+      if (kinds.has("string")) return this.checked(info, s, at);
       return this.invalid(this.expected(info), at);
     }
     let tok: string;
@@ -921,11 +922,11 @@ export class DenseReader {
         }
       } else if (!kinds.has("string")) return this.invalid("expected an integer", at);
     }
+    if (info.enumValues !== undefined && info.enumValues.has(tok)) return tok;
     if (kinds.has("string")) {
       if (tok === "null") this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
       return this.checked(info, info.stamp !== undefined ? (expandStamp(info.stamp, tok) ?? tok) : tok, at);
     }
-    if (info.enumValues !== undefined && info.enumValues.has(tok)) return tok;
     return this.invalid(this.expected(info), at);
   }
 
@@ -1043,15 +1044,17 @@ function hasTrailingBlanks(t: string): boolean {
   return c === 32 || c === 9 || t.indexOf(" \n") >= 0 || t.indexOf("\t\n") >= 0;
 }
 
-/** `t` with the spaces and tabs at each line's end removed (one pass, linear). */
+/** `t` with the spaces and tabs at the end of each line that has more than blanks removed (one pass, linear). */
 function withoutTrailingBlanks(t: string): string {
   let out = "";
   let from = 0;
   for (;;) {
     const nl = t.indexOf("\n", from);
-    let end = nl < 0 ? t.length : nl;
+    const eol = nl < 0 ? t.length : nl;
+    let end = eol;
     while (end > from && (t.charCodeAt(end - 1) === 32 || t.charCodeAt(end - 1) === 9)) end--;
-    out += t.slice(from, end);
+    // a line of blanks only stays as it is: its indentation may be a row of one empty cell
+    out += t.slice(from, end === from ? eol : end);
     if (nl < 0) return out;
     out += "\n";
     from = nl + 1;
