@@ -15,7 +15,7 @@ export { isUuid, writeUuid, readUuid } from "./uuid.ts";
 export { Reader } from "./reader.ts";
 export { writeHeader, readHeader } from "./header.ts";
 export { writeAny, readAny } from "./any.ts";
-export { hasOwn, setOwn, getOwn, isJsonLike, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./objects.ts";
+export { hasOwn, setOwn, getOwn, isJsonLike, extrasAreJson, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./objects.ts";
 export { Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { validateWith, validateFull, assertSchema, withSchemaCheck } from "./validate.ts";
 export type { ValidationResult, ValidateOptions, ValidationIssue, SchemaCheck } from "./validate.ts";

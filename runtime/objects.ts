@@ -37,6 +37,19 @@ export function extraKeys(o: object, known: ReadonlySet<string>): string[] | und
   return out;
 }
 
+/**
+ * Whether every extra key of `o` (own, enumerable, outside `known`, not undefined) holds a JSON value: a union's
+ * test of an open object branch, whose extra keys are `any` (a bigint among them belongs to another branch).
+ */
+export function extrasAreJson(o: object, known: ReadonlySet<string>): boolean {
+  for (const k in o) {
+    if (known.has(k) || !hasOwnProperty.call(o, k)) continue;
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== undefined && !isJsonLike(v)) return false;
+  }
+  return true;
+}
+
 /** Count of own enumerable keys: compared against the declared keys present to spot unknown ones cheaply. */
 export function keyCount(o: object): number {
   let n = 0;

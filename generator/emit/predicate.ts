@@ -209,8 +209,10 @@ ${indentBy(join([...group.map((g) => g.code), code`return true;`]), "  ")}
       }
       const known = cx.knownKeys(s.properties.map((p) => p.name), s);
       if (s.additional === false) lines.push(code`if ($rt.extraKeys(v, ${known}) !== undefined) return false;`);
-      else {
-        // `any` included: a bigint among the extra keys belongs to another branch (as the engine's predicate.ts)
+      else if (s.additional.kind === "any") {
+        // a bigint among the extra keys belongs to another branch (as the engine's predicate.ts)
+        lines.push(code`if (!$rt.extrasAreJson(v, ${known})) return false;`);
+      } else {
         lines.push(code`for (const k of $rt.extraKeys(v, ${known}) ?? []) {
   const e = v[k];
   if (!(${predicate(s.additional, name("e"), cx)})) return false;

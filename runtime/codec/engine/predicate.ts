@@ -5,7 +5,7 @@
 import { formatOf } from "../formats.ts";
 import type { Shape } from "../descriptor.ts";
 import type { Category, DefinitionLookup } from "../plan.ts";
-import { isJsonLike, extraKeys, jsonEquals } from "../../objects.ts";
+import { isJsonLike, extrasAreJson, extraKeys, jsonEquals } from "../../objects.ts";
 import { isPrimitive, propReader } from "./props.ts";
 
 export type Predicate = (v: any) => boolean;
@@ -133,8 +133,10 @@ export class PredicateCompiler {
     const props = s.properties.map((p) => ({ get: propReader(p.name), required: p.required, test: this.predicateOf(p.shape) }));
     const known = new Set(s.properties.map((p) => p.name));
     const closed = s.additional === false;
-    // extra keys are checked against their shape, `any` included: a bigint among them belongs to another branch
-    const extra = s.additional !== false ? this.predicateOf(s.additional) : undefined;
+    // extra keys are checked against their shape, `any` included (extrasAreJson): a bigint among them belongs to
+    // another branch
+    const anyExtra = s.additional !== false && s.additional.kind === "any";
+    const extra = s.additional !== false && !anyExtra ? this.predicateOf(s.additional) : undefined;
     return (v) => {
       if (typeof v !== "object" || v === null || isArray(v)) return false;
       for (let i = 0; i < props.length; i++) {
@@ -143,6 +145,7 @@ export class PredicateCompiler {
         if (p.required ? f === undefined || !p.test(f) : f !== undefined && !p.test(f)) return false;
       }
       if (closed) return extraKeys(v, known) === undefined;
+      if (anyExtra) return extrasAreJson(v, known);
       if (extra !== undefined) for (const k of extraKeys(v, known) ?? []) if (!extra(v[k])) return false;
       return true;
     };
