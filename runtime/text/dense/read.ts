@@ -138,11 +138,16 @@ export class DenseReader {
     else if (info.disc !== undefined) v = this.variantFields(info, 0, undefined);
     else if (info.shape.kind === "array") {
       // a root array is a field's value part after an empty key: `[N]...`, or `: [...]` (a JSON cell, for what the
-      // writer cannot lay out as a table or list: arrays of arrays)
+      // writer cannot lay out as a table or list: arrays of arrays), or a JSON array (`[]`, `[{"a":1}]`: the
+      // writer's choice when fewer tokens), which no `[N]` header looks like: `[`, digits, `]`, then `:` or `{`
       const c = this.text.charCodeAt(0);
       if (c !== 91 && c !== 58) this.fail('expected a root array header [N] (or ": " and a JSON array)');
       this.pos = 0;
-      v = this.fieldValue(info, 0);
+      if (c === 91 && !arrayHeaderAt(this.text)) {
+        v = this.jsonCell(info);
+        if (this.pos !== this.le) this.fail("unexpected text after the value");
+        this.nextLine();
+      } else v = this.fieldValue(info, 0);
     } else {
       this.pos = 0;
       v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
@@ -1037,6 +1042,15 @@ export class DenseReader {
     c.end = this.le;
     return c;
   }
+}
+
+/** Whether `t` begins with a root array header: `[`, a count, `]`, then `:` or `{` (else it is JSON). */
+function arrayHeaderAt(t: string): boolean {
+  let i = 1;
+  while (i < t.length && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
+  if (i === 1 || t.charCodeAt(i) !== 93) return false;
+  const c = t.charCodeAt(i + 1);
+  return c === 58 || c === 123;
 }
 
 function hasTrailingBlanks(t: string): boolean {

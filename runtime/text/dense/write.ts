@@ -48,10 +48,24 @@ export class DenseWriter {
 
   /** The dense lines, or the value's compact JSON where that costs fewer tokens (see `document`). */
   private choose(value: unknown, lines: string): string {
-    if (lines.charCodeAt(0) === 123 || !isPlainObject(value)) return lines; // already JSON, or not an object root
+    const c0 = lines.charCodeAt(0);
+    if (c0 === 123) return lines; // already JSON
+    // an array root the lines spell as `: [...]` (arrays of arrays, mixed items): the JSON alone, which the reader
+    // takes as well (`: ` is a token more)
+    if (c0 === 58) return Array.isArray(value) ? lines.slice(2) : lines;
+    // a root array: `[N]...` lines or its JSON, whichever costs fewer tokens (`[0]:` is 3 tokens, `[]` one; a
+    // short list of small objects is cheaper as JSON), as for objects below; the reader takes a root that
+    // begins with "[" and is no `[N]` header as JSON
+    if (Array.isArray(value)) return this.cheaper(value, lines);
+    if (!isPlainObject(value)) return lines; // a scalar root
     // no lines at all (an empty object, or one of dropped consts only): its JSON, `{}`, so that the text is never
     // empty and a model's reply that holds it has something to find (fromModelOutput)
     if (lines === "") return this.json(value);
+    return this.cheaper(value, lines);
+  }
+
+  /** The lines, or the value's compact JSON when its estimated tokens are fewer (see `document`). */
+  private cheaper(value: unknown, lines: string): string {
     // the keys JSON would spell for the cells written under headers (`"key":` each) add up to more than a quarter
     // of the lines: JSON is that much longer, the lines win by far, and skipping the estimate keeps toText fast on
     // the tables dense is for
@@ -337,7 +351,7 @@ export class DenseWriter {
       case "string":
         return JSON.stringify(x);
       case "number":
-        return Number.isFinite(x) ? spellInt64Double(x) : "null";
+        return Number.isFinite(x) ? spellJsonNumber(x) : "null";
       case "bigint":
         return String(x);
       case "boolean":
@@ -370,11 +384,21 @@ export class DenseWriter {
 }
 
 /**
- * A number where a bigint may also be (an int64 cell, a JSON cell): an integer beyond 2^53 that is a double, not a
- * bigint, in exponent form (`1.2345678901234567e+19`), so that a union of number and int64 reads it back as that
- * double (its digits would read as the bigint they spell, of another type and value); a plain int64 position reads
- * either as binary and TOON text do (a bigint). Every other number as `spellNumber`.
+ * A number in an int64 cell: an integer beyond 2^53 that is a double, not a bigint, in exponent form
+ * (`1.2345678901234567e+19`), so that a union of number and int64 reads it back as that double (its digits would
+ * read as the bigint they spell, of another type and value); a plain int64 position reads either as binary and
+ * TOON text do (a bigint). Every other number as `spellNumber`.
  */
+/**
+ * A number in JSON (a JSON cell, the document's JSON): an integer beyond 2^53 with the digits of its exact value
+ * (`9223372036854774784` for the double `String` spells `9223372036854775000`), because the reader keeps such a
+ * token's digits for an int64 position (where the shortest spelling would be another integer); as long as
+ * JSON's, and read back as the same double anywhere else. Every other number as `spellNumber`.
+ */
+function spellJsonNumber(x: number): string {
+  return (x > 9007199254740991 || x < -9007199254740991) && x < 1e21 && x > -1e21 ? BigInt(x).toString() : spellNumber(x);
+}
+
 function spellInt64Double(x: number): string {
   return (x > 9007199254740991 || x < -9007199254740991) && x < 1e21 && x > -1e21 ? x.toExponential() : spellNumber(x);
 }
