@@ -153,6 +153,7 @@ for (let i = 0; i < Number(args.schemas); i++) {
 const randomStart = performance.now();
 let randomValues = 0;
 let randomRefused = 0;
+let randomMutations = 0;
 const firstRandom = (seed * 7919) % 1_000_000;
 for (let i = 0; i < Number(args["random-schemas"]); i++) {
   const s = firstRandom + i;
@@ -170,6 +171,7 @@ for (let i = 0; i < Number(args["random-schemas"]); i++) {
   }
   const engine = interpret(ir, buildDictionary(ir));
   const dense = denseOf(ir);
+  const texts: string[] = [];
   for (let k = 0; k < 20; k++) {
     const value = arbitrary(ir, s * 1000 + k);
     let stage = "binary";
@@ -178,11 +180,26 @@ for (let i = 0; i < Number(args["random-schemas"]); i++) {
       stage = "dense";
       const text = dense.toText(value);
       if (!sameDecoded(dense.fromText(text), value)) throw new Error(`dense round trip differs: ${JSON.stringify(text).slice(0, 300)}`);
+      if (k < 3) texts.push(text);
       randomValues++;
     } catch (e) {
       failures++;
       console.log(`FAIL random schema ${s} value ${k} (${stage}): ${(e as Error)?.message ?? e}`);
       break;
+    }
+  }
+  // hostile dense text of this schema: mutated texts give a value the binary encoder takes, or a ToonError
+  if (texts.length === 0) continue;
+  const target = { name: "random-schema-dense", input: "text" as const, seeds: texts, run: (t: string) => dense.fromText(t), accept: (v: unknown) => void engine.encode(v as never) };
+  for (let k = 0; k < 10; k++) {
+    const c = caseInput(target, schemaRng.fork());
+    const t0 = performance.now();
+    const o = judge(target, c.input);
+    const ms = performance.now() - t0;
+    randomMutations++;
+    if (o.kind === "failure" || (ms > MS_LIMIT && c.size <= 1024 * 1024)) {
+      failures++;
+      console.log(`FAIL random schema ${s} dense text (${c.how}): ${o.kind === "failure" ? o.detail : `took ${ms.toFixed(0)} ms on ${c.size} characters`}\n  text: ${JSON.stringify(c.input).slice(0, 300)}`);
     }
   }
 }
@@ -191,6 +208,6 @@ const rows = [...stats].map(([name, s]) => `${name.padEnd(28)} ${String(s.cases)
 console.log(`${"target".padEnd(28)} ${"cases".padStart(6)} ${"values".padStart(6)} ${"errors".padStart(6)} ${"fail".padStart(4)} ${"max ms".padStart(8)} ${"max mem".padStart(8)}`);
 for (const r of rows) console.log(r);
 console.log(`hostile schemas: ${schemaOk} generated, ${schemaErrors} refused with a ToonError (${(performance.now() - schemaStart).toFixed(0)} ms)`);
-console.log(`random schemas: ${args["random-schemas"]} from seed ${firstRandom}, ${randomValues} values round-tripped, ${randomRefused} refused with a ToonError (${(performance.now() - randomStart).toFixed(0)} ms)`);
+console.log(`random schemas: ${args["random-schemas"]} from seed ${firstRandom}, ${randomValues} values round-tripped, ${randomMutations} mutated dense texts read or refused, ${randomRefused} refused with a ToonError (${(performance.now() - randomStart).toFixed(0)} ms)`);
 console.log(`${total} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${failures} failures, ${opens} of known open kinds`);
 process.exitCode = failures === 0 ? 0 : 1;

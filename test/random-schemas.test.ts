@@ -221,3 +221,14 @@ test("random schemas, found: a root array costs no more tokens than its JSON; in
   assert.match(text, /9223372036854774784,9223372036854774784/);
   assert.deepEqual(tuple.fromText(text), { t: [9223372036854774784n, 9223372036854775000] });
 });
+
+test("random schemas, found: an empty or cut-off document of a scalar root is INVALID_VALUE, never a value", () => {
+  for (const type of ["integer", "boolean", "null", "number", "string"]) {
+    const dense = denseOf(schemaToIR({ type }, { source: `${type}.schema.json`, baseDir: process.cwd() }));
+    const e = catchToon(() => dense.fromText(""));
+    assert.equal(e.code, "INVALID_VALUE", `${type}: ${e.message}`);
+    assert.match(e.message, /got an empty text/);
+  }
+  const str = denseOf(schemaToIR({ type: "string" }, { source: "s.schema.json", baseDir: process.cwd() }));
+  assert.equal(str.fromText('""'), "");
+});

@@ -151,6 +151,8 @@ export class DenseReader {
     } else {
       this.pos = 0;
       v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
+      // an empty document is no scalar (the writer quotes the empty string)
+      if (v === ABSENT) this.invalid(this.expected(info) + ", got an empty text");
       if (this.pos !== this.le) this.fail("unexpected text after the value");
       this.nextLine();
     }
