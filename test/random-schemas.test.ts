@@ -16,6 +16,8 @@ import { denseOf } from "../runtime/text/dense/index.ts";
 import { arbitrary } from "./support/arbitrary.ts";
 import { compileSchema, suiteDir } from "./support/gen.ts";
 import { randomSchema } from "./support/random-schema.ts";
+import { randomZod } from "./support/random-zod.ts";
+import { zodToJsonSchema } from "../generator/inputs/zod.ts";
 import { sameDecoded as same } from "./support/same-value.ts";
 import { catchToon } from "./support/toon-error.ts";
 
@@ -231,4 +233,47 @@ test("random schemas, found: an empty or cut-off document of a scalar root is IN
   }
   const str = denseOf(schemaToIR({ type: "string" }, { source: "s.schema.json", baseDir: process.cwd() }));
   assert.equal(str.fromText('""'), "");
+});
+
+test("random Zod schemas: converted (or refused with UNSUPPORTED_SCHEMA), their values round-trip binary and dense", async () => {
+  await initHash();
+  let converted = 0;
+  for (let seed = 1; seed <= 150; seed++) {
+    let ir;
+    try {
+      const conv = await zodToJsonSchema(randomZod(seed), `random-zod-${seed}.ts#S`);
+      ir = schemaToIR({ ...conv.jsonSchema, title: "S" }, { source: `random-zod-${seed}.ts#S`, baseDir: process.cwd() });
+    } catch (e) {
+      assert.equal((e as { code?: string }).code, "UNSUPPORTED_SCHEMA", `zod ${seed}: ${(e as Error).message}`);
+      continue;
+    }
+    converted++;
+    const engine = interpret(ir, buildDictionary(ir));
+    const dense = denseOf(ir);
+    for (let k = 0; k < 20; k++) {
+      const value = arbitrary(ir, seed * 100 + k);
+      check(`zod ${seed} value ${k} binary`, engine.decode(engine.encode(value)), value, "", false, true);
+      const text = dense.toText(value);
+      check(`zod ${seed} value ${k} dense`, dense.fromText(text), value, text);
+    }
+  }
+  assert.ok(converted > 100, `${converted} of 150 converted`);
+});
+
+test("random schemas, found: a required field group inside an absent optional one is absent with it", () => {
+  const schema = {
+    type: "array",
+    items: {
+      type: "object",
+      properties: { k: { type: "string" }, y: { type: "object", properties: { inner: { type: "object", properties: { id: { type: "integer" }, n: { type: ["string", "null"] } }, required: ["id"] }, z: { type: "number" } }, required: ["inner"] } },
+      required: ["k"],
+      additionalProperties: false,
+    },
+  };
+  const dense = denseOf(schemaToIR(schema, { source: "nested.schema.json", baseDir: process.cwd() }));
+  const v = [{ k: "a" }, { k: "b", y: { inner: { id: 1, n: null }, z: 2 } }, { k: "c" }];
+  const text = dense.toText(v);
+  check("nested required group", dense.fromText(text), v, text);
+  // y there, its required inner group empty: inner's own required id is missing
+  assert.equal(catchToon(() => dense.fromText(text.replace(/\n  c,.*$/, "\n  c,,,5"))).code, "INVALID_VALUE");
 });

@@ -696,16 +696,28 @@ export class DenseReader {
     }
     const cols = b.cols!;
     let lacking: string | undefined;
+    // required field groups whose cells are all empty: `{}` if this object is there (known after its last cell)
+    let empties: [BGroup, Record<string, unknown>, string][] | undefined;
+    const emptyCell = (col: (typeof cols)[number]): void => {
+      if (!col.required) return;
+      if (col.bound.t !== 1) {
+        lacking ??= col.key;
+        return;
+      }
+      const e: Record<string, unknown> = {};
+      setOwn(o, col.key, e);
+      (empties ??= []).push([col.bound, e, col.key]);
+    };
     for (let i = 0; i < cols.length; i++) {
       if (i > 0 && !this.more()) {
         // the item ended early: the remaining cells are empty
-        for (let j = i; j < cols.length; j++) if (cols[j]!.required) lacking ??= cols[j]!.key;
+        for (let j = i; j < cols.length; j++) emptyCell(cols[j]!);
         break;
       }
       const col = cols[i]!;
-      const v = this.cell(col.bound, col.key, col.required);
+      const v = this.cell(col.bound, col.key, false);
       if (v === ABSENT) {
-        if (col.required) lacking ??= col.key;
+        emptyCell(col);
         continue;
       }
       any = true;
@@ -715,7 +727,38 @@ export class DenseReader {
     if (!any && !present) return ABSENT;
     if (b.missing[0] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, start), b.missing[0]!);
     if (lacking !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(lacking)}`, start), lacking);
+    if (empties !== undefined) {
+      for (const [g, e, key] of empties) {
+        try {
+          this.emptyObject(g, e, start);
+        } catch (x) {
+          throw prefixed(x, key);
+        }
+      }
+    }
     return b.needsComplete ? this.complete(b.info, o, 0) : o;
+  }
+
+  /**
+   * The object a required field group of empty cells stands for (its parent is there): `{}` (`o`), checked as
+   * a row of it would be: its own required fields are missing unless they are field groups too (`{}` again), and
+   * a discriminated union's object cannot be empty.
+   */
+  private emptyObject(b: BGroup, o: Record<string, unknown>, at: number): void {
+    if (b.branches !== undefined) this.invalid(`expected ${b.info.disc!.property} (which kind of object this is)`, at);
+    if (b.missing[0] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, at), b.missing[0]!);
+    for (const c of b.cols!) {
+      if (!c.required) continue;
+      if (c.bound.t !== 1) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(c.key)}`, at), c.key);
+      const e: Record<string, unknown> = {};
+      setOwn(o, c.key, e);
+      try {
+        this.emptyObject(c.bound, e, at);
+      } catch (x) {
+        throw prefixed(x, c.key);
+      }
+    }
+    if (b.needsComplete) this.complete(b.info, o, 0);
   }
 
   /**
