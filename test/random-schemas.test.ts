@@ -277,3 +277,17 @@ test("random schemas, found: a required field group inside an absent optional on
   // y there, its required inner group empty: inner's own required id is missing
   assert.equal(catchToon(() => dense.fromText(text.replace(/\n  c,.*$/, "\n  c,,,5"))).code, "INVALID_VALUE");
 });
+
+test("random schemas, found: a union's integer branches take every integral double their writers take (beyond 64 bits too)", async () => {
+  await initHash();
+  const schema = { anyOf: [{ type: "integer", format: "int64" }, { type: "integer" }] };
+  const ir = schemaToIR(schema, { source: "ints.schema.json", baseDir: process.cwd() });
+  const engine = interpret(ir, buildDictionary(ir));
+  const { codec } = await compileSchema({ title: "Ints", ...schema }, suiteDir("random-schemas-ints"), "ints");
+  for (const v of [9.2e210, 2 ** 64, -(2 ** 63) - 4096, 5, 2n ** 63n]) {
+    const bytes = engine.encode(v as never);
+    assert.equal(Buffer.from(codec.encode(v)).toString("hex"), Buffer.from(bytes).toString("hex"), String(v));
+    assert.equal(engine.decode(bytes), v);
+  }
+  assert.equal(catchToon(() => engine.encode(2n ** 64n as never)).code, "INVALID_VALUE");
+});

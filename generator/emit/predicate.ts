@@ -117,9 +117,11 @@ export function predicate(s: Shape, v: Code, cx: ModuleContext): Code {
       return test !== undefined ? code`${raw("$rt." + test.name)}(${v})` : code`typeof ${v} === "string"`;
     }
     case "integer":
+      // what the integer writers take (as the engine's predicate.ts): every integral double, and for int64 a
+      // bigint within 64 bits
       return s.int64
-        ? code`((typeof ${v} === "bigint" || (typeof ${v} === "number" && $isInteger(${v}))) && ${v} >= -0x8000000000000000 && ${v} < 0x10000000000000000)`
-        : code`(typeof ${v} === "number" && $isInteger(${v}) && ${v} >= -0x8000000000000000 && ${v} < 0x10000000000000000)`;
+        ? code`(typeof ${v} === "bigint" ? ${v} >= -0x8000000000000000n && ${v} < 0x10000000000000000n : typeof ${v} === "number" && $isInteger(${v}))`
+        : code`(typeof ${v} === "number" && $isInteger(${v}))`;
     case "number":
       return code`(typeof ${v} === "number" && ${v} - ${v} === 0)`;
     case "boolean":

@@ -60,9 +60,11 @@ export class PredicateCompiler {
         return test !== undefined ? test.fn : (v) => typeof v === "string";
       }
       case "integer":
+        // what the integer writers take: every integral double (beyond 64 bits too, FORMAT §3.2), and for int64 a
+        // bigint within 64 bits
         return s.int64
-          ? (v) => (typeof v === "bigint" || (typeof v === "number" && isInteger(v))) && v >= -0x8000000000000000 && v < 0x10000000000000000
-          : (v) => typeof v === "number" && isInteger(v) && v >= -0x8000000000000000 && v < 0x10000000000000000;
+          ? (v) => (typeof v === "bigint" ? v >= -0x8000000000000000n && v < 0x10000000000000000n : typeof v === "number" && isInteger(v))
+          : (v) => typeof v === "number" && isInteger(v);
       case "number":
         return (v) => typeof v === "number" && v - v === 0;
       case "boolean":
