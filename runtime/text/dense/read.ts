@@ -696,28 +696,27 @@ export class DenseReader {
     }
     const cols = b.cols!;
     let lacking: string | undefined;
-    // required field groups whose cells are all empty: `{}` if this object is there (known after its last cell)
+    // required field groups whose cells are all empty: `{}` if this object is there (known after its last cell);
+    // no closure here: one per row would put this loop's variables in a heap context (fromText 2x slower)
     let empties: [BGroup, Record<string, unknown>, string][] | undefined;
-    const emptyCell = (col: (typeof cols)[number]): void => {
-      if (!col.required) return;
-      if (col.bound.t !== 1) {
-        lacking ??= col.key;
-        return;
-      }
-      const e: Record<string, unknown> = {};
-      setOwn(o, col.key, e);
-      (empties ??= []).push([col.bound, e, col.key]);
-    };
     for (let i = 0; i < cols.length; i++) {
       if (i > 0 && !this.more()) {
         // the item ended early: the remaining cells are empty
-        for (let j = i; j < cols.length; j++) emptyCell(cols[j]!);
+        for (let j = i; j < cols.length; j++) {
+          const c = cols[j]!;
+          if (!c.required) continue;
+          if (c.bound.t === 1) empties = pendingEmpty(o, c.bound, c.key, empties);
+          else lacking ??= c.key;
+        }
         break;
       }
       const col = cols[i]!;
       const v = this.cell(col.bound, col.key, false);
       if (v === ABSENT) {
-        emptyCell(col);
+        if (col.required) {
+          if (col.bound.t === 1) empties = pendingEmpty(o, col.bound, col.key, empties);
+          else lacking ??= col.key;
+        }
         continue;
       }
       any = true;
@@ -1087,6 +1086,14 @@ export class DenseReader {
     c.end = this.le;
     return c;
   }
+}
+
+/** A required field group's `{}` in `o`, to be checked once its parent is known to be there (`group`). */
+function pendingEmpty(o: Record<string, unknown>, b: BGroup, key: string, empties: [BGroup, Record<string, unknown>, string][] | undefined): [BGroup, Record<string, unknown>, string][] {
+  const e: Record<string, unknown> = {};
+  setOwn(o, key, e);
+  (empties ??= []).push([b, e, key]);
+  return empties;
 }
 
 /** Whether `t` begins with a root array header: `[`, a count, `]`, then `:` or `{` (else it is JSON). */
