@@ -40,12 +40,6 @@ class SchemaGen {
    */
   private plainUnion = 0;
   private readonly building = new Set<string>();
-  /**
-   * Inside the values of a map or the items of a tuple (JSON cells in dense text): no scalar union of int64 with
-   * another number kind there. The TOON text check reads a JSON number by the union's first branch that takes
-   * it, so `integer | int64` would read a big integer as the double (docs/TEXT.md: dense cells take the int64).
-   */
-  private jsonCell = 0;
 
   constructor(
     private readonly r: Rng,
@@ -72,8 +66,8 @@ class SchemaGen {
     if (roll < 0.74) return this.nullable(depth);
     if (roll < 0.79) return this.scalarUnion();
     if (roll < 0.85) return this.discriminated(depth);
-    if (roll < 0.87) return this.inJsonCell(() => ({ type: "object", additionalProperties: this.any(depth + 1) }));
-    if (roll < 0.89) return this.inJsonCell(() => ({ type: "array", prefixItems: [this.scalar(), this.any(depth + 1)], items: r.chance(0.5) ? false : this.scalar() }));
+    if (roll < 0.87) return { type: "object", additionalProperties: this.any(depth + 1) };
+    if (roll < 0.89) return { type: "array", prefixItems: [this.scalar(), this.any(depth + 1)], items: r.chance(0.5) ? false : this.scalar() };
     if (roll < 0.91) return {};
     if (roll < 0.93) return this.recursive(depth);
     if (roll < 0.95) return this.shared(depth);
@@ -102,17 +96,15 @@ class SchemaGen {
     return this.enumOf();
   }
 
-  private inJsonCell(make: () => Schema): Schema {
-    this.jsonCell++;
-    const s = make();
-    this.jsonCell--;
-    return s;
-  }
-
+  /**
+   * Two scalars, but never int64 with another number kind: inside JSON (map values, tuple items, arrays of arrays)
+   * the TOON text check reads a JSON number by the union's first branch that takes it, so `integer | int64` would
+   * read a big integer as the double. Dense cells take the int64 (test/random-schemas.test.ts checks those).
+   */
   private scalarUnion(): Schema {
     const branches = [this.scalar(), this.scalar()];
     const numeric = (b: Schema): boolean => b.type === "integer" || b.type === "number";
-    if (this.jsonCell > 0 && branches.every(numeric) && branches.some((b) => b.format === "int64")) return { anyOf: branches.map((b) => ({ type: b.type })) };
+    if (branches.every(numeric) && branches.some((b) => b.format === "int64")) return { anyOf: branches.map((b) => ({ type: b.type })) };
     return { anyOf: branches };
   }
 
