@@ -122,7 +122,7 @@ export function isJsonLike(v: unknown, depth = 0): boolean {
         return true;
       }
       const o = v as Record<string, unknown>;
-      for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined && !isJsonLike(o[k], depth + 1)) return false;
+      for (const k in o) if (hasOwnProperty.call(o, k) && o[k] !== undefined && !isJsonLike(o[k], depth + 1)) return false;
       return true;
     }
     default:

@@ -69,7 +69,7 @@ class SchemaGen {
     if (roll < 0.87) return { type: "object", additionalProperties: this.any(depth + 1) };
     if (roll < 0.89) return { type: "array", prefixItems: [this.scalar(), this.any(depth + 1)], items: r.chance(0.5) ? false : this.scalar() };
     if (roll < 0.91) return {};
-    if (roll < 0.93) return this.recursive(depth);
+    if (roll < 0.93) return this.recursive();
     if (roll < 0.95) return this.shared(depth);
     if (roll < 0.96) return this.extended(depth);
     if (roll < 0.97) return { type: r.pick([["string", "number"], ["integer", "boolean", "null"], ["string", "array"], ["object", "string"]]) };
@@ -206,7 +206,7 @@ class SchemaGen {
   }
 
   /** A definition that refers to itself (an optional child and a list of children), referenced by `$ref`. */
-  private recursive(depth: number): Schema {
+  private recursive(): Schema {
     const name = `Node${this.defCount++}`;
     const self = { $ref: `#/$defs/${name}` };
     this.defs[name] = {
@@ -215,6 +215,6 @@ class SchemaGen {
       required: ["label"],
       additionalProperties: false,
     };
-    return depth >= 0 ? self : self;
+    return self;
   }
 }

@@ -87,7 +87,7 @@ export function readJson(c: JsonCursor, depth = 0): unknown {
   if (!Number.isFinite(n)) c.fail("a number beyond the range of float64", start);
   // an integer beyond 2^53 keeps its token, as in the TOON reader's exact mode: an int64 position reads it as the
   // text check does (digits as the bigint they spell, 12345678901234567890), every other position as the double
-  if ((n > 9007199254740991 || n < -9007199254740991) && Number.isInteger(n)) {
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) {
     c.raws++;
     return new TextNumber(n, tok);
   }

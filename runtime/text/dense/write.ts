@@ -384,23 +384,28 @@ export class DenseWriter {
 }
 
 /**
- * A number in an int64 cell: an integer beyond 2^53 that is a double, not a bigint, in exponent form
- * (`1.2345678901234567e+19`), so that a union of number and int64 reads it back as that double (its digits would
- * read as the bigint they spell, of another type and value); a plain int64 position reads either as binary and
- * TOON text do (a bigint). Every other number as `spellNumber`.
- */
-/**
  * A number in JSON (a JSON cell, the document's JSON): an integer beyond 2^53 with the digits of its exact value
  * (`9223372036854774784` for the double `String` spells `9223372036854775000`), because the reader keeps such a
  * token's digits for an int64 position (where the shortest spelling would be another integer); as long as
  * JSON's, and read back as the same double anywhere else. Every other number as `spellNumber`.
  */
 function spellJsonNumber(x: number): string {
-  return (x > 9007199254740991 || x < -9007199254740991) && x < 1e21 && x > -1e21 ? BigInt(x).toString() : spellNumber(x);
+  return unsafeDigits(x) ? BigInt(x).toString() : spellNumber(x);
 }
 
+/**
+ * A number in an int64 cell: an integer beyond 2^53 that is a double, not a bigint, in exponent form
+ * (`1.2345678901234567e+19`), so that a union of number and int64 reads it back as that double (its digits would
+ * read as the bigint they spell, of another type and value); a plain int64 position reads either as binary and
+ * TOON text do (a bigint). Every other number as `spellNumber`.
+ */
 function spellInt64Double(x: number): string {
-  return (x > 9007199254740991 || x < -9007199254740991) && x < 1e21 && x > -1e21 ? x.toExponential() : spellNumber(x);
+  return unsafeDigits(x) ? x.toExponential() : spellNumber(x);
+}
+
+/** An integer beyond 2^53 that `String` spells with digits (below 1e21), not the exact value they read as. */
+function unsafeDigits(x: number): boolean {
+  return !Number.isSafeInteger(x) && Number.isInteger(x) && x < 1e21 && x > -1e21;
 }
 
 /**
