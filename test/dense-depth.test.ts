@@ -33,7 +33,8 @@ const tree = denseOf(schemaToIR(TREE, { source: "tree.schema.json", baseDir: pro
 /** Well past the limit, but far below what a stack overflow needs: the limit is what stops it. */
 const N = DENSE_MAX_DEPTH * 3;
 
-function depthLimit(f: () => unknown, what: string): void {
+/** DEPTH_LIMIT with a line and column, and `path` the JSON pointer of the value it was reading (a prefix of it). */
+function depthLimit(f: () => unknown, what: string, path?: string): void {
   let e;
   try {
     e = catchToon(f);
@@ -42,21 +43,22 @@ function depthLimit(f: () => unknown, what: string): void {
   }
   assert.equal(e.code, "DEPTH_LIMIT", `${what}: ${e.message}`);
   assert.match(e.message, /line \d+, column \d+/, what);
+  if (path !== undefined) assert.ok(e.path.startsWith(path), `${what}: path ${JSON.stringify(e.path.slice(0, 60))}, expected ${path}...`);
 }
 
 test("dense depth: headers nested past the limit are DEPTH_LIMIT (field groups, inline arrays, bare [] columns)", () => {
-  depthLimit(() => tree.fromText("name: a\nkids[1]{name," + "kids[]{name,".repeat(N) + "}:\n  a"), "inline array columns");
-  depthLimit(() => tree.fromText("child" + "{child".repeat(N) + "}: x"), "field group");
+  depthLimit(() => tree.fromText("name: a\nkids[1]{name," + "kids[]{name,".repeat(N) + "}:\n  a"), "inline array columns", "/kids");
+  depthLimit(() => tree.fromText("child" + "{child".repeat(N) + "}: x"), "field group", "/child");
   depthLimit(() => tree.fromText("kids[1]{" + "name[]".repeat(1) + "[]".repeat(N) + "}:\n  x"), "[] suffixes");
 });
 
 test("dense depth: field lines, list items and JSON cells nested past the limit are DEPTH_LIMIT", () => {
   const lines = Array.from({ length: N }, (_, i) => " ".repeat(2 * i) + "child:").join("\n");
-  depthLimit(() => tree.fromText(lines), "field lines");
+  depthLimit(() => tree.fromText(lines), "field lines", "/child/child/child");
   // `list[1]:`, then each item's first field on its dash line: `- list[1]:` two columns further in each time
   const list = Array.from({ length: N }, (_, i) => (i === 0 ? "" : " ".repeat(4 * i - 2) + "- ") + "list[1]:").join("\n");
   depthLimit(() => tree.fromText(list), "list items");
-  depthLimit(() => tree.fromText("meta: " + "[".repeat(N)), "JSON cell");
+  depthLimit(() => tree.fromText("meta: " + "[".repeat(N)), "JSON cell", "/meta");
   depthLimit(() => tree.fromText("meta: " + '{"a":'.repeat(N)), "JSON cell of objects");
   // a JSON cell counts from the depth it sits at: near the limit, a shallow JSON value is already too deep
   const deepChild = Array.from({ length: DENSE_MAX_DEPTH - 1 }, (_, i) => " ".repeat(2 * i) + "child:").join("\n");
@@ -79,6 +81,7 @@ test("dense depth: values nested within the limit round-trip; deeper values and 
   for (const depth of [DENSE_MAX_DEPTH + 5, 20_000]) {
     const e = catchToon(() => tree.toText(chain(depth)));
     assert.equal(e.code, "DEPTH_LIMIT", `depth ${depth}: ${e.message}`);
+    assert.equal(e.path, "", "the writer reports the document (it keeps no path while writing)");
   }
   const cyclic: Record<string, unknown> = { name: "loop" };
   cyclic.child = cyclic;

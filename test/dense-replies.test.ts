@@ -52,6 +52,8 @@ test("dense replies: a reply cut off inside a table row is INCOMPLETE, wherever 
       if (!dense.startsWith("  ", lineStart) || n - lineStart < 2 || dense[n] === "\n") continue;
       const e = catchToon(() => codec.fromModelOutput("Result:\n" + dense.slice(0, n)));
       assert.equal(e.code, "INCOMPLETE", `${name} cut at ${n} (...${JSON.stringify(dense.slice(Math.max(0, n - 40), n))}): ${e.message}`);
+      // the pointer of what was being read where the text ran out: the table, or a row or cell in it
+      assert.match(e.path, /^\/[^/]+(\/\d+(\/|$)|$)/, `${name} cut at ${n}: path ${e.path}`);
       cuts++;
     }
     assert.ok(cuts > 500, `${name}: ${cuts} cuts`);

@@ -229,6 +229,7 @@ test("random schemas, found: an empty or cut-off document of a scalar root is IN
     const dense = denseOf(schemaToIR({ type }, { source: `${type}.schema.json`, baseDir: process.cwd() }));
     const e = catchToon(() => dense.fromText(""));
     assert.equal(e.code, "INVALID_VALUE", `${type}: ${e.message}`);
+    assert.equal(e.path, "");
     assert.match(e.message, /got an empty text/);
   }
   const str = denseOf(schemaToIR({ type: "string" }, { source: "s.schema.json", baseDir: process.cwd() }));
@@ -275,7 +276,9 @@ test("random schemas, found: a required field group inside an absent optional on
   const text = dense.toText(v);
   check("nested required group", dense.fromText(text), v, text);
   // y there, its required inner group empty: inner's own required id is missing
-  assert.equal(catchToon(() => dense.fromText(text.replace(/\n  c,.*$/, "\n  c,,,5"))).code, "INVALID_VALUE");
+  const e = catchToon(() => dense.fromText(text.replace(/\n  c,.*$/, "\n  c,,,5")));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/2/y/inner/id");
 });
 
 test("random schemas, found: a union's integer branches take every integral double their writers take (beyond 64 bits too)", async () => {
