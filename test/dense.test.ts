@@ -400,7 +400,8 @@ test("dense: a number cell beyond float64 is INVALID_VALUE at its path, never In
   const { LogReportDense } = await import("../examples/logs/gen/log-report.ts");
   const v = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "examples", "logs", "data", "log-report.json"), "utf8"));
   const text = LogReportDense.toText(v);
-  const rate = String(v.services[0].errorRate);
+  // as the writer spells a text cell: a fraction below 1 without its leading zero
+  const rate = String(v.services[0].errorRate).replace(/^(-?)0\./, "$1.");
   const i = text.indexOf("," + rate + ",");
   assert.ok(i > 0, "the first service's errorRate is a table cell");
   const e = catchToon(() => LogReportDense.fromText(text.slice(0, i + 1) + "1e999" + text.slice(i + 1 + rate.length)));
@@ -431,7 +432,7 @@ test("dense: number cells read as Number(token) does: in place for plain decimal
     return seed % n;
   };
   const digits = (n: number): string => Array.from({ length: n }, () => String(rnd(10))).join("");
-  const tokens = ["0", "-0", "0.5", "-0.125", "1.0", "302.4", "9007199254740991", "999999999999999", "0.1", "0.30000000000000004", "123456789012345.6", "1e5", "5E-3", "1.5e+300"];
+  const tokens = ["0", "-0", "0.5", "-0.125", "1.0", "302.4", "9007199254740991", "999999999999999", "0.1", "0.30000000000000004", "123456789012345.6", "1e5", "5E-3", "1.5e+300", ".5", "-.125", ".0", ".30000000000000004", "-.5e3", ".25E-2"];
   for (let k = 0; k < 400; k++) {
     const int = rnd(4) === 0 ? "0" : String(1 + rnd(9)) + digits(rnd(16));
     const tok = (rnd(3) === 0 ? "-" : "") + int + (rnd(2) === 0 ? "." + digits(1 + rnd(18)) : "");
@@ -446,7 +447,7 @@ test("dense: number cells read as Number(token) does: in place for plain decimal
     else assert.equal(catchToon(() => d.fromText(`n:1\ni:${tok}`)).code, "INVALID_VALUE", tok);
   }
   // not numbers: each one the same error wherever it stands
-  for (const tok of ["01", "1.", ".5", "-", "+1", "1.5.2", "0x10", "1e", "12a", "1e999", "- 1"]) {
+  for (const tok of ["01", "1.", ".", "-.", ".e5", "..5", "-", "+1", "1.5.2", "0x10", "1e", "12a", "1e999", "- 1"]) {
     const e1 = catchToon(() => d.fromText(`n:1\nrows[1]{x,y}:\n  ${tok},1`));
     assert.equal(e1.path, "/rows/0/x", tok);
     assert.equal(e1.line, 3, tok);
@@ -477,4 +478,37 @@ test("dense: int64 cells: safe values as numbers (bigints under int64: bigint), 
     assert.ok(y.a === b && y.t[0] === b && y.t[1] === b, `${tok} (bigint): ${String(y.a)}`);
   }
   assert.equal(catchToon(() => auto.fromText("a:1.5")).code, "INVALID_VALUE");
+});
+
+// A text cell spells a fraction between -1 and 1 without its leading zero (`.96`: one token fewer in o200k_base);
+// JSON stays JSON, and a string that would read as such a number in a string|number union is quoted.
+test("dense: fractions below 1 drop their leading zero in text cells, keep it in JSON, and read back either way", () => {
+  const ir = schemaToIR(
+    {
+      type: "object",
+      required: ["p"],
+      properties: {
+        p: { type: "number" },
+        rows: { type: "array", items: { type: "object", properties: { x: { type: "number" }, k: { type: "array", items: { type: "object", properties: { w: { type: "number" } } } } } } },
+        tags: { type: "array", items: { type: "number" } },
+        u: { type: "array", items: { type: ["string", "number"] } },
+        j: {},
+        z: { type: "array", items: { type: "number" } },
+      },
+    },
+    { source: "fractions.schema.json", baseDir: process.cwd() },
+  );
+  const d = denseOf(ir);
+  const v = { p: 0.96, rows: [{ x: -0.5, k: [{ w: 0.25 }, { w: 1.5 }] }, { x: 0 }], tags: [0.001, -0.07, 2, -0, 1e-7], u: [".5", 0.5, "0.5", "-.5"], j: { a: 0.5 }, z: [0] };
+  const text = d.lines(v);
+  assert.equal(
+    text,
+    ["p:.96", "rows[2]{x,k[]{w}}:", "  -.5,[2:.25;1.5]", "  0,", "tags[5]:.001,-.07,2,-0,1e-7", 'u[4]: ".5",.5,"0.5","-.5"', 'j: {"a":0.5}', "z[1]:0"].join("\n"),
+  );
+  assert.deepEqual(d.fromText(text), v);
+  assert.ok(Object.is((d.fromText(text) as { tags: number[] }).tags[3], -0));
+  // what a model may write: the leading zero, or none
+  assert.deepEqual(d.fromText(text.replace("p:.96", "p: 0.96").replace("-.5,[2:.25", "-0.5,[2:0.25")), v);
+  assert.deepEqual(d.fromText("p:-.5e1"), { p: -5 });
+  for (const bad of ["p:.", "p:-.", "p:.e5", "p:..5", "p:0..5"]) assert.equal(catchToon(() => d.fromText(bad)).code, "INVALID_VALUE", bad);
 });

@@ -15,7 +15,7 @@ const RULES = [
   'trailing empty cells). Leave a cell empty when an optional field is absent; write "" for an empty string.',
   'Quote a string (JSON style) only when it contains `,` `;` `]` `"` or a backslash, or begins or ends with a',
   "space. Timestamps may be written as 20250314T085734Z (ISO 8601 basic form, UTC) or 2025-03-14T08:57:34Z, and",
-  "dates as 20250314 or 2025-03-14.",
+  "dates as 20250314 or 2025-03-14; a number between -1 and 1 may drop its leading zero (.5 is 0.5).",
   "Set each N to the real count.",
 ].join("\n");
 

@@ -980,7 +980,8 @@ export class DenseReader {
   }
 
   /**
-   * A number cell of JSON syntax with at most 15 significant digits, no exponent, read from the text without
+   * A number cell of JSON syntax (or a fraction without its leading zero, `.5`) with at most 15 significant
+   * digits, no exponent, read from the text without
    * slicing it (undefined: anything else, left to the general path). Such a decimal `m / 10^k` with m < 2^53 and
    * k <= 22 is one correctly rounded division of two exact doubles: the same double `Number(token)` gives.
    */
@@ -1005,7 +1006,7 @@ export class DenseReader {
         c = t.charCodeAt(++i);
       }
     }
-    if (i === start) return undefined;
+    if (i === start && c !== 46) return undefined; // `.5` has no integer digits: its fraction must follow
     let digits = i - start;
     let k = 0;
     if (c === 46) {

@@ -9,7 +9,7 @@ import { DENSE_MAX_DEPTH } from "./json.ts";
 import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
 import { estimateTokens } from "./estimate.ts";
-import { ambiguousInUnion, compactStamp, expandStamp, needsQuotes, spellKey, spellNumber } from "./syntax.ts";
+import { ambiguousInUnion, compactStamp, expandStamp, needsQuotes, spellCellNumber, spellKey, spellNumber } from "./syntax.ts";
 
 const INDENT = "  ";
 /**
@@ -335,7 +335,7 @@ export class DenseWriter {
         return x;
       }
       case "number":
-        return info.int64 === true ? spellInt64Double(x) : spellNumber(x);
+        return info.int64 === true ? spellInt64Double(x) : spellCellNumber(x);
       case "bigint":
         return String(x);
       case "boolean":
@@ -397,10 +397,10 @@ function spellJsonNumber(x: number): string {
  * A number in an int64 cell: an integer beyond 2^53 that is a double, not a bigint, in exponent form
  * (`1.2345678901234567e+19`), so that a union of number and int64 reads it back as that double (its digits would
  * read as the bigint they spell, of another type and value); a plain int64 position reads either as binary and
- * TOON text do (a bigint). Every other number as `spellNumber`.
+ * TOON text do (a bigint). Every other number as `spellCellNumber`.
  */
 function spellInt64Double(x: number): string {
-  return unsafeDigits(x) ? x.toExponential() : spellNumber(x);
+  return unsafeDigits(x) ? x.toExponential() : spellCellNumber(x);
 }
 
 /** An integer beyond 2^53 that `String` spells with digits (below 1e21), not the exact value they read as. */
@@ -409,12 +409,12 @@ function unsafeDigits(x: number): boolean {
 }
 
 /**
- * `": "` before a value, without the space before a number (`key:12`): tokenizers split a space from a digit, so
- * the space would cost a token there; the reader takes either.
+ * `": "` before a value, without the space before a number (`key:12`, `key:.5`): tokenizers split a space from a
+ * digit or a dot, so the space would cost a token there; the reader takes either.
  */
 function colon(value: string): string {
   const c = value.charCodeAt(0);
-  return (c >= 48 && c <= 57) || c === 45 ? ":" + value : ": " + value;
+  return (c >= 48 && c <= 57) || c === 45 || c === 46 ? ":" + value : ": " + value;
 }
 
 /**
