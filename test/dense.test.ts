@@ -12,7 +12,9 @@ import { withInt64Mode } from "../generator/ir/int64.ts";
 import type { SchemaIR } from "../generator/ir/types.ts";
 import { ToonError } from "../runtime/index.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
+import { setOwn } from "../runtime/objects.ts";
 import { arbitrary } from "./support/arbitrary.ts";
+import { Rng } from "./support/rng.ts";
 import { exampleProjects } from "./support/gen.ts";
 import { INLINE_SCHEMAS } from "./support/schemas.ts";
 import { catchToon } from "./support/toon-error.ts";
@@ -253,8 +255,12 @@ test("dense: composite cells are JSON, checked against their shape", async () =>
   const text = d.lines(v);
   assert.deepStrictEqual(d.fromText(text), v);
   assert.match(text, /^pairs: \[\["a",1\],\["b,c",2\]\]$/m);
-  assert.match(text, /^rows\[2\]\{id,meta\}:$/m);
-  const e = catchToon(() => d.fromText(text.replace('"x":1', '"x":"one"')));
+  // maps of scalars are field groups and table columns of the keys they have (§3, open objects), their cells of
+  // the map's value type; JSON there still reads
+  assert.match(text, /^counts\{x,"y z"\}: 1,2$/m);
+  assert.match(text, /^rows\[2\]\{id,meta\{k\}\}:$/m);
+  assert.deepStrictEqual(d.fromText(text.replace('counts{x,"y z"}: 1,2', 'counts: {"x":1,"y z":2}').replace("rows[2]{id,meta{k}}:\n  1,v", 'rows[2]{id,meta}:\n  1,{"k":"v"}')), v);
+  const e = catchToon(() => d.fromText(text.replace('counts{x,"y z"}: 1,2', 'counts{x,"y z"}: one,2')));
   assert.equal(e.code, "INVALID_VALUE");
   assert.equal(e.path, "/counts/x");
   assert.equal(e.line, 2);
@@ -499,11 +505,11 @@ test("dense: fractions below 1 drop their leading zero in text cells, keep it in
     { source: "fractions.schema.json", baseDir: process.cwd() },
   );
   const d = denseOf(ir);
-  const v = { p: 0.96, rows: [{ x: -0.5, k: [{ w: 0.25 }, { w: 1.5 }] }, { x: 0 }], tags: [0.001, -0.07, 2, -0, 1e-7], u: [".5", 0.5, "0.5", "-.5"], j: { a: 0.5 }, z: [0] };
+  const v = { p: 0.96, rows: [{ x: -0.5, k: [{ w: 0.25 }, { w: 1.5 }] }, { x: 0 }], tags: [0.001, -0.07, 2, -0, 1e-7], u: [".5", 0.5, "0.5", "-.5"], j: { a: [0.5] }, z: [0] };
   const text = d.lines(v);
   assert.equal(
     text,
-    ["p:.96", "rows[2]{x,k[]{w}}:", "  -.5,[2:.25;1.5]", "  0,", "tags[5]:.001,-.07,2,-0,1e-7", 'u[4]: ".5",.5,"0.5","-.5"', 'j: {"a":0.5}', "z[1]:0"].join("\n"),
+    ["p:.96", "rows[2]{x,k[]{w}}:", "  -.5,[2:.25;1.5]", "  0,", "tags[5]:.001,-.07,2,-0,1e-7", 'u[4]: ".5",.5,"0.5","-.5"', 'j: {"a":[0.5]}', "z[1]:0"].join("\n"),
   );
   assert.deepEqual(d.fromText(text), v);
   assert.ok(Object.is((d.fromText(text) as { tags: number[] }).tags[3], -0));
@@ -511,4 +517,81 @@ test("dense: fractions below 1 drop their leading zero in text cells, keep it in
   assert.deepEqual(d.fromText(text.replace("p:.96", "p: 0.96").replace("-.5,[2:.25", "-0.5,[2:0.25")), v);
   assert.deepEqual(d.fromText("p:-.5e1"), { p: -5 });
   for (const bad of ["p:.", "p:-.", "p:.e5", "p:..5", "p:0..5"]) assert.equal(catchToon(() => d.fromText(bad)).code, "INVALID_VALUE", bad);
+});
+
+// Open positions (`{}`, maps): objects of scalars become field groups and table columns of the keys the data has
+// (docs/TEXT.md §3), their cells spelled to read back without the schema. Seeded random values over awkward keys
+// and the strings that would read as another kind or as JSON; sparse keys, `{}`, composites and nulls fall back to
+// JSON cells, which read as before.
+test("dense: open objects and maps of scalars take headers of their keys, and read back exactly", () => {
+  const ir = schemaToIR(
+    {
+      type: "object",
+      properties: {
+        hits: { type: "array", items: { type: "object", required: ["id", "must"], properties: { id: { type: "integer" }, meta: { type: "object" }, must: {}, maybe: { type: ["object", "null"] } } } },
+        labels: { type: "object", additionalProperties: { type: "string" } },
+        nums: { type: "object", additionalProperties: { type: "number" } },
+        rows: { type: "array", items: {} },
+        one: {},
+        typed: { type: "array", items: { type: "object", additionalProperties: { type: ["integer", "null"] } } },
+      },
+    },
+    { source: "open.schema.json", baseDir: process.cwd() },
+  );
+  const d = denseOf(ir);
+  const rng = new Rng(2026);
+  const keys = ["x", "id", "__proto__", "constructor", "toString", "a b", "x,y", "k:v", "{b}", "[c]", "-d", "", " sp", "é名", 'q"', "u\u2028", "null"];
+  const strings = ["", "a", "123", "-1", ".5", "1e5", "true", "false", "null", "{a", "[b", "a,b", "a;b", "x]", " lead", "trail ", '"q"', "\\", "\u2028", "北京", "-", "- x"];
+  const scalar = (): unknown => {
+    const r = rng.next();
+    if (r < 0.5) return rng.pick(strings);
+    if (r < 0.75) return rng.pick([0, -0, 1, -7, 0.5, -0.25, 1e21, 5e-7, 123456789.125]);
+    if (r < 0.9) return rng.chance(0.5);
+    return null;
+  };
+  const object = (ints = false): Record<string, unknown> => {
+    const o: Record<string, unknown> = {};
+    const n = rng.int(0, 4);
+    for (let i = 0; i < n; i++) setOwn(o, rng.pick(keys), ints ? (rng.chance(0.8) ? rng.int(-9, 99) : null) : rng.chance(0.05) ? [scalar()] : scalar());
+    return o;
+  };
+  let groups = 0;
+  for (let k = 0; k < 300; k++) {
+    const v: Record<string, unknown> = {
+      hits: Array.from({ length: rng.int(1, 4) }, (_, i) => {
+        const h: Record<string, unknown> = { id: i, must: rng.chance(0.9) ? object() : scalar() };
+        if (rng.chance(0.8)) h.meta = object();
+        if (rng.chance(0.5)) h.maybe = rng.chance(0.8) ? object() : null;
+        return h;
+      }),
+      labels: Object.fromEntries(Object.entries(object()).map(([key, x]) => [key, String(x)])),
+      nums: Object.fromEntries(Object.entries(object(true)).map(([key, x]) => [key, x ?? 0.5])),
+      rows: Array.from({ length: rng.int(0, 3) }, () => (rng.chance(0.9) ? object() : scalar())),
+      one: rng.chance(0.7) ? object() : scalar(),
+      typed: Array.from({ length: rng.int(0, 3) }, () => object(true)),
+    };
+    for (const text of [d.toText(v), d.lines(v)]) {
+      let back: unknown;
+      try {
+        back = d.fromText(text);
+      } catch (e) {
+        assert.fail(`value ${k}: ${(e as Error).message}\n${text}`);
+      }
+      assert.ok(isDeepStrictEqual(back, v), `value ${k}: ${show(back)}\n!= ${show(v)}\n${text}`);
+    }
+    if (/^(?:hits\[\d+\]\{[^\n]*\{|labels\{|nums\{|rows\[\d+\]\{|one\{)/m.test(d.lines(v))) groups++;
+  }
+  assert.ok(groups > 150, `open headers written for ${groups} of 300 values`);
+  // what the reader takes at an open position, and what it refuses
+  assert.deepEqual(d.fromText('rows[2]{a,b}:\n  1,{"deep":[1]}\n  ,"x"\none{k,"a b"}: [2],'), { rows: [{ a: 1, b: { deep: [1] } }, { b: "x" }], one: { k: [2] } });
+  assert.deepEqual(d.fromText("nums{a}: 2"), { nums: { a: 2 } });
+  const typed = catchToon(() => d.fromText("nums{a,b}: 2,two"));
+  assert.equal(typed.code, "INVALID_VALUE");
+  assert.equal(typed.path, "/nums/b");
+  assert.equal(catchToon(() => d.fromText("one{a,a}: 1,2")).code, "TEXT_SYNTAX");
+  const nested = catchToon(() => d.fromText("one{a{b}}: 1"));
+  assert.equal(nested.code, "INVALID_VALUE");
+  assert.match(nested.message, /open object/);
+  // a map of strings: its cells are strings, `{` and all (the schema says so)
+  assert.deepEqual(d.fromText("labels{a,b}: {x,[y"), { labels: { a: "{x", b: "[y" } });
 });

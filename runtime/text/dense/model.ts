@@ -63,6 +63,13 @@ export interface ShapeInfo {
   /** Discriminated unions, the writer's: the discriminator column, the other columns (spec.ts variantProps). */
   discCol?: Col;
   variantProps?: VariantProp[];
+  /**
+   * A position the schema leaves open (`any`, or a map whose values are scalars or `any`): the info of one cell
+   * under a header that names the keys the data has (docs/TEXT.md §3, open objects). Undefined elsewhere.
+   */
+  open?: ShapeInfo;
+  /** The cell of an open position's key: a scalar spelled to read back without the schema, or JSON (`{`, `[`). */
+  anyCell?: boolean;
 }
 
 export type DenseSource = Pick<CodecDescriptor, "root" | "definitions">;
@@ -70,6 +77,7 @@ export type DenseSource = Pick<CodecDescriptor, "root" | "definitions">;
 export class DenseModel {
   private readonly defs = new Map<string, Shape>();
   private readonly infos = new Map<Shape, ShapeInfo>();
+  private anyCellInfo: ShapeInfo | undefined;
   readonly root: ShapeInfo;
   readonly definitions: DenseSource["definitions"];
 
@@ -91,34 +99,9 @@ export class DenseModel {
 
   info(shape: Shape): ShapeInfo {
     const s = this.resolve(shape);
-    let info = this.infos.get(s);
+    let info: ShapeInfo | undefined = this.infos.get(s);
     if (info !== undefined) return info;
-    // every field set here, in one order: infos share one hidden class, so the writer's and reader's reads of
-    // them stay monomorphic (classify's varying assignments would otherwise give each kind its own)
-    info = {
-      shape: s,
-      spelling: "json",
-      props: undefined,
-      index: undefined,
-      propInfos: undefined,
-      dropped: undefined,
-      keys: undefined,
-      itemInfo: undefined,
-      kinds: undefined,
-      enumValues: undefined,
-      disc: undefined,
-      fast: 0,
-      int64: undefined,
-      bigint: undefined,
-      uuid: undefined,
-      stamp: undefined,
-      nonNull: undefined,
-      cellCols: undefined,
-      lastGroup: undefined,
-      lastArray: undefined,
-      discCol: undefined,
-      variantProps: undefined,
-    };
+    info = blankInfo(s);
     this.infos.set(s, info);
     this.classify(info);
     return info;
@@ -156,6 +139,10 @@ export class DenseModel {
           info.dropped = s.properties.map((p) => p.required && this.resolve(p.shape).kind === "const");
           info.keys = s.properties.map((p) => spellKey(p.name));
           info.propInfos = s.properties.map((p) => this.info(p.shape));
+        } else if (s.additional !== false) {
+          // a map: its keys can head a field group or table when its values are scalars (or anything)
+          const a = this.info(s.additional);
+          info.open = a.spelling === "text" ? a : a.shape.kind === "any" ? this.anyCell() : undefined;
         }
         return;
       case "array":
@@ -164,9 +151,26 @@ export class DenseModel {
       case "union":
         this.classifyUnion(info, s);
         return;
+      case "any":
+        info.open = this.anyCell();
+        return;
       default:
-        return; // const (never alone in a cell: dropped or checked), any, array handled by callers, tuple: json
+        return; // const (never alone in a cell: dropped or checked), array handled by callers, tuple: json
     }
+  }
+
+  /**
+   * The cell of a key the schema does not declare, where any value may stand: null, booleans, numbers and strings
+   * read as a union of those reads them (a string that would read as another kind is quoted), and a cell that
+   * begins with `{` or `[` is JSON (a string that begins so is quoted too).
+   */
+  private anyCell(): ShapeInfo {
+    if (this.anyCellInfo !== undefined) return this.anyCellInfo;
+    const cell = blankInfo({ kind: "any" });
+    cell.spelling = "text";
+    cell.kinds = new Set(["null", "boolean", "number", "string"]);
+    cell.anyCell = true;
+    return (this.anyCellInfo = cell);
   }
 
   private classifyUnion(info: ShapeInfo, s: UnionShape): void {
@@ -209,6 +213,39 @@ export class DenseModel {
   objectOf(info: ShapeInfo): ShapeInfo | undefined {
     return info.spelling === "object" ? info : undefined;
   }
+}
+
+/**
+ * An info before classification, every field set, in one order: infos share one hidden class, so the writer's and
+ * reader's reads of them stay monomorphic (classify's varying assignments would otherwise give each kind its own).
+ */
+function blankInfo(shape: Shape): ShapeInfo {
+  return {
+    shape,
+    spelling: "json",
+    props: undefined,
+    index: undefined,
+    propInfos: undefined,
+    dropped: undefined,
+    keys: undefined,
+    itemInfo: undefined,
+    kinds: undefined,
+    enumValues: undefined,
+    disc: undefined,
+    fast: 0,
+    int64: undefined,
+    bigint: undefined,
+    uuid: undefined,
+    stamp: undefined,
+    nonNull: undefined,
+    cellCols: undefined,
+    lastGroup: undefined,
+    lastArray: undefined,
+    discCol: undefined,
+    variantProps: undefined,
+    open: undefined,
+    anyCell: undefined,
+  };
 }
 
 /** A required `const` property: dense text drops it (the reader puts it back). */

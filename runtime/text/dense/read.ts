@@ -369,6 +369,19 @@ export class DenseReader {
       for (const c of h.cols) n += c.spec.t === 1 ? countLeaves(c.spec) : 1;
       return { t: 1, info, branches, discCol, missing, unfit, leaves: n, colLeaves: h.cols.map((c) => countLeaves(c.spec)) };
     }
+    if (info.open !== undefined) {
+      // a position the schema leaves open (`any`, a map): the header names the keys, each one cell of the open info
+      const cols: { key: string; bound: Bound; required: boolean }[] = [];
+      const seen = new Set<string>();
+      const cell: Bound = { t: 0, info: info.open };
+      for (const c of h.cols) {
+        if (c.spec.t !== 0) this.invalid(`${JSON.stringify(c.key)}${path ? " in " + path : ""} is a key of an open object: one cell, not a field group or inline array`, c.at);
+        if (seen.has(c.key)) this.fail(`field ${JSON.stringify(c.key)} twice in a header`, c.at);
+        seen.add(c.key);
+        cols.push({ key: c.key, bound: cell, required: false });
+      }
+      return { t: 1, info, cols, missing: [undefined], leaves: cols.length, needsComplete: false };
+    }
     return this.invalid(`${path || "the value"} is not an object, but its header names fields`, at);
   }
 
@@ -900,6 +913,8 @@ export class DenseReader {
       return info.stamp === undefined ? tok : (expandStamp(info.stamp, tok) ?? tok);
     }
     const kinds = info.kinds!;
+    // an open object's cell: `{` or `[` begins JSON (a string that does is quoted)
+    if (info.anyCell === true && (t.charCodeAt(at) === 123 || t.charCodeAt(at) === 91)) return this.jsonCell(info, inRow);
     if (t.charCodeAt(this.pos) === 34) {
       const s = readJsonString(this.cursor());
       // an enum value first: a union's string branch may take only some strings (a uuid) that the value is not

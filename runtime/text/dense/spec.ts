@@ -116,7 +116,53 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
     return specOf(model, info.nonNull, values);
   }
   if (info.disc !== undefined) return variantSpec(model, info, values);
+  if (info.open !== undefined) return openSpec(info, info.open, values);
   return CELL_SPEC;
+}
+
+/**
+ * The group of objects at a position the schema leaves open (`any`, a map of scalars): its columns are the keys
+ * the values have, in first-seen order, each one cell (docs/TEXT.md §3). Only when every value is an object of
+ * scalar values (the cell's kind; no composites, which would be JSON in every row anyway) and at least half of
+ * the cells are filled: sparse keys cost more commas than JSON spends on naming them.
+ */
+function openSpec(info: ShapeInfo, cell: ShapeInfo, values: unknown[]): Spec {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  let filled = 0;
+  for (const v of values) {
+    if (!isPlainObject(v)) return CELL_SPEC;
+    for (const k of Object.keys(v)) {
+      const x = v[k];
+      if (x === undefined) continue;
+      if (!isScalar(x)) return CELL_SPEC;
+      filled++;
+      if (!seen.has(k)) {
+        seen.add(k);
+        keys.push(k);
+      }
+    }
+  }
+  if (keys.length === 0 || filled * 2 < keys.length * values.length) return CELL_SPEC;
+  const last = info.lastGroup;
+  if (last !== undefined && last.cols.length === keys.length && last.cols.every((c, i) => c.key === keys[i])) return last;
+  const cols = keys.map((k) => col(k, CELL_SPEC, -1, undefined, cell, false, !(k in Object.prototype)));
+  return (info.lastGroup = { t: GROUP, info, cols, leaves: cols.length, keyChars: undefined, header: undefined });
+}
+
+/** A value a text cell spells and reads back as it is (the map's values are schema-valid: of the cell's kinds). */
+function isScalar(x: unknown): boolean {
+  switch (typeof x) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(x);
+    case "object":
+      return x === null;
+    default:
+      return false; // a bigint (JSON keeps an int64's digits), a function
+  }
 }
 
 function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, unknown>[]): Spec {

@@ -157,6 +157,10 @@ export class DenseWriter {
       return ind + key + ":\n" + this.variantFields(info, x as Record<string, unknown>, ind + INDENT);
     } else if (info.shape.kind === "array" && Array.isArray(x)) {
       return this.arrayLine(ind, key, info, x);
+    } else if (info.open !== undefined && isPlainObject(x)) {
+      // an object of scalars where the schema leaves the keys open: a field group of the keys it has
+      const spec = specOf(this.model, info, [x]);
+      if (spec.t === GROUP) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + this.rowCells(spec, x) + "\n";
     }
     return ind + key + colon(this.scalar(info, x)) + "\n";
   }
@@ -179,10 +183,12 @@ export class DenseWriter {
       for (let i = 0; i < n; i++) line += (i > 0 ? "," : "") + this.text(item, x[i]);
       return ind + key + "[" + n + "]" + colon(line) + "\n";
     }
-    // items that are neither objects nor scalars (arrays, tuples, maps, mixed unions): the array as JSON, which
-    // costs no more than JSON
-    if (item.spelling === "json" && item.disc === undefined && item.nonNull?.spelling !== "object") return ind + key + colon(this.json(x)) + "\n";
+    // items that are neither objects nor scalars (arrays, tuples, maps, mixed unions, anything): the array as JSON,
+    // which costs no more than JSON, unless they are objects of scalars at an open position (a table of their keys)
+    const opaque = item.spelling === "json" && item.disc === undefined && item.nonNull?.spelling !== "object";
+    if (opaque && (item.nonNull ?? item).open === undefined) return ind + key + colon(this.json(x)) + "\n";
     const spec = specOf(this.model, item, x);
+    if (opaque && spec.t !== GROUP) return ind + key + colon(this.json(x)) + "\n";
     if (spec.t === GROUP && spec.leaves > 0) {
       const rowInd = ind + INDENT;
       let rows = "";
@@ -332,6 +338,8 @@ export class DenseWriter {
           if (expandStamp(info.stamp, x) !== undefined) return JSON.stringify(x); // raw, it would read as the extended form
         }
         if (needsQuotes(x) || (kinds.size > 1 && ambiguousInUnion(x, kinds))) return JSON.stringify(x);
+        // a cell of an open object's key reads `{` and `[` as JSON
+        if (info.anyCell === true && startsJson(x)) return JSON.stringify(x);
         return x;
       }
       case "number":
@@ -437,6 +445,11 @@ function keyChars(cols: GroupSpec["cols"]): number {
   let n = 0;
   for (const c of cols) n += c.key.length + 3;
   return n;
+}
+
+function startsJson(s: string): boolean {
+  const c = s.charCodeAt(0);
+  return c === 123 || c === 91;
 }
 
 function trimEnd(s: string): string {
