@@ -509,7 +509,7 @@ test("dense: fractions below 1 drop their leading zero in text cells, keep it in
   const text = d.lines(v);
   assert.equal(
     text,
-    ["p:.96", "rows[2]{x,k[]{w}}:", "  -.5,[2:.25;1.5]", "  0,", "tags[5]:.001,-.07,2,-0,1e-7", 'u[4]: ".5",.5,"0.5","-.5"', 'j: {"a":[0.5]}', "z[1]:0"].join("\n"),
+    ["p:.96", "rows[2]{x,k[]{w}}:", "  -.5,[2:.25;1.5]", "  0,", "tags[5]:.001,-.07,2,-0,1e-7", 'u[4]: ".5",.5,"0.5","-.5"', 'j{a}: [0.5]', "z[1]:0"].join("\n"),
   );
   assert.deepEqual(d.fromText(text), v);
   assert.ok(Object.is((d.fromText(text) as { tags: number[] }).tags[3], -0));
@@ -549,10 +549,13 @@ test("dense: open objects and maps of scalars take headers of their keys, and re
     if (r < 0.9) return rng.chance(0.5);
     return null;
   };
-  const object = (ints = false): Record<string, unknown> => {
+  const object = (ints = false, depth = 0): Record<string, unknown> => {
     const o: Record<string, unknown> = {};
     const n = rng.int(0, 4);
-    for (let i = 0; i < n; i++) setOwn(o, rng.pick(keys), ints ? (rng.chance(0.8) ? rng.int(-9, 99) : null) : rng.chance(0.05) ? [scalar()] : scalar());
+    for (let i = 0; i < n; i++) {
+      const r = rng.next();
+      setOwn(o, rng.pick(keys), ints ? (r < 0.8 ? rng.int(-9, 99) : null) : r < 0.05 ? [scalar()] : r < 0.2 && depth < 6 ? object(false, depth + 1) : scalar());
+    }
     return o;
   };
   let groups = 0;
@@ -564,7 +567,7 @@ test("dense: open objects and maps of scalars take headers of their keys, and re
         if (rng.chance(0.5)) h.maybe = rng.chance(0.8) ? object() : null;
         return h;
       }),
-      labels: Object.fromEntries(Object.entries(object()).map(([key, x]) => [key, String(x)])),
+      labels: Object.fromEntries(Object.entries(object()).map(([key, x]) => [key, typeof x === "string" ? x : JSON.stringify(x)])),
       nums: Object.fromEntries(Object.entries(object(true)).map(([key, x]) => [key, x ?? 0.5])),
       rows: Array.from({ length: rng.int(0, 3) }, () => (rng.chance(0.9) ? object() : scalar())),
       one: rng.chance(0.7) ? object() : scalar(),
@@ -589,9 +592,15 @@ test("dense: open objects and maps of scalars take headers of their keys, and re
   assert.equal(typed.code, "INVALID_VALUE");
   assert.equal(typed.path, "/nums/b");
   assert.equal(catchToon(() => d.fromText("one{a,a}: 1,2")).code, "TEXT_SYNTAX");
-  const nested = catchToon(() => d.fromText("one{a{b}}: 1"));
-  assert.equal(nested.code, "INVALID_VALUE");
-  assert.match(nested.message, /open object/);
+  // where anything may stand, a key's objects are nested headers (the writer nests 4 below the first); a map's
+  // values are one cell each, and an array is a JSON cell
+  assert.deepEqual(d.fromText('one{a{b,c{d}},e}: 1,x,2'), { one: { a: { b: 1, c: { d: "x" } }, e: 2 } });
+  assert.equal(d.lines({ one: { a: { b: { c: { d: { e: { f: 1 } } } } } } }), 'one{a{b{c{d{e}}}}}: {"f":1}');
+  for (const bad of ["nums{a{b}}: 1", "one{a[]}: [1:2]"]) {
+    const e = catchToon(() => d.fromText(bad));
+    assert.equal(e.code, "INVALID_VALUE", bad);
+    assert.match(e.message, /open object/, bad);
+  }
   // a map of strings: its cells are strings, `{` and all (the schema says so)
   assert.deepEqual(d.fromText("labels{a,b}: {x,[y"), { labels: { a: "{x", b: "[y" } });
 });

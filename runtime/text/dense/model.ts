@@ -78,6 +78,7 @@ export class DenseModel {
   private readonly defs = new Map<string, Shape>();
   private readonly infos = new Map<Shape, ShapeInfo>();
   private anyCellInfo: ShapeInfo | undefined;
+  private anyInfo: ShapeInfo | undefined;
   readonly root: ShapeInfo;
   readonly definitions: DenseSource["definitions"];
 
@@ -159,6 +160,11 @@ export class DenseModel {
     }
   }
 
+  /** The info of `any` (an open object's key whose values are objects: a nested group of their keys). */
+  get any(): ShapeInfo {
+    return (this.anyInfo ??= this.info(ANY));
+  }
+
   /**
    * The cell of a key the schema does not declare, where any value may stand: null, booleans, numbers and strings
    * read as a union of those reads them (a string that would read as another kind is quoted), and a cell that
@@ -214,6 +220,8 @@ export class DenseModel {
     return info.spelling === "object" ? info : undefined;
   }
 }
+
+const ANY: Shape = { kind: "any" };
 
 /**
  * An info before classification, every field set, in one order: infos share one hidden class, so the writer's and

@@ -375,12 +375,14 @@ export class DenseReader {
       const seen = new Set<string>();
       const cell: Bound = { t: 0, info: info.open };
       for (const c of h.cols) {
-        if (c.spec.t !== 0) this.invalid(`${JSON.stringify(c.key)}${path ? " in " + path : ""} is a key of an open object: one cell, not a field group or inline array`, c.at);
+        // where anything may stand, a key's value may be an object of its own keys (a nested header); a map's
+        // values are its value type, one cell each; arrays are JSON cells
+        if (c.spec.t === 2 || (c.spec.t === 1 && info.open.anyCell !== true)) this.invalid(`${JSON.stringify(c.key)}${path ? " in " + path : ""} is a key of an open object: one cell${info.open.anyCell === true ? " or a field group" : ""}, not ${c.spec.t === 1 ? "a field group" : "an inline array"}`, c.at);
         if (seen.has(c.key)) this.fail(`field ${JSON.stringify(c.key)} twice in a header`, c.at);
         seen.add(c.key);
-        cols.push({ key: c.key, bound: cell, required: false });
+        cols.push({ key: c.key, bound: c.spec.t === 1 ? this.bind(c.spec, this.model.any, c.at, path + "/" + c.key) : cell, required: false });
       }
-      return { t: 1, info, cols, missing: [undefined], leaves: cols.length, needsComplete: false };
+      return { t: 1, info, cols, missing: [undefined], leaves: leaves(cols.map((c) => c.bound)), needsComplete: false };
     }
     return this.invalid(`${path || "the value"} is not an object, but its header names fields`, at);
   }

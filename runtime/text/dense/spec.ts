@@ -3,7 +3,7 @@
  * computes them from the data (a column no row fills is left out; an optional nested object becomes a field
  * group only when "every cell empty" can only mean "absent"); the reader parses the same tree from the header.
  */
-import { hasOwn } from "../../objects.ts";
+import { getOwn, hasOwn, isJsonLike } from "../../objects.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 
 export const CELL = 0;
@@ -116,42 +116,62 @@ export function specOf(model: DenseModel, info: ShapeInfo, values: unknown[]): S
     return specOf(model, info.nonNull, values);
   }
   if (info.disc !== undefined) return variantSpec(model, info, values);
-  if (info.open !== undefined) return openSpec(info, info.open, values);
+  if (info.open !== undefined) return openSpec(model, info, info.open, values);
   return CELL_SPEC;
 }
 
 /**
  * The group of objects at a position the schema leaves open (`any`, a map of scalars): its columns are the keys
- * the values have, in first-seen order, each one cell (docs/TEXT.md §3). Only when every value is an object of
- * scalar values (the cell's kind; no composites, which would be JSON in every row anyway) and at least half of
- * the cells are filled: sparse keys cost more commas than JSON spends on naming them.
+ * the values have, in first-seen order (docs/TEXT.md §3). Where anything may stand, a key whose values are all
+ * objects is a nested group of their keys in turn, and any other key one cell (a composite there is JSON); in a
+ * map of scalars every key is one cell of the map's value type. Only when at least half of the cells are filled:
+ * sparse keys cost more commas than JSON spends on naming them.
  */
-function openSpec(info: ShapeInfo, cell: ShapeInfo, values: unknown[]): Spec {
+function openSpec(model: DenseModel, info: ShapeInfo, cell: ShapeInfo, values: unknown[], depth = 0): Spec {
   const keys: string[] = [];
-  const seen = new Set<string>();
+  const objects = new Map<string, boolean>();
   let filled = 0;
   for (const v of values) {
     if (!isPlainObject(v)) return CELL_SPEC;
     for (const k of Object.keys(v)) {
       const x = v[k];
       if (x === undefined) continue;
-      if (!isScalar(x)) return CELL_SPEC;
+      if (!spellable(x)) return CELL_SPEC;
       filled++;
-      if (!seen.has(k)) {
-        seen.add(k);
-        keys.push(k);
-      }
+      const o = objects.get(k);
+      if (o === undefined) keys.push(k);
+      objects.set(k, (o ?? true) && isPlainObject(x));
     }
   }
   if (keys.length === 0 || filled * 2 < keys.length * values.length) return CELL_SPEC;
+  const cols: Col[] = [];
+  for (const k of keys) {
+    let spec: Spec = CELL_SPEC;
+    if (cell.anyCell === true && objects.get(k) === true && depth < OPEN_NESTING) {
+      const sub: unknown[] = [];
+      for (const v of values) {
+        const x = getOwn(v as object, k);
+        if (x !== undefined) sub.push(x);
+      }
+      // a nested group whose cells are all empty would read as an absent key: `{}` anywhere keeps the cell
+      spec = openSpec(model, model.any, cell, sub, depth + 1);
+      if (spec.t === GROUP && !sub.every((x) => nonEmpty(spec, x))) spec = CELL_SPEC;
+    }
+    cols.push(col(k, spec, -1, undefined, cell, false, !(k in Object.prototype)));
+  }
   const last = info.lastGroup;
-  if (last !== undefined && last.cols.length === keys.length && last.cols.every((c, i) => c.key === keys[i])) return last;
-  const cols = keys.map((k) => col(k, CELL_SPEC, -1, undefined, cell, false, !(k in Object.prototype)));
-  return (info.lastGroup = { t: GROUP, info, cols, leaves: cols.length, keyChars: undefined, header: undefined });
+  if (last !== undefined && sameCols(last.cols, cols)) return last;
+  return (info.lastGroup = { t: GROUP, info, cols, leaves: leafCount(cols), keyChars: undefined, header: undefined });
 }
 
-/** A value a text cell spells and reads back as it is (the map's values are schema-valid: of the cell's kinds). */
-function isScalar(x: unknown): boolean {
+/** Open objects nest headers this many levels below the first at most (then JSON cells): deeper is no read. */
+const OPEN_NESTING = 4;
+
+/**
+ * A value an open position's cell spells and reads back as it is: a finite number, a string, a boolean, null, or
+ * an object or array of those (JSON). Not a bigint (an int64's digits are the schema's to read, none here).
+ */
+function spellable(x: unknown): boolean {
   switch (typeof x) {
     case "string":
     case "boolean":
@@ -159,9 +179,9 @@ function isScalar(x: unknown): boolean {
     case "number":
       return Number.isFinite(x);
     case "object":
-      return x === null;
+      return x === null || isJsonLike(x);
     default:
-      return false; // a bigint (JSON keeps an int64's digits), a function
+      return false;
   }
 }
 
