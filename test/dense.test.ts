@@ -604,3 +604,38 @@ test("dense: open objects and maps of scalars take headers of their keys, and re
   // a map of strings: its cells are strings, `{` and all (the schema says so)
   assert.deepEqual(d.fromText("labels{a,b}: {x,[y"), { labels: { a: "{x", b: "[y" } });
 });
+
+// Anything (`{}`) holding arrays and objects: a table where its items are objects, field lines where an object
+// holds such an array, scalars raw where they read back as themselves; the root too. JSON still reads everywhere.
+test("dense: an any position holds tables and field lines of its data's keys, and reads its JSON as before", () => {
+  const ir = (schema: object) => schemaToIR(schema, { source: "any.schema.json", baseDir: process.cwd() });
+  const root = denseOf(ir({}));
+  const field = denseOf(ir({ type: "object", properties: { out: {}, n: { type: "integer" } } }));
+  const map = denseOf(ir({ type: "object", additionalProperties: { type: "boolean" } }));
+  const records = [{ id: 1, name: "a", score: 0.5 }, { id: 2, name: "true", score: 1 }];
+  const cases: [ReturnType<typeof denseOf>, unknown, string][] = [
+    [root, records, 'id,name,score}:\n  1,a,.5\n  2,"true",1'],
+    [root, { results: records, total: 2, q: "hello", s: "123", z: null }, 'results[2]{id,name,score}:\n  1,a,.5\n  2,"true",1\ntotal:2\nq: hello\ns: "123"\nz: null'],
+    [field, { out: records, n: 1 }, 'out[2]{id,name,score}:\n  1,a,.5\n  2,"true",1\nn:1'],
+    [field, { out: { rows: records, page: 1 } }, 'out:\n  rows[2]{id,name,score}:\n    1,a,.5\n    2,"true",1\n  page:1'],
+    [field, { out: "{not json" }, 'out: "{not json"'],
+    [field, { out: [1, [2]] }, "out: [1,[2]]"],
+  ];
+  for (const [d, v, want] of cases) {
+    const lines = d.lines(v);
+    assert.ok(lines.endsWith(want), `${lines}\n-- does not end with --\n${want}`);
+    assert.deepStrictEqual(d.fromText(lines), v, lines);
+    assert.deepStrictEqual(d.fromText(d.toText(v)), v);
+  }
+  // a root whose lines would begin as JSON does (a key quoted or starting with a digit) is JSON
+  assert.equal(map.lines({ "2": true, b: false }), '{"2":true,"b":false}');
+  assert.equal(root.lines({ "a b": 1 }), '{"a b":1}');
+  assert.deepStrictEqual(map.fromText("a: true\nb: false"), { a: true, b: false });
+  // JSON and raw scalars at an any position
+  assert.deepStrictEqual(field.fromText('out: {"a":[1]}\nn:2'), { out: { a: [1] }, n: 2 });
+  assert.deepStrictEqual(field.fromText("out: plain words"), { out: "plain words" });
+  assert.deepStrictEqual(root.fromText('"str"'), "str");
+  assert.deepStrictEqual(root.fromText("[1,2]"), [1, 2]);
+  assert.equal(catchToon(() => field.fromText("out[2]{a}:\n  1")).code, "TEXT_SYNTAX");
+  assert.equal(catchToon(() => map.fromText("a: maybe")).code, "INVALID_VALUE");
+});

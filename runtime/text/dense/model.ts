@@ -79,6 +79,8 @@ export class DenseModel {
   private readonly infos = new Map<Shape, ShapeInfo>();
   private anyCellInfo: ShapeInfo | undefined;
   private anyInfo: ShapeInfo | undefined;
+  private anyArrayInfo: ShapeInfo | undefined;
+  private readonly openObjects = new Map<ShapeInfo, ShapeInfo>();
   readonly root: ShapeInfo;
   readonly definitions: DenseSource["definitions"];
 
@@ -166,6 +168,32 @@ export class DenseModel {
   }
 
   /**
+   * An open position (`any`, a map) holding an object written as field lines: an object of no declared properties
+   * whose keys take the map's value shape (`any` for `any`), so that the object field lines' reader and writer
+   * take it as they take an open object's extra keys.
+   */
+  openObject(info: ShapeInfo): ShapeInfo {
+    let o = this.openObjects.get(info);
+    if (o === undefined) {
+      const additional = info.shape.kind === "object" && info.shape.additional !== false ? info.shape.additional : ANY;
+      o = blankInfo({ kind: "object", properties: [], additional });
+      o.spelling = "object";
+      o.props = [];
+      o.index = new Map();
+      o.propInfos = [];
+      o.dropped = [];
+      o.keys = [];
+      this.openObjects.set(info, o);
+    }
+    return o;
+  }
+
+  /** An array of `any`: what an `any` position holding an array is read and written as when it is a table. */
+  get anyArray(): ShapeInfo {
+    return (this.anyArrayInfo ??= this.info(ANY_ARRAY));
+  }
+
+  /**
    * The cell of a key the schema does not declare, where any value may stand: null, booleans, numbers and strings
    * read as a union of those reads them (a string that would read as another kind is quoted), and a cell that
    * begins with `{` or `[` is JSON (a string that begins so is quoted too).
@@ -222,6 +250,7 @@ export class DenseModel {
 }
 
 const ANY: Shape = { kind: "any" };
+const ANY_ARRAY: Shape = { kind: "array", items: ANY };
 
 /**
  * An info before classification, every field set, in one order: infos share one hidden class, so the writer's and

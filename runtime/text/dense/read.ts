@@ -12,7 +12,7 @@ import { checkDecoded, tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../c
 import type { Shape } from "../../codec/descriptor.ts";
 import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
 import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "./json.ts";
-import { NUMBER_RE, expandStamp } from "./syntax.ts";
+import { NUMBER_RE, expandStamp, openRootLines } from "./syntax.ts";
 import { markEnded } from "./ended.ts";
 import { TextNumber, checkWellFormed } from "../decode.ts";
 
@@ -148,6 +148,11 @@ export class DenseReader {
         if (this.pos !== this.le) this.fail("unexpected text after the value");
         this.nextLine();
       } else v = this.fieldValue(info, 0);
+    } else if (info.shape.kind === "any" && this.text.charCodeAt(0) === 91 && arrayHeaderAt(this.text)) {
+      this.pos = 0;
+      v = this.fieldValue(this.model.anyArray, 0); // a root `any` holding a table `[N]{...}:` (or a list)
+    } else if (info.open !== undefined && openRootLines(this.text)) {
+      v = this.fields(this.model.openObject(info), 0, undefined); // an open root's object as its keys' lines
     } else {
       this.pos = 0;
       v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
@@ -492,11 +497,13 @@ export class DenseReader {
         if (inner.nonNull !== undefined) inner = inner.nonNull;
         if (inner.spelling === "object") return this.fields(inner, ind + 2, undefined);
         if (inner.disc !== undefined) return this.variantFields(inner, ind + 2, undefined);
+        if (inner.open !== undefined) return this.fields(this.model.openObject(inner), ind + 2, undefined); // its keys' lines
         this.invalid("expected a value after the colon");
       }
       // ":" and the value, a space between them optional (the writer leaves it out before numbers)
       this.pos += t.charCodeAt(this.pos + 1) === 32 ? 2 : 1;
-      const v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
+      // anything: as an open object's cell (a scalar, raw or quoted, or JSON from `{` or `[`)
+      const v = info.spelling === "text" ? this.textCell(info, false) : info.shape.kind === "any" ? this.textCell(info.open!, false) : this.jsonCell(info);
       if (v === ABSENT) this.invalid("expected a value after the colon");
       if (this.pos !== this.le) this.fail("unexpected text after the value");
       this.nextLine();
@@ -516,6 +523,8 @@ export class DenseReader {
       return v;
     }
     if (c === 91) {
+      // anything may be an array: read as an array of anything (a table of open objects, a list of JSON)
+      if (inner.shape.kind === "any") inner = this.model.anyArray;
       if (inner.shape.kind !== "array") this.invalid("not an array, but written as one");
       return this.arrayAfterKey(inner, ind);
     }

@@ -85,6 +85,17 @@ export function spellCellNumber(n: number): string {
 }
 
 /**
+ * Whether the text of an open root (anything, a map) is field lines, not JSON: JSON begins with `{` `[` `"` `-` or
+ * a digit, or is `null`, `true` or `false`. The writer writes a root whose lines would begin so (a first key that
+ * is quoted or starts with a digit) as JSON.
+ */
+export function openRootLines(t: string): boolean {
+  const c = t.charCodeAt(0);
+  if (t.length === 0 || c === 123 || c === 91 || c === 34 || c === 45 || (c >= 48 && c <= 57)) return false;
+  return t !== "null" && t !== "true" && t !== "false";
+}
+
+/**
  * Whether text uses syntax only the dense layout has (a field group, an inline array, `key:1`): when it is neither
  * valid dense nor valid TOON, the error to report is the dense reader's if so, TOON's otherwise.
  */

@@ -9,7 +9,7 @@ import { DENSE_MAX_DEPTH } from "./json.ts";
 import type { DenseModel, ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
 import { estimateTokens } from "./estimate.ts";
-import { ambiguousInUnion, compactStamp, expandStamp, needsQuotes, spellCellNumber, spellKey, spellNumber } from "./syntax.ts";
+import { ambiguousInUnion, compactStamp, expandStamp, needsQuotes, openRootLines, spellCellNumber, spellKey, spellNumber } from "./syntax.ts";
 
 const INDENT = "  ";
 /**
@@ -100,6 +100,17 @@ export class DenseWriter {
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
     if (info.disc !== undefined && branchOf(info, value, false) >= 0) return trimEnd(this.variantFields(info, value as Record<string, unknown>, ""));
     if (info.shape.kind === "array" && Array.isArray(value)) return trimEnd(this.arrayLine("", "", info, value));
+    // anything, holding an array: a table when its items are objects, JSON otherwise (arrayLines)
+    // an open root (anything, a map) holding an object: its field lines, unless they would read as JSON (a first
+    // key that is quoted or begins with a digit)
+    if (info.open !== undefined && isPlainObject(value)) {
+      const lines = trimEnd(this.fields(this.model.openObject(info), value, ""));
+      return openRootLines(lines) ? lines : this.json(value);
+    }
+    if (info.shape.kind === "any" && Array.isArray(value)) {
+      const lines = trimEnd(this.arrayLine("", "", this.model.anyArray, value));
+      return lines.charCodeAt(0) === 58 ? lines.slice(2) : lines; // `: [...]`: the JSON alone, as a root `any` reads it
+    }
     return this.scalar(info, value);
   }
 
@@ -157,12 +168,18 @@ export class DenseWriter {
       return ind + key + ":\n" + this.variantFields(info, x as Record<string, unknown>, ind + INDENT);
     } else if (info.shape.kind === "array" && Array.isArray(x)) {
       return this.arrayLine(ind, key, info, x);
+    } else if (info.shape.kind === "any" && Array.isArray(x)) {
+      // anything, holding an array: a table when its items are objects, JSON otherwise (arrayLines)
+      return this.arrayLine(ind, key, this.model.anyArray, x);
     } else if (info.open !== undefined && isPlainObject(x)) {
-      // an object of scalars where the schema leaves the keys open: a field group of the keys it has
+      // an object where the schema leaves the keys open: field lines of its keys when one holds an array of
+      // objects (a table there, not JSON in a cell), else a field group of the keys it has
+      if (holdsObjectArray(x)) return ind + key + ":\n" + this.fields(this.model.openObject(info), x, ind + INDENT);
       const spec = specOf(this.model, info, [x]);
       if (spec.t === GROUP) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + this.rowCells(spec, x) + "\n";
     }
-    return ind + key + colon(this.scalar(info, x)) + "\n";
+    // anything: a scalar spelled as an open object's cell (a string raw unless it would read as something else)
+    return ind + key + colon(info.shape.kind === "any" ? this.text(info.open!, x) : this.scalar(info, x)) + "\n";
   }
 
   /** `key[N]: a,b`, a table `key[N]{..}:` with its rows, or a list `key[N]:` with `- ` items. */
@@ -445,6 +462,15 @@ function keyChars(cols: GroupSpec["cols"]): number {
   let n = 0;
   for (const c of cols) n += c.key.length + 3;
   return n;
+}
+
+/** An object with an own value that is an array holding an object (a table, written as field lines). */
+function holdsObjectArray(o: Record<string, unknown>): boolean {
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if (Array.isArray(x)) for (const y of x) if (isPlainObject(y)) return true;
+  }
+  return false;
 }
 
 function startsJson(s: string): boolean {
