@@ -639,3 +639,26 @@ test("dense: an any position holds tables and field lines of its data's keys, an
   assert.equal(catchToon(() => field.fromText("out[2]{a}:\n  1")).code, "TEXT_SYNTAX");
   assert.equal(catchToon(() => map.fromText("a: maybe")).code, "INVALID_VALUE");
 });
+
+// `oneOf: [{type: "null"}, A, B]` (GeoJSON's geometry): the schema's union has no discriminator (null is no
+// object), but its objects have one, so the dense layout writes them as X of `X | null`: a variant group.
+test("dense: the discriminated objects of a union with a null branch are a variant group; a null among them is JSON", () => {
+  const point = { type: "object", required: ["type", "coordinates"], properties: { type: { enum: ["Point"] }, coordinates: { type: "array", items: { type: "number" } } } };
+  const line = { type: "object", required: ["type", "coordinates"], properties: { type: { enum: ["LineString"] }, coordinates: { type: "array", items: { type: "array", items: { type: "number" } } } } };
+  const d = denseOf(schemaToIR(
+    { type: "object", properties: { features: { type: "array", items: { type: "object", required: ["id", "geometry"], properties: { id: { type: "string" }, geometry: { oneOf: [{ type: "null" }, point, line] } } } } } },
+    { source: "geo.schema.json", baseDir: process.cwd() },
+  ));
+  const v = { features: [{ id: "a", geometry: { type: "Point", coordinates: [-118.5, 0.25] } }, { id: "b", geometry: { type: "LineString", coordinates: [[1, 2], [3, 4]] } }] };
+  const text = d.lines(v);
+  assert.equal(text, 'features[2]{id,geometry{type,coordinates}}:\n  a,Point,[-118.5,0.25]\n  b,LineString,[[1,2],[3,4]]');
+  assert.deepStrictEqual(d.fromText(text), v);
+  const withNull = { features: [...v.features, { id: "c", geometry: null }] };
+  assert.match(d.lines(withNull), /^ {2}c,null$/m);
+  assert.deepStrictEqual(d.fromText(d.lines(withNull)), withNull);
+  const points = { features: [{ id: "p", geometry: { type: "Point", coordinates: [1, 2] } }] };
+  assert.equal(d.lines(points), "features[1]{id,geometry{type,coordinates[]}}:\n  p,Point,[2:1;2]");
+  const e = catchToon(() => d.fromText("features[1]{id,geometry{type,coordinates[]}}:\n  p,Polygon,[2:1;2]"));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/features/0/geometry/type");
+});

@@ -3,6 +3,7 @@
  * structural identity of shapes, and discriminator detection.
  */
 import type { ObjectShape, Shape, UnionShape } from "../ir/types.ts";
+import { discriminatorOf } from "../../runtime/codec/discriminator.ts";
 import { canonicalJson, toJson } from "./json.ts";
 
 /** Fields that do not change what a shape accepts or how it travels. */
@@ -71,46 +72,11 @@ export function makeUnion(branches: readonly Shape[], schemaPath: string): Shape
   return { kind: "union", schemaPath, branches: distinct };
 }
 
-type Scalar = string | number | boolean | null;
-
 /**
  * The discriminator of a union, if any: the first property (in the first branch's order) that every branch,
- * seen through `deref` (refs to definitions), declares as a required `const` with a scalar value, all distinct.
+ * seen through `deref` (refs to definitions), declares as a required `const` with a scalar value, all distinct
+ * (runtime/codec/discriminator.ts, which the dense layout uses for the object branches of a nullable union too).
  */
 export function detectDiscriminator(u: UnionShape, deref: (s: Shape) => Shape): UnionShape["discriminator"] {
-  const objects: ObjectShape[] = [];
-  for (const b of u.branches) {
-    const s = deref(b);
-    if (s.kind !== "object") return undefined;
-    objects.push(s);
-  }
-  const first = objects[0];
-  if (first === undefined) return undefined;
-  for (const candidate of first.properties) {
-    const values: Scalar[] = [];
-    const seen = new Set<string>();
-    let ok = true;
-    for (const o of objects) {
-      const p = o.properties.find((q) => q.name === candidate.name);
-      const shape = p === undefined ? undefined : deref(p.shape);
-      if (p === undefined || !p.required || shape === undefined || shape.kind !== "const") {
-        ok = false;
-        break;
-      }
-      const v = shape.value;
-      if (v !== null && typeof v === "object") {
-        ok = false;
-        break;
-      }
-      const k = canonicalJson(v);
-      if (seen.has(k)) {
-        ok = false;
-        break;
-      }
-      seen.add(k);
-      values.push(v);
-    }
-    if (ok) return { property: candidate.name, values };
-  }
-  return undefined;
+  return discriminatorOf(u.branches, deref);
 }

@@ -2,9 +2,9 @@
  * Seeded random JSON Schemas (draft 2020-12) for property tests over shapes nobody wrote by hand: nested objects
  * with awkward property names (separators, quotes, `__proto__`, reserved words, digits, empty), optional and
  * required fields, open, closed and typed additional properties, maps, arrays, tuples, string/number/mixed enums,
- * consts, nullable types, multi-type scalars, scalar unions, discriminated and plain unions of objects, `allOf`
- * extensions, shared and recursive definitions, pattern properties, `date`/`date-time`/`uuid` formats, int64 and
- * untyped values. The same seed always gives the same schema.
+ * consts, nullable types, multi-type scalars, scalar unions, discriminated (and nullable discriminated) and plain
+ * unions of objects, `allOf` extensions, shared and recursive definitions, pattern properties,
+ * `date`/`date-time`/`uuid` formats, int64 and untyped values. The same seed always gives the same schema.
  */
 import { Rng } from "./rng.ts";
 
@@ -175,7 +175,9 @@ class SchemaGen {
       o.required = [tag, ...((o.required as string[] | undefined) ?? []).filter((k) => k !== tag)];
       branches.push(o);
     }
-    return { oneOf: branches };
+    // a null branch beside the objects (GeoJSON's geometry): no discriminator in the schema's union, one among its
+    // objects for the dense layout
+    return r.chance(0.25) ? { oneOf: [{ type: "null" }, ...branches] } : { oneOf: branches };
   }
 
   /** A definition referenced from here (and from wherever else the generator lands on it again). */

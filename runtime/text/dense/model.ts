@@ -9,6 +9,7 @@
  * - "json": everything else (maps, tuples, `any`, mixed enums, unions with composite branches), spelled as
  *   compact JSON, which is self-delimiting.
  */
+import { discriminatorOf } from "../../codec/discriminator.ts";
 import { spellKey, type StampFormat } from "./syntax.ts";
 import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
 import type { ArraySpec, Col, GroupSpec, VariantProp } from "./spec.ts";
@@ -238,6 +239,13 @@ export class DenseModel {
     }
     const nonNull = branches.filter((b) => b.shape.kind !== "null");
     if (nonNull.length === 1 && branches.length === 2) info.nonNull = nonNull[0]!;
+    else if (nonNull.length >= 2 && branches.length === nonNull.length + 1) {
+      // `oneOf: [{type: "null"}, Point, LineString]`: the objects, when they are discriminated, as X of `X | null`
+      // (a table of their variants); the schema's own union has a branch that is no object, so no discriminator
+      const shapes = nonNull.map((b) => b.shape);
+      const d = discriminatorOf(shapes, (x) => this.resolve(x));
+      if (d !== undefined) info.nonNull = this.info({ kind: "union", branches: shapes, discriminator: d });
+    }
     if (s.discriminator !== undefined && branches.every((b) => b.spelling === "object")) {
       info.disc = { property: s.discriminator.property, values: s.discriminator.values, branches };
     }
