@@ -1007,9 +1007,9 @@ export class DenseReader {
 
   /**
    * A number cell of JSON syntax (or a fraction without its leading zero, `.5`) with at most 15 significant
-   * digits, no exponent, read from the text without
-   * slicing it (undefined: anything else, left to the general path). Such a decimal `m / 10^k` with m < 2^53 and
-   * k <= 22 is one correctly rounded division of two exact doubles: the same double `Number(token)` gives.
+   * digits, no exponent, read from the text without slicing it (undefined: anything else, left to the general
+   * path). Such a decimal `m / 10^k` with m < 2^53 and k <= 22 is one correctly rounded division of two exact
+   * doubles: the same double `Number(token)` gives.
    */
   private plainNumber(inRow: boolean): number | undefined {
     const t = this.text;

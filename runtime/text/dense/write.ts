@@ -100,13 +100,13 @@ export class DenseWriter {
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
     if (info.disc !== undefined && branchOf(info, value, false) >= 0) return trimEnd(this.variantFields(info, value as Record<string, unknown>, ""));
     if (info.shape.kind === "array" && Array.isArray(value)) return trimEnd(this.arrayLine("", "", info, value));
-    // anything, holding an array: a table when its items are objects, JSON otherwise (arrayLines)
     // an open root (anything, a map) holding an object: its field lines, unless they would read as JSON (a first
     // key that is quoted or begins with a digit)
     if (info.open !== undefined && isPlainObject(value)) {
       const lines = trimEnd(this.fields(this.model.openObject(info), value, ""));
       return openRootLines(lines) ? lines : this.json(value);
     }
+    // anything, holding an array: a table when its items are objects, JSON otherwise (arrayLines)
     if (info.shape.kind === "any" && Array.isArray(value)) {
       const lines = trimEnd(this.arrayLine("", "", this.model.anyArray, value));
       return lines.charCodeAt(0) === 58 ? lines.slice(2) : lines; // `: [...]`: the JSON alone, as a root `any` reads it
