@@ -662,3 +662,63 @@ test("dense: the discriminated objects of a union with a null branch are a varia
   assert.equal(e.code, "INVALID_VALUE");
   assert.equal(e.path, "/features/0/geometry/type");
 });
+
+// Strict structured outputs (OpenAI strict mode) make every field required and the optional ones nullable: such a
+// null is an empty cell where its group has more than one cell (a required field is never absent, so the empty
+// cell can only be null), and `null` where it stands alone, so that no row or item looks empty.
+test("dense: a required nullable scalar's null is an empty cell among others, null alone, and either reads back", () => {
+  const d = denseOf(schemaToIR(
+    {
+      type: "object",
+      required: ["rows"],
+      properties: {
+        rows: { type: "array", items: { type: "object", required: ["id", "note", "tags", "sub"], properties: {
+          id: { type: "string" }, note: { type: ["string", "null"] }, n: { type: ["integer", "null"] },
+          tags: { type: "array", items: { type: "object", required: ["k", "v"], properties: { k: { type: "string" }, v: { type: ["number", "null"] } } } },
+          sub: { type: "object", required: ["a", "b"], properties: { a: { type: ["string", "null"] }, b: { type: ["boolean", "null"] } } },
+        } } },
+        one: { type: "array", items: { type: "object", required: ["a"], properties: { a: { type: ["string", "null"] } } } },
+        g: { type: "object", required: ["a", "b"], properties: { a: { type: ["string", "null"] }, b: { type: ["string", "null"] } } },
+        ev: { type: "array", items: { oneOf: [
+          { type: "object", required: ["kind", "p", "r"], properties: { kind: { const: "a" }, p: { type: ["string", "null"] }, r: { type: "string" } } },
+          { type: "object", required: ["kind"], properties: { kind: { const: "b" }, q: { type: ["string", "null"] } } },
+        ] } },
+      },
+    },
+    { source: "strict.schema.json", baseDir: process.cwd() },
+  ));
+  const v = {
+    rows: [
+      { id: "1", note: null, n: null, tags: [{ k: "a", v: null }, { k: "b", v: 0.5 }], sub: { a: null, b: null } },
+      { id: "2", note: "", n: 3, tags: [], sub: { a: "null", b: false } },
+    ],
+    one: [{ a: null }, { a: "x" }],
+    g: { a: null, b: null },
+    ev: [{ kind: "a", p: null, r: "s" }, { kind: "b", q: null }],
+  };
+  const text = d.lines(v);
+  assert.equal(
+    text,
+    [
+      "rows[2]{id,note,n,tags[]{k,v},sub{a,b}}:",
+      "  1,,null,[2:a;b,.5],,", // note empty, optional n `null`, v dropped from its item, sub's two empties
+      '  2,"",3,[0:],"null",false',
+      "one[2]{a}:",
+      "  null",
+      "  x",
+      "g:", // every cell empty: field lines say what each one is
+      "  a: null",
+      "  b: null",
+      "ev[2]{kind,p,r,q}:",
+      "  a,,s,",
+      "  b,,,null",
+    ].join("\n"),
+  );
+  assert.deepStrictEqual(d.fromText(text), v);
+  // what a model may write: `null` spelled out, or an empty cell, wherever the field is required and nullable
+  assert.deepStrictEqual(d.fromText(text.replace("  1,,null,[2:a;b,.5],,", "  1,null,null,[2:a,null;b,.5],null,null").replace("  null\n  x", "  \n  x")), v);
+  // a required field that cannot be null still may not be empty
+  const e = catchToon(() => d.fromText(text.replace("  a,,s,", "  a,,,")));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/ev/0/r");
+});

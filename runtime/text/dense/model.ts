@@ -293,6 +293,14 @@ function blankInfo(shape: Shape): ShapeInfo {
   };
 }
 
+/**
+ * A required scalar that may be null: its null is an empty cell in rows and groups (a required field is never
+ * absent, so the empty cell can only mean null; `,,` is a token fewer than `,null,`). Field lines write `null`.
+ */
+export function nullAsEmpty(required: boolean, info: ShapeInfo): boolean {
+  return required && info.spelling === "text" && info.kinds!.has("null");
+}
+
 /** A required `const` property: dense text drops it (the reader puts it back). */
 export function droppedConst(p: PropertyShape, model: DenseModel): boolean {
   return p.required && model.resolve(p.shape).kind === "const";

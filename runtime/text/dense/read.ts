@@ -10,7 +10,7 @@ import { formatOf } from "../../codec/formats.ts";
 import { textCheckOf } from "../../codec/engine/text-check.ts";
 import { checkDecoded, tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
-import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
+import { droppedConst, nullAsEmpty, type DenseModel, type ShapeInfo } from "./model.ts";
 import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "./json.ts";
 import { NUMBER_RE, expandStamp, openRootLines } from "./syntax.ts";
 import { markEnded } from "./ended.ts";
@@ -694,7 +694,10 @@ export class DenseReader {
         if (!ended && !this.more()) ended = true;
         if (ended) {
           // the item ended early: the remaining cells are empty
-          if (col !== undefined && col.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
+          if (col !== undefined && col.required) {
+            if (!nullCell(col)) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
+            setOwn(o, col.key, null);
+          }
           continue;
         }
         if (col === undefined) {
@@ -712,7 +715,10 @@ export class DenseReader {
         if (v !== ABSENT) {
           if (col.key === "__proto__") setOwn(o, col.key, v);
           else o[col.key] = v;
-        } else if (col.required) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
+        } else if (col.required) {
+          if (!nullCell(col)) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(col.key)}`, this.pos), col.key);
+          setOwn(o, col.key, null);
+        }
       }
       // leaves of skipped group columns were empty cells; no more to read
       this.complete(d.branches[bi]!, o, 0);
@@ -730,6 +736,7 @@ export class DenseReader {
           const c = cols[j]!;
           if (!c.required) continue;
           if (c.bound.t === 1) empties = pendingEmpty(o, c.bound, c.key, empties);
+          else if (nullCell(c)) setOwn(o, c.key, null);
           else lacking ??= c.key;
         }
         break;
@@ -739,6 +746,7 @@ export class DenseReader {
       if (v === ABSENT) {
         if (col.required) {
           if (col.bound.t === 1) empties = pendingEmpty(o, col.bound, col.key, empties);
+          else if (nullCell(col)) setOwn(o, col.key, null);
           else lacking ??= col.key;
         }
         continue;
@@ -772,7 +780,11 @@ export class DenseReader {
     if (b.missing[0] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, at), b.missing[0]!);
     for (const c of b.cols!) {
       if (!c.required) continue;
-      if (c.bound.t !== 1) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(c.key)}`, at), c.key);
+      if (c.bound.t !== 1) {
+        if (!nullCell(c)) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(c.key)}`, at), c.key);
+        setOwn(o, c.key, null);
+        continue;
+      }
       const e: Record<string, unknown> = {};
       setOwn(o, c.key, e);
       try {
@@ -1113,6 +1125,14 @@ export class DenseReader {
     c.end = this.le;
     return c;
   }
+}
+
+/**
+ * A required scalar column that may hold null: its empty cell is that null (a required field is never absent; the
+ * writer writes such a null as an empty cell, model.ts `nullAsEmpty`).
+ */
+function nullCell(c: { required: boolean; bound: Bound }): boolean {
+  return c.bound.t === 0 && nullAsEmpty(c.required, c.bound.info);
 }
 
 /** A required field group's `{}` in `o`, to be checked once its parent is known to be there (`group`). */

@@ -4,7 +4,7 @@
  * group only when "every cell empty" can only mean "absent"); the reader parses the same tree from the header.
  */
 import { getOwn, hasOwn, isJsonLike } from "../../objects.ts";
-import { droppedConst, type DenseModel, type ShapeInfo } from "./model.ts";
+import { droppedConst, nullAsEmpty, type DenseModel, type ShapeInfo } from "./model.ts";
 
 export const CELL = 0;
 export const GROUP = 1;
@@ -22,12 +22,18 @@ export interface Col {
   disc: boolean;
   /** The key is not a property of Object.prototype: `o[key]` is safe to read. */
   safe: boolean;
+  /**
+   * Plain groups: a required scalar that may be null, whose null is an empty cell (a required field is never
+   * absent, so the reader takes its empty cell as null; docs/TEXT.md §3).
+   */
+  nullEmpty: boolean;
 }
 
 /** A column, every field set in one order (one hidden class: the writer's reads of them stay monomorphic). */
-function col(key: string, spec: Spec, prop: number, props: number[] | undefined, info: ShapeInfo | undefined, disc: boolean, safe: boolean): Col {
-  return { key, spec, prop, props, info, disc, safe };
+function col(key: string, spec: Spec, prop: number, props: number[] | undefined, info: ShapeInfo | undefined, disc: boolean, safe: boolean, nullEmpty = false): Col {
+  return { key, spec, prop, props, info, disc, safe, nullEmpty };
 }
+
 
 /** One cell (text or JSON, by the position's shape). */
 export interface CellSpec {
@@ -205,7 +211,7 @@ function groupSpec(model: DenseModel, info: ShapeInfo, values: Record<string, un
         const v = values[i]!;
         filled = (safe ? v[name] : hasOwn(v, name) ? v[name] : undefined) !== undefined;
       }
-      if (filled) cols.push((cellCols[j] ??= col(name, CELL_SPEC, j, undefined, pinfo, false, safe)));
+      if (filled) cols.push((cellCols[j] ??= col(name, CELL_SPEC, j, undefined, pinfo, false, safe, nullAsEmpty(p.required, pinfo))));
       continue;
     }
     const sub: unknown[] = [];
@@ -313,7 +319,8 @@ export function nonEmpty(spec: Spec, v: unknown): boolean {
   if (spec.info.disc !== undefined) return true; // the discriminator cell
   for (const c of spec.cols) {
     const x = (v as Record<string, unknown>)[c.key];
-    if (x !== undefined && hasOwn(v as object, c.key) && nonEmpty(c.spec, x)) return true;
+    // a required null is an empty cell where the group has more than one (write.ts groupCells)
+    if (x !== undefined && !(x === null && c.nullEmpty && spec.leaves > 1) && hasOwn(v as object, c.key) && nonEmpty(c.spec, x)) return true;
   }
   return false;
 }

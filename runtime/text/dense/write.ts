@@ -6,7 +6,7 @@
 import { ToonError, hostError } from "../../errors.ts";
 import { getOwn, hasOwn } from "../../objects.ts";
 import { DENSE_MAX_DEPTH } from "./json.ts";
-import type { DenseModel, ShapeInfo } from "./model.ts";
+import { nullAsEmpty, type DenseModel, type ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";
 import { estimateTokens } from "./estimate.ts";
 import { ambiguousInUnion, compactStamp, expandStamp, needsQuotes, openRootLines, spellCellNumber, spellKey, spellNumber } from "./syntax.ts";
@@ -160,7 +160,11 @@ export class DenseWriter {
     if (info.spelling === "object") {
       if (fitsObject(info, x)) {
         const spec = specOf(this.model, info, [x]) as GroupSpec;
-        if (spec.leaves > 0 && !hasObjectArray(spec)) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + this.rowCells(spec, x) + "\n";
+        if (spec.leaves > 0 && !hasObjectArray(spec)) {
+          const cells = this.rowCells(spec, x);
+          // every cell empty (required nulls, written empty): field lines say what each one is
+          if (!onlyCommas(cells)) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + cells + "\n";
+        }
         return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
       }
       if (isPlainObject(x)) return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
@@ -258,6 +262,8 @@ export class DenseWriter {
     let out = "";
     let pend = 0;
     const d = spec.info.disc;
+    // a required null is an empty cell among others; alone (one cell) it is `null`, or the row or item would look empty
+    const leaves = spec.leaves;
     const b = d === undefined ? -1 : d.values.indexOf(o[d.property] as string);
     const props = b < 0 ? undefined : d!.branches[b]!.propInfos!;
     for (let i = 0; i < cols.length; i++) {
@@ -278,10 +284,12 @@ export class DenseWriter {
         if (j >= 0) {
           info = props[j]!;
           x = getOwn(o, c.key);
+          // a required scalar's null: an empty cell, as in a plain group
+          if (x === null && leaves > 1 && nullAsEmpty(d!.branches[b]!.props![j]!.required, info)) x = undefined;
         }
       }
       const spec = c.spec;
-      if (x === undefined) {
+      if (x === undefined || (x === null && c.nullEmpty && leaves > 1)) {
         const n = spec.t === GROUP ? spec.leaves : 1;
         if (top) this.absent += n;
         pend += n - 1;
@@ -471,6 +479,12 @@ function holdsObjectArray(o: Record<string, unknown>): boolean {
     if (Array.isArray(x)) for (const y of x) if (isPlainObject(y)) return true;
   }
   return false;
+}
+
+/** Cells that are all empty: nothing but their commas. */
+function onlyCommas(cells: string): boolean {
+  for (let i = 0; i < cells.length; i++) if (cells.charCodeAt(i) !== 44) return false;
+  return true;
 }
 
 function startsJson(s: string): boolean {
