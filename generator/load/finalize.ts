@@ -12,7 +12,8 @@ import type { Definition, Shape, UnionShape } from "../ir/types.ts";
 import { uniqueName } from "../ir/names.ts";
 import type { LoadContext, Target } from "./context.ts";
 import { valueFits } from "./values.ts";
-import { detectDiscriminator, makeUnion } from "./union.ts";
+import { discriminatorOf } from "../../runtime/codec/discriminator.ts";
+import { makeUnion } from "./union.ts";
 
 type Resolution = { kind: "keep"; target: Target } | { kind: "inline"; shape: Shape };
 
@@ -158,7 +159,7 @@ export function finalize(ctx: LoadContext, rootTarget: Target): Finalized {
     return cur;
   };
   for (const u of unions) {
-    const d = detectDiscriminator(u, deref);
+    const d = discriminatorOf(u.branches, deref);
     if (d !== undefined) u.discriminator = d;
   }
 

@@ -1,9 +1,8 @@
 /**
  * Unions: building them (flatten nested unions, drop identical branches, a union of one branch is that branch),
- * structural identity of shapes, and discriminator detection.
+ * and structural identity of shapes (discriminator detection: runtime/codec/discriminator.ts).
  */
-import type { ObjectShape, Shape, UnionShape } from "../ir/types.ts";
-import { discriminatorOf } from "../../runtime/codec/discriminator.ts";
+import type { ObjectShape, Shape } from "../ir/types.ts";
 import { canonicalJson, toJson } from "./json.ts";
 
 /** Fields that do not change what a shape accepts or how it travels. */
@@ -70,13 +69,4 @@ export function makeUnion(branches: readonly Shape[], schemaPath: string): Shape
   }
   if (distinct.length === 1) return distinct[0]!;
   return { kind: "union", schemaPath, branches: distinct };
-}
-
-/**
- * The discriminator of a union, if any: the first property (in the first branch's order) that every branch,
- * seen through `deref` (refs to definitions), declares as a required `const` with a scalar value, all distinct
- * (runtime/codec/discriminator.ts, which the dense layout uses for the object branches of a nullable union too).
- */
-export function detectDiscriminator(u: UnionShape, deref: (s: Shape) => Shape): UnionShape["discriminator"] {
-  return discriminatorOf(u.branches, deref);
 }
