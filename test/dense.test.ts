@@ -516,7 +516,11 @@ test("dense: fractions below 1 drop their leading zero in text cells, keep it in
   // what a model may write: the leading zero, or none
   assert.deepEqual(d.fromText(text.replace("p:.96", "p: 0.96").replace("-.5,[2:.25", "-0.5,[2:0.25")), v);
   assert.deepEqual(d.fromText("p:-.5e1"), { p: -5 });
-  for (const bad of ["p:.", "p:-.", "p:.e5", "p:..5", "p:0..5"]) assert.equal(catchToon(() => d.fromText(bad)).code, "INVALID_VALUE", bad);
+  for (const bad of ["p:.", "p:-.", "p:.e5", "p:..5", "p:0..5"]) {
+    const e = catchToon(() => d.fromText(bad));
+    assert.equal(e.code, "INVALID_VALUE", bad);
+    assert.equal(e.path, "/p", bad);
+  }
 });
 
 // Open positions (`{}`, maps): objects of scalars become field groups and table columns of the keys the data has
@@ -591,14 +595,17 @@ test("dense: open objects and maps of scalars take headers of their keys, and re
   const typed = catchToon(() => d.fromText("nums{a,b}: 2,two"));
   assert.equal(typed.code, "INVALID_VALUE");
   assert.equal(typed.path, "/nums/b");
-  assert.equal(catchToon(() => d.fromText("one{a,a}: 1,2")).code, "TEXT_SYNTAX");
+  const twice = catchToon(() => d.fromText("one{a,a}: 1,2"));
+  assert.equal(twice.code, "TEXT_SYNTAX");
+  assert.equal(twice.path, "/one");
   // where anything may stand, a key's objects are nested headers (the writer nests 4 below the first); a map's
   // values are one cell each, and an array is a JSON cell
   assert.deepEqual(d.fromText('one{a{b,c{d}},e}: 1,x,2'), { one: { a: { b: 1, c: { d: "x" } }, e: 2 } });
   assert.equal(d.lines({ one: { a: { b: { c: { d: { e: { f: 1 } } } } } } }), 'one{a{b{c{d{e}}}}}: {"f":1}');
-  for (const bad of ["nums{a{b}}: 1", "one{a[]}: [1:2]"]) {
-    const e = catchToon(() => d.fromText(bad));
+  for (const [bad, at] of [["nums{a{b}}: 1", "/nums"], ["one{a[]}: [1:2]", "/one"]]) {
+    const e = catchToon(() => d.fromText(bad!));
     assert.equal(e.code, "INVALID_VALUE", bad);
+    assert.equal(e.path, at, bad);
     assert.match(e.message, /open object/, bad);
   }
   // a map of strings: its cells are strings, `{` and all (the schema says so)
@@ -636,8 +643,12 @@ test("dense: an any position holds tables and field lines of its data's keys, an
   assert.deepStrictEqual(field.fromText("out: plain words"), { out: "plain words" });
   assert.deepStrictEqual(root.fromText('"str"'), "str");
   assert.deepStrictEqual(root.fromText("[1,2]"), [1, 2]);
-  assert.equal(catchToon(() => field.fromText("out[2]{a}:\n  1")).code, "TEXT_SYNTAX");
-  assert.equal(catchToon(() => map.fromText("a: maybe")).code, "INVALID_VALUE");
+  const rows = catchToon(() => field.fromText("out[2]{a}:\n  1"));
+  assert.equal(rows.code, "TEXT_SYNTAX");
+  assert.equal(rows.path, "/out");
+  const notBool = catchToon(() => map.fromText("a: maybe"));
+  assert.equal(notBool.code, "INVALID_VALUE");
+  assert.equal(notBool.path, "/a");
 });
 
 // `oneOf: [{type: "null"}, A, B]` (GeoJSON's geometry): the schema's union has no discriminator (null is no
