@@ -71,6 +71,22 @@ export interface ShapeInfo {
   open?: ShapeInfo;
   /** The cell of an open position's key: a scalar spelled to read back without the schema, or JSON (`{`, `[`). */
   anyCell?: boolean;
+  /**
+   * A union the dense layout cannot lay out by its branches (composite branches, no discriminator, not `X | null`)
+   * and that holds no int64: its cells are spelled as `anyCell` spells them (a string raw unless it would read as
+   * another kind, `{` or `[` JSON), and the reader checks what it reads against the union (docs/TEXT.md §3).
+   */
+  asAny?: boolean;
+  /**
+   * Where a position is written and read as another (an `asAny` union as `any`, an array of them as an array of
+   * `any`): the field lines, tables and cells of that info, whose value the reader then checks against this one.
+   */
+  viaAny?: ShapeInfo;
+  /**
+   * A map whose values are composites (objects, arrays, unions of them): field lines of its keys, each value
+   * laid out by the value shape (a field group, a table, nested field lines), or JSON.
+   */
+  fieldMap?: boolean;
 }
 
 export type DenseSource = Pick<CodecDescriptor, "root" | "definitions">;
@@ -147,10 +163,13 @@ export class DenseModel {
           // a map: its keys can head a field group or table when its values are scalars (or anything)
           const a = this.info(s.additional);
           info.open = a.spelling === "text" ? a : a.shape.kind === "any" ? this.anyCell() : undefined;
+          if (info.open === undefined) info.fieldMap = true;
         }
         return;
       case "array":
         info.itemInfo = this.info(s.items);
+        // an array of unions spelled as `any` is an array of `any` (a table of their keys, or JSON), checked after
+        if (info.itemInfo.asAny === true) info.viaAny = this.anyArray;
         return;
       case "union":
         this.classifyUnion(info, s);
@@ -249,6 +268,34 @@ export class DenseModel {
     if (s.discriminator !== undefined && branches.every((b) => b.spelling === "object")) {
       info.disc = { property: s.discriminator.property, values: s.discriminator.values, branches };
     }
+    // any other union of composites (`string | string[] | {...}`, objects no discriminator tells apart): laid out
+    // as `any` lays out its value, then checked against the union; not with an int64 inside, whose digits only the
+    // schema can keep (an `any` position reads numbers as doubles)
+    if (info.disc === undefined && info.nonNull === undefined && !this.holdsInt64(s)) {
+      info.asAny = true;
+      info.viaAny = this.any;
+    }
+  }
+
+  /** Whether an int64 integer can stand somewhere in a value of this shape (refs followed once each). */
+  private holdsInt64(shape: Shape, seen = new Set<Shape>()): boolean {
+    const s = this.resolve(shape);
+    if (seen.has(s)) return false;
+    seen.add(s);
+    switch (s.kind) {
+      case "integer":
+        return s.int64 === true || s.bigint === true;
+      case "object":
+        return s.properties.some((p) => this.holdsInt64(p.shape, seen)) || (s.additional !== false && this.holdsInt64(s.additional, seen));
+      case "array":
+        return this.holdsInt64(s.items, seen);
+      case "tuple":
+        return s.items.some((x) => this.holdsInt64(x, seen)) || (s.rest !== false && this.holdsInt64(s.rest, seen));
+      case "union":
+        return s.branches.some((b) => this.holdsInt64(b, seen));
+      default:
+        return false;
+    }
   }
 
   /** The object info a group column or field lines use for this shape (undefined: not an object). */
@@ -290,6 +337,9 @@ function blankInfo(shape: Shape): ShapeInfo {
     variantProps: undefined,
     open: undefined,
     anyCell: undefined,
+    asAny: undefined,
+    viaAny: undefined,
+    fieldMap: undefined,
   };
 }
 

@@ -121,11 +121,18 @@ export class DenseReader {
     if (hasTrailingBlanks(text)) this.text = text = withoutTrailingBlanks(text);
     this.le = this.findEol(0);
     let info = this.model.root;
-    const whole = text;
     if (info.nonNull !== undefined) {
-      if (whole === "null") return null;
+      if (text === "null") return null;
       info = info.nonNull;
     }
+    // a union laid out as `any` (model.ts asAny), or an array of them: read as that, then checked against it
+    const v = info.viaAny !== undefined ? this.checkAs(info, this.root(info.viaAny), 0, 0) : this.root(info);
+    if (this.ls < this.text.length) this.fail("unexpected line after the value (indentation?)", this.ls);
+    return v;
+  }
+
+  /** The root value of the document's text (at its start), as `info`. */
+  private root(info: ShapeInfo): unknown {
     let v: unknown;
     // an object root written as compact JSON (the writer's choice when that is fewer tokens): no field line
     // begins with "{" (such a key is quoted)
@@ -151,17 +158,16 @@ export class DenseReader {
     } else if (info.shape.kind === "any" && this.text.charCodeAt(0) === 91 && arrayHeaderAt(this.text)) {
       this.pos = 0;
       v = this.fieldValue(this.model.anyArray, 0); // a root `any` holding a table `[N]{...}:` (or a list)
-    } else if (info.open !== undefined && openRootLines(this.text)) {
+    } else if ((info.open !== undefined || info.fieldMap === true) && openRootLines(this.text)) {
       v = this.fields(this.model.openObject(info), 0, undefined); // an open root's object as its keys' lines
     } else {
       this.pos = 0;
-      v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
+      v = this.scalarCell(info, false);
       // an empty document is no scalar (the writer quotes the empty string)
       if (v === ABSENT) this.invalid(this.expected(info) + ", got an empty text");
       if (this.pos !== this.le) this.fail("unexpected text after the value");
       this.nextLine();
     }
-    if (this.ls < this.text.length) this.fail("unexpected line after the value (indentation?)", this.ls);
     return v;
   }
 
@@ -487,6 +493,11 @@ export class DenseReader {
 
   /** What follows a field's key: `: value`, `:` and a block, `{hdr}: cells`, `[N]...`. */
   private fieldValue(info: ShapeInfo, ind: number): unknown {
+    // a union laid out as `any` (model.ts asAny), or an array of them: read as that, then checked against it
+    if (info.viaAny !== undefined) {
+      const at = this.pos;
+      return this.checkAs(info, this.fieldValue(info.viaAny, ind), 0, at);
+    }
     const t = this.text;
     const c = t.charCodeAt(this.pos);
     if (c === 58) {
@@ -497,7 +508,7 @@ export class DenseReader {
         if (inner.nonNull !== undefined) inner = inner.nonNull;
         if (inner.spelling === "object") return this.fields(inner, ind + 2, undefined);
         if (inner.disc !== undefined) return this.variantFields(inner, ind + 2, undefined);
-        if (inner.open !== undefined) return this.fields(this.model.openObject(inner), ind + 2, undefined); // its keys' lines
+        if (inner.open !== undefined || inner.fieldMap === true) return this.fields(this.model.openObject(inner), ind + 2, undefined); // its keys' lines
         this.invalid("expected a value after the colon");
       }
       // ":" and the value, a space between them optional (the writer leaves it out before numbers)
@@ -634,7 +645,7 @@ export class DenseReader {
       if (info.disc !== undefined) return this.variantFields(info, ind, first);
     }
     this.pos = first;
-    const v = info.spelling === "text" ? this.textCell(info, false) : this.jsonCell(info);
+    const v = this.scalarCell(info, false);
     if (v === ABSENT) this.invalid("an empty list item");
     if (this.pos !== this.le) this.fail("unexpected text after the value");
     this.nextLine();
@@ -847,7 +858,7 @@ export class DenseReader {
         return v;
       }
       if (b.t === 2) return this.inlineArray(b);
-      return b.info.spelling === "text" ? this.textCell(b.info, true) : this.jsonCell(b.info, true);
+      return this.scalarCell(b.info, true);
     } catch (e) {
       throw prefixed(e, key);
     }
@@ -878,7 +889,7 @@ export class DenseReader {
         const item = b.item;
         if (item.t === 1) v = this.group(item, true);
         else if (item.t === 2) v = this.inlineArray(item);
-        else v = item.info.spelling === "text" ? this.textCell(item.info, true) : this.jsonCell(item.info, true);
+        else v = this.scalarCell(item.info, true);
         if (v === ABSENT) this.invalid("an array item cannot be empty");
       } catch (e) {
         throw prefixed(e, i);
@@ -1085,12 +1096,32 @@ export class DenseReader {
     return "expected " + parts.join(" or ");
   }
 
+  /**
+   * A cell of a shape that is no scalar: JSON, or for a union laid out as `any` (model.ts asAny) an open object's
+   * cell (a scalar raw or quoted, JSON from `{` or `[`), checked against the union.
+   */
+  private scalarCell(info: ShapeInfo, inRow: boolean): unknown {
+    if (info.spelling === "text") return this.textCell(info, inRow);
+    if (info.asAny !== true) return this.jsonCell(info, inRow);
+    const at = this.pos;
+    const v = this.textCell(this.model.any.open!, inRow);
+    return v === ABSENT ? v : this.checkAs(info, v, 0, at);
+  }
+
   private jsonCell(info: ShapeInfo, inRow = false): unknown {
     if (inRow && this.emptyAhead()) return ABSENT;
     const at = this.pos;
     const c = this.cursor();
     c.raws = 0;
     const v = readJson(c, this.depth);
+    return this.checkAs(info, v, c.raws, at);
+  }
+
+  /**
+   * A value read without its shape (JSON, or as `any`) checked against `info`'s shape as the text check checks
+   * TOON text (`raws`: how many TextNumbers it holds); its errors are at `at` with the check's path.
+   */
+  private checkAs(info: ShapeInfo, v: unknown, raws: number, at: number): unknown {
     let check = this.checks.get(info.shape);
     if (check === undefined) {
       check = textCheckOf({ name: "", root: info.shape, definitions: this.model.definitions });
@@ -1098,7 +1129,7 @@ export class DenseReader {
     }
     try {
       // with the count of TextNumbers in it: `any` positions turn them back into numbers only when there are some
-      return checkDecoded(v, c.raws, check, noLocation);
+      return checkDecoded(v, raws, check, noLocation);
     } catch (e) {
       if (e instanceof ToonError) {
         const where = at;

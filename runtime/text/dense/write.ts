@@ -97,12 +97,14 @@ export class DenseWriter {
   private linesOf(value: unknown): string {
     let info = this.model.root;
     if (info.nonNull !== undefined && value !== null) info = info.nonNull;
+    // a union laid out as `any` (model.ts asAny), or an array of them: as that, read back and checked
+    if (info.viaAny !== undefined) info = info.viaAny;
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
     if (info.disc !== undefined && branchOf(info, value, false) >= 0) return trimEnd(this.variantFields(info, value as Record<string, unknown>, ""));
     if (info.shape.kind === "array" && Array.isArray(value)) return trimEnd(this.arrayLine("", "", info, value));
     // an open root (anything, a map) holding an object: its field lines, unless they would read as JSON (a first
     // key that is quoted or begins with a digit)
-    if (info.open !== undefined && isPlainObject(value)) {
+    if ((info.open !== undefined || info.fieldMap === true) && isPlainObject(value)) {
       const lines = trimEnd(this.fields(this.model.openObject(info), value, ""));
       return openRootLines(lines) ? lines : this.json(value);
     }
@@ -156,6 +158,10 @@ export class DenseWriter {
   }
 
   fieldLine(ind: string, key: string, info: ShapeInfo, x: unknown): string {
+    // a union laid out as `any` (model.ts asAny), or an array of them: as that, read back and checked; its value
+    // has no shape the layout follows, so JSON where that is fewer tokens (`openOrJson`)
+    const via = info.viaAny !== undefined;
+    if (via) info = info.viaAny!;
     if (info.nonNull !== undefined && x !== null) info = info.nonNull;
     if (info.spelling === "object") {
       if (fitsObject(info, x)) {
@@ -174,16 +180,40 @@ export class DenseWriter {
       return this.arrayLine(ind, key, info, x);
     } else if (info.shape.kind === "any" && Array.isArray(x)) {
       // anything, holding an array: a table when its items are objects, JSON otherwise (arrayLines)
-      return this.arrayLine(ind, key, this.model.anyArray, x);
+      const keyed = this.keyed;
+      const lines = this.arrayLine(ind, key, this.model.anyArray, x);
+      return via ? this.openOrJson(ind, key, x, keyed, lines) : lines;
     } else if (info.open !== undefined && isPlainObject(x)) {
       // an object where the schema leaves the keys open: field lines of its keys when one holds an array of
       // objects (a table there, not JSON in a cell), else a field group of the keys it has
-      if (holdsObjectArray(x)) return ind + key + ":\n" + this.fields(this.model.openObject(info), x, ind + INDENT);
-      const spec = specOf(this.model, info, [x]);
-      if (spec.t === GROUP) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + this.rowCells(spec, x) + "\n";
+      const keyed = this.keyed;
+      let lines: string | undefined;
+      if (holdsObjectArray(x)) lines = ind + key + ":\n" + this.fields(this.model.openObject(info), x, ind + INDENT);
+      else {
+        const spec = specOf(this.model, info, [x]);
+        if (spec.t === GROUP) lines = ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + this.rowCells(spec, x) + "\n";
+      }
+      if (lines !== undefined) return via ? this.openOrJson(ind, key, x, keyed, lines) : lines;
+    } else if (info.fieldMap === true && isPlainObject(x) && hasKeys(x)) {
+      // a map of composites: field lines of its keys, each value laid out by the map's value shape
+      const keyed = this.keyed;
+      return this.openOrJson(ind, key, x, keyed, ind + key + ":\n" + this.fields(this.model.openObject(info), x, ind + INDENT));
     }
     // anything: a scalar spelled as an open object's cell (a string raw unless it would read as something else)
     return ind + key + colon(info.shape.kind === "any" ? this.text(info.open!, x) : this.scalar(info, x)) + "\n";
+  }
+
+  /**
+   * A value at an open position laid out from its data (a table, field lines, a field group), or `key: ` and its
+   * JSON where that is estimated fewer tokens (a one-row table, sparse keys, short values): the reader takes JSON
+   * at every open position. `keyed`: the header count before the layout, restored when JSON wins.
+   */
+  private openOrJson(ind: string, key: string, x: unknown, keyed: number, lines: string): string {
+    const json = ind + key + ": " + this.json(x) + "\n";
+    // much shorter lines win without the estimate (the tables open positions are laid out for)
+    if (lines.length < json.length * 0.7 || estimateTokens(lines) * MARGIN < estimateTokens(json)) return lines;
+    this.keyed = keyed;
+    return json;
   }
 
   /** `key[N]: a,b`, a table `key[N]{..}:` with its rows, or a list `key[N]:` with `- ` items. */
@@ -296,7 +326,7 @@ export class DenseWriter {
         continue;
       }
       if (spec.t === CELL) {
-        out += commas(pend) + (info!.spelling === "text" ? this.text(info!, x) : this.json(x));
+        out += commas(pend) + this.scalar(info!, x);
         pend = 0;
       } else if (spec.t === GROUP) {
         const s = this.groupCells(spec, x);
@@ -348,7 +378,9 @@ export class DenseWriter {
 
   /** One cell: text spelling when the shape is a scalar, JSON otherwise. */
   scalar(info: ShapeInfo, x: unknown): string {
-    return info.spelling === "text" ? this.text(info, x) : this.json(x);
+    if (info.spelling === "text") return this.text(info, x);
+    // a union laid out as `any`: its scalars spelled as an open object's cell (composites: JSON)
+    return info.asAny === true ? this.text(this.model.any.open!, x) : this.json(x);
   }
 
   text(info: ShapeInfo, x: unknown): string {
@@ -478,6 +510,12 @@ function holdsObjectArray(o: Record<string, unknown>): boolean {
     const x = o[k];
     if (Array.isArray(x)) for (const y of x) if (isPlainObject(y)) return true;
   }
+  return false;
+}
+
+/** An object with an own key whose value is not undefined (field lines have a line for it). */
+function hasKeys(o: Record<string, unknown>): boolean {
+  for (const k of Object.keys(o)) if (o[k] !== undefined) return true;
   return false;
 }
 
