@@ -79,6 +79,15 @@ class SchemaGen {
       this.plainUnion--;
       return { anyOf: branches };
     }
+    if (roll < 0.985) {
+      // a scalar or a composite, no discriminator (`string | string[]`, `boolean | {...}`): dense lays it out as
+      // `any` and checks it against the union on reading; int64 kept out as in plain object unions
+      this.plainUnion++;
+      const composite = r.chance(0.5) ? this.object(depth + 1) : this.array(depth + 1);
+      const branches = r.chance(0.5) ? [this.scalar(), composite] : [composite, this.scalar()];
+      this.plainUnion--;
+      return { anyOf: branches };
+    }
     if (roll < 0.99) return { enum: [{ a: 1 }, [1, "x"], "s", null] };
     return { type: "object", patternProperties: { "^x-": this.scalar() }, properties: { id: { type: "string" } } };
   }
