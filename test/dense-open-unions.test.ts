@@ -148,3 +148,48 @@ test("dense: seeded random values of unions laid out as anything and of maps of 
   }
   assert.equal(n, 800);
 });
+
+test("dense: a table whose rows would hold objects in JSON cells is a list when that is fewer tokens (MCP sampling messages)", () => {
+  const block = {
+    oneOf: [
+      { type: "object", properties: { type: { const: "text" }, text: { type: "string" } }, required: ["type", "text"], additionalProperties: false },
+      { type: "object", properties: { type: { const: "tool_use" }, id: { type: "string" }, name: { type: "string" }, input: { type: "object" } }, required: ["type", "id", "name", "input"], additionalProperties: false },
+    ],
+  };
+  const schema = {
+    type: "object",
+    properties: {
+      messages: {
+        type: "array",
+        items: { type: "object", properties: { role: { enum: ["user", "assistant"] }, content: { anyOf: [block, { type: "array", items: block }] } }, required: ["role", "content"], additionalProperties: false },
+      },
+      plain: { type: "array", items: { type: "object", properties: { role: { enum: ["user", "assistant"] }, n: { type: "integer" } }, required: ["role"], additionalProperties: false } },
+    },
+    required: ["messages"],
+    additionalProperties: false,
+  };
+  const d = denseOf(schemaToIR(schema, { source: "messages.schema.json", baseDir: process.cwd() }));
+  const v = {
+    messages: [
+      { role: "user", content: { type: "text", text: "What's the weather like in Paris and London?" } },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "call_abc123", name: "get_weather", input: { city: "Paris" } },
+          { type: "tool_use", id: "call_def456", name: "get_weather", input: { city: "London" } },
+        ],
+      },
+    ],
+    plain: [{ role: "user", n: 1 }, { role: "assistant" }],
+  };
+  const text = d.lines(v);
+  assert.deepStrictEqual(d.fromText(text), v);
+  assert.deepStrictEqual(d.fromText(d.toText(v)), v);
+  // each message's content laid out in its item (a field group, a table), not JSON in a row
+  assert.match(text, /^messages\[2\]:\n {2}- role: user\n {4}content\{type,text\}: text,What's the weather like in Paris and London\?\n {2}- role: assistant\n {4}content\[2\]\{type,id,name,input\{city\}\}:\n {6}tool_use,call_abc123,get_weather,Paris$/m);
+  // a table of scalars stays a table
+  assert.match(text, /^plain\[2\]\{role,n\}:\n {2}user,1\n {2}assistant,$/m);
+  // the table of JSON cells still reads (what the writer wrote before, or a model writes)
+  const table = 'messages[2]{role,content}:\n  user,{"type":"text","text":"hi"}\n  assistant,[{"type":"tool_use","id":"a","name":"f","input":{}}]';
+  assert.deepStrictEqual(d.fromText(table), { messages: [{ role: "user", content: { type: "text", text: "hi" } }, { role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: {} }] }] });
+});

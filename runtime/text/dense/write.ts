@@ -28,6 +28,8 @@ export class DenseWriter {
   private absent = 0;
   /** Containers open at the value being written: deeper than the reader takes (DENSE_MAX_DEPTH) is DEPTH_LIMIT. */
   private depth = 0;
+  /** Objects and arrays written as JSON cells in rows and groups so far (the table-or-list choice). */
+  private composites = 0;
 
   constructor(private readonly model: DenseModel) {}
 
@@ -244,14 +246,26 @@ export class DenseWriter {
       const rowInd = ind + INDENT;
       let rows = "";
       this.absent = 0;
+      const keyed = this.keyed;
+      const composites = this.composites;
       for (let i = 0; i < n; i++) rows += rowInd + this.rowCells(spec, x[i], true) + "\n";
       // a one-cell table has no empty cells to save
       const empties = spec.leaves > 1 ? this.absent : 0;
       const table = ind + key + "[" + n + "]" + (spec.header ??= headerOf(spec.cols, spellKey)) + ":\n" + rows;
-      // mostly empty cells: a list naming the fields each item has may be shorter
-      if (empties * 3 < n * spec.leaves) return table;
+      // mostly empty cells: a list naming the fields each item has may be shorter; objects or arrays in JSON cells
+      // (a union the columns cannot follow, an open map): a list lays them out in its items' field lines, which
+      // may be fewer tokens, and reads better than JSON inside a row
+      const sparse = empties * 3 >= n * spec.leaves;
+      const json = this.composites !== composites;
+      if (!sparse && !json) return table;
+      const keyedTable = this.keyed;
       const list = this.listLines(ind, key, item, x);
-      return list !== undefined && list.length < table.length ? list : table;
+      if (list !== undefined && ((sparse && list.length < table.length) || (json && estimateTokens(list) < estimateTokens(table)))) {
+        this.keyed = keyed + (this.keyed - keyedTable);
+        return list;
+      }
+      this.keyed = keyedTable;
+      return table;
     }
     return this.listLines(ind, key, item, x) ?? ind + key + ": " + this.json(x) + "\n";
   }
@@ -326,6 +340,7 @@ export class DenseWriter {
         continue;
       }
       if (spec.t === CELL) {
+        if (typeof x === "object" && x !== null) this.composites++;
         out += commas(pend) + this.scalar(info!, x);
         pend = 0;
       } else if (spec.t === GROUP) {
