@@ -193,3 +193,21 @@ test("dense: a table whose rows would hold objects in JSON cells is a list when 
   const table = 'messages[2]{role,content}:\n  user,{"type":"text","text":"hi"}\n  assistant,[{"type":"tool_use","id":"a","name":"f","input":{}}]';
   assert.deepStrictEqual(d.fromText(table), { messages: [{ role: "user", content: { type: "text", text: "hi" } }, { role: "assistant", content: [{ type: "tool_use", id: "a", name: "f", input: {} }] }] });
 });
+
+test("dense: where anything may stand (or a union laid out as anything), an inline array of cells reads too", () => {
+  const d = codec();
+  // steps are string | {run, shell}: a model may write them inline, as it writes an array of strings
+  const v = d.fromText('name: x\nsteps[3]: npm ci,"123",{"run":"make"}') as { steps: unknown[] };
+  assert.deepStrictEqual(v.steps, ["npm ci", "123", { run: "make" }]);
+  // each cell is checked against the union: a number is none of its branches' values, but a bare token where
+  // only strings or objects stand reads as its text, as TOON reads it
+  assert.deepStrictEqual((d.fromText("name: x\nsteps[2]: 1,true") as { steps: unknown[] }).steps, ["1", "true"]);
+  const e = catchToon(() => d.fromText('name: x\nsteps[2]: ok,{"run":"a","bogus":1}'));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/steps/1/bogus");
+  // counts are exact, as for any inline array
+  assert.equal(catchToon(() => d.fromText("name: x\nsteps[3]: a,b")).code, "TEXT_SYNTAX");
+  // an `any` array: cells of null, booleans, numbers and strings, JSON from { or [
+  const any = denseOf(schemaToIR({ type: "object", properties: { out: {} } }, { source: "any.schema.json", baseDir: process.cwd() }));
+  assert.deepStrictEqual(any.fromText('out[4]: 1,true,hello,[2]'), { out: [1, true, "hello", [2]] });
+});

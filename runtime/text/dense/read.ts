@@ -600,7 +600,10 @@ export class DenseReader {
       return out;
     }
     if (t.charCodeAt(this.pos) === 32) this.pos++;
-    if (item.spelling !== "text") this.invalid("these items are not scalars, but written inline");
+    // where anything may stand, or a union laid out as anything, items may be inline too (`out[2]: a,1`), each an
+    // open object's cell (the writer writes such arrays as JSON, the same tokens; a model may write either)
+    const cell = item.shape.kind === "any" ? item.open! : item;
+    if (cell.spelling !== "text" && cell.asAny !== true) this.invalid("these items are not scalars, but written inline");
     for (let i = 0; i < n; i++) {
       if (i > 0) {
         if (t.charCodeAt(this.pos) !== 44) this.fail(`the array declares ${n} items, found ${i}`);
@@ -608,7 +611,7 @@ export class DenseReader {
       }
       let v: unknown;
       try {
-        v = this.textCell(item, true);
+        v = this.scalarCell(cell, true);
       } catch (e) {
         throw prefixed(e, i);
       }
