@@ -1100,8 +1100,8 @@ export class DenseReader {
   }
 
   /**
-   * A cell of a shape that is no scalar: JSON, or for a union laid out as `any` (model.ts asAny) an open object's
-   * cell (a scalar raw or quoted, JSON from `{` or `[`), checked against the union.
+   * One cell by its shape: a scalar in its text spelling; a union laid out as `any` (model.ts asAny) as an open
+   * object's cell (a scalar raw or quoted, JSON from `{` or `[`), checked against the union; anything else JSON.
    */
   private scalarCell(info: ShapeInfo, inRow: boolean): unknown {
     if (info.spelling === "text") return this.textCell(info, inRow);

@@ -28,7 +28,7 @@ export class DenseWriter {
   private absent = 0;
   /** Containers open at the value being written: deeper than the reader takes (DENSE_MAX_DEPTH) is DEPTH_LIMIT. */
   private depth = 0;
-  /** Objects and arrays written as JSON cells in rows and groups so far (the table-or-list choice). */
+  /** Objects and arrays written as JSON cells in rows, groups and inline arrays so far (the table-or-list choice). */
   private composites = 0;
 
   constructor(private readonly model: DenseModel) {}
@@ -384,6 +384,7 @@ export class DenseWriter {
     if (spec.t === GROUP) return this.rowCells(spec, x);
     if (x === undefined) return "";
     if (spec.t === ARRAY) return this.inlineArray(spec, x as unknown[]);
+    if (typeof x === "object" && x !== null) this.composites++;
     return this.scalar(info!, x);
   }
 
