@@ -69,13 +69,23 @@ function reaches(s: Shape, target: string, defs: ReadonlyMap<string, Shape>, see
 
 /** True when some object shape reachable from `roots` (not through references) satisfies `test`. */
 export function someObject(roots: Iterable<Shape>, test: (s: ObjectShape) => boolean): boolean {
+  return someShape(roots, (s) => s.kind === "object" && test(s));
+}
+
+/**
+ * True when some shape reachable from `roots` satisfies `test`, each shape visited once; references are followed
+ * through `resolve` when it is given (a ref it cannot resolve should come back as some other shape), else not.
+ */
+export function someShape(roots: Iterable<Shape>, test: (s: Shape) => boolean, resolve?: (s: Shape) => Shape): boolean {
   const seen = new Set<Shape>();
-  const visit = (s: Shape): boolean => {
+  const visit = (s0: Shape): boolean => {
+    const s = resolve === undefined ? s0 : resolve(s0);
     if (seen.has(s)) return false;
     seen.add(s);
+    if (test(s)) return true;
     switch (s.kind) {
       case "object":
-        return test(s) || s.properties.some((p) => visit(p.shape)) || (s.additional !== false && visit(s.additional));
+        return s.properties.some((p) => visit(p.shape)) || (s.additional !== false && visit(s.additional));
       case "array":
         return visit(s.items);
       case "tuple":

@@ -10,6 +10,7 @@
  *   compact JSON, which is self-delimiting.
  */
 import { discriminatorOf } from "../../codec/discriminator.ts";
+import { someShape } from "../../codec/plan.ts";
 import { spellKey, type StampFormat } from "./syntax.ts";
 import type { CodecDescriptor, ObjectShape, PropertyShape, Shape, UnionShape } from "../../codec/descriptor.ts";
 import type { ArraySpec, Col, GroupSpec, VariantProp } from "./spec.ts";
@@ -271,32 +272,12 @@ export class DenseModel {
     // any other union of composites (`string | string[] | {...}`, objects no discriminator tells apart): laid out
     // as `any` lays out its value, then checked against the union; not with an int64 inside, whose digits only the
     // schema can keep (an `any` position reads numbers as doubles)
-    if (info.disc === undefined && info.nonNull === undefined && !this.holdsInt64(s)) {
+    if (info.disc === undefined && info.nonNull === undefined && !someShape([s], isInt64, (x) => this.resolve(x))) {
       info.asAny = true;
       info.viaAny = this.any;
     }
   }
 
-  /** Whether an int64 integer can stand somewhere in a value of this shape (refs followed once each). */
-  private holdsInt64(shape: Shape, seen = new Set<Shape>()): boolean {
-    const s = this.resolve(shape);
-    if (seen.has(s)) return false;
-    seen.add(s);
-    switch (s.kind) {
-      case "integer":
-        return s.int64 === true || s.bigint === true;
-      case "object":
-        return s.properties.some((p) => this.holdsInt64(p.shape, seen)) || (s.additional !== false && this.holdsInt64(s.additional, seen));
-      case "array":
-        return this.holdsInt64(s.items, seen);
-      case "tuple":
-        return s.items.some((x) => this.holdsInt64(x, seen)) || (s.rest !== false && this.holdsInt64(s.rest, seen));
-      case "union":
-        return s.branches.some((b) => this.holdsInt64(b, seen));
-      default:
-        return false;
-    }
-  }
 
   /** The object info a group column or field lines use for this shape (undefined: not an object). */
   objectOf(info: ShapeInfo): ShapeInfo | undefined {
@@ -354,6 +335,11 @@ export function nullAsEmpty(required: boolean, info: ShapeInfo): boolean {
 /** A required `const` property: dense text drops it (the reader puts it back). */
 export function droppedConst(p: PropertyShape, model: DenseModel): boolean {
   return p.required && model.resolve(p.shape).kind === "const";
+}
+
+/** An int64 integer (a bigint beyond 2^53, or always with the `bigint` config): only the schema keeps its digits. */
+function isInt64(s: Shape): boolean {
+  return s.kind === "integer" && (s.int64 === true || s.bigint === true);
 }
 
 export function isArrayShape(s: Shape): s is Extract<Shape, { kind: "array" }> {
