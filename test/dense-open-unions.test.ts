@@ -206,7 +206,9 @@ test("dense: where anything may stand (or a union laid out as anything), an inli
   assert.equal(e.code, "INVALID_VALUE");
   assert.equal(e.path, "/steps/1/bogus");
   // counts are exact, as for any inline array
-  assert.equal(catchToon(() => d.fromText("name: x\nsteps[3]: a,b")).code, "TEXT_SYNTAX");
+  const short = catchToon(() => d.fromText("name: x\nsteps[3]: a,b"));
+  assert.equal(short.code, "TEXT_SYNTAX");
+  assert.equal(short.path, "/steps");
   // an `any` array: cells of null, booleans, numbers and strings, JSON from { or [
   const any = denseOf(schemaToIR({ type: "object", properties: { out: {} } }, { source: "any.schema.json", baseDir: process.cwd() }));
   assert.deepStrictEqual(any.fromText('out[4]: 1,true,hello,[2]'), { out: [1, true, "hello", [2]] });
