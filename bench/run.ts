@@ -13,8 +13,9 @@
  *
  * Then `node --conditions=toon-dev --import tsx bench/readme-table.ts` prints the block for the README.
  * A full run (no --filter) ends with the dense text benchmark, bench/dense.ts (tokens, bytes, speed; its own
- * processes; bench/results/dense.{json,md}) and bench/dense-floor.ts (dense against the values-and-keys floor;
- * bench/results/dense-floor.{json,md}).
+ * processes; bench/results/dense.{json,md}), bench/dense-floor.ts (dense against the values-and-keys floor;
+ * bench/results/dense-floor.{json,md}) and bench/dense-ceiling.ts (the codec's dense speed against a writer and a
+ * reader written by hand for the orders schema; bench/results/dense-ceiling.{json,md}).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -203,4 +204,7 @@ if (filter === undefined) {
   // and how far dense is from what the values alone cost (bench/dense-floor.ts)
   const floor = spawnSync(process.execPath, [...NODE_FLAGS, resolve(import.meta.dirname, "dense-floor.ts")], { stdio: "inherit", cwd: ROOT });
   if (floor.status !== 0) process.exitCode = 1;
+  // and how far its speed is from what the layout costs with no driver around it (bench/dense-ceiling.ts)
+  const ceiling = spawnSync(process.execPath, [...NODE_FLAGS, resolve(import.meta.dirname, "dense-ceiling.ts"), ...(quick ? ["--quick"] : [])], { stdio: "inherit", cwd: ROOT });
+  if (ceiling.status !== 0) process.exitCode = 1;
 }
