@@ -63,3 +63,31 @@ test("dense replies: a reply cut off inside a table row is INCOMPLETE, wherever 
   const half = dense.slice(0, dense.indexOf("\n", dense.indexOf("\n") + 1) - 20);
   assert.notEqual(catchToon(() => codec.fromModelOutput("```toon\n" + half + "\n```")).code, "INCOMPLETE");
 });
+
+test("dense replies: lines indented with tabs or an odd number of spaces are TEXT_SYNTAX about the indentation at that line, not a short table", async () => {
+  for (const { name, codec, dense } of await examples()) {
+    const lines = dense.split("\n");
+    // the first indented line (a row, an item, a nested field): the first place a model's indentation shows
+    const i = lines.findIndex((l) => l.startsWith("  "));
+    assert.ok(i > 0, `${name}: an indented line`);
+    for (const [how, lead, column, message] of [
+      ["a tab", "\t", 1, /a tab in the indentation/],
+      ["a space and a tab", " \t", 2, /a tab in the indentation/],
+      ["one space", " ", 2, /unexpected indentation \(1 space; 2 per level\)/],
+      ["three spaces", "   ", 4, /unexpected indentation \(3 spaces; 2 per level\)/],
+    ] as const) {
+      const bad = [...lines.slice(0, i), lead + lines[i]!.replace(/^ +/, ""), ...lines.slice(i + 1)].join("\n");
+      for (const [via, read] of [
+        ["fromText", () => codec.fromText(bad, { layout: "dense" })],
+        ["fromModelOutput", () => codec.fromModelOutput("```toon\n" + bad + "\n```")],
+      ] as const) {
+        const e = catchToon(read);
+        assert.equal(e.code, "TEXT_SYNTAX", `${name}, ${how}, ${via}: ${e.message}`);
+        assert.match(e.message, message, `${name}, ${how}, ${via}`);
+        assert.equal(e.line, i + 1 + (via === "fromModelOutput" ? 1 : 0), `${name}, ${how}, ${via}: line`);
+        assert.equal(e.column, column, `${name}, ${how}, ${via}: column`);
+        assert.notEqual(e.path, undefined);
+      }
+    }
+  }
+});

@@ -193,11 +193,18 @@ export class DenseReader {
     return this.ls >= this.text.length;
   }
 
-  /** Leading spaces of the current line. */
+  /**
+   * Leading spaces of the current line. Every line of dense text is indented by 2 spaces per level, so a tab there
+   * or an odd count is an indentation error at that line, whichever value it would end (a table whose rows are
+   * indented with tabs is not "0 rows").
+   */
   private indent(): number {
     let i = this.ls;
     while (i < this.le && this.text.charCodeAt(i) === 32) i++;
-    return i - this.ls;
+    const n = i - this.ls;
+    if (i < this.le && this.text.charCodeAt(i) === 9) this.fail("a tab in the indentation (indent with 2 spaces per level)", i);
+    if ((n & 1) === 1) this.fail(`unexpected indentation (${n} space${n === 1 ? "" : "s"}; 2 per level)`, i);
+    return n;
   }
 
   fail(message: string, at = this.pos, code: "TEXT_SYNTAX" | "INVALID_VALUE" | "DEPTH_LIMIT" = "TEXT_SYNTAX"): never {
