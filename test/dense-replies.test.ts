@@ -91,3 +91,61 @@ test("dense replies: lines indented with tabs or an odd number of spaces are TEX
     }
   }
 });
+
+/**
+ * `text` with spaces around its cells and header names, as a model may write them: after every "," and ";" of a
+ * header or table row outside quotes, before every second one, and after the ":" that opens an inline array.
+ * Field lines are left alone: their values run to the end of the line.
+ */
+function spacedOut(text: string): string {
+  let tableInd = -1;
+  return text
+    .split("\n")
+    .map((line) => {
+      const ind = line.length - line.trimStart().length;
+      const header = /^\s*[^\s"]+\[\d+\]\{.*\}:$/.test(line) || /^\s*[^\s"]+\{.*\}: /.test(line);
+      const row = tableInd >= 0 && ind > tableInd;
+      if (!row) tableInd = /\[\d+\]\{.*\}:$/.test(line) ? ind : -1;
+      if (!header && !row) return line;
+      let out = "";
+      let quoted = false;
+      let n = 0;
+      for (let i = 0; i < line.length; i++) {
+        const c = line[i]!;
+        if (quoted) {
+          out += c;
+          if (c === "\\") out += line[++i]!;
+          else if (c === '"') quoted = false;
+          continue;
+        }
+        if (c === '"') quoted = true;
+        // a row's cells start after its indentation; a field group line's after its ": "
+        if ((c === "," || c === ";") && (row || out.includes("}"))) out += (n++ % 2 === 0 ? "" : " ") + c + " ";
+        else if (c === "," && header) out += ", ";
+        else if (c === ":" && /\[\d+$/.test(out)) out += ": ";
+        else out += c;
+      }
+      return out;
+    })
+    .join("\n");
+}
+
+test("dense replies: spaces around cells and header names are not part of them (TOON decoders trim them too)", async () => {
+  for (const { name, codec, value, dense } of await examples()) {
+    const spaced = spacedOut(dense);
+    assert.notEqual(spaced, dense, name);
+    assert.ok((spaced.match(/, /g) ?? []).length > 20, `${name}: ${spaced.slice(0, 200)}`);
+    assert.deepEqual(codec.fromText(spaced, { layout: "dense" }), value, `${name}: ${spaced.slice(0, 300)}`);
+    assert.deepEqual(codec.fromModelOutput("```toon\n" + spaced + "\n```"), value, `${name}, fromModelOutput`);
+  }
+  // a quoted string keeps its spaces; a raw one with a space inside keeps that space
+  const orders = (await examples())[0]!;
+  const one = { orders: [(orders.value as { orders: Record<string, unknown>[] }).orders[0]!] };
+  const o = one.orders[0]! as { note?: string; customer: { name: string } };
+  o.note = " padded ";
+  o.customer.name = "Ann Lee";
+  const text = orders.codec.toText(one, { layout: "dense" });
+  assert.match(text, /,Ann Lee,/);
+  assert.match(text, /," padded "$/m);
+  assert.deepEqual(orders.codec.fromText(spacedOut(text), { layout: "dense" }), one);
+});

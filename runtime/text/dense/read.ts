@@ -260,7 +260,8 @@ export class DenseReader {
     this.deeper();
     this.pos++;
     const cols: HCol[] = [];
-    if (this.text.charCodeAt(this.pos) === 125) {
+    // spaces around a field name are not part of it, as in rows (blanks): `{id, name}`
+    if (this.blanks() === 125) {
       this.pos++;
       this.depth--;
       return cols;
@@ -268,9 +269,11 @@ export class DenseReader {
     for (;;) {
       const at = this.pos;
       const key = this.key();
+      this.blanks();
       cols.push({ key, spec: this.suffix(), at });
-      const c = this.text.charCodeAt(this.pos);
+      const c = this.blanks();
       this.pos++;
+      if (c === 44) this.blanks();
       if (c === 125) {
         this.depth--;
         return cols;
@@ -613,8 +616,9 @@ export class DenseReader {
     if (cell.spelling !== "text" && cell.asAny !== true) this.invalid("these items are not scalars, but written inline");
     for (let i = 0; i < n; i++) {
       if (i > 0) {
-        if (t.charCodeAt(this.pos) !== 44) this.fail(`the array declares ${n} items, found ${i}`);
+        if (this.blanks() !== 44) this.fail(`the array declares ${n} items, found ${i}`);
         this.pos++;
+        this.blanks();
       }
       let v: unknown;
       try {
@@ -822,9 +826,10 @@ export class DenseReader {
    * trailing empty cells were left out, which only items may do); anything else is too few cells.
    */
   private more(): boolean {
-    const c = this.text.charCodeAt(this.pos);
+    let c = this.text.charCodeAt(this.pos);
+    if (c === 32) c = this.blanks();
     if (c === 44 && this.pos < this.le) {
-      this.pos++;
+      if (this.text.charCodeAt(++this.pos) === 32) this.blanks();
       return true;
     }
     if (this.inItem && (c === 59 || c === 93) && this.pos < this.le) return false;
@@ -844,6 +849,7 @@ export class DenseReader {
 
   private skipEmpty(leaves: number): void {
     for (let i = 1; i < leaves; i++) {
+      this.blanks();
       if (this.inItem && this.emptyAhead() && this.text.charCodeAt(this.pos) !== 44 && this.pos < this.le) return; // the item ended
       if (this.text.charCodeAt(this.pos) !== 44 || !this.emptyAheadAt(this.pos + 1)) this.invalid("an absent object's cells must all be empty");
       this.pos++;
@@ -851,8 +857,21 @@ export class DenseReader {
   }
 
   private emptyAheadAt(p: number): boolean {
+    while (p < this.le && this.text.charCodeAt(p) === 32) p++;
     const c = this.text.charCodeAt(p);
     return p >= this.le || c === 44 || c === 59 || c === 93;
+  }
+
+  /**
+   * Past spaces in a row (around a cell, as TOON decoders trim them: `a, b` is "a" and "b"; the writer writes
+   * none, and quotes a string with a space at either end); returns the code unit after them.
+   */
+  private blanks(): number {
+    const t = this.text;
+    let p = this.pos;
+    while (p < this.le && t.charCodeAt(p) === 32) p++;
+    this.pos = p;
+    return t.charCodeAt(p);
   }
 
   /**
@@ -882,6 +901,7 @@ export class DenseReader {
     const n = this.count();
     if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the inline array length');
     this.pos++;
+    this.blanks();
     const out: unknown[] = [];
     const outer = this.inItem;
     this.inItem = true;
@@ -891,8 +911,9 @@ export class DenseReader {
     if (levels === 2) this.deeper();
     for (let i = 0; i < n; i++) {
       if (i > 0) {
-        if (t.charCodeAt(this.pos) !== 59) this.fail(`the inline array declares ${n} items, found ${i}`);
+        if (this.blanks() !== 59) this.fail(`the inline array declares ${n} items, found ${i}`);
         this.pos++;
+        this.blanks();
       }
       let v: unknown;
       try {
@@ -908,7 +929,7 @@ export class DenseReader {
     }
     this.depth -= levels;
     this.inItem = outer;
-    if (t.charCodeAt(this.pos) !== 93) this.fail(t.charCodeAt(this.pos) === 59 ? `the inline array declares ${n} items, found more` : 'expected "]" at the end of the inline array');
+    if (this.blanks() !== 93) this.fail(t.charCodeAt(this.pos) === 59 ? `the inline array declares ${n} items, found more` : 'expected "]" at the end of the inline array');
     this.pos++;
     return out;
   }
@@ -917,7 +938,8 @@ export class DenseReader {
 
   private rawToken(): string {
     const start = this.pos;
-    const i = this.cellEnd(start);
+    let i = this.cellEnd(start);
+    while (i > start && this.text.charCodeAt(i - 1) === 32) i--; // spaces before the separator (blanks)
     this.pos = i;
     return this.text.slice(start, i);
   }
@@ -948,7 +970,11 @@ export class DenseReader {
       }
       this.pos = at; // anything else (an exponent, many digits, not a number): the general path and its errors
     } else if (f === 1 && info.uuid !== true && t.charCodeAt(at) !== 34) {
-      const i = inRow ? this.cellEnd(at) : this.le;
+      let i = this.le;
+      if (inRow) {
+        i = this.cellEnd(at);
+        while (i > at && t.charCodeAt(i - 1) === 32) i--; // spaces before the separator (blanks)
+      }
       if (i === at) return ABSENT;
       this.pos = i;
       if (!inRow && (t.charCodeAt(at) === 32 || t.charCodeAt(i - 1) === 32)) this.fail("a string with spaces at either end must be quoted", at);
@@ -1080,8 +1106,10 @@ export class DenseReader {
       digits += k;
     }
     if (digits > 15 || i > le) return undefined;
-    // the cell ends here: a separator in a row, the end of the line otherwise
-    if (i < le && (!inRow || (c !== 44 && c !== 59 && c !== 93))) return undefined;
+    // the cell ends here: a separator in a row (spaces before it are blanks), the end of the line otherwise
+    if (i < le && (!inRow || (c !== 44 && c !== 59 && c !== 93))) {
+      if (!inRow || c !== 32 || !this.emptyAheadAt(i)) return undefined;
+    }
     this.pos = i;
     this.fraction = k > 0;
     const v = k === 0 ? m : m / POW10[k]!;
