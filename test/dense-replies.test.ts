@@ -149,3 +149,30 @@ test("dense replies: spaces around cells and header names are not part of them (
   assert.match(text, /," padded "$/m);
   assert.deepEqual(orders.codec.fromText(spacedOut(text), { layout: "dense" }), one);
 });
+
+test("dense replies: blank lines between sections and between rows are skipped, and still count in an error's line", async () => {
+  for (const { name, codec, value, dense } of await examples()) {
+    const lines = dense.split("\n");
+    const blanked: string[] = [];
+    lines.forEach((l, i) => {
+      // before every field line but the first, and before every second indented line (rows, items, nested fields)
+      // (empty lines: a line of spaces only may be a table row of empty cells)
+      if (i > 0 && (!l.startsWith(" ") || i % 2 === 0)) blanked.push("");
+      blanked.push(l);
+    });
+    const text = blanked.join("\n");
+    assert.ok(blanked.length > lines.length + 2, name);
+    assert.deepEqual(codec.fromText(text, { layout: "dense" }), value, name);
+    assert.deepEqual(codec.fromModelOutput("```toon\n" + text + "\n```"), value, `${name}, fromModelOutput`);
+    // blank lines before the value, too (a fenced block that starts with one)
+    assert.deepEqual(codec.fromText("\n\n" + text, { layout: "dense" }), value, `${name}, leading blank lines`);
+    assert.deepEqual(codec.fromText("\n" + text), value, `${name}, leading blank line, layout detected`);
+    assert.deepEqual(codec.fromModelOutput("```toon\n\n" + text + "\n```"), value, `${name}, fromModelOutput, leading blank line`);
+    // a bad cell on the last line: the error names that line of the text with its blank lines
+    const last = blanked.length - 1;
+    const bad = [...blanked.slice(0, last), blanked[last]!.replace(/[^,]*$/, '"unterminated')].join("\n");
+    const e = catchToon(() => codec.fromText(bad, { layout: "dense" }));
+    assert.equal(e.line, last + 1, `${name}: ${e.message}`);
+    assert.equal(catchToon(() => codec.fromText("\n\n" + bad, { layout: "dense" })).line, last + 3, `${name}: after two leading blank lines`);
+  }
+});

@@ -77,6 +77,8 @@ export class DenseReader {
   private ls = 0;
   private le = 0;
   private lineNo = 0;
+  /** The number of the text's first line that is not blank (blank lines before the value are cut off). */
+  private firstLine = 1;
   private readonly checks = new Map<Shape, TextCheckFn>();
   /** Reading the cells of an inline array item, which may leave out trailing empty cells. */
   private inItem = false;
@@ -119,6 +121,16 @@ export class DenseReader {
     // spaces and tabs at the end of a line are not part of it, as TOON decoders trim them (a model or an editor
     // may leave some): the writer quotes every value that ends in white space, so none is cut off
     if (hasTrailingBlanks(text)) this.text = text = withoutTrailingBlanks(text);
+    // blank lines before the value are no part of it (nextLine skips those after its first line); their number
+    // still counts in an error's line
+    this.firstLine = 1;
+    if (text.charCodeAt(0) === 10) {
+      let k = 0;
+      while (text.charCodeAt(k) === 10) k++;
+      this.firstLine = k + 1;
+      this.lineNo = k + 1;
+      this.text = text = text.slice(k);
+    }
     this.le = this.findEol(0);
     let info = this.model.root;
     if (info.nonNull !== undefined) {
@@ -178,15 +190,21 @@ export class DenseReader {
     return i < 0 ? this.text.length : i;
   }
 
+  /**
+   * To the next line that is not blank: a blank line is no part of any value (a model may leave one between
+   * sections or rows; TOON decoders skip those outside arrays), and its line number still counts.
+   */
   private nextLine(): void {
-    this.ls = this.le + 1;
-    if (this.ls > this.text.length) {
-      this.ls = this.le = this.text.length + 1;
-      return;
-    }
-    this.le = this.findEol(this.ls);
-    this.lineNo++;
-    this.pos = this.ls;
+    do {
+      this.ls = this.le + 1;
+      if (this.ls > this.text.length) {
+        this.ls = this.le = this.text.length + 1;
+        return;
+      }
+      this.le = this.findEol(this.ls);
+      this.lineNo++;
+      this.pos = this.ls;
+    } while (this.le === this.ls && this.ls < this.text.length);
   }
 
   private atEnd(): boolean {
@@ -212,7 +230,7 @@ export class DenseReader {
     let line = this.lineNo;
     let start = this.ls;
     if (at < this.ls) {
-      line = 1;
+      line = this.firstLine;
       start = 0;
       for (let i = this.text.indexOf("\n"); i >= 0 && i < at; i = this.text.indexOf("\n", i + 1)) {
         line++;
