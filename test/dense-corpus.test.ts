@@ -9,6 +9,7 @@ import { denseOf } from "../runtime/text/dense/index.ts";
 import { corpusRoot, schemaInstancePairs } from "./corpus/index.ts";
 import { arbitrary } from "./support/arbitrary.ts";
 import { instanceLabel } from "./support/corpus-gen.ts";
+import { spacedOut, withBlankLines } from "./support/model-replies.ts";
 
 /** Instances the loader reads narrower than JSON Schema does (the same ones the TOON text suite lists). */
 const KNOWN_FAILURES: Record<string, string> = {};
@@ -23,6 +24,7 @@ test("dense: every corpus schema/instance pair and random values round-trip", as
   const stale = new Set(Object.keys(KNOWN_FAILURES));
   let instances = 0;
   let randoms = 0;
+  const reworded = { "spaced out": 0, "with blank lines": 0 };
   for (const c of schemaInstancePairs()) {
     let ir;
     try {
@@ -35,7 +37,17 @@ test("dense: every corpus schema/instance pair and random values round-trip", as
       try {
         const text = d.toText(v);
         const back = d.fromText(text);
-        return isDeepStrictEqual(back, v) ? undefined : `round trip differs:\n${text.slice(0, 600)}`;
+        if (!isDeepStrictEqual(back, v)) return `round trip differs:\n${text.slice(0, 600)}`;
+        // as a model may write it: spaces around cells and header names, blank lines between lines
+        for (const [how, written] of [
+          ["spaced out", spacedOut(text)],
+          ["with blank lines", withBlankLines(text)],
+        ] as const) {
+          if (written === text) continue;
+          reworded[how]++;
+          if (!isDeepStrictEqual(d.fromText(written), v)) return `read back differs ${how}:\n${written.slice(0, 600)}`;
+        }
+        return undefined;
       } catch (e) {
         return `${(e as Error).message} at ${(e as { path?: string }).path ?? "?"} (${what})`;
       }
@@ -57,7 +69,8 @@ test("dense: every corpus schema/instance pair and random values round-trip", as
       if (problem !== undefined) failures.push(`${c.id} random seed ${seed}: ${problem}`);
     }
   }
-  console.log(`dense-corpus: ${instances} instances and ${randoms} random values`);
+  console.log(`dense-corpus: ${instances} instances and ${randoms} random values (${reworded["spaced out"]} read back spaced out, ${reworded["with blank lines"]} with blank lines)`);
+  assert.ok(reworded["spaced out"] > 200 && reworded["with blank lines"] > 500, JSON.stringify(reworded));
   assert.deepEqual(failures, []);
   assert.ok(instances > 100, `${instances} instances`);
 });

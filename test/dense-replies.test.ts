@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { REPO } from "./support/gen.ts";
 import { catchToon } from "./support/toon-error.ts";
 import { EXAMPLES, exampleCodec } from "../bench/dense-cases.ts";
+import { spacedOut, withBlankLines } from "./support/model-replies.ts";
 
 interface Prompted {
   toText(v: unknown, o?: { layout?: "dense" | "toon" }): string;
@@ -92,44 +93,6 @@ test("dense replies: lines indented with tabs or an odd number of spaces are TEX
   }
 });
 
-/**
- * `text` with spaces around its cells and header names, as a model may write them: after every "," and ";" of a
- * header or table row outside quotes, before every second one, and after the ":" that opens an inline array.
- * Field lines are left alone: their values run to the end of the line.
- */
-function spacedOut(text: string): string {
-  let tableInd = -1;
-  return text
-    .split("\n")
-    .map((line) => {
-      const ind = line.length - line.trimStart().length;
-      const header = /^\s*[^\s"]+\[\d+\]\{.*\}:$/.test(line) || /^\s*[^\s"]+\{.*\}: /.test(line);
-      const row = tableInd >= 0 && ind > tableInd;
-      if (!row) tableInd = /\[\d+\]\{.*\}:$/.test(line) ? ind : -1;
-      if (!header && !row) return line;
-      let out = "";
-      let quoted = false;
-      let n = 0;
-      for (let i = 0; i < line.length; i++) {
-        const c = line[i]!;
-        if (quoted) {
-          out += c;
-          if (c === "\\") out += line[++i]!;
-          else if (c === '"') quoted = false;
-          continue;
-        }
-        if (c === '"') quoted = true;
-        // a row's cells start after its indentation; a field group line's after its ": "
-        if ((c === "," || c === ";") && (row || out.includes("}"))) out += (n++ % 2 === 0 ? "" : " ") + c + " ";
-        else if (c === "," && header) out += ", ";
-        else if (c === ":" && /\[\d+$/.test(out)) out += ": ";
-        else out += c;
-      }
-      return out;
-    })
-    .join("\n");
-}
-
 test("dense replies: spaces around cells and header names are not part of them (TOON decoders trim them too)", async () => {
   for (const { name, codec, value, dense } of await examples()) {
     const spaced = spacedOut(dense);
@@ -152,16 +115,9 @@ test("dense replies: spaces around cells and header names are not part of them (
 
 test("dense replies: blank lines between sections and between rows are skipped, and still count in an error's line", async () => {
   for (const { name, codec, value, dense } of await examples()) {
-    const lines = dense.split("\n");
-    const blanked: string[] = [];
-    lines.forEach((l, i) => {
-      // before every field line but the first, and before every second indented line (rows, items, nested fields)
-      // (empty lines: a line of spaces only may be a table row of empty cells)
-      if (i > 0 && (!l.startsWith(" ") || i % 2 === 0)) blanked.push("");
-      blanked.push(l);
-    });
+    const blanked = withBlankLines(dense).split("\n");
     const text = blanked.join("\n");
-    assert.ok(blanked.length > lines.length + 2, name);
+    assert.ok(blanked.length > dense.split("\n").length + 2, name);
     assert.deepEqual(codec.fromText(text, { layout: "dense" }), value, name);
     assert.deepEqual(codec.fromModelOutput("```toon\n" + text + "\n```"), value, `${name}, fromModelOutput`);
     // blank lines before the value, too (a fenced block that starts with one)
