@@ -26,6 +26,7 @@ import { arbitrary } from "../test/support/arbitrary.ts";
 import { randomSchema } from "../test/support/random-schema.ts";
 import { sameDecoded } from "../test/support/same-value.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
+import { spacedOut, withBlankLines } from "../test/support/model-replies.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -180,6 +181,10 @@ for (let i = 0; i < Number(args["random-schemas"]); i++) {
       stage = "dense";
       const text = dense.toText(value);
       if (!sameDecoded(dense.fromText(text), value)) throw new Error(`dense round trip differs: ${JSON.stringify(text).slice(0, 300)}`);
+      // as a model may write it: spaces around cells and header names, blank lines between lines
+      for (const written of [spacedOut(text), withBlankLines(text)]) {
+        if (written !== text && !sameDecoded(dense.fromText(written), value)) throw new Error(`dense text as a model writes it reads otherwise: ${JSON.stringify(written).slice(0, 300)}`);
+      }
       if (k < 3) texts.push(text);
       randomValues++;
     } catch (e) {

@@ -13,6 +13,7 @@ import { parentOfProperty } from "../generator/dictionary/paths.ts";
 import { interpret } from "../generator/interpret/index.ts";
 import { schemaToIR } from "../generator/load/index.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
+import { spacedOut, withBlankLines } from "./support/model-replies.ts";
 import { arbitrary } from "./support/arbitrary.ts";
 import { compileSchema, suiteDir } from "./support/gen.ts";
 import { randomSchema } from "./support/random-schema.ts";
@@ -51,6 +52,11 @@ test("random schemas: random values round-trip through the engine's binary codec
       check(`${label} dense`, dense.fromText(text), value, text);
       const lines = dense.lines(value);
       check(`${label} dense lines`, dense.fromText(lines), value, lines);
+      // as a model may write it: spaces around cells and header names, blank lines between lines
+      const spaced = spacedOut(text);
+      if (spaced !== text) check(`${label} dense, spaced out`, dense.fromText(spaced), value, spaced);
+      const blanked = withBlankLines(text);
+      if (blanked !== text) check(`${label} dense, with blank lines`, dense.fromText(blanked), value, blanked);
       values++;
     }
   }
