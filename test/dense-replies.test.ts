@@ -132,3 +132,19 @@ test("dense replies: blank lines between sections and between rows are skipped, 
     assert.equal(catchToon(() => codec.fromText("\n\n" + bad, { layout: "dense" })).line, last + 3, `${name}: after two leading blank lines`);
   }
 });
+
+test("dense replies: a reply cut off anywhere after its first line is INCOMPLETE: inside a key, a header, after a colon", async () => {
+  for (const { name, codec, dense } of await examples()) {
+    // (tool-calls: its last cell, a date cut short, reads as a string that only the schema check refuses; a
+    // reply cut inside the last cell of a table's last row is not detectable unfenced, in TOON as in dense)
+    const end = name === "tool-calls" ? dense.lastIndexOf(",") : dense.length;
+    const counts = new Map<string, number>();
+    for (let n = dense.indexOf("\n") + 1; n < end; n++) {
+      const e = catchToon(() => codec.fromModelOutput("Result:\n" + dense.slice(0, n)));
+      assert.equal(e.code, "INCOMPLETE", `${name} cut at ${n} (...${JSON.stringify(dense.slice(Math.max(0, n - 40), n))}): ${e.message}`);
+      const at = dense[n - 1] === "\n" ? "line end" : /[{[,]/.test(dense[n - 1]!) ? "header or cell separator" : "inside a word";
+      counts.set(at, (counts.get(at) ?? 0) + 1);
+    }
+    assert.ok((counts.get("inside a word") ?? 0) > 300, `${name}: ${JSON.stringify([...counts])}`);
+  }
+});

@@ -430,9 +430,29 @@ function toonBlockEnd(lines: string[], first: number, hints: PayloadHints): numb
       last = i;
       continue;
     }
+    // the output's last line, cut off inside the key or header of the next field line (`e`, `window{start,en`):
+    // part of the block, so that reading it runs into the end of the output (INCOMPLETE), never a value that
+    // silently lacks the fields after it
+    if (i === lines.length - 1 && cutKeyLine(l, hints)) last = i;
     break;
   }
   return last;
+}
+
+/**
+ * Whether `line` is the start of a root field line cut off before its colon: a prefix of a root key (any word
+ * where the keys are open), or a whole root key followed by the start of its `[N]` or `{...}` header.
+ */
+function cutKeyLine(line: string, hints: PayloadHints): boolean {
+  if (hints.root !== "object") return false;
+  const m = /^[A-Za-z_][A-Za-z0-9_.-]*/.exec(line);
+  if (m === null) return false;
+  const word = m[0];
+  const rest = line.slice(word.length);
+  if (rest !== "" && rest[0] !== "[" && rest[0] !== "{") return false;
+  if (rest.includes(":")) return false; // a whole header and its colon: a key line (rootKeyLine), or not one at all
+  if (hints.keys.length === 0) return true;
+  return rest === "" ? hints.keys.some((k) => k.startsWith(word)) : hints.keys.includes(word);
 }
 
 function firstContentLine(lines: string[]): number {

@@ -304,7 +304,7 @@ export class DenseReader {
     const c = this.text.charCodeAt(this.pos);
     if (c === 123) return { t: 1, cols: this.header() };
     if (c === 91) {
-      if (this.text.charCodeAt(this.pos + 1) !== 93) this.fail('expected "[]" (an inline array column) in a header');
+      if (this.text.charCodeAt(this.pos + 1) !== 93) this.fail('expected "[]" (an inline array column) in a header', this.pos + 1);
       this.pos += 2;
       this.deeper();
       const item = this.suffix();
@@ -552,7 +552,9 @@ export class DenseReader {
     if (inner.nonNull !== undefined) inner = inner.nonNull;
     if (c === 123) {
       const b = this.boundHeader(inner, "");
-      if (t.charCodeAt(this.pos) !== 58 || t.charCodeAt(this.pos + 1) !== 32) this.fail('expected ": " after a field group header');
+      // (at the character that is not ": ": the end of the text, where a reply was cut off after the colon)
+      if (t.charCodeAt(this.pos) !== 58) this.fail('expected ": " after a field group header');
+      if (t.charCodeAt(this.pos + 1) !== 32) this.fail('expected ": " after a field group header', this.pos + 1);
       this.pos += 2;
       this.deeper();
       const v = this.group(b as BGroup, true);
