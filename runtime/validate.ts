@@ -128,6 +128,8 @@ export function assertSchema<T>(value: T, check: SchemaCheck): T {
  * A Prompt group whose `fromModelOutput` also checks the source JSON Schema (every violation, not only what the
  * text check knows). A function so that the generated module can mark it PURE: unused, it costs nothing.
  */
-export function withSchemaCheck<G extends { fromModelOutput(output: string): unknown }>(group: G, check: SchemaCheck): G {
-  return { ...group, fromModelOutput: (output: string) => assertSchema(group.fromModelOutput(output), check) };
+export function withSchemaCheck<G extends { fromModelOutput(output: never, options?: never): unknown }>(group: G, check: SchemaCheck): G {
+  // the options (`repair`, `onRepair`) go through to the reading: dropping them made `repair: true` a no-op
+  const read = group.fromModelOutput as (output: unknown, options?: unknown) => unknown;
+  return { ...group, fromModelOutput: (output: unknown, options?: unknown) => assertSchema(read.call(group, output, options), check) };
 }

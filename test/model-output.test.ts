@@ -13,6 +13,9 @@ import { repairJson, type JsonRepair } from "../runtime/text/json-repair.ts";
 import { zodToJsonSchema } from "../generator/inputs/zod.ts";
 import { compileSchema, suiteDir } from "./support/gen.ts";
 import { OrderList } from "../examples/orders/gen/order-list.ts";
+import { readFileSync } from "node:fs";
+
+const ORDERS = JSON.parse(readFileSync(new URL("../examples/orders/data/order-list.json", import.meta.url), "utf8")) as Parameters<typeof OrderList.toText>[0];
 import { catchToon as caught } from "./support/toon-error.ts";
 
 type Prompted<T = any> = {
@@ -190,6 +193,69 @@ describe("truncation and slips", () => {
     }
     // strict by default
     assert.equal(caught(() => contacts.fromModelOutput('{"people":[],}')).code, "TEXT_SYNTAX");
+  });
+});
+
+describe("{ repair: true } through a generated codec, and miscounted [N]", () => {
+  const data = { orders: (OrderList.fromText(OrderList.toText(ORDERS)) as typeof ORDERS).orders.slice(0, 3) };
+  const fenced = (t: string): string => "Here you go:\n```toon\n" + t + "\n```\nAnything else?";
+
+  test("the options reach the reading through the full codec (its schema check kept them back before)", () => {
+    const json = JSON.stringify(data).replace(/}]}$/, "},]}");
+    const repairs: JsonRepair[] = [];
+    assert.deepEqual(OrderList.fromModelOutput("```json\n" + json + "\n```", { repair: true, onRepair: (r) => repairs.push(r) }), data);
+    assert.deepEqual(repairs.map((r) => r.kind), ["trailing-comma"]);
+    assert.equal(caught(() => OrderList.fromModelOutput("```json\n" + json + "\n```")).code, "TEXT_SYNTAX");
+  });
+
+  test("a table's or list's miscounted [N] in a closed fence is read as what is under it, and reported", () => {
+    const dense = OrderList.toText(data, { layout: "dense" });
+    const toon = OrderList.toText(data);
+    const cases: [string, string, RegExp][] = [
+      ["dense table, one short", dense.replace("orders[3]", "orders[4]"), /the table declares 4 rows and has 3: read as \[3\]/],
+      ["dense table, one over", dense.replace("orders[3]", "orders[2]"), /the table declares 2 rows and has 3/],
+      ["TOON list", toon.replace("orders[3]", "orders[5]"), /the list declares 5 items and has 3/],
+      ["TOON nested table", toon.replace(/items\[1\]/, "items[2]"), /the table declares 2 rows and has 1/],
+      ["dense, blank lines and a count of 9", dense.replace("orders[3]", "orders[9]").replace(/\n/g, "\n\n"), /declares 9 rows and has 3/],
+    ];
+    for (const [how, text, message] of cases) {
+      assert.notEqual(text, how.startsWith("dense") ? dense : toon, how);
+      assert.equal(caught(() => OrderList.fromModelOutput(fenced(text))).code, "TEXT_SYNTAX", `${how}: strict by default`);
+      const repairs: JsonRepair[] = [];
+      assert.deepEqual(OrderList.fromModelOutput(fenced(text), { repair: true, onRepair: (r) => repairs.push(r) }), data, how);
+      assert.equal(repairs.length, 1, how);
+      assert.equal(repairs[0]!.kind, "count", how);
+      assert.match(repairs[0]!.message, message, how);
+      // the header's line in the reply (the fence opens on line 2) and the column of its count
+      const headerLine = text.split("\n").findIndex((l) => /\[\d+\][{:]/.test(l) && l.includes(repairs[0]!.message.match(/declares (\d+)/)![1]! + "]"));
+      assert.equal(repairs[0]!.line, headerLine + 3, how);
+      assert.equal(text.split("\n")[headerLine]![repairs[0]!.column - 1], "[", how);
+    }
+    // two miscounted headers: both repaired
+    const two = toon.replace("orders[3]", "orders[4]").replace(/items\[1\]/, "items[3]");
+    const repairs: JsonRepair[] = [];
+    assert.deepEqual(OrderList.fromModelOutput(fenced(two), { repair: true, onRepair: (r) => repairs.push(r) }), data);
+    assert.equal(repairs.length, 2);
+  });
+
+  test("a count that may be a cut, an inline array's count, or a text the repair does not fix stay errors", () => {
+    const dense = OrderList.toText(data, { layout: "dense" });
+    const short = dense.replace("orders[3]", "orders[4]");
+    // unfenced at the end of the reply, or in a fence never closed: fewer rows is a cut
+    assert.equal(caught(() => OrderList.fromModelOutput("Result:\n" + short, { repair: true })).code, "INCOMPLETE");
+    assert.equal(caught(() => OrderList.fromModelOutput("```toon\n" + short, { repair: true })).code, "INCOMPLETE");
+    // an inline array's count: not line-based, left to the strict reader
+    const inline = dense.replace(/\[1:/, "[2:");
+    assert.notEqual(inline, dense);
+    const e = caught(() => OrderList.fromModelOutput(fenced(inline), { repair: true }));
+    assert.equal(e.code, "TEXT_SYNTAX");
+    assert.match(e.message, /inline array declares 2 items, found 1/);
+    // a miscount and another error: the first error, not one about the repaired text
+    const both = short.replace(",CNY,", ",XYZ,");
+    const repairs: JsonRepair[] = [];
+    const f = caught(() => OrderList.fromModelOutput(fenced(both), { repair: true, onRepair: (r) => repairs.push(r) }));
+    assert.equal(f.code, "INVALID_VALUE");
+    assert.equal(repairs.length, 0, "repairs are reported only for a value that is returned");
   });
 });
 

@@ -8,7 +8,8 @@
  */
 import { offsetToLineColumn } from "./decode.ts";
 
-export type JsonRepairKind = "trailing-comma" | "single-quotes" | "python-literal" | "comment" | "raw-control" | "missing-brace";
+/** What `repair: true` fixed: a JSON slip, or a table's or list's miscounted `[N]` (text/count-repair.ts). */
+export type JsonRepairKind = "trailing-comma" | "single-quotes" | "python-literal" | "comment" | "raw-control" | "missing-brace" | "count";
 
 export interface JsonRepair {
   kind: JsonRepairKind;

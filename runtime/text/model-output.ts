@@ -35,6 +35,7 @@ import { checkDecoded, type TextCheckFn } from "./check.ts";
 import { TextNumber, decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
 import { further } from "./layout-error.ts";
 import { repairJson, type JsonRepair } from "./json-repair.ts";
+import { COUNT_MISMATCH, MAX_COUNT_REPAIRS, repairCount } from "./count-repair.ts";
 import { applyFill, type FillSpec } from "./model-fill.ts";
 
 /** What the generated codec knows about its root, to spot an unfenced TOON payload inside prose. */
@@ -48,7 +49,9 @@ export interface PayloadHints {
 export interface ModelOutputOptions {
   /**
    * Accept the common JSON slips of models: trailing commas, single quotes, `True`/`False`/`None`, comments, raw
-   * line breaks in strings, one missing closing `}` at the very end. Off by default (strict JSON).
+   * line breaks in strings, one missing closing `}` at the very end; and in TOON text of either layout, a table's
+   * or list's `[N]` that does not match its rows or items, where the payload is complete (a closed fence, or
+   * more of the reply after it). Off by default (strict).
    */
   repair?: boolean;
   /** Called for each repair made (with `repair: true`), once the repaired payload has decoded and checked. */
@@ -280,13 +283,42 @@ export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, 
   let first: ToonError | undefined;
   for (const c of candidates) {
     try {
-      return decodePayload<T>(c, check, options, fill, dense);
+      return options.repair === true ? decodeRepairingCounts<T>(c, check, options, fill, dense) : decodePayload<T>(c, check, options, fill, dense);
     } catch (e) {
       if (!(e instanceof ToonError)) throw e;
       first ??= e;
     }
   }
   throw first as ToonError;
+}
+
+/**
+ * `decodePayload` with `repair: true`: a table's or list's miscounted `[N]` in a complete payload (a closed fence,
+ * or text that more of the reply follows) is set to what is under it and the payload read again
+ * (text/count-repair.ts), up to MAX_COUNT_REPAIRS times; the repairs are reported once the value has decoded and
+ * checked. A payload that may be cut off (an unclosed fence, text that runs to the end of the reply) is not
+ * touched, and when the repairs do not make it read, the first error is the one thrown.
+ */
+function decodeRepairingCounts<T>(c: Payload, check: TextCheckFn, options: ModelOutputOptions, fill?: FillSpec, dense?: (text: string) => unknown): T {
+  if (c.kind !== "toon" || c.unclosed === true || c.atEnd === true) return decodePayload<T>(c, check, options, fill, dense);
+  const fixes: JsonRepair[] = [];
+  let first: ToonError | undefined;
+  let p = c;
+  for (;;) {
+    try {
+      const v = decodePayload<T>(p, check, options, fill, dense);
+      for (const r of fixes) options.onRepair?.({ ...r, line: r.line + c.line });
+      return v;
+    } catch (e) {
+      if (!(e instanceof ToonError)) throw e;
+      const m = e.code === "TEXT_SYNTAX" && e.line !== undefined && fixes.length < MAX_COUNT_REPAIRS ? COUNT_MISMATCH.exec(e.reason) : null;
+      const fix = m === null ? undefined : repairCount(p.text, e.line! - c.line, Number(m[1]));
+      if (fix === undefined) throw first ?? e;
+      first ??= e;
+      fixes.push(fix.repair);
+      p = { ...p, text: fix.text };
+    }
+  }
 }
 
 const DENSE_SHORTFALL = /declares (\d+) (?:rows|items), found (\d+)/;
