@@ -14,6 +14,9 @@ import { brotliCompressSync, constants as zc, gzipSync } from "node:zlib";
 import { codecByName } from "./codecs.ts";
 import { jsonDiff, summarize, summarizeShort } from "./compare.ts";
 import { DATASETS } from "./datasets.ts";
+import { measure, median } from "./measure.ts";
+
+export { median };
 
 export type Op = "check" | "encode" | "decode";
 /**
@@ -66,44 +69,8 @@ export const BROTLI_QUALITY = 11;
 
 const ROOT = resolve(import.meta.dirname, "..");
 
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 let sink: unknown;
 const now = (): number => performance.now();
-
-interface Measured {
-  wall: number[];
-  cpu: number[];
-  iters: number;
-}
-
-function measure(fn: () => unknown, warmupMs: number, batchMs: number, batches: number): Measured {
-  let n = 0;
-  const t0 = now();
-  let t = t0;
-  do {
-    sink = fn();
-    n++;
-    t = now();
-  } while (t - t0 < warmupMs || n < 10);
-  const iters = Math.max(1, Math.round(batchMs / ((t - t0) / n)));
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const c0 = process.cpuUsage();
-    const s = now();
-    for (let i = 0; i < iters; i++) sink = fn();
-    const e = now();
-    const c = process.cpuUsage(c0);
-    wall.push(iters / ((e - s) / 1000));
-    cpu.push(iters / ((c.user + c.system) / 1e6));
-  }
-  return { wall, cpu, iters };
-}
 
 async function main(): Promise<void> {
   const args = JSON.parse(process.argv[2]!) as ChildArgs;

@@ -15,17 +15,12 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readOrders, writeOrders } from "./ceiling/orders.ts";
 import { exampleCodec, exampleData } from "./dense-cases.ts";
+import { measure, median } from "./measure.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OPS = ["codec toText", "unrolled write", "JSON.stringify", "codec fromText", "unrolled read", "JSON.parse"] as const;
 type Op = (typeof OPS)[number];
 const argv = process.argv.slice(2);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 if (argv[0] === "--child") {
   const { op, batchMs, batches } = JSON.parse(argv[1]!) as { op: Op; batchMs: number; batches: number };
@@ -41,22 +36,7 @@ if (argv[0] === "--child") {
     "unrolled read": () => readOrders(text),
     "JSON.parse": () => JSON.parse(json),
   }[op];
-  let sink: unknown;
-  const t0 = performance.now();
-  let n = 0;
-  while (performance.now() - t0 < batchMs * 2 || n < 20) {
-    sink = fn();
-    n++;
-  }
-  const iters = Math.max(1, Math.round((n * batchMs) / (performance.now() - t0)));
-  const rates: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const u0 = process.cpuUsage();
-    for (let i = 0; i < iters; i++) sink = fn();
-    const u = process.cpuUsage(u0);
-    rates.push(iters / ((u.user + u.system) / 1e6));
-  }
-  void sink;
+  const rates = measure(fn, batchMs * 2, batchMs, batches).cpu;
   process.stdout.write(JSON.stringify({ rate: median(rates) }) + "\n");
   process.exit(0);
 }

@@ -24,6 +24,7 @@ import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { encodeText } from "../runtime/text/index.ts";
 import { EXAMPLES, corpusCases, exampleCodec, exampleData } from "./dense-cases.ts";
+import { measure, median } from "./measure.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const argv = process.argv.slice(2);
@@ -52,31 +53,11 @@ if (args.has("--child")) {
     "JSON.stringify": () => JSON.stringify(value),
     "JSON.parse": () => JSON.parse(json),
   }[c.op]!;
-  let sink: unknown;
-  const t0 = performance.now();
-  let n = 0;
-  while (performance.now() - t0 < c.batchMs * 2 || n < 20) {
-    sink = fn();
-    n++;
-  }
-  const iters = Math.max(1, Math.round((n * c.batchMs) / (performance.now() - t0)));
-  const rates: number[] = [];
-  for (let b = 0; b < c.batches; b++) {
-    const u0 = process.cpuUsage();
-    for (let i = 0; i < iters; i++) sink = fn();
-    const u = process.cpuUsage(u0);
-    rates.push(iters / ((u.user + u.system) / 1e6));
-  }
-  void sink;
+  const rates = measure(fn, c.batchMs * 2, c.batchMs, c.batches).cpu;
   process.stdout.write(JSON.stringify({ rates }) + "\n");
   process.exit(0);
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Tokens
