@@ -958,20 +958,23 @@ export class DenseReader {
 
   private rawToken(): string {
     const start = this.pos;
-    let i = this.cellEnd(start);
-    while (i > start && this.text.charCodeAt(i - 1) === 32) i--; // spaces before the separator (blanks)
+    const i = this.cellEnd(start);
     this.pos = i;
     return this.text.slice(start, i);
   }
 
-  /** Where a raw cell from `at` ends: its separator (`,` `;` `]`) or the end of the line. */
+  /**
+   * Where a raw cell from `at` ends: before the spaces ahead of its separator (`,` `;` `]`; blanks) or the end
+   * of the line.
+   */
   private cellEnd(at: number): number {
     // one native scan (1.8x a charCodeAt loop over the examples' cells); the newline bounds it to the line
     if (at >= this.le) return at;
     CELL_END.lastIndex = at;
-    if (!CELL_END.test(this.text)) return this.le;
-    const i = CELL_END.lastIndex - 1;
-    return i < this.le ? i : this.le;
+    let i = this.le;
+    if (CELL_END.test(this.text)) i = Math.min(CELL_END.lastIndex - 1, this.le);
+    while (i > at && this.text.charCodeAt(i - 1) === 32) i--;
+    return i;
   }
 
   /** A scalar cell in text spelling; `inRow`: it ends at a separator, else at the end of the line. */
@@ -990,11 +993,7 @@ export class DenseReader {
       }
       this.pos = at; // anything else (an exponent, many digits, not a number): the general path and its errors
     } else if (f === 1 && info.uuid !== true && t.charCodeAt(at) !== 34) {
-      let i = this.le;
-      if (inRow) {
-        i = this.cellEnd(at);
-        while (i > at && t.charCodeAt(i - 1) === 32) i--; // spaces before the separator (blanks)
-      }
+      const i = inRow ? this.cellEnd(at) : this.le;
       if (i === at) return ABSENT;
       this.pos = i;
       if (!inRow && (t.charCodeAt(at) === 32 || t.charCodeAt(i - 1) === 32)) this.fail("a string with spaces at either end must be quoted", at);
