@@ -9,9 +9,6 @@
  */
 import type { JsonRepair } from "./json-repair.ts";
 
-/** A count error of the dense reader or the TOON decoder, with the count the header declares. */
-export const COUNT_MISMATCH = /declares (\d+) (?:rows|items|values|entries)(?:, found | but has )/;
-
 /**
  * A table or list header alone on its line: indentation, a key (quoted or not; none at the root), `[N]` (with a
  * TOON delimiter mark), an optional field list, and the colon that ends the line. One pass, no nested quantifiers.

@@ -35,7 +35,7 @@ import { checkDecoded, type TextCheckFn } from "./check.ts";
 import { TextNumber, decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
 import { further } from "./layout-error.ts";
 import { repairJson, type JsonRepair } from "./json-repair.ts";
-import { COUNT_MISMATCH, MAX_COUNT_REPAIRS, repairCount } from "./count-repair.ts";
+import { MAX_COUNT_REPAIRS, repairCount } from "./count-repair.ts";
 import { applyFill, type FillSpec } from "./model-fill.ts";
 
 /** What the generated codec knows about its root, to spot an unfenced TOON payload inside prose. */
@@ -321,6 +321,8 @@ function decodeRepairingCounts<T>(c: Payload, check: TextCheckFn, options: Model
   }
 }
 
+/** A count error of the dense reader or the TOON decoder, with the count the header declares (count-repair.ts). */
+const COUNT_MISMATCH = /declares (\d+) (?:rows|items|values|entries)(?:, found | but has )/;
 const DENSE_SHORTFALL = /declares (\d+) (?:rows|items), found (\d+)/;
 const SHORTFALL = /declares (\d+) (?:rows|items|values|entries) but has (\d+)/;
 
