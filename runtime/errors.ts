@@ -40,6 +40,26 @@ export interface ToonErrorOptions {
   column?: number;
   /** Further findings, when one error stands for several (validation lists every violation). */
   details?: ToonErrorDetail[];
+  /** Text readers: a count that did not match what was under it (what `repair` reads, never the message). */
+  count?: CountMismatch;
+  /** Text readers: the reader ran into the end of its input here (a reply cut off there is INCOMPLETE). */
+  atEnd?: boolean;
+}
+
+/**
+ * A text reader's count error as facts: the header at `line`/`column` (its `[`) declares `declared` rows, items,
+ * values or entries and `found` were under it (`more`: the reader stopped at the first one past the count, so
+ * there may be more). `inline`: the items stand on the header's own line (`tags[2]: a,b,c`, `[2:a;b;c]`), which
+ * no repair rewrites.
+ */
+export interface CountMismatch {
+  declared: number;
+  found: number;
+  more: boolean;
+  what: "rows" | "items" | "values" | "entries";
+  inline: boolean;
+  line: number;
+  column: number;
 }
 
 /**
@@ -78,6 +98,10 @@ export class ToonError extends Error {
   readonly line?: number;
   readonly column?: number;
   readonly details?: ToonErrorDetail[];
+  /** Text readers: the count that did not match (see {@link CountMismatch}). */
+  readonly count?: CountMismatch;
+  /** Text readers: raised where the input ended (the value being read ran into its end). */
+  readonly atEnd?: boolean;
   /**
    * Set on tool-call errors (runtime/tools.ts): the call's id, name, index, raw arguments and stream position.
    * Declared only, and assigned by the tool-call code, so that codecs that never parse tool calls carry no code for it.
@@ -96,6 +120,8 @@ export class ToonError extends Error {
     if (options.line !== undefined) this.line = options.line;
     if (options.column !== undefined) this.column = options.column;
     if (options.details !== undefined) this.details = options.details;
+    if (options.count !== undefined) this.count = options.count;
+    if (options.atEnd === true) this.atEnd = true;
   }
 
   /** Works across duplicated copies of the runtime (two bundles, dev and dist builds). */

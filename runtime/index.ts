@@ -9,7 +9,7 @@
  */
 export { RUNTIME_CONTRACT } from "./contract.ts";
 export { ToonError, pointerSegment } from "./errors.ts";
-export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef } from "./errors.ts";
+export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef, CountMismatch } from "./errors.ts";
 export type { ValidationResult, ValidateOptions, ValidationIssue } from "./validate.ts";
 export { peekHeader, hex16 } from "./header.ts";
 export type { Header } from "./header.ts";
