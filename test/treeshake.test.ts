@@ -83,9 +83,8 @@ test("treeshake: the dense group adds the dense layout, and not the TOON v4 pars
     "dense",
     `import { OrderListDense } from ${imp(ORDERS)};\nconsole.log(OrderListDense.fromText(OrderListDense.toText({ orders: [] })));\n`,
   );
-  assert.ok(files.has("runtime/text/dense/read.ts") && files.has("runtime/text/dense/write.ts"), [...files.keys()].join(", "));
-  // (it shares the TOON reader's well-formedness and number rules from text/decode.ts)
-  for (const f of ["runtime/text/encode.ts", "runtime/text/model-output.ts", "runtime/stream.ts"]) assert.ok(!files.has(f), `the dense bundle carries ${f}`);
+  for (const f of ["runtime/text/reader/dense.ts", "runtime/text/reader/dense-cells.ts", "runtime/text/reader/lines.ts", "runtime/text/dense/write.ts"]) assert.ok(files.has(f), `the dense bundle lacks ${f}: ${[...files.keys()].join(", ")}`);
+  for (const f of ["runtime/text/encode.ts", "runtime/text/model-output.ts", "runtime/stream.ts", "runtime/text/reader/toon.ts"]) assert.ok(!files.has(f), `the dense bundle carries ${f}`);
 });
 
 test("treeshake: one codec from a barrel of every example keeps no other codec module", async () => {

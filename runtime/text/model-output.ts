@@ -29,7 +29,6 @@
  * as absent and fills schema defaults. When no candidate succeeds, the error of the first one is thrown (line
  * numbers count from the start of the model output); when there is none at all, NO_PAYLOAD.
  */
-import { endedWithText } from "./dense/ended.ts";
 import { ToonError, pointerSegment, type ToonErrorOptions } from "../errors.ts";
 import { checkDecoded, type TextCheckFn } from "./check.ts";
 import { TextNumber, decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
@@ -389,7 +388,7 @@ export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelO
     }
     // the dense reader ran into the end of a payload that ends the output (TOON's error may have been the one
     // thrown, but the text was cut off mid-line)
-    const cut = endedWithText(e) ? (e as ToonError) : endedWithText(denseError) ? denseError! : undefined;
+    const cut = denseError?.atEnd === true ? denseError : undefined;
     if (cut !== undefined && c.atEnd && c.kind !== "json") {
       throw shift(asIncomplete(cut, "dense text at the end of the output stops in the middle of a value: it looks truncated"), c.line);
     }

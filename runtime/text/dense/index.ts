@@ -4,8 +4,9 @@
  * keeps it with the descriptor; generated modules reach it through their `<Codec>Text` group only, so a bundle
  * that never writes dense text carries none of this.
  */
+import { ToonError } from "../../errors.ts";
 import { DenseModel, type DenseSource } from "./model.ts";
-import { DenseReader } from "./read.ts";
+import { DenseTextReader } from "../reader/dense.ts";
 import { DenseWriter } from "./write.ts";
 
 export interface DenseCodec {
@@ -22,15 +23,23 @@ export function denseOf(src: DenseSource): DenseCodec {
   if (c === undefined) {
     const model = new DenseModel(src);
     const writer = new DenseWriter(model);
-    const reader = new DenseReader(model);
     c = {
       toText: (v) => writer.document(v),
-      fromText: (t) => reader.document(t),
+      fromText: (t) => {
+        if (typeof t !== "string") throw new ToonError("INVALID_VALUE", `fromText expects text (a string), got ${describe(t)}`);
+        const r = new DenseTextReader(model);
+        r.push(t);
+        return r.end();
+      },
       lines: (v) => writer.lines(v),
     };
     cache.set(src, c);
   }
   return c;
+}
+
+function describe(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
 }
 
 /** Encode `value` (schema-valid: call `validate` first for untrusted values) as dense text. */

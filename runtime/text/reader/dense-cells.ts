@@ -1,36 +1,35 @@
 /**
- * The dense reader: dense text back to a value of the codec's schema (docs/TEXT.md). Strict: counts, cells,
- * indentation, field names and kinds are checked against the headers and the schema; every failure is a
- * ToonError TEXT_SYNTAX (malformed text) or INVALID_VALUE (text that does not fit the schema) with the line,
- * column and the JSON pointer of the value being read.
+ * The dense layout's per-line tokenizer and binder (docs/TEXT.md): keys, headers bound to the schema, rows, field
+ * groups, inline arrays and cells of one line, read against the schema. The line driver (./dense.ts) hands it one
+ * line at a time (`text[ls, le)`, blanks at its end removed) and owns everything that spans lines; nothing here
+ * looks past the current line. Every failure is a ToonError TEXT_SYNTAX (malformed text) or INVALID_VALUE (text
+ * that does not fit the schema) with the line, column and the JSON pointer of the value being read.
  */
-import { ToonError, pointerSegment } from "../../errors.ts";
+import { ToonError, pointerSegment, type CountMismatch, type ToonErrorOptions } from "../../errors.ts";
 import { setOwn } from "../../objects.ts";
-import { formatOf } from "../../codec/formats.ts";
 import { textCheckOf } from "../../codec/engine/text-check.ts";
 import { checkDecoded, tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";
-import { droppedConst, nullAsEmpty, type DenseModel, type ShapeInfo } from "./model.ts";
-import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "./json.ts";
-import { NUMBER_RE, expandStamp, openRootLines } from "./syntax.ts";
-import { markEnded } from "./ended.ts";
-import { TextNumber, checkWellFormed } from "../decode.ts";
+import { droppedConst, nullAsEmpty, type DenseModel, type ShapeInfo } from "../dense/model.ts";
+import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "../dense/json.ts";
+import { NUMBER_RE, expandStamp } from "../dense/syntax.ts";
+import { TextNumber } from "../decode.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
-type HSpec = { t: 0 } | { t: 1; cols: HCol[] } | { t: 2; item: HSpec };
-interface HCol {
+export type HSpec = { t: 0 } | { t: 1; cols: HCol[] } | { t: 2; item: HSpec };
+export interface HCol {
   key: string;
   spec: HSpec;
   at: number;
 }
 
 /** A header bound to the schema. */
-type Bound = BCell | BGroup | BArray;
-interface BCell {
+export type Bound = BCell | BGroup | BArray;
+export interface BCell {
   t: 0;
   info: ShapeInfo;
 }
-interface BGroup {
+export interface BGroup {
   t: 1;
   info: ShapeInfo;
   /** Plain group: one entry per column. */
@@ -48,13 +47,13 @@ interface BGroup {
   missing: (string | undefined)[];
   leaves: number;
 }
-interface BArray {
+export interface BArray {
   t: 2;
   info: ShapeInfo;
   item: Bound;
 }
 
-const ABSENT = Symbol("absent");
+export const ABSENT = Symbol("absent");
 
 const INTEGER_TOKEN = /^-?[0-9]+$/;
 
@@ -68,147 +67,64 @@ const CELL_END = /[,;\]\n]/g;
 const POW10: number[] = [];
 for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10.push(p);
 
-class Fail extends Error {}
+/**
+ * The JSON reader's view of a line reader's position. A class, not an object literal with accessors: a reader is
+ * made per text, and closures made per reader would leave every `pos` access in the JSON reader megamorphic.
+ */
+class LineCursor implements JsonCursor {
+  text = "";
+  end = 0;
+  raws = 0;
+  constructor(private readonly r: DenseLine) {}
+  get pos(): number {
+    return (this.r as unknown as { pos: number }).pos;
+  }
+  set pos(p: number) {
+    (this.r as unknown as { pos: number }).pos = p;
+  }
+  fail(m: string, at?: number, code?: "DEPTH_LIMIT"): never {
+    return this.r.fail(m, at ?? this.pos, code);
+  }
+}
 
-export class DenseReader {
-  private text = "";
-  private pos = 0;
-  /** Current line: [lineStart, lineEnd), 1-based number. */
-  private ls = 0;
-  private le = 0;
-  private lineNo = 0;
-  /** The number of the text's first line that is not blank (blank lines before the value are cut off). */
-  private firstLine = 1;
-  private readonly checks = new Map<Shape, TextCheckFn>();
+/** What the readers of one codec share: checks and header bindings, built once (a reader is made per text). */
+const caches = new WeakMap<DenseModel, { checks: Map<Shape, TextCheckFn>; bounds: Map<ShapeInfo, { text: string; bound: BGroup }[]> }>();
+
+/** A position on an earlier line than the current one (a value that began there and is checked now). */
+export interface Pos {
+  line: number;
+  column: number;
+}
+
+
+export class DenseLine {
+  /** The current line is `text[ls, le)` (blanks at its end removed), number `lineNo`; `pos` is where reading is. */
+  protected text = "";
+  protected pos = 0;
+  protected ls = 0;
+  protected le = 0;
+  protected lineNo = 0;
+  /** The last failure's position was at the end of its line (whether it is the input's end is the driver's to say). */
+  protected failedAtLineEnd = false;
+  /** The text checks of positions read as JSON or `any`, per shape (kept per model: every reader of a codec shares them). */
+  protected readonly checks: Map<Shape, TextCheckFn>;
   /** Reading the cells of an inline array item, which may leave out trailing empty cells. */
-  private inItem = false;
+  protected inItem = false;
   /** After `plainNumber`: the number had a fraction part. */
-  private fraction = false;
+  protected fraction = false;
   /** Containers (objects, arrays, header groups) open at the current position: at most DENSE_MAX_DEPTH. */
-  private depth = 0;
+  protected depth = 0;
 
-  private readonly cur: JsonCursor;
-  /** Headers read before, per shape, with their bindings (`boundHeader`). */
-  private readonly bounds = new Map<ShapeInfo, { text: string; bound: BGroup }[]>();
+  protected readonly cur: JsonCursor;
+  /** Headers read before, per shape, with their bindings (`boundHeader`; kept per model, as `checks`). */
+  protected readonly bounds: Map<ShapeInfo, { text: string; bound: BGroup }[]>;
 
-  constructor(private readonly model: DenseModel) {
-    const self = this;
-    this.cur = {
-      text: "",
-      get pos() {
-        return self.pos;
-      },
-      set pos(p: number) {
-        self.pos = p;
-      },
-      end: 0,
-      fail: (m: string, at?: number, code?: "DEPTH_LIMIT"): never => self.fail(m, at ?? self.pos, code),
-      raws: 0,
-    };
-  }
-
-  document(text: string): unknown {
-    checkWellFormed(text); // as TOON: no lone surrogates (TEXT_SYNTAX with line and column)
-    this.text = text;
-    this.inItem = false;
-    this.depth = 0;
-    this.ls = 0;
-    this.lineNo = 1;
-    this.le = this.findEol(0);
-    this.pos = 0;
-    // one trailing newline is allowed
-    if (text.endsWith("\n")) this.text = text = text.slice(0, -1);
-    // spaces and tabs at the end of a line are not part of it, as TOON decoders trim them (a model or an editor
-    // may leave some): the writer quotes every value that ends in white space, so none is cut off
-    if (hasTrailingBlanks(text)) this.text = text = withoutTrailingBlanks(text);
-    // blank lines before the value are no part of it (nextLine skips those after its first line); their number
-    // still counts in an error's line
-    this.firstLine = 1;
-    if (text.charCodeAt(0) === 10) {
-      let k = 0;
-      while (text.charCodeAt(k) === 10) k++;
-      this.firstLine = k + 1;
-      this.lineNo = k + 1;
-      this.text = text = text.slice(k);
-    }
-    this.le = this.findEol(0);
-    let info = this.model.root;
-    if (info.nonNull !== undefined) {
-      if (text === "null") return null;
-      info = info.nonNull;
-    }
-    // a union laid out as `any` (model.ts asAny), or an array of them: read as that, then checked against it
-    const v = info.viaAny !== undefined ? this.checkAs(info, this.root(info.viaAny), 0, 0) : this.root(info);
-    if (this.ls < this.text.length) this.fail("unexpected line after the value (indentation?)", this.ls);
-    return v;
-  }
-
-  /** The root value of the document's text (at its start), as `info`. */
-  private root(info: ShapeInfo): unknown {
-    let v: unknown;
-    // an object root written as compact JSON (the writer's choice when that is fewer tokens): no field line
-    // begins with "{" (such a key is quoted)
-    if ((info.spelling === "object" || info.disc !== undefined) && this.text.charCodeAt(0) === 123) {
-      this.pos = 0;
-      v = this.jsonCell(info);
-      if (this.pos !== this.le) this.fail("unexpected text after the value");
-      this.nextLine();
-    } else if (info.spelling === "object") v = this.fields(info, 0, undefined);
-    else if (info.disc !== undefined) v = this.variantFields(info, 0, undefined);
-    else if (info.shape.kind === "array") {
-      // a root array is a field's value part after an empty key: `[N]...`, or `: [...]` (a JSON cell, for what the
-      // writer cannot lay out as a table or list: arrays of arrays), or a JSON array (`[]`, `[{"a":1}]`: the
-      // writer's choice when fewer tokens), which no `[N]` header looks like: `[`, digits, `]`, then `:` or `{`
-      const c = this.text.charCodeAt(0);
-      if (c !== 91 && c !== 58) this.fail('expected a root array header [N] (or ": " and a JSON array)');
-      this.pos = 0;
-      if (c === 91 && !arrayHeaderAt(this.text)) {
-        v = this.jsonCell(info);
-        if (this.pos !== this.le) this.fail("unexpected text after the value");
-        this.nextLine();
-      } else v = this.fieldValue(info, 0);
-    } else if (info.shape.kind === "any" && this.text.charCodeAt(0) === 91 && arrayHeaderAt(this.text)) {
-      this.pos = 0;
-      v = this.fieldValue(this.model.anyArray, 0); // a root `any` holding a table `[N]{...}:` (or a list)
-    } else if ((info.open !== undefined || info.fieldMap === true) && openRootLines(this.text)) {
-      v = this.fields(this.model.openObject(info), 0, undefined); // an open root's object as its keys' lines
-    } else {
-      this.pos = 0;
-      v = this.scalarCell(info, false);
-      // an empty document is no scalar (the writer quotes the empty string)
-      if (v === ABSENT) this.invalid(this.expected(info) + ", got an empty text");
-      if (this.pos !== this.le) this.fail("unexpected text after the value");
-      this.nextLine();
-    }
-    return v;
-  }
-
-  // ------------------------------------------------------------------------------------------ lines
-
-  private findEol(from: number): number {
-    const i = this.text.indexOf("\n", from);
-    return i < 0 ? this.text.length : i;
-  }
-
-  /**
-   * To the next line that is not blank: a blank line is no part of any value (a model may leave one between
-   * sections or rows; TOON decoders skip those outside arrays), and its line number still counts.
-   */
-  private nextLine(): void {
-    do {
-      this.ls = this.le + 1;
-      if (this.ls > this.text.length) {
-        this.ls = this.le = this.text.length + 1;
-        return;
-      }
-      this.le = this.findEol(this.ls);
-      this.lineNo++;
-      this.pos = this.ls;
-    } while (this.le === this.ls && this.ls < this.text.length);
-  }
-
-  private atEnd(): boolean {
-    return this.ls >= this.text.length;
+  constructor(protected readonly model: DenseModel) {
+    let cache = caches.get(model);
+    if (cache === undefined) caches.set(model, (cache = { checks: new Map(), bounds: new Map() }));
+    this.checks = cache.checks;
+    this.bounds = cache.bounds;
+    this.cur = new LineCursor(this);
   }
 
   /**
@@ -216,7 +132,7 @@ export class DenseReader {
    * or an odd count is an indentation error at that line, whichever value it would end (a table whose rows are
    * indented with tabs is not "0 rows").
    */
-  private indent(): number {
+  protected indent(): number {
     let i = this.ls;
     while (i < this.le && this.text.charCodeAt(i) === 32) i++;
     const n = i - this.ls;
@@ -225,27 +141,35 @@ export class DenseReader {
     return n;
   }
 
-  fail(message: string, at = this.pos, code: "TEXT_SYNTAX" | "INVALID_VALUE" | "DEPTH_LIMIT" = "TEXT_SYNTAX"): never {
-    // the line holding `at`
-    let line = this.lineNo;
-    let start = this.ls;
-    if (at < this.ls) {
-      line = this.firstLine;
-      start = 0;
-      for (let i = this.text.indexOf("\n"); i >= 0 && i < at; i = this.text.indexOf("\n", i + 1)) {
-        line++;
-        start = i + 1;
-      }
+  fail(message: string, at: number | Pos = this.pos, code: "TEXT_SYNTAX" | "INVALID_VALUE" | "DEPTH_LIMIT" = "TEXT_SYNTAX", count?: CountMismatch): never {
+    let line: number;
+    let column: number;
+    if (typeof at === "number") {
+      line = this.lineNo;
+      column = Math.max(1, at - this.ls + 1);
+      // the value being read ran into the end of its line: when that line ends the input, a reply cut off there
+      this.failedAtLineEnd = this.pos >= this.le || at >= this.le;
+    } else {
+      line = at.line;
+      column = at.column;
+      this.failedAtLineEnd = this.pos >= this.le;
     }
-    const column = Math.max(1, at - start + 1);
-    const err = new ToonError(code, `dense text line ${line}, column ${column}: ${message}`, { path: "", line, column });
-    // the reader got to the end of the text (the value it was reading ran into it): a cut-off reply looks so
-    // (or went past its last line looking for more)
-    if (this.pos >= this.text.length || at >= this.text.length || this.ls > this.text.length) markEnded(err);
-    throw err;
+    const options: ToonErrorOptions = { path: "", line, column };
+    if (count !== undefined) options.count = count;
+    throw new ToonError(code, `dense text line ${line}, column ${column}: ${message}`, options);
   }
 
-  private invalid(message: string, at = this.pos): never {
+  /** A count that does not match what is under (or after) its header at `header`: TEXT_SYNTAX with its facts. */
+  protected failCount(message: string, at: number, header: Pos, declared: number, found: number, more: boolean, what: "rows" | "items", inline: boolean): never {
+    return this.fail(message, at, "TEXT_SYNTAX", { declared, found, more, what, inline, line: header.line, column: header.column });
+  }
+
+  /** Where `at` on the current line is, to report an error there after this line is gone. */
+  protected here(at = this.pos): Pos {
+    return { line: this.lineNo, column: Math.max(1, at - this.ls + 1) };
+  }
+
+  protected invalid(message: string, at: number | Pos = this.pos): never {
     return this.fail(message, at, "INVALID_VALUE");
   }
 
@@ -253,13 +177,13 @@ export class DenseReader {
    * One more container open (its caller closes it with `depth--` when it returns; a failure ends the document, and
    * `document` starts again from 0): beyond DENSE_MAX_DEPTH the text is DEPTH_LIMIT, before the call stack is.
    */
-  private deeper(): void {
+  protected deeper(): void {
     if (++this.depth > DENSE_MAX_DEPTH) this.fail(`nesting deeper than ${DENSE_MAX_DEPTH} levels`, this.pos, "DEPTH_LIMIT");
   }
 
   // ------------------------------------------------------------------------------------------ keys and headers
 
-  private key(): string {
+  protected key(): string {
     const t = this.text;
     if (t.charCodeAt(this.pos) === 34) return readJsonString(this.cursor());
     const start = this.pos;
@@ -273,7 +197,7 @@ export class DenseReader {
     return t.slice(start, i);
   }
 
-  private header(): HCol[] {
+  protected header(): HCol[] {
     // at "{"
     this.deeper();
     this.pos++;
@@ -300,7 +224,7 @@ export class DenseReader {
     }
   }
 
-  private suffix(): HSpec {
+  protected suffix(): HSpec {
     const c = this.text.charCodeAt(this.pos);
     if (c === 123) return { t: 1, cols: this.header() };
     if (c === 91) {
@@ -320,7 +244,7 @@ export class DenseReader {
    * that hold no deferred error are kept (those carry a position of the text they came from), at most 8 per shape
    * and headers of at most 2,048 characters, so what a codec keeps stays small whatever it reads.
    */
-  private boundHeader(info: ShapeInfo, path: string): BGroup {
+  protected boundHeader(info: ShapeInfo, path: string): BGroup {
     const t = this.text;
     const at = this.pos;
     let seen = this.bounds.get(info);
@@ -341,7 +265,7 @@ export class DenseReader {
     return b;
   }
 
-  private bind(h: HSpec, info: ShapeInfo, at: number, path: string): Bound {
+  protected bind(h: HSpec, info: ShapeInfo, at: number, path: string): Bound {
     if (h.t === 0) return { t: 0, info };
     if (info.nonNull !== undefined) info = info.nonNull;
     if (h.t === 2) {
@@ -426,79 +350,13 @@ export class DenseReader {
     return this.invalid(`${path || "the value"} is not an object, but its header names fields`, at);
   }
 
-  private missingOf(info: ShapeInfo, seen: Set<string>): string | undefined {
+  protected missingOf(info: ShapeInfo, seen: Set<string>): string | undefined {
     for (const p of info.props!) if (p.required && !seen.has(p.name) && !droppedConst(p, this.model)) return p.name;
     return undefined;
   }
 
-  // ------------------------------------------------------------------------------------------ field lines
-
-  /**
-   * Field lines of an object at indentation `ind`. `first`: the first line's fields start at this offset of the
-   * current line (a list item's `- `).
-   */
-  private fields(info: ShapeInfo, ind: number, first: number | undefined, skip?: string): Record<string, unknown> {
-    this.deeper();
-    const o: Record<string, unknown> = {};
-    const s = info.shape as Extract<Shape, { kind: "object" }>;
-    let seen = 0;
-    let firstLine = first !== undefined;
-    while (!this.atEnd()) {
-      if (firstLine) {
-        this.pos = first!;
-        firstLine = false;
-      } else {
-        const n = this.indent();
-        if (n < ind) break;
-        if (n > ind) this.fail(`unexpected indentation (${n} spaces, expected ${ind})`, this.ls + n);
-        this.pos = this.ls + n;
-        if (this.text.charCodeAt(this.pos) === 45 && (this.pos + 1 === this.le || this.text.charCodeAt(this.pos + 1) === 32)) break; // the next list item
-      }
-      const at = this.pos;
-      const key = this.key();
-      if (key === skip) this.fail(`${key} twice`, at);
-      const j = info.index!.get(key);
-      let pinfo: ShapeInfo;
-      if (j !== undefined) {
-        pinfo = this.model.info(info.props![j]!.shape);
-        seen++;
-      } else if (s.additional !== false) pinfo = this.model.info(s.additional);
-      else this.invalid(`unknown field ${JSON.stringify(key)}`, at);
-      if (Object.prototype.hasOwnProperty.call(o, key)) this.fail(`field ${JSON.stringify(key)} twice`, at);
-      let v: unknown;
-      try {
-        v = this.fieldValue(pinfo, ind);
-      } catch (e) {
-        throw prefixed(e, key);
-      }
-      setOwn(o, key, v);
-    }
-    this.complete(info, o, seen);
-    this.depth--;
-    return o;
-  }
-
-  /** A discriminated union's field lines: the discriminator first. */
-  private variantFields(info: ShapeInfo, ind: number, first: number | undefined): Record<string, unknown> {
-    const d = info.disc!;
-    if (first !== undefined) this.pos = first;
-    else {
-      const n = this.indent();
-      if (this.atEnd() || n !== ind) this.fail(`expected ${d.property} (which kind of object this is)`);
-      this.pos = this.ls + n;
-    }
-    const at = this.pos;
-    const key = this.key();
-    if (key !== d.property || this.text.charCodeAt(this.pos) !== 58 || this.text.charCodeAt(this.pos + 1) !== 32) this.invalid(`expected "${d.property}: " first (which kind of object this is)`, at);
-    this.pos += 2;
-    const b = this.discValue(d);
-    if (this.pos !== this.le) this.fail("unexpected text after the value");
-    this.nextLine();
-    const o = this.fields(d.branches[b]!, ind, undefined, d.property);
-    return withDisc(o, d.property, d.values[b]);
-  }
-
-  private discValue(d: NonNullable<ShapeInfo["disc"]>): number {
+  /** A discriminator's cell: the index of the branch it names. */
+  protected discValue(d: NonNullable<ShapeInfo["disc"]>): number {
     const at = this.pos;
     let v: unknown;
     try {
@@ -519,174 +377,8 @@ export class DenseReader {
     return b;
   }
 
-  /** What follows a field's key: `: value`, `:` and a block, `{hdr}: cells`, `[N]...`. */
-  private fieldValue(info: ShapeInfo, ind: number): unknown {
-    // a union laid out as `any` (model.ts asAny), or an array of them: read as that, then checked against it
-    if (info.viaAny !== undefined) {
-      const at = this.pos;
-      return this.checkAs(info, this.fieldValue(info.viaAny, ind), 0, at);
-    }
-    const t = this.text;
-    const c = t.charCodeAt(this.pos);
-    if (c === 58) {
-      if (this.pos + 1 === this.le) {
-        // a block: nested field lines (or an empty object)
-        this.nextLine();
-        let inner = info;
-        if (inner.nonNull !== undefined) inner = inner.nonNull;
-        if (inner.spelling === "object") return this.fields(inner, ind + 2, undefined);
-        if (inner.disc !== undefined) return this.variantFields(inner, ind + 2, undefined);
-        if (inner.open !== undefined || inner.fieldMap === true) return this.fields(this.model.openObject(inner), ind + 2, undefined); // its keys' lines
-        this.invalid("expected a value after the colon");
-      }
-      // ":" and the value, a space between them optional (the writer leaves it out before numbers)
-      this.pos += t.charCodeAt(this.pos + 1) === 32 ? 2 : 1;
-      // anything: as an open object's cell (a scalar, raw or quoted, or JSON from `{` or `[`)
-      const v = info.spelling === "text" ? this.textCell(info, false) : info.shape.kind === "any" ? this.textCell(info.open!, false) : this.jsonCell(info);
-      if (v === ABSENT) this.invalid("expected a value after the colon");
-      if (this.pos !== this.le) this.fail("unexpected text after the value");
-      this.nextLine();
-      return v;
-    }
-    let inner = info;
-    if (inner.nonNull !== undefined) inner = inner.nonNull;
-    if (c === 123) {
-      const b = this.boundHeader(inner, "");
-      // (at the character that is not ": ": the end of the text, where a reply was cut off after the colon)
-      if (t.charCodeAt(this.pos) !== 58) this.fail('expected ": " after a field group header');
-      if (t.charCodeAt(this.pos + 1) !== 32) this.fail('expected ": " after a field group header', this.pos + 1);
-      this.pos += 2;
-      this.deeper();
-      const v = this.group(b as BGroup, true);
-      this.depth--;
-      if (this.pos !== this.le) this.fail("unexpected text after the row (more cells than the header names?)");
-      this.nextLine();
-      return v;
-    }
-    if (c === 91) {
-      // anything may be an array: read as an array of anything (a table of open objects, a list of JSON)
-      if (inner.shape.kind === "any") inner = this.model.anyArray;
-      if (inner.shape.kind !== "array") this.invalid("not an array, but written as one");
-      return this.arrayAfterKey(inner, ind);
-    }
-    return this.fail('expected ":" after the field name');
-  }
-
-  /** `[N]: a,b` / `[N]{hdr}:` + rows / `[N]:` + list items; at "[". */
-  private arrayAfterKey(info: ShapeInfo, ind: number): unknown[] {
-    this.deeper();
-    const a = this.arrayLines(info, ind);
-    this.depth--;
-    return a;
-  }
-
-  private arrayLines(info: ShapeInfo, ind: number): unknown[] {
-    const t = this.text;
-    this.pos++;
-    const n = this.count();
-    if (t.charCodeAt(this.pos) !== 93) this.fail('expected "]" after the array length');
-    this.pos++;
-    const item = this.model.info((info.shape as Extract<Shape, { kind: "array" }>).items);
-    const out: unknown[] = [];
-    if (t.charCodeAt(this.pos) === 123) {
-      const b = this.boundHeader(item, "/[]");
-      if (this.pos + 1 !== this.le || t.charCodeAt(this.pos) !== 58) this.fail('expected ":" and the end of the line after a table header');
-      this.nextLine();
-      this.deeper(); // the rows' objects
-      for (let i = 0; i < n; i++) {
-        if (this.atEnd() || this.indent() < ind + 2) this.fail(`the table declares ${n} rows, found ${i}`, this.atEnd() ? this.text.length : this.ls);
-        const k = this.indent();
-        if (k !== ind + 2 && this.le - this.ls !== ind + 2) this.fail(`unexpected indentation (${k} spaces, expected ${ind + 2})`, this.ls + k);
-        this.pos = Math.min(this.ls + ind + 2, this.le);
-        let v: unknown;
-        try {
-          v = this.group(b, true);
-          if (this.pos !== this.le) this.fail(this.text.charCodeAt(this.pos) === 44 ? "more cells than the header names" : "unexpected text after the row");
-        } catch (e) {
-          throw prefixed(e, i);
-        }
-        out.push(v);
-        this.nextLine();
-      }
-      this.depth--;
-      if (!this.atEnd() && this.indent() > ind) this.fail(`the table declares ${n} rows, found more`, this.ls);
-      return out;
-    }
-    if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the array length');
-    this.pos++;
-    if (this.pos === this.le) {
-      this.nextLine();
-      for (let i = 0; i < n; i++) {
-        if (this.atEnd() || this.indent() !== ind + 2) this.fail(`the list declares ${n} items, found ${i}`, this.atEnd() ? this.text.length : this.ls);
-        const dash = this.ls + ind + 2;
-        if (t.charCodeAt(dash) !== 45) this.fail('expected "- " (a list item)', dash);
-        try {
-          out.push(this.listItem(item, ind + 4, dash));
-        } catch (e) {
-          throw prefixed(e, i);
-        }
-      }
-      if (!this.atEnd() && this.indent() > ind) this.fail(`the list declares ${n} items, found more`, this.ls);
-      return out;
-    }
-    if (t.charCodeAt(this.pos) === 32) this.pos++;
-    // where anything may stand, or a union laid out as anything, items may be inline too (`out[2]: a,1`), each an
-    // open object's cell (the writer writes such arrays as JSON, the same tokens; a model may write either)
-    const cell = item.shape.kind === "any" ? item.open! : item;
-    if (cell.spelling !== "text" && cell.asAny !== true) this.invalid("these items are not scalars, but written inline");
-    for (let i = 0; i < n; i++) {
-      if (i > 0) {
-        if (this.blanks() !== 44) this.fail(`the array declares ${n} items, found ${i}`);
-        this.pos++;
-        this.blanks();
-      }
-      let v: unknown;
-      try {
-        v = this.scalarCell(cell, true);
-      } catch (e) {
-        throw prefixed(e, i);
-      }
-      if (v === ABSENT) this.invalid("an array item cannot be empty (write \"\" for an empty string)");
-      out.push(v);
-    }
-    if (this.pos !== this.le) this.fail(`the array declares ${n} items, found more`);
-    this.nextLine();
-    return out;
-  }
-
-  private listItem(item: ShapeInfo, ind: number, dash: number): unknown {
-    let info = item;
-    const t = this.text;
-    if (dash + 1 === this.le) {
-      // "-": an empty object
-      if (info.nonNull !== undefined) info = info.nonNull;
-      if (info.spelling !== "object") this.invalid("an empty list item, but the item is not an object", dash);
-      this.nextLine();
-      return this.complete(info, {}, 0);
-    }
-    if (t.charCodeAt(dash + 1) !== 32) this.fail('expected "- " (a list item)', dash);
-    const first = dash + 2;
-    if (info.nonNull !== undefined) {
-      if (t.startsWith("null", first) && first + 4 === this.le) {
-        this.nextLine();
-        return null;
-      }
-      info = info.nonNull;
-    }
-    // field lines, or JSON (`{` cannot start a raw key)
-    if (t.charCodeAt(first) !== 123) {
-      if (info.spelling === "object") return this.fields(info, ind, first);
-      if (info.disc !== undefined) return this.variantFields(info, ind, first);
-    }
-    this.pos = first;
-    const v = this.scalarCell(info, false);
-    if (v === ABSENT) this.invalid("an empty list item");
-    if (this.pos !== this.le) this.fail("unexpected text after the value");
-    this.nextLine();
-    return v;
-  }
-
-  private count(): number {
+  /** An array length: digits, no leading zero, at most 9 of them. */
+  protected count(): number {
     const start = this.pos;
     let n = 0;
     while (this.pos < this.le) {
@@ -700,7 +392,7 @@ export class DenseReader {
   }
 
   /** Put back dropped consts and check required fields. */
-  private complete(info: ShapeInfo, o: Record<string, unknown>, _seen: number): Record<string, unknown> {
+  protected complete(info: ShapeInfo, o: Record<string, unknown>, _seen: number): Record<string, unknown> {
     for (const p of info.props!) {
       if (Object.prototype.hasOwnProperty.call(o, p.name)) continue;
       if (droppedConst(p, this.model)) setOwn(o, p.name, structuredCloneJson((this.model.resolve(p.shape) as { value: unknown }).value));
@@ -712,7 +404,7 @@ export class DenseReader {
   // ------------------------------------------------------------------------------------------ rows
 
   /** The cells of a group; ABSENT when every cell is empty and `present` is false. */
-  private group(b: BGroup, present: boolean): unknown {
+  protected group(b: BGroup, present: boolean): unknown {
     const start = this.pos;
     const o: Record<string, unknown> = {};
     let any = false;
@@ -820,7 +512,7 @@ export class DenseReader {
    * a row of it would be: its own required fields are missing unless they are field groups too (`{}` again), and
    * a discriminated union's object cannot be empty.
    */
-  private emptyObject(b: BGroup, o: Record<string, unknown>, at: number): void {
+  protected emptyObject(b: BGroup, o: Record<string, unknown>, at: number): void {
     if (b.branches !== undefined) this.invalid(`expected ${b.info.disc!.property} (which kind of object this is)`, at);
     if (b.missing[0] !== undefined) throw prefixed(this.errorAt("INVALID_VALUE", `missing required field ${JSON.stringify(b.missing[0])} (the header has no column for it)`, at), b.missing[0]!);
     for (const c of b.cols!) {
@@ -845,7 +537,7 @@ export class DenseReader {
    * Before the next cell: true after its ",", false when an inline array item ends here (`;` or `]`: its
    * trailing empty cells were left out, which only items may do); anything else is too few cells.
    */
-  private more(): boolean {
+  protected more(): boolean {
     let c = this.text.charCodeAt(this.pos);
     if (c === 32) c = this.blanks();
     if (c === 44 && this.pos < this.le) {
@@ -856,18 +548,18 @@ export class DenseReader {
     this.fail("fewer cells than the header names");
   }
 
-  private sep(i: number): void {
+  protected sep(i: number): void {
     if (i === 0) return;
     if (this.text.charCodeAt(this.pos) !== 44 || this.pos >= this.le) this.fail("fewer cells than the header names");
     this.pos++;
   }
 
-  private emptyAhead(): boolean {
+  protected emptyAhead(): boolean {
     const c = this.text.charCodeAt(this.pos);
     return this.pos >= this.le || c === 44 || c === 59 || c === 93;
   }
 
-  private skipEmpty(leaves: number): void {
+  protected skipEmpty(leaves: number): void {
     for (let i = 1; i < leaves; i++) {
       this.blanks();
       if (this.inItem && this.emptyAhead() && this.text.charCodeAt(this.pos) !== 44 && this.pos < this.le) return; // the item ended
@@ -876,7 +568,7 @@ export class DenseReader {
     }
   }
 
-  private emptyAheadAt(p: number): boolean {
+  protected emptyAheadAt(p: number): boolean {
     while (p < this.le && this.text.charCodeAt(p) === 32) p++;
     const c = this.text.charCodeAt(p);
     return p >= this.le || c === 44 || c === 59 || c === 93;
@@ -886,7 +578,7 @@ export class DenseReader {
    * Past spaces in a row (around a cell, as TOON decoders trim them: `a, b` is "a" and "b"; the writer writes
    * none, and quotes a string with a space at either end); returns the code unit after them.
    */
-  private blanks(): number {
+  protected blanks(): number {
     const t = this.text;
     let p = this.pos;
     while (p < this.le && t.charCodeAt(p) === 32) p++;
@@ -898,7 +590,7 @@ export class DenseReader {
    * One column's cells (ABSENT: empty). `required`: a field group's cells all empty are its object, present and
    * empty (`{}`), not an absent field (the writer writes a required `{}` that way).
    */
-  private cell(b: Bound, key: string, required: boolean): unknown {
+  protected cell(b: Bound, key: string, required: boolean): unknown {
     try {
       if (b.t === 1) {
         this.deeper();
@@ -913,10 +605,11 @@ export class DenseReader {
     }
   }
 
-  private inlineArray(b: BArray): unknown {
+  protected inlineArray(b: BArray): unknown {
     const t = this.text;
     if (this.emptyAhead()) return ABSENT;
     if (t.charCodeAt(this.pos) !== 91) this.invalid('expected an inline array "[N:...]"');
+    const header = this.pos;
     this.pos++;
     const n = this.count();
     if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the inline array length');
@@ -931,7 +624,7 @@ export class DenseReader {
     if (levels === 2) this.deeper();
     for (let i = 0; i < n; i++) {
       if (i > 0) {
-        if (this.blanks() !== 59) this.fail(`the inline array declares ${n} items, found ${i}`);
+        if (this.blanks() !== 59) this.failCount(`the inline array declares ${n} items, found ${i}`, this.pos, this.here(header), n, i, false, "items", true);
         this.pos++;
         this.blanks();
       }
@@ -949,14 +642,17 @@ export class DenseReader {
     }
     this.depth -= levels;
     this.inItem = outer;
-    if (this.blanks() !== 93) this.fail(t.charCodeAt(this.pos) === 59 ? `the inline array declares ${n} items, found more` : 'expected "]" at the end of the inline array');
+    if (this.blanks() !== 93) {
+      if (t.charCodeAt(this.pos) === 59) this.failCount(`the inline array declares ${n} items, found more`, this.pos, this.here(header), n, n, true, "items", true);
+      this.fail('expected "]" at the end of the inline array');
+    }
     this.pos++;
     return out;
   }
 
   // ------------------------------------------------------------------------------------------ cells
 
-  private rawToken(): string {
+  protected rawToken(): string {
     const start = this.pos;
     const i = this.cellEnd(start);
     this.pos = i;
@@ -967,7 +663,7 @@ export class DenseReader {
    * Where a raw cell from `at` ends: before the spaces ahead of its separator (`,` `;` `]`; blanks) or the end
    * of the line.
    */
-  private cellEnd(at: number): number {
+  protected cellEnd(at: number): number {
     // one native scan (1.8x a charCodeAt loop over the examples' cells); the newline bounds it to the line
     if (at >= this.le) return at;
     CELL_END.lastIndex = at;
@@ -978,7 +674,7 @@ export class DenseReader {
   }
 
   /** A scalar cell in text spelling; `inRow`: it ends at a separator, else at the end of the line. */
-  private textCell(info: ShapeInfo, inRow: boolean): unknown {
+  protected textCell(info: ShapeInfo, inRow: boolean): unknown {
     const t = this.text;
     const at = this.pos;
     // the common cells first, read in place: a number of one kind, a plain string
@@ -1089,7 +785,7 @@ export class DenseReader {
    * path). Such a decimal `m / 10^k` with m < 2^53 and k <= 22 is one correctly rounded division of two exact
    * doubles: the same double `Number(token)` gives.
    */
-  private plainNumber(inRow: boolean): number | undefined {
+  protected plainNumber(inRow: boolean): number | undefined {
     const t = this.text;
     const le = this.le;
     let i = this.pos;
@@ -1135,7 +831,7 @@ export class DenseReader {
     return neg ? -v : v;
   }
 
-  private checked(info: ShapeInfo, s: string, at: number): string {
+  protected checked(info: ShapeInfo, s: string, at: number): string {
     if (info.uuid) {
       try {
         tcUuid(s);
@@ -1146,7 +842,7 @@ export class DenseReader {
     return s;
   }
 
-  private expected(info: ShapeInfo): string {
+  protected expected(info: ShapeInfo): string {
     const parts: string[] = [];
     for (const k of info.kinds!) if (k !== "enum") parts.push(k === "null" ? "null" : k === "integer" ? "an integer" : k === "boolean" ? "true or false" : "a " + k);
     if (info.enumValues !== undefined) parts.push("one of " + [...info.enumValues].map((v) => JSON.stringify(v)).join(", "));
@@ -1157,7 +853,7 @@ export class DenseReader {
    * One cell by its shape: a scalar in its text spelling; a union laid out as `any` (model.ts asAny) as an open
    * object's cell (a scalar raw or quoted, JSON from `{` or `[`), checked against the union; anything else JSON.
    */
-  private scalarCell(info: ShapeInfo, inRow: boolean): unknown {
+  protected scalarCell(info: ShapeInfo, inRow: boolean): unknown {
     if (info.spelling === "text") return this.textCell(info, inRow);
     if (info.asAny !== true) return this.jsonCell(info, inRow);
     const at = this.pos;
@@ -1165,7 +861,7 @@ export class DenseReader {
     return v === ABSENT ? v : this.checkAs(info, v, 0, at);
   }
 
-  private jsonCell(info: ShapeInfo, inRow = false): unknown {
+  protected jsonCell(info: ShapeInfo, inRow = false): unknown {
     if (inRow && this.emptyAhead()) return ABSENT;
     const at = this.pos;
     const c = this.cursor();
@@ -1178,7 +874,7 @@ export class DenseReader {
    * A value read without its shape (JSON, or as `any`) checked against `info`'s shape as the text check checks
    * TOON text (`raws`: how many TextNumbers it holds); its errors are at `at` with the check's path.
    */
-  private checkAs(info: ShapeInfo, v: unknown, raws: number, at: number): unknown {
+  protected checkAs(info: ShapeInfo, v: unknown, raws: number, at: number | Pos): unknown {
     let check = this.checks.get(info.shape);
     if (check === undefined) {
       check = textCheckOf({ name: "", root: info.shape, definitions: this.model.definitions });
@@ -1198,7 +894,7 @@ export class DenseReader {
     }
   }
 
-  private errorAt(code: "TEXT_SYNTAX" | "INVALID_VALUE", message: string, at: number): ToonError {
+  protected errorAt(code: "TEXT_SYNTAX" | "INVALID_VALUE", message: string, at: number | Pos): ToonError {
     try {
       this.fail(message, at, code);
     } catch (e) {
@@ -1207,7 +903,7 @@ export class DenseReader {
   }
 
   /** The JSON reader's view of this reader's position (one object per reader, bound to the current line). */
-  private cursor(): JsonCursor {
+  protected cursor(): JsonCursor {
     const c = this.cur;
     c.text = this.text;
     c.end = this.le;
@@ -1231,36 +927,6 @@ function pendingEmpty(o: Record<string, unknown>, b: BGroup, key: string, emptie
   return empties;
 }
 
-/** Whether `t` begins with a root array header: `[`, a count, `]`, then `:` or `{` (else it is JSON). */
-function arrayHeaderAt(t: string): boolean {
-  let i = 1;
-  while (i < t.length && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
-  if (i === 1 || t.charCodeAt(i) !== 93) return false;
-  const c = t.charCodeAt(i + 1);
-  return c === 58 || c === 123;
-}
-
-function hasTrailingBlanks(t: string): boolean {
-  const c = t.charCodeAt(t.length - 1);
-  return c === 32 || c === 9 || t.indexOf(" \n") >= 0 || t.indexOf("\t\n") >= 0;
-}
-
-/** `t` with the spaces and tabs at the end of each line that has more than blanks removed (one pass, linear). */
-function withoutTrailingBlanks(t: string): string {
-  let out = "";
-  let from = 0;
-  for (;;) {
-    const nl = t.indexOf("\n", from);
-    const eol = nl < 0 ? t.length : nl;
-    let end = eol;
-    while (end > from && (t.charCodeAt(end - 1) === 32 || t.charCodeAt(end - 1) === 9)) end--;
-    // a line of blanks only stays as it is: its indentation may be a row of one empty cell
-    out += t.slice(from, end === from ? eol : end);
-    if (nl < 0) return out;
-    out += "\n";
-    from = nl + 1;
-  }
-}
 
 /** Whether a binding holds an error for a row to throw (a variant column that does not fit some branch). */
 function deferred(b: Bound): boolean {
@@ -1284,7 +950,7 @@ function countLeaves(h: HSpec): number {
   return n;
 }
 
-function prefixed(e: unknown, seg: string | number): unknown {
+export function prefixed(e: unknown, seg: string | number): unknown {
   if (e instanceof ToonError) {
     e.path = pointerSegment(seg) + e.path;
   }
@@ -1300,7 +966,7 @@ function discFirst(branch: ShapeInfo, property: string, model: DenseModel): bool
 }
 
 /** The object with its discriminator first (key order as a JSON writer would have it). */
-function withDisc(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+export function withDisc(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   setOwn(out, key, value);
   for (const k of Object.keys(o)) if (k !== key) setOwn(out, k, o[k]);
@@ -1311,5 +977,3 @@ function structuredCloneJson(v: unknown): unknown {
   return v === null || typeof v !== "object" ? v : JSON.parse(JSON.stringify(v));
 }
 
-void Fail;
-void formatOf;

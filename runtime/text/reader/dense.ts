@@ -1,0 +1,760 @@
+/**
+ * The dense reader (docs/TEXT.md): dense text back to a value of the codec's schema, one line at a time. Text
+ * arrives in pieces split anywhere (`push`); each complete line is bound to the schema by the per-line tokenizer
+ * (./dense-cells.ts), and what spans lines (an object's field lines, a table's rows, a list's items, a block after
+ * `key:`) is a frame on an explicit stack, so the reader never recurses across lines and never looks past the line
+ * it is reading. "Need more input" is a state: `end()` says the text is over, and only then is what is still open
+ * an error (a table short of rows, a missing field), raised with `atEnd` set.
+ *
+ * A line is `text[ls, le)` of a string that may go on past `le` (its blanks, its line break, the next lines):
+ * nothing reads there.
+ *
+ * An error at the very end of a line is thrown with the next character, or by `end()` with `atEnd` when none
+ * comes: only then is it known whether the line ended the input (a reply cut off there).
+ */
+import { ToonError, pointerSegment } from "../../errors.ts";
+import { setOwn } from "../../objects.ts";
+import type { Shape } from "../../codec/descriptor.ts";
+import type { DenseModel, ShapeInfo } from "../dense/model.ts";
+import { openRootLines } from "../dense/syntax.ts";
+import { LineLexer, type LineSink } from "./lines.ts";
+import { ABSENT, DenseLine, prefixed, withDisc, type BGroup, type Pos } from "./dense-cells.ts";
+
+// Frame kinds
+/** An object's field lines at `ind` (`first`: the first one starts at that offset of the current line). */
+const FIELDS = 1;
+/** A discriminated union's object whose discriminator line comes next. */
+const VARIANT = 2;
+/** A table's rows. */
+const TABLE = 3;
+/** A list's items. */
+const LIST = 4;
+/** A value read as `any` lays it out, checked against the union it stands for when it is complete. */
+const VIA = 5;
+/** `key:` and nothing a block can be: the next line (or the end) is the error. */
+const COLON = 6;
+/** A root whose first line alone is `null`, `true` or `false`: that scalar when no line follows. */
+const ROOT_LITERAL = 7;
+
+/** What a frame did with the line: read it, is over (the line is its parent's), or opened a frame that reads it. */
+const CONSUMED = 0;
+const POP = 1;
+const AGAIN = 2;
+
+/** A value that continues on the lines after this one (its frame is on the stack); READ_LINE: from this line. */
+const PENDING = Symbol("pending");
+const READ_LINE = Symbol("read line");
+
+const LITERALS = ["null", "true", "false"];
+
+/** A fields frame's `first` for an object written as "-" alone: it closes with the next line (or the end). */
+const CLOSE_NEXT = -2;
+
+/** One open scope. Every frame has every field (one hidden class). */
+interface Frame {
+  t: number;
+  info: ShapeInfo;
+  ind: number;
+  o: Record<string, unknown> | null;
+  out: unknown[] | null;
+  b: BGroup | null;
+  /** Tables and lists: the count declared and the rows or items read; ROOT_LITERAL: the literal and its line. */
+  n: number;
+  i: number;
+  /** Fields of a discriminated union's object: the discriminator (a field line of it is an error) and its value. */
+  skip: string | undefined;
+  disc: unknown;
+  first: number;
+  /** The child being read (an error in it gets this path segment). */
+  key: string | number | undefined;
+  /** The nesting depth before this frame opened (restored when it closes). */
+  d0: number;
+  /** Tables and lists: the header's `[`; VIA: where the value began. */
+  at: Pos | null;
+}
+
+function frame(t: number, info: ShapeInfo, ind: number, d0: number): Frame {
+  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null };
+}
+
+export class DenseTextReader extends DenseLine implements LineSink {
+  private readonly lexer = new LineLexer(this);
+  private readonly stack: Frame[] = [];
+  /** The root value once read; `started`: the first line was read. */
+  private value: unknown = undefined;
+  private started = false;
+  /** An error at the end of a line, thrown with the next character (or, by `end()`, as `atEnd`). */
+  private held: ToonError | undefined;
+  private failed: unknown;
+  /** The input is over: what fails now failed at its end. */
+  private ending = false;
+  /**
+   * The last line seen (blank ones too): its number, length and where reading stopped on it (the end of a field
+   * line, the colon of a `key:` that waits for its block): where errors raised at `end()` are.
+   */
+  private lastNo = 0;
+  private lastLen = 0;
+  private lastPos = 0;
+  /** A high surrogate ended the last piece: its pair must begin the next. */
+  private highSurrogate = false;
+  /** Where the first lone surrogate is (line 0: none seen): its line fails before it is read. */
+  private badLine = 0;
+  private badColumn = 0;
+  private badChar = 0;
+
+  constructor(model: DenseModel) {
+    super(model);
+  }
+
+  /** Read every line `chunk` completes. Throws the first error in them (and again on any later call). */
+  push(chunk: string): void {
+    if (this.failed !== undefined) throw this.failed;
+    if (chunk.length === 0) return;
+    if (this.held !== undefined) this.die(this.held); // more text: the line that failed did not end the input
+    this.checkUnicode(chunk);
+    this.lexer.push(chunk);
+    if (this.held !== undefined && this.lexer.pending.length > 0) this.die(this.held);
+  }
+
+  /** The text is over: the value, or the error about what it lacks (`atEnd`). */
+  end(): unknown {
+    if (this.failed !== undefined) throw this.failed;
+    if (this.held !== undefined) this.die(atEnd(this.held));
+    this.ending = true;
+    if (this.highSurrogate && this.badLine === 0) this.lastHighSurrogate();
+    this.lexer.end();
+    try {
+      this.atInputEnd();
+    } catch (e) {
+      this.die(atEnd(this.withPath(e)));
+    }
+    return this.value;
+  }
+
+  // ------------------------------------------------------------------------------------------ lines
+
+  line(text: string, start: number, end: number, no: number): void {
+    if (this.held !== undefined) this.die(this.held); // a line after the one that failed: not the input's end
+    if (no === this.badLine) this.unicodeError();
+    this.lastNo = no;
+    if (end === start) {
+      this.lastLen = this.lastPos = 0;
+      return; // a blank line is no part of any value (its number still counts)
+    }
+    // blanks at the end of a line are not part of it, as TOON decoders trim them (the writer quotes every value
+    // that ends in white space); a line of blanks only stays whole: its indentation may be a row of one empty cell
+    let e = end;
+    for (let c = text.charCodeAt(e - 1); c === 32 || c === 9; c = text.charCodeAt(e - 1)) e--;
+    if (e === start) e = end;
+    this.text = text;
+    this.ls = start;
+    this.le = e;
+    this.pos = start;
+    this.lineNo = no;
+    this.lastLen = e - start;
+    this.failedAtLineEnd = false;
+    try {
+      this.dispatch();
+      this.lastPos = this.pos - start;
+    } catch (err) {
+      const x = this.withPath(err);
+      if (x instanceof ToonError && this.failedAtLineEnd) {
+        if (this.ending) this.die(atEnd(x)); // the last line, with no line break after it
+        this.held = x; // at the end of the line: whether the input ends here, the next character tells
+        return;
+      }
+      this.die(x);
+    }
+  }
+
+  private die(e: unknown): never {
+    this.failed = e;
+    throw e;
+  }
+
+  /** The error with the path of the values being read prepended (each open frame's child, innermost first). */
+  private withPath(e: unknown): unknown {
+    if (!(e instanceof ToonError)) return e;
+    for (let k = this.stack.length - 1; k >= 0; k--) {
+      const key = this.stack[k]!.key;
+      if (key !== undefined) e.prefixPath(pointerSegment(key));
+    }
+    return e;
+  }
+
+  private dispatch(): void {
+    for (;;) {
+      const f = this.stack[this.stack.length - 1];
+      let r: number;
+      if (f === undefined) r = this.rootLine();
+      else {
+        switch (f.t) {
+          case FIELDS:
+            r = this.fieldsLine(f);
+            break;
+          case TABLE:
+            r = this.tableLine(f);
+            break;
+          case LIST:
+            r = this.listLine(f);
+            break;
+          case VARIANT:
+            r = this.variantLine(f);
+            break;
+          case COLON:
+            return this.invalid("expected a value after the colon");
+          case ROOT_LITERAL:
+            this.literalRoot(f);
+            r = AGAIN;
+            break;
+          default:
+            throw new Error("internal: a frame that reads no lines");
+        }
+      }
+      if (r === CONSUMED) return;
+      if (r === POP) this.close();
+    }
+  }
+
+  /** The input is over: close every open frame, innermost first (each raises what it lacks). */
+  private atInputEnd(): void {
+    // where every error from here on is: the end of the text
+    this.text = "";
+    this.ls = 0;
+    this.le = this.lastLen;
+    this.pos = this.lastPos;
+    this.lineNo = Math.max(1, this.lastNo);
+    if (!this.started) {
+      // no line at all: the root of the empty text (an object of no required fields, or an error)
+      this.started = true;
+      const v = this.startRoot(true);
+      if (v !== PENDING && v !== READ_LINE) this.deliver(v);
+    }
+    for (let f = this.stack[this.stack.length - 1]; f !== undefined; f = this.stack[this.stack.length - 1]) {
+      switch (f.t) {
+        case TABLE:
+          if (f.i < f.n) this.failCount(`the table declares ${f.n} rows, found ${f.i}`, this.le, f.at!, f.n, f.i, false, "rows", false);
+          break;
+        case LIST:
+          if (f.i < f.n) this.failCount(`the list declares ${f.n} items, found ${f.i}`, this.le, f.at!, f.n, f.i, false, "items", false);
+          break;
+        case VARIANT:
+          this.fail(`expected ${f.info.disc!.property} (which kind of object this is)`);
+          break;
+        case COLON:
+          this.invalid("expected a value after the colon");
+          break;
+        case ROOT_LITERAL:
+          this.stack.pop();
+          this.deliver(f.n === 0 ? null : f.n === 1);
+          continue;
+        default:
+          break;
+      }
+      this.close();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ frames
+
+  private open(f: Frame): Frame {
+    this.stack.push(f);
+    return f;
+  }
+
+  /** Pop the top frame and hand its value to the frame below (or make it the root's). */
+  private close(): void {
+    const f = this.stack[this.stack.length - 1]!;
+    let v: unknown;
+    if (f.t === FIELDS) {
+      const o = this.complete(f.info, f.o!, 0);
+      v = f.skip !== undefined ? withDisc(o, f.skip, f.disc) : o;
+    } else if (f.t === TABLE || f.t === LIST) v = f.out;
+    else throw new Error("internal: closing a frame that holds no value");
+    this.depth = f.d0;
+    this.stack.pop();
+    this.deliver(v);
+  }
+
+  /** A value complete for the frame on top (the child it was waiting for), or the root's. */
+  private deliver(v: unknown): void {
+    for (;;) {
+      const p = this.stack[this.stack.length - 1];
+      if (p === undefined) {
+        this.value = v;
+        return;
+      }
+      if (p.t === FIELDS) {
+        setOwn(p.o!, p.key as string, v);
+        p.key = undefined;
+        return;
+      }
+      if (p.t === LIST) {
+        p.out!.push(v);
+        p.i++;
+        p.key = undefined;
+        return;
+      }
+      if (p.t !== VIA) throw new Error("internal: a frame that takes no child");
+      this.stack.pop();
+      v = this.checkAs(p.info, v, 0, p.at!);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ the root
+
+  private rootLine(): number {
+    // the value is complete: anything more is out of place
+    if (this.started) this.fail("unexpected line after the value (indentation?)", this.ls);
+    this.started = true;
+    const v = this.startRoot(true);
+    if (v === READ_LINE) return AGAIN;
+    if (v !== PENDING) this.deliver(v);
+    return CONSUMED;
+  }
+
+  /**
+   * The first line (or the empty text, at the end): how the root is written decides what reads it. `literal`: a
+   * first line of `null` (for a nullable root), `true` or `false` alone (for an open one) waits to see whether it is
+   * the whole text.
+   */
+  private startRoot(literal: boolean): unknown {
+    let info = this.model.root;
+    if (info.nonNull !== undefined) {
+      if (literal && this.literalLine() === 0) return this.waitLiteral(info, 0);
+      info = info.nonNull;
+    }
+    if (info.viaAny === undefined) return this.root(info, literal);
+    // a union laid out as `any` (model.ts asAny), or an array of them: read as that, then checked against it
+    const via = this.open(frame(VIA, info, 0, this.depth));
+    via.at = { line: this.lineNo, column: 1 };
+    const v = this.root(info.viaAny, literal);
+    if (v === PENDING || v === READ_LINE) return v;
+    this.stack.pop();
+    return this.checkAs(info, v, 0, via.at);
+  }
+
+  private waitLiteral(info: ShapeInfo, literal: number): symbol {
+    const f = this.open(frame(ROOT_LITERAL, info, 0, this.depth));
+    f.n = literal;
+    f.i = this.lineNo;
+    return PENDING;
+  }
+
+  /** A root literal line that more lines follow: it was the first of the value's lines; read it as such now. */
+  private literalRoot(f: Frame): void {
+    const { text, ls, le, pos, lineNo } = this;
+    const lit = LITERALS[f.n]!;
+    this.stack.length = 0; // (and the VIA below it, which the reading starts again)
+    this.depth = 0;
+    this.text = lit;
+    this.ls = this.pos = 0;
+    this.le = lit.length;
+    this.lineNo = f.i;
+    const v = this.startRoot(false);
+    if (v === READ_LINE) this.dispatch();
+    else if (v !== PENDING) this.deliver(v);
+    this.text = text;
+    this.ls = ls;
+    this.le = le;
+    this.pos = pos;
+    this.lineNo = lineNo;
+  }
+
+  /** The root value as `info` from the current (first) line; PENDING or READ_LINE when its lines follow. */
+  private root(info: ShapeInfo, literal: boolean): unknown {
+    const t = this.text;
+    const c = t.charCodeAt(this.ls);
+    // an object root written as compact JSON (the writer's choice when that is fewer tokens): no field line
+    // begins with "{" (such a key is quoted)
+    if ((info.spelling === "object" || info.disc !== undefined) && c === 123) {
+      this.pos = this.ls;
+      const v = this.jsonCell(info);
+      if (this.pos !== this.le) this.fail("unexpected text after the value");
+      return v;
+    }
+    if (info.spelling === "object") {
+      this.fieldsFrame(info, 0, -1);
+      return READ_LINE;
+    }
+    if (info.disc !== undefined) {
+      this.open(frame(VARIANT, info, 0, this.depth));
+      return READ_LINE;
+    }
+    if (info.shape.kind === "array") {
+      // a root array is a field's value part after an empty key: `[N]...`, or `: [...]` (a JSON cell, for what the
+      // writer cannot lay out as a table or list: arrays of arrays), or a JSON array (`[]`, `[{"a":1}]`: the
+      // writer's choice when fewer tokens), which no `[N]` header looks like: `[`, digits, `]`, then `:` or `{`
+      if (c !== 91 && c !== 58) this.fail('expected a root array header [N] (or ": " and a JSON array)');
+      this.pos = this.ls;
+      if (c === 91 && !this.arrayHeaderAt()) {
+        const v = this.jsonCell(info);
+        if (this.pos !== this.le) this.fail("unexpected text after the value");
+        return v;
+      }
+      return this.fieldValue(info, 0);
+    }
+    if (info.shape.kind === "any" && c === 91 && this.arrayHeaderAt()) {
+      this.pos = this.ls;
+      return this.fieldValue(this.model.anyArray, 0); // a root `any` holding a table `[N]{...}:` (or a list)
+    }
+    if ((info.open !== undefined || info.fieldMap === true) && openRootLines(t.slice(this.ls, this.ls + 1))) {
+      // (`null`, `true` or `false` alone is that scalar when no line follows: the writer writes such a root so)
+      const lit = literal ? this.literalLine() : -1;
+      if (lit >= 0) return this.waitLiteral(info, lit);
+      this.fieldsFrame(this.model.openObject(info), 0, -1); // an open root's object as its keys' lines
+      return READ_LINE;
+    }
+    this.pos = this.ls;
+    const v = this.scalarCell(info, false);
+    // an empty document is no scalar (the writer quotes the empty string)
+    if (v === ABSENT) this.invalid(this.expected(info) + ", got an empty text");
+    if (this.pos !== this.le) this.fail("unexpected text after the value");
+    return v;
+  }
+
+  /** 0 `null`, 1 `true`, 2 `false` when the current line is that alone; -1 otherwise. */
+  private literalLine(): number {
+    const n = this.le - this.ls;
+    for (let k = 0; k < 3; k++) if (n === LITERALS[k]!.length && this.text.startsWith(LITERALS[k]!, this.ls)) return k;
+    return -1;
+  }
+
+  /** Whether the line begins with a root array header: `[`, a count, `]`, then `:` or `{` (else it is JSON). */
+  private arrayHeaderAt(): boolean {
+    const t = this.text;
+    let i = this.ls + 1;
+    while (i < this.le && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
+    if (i === this.ls + 1 || t.charCodeAt(i) !== 93) return false;
+    const c = t.charCodeAt(i + 1);
+    return c === 58 || c === 123;
+  }
+
+  // ------------------------------------------------------------------------------------------ field lines
+
+  private fieldsFrame(info: ShapeInfo, ind: number, first: number): Frame {
+    const d0 = this.depth;
+    this.deeper();
+    const f = this.open(frame(FIELDS, info, ind, d0));
+    f.o = {};
+    f.first = first;
+    return f;
+  }
+
+  /** One field line of an object (or the line that ends it). */
+  private fieldsLine(f: Frame): number {
+    const t = this.text;
+    if (f.first >= 0) {
+      this.pos = f.first;
+      f.first = -1;
+    } else if (f.first === CLOSE_NEXT) {
+      return POP;
+    } else {
+      const n = this.indent();
+      if (n < f.ind) return POP;
+      if (n > f.ind) this.fail(`unexpected indentation (${n} spaces, expected ${f.ind})`, this.ls + n);
+      this.pos = this.ls + n;
+      if (t.charCodeAt(this.pos) === 45 && (this.pos + 1 === this.le || t.charCodeAt(this.pos + 1) === 32)) return POP; // the next list item
+    }
+    const info = f.info;
+    const s = info.shape as Extract<Shape, { kind: "object" }>;
+    const at = this.pos;
+    const key = this.key();
+    if (key === f.skip) this.fail(`${key} twice`, at);
+    const j = info.index!.get(key);
+    let pinfo: ShapeInfo;
+    if (j !== undefined) pinfo = this.model.info(info.props![j]!.shape);
+    else if (s.additional !== false) pinfo = this.model.info(s.additional);
+    else this.invalid(`unknown field ${JSON.stringify(key)}`, at);
+    if (Object.prototype.hasOwnProperty.call(f.o, key)) this.fail(`field ${JSON.stringify(key)} twice`, at);
+    f.key = key;
+    const v = this.fieldValue(pinfo, f.ind);
+    if (v !== PENDING) {
+      setOwn(f.o!, key, v);
+      f.key = undefined;
+    }
+    return CONSUMED;
+  }
+
+  /** A discriminated union's object at the start of its lines: the discriminator line. */
+  private variantLine(f: Frame): number {
+    const n = this.indent();
+    if (n !== f.ind) this.fail(`expected ${f.info.disc!.property} (which kind of object this is)`);
+    this.stack.pop();
+    this.pos = this.ls + n;
+    this.variantHead(f.info, f.ind);
+    return CONSUMED;
+  }
+
+  /** The discriminator line at `pos` (`type: person`): the branch's field lines follow, from the next line. */
+  private variantHead(info: ShapeInfo, ind: number): void {
+    const d = info.disc!;
+    const at = this.pos;
+    const key = this.key();
+    if (key !== d.property || this.text.charCodeAt(this.pos) !== 58 || this.pos + 1 >= this.le || this.text.charCodeAt(this.pos + 1) !== 32) this.invalid(`expected "${d.property}: " first (which kind of object this is)`, at);
+    this.pos += 2;
+    const b = this.discValue(d);
+    if (this.pos !== this.le) this.fail("unexpected text after the value");
+    const f = this.fieldsFrame(d.branches[b]!, ind, -1);
+    f.skip = d.property;
+    f.disc = d.values[b];
+  }
+
+  /** What follows a field's key: `: value`, `:` and a block, `{hdr}: cells`, `[N]...`; PENDING when lines follow. */
+  private fieldValue(info: ShapeInfo, ind: number): unknown {
+    // a union laid out as `any` (model.ts asAny), or an array of them: read as that, then checked against it
+    if (info.viaAny !== undefined) {
+      const at = this.pos;
+      const via = this.open(frame(VIA, info, ind, this.depth));
+      via.at = this.here(at);
+      const v = this.fieldValue(info.viaAny, ind);
+      if (v === PENDING) return PENDING;
+      this.stack.pop();
+      return this.checkAs(info, v, 0, at);
+    }
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
+    if (c === 58) {
+      if (this.pos + 1 === this.le) {
+        // a block: nested field lines (or an empty object)
+        let inner = info;
+        if (inner.nonNull !== undefined) inner = inner.nonNull;
+        if (inner.spelling === "object") this.fieldsFrame(inner, ind + 2, -1);
+        else if (inner.disc !== undefined) this.open(frame(VARIANT, inner, ind + 2, this.depth));
+        else if (inner.open !== undefined || inner.fieldMap === true) this.fieldsFrame(this.model.openObject(inner), ind + 2, -1); // its keys' lines
+        else this.open(frame(COLON, inner, ind + 2, this.depth));
+        return PENDING;
+      }
+      // ":" and the value, a space between them optional (the writer leaves it out before numbers)
+      this.pos += t.charCodeAt(this.pos + 1) === 32 ? 2 : 1;
+      // anything: as an open object's cell (a scalar, raw or quoted, or JSON from `{` or `[`)
+      const v = info.spelling === "text" ? this.textCell(info, false) : info.shape.kind === "any" ? this.textCell(info.open!, false) : this.jsonCell(info);
+      if (v === ABSENT) this.invalid("expected a value after the colon");
+      if (this.pos !== this.le) this.fail("unexpected text after the value");
+      return v;
+    }
+    let inner = info;
+    if (inner.nonNull !== undefined) inner = inner.nonNull;
+    if (c === 123) {
+      const b = this.boundHeader(inner, "");
+      // (at the character that is not ": ": the end of the text, where a reply was cut off after the colon)
+      if (t.charCodeAt(this.pos) !== 58) this.fail('expected ": " after a field group header');
+      if (this.pos + 1 >= this.le || t.charCodeAt(this.pos + 1) !== 32) this.fail('expected ": " after a field group header', this.pos + 1);
+      this.pos += 2;
+      this.deeper();
+      const v = this.group(b as BGroup, true);
+      this.depth--;
+      if (this.pos !== this.le) this.fail("unexpected text after the row (more cells than the header names?)");
+      return v;
+    }
+    if (c === 91) {
+      // anything may be an array: read as an array of anything (a table of open objects, a list of JSON)
+      if (inner.shape.kind === "any") inner = this.model.anyArray;
+      if (inner.shape.kind !== "array") this.invalid("not an array, but written as one");
+      return this.arrayAfterKey(inner, ind);
+    }
+    return this.fail('expected ":" after the field name');
+  }
+
+  // ------------------------------------------------------------------------------------------ arrays
+
+  /** `[N]: a,b` (the array) / `[N]{hdr}:` + rows / `[N]:` + list items (PENDING); at "[". */
+  private arrayAfterKey(info: ShapeInfo, ind: number): unknown {
+    const d0 = this.depth;
+    this.deeper();
+    const t = this.text;
+    const header = this.here();
+    this.pos++;
+    const n = this.count();
+    if (t.charCodeAt(this.pos) !== 93) this.fail('expected "]" after the array length');
+    this.pos++;
+    const item = this.model.info((info.shape as Extract<Shape, { kind: "array" }>).items);
+    if (t.charCodeAt(this.pos) === 123) {
+      const b = this.boundHeader(item, "/[]");
+      if (this.pos + 1 !== this.le || t.charCodeAt(this.pos) !== 58) this.fail('expected ":" and the end of the line after a table header');
+      const f = this.open(frame(TABLE, item, ind, d0));
+      f.b = b;
+      f.n = n;
+      f.out = [];
+      f.at = header;
+      this.deeper(); // the rows' objects
+      return PENDING;
+    }
+    if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the array length');
+    this.pos++;
+    if (this.pos === this.le) {
+      const f = this.open(frame(LIST, item, ind, d0));
+      f.n = n;
+      f.out = [];
+      f.at = header;
+      return PENDING;
+    }
+    if (t.charCodeAt(this.pos) === 32) this.pos++;
+    // where anything may stand, or a union laid out as anything, items may be inline too (`out[2]: a,1`), each an
+    // open object's cell (the writer writes such arrays as JSON, the same tokens; a model may write either)
+    const cell = item.shape.kind === "any" ? item.open! : item;
+    if (cell.spelling !== "text" && cell.asAny !== true) this.invalid("these items are not scalars, but written inline");
+    const out: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      if (i > 0) {
+        if (this.blanks() !== 44) this.failCount(`the array declares ${n} items, found ${i}`, this.pos, header, n, i, false, "items", true);
+        this.pos++;
+        this.blanks();
+      }
+      let v: unknown;
+      try {
+        v = this.scalarCell(cell, true);
+      } catch (e) {
+        throw prefixed(e, i);
+      }
+      if (v === ABSENT) this.invalid("an array item cannot be empty (write \"\" for an empty string)");
+      out.push(v);
+    }
+    if (this.pos !== this.le) this.failCount(`the array declares ${n} items, found more`, this.pos, header, n, n, true, "items", true);
+    this.depth = d0;
+    return out;
+  }
+
+  /** One row of a table (or the line after its last). */
+  private tableLine(f: Frame): number {
+    const ind = f.ind;
+    if (f.i === f.n) {
+      // after the last row: a deeper line is one row too many
+      if (this.indent() > ind) this.failCount(`the table declares ${f.n} rows, found more`, this.ls, f.at!, f.n, f.n, true, "rows", false);
+      return POP;
+    }
+    if (this.indent() < ind + 2) this.failCount(`the table declares ${f.n} rows, found ${f.i}`, this.ls, f.at!, f.n, f.i, false, "rows", false);
+    const k = this.indent();
+    if (k !== ind + 2 && this.le - this.ls !== ind + 2) this.fail(`unexpected indentation (${k} spaces, expected ${ind + 2})`, this.ls + k);
+    this.pos = Math.min(this.ls + ind + 2, this.le);
+    f.key = f.i;
+    const v = this.group(f.b!, true);
+    if (this.pos !== this.le) this.fail(this.text.charCodeAt(this.pos) === 44 ? "more cells than the header names" : "unexpected text after the row");
+    f.key = undefined;
+    f.out!.push(v);
+    f.i++;
+    return CONSUMED;
+  }
+
+  /** One item of a list (its first line), or the line after its last. */
+  private listLine(f: Frame): number {
+    const ind = f.ind;
+    if (f.i === f.n) {
+      if (this.indent() > ind) this.failCount(`the list declares ${f.n} items, found more`, this.ls, f.at!, f.n, f.n, true, "items", false);
+      return POP;
+    }
+    if (this.indent() !== ind + 2) this.failCount(`the list declares ${f.n} items, found ${f.i}`, this.ls, f.at!, f.n, f.i, false, "items", false);
+    const dash = this.ls + ind + 2;
+    const t = this.text;
+    if (t.charCodeAt(dash) !== 45) this.fail('expected "- " (a list item)', dash);
+    f.key = f.i;
+    let info = f.info;
+    let v: unknown = ABSENT;
+    if (dash + 1 === this.le) {
+      // "-": an empty object
+      if (info.nonNull !== undefined) info = info.nonNull;
+      if (info.spelling !== "object") this.invalid("an empty list item, but the item is not an object", dash);
+      // an object of no fields, checked (required fields missing) where the next line starts
+      this.fieldsFrame(info, ind + 4, CLOSE_NEXT);
+      return CONSUMED;
+    } else {
+      if (t.charCodeAt(dash + 1) !== 32) this.fail('expected "- " (a list item)', dash);
+      const first = dash + 2;
+      if (info.nonNull !== undefined) {
+        if (t.startsWith("null", first) && first + 4 === this.le) v = null;
+        else info = info.nonNull;
+      }
+      if (v === ABSENT) {
+        // field lines (the first on this line), or JSON (`{` cannot start a raw key)
+        if (t.charCodeAt(first) !== 123) {
+          if (info.spelling === "object") {
+            this.fieldsFrame(info, ind + 4, first);
+            return AGAIN;
+          }
+          if (info.disc !== undefined) {
+            this.pos = first;
+            this.variantHead(info, ind + 4);
+            return CONSUMED;
+          }
+        }
+        this.pos = first;
+        v = this.scalarCell(info, false);
+        if (v === ABSENT) this.invalid("an empty list item");
+        if (this.pos !== this.le) this.fail("unexpected text after the value");
+      }
+    }
+    f.key = undefined;
+    f.out!.push(v);
+    f.i++;
+    return CONSUMED;
+  }
+
+  // ------------------------------------------------------------------------------------------ well-formed text
+
+  /**
+   * Text is Unicode: a lone surrogate is TEXT_SYNTAX where it stands (as in TOON text), raised when its line comes
+   * to be read, so that text read in pieces fails where the same text read whole does. Each piece is checked once
+   * (natively, when it is well-formed); the first lone surrogate's place is kept.
+   */
+  private checkUnicode(chunk: string): void {
+    if (this.badLine > 0) return; // the first one is the one reported
+    if (!this.highSurrogate && wellFormed(chunk)) return;
+    let i = 0;
+    if (this.highSurrogate) {
+      this.highSurrogate = false;
+      const c = chunk.charCodeAt(0);
+      if (c >= 0xdc00 && c <= 0xdfff) i = 1; // the pair of the last piece's high surrogate
+      else return this.lastHighSurrogate();
+    }
+    for (; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c < 0xd800 || c > 0xdfff) continue;
+      if (c <= 0xdbff) {
+        if (i + 1 === chunk.length) {
+          this.highSurrogate = true; // its pair may begin the next piece
+          return;
+        }
+        const n = chunk.charCodeAt(i + 1);
+        if (n >= 0xdc00 && n <= 0xdfff) {
+          i++;
+          continue;
+        }
+      }
+      let line = this.lexer.lines + 1;
+      for (let k = chunk.indexOf("\n"); k >= 0 && k < i; k = chunk.indexOf("\n", k + 1)) line++;
+      const before = chunk.lastIndexOf("\n", i - 1);
+      this.badLine = line;
+      this.badColumn = before < 0 ? this.lexer.pending.length + i + 1 : i - before;
+      this.badChar = c;
+      return;
+    }
+  }
+
+  /** The high surrogate that ended the last piece has no pair. */
+  private lastHighSurrogate(): void {
+    const tail = this.lexer.pending;
+    this.badLine = this.lexer.lines + 1;
+    this.badColumn = tail.length;
+    this.badChar = tail.charCodeAt(tail.length - 1);
+  }
+
+  private unicodeError(): never {
+    return this.die(new ToonError("TEXT_SYNTAX", `lone surrogate U+${this.badChar.toString(16).toUpperCase()} (text must be well-formed Unicode)`, { line: this.badLine, column: Math.max(1, this.badColumn) }));
+  }
+}
+
+/**
+ * Whether `s` holds no surrogate that lacks its pair: natively for long pieces; a short one (a streamed delta) is
+ * scanned here, which costs less than the native call.
+ */
+function wellFormed(s: string): boolean {
+  if (s.length > 32) return (s as string & { isWellFormed(): boolean }).isWellFormed();
+  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xf800) === 0xd800) return false;
+  return true;
+}
+
+/** `e` as raised where the input ended. */
+function atEnd(e: unknown): unknown {
+  if (e instanceof ToonError && e.atEnd !== true) (e as { atEnd?: boolean }).atEnd = true;
+  return e;
+}
