@@ -24,6 +24,8 @@ import { getOwn, hasOwn, setOwn } from "./objects.ts";
 import { Reader, type ReadBudget } from "./reader.ts";
 import { DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf } from "./limits.ts";
 import { StreamPathFlag, StreamSeg } from "./stream-seg.ts";
+import { JsonReader, type JsonHandler } from "./text/reader/json.ts";
+import { describeJsonFault, jsonFaultError, type JsonFault } from "./text/reader/json-fault.ts";
 import { DEFAULT_MAX_DEPTH, FORMAT_VERSION, Flag } from "./wire.ts";
 import { Writer } from "./writer.ts";
 
@@ -1688,231 +1690,11 @@ function describeValue(v: unknown): string {
 // ---------------------------------------------------------------------------------------------------------------
 // JSON text in pieces -> frames
 
-interface JsonHandler {
-  open(kind: "object" | "array"): void;
-  key(k: string): void;
-  close(): void;
-  scalar(v: unknown, raw: string): void;
-  stringStart(): void;
-  stringChunk(s: string): void;
-  stringEnd(): void;
-}
-
-const NUMBER_RE = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
-const ESCAPES: Record<string, string | undefined> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-
-function isHex(k: number): boolean {
-  return (k >= 48 && k <= 57) || (k >= 65 && k <= 70) || (k >= 97 && k <= 102);
-}
-
-/** An incremental JSON tokenizer: text may be split anywhere, even inside an escape or a number. */
-export class JsonDeltaParser {
-  /** True once the top-level value is complete. */
-  finished = false;
-  private stack: number[] = []; // 0 object, 1 array
-  private state = 0;
-  private buf = "";
-  private hex = "";
-  private inKey = false;
-  private started = false;
-
-  // states
-  private static readonly VALUE = 0;
-  private static readonly OBJ_FIRST = 1;
-  private static readonly OBJ_KEY = 2;
-  private static readonly COLON = 3;
-  private static readonly AFTER = 4;
-  private static readonly STRING = 5;
-  private static readonly ESCAPE = 6;
-  private static readonly UNICODE = 7;
-  private static readonly NUMBER = 8;
-  private static readonly LITERAL = 9;
-  private static readonly ARR_FIRST = 10;
-
-  constructor(private readonly h: JsonHandler) {}
-
-  private bad(c: string): ToonError {
-    return new ToonError("INVALID_VALUE", `malformed JSON: unexpected ${c === "" ? "end" : JSON.stringify(c)}`);
-  }
-
-  push(text: string): void {
-    const S = JsonDeltaParser;
-    let run = "";
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i]!;
-      switch (this.state) {
-        case S.STRING: {
-          if (c === '"') {
-            if (run !== "") run = this.flushRun(run);
-            this.endString();
-          } else if (c === "\\") {
-            if (run !== "") run = this.flushRun(run);
-            this.state = S.ESCAPE;
-          } else if (c < " ") throw this.bad(c);
-          else run += c;
-          continue;
-        }
-        case S.ESCAPE: {
-          const e = ESCAPES[c];
-          if (c === "u") {
-            this.hex = "";
-            this.state = S.UNICODE;
-          } else if (e !== undefined) {
-            run += e;
-            this.state = S.STRING;
-          } else throw this.bad(c);
-          continue;
-        }
-        case S.UNICODE: {
-          if (!isHex(c.charCodeAt(0))) throw this.bad(c);
-          this.hex += c;
-          if (this.hex.length === 4) {
-            run += String.fromCharCode(parseInt(this.hex, 16));
-            this.state = S.STRING;
-          }
-          continue;
-        }
-        case S.NUMBER: {
-          const k = c.charCodeAt(0);
-          if ((k >= 48 && k <= 57) || k === 101 || k === 69 || k === 43 || k === 45 || k === 46) {
-            this.buf += c;
-            continue;
-          }
-          this.endNumber();
-          break; // reprocess c in AFTER
-        }
-        case S.LITERAL: {
-          const k = c.charCodeAt(0);
-          if (k >= 97 && k <= 122) {
-            this.buf += c;
-            continue;
-          }
-          this.endLiteral();
-          break;
-        }
-      }
-      // structural states
-      if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
-      switch (this.state) {
-        case S.VALUE:
-        case S.ARR_FIRST:
-          if (this.state === S.ARR_FIRST && c === "]") {
-            this.closeContainer(1);
-            break;
-          }
-          this.startValue(c);
-          break;
-        case S.OBJ_FIRST:
-        case S.OBJ_KEY:
-          if (c === "}" && this.state === S.OBJ_FIRST) {
-            this.closeContainer(0);
-          } else if (c === '"') {
-            this.inKey = true;
-            this.buf = "";
-            this.state = S.STRING;
-          } else throw this.bad(c);
-          break;
-        case S.COLON:
-          if (c !== ":") throw this.bad(c);
-          this.state = S.VALUE;
-          break;
-        case S.AFTER: {
-          if (this.finished) throw this.bad(c);
-          const top = this.stack[this.stack.length - 1];
-          if (c === "," && top !== undefined) this.state = top === 0 ? S.OBJ_KEY : S.VALUE;
-          else if (c === "}" && top === 0) this.closeContainer(0);
-          else if (c === "]" && top === 1) this.closeContainer(1);
-          else throw this.bad(c);
-          break;
-        }
-        default:
-          throw this.bad(c);
-      }
-    }
-    if (run !== "") this.flushRun(run);
-  }
-
-  private flushRun(run: string): string {
-    if (this.inKey) this.buf += run;
-    else this.h.stringChunk(run);
-    return "";
-  }
-
-  /** The text is over: completes a top-level number or literal; throws INCOMPLETE if the value is not whole. */
-  finish(): void {
-    if (this.state === JsonDeltaParser.NUMBER) this.endNumber();
-    else if (this.state === JsonDeltaParser.LITERAL) this.endLiteral();
-    if (!this.finished) throw new ToonError("INCOMPLETE", "the JSON text ended before its value was complete");
-  }
-
-  private startValue(c: string): void {
-    const S = JsonDeltaParser;
-    if (this.finished || (this.started && this.stack.length === 0)) throw this.bad(c);
-    this.started = true;
-    if (c === "{") {
-      this.stack.push(0);
-      this.h.open("object");
-      this.state = S.OBJ_FIRST;
-    } else if (c === "[") {
-      this.stack.push(1);
-      this.h.open("array");
-      this.state = S.ARR_FIRST;
-    } else if (c === '"') {
-      this.inKey = false;
-      this.h.stringStart();
-      this.state = S.STRING;
-    } else if (c === "-" || (c >= "0" && c <= "9")) {
-      this.buf = c;
-      this.state = S.NUMBER;
-    } else if (c === "t" || c === "f" || c === "n") {
-      this.buf = c;
-      this.state = S.LITERAL;
-    } else throw this.bad(c);
-  }
-
-  private endString(): void {
-    if (this.inKey) {
-      this.inKey = false;
-      this.h.key(this.buf);
-      this.buf = "";
-      this.state = JsonDeltaParser.COLON;
-      return;
-    }
-    this.h.stringEnd();
-    this.afterValue();
-  }
-
-  private endNumber(): void {
-    if (!NUMBER_RE.test(this.buf)) throw this.bad(this.buf);
-    this.h.scalar(Number(this.buf), this.buf);
-    this.buf = "";
-    this.afterValue();
-  }
-
-  private endLiteral(): void {
-    const v = this.buf === "true" ? true : this.buf === "false" ? false : this.buf === "null" ? null : undefined;
-    if (v === undefined) throw this.bad(this.buf);
-    this.h.scalar(v, this.buf);
-    this.buf = "";
-    this.afterValue();
-  }
-
-  private closeContainer(kind: number): void {
-    if (this.stack.pop() !== kind) throw this.bad(kind === 0 ? "}" : "]");
-    this.h.close();
-    this.afterValue();
-  }
-
-  private afterValue(): void {
-    this.state = JsonDeltaParser.AFTER;
-    if (this.stack.length === 0) this.finished = true;
-  }
-}
-
 /** JSON mode of the encoder: one per location being fed. */
 class JsonFeed implements JsonHandler {
   finished = false;
-  private readonly parser = new JsonDeltaParser(this);
+  // strings as JSON.parse takes them (a lone surrogate is the encoder's to refuse, at its path)
+  private readonly parser = new JsonReader(this, { loneSurrogates: true, raise: malformedJson });
   private frames: Uint8Array[] = [];
   /**
    * Open containers: streamed ones (frames per child; `inner` caches the cursor after the container's refs and
@@ -1934,7 +1716,7 @@ class JsonFeed implements JsonHandler {
     // what has arrived of a streamed string goes out now
     const s = this.str;
     if (s !== null && !s.buffered) this.flushText(false);
-    if (this.parser.finished) this.finished = true;
+    if (this.parser.done) this.finished = true;
     return this.frames;
   }
 
@@ -2089,6 +1871,11 @@ class JsonFeed implements JsonHandler {
     st.sent = true;
     this.add(this.enc.appendAt(st.at!, send));
   }
+}
+
+/** The encoder's error for JSON text that is not JSON (nesting too deep stays DEPTH_LIMIT). */
+function malformedJson(f: JsonFault): never {
+  throw jsonFaultError(f, f.kind === "depth" ? "DEPTH_LIMIT" : "INVALID_VALUE", `malformed JSON: ${describeJsonFault(f)}`);
 }
 
 function jsonKindFits(type: string, kind: string): boolean {

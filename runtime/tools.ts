@@ -19,6 +19,9 @@ import { ToonError, pointerSegment, type ToolCallRef, type ToonErrorCode, type T
 import { isPlainObject, jsonEquals } from "./objects.ts";
 import type { ValidationResult } from "./validate.ts";
 import { isUuid } from "./uuid.ts";
+import { ArgumentsFeed, parseArgumentsJson } from "./tools-arguments.ts";
+
+export { parseArgumentsJson };
 
 // ---------------------------------------------------------------------------------------------------------
 // Shapes: the shape IR of the generator, without source paths and descriptions (plain JSON data)
@@ -392,26 +395,6 @@ function aboutCall(e: ToonError, ref: ToolCallRef): ToonError {
 }
 
 /**
- * Parse the JSON text of tool-call arguments (OpenAI sends them as a string, `\uXXXX` escapes and all).
- * Blank text means "no arguments" (`{}`). A text that is a cut-off prefix of JSON is INCOMPLETE; anything
- * else that does not parse is INVALID_VALUE. Errors carry `path`.
- */
-export function parseArgumentsJson(text: string, path = "/arguments"): unknown {
-  if (text.trim() === "") return {};
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const scan = new JsonScanner();
-    scan.feed(text);
-    const first = text.trimStart().charAt(0);
-    if ((first === "{" || first === "[") && !scan.broken && !scan.complete) {
-      throw new ToonError("INCOMPLETE", `the arguments end before their JSON value does (${text.length} characters, cut off)`, { path, cause: e });
-    }
-    throw new ToonError("INVALID_VALUE", `the arguments are not valid JSON (${(e as Error).message})`, { path, cause: e });
-  }
-}
-
-/**
  * Check `args` against tool `name` of `spec`: every violation of the schema (paths under `/arguments`), then
  * the tool's codec. Returns the findings; empty means valid.
  */
@@ -653,73 +636,6 @@ function failure(e: ToonError): Extract<ToolCallOutcome, { ok: false }> {
 // ---------------------------------------------------------------------------------------------------------
 // Streaming
 
-/**
- * Tracks whether streamed JSON text has finished its top-level value: nesting depth, strings and escapes are
- * followed character by character, so fragments may split anywhere (inside `\u00e9`, between a backslash and
- * the quote it escapes). It does not validate JSON; `JSON.parse` does that once the value is complete.
- */
-export class JsonScanner {
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  private started = false;
-  /** Characters after the top-level value closed, other than whitespace. */
-  trailing = false;
-  /** The first top-level value ended (a closing `}`/`]`, or the closing quote of a top-level string). */
-  complete = false;
-  /** Seen something no JSON can contain here (a closing bracket with nothing open). */
-  broken = false;
-  length = 0;
-
-  feed(text: string): void {
-    this.length += text.length;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (this.complete) {
-        if (ch !== 0x20 && ch !== 0x0a && ch !== 0x0d && ch !== 0x09) this.trailing = true;
-        continue;
-      }
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (ch === 0x5c) this.escaped = true;
-        else if (ch === 0x22) {
-          this.inString = false;
-          if (this.depth === 0) this.complete = true;
-        }
-        continue;
-      }
-      switch (ch) {
-        case 0x22: // "
-          this.inString = true;
-          this.started = true;
-          break;
-        case 0x7b: // {
-        case 0x5b: // [
-          this.depth++;
-          this.started = true;
-          break;
-        case 0x7d: // }
-        case 0x5d: // ]
-          if (this.depth === 0) this.broken = true;
-          else if (--this.depth === 0) this.complete = true;
-          break;
-        case 0x20:
-        case 0x0a:
-        case 0x0d:
-        case 0x09:
-          break;
-        default:
-          this.started = true;
-      }
-    }
-  }
-
-  /** Nothing but whitespace so far. */
-  get empty(): boolean {
-    return !this.started;
-  }
-}
-
 /** A call the accumulator has seen start but not yet returned. */
 export interface PendingToolCall {
   /** Where it came from: `openai:<completion id>:<choice>:<index>`, `responses:<output_index>` or `anthropic:<index>`. */
@@ -732,7 +648,8 @@ export interface PendingToolCall {
 
 interface Slot extends PendingToolCall {
   text: string;
-  scan: JsonScanner;
+  /** The argument JSON read so far. */
+  args: ArgumentsFeed;
   /** Arguments given whole (Anthropic `input` at block start, Responses `arguments` at `done`). */
   given?: unknown;
   /** Returned already (later fragments for it are an error), or failed. */
@@ -805,7 +722,8 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
     for (const s of [...this.slots.values()].sort((a, b) => a.order - b.order)) {
       if (s.done) continue;
       // a call whose JSON closed (or that carries no arguments) but whose stop event never came is whole
-      if (s.scan.complete && !s.scan.trailing) this.complete(s);
+      s.args.end();
+      if (s.args.closed || s.args.broken) this.complete(s);
       else this.cutOff(s);
     }
     return this.take();
@@ -820,14 +738,14 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
   private slot(key: string, closesOnJson: boolean): Slot {
     let s = this.slots.get(key);
     if (s === undefined) {
-      s = { key, id: "", name: "", received: 0, text: "", scan: new JsonScanner(), done: false, closesOnJson, order: this.order++ };
+      s = { key, id: "", name: "", received: 0, text: "", args: new ArgumentsFeed(), done: false, closesOnJson, order: this.order++ };
       this.slots.set(key, s);
     }
     return s;
   }
 
   private ref(s: Slot): ToolCallRef {
-    return { id: s.id, name: s.name, index: s.order, arguments: s.scan.empty && s.given !== undefined ? argumentText(s.given) : s.text, position: s.key };
+    return { id: s.id, name: s.name, index: s.order, arguments: s.args.empty && s.given !== undefined ? argumentText(s.given) : s.text, position: s.key };
   }
 
   private fail(s: Slot, code: ToonErrorCode, reason: string, path: string, details?: ToonErrorDetail[]): void {
@@ -843,7 +761,7 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
     }
     s.text += text;
     s.received = s.text.length;
-    s.scan.feed(text);
+    s.args.feed(text);
   }
 
   private openaiFragment(choice: string, frag: Record<string, unknown>): void {
@@ -856,7 +774,7 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
       if (typeof fn.name === "string" && fn.name !== "" && fn.name !== s.name && !s.done) s.name += fn.name;
       if (typeof fn.arguments === "string") this.append(s, fn.arguments);
     }
-    if (!s.done && s.name !== "" && s.scan.complete) this.complete(s);
+    if (!s.done && s.name !== "" && s.args.closed) this.complete(s);
   }
 
   private typedEvent(type: string, e: Record<string, unknown>): void {
@@ -937,13 +855,14 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
   /** The final, whole argument text replaces the fragments. */
   private replace(s: Slot, text: string): void {
     s.text = "";
-    s.scan = new JsonScanner();
+    s.args = new ArgumentsFeed();
     s.received = 0;
     this.append(s, text);
   }
 
   private completeOrCut(s: Slot): void {
-    if (s.scan.empty || (s.scan.complete && !s.scan.trailing)) this.complete(s);
+    s.args.end();
+    if (s.args.empty || s.args.closed || s.args.broken) this.complete(s);
     else this.cutOff(s);
   }
 
@@ -951,8 +870,10 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
   private finishPrefix(prefix: string, reason: string): void {
     for (const s of [...this.slots.values()].sort((a, b) => a.order - b.order)) {
       if (s.done || !s.key.startsWith(prefix)) continue;
-      const whole = s.scan.complete && !s.scan.trailing;
-      if (whole || (s.scan.empty && reason !== "length" && reason !== "max_tokens" && reason !== "incomplete")) this.complete(s);
+      s.args.end();
+      // a broken call is a failure of its own, whatever stopped the stream
+      const whole = s.args.closed || s.args.broken;
+      if (whole || (s.args.empty && reason !== "length" && reason !== "max_tokens" && reason !== "incomplete")) this.complete(s);
       else this.cutOff(s, reason);
     }
   }
@@ -967,15 +888,11 @@ export class ToolCallAccumulator<C extends ToolCall = ToolCall> {
   private complete(s: Slot): void {
     s.done = true;
     let args: unknown;
-    if (s.scan.empty) args = s.given ?? {};
-    else if (s.scan.trailing) return this.fail(s, "INVALID_VALUE", "text after the end of the argument JSON", "/arguments");
+    if (s.args.empty) args = s.given ?? {};
     else {
-      try {
-        args = parseArgumentsJson(s.text);
-      } catch (e) {
-        if (!(e instanceof ToonError)) throw e;
-        return this.fail(s, e.code, e.reason, e.path);
-      }
+      const e = s.args.error("/arguments");
+      if (e !== undefined) return this.fail(s, e.code, e.reason, e.path);
+      args = s.args.value;
     }
     try {
       this.ready.push({ ok: true, call: checkCall<C>(this.spec, this.ref(s), args), index: s.order });

@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import * as path from "node:path";
 import { buildTargets, hostileSchema, withZstd } from "../test/fuzz/targets.ts";
+import { jsonReaderTarget } from "../test/fuzz/json-reader-target.ts";
 import { caseInput, fixtureOf, judge, writeFixture } from "../test/fuzz/harness.ts";
 import { Rng } from "../test/support/rng.ts";
 import { GEN_ROOT } from "../test/support/gen.ts";
@@ -49,7 +50,7 @@ function heap(): number {
 }
 
 const zstd = await withZstd();
-const targets = (await buildTargets(path.join(GEN_ROOT, "fuzz-script"), seed)).filter((t) => args.only === undefined || t.name.startsWith(args.only));
+const targets = [...(await buildTargets(path.join(GEN_ROOT, "fuzz-script"), seed)), jsonReaderTarget()].filter((t) => args.only === undefined || t.name.startsWith(args.only));
 console.log(`fuzz: seed ${seed}, ${total} cases over ${targets.length} targets${zstd ? "" : " (zstd-napi missing: no compressed targets)"}${gc ? "" : " (no --expose-gc: memory figures are rough)"}`);
 
 const rng = new Rng(seed);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { ToonError } from "../runtime/errors.ts";
 import { findPayloads, modelOutputText, stripReasoning, parseJsonExact, type PayloadHints } from "../runtime/text/model-output.ts";
-import { repairJson, type JsonRepair } from "../runtime/text/json-repair.ts";
+import { parseJsonRepairing, type JsonRepair } from "../runtime/text/json-repair.ts";
 import { zodToJsonSchema } from "../generator/inputs/zod.ts";
 import { compileSchema, suiteDir } from "./support/gen.ts";
 import { OrderList } from "../examples/orders/gen/order-list.ts";
@@ -186,7 +186,7 @@ describe("truncation and slips", () => {
     assert.equal(repairs[0]!.line, 3, "lines count in the output");
     assert.match(repairs.find((r) => r.kind === "trailing-comma")!.message, /before \}/);
     // True/None become JSON literals
-    assert.deepEqual(JSON.parse(repairJson("[True, False, None]").text), [true, false, null]);
+    assert.deepEqual(parseJsonRepairing("[True, False, None]").value, [true, false, null]);
     // truncation is never repaired into a value
     for (const cut of ['{"people": [{"name": "Ada"', '{"people": [{"name": "Ad', '{"people": ']) {
       assert.equal(caught(() => contacts.fromModelOutput(cut, { repair: true })).code, "INCOMPLETE", cut);

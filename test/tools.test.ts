@@ -10,7 +10,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { Ajv } from "ajv";
 import { ToonError } from "../runtime/errors.ts";
-import { parseArgumentsJson, JsonScanner } from "../runtime/tools.ts";
+import { parseArgumentsJson } from "../runtime/tools.ts";
+import { ArgumentsFeed } from "../runtime/tools-arguments.ts";
 import { generate } from "../generator/pipeline.ts";
 import {
   isToolDefinitionDocument,
@@ -372,11 +373,19 @@ describe("tool set codec (examples/tools weather tools)", () => {
     assert.equal(f!.id, "c");
   });
 
-  test("JsonScanner follows strings and escapes across fragments", () => {
-    const s = new JsonScanner();
-    for (const piece of ['{"a":"}\\', '"', '\\\\"', ',"b":[1,{}]', "}"]) s.feed(piece);
-    assert.equal(s.complete, true);
-    assert.equal(JSON.parse('{"a":"}\\"\\\\","b":[1,{}]}').a, '}"\\');
+  test("argument JSON follows strings and escapes across fragments", () => {
+    const s = new ArgumentsFeed();
+    const pieces = ['{"a":"}\\', '"', '\\\\"', ',"b":[1,{}]', "}"];
+    for (const piece of pieces.slice(0, -1)) {
+      s.feed(piece);
+      assert.equal(s.closed, false);
+    }
+    s.feed(pieces.at(-1)!);
+    assert.equal(s.closed, true);
+    assert.deepEqual(s.value, { a: '}"\\', b: [1, {}] });
+    assert.equal(s.error("/arguments"), undefined);
+    s.feed(" x");
+    assert.equal(s.error("/arguments")?.code, "INVALID_VALUE");
   });
 });
 

@@ -49,14 +49,15 @@ export { decodeText, decodeTextExact, locateText, offsetToLineColumn, TextNumber
 export type { TextDecodeOptions } from "./decode.ts";
 export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
 export type { TextCheckFn } from "./check.ts";
-export { findPayloads, fromModelOutputWith, decodePayload, parseJsonExact, modelOutputText, stripReasoning, MAX_CANDIDATES } from "./model-output.ts";
-export type { PayloadHints, Payload, JsonParse, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";
+export { findPayloads, fromModelOutputWith, decodePayload, modelOutputText, stripReasoning, MAX_CANDIDATES } from "./model-output.ts";
+export type { PayloadHints, Payload, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";
+export { parseJsonExact } from "./reader/json-value.ts";
+export type { JsonParse } from "./reader/json-value.ts";
 export { textLayouts } from "./layout.ts";
 export type { TextLayout, ToonTextEncodeOptions, ToonTextDecodeOptions, ToonTextGroup, DenseTextGroup, LayoutTextGroup } from "./layout.ts";
 export { denseOf, denseToText, denseFromText } from "./dense/index.ts";
 export type { DenseCodec, DenseSource } from "./dense/index.ts";
 export { denseInstructions } from "./dense/instructions.ts";
-export { repairJson } from "./json-repair.ts";
 export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
 export { applyFill } from "./model-fill.ts";
 export type { FillSpec, FillShape, FillProp } from "./model-fill.ts";

@@ -29,13 +29,16 @@
  * as absent and fills schema defaults. When no candidate succeeds, the error of the first one is thrown (line
  * numbers count from the start of the model output); when there is none at all, NO_PAYLOAD.
  */
-import { ToonError, pointerSegment, type ToonErrorOptions } from "../errors.ts";
+import { ToonError, type ToonErrorOptions } from "../errors.ts";
 import { checkDecoded, type TextCheckFn } from "./check.ts";
-import { TextNumber, decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
+import { decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
 import { further } from "./layout-error.ts";
-import { repairJson, type JsonRepair } from "./json-repair.ts";
+import { parseJsonRepairing, type JsonRepair } from "./json-repair.ts";
+import { locateJson, parseJsonExact, type JsonParse } from "./reader/json-value.ts";
 import { MAX_COUNT_REPAIRS, repairCount } from "./count-repair.ts";
 import { applyFill, type FillSpec } from "./model-fill.ts";
+
+export { parseJsonExact, type JsonParse } from "./reader/json-value.ts";
 
 /** What the generated codec knows about its root, to spot an unfenced TOON payload inside prose. */
 export interface PayloadHints {
@@ -336,22 +339,11 @@ export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelO
   }
   try {
     if (c.kind === "json") {
-      let text = c.text;
-      let repairs: JsonRepair[] = [];
-      let r: JsonParse;
-      try {
-        r = parseJsonExact(text, true);
-      } catch (e) {
-        if (!options.repair || !(e instanceof ToonError) || (e.code !== "TEXT_SYNTAX" && e.code !== "INCOMPLETE")) throw e;
-        const fixed = repairJson(text);
-        if (fixed.repairs.length === 0) throw e;
-        r = parseJsonExact(fixed.text, true);
-        text = fixed.text;
-        repairs = fixed.repairs;
-      }
+      // with repair, the reader reads the slips itself (positions stay those of the text as written)
+      const r: JsonParse & { repairs?: JsonRepair[] } = options.repair === true ? parseJsonRepairing(c.text) : parseJsonExact(c.text, true);
       if (fill !== undefined) applyFill(r.value, fill, false);
-      const v = checkDecoded<T>(r.value, r.raws, check, (e) => offsetToLineColumn(text, locateJson(r, e.path)));
-      for (const x of repairs) options.onRepair?.({ ...x, line: x.line + c.line });
+      const v = checkDecoded<T>(r.value, r.raws, check, (e) => offsetToLineColumn(c.text, locateJson(r, e.path)));
+      for (const x of r.repairs ?? []) options.onRepair?.({ ...x, line: x.line + c.line });
       return v;
     }
     // the dense layout (docs/TEXT.md) first when the codec has one: strict, so TOON v4 that is not dense fails fast
@@ -534,247 +526,4 @@ function balancedEnd(text: string, start: number, stats: PayloadSearchStats): nu
   } finally {
     stats.scanned += Math.min(i, text.length) - start + 1;
   }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Strict JSON with exact numbers and positions
-
-/** Result of {@link parseJsonExact}: the value, how many TextNumbers it holds, and (optionally) positions. */
-export interface JsonParse {
-  value: unknown;
-  raws: number;
-  track: Map<object, Map<string | number, number>> | null;
-}
-
-const MAX_JSON_DEPTH = 1000;
-
-/**
- * Parse JSON strictly (RFC 8259: no duplicate keys, nothing after the value but whitespace), like `JSON.parse`
- * except that number tokens a double does not carry exactly become {@link TextNumber} (as in `decodeTextExact`),
- * `__proto__` keys become own properties, and errors are ToonError TEXT_SYNTAX with line and column, naming
- * the slip when it is a common one (a trailing comma, single quotes, an unquoted name, Python's `True`, a
- * comment, a raw line break in a string). Text that ends before its value does is INCOMPLETE (truncated).
- */
-export function parseJsonExact(text: string, track = false): JsonParse {
-  const p = new JsonParser(text, track);
-  p.ws();
-  const value = p.value(1);
-  p.ws();
-  if (p.i < text.length) throw p.fail("unexpected content after the JSON value");
-  return { value, raws: p.raws, track: p.track };
-}
-
-class JsonParser {
-  i = 0;
-  raws = 0;
-  readonly track: Map<object, Map<string | number, number>> | null;
-  constructor(
-    readonly t: string,
-    track: boolean,
-  ) {
-    this.track = track ? new Map() : null;
-  }
-
-  fail(reason: string, at = this.i): ToonError {
-    const { line, column } = offsetToLineColumn(this.t, at);
-    return new ToonError("TEXT_SYNTAX", `invalid JSON: ${reason}`, { line, column });
-  }
-
-  /** The text ended inside the value: a cut-off payload. */
-  truncated(at = this.i): ToonError {
-    const { line, column } = offsetToLineColumn(this.t, at);
-    return new ToonError("INCOMPLETE", "the JSON ends before its value does (truncated)", { line, column });
-  }
-
-  /** What is wrong where `expected` was expected: the end of the text, or the slip a model makes there. */
-  unexpected(expected: string): ToonError {
-    const t = this.t;
-    if (this.i >= t.length) return this.truncated();
-    const c = t[this.i]!;
-    if (c === "'") return this.fail(`a single-quoted string where ${expected} was expected (JSON strings use double quotes)`);
-    if (c === "/" && (t[this.i + 1] === "/" || t[this.i + 1] === "*")) return this.fail(`a comment where ${expected} was expected (JSON has no comments)`);
-    const word = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(t.slice(this.i, this.i + 64))?.[0];
-    if (word !== undefined) {
-      const py = word === "True" ? "true" : word === "False" ? "false" : word === "None" ? "null" : undefined;
-      if (py !== undefined) return this.fail(`Python's ${word} where ${expected} was expected (JSON writes ${py})`);
-      if (expected === "a property name in double quotes") return this.fail(`unquoted property name ${JSON.stringify(word)} (JSON needs double quotes)`);
-      if (word === "NaN" || word === "Infinity" || word === "undefined") return this.fail(`${word} is not a JSON value`);
-    }
-    return this.fail(`expected ${expected}, got ${JSON.stringify(c)}`);
-  }
-
-  ws(): void {
-    const t = this.t;
-    let c = t.charCodeAt(this.i);
-    while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++this.i);
-  }
-
-  at(container: object, key: string | number, pos: number): void {
-    if (this.track === null) return;
-    let m = this.track.get(container);
-    if (m === undefined) this.track.set(container, (m = new Map()));
-    m.set(key, pos);
-  }
-
-  value(depth: number): unknown {
-    const t = this.t;
-    if (this.i >= t.length) throw this.truncated();
-    const c = t.charCodeAt(this.i);
-    if (c === 123 || c === 91) {
-      if (depth > MAX_JSON_DEPTH) throw new ToonError("DEPTH_LIMIT", `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, offsetToLineColumn(t, this.i));
-      return c === 123 ? this.object(depth) : this.array(depth);
-    }
-    if (c === 34) return this.string();
-    if (c === 45 || (c >= 48 && c <= 57)) return this.number();
-    for (const [word, v] of LITERALS) {
-      if (t.startsWith(word, this.i)) {
-        this.i += word.length;
-        return v;
-      }
-    }
-    // `tr`, `fals`, `n` at the very end: a literal cut off
-    if (t.length - this.i < 5 && LITERALS.some(([w]) => w.startsWith(t.slice(this.i)))) throw this.truncated();
-    throw this.unexpected("a value");
-  }
-
-  object(depth: number): Record<string, unknown> {
-    const t = this.t;
-    const o: Record<string, unknown> = {};
-    this.i++;
-    this.ws();
-    if (t.charCodeAt(this.i) === 125) {
-      this.i++;
-      return o;
-    }
-    for (;;) {
-      if (t.charCodeAt(this.i) !== 34) {
-        if (t.charCodeAt(this.i) === 125 && o !== undefined && Object.keys(o).length > 0) throw this.fail("trailing comma before }");
-        throw this.unexpected("a property name in double quotes");
-      }
-      const keyAt = this.i;
-      const k = this.string();
-      if (Object.prototype.hasOwnProperty.call(o, k)) throw this.fail(`duplicate key ${JSON.stringify(k)}`, keyAt);
-      this.ws();
-      if (t.charCodeAt(this.i) !== 58) throw this.i >= t.length ? this.truncated() : this.fail("expected ':' after property name");
-      this.i++;
-      this.ws();
-      this.at(o, k, this.i);
-      let v: unknown;
-      try {
-        v = this.value(depth + 1);
-      } catch (e) {
-        if (e instanceof ToonError) e.prefixPath(pointerSegment(k));
-        throw e;
-      }
-      if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-      else o[k] = v;
-      this.ws();
-      const c = t.charCodeAt(this.i);
-      this.i++;
-      if (c === 44) {
-        this.ws();
-        continue;
-      }
-      if (c === 125) return o;
-      this.i--;
-      throw this.i >= t.length ? this.truncated() : this.unexpected("',' or '}' after a property value");
-    }
-  }
-
-  array(depth: number): unknown[] {
-    const t = this.t;
-    const a: unknown[] = [];
-    this.i++;
-    this.ws();
-    if (t.charCodeAt(this.i) === 93) {
-      this.i++;
-      return a;
-    }
-    for (;;) {
-      if (a.length > 0 && t.charCodeAt(this.i) === 93) throw this.fail("trailing comma before ]");
-      this.at(a, a.length, this.i);
-      try {
-        a.push(this.value(depth + 1));
-      } catch (e) {
-        if (e instanceof ToonError) e.prefixPath(pointerSegment(a.length));
-        throw e;
-      }
-      this.ws();
-      const c = t.charCodeAt(this.i);
-      this.i++;
-      if (c === 44) {
-        this.ws();
-        continue;
-      }
-      if (c === 93) return a;
-      this.i--;
-      throw this.i >= t.length ? this.truncated() : this.unexpected("',' or ']' after an array item");
-    }
-  }
-
-  string(): string {
-    const t = this.t;
-    const start = this.i;
-    let i = start + 1;
-    let escaped = false;
-    for (;;) {
-      if (i >= t.length) throw this.truncated(start);
-      const c = t.charCodeAt(i);
-      if (c === 34) break;
-      if (c < 32) throw this.fail(c === 10 || c === 13 ? "a raw line break inside a string (JSON writes \\n)" : c === 9 ? "a raw tab inside a string (JSON writes \\t)" : "a raw control character inside a string", i);
-      if (c === 92) {
-        escaped = true;
-        i += 2;
-      } else i++;
-    }
-    this.i = i + 1;
-    let s: string;
-    if (!escaped) s = t.slice(start + 1, i);
-    else {
-      try {
-        s = JSON.parse(t.slice(start, i + 1)) as string;
-      } catch {
-        throw this.fail("invalid escape in string", start);
-      }
-    }
-    // a lone surrogate (raw, or a `\ud800` escape) is no Unicode text: no codec could carry the value
-    if (!s.isWellFormed()) throw this.fail("a lone surrogate in a string (not valid Unicode)", start);
-    return s;
-  }
-
-  number(): unknown {
-    const t = this.t;
-    const m = NUMBER.exec(t.slice(this.i, this.i + 400));
-    if (m === null) throw this.fail("invalid number");
-    const raw = m[0];
-    this.i += raw.length;
-    const x = Number(raw);
-    if (x - x !== 0) return raw; // overflow to ±Infinity: keep the text (as decodeText does)
-    if (x === 0) return raw === "0" ? 0 : (this.raws++, new TextNumber(0, raw));
-    if (String(x) === raw && !(Number.isInteger(x) && (x > 9007199254740991 || x < -9007199254740991))) return x;
-    this.raws++;
-    return new TextNumber(x, raw);
-  }
-}
-
-const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/;
-const LITERALS: readonly (readonly [string, unknown])[] = [
-  ["true", true],
-  ["false", false],
-  ["null", null],
-];
-
-function locateJson(r: JsonParse, path: string): number {
-  let v = r.value;
-  let pos = 0;
-  const segs = path === "" ? [] : path.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-  for (const seg of segs) {
-    if (v === null || typeof v !== "object") break;
-    const key: string | number = Array.isArray(v) ? Number(seg) : seg;
-    const at = r.track?.get(v)?.get(key);
-    if (at === undefined) break;
-    pos = at;
-    v = (v as Record<string | number, unknown>)[key];
-  }
-  return pos;
 }
