@@ -24,6 +24,7 @@ import { getOwn, hasOwn, setOwn } from "./objects.ts";
 import { Reader, type ReadBudget } from "./reader.ts";
 import { DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf } from "./limits.ts";
 import { StreamPathFlag, StreamSeg } from "./stream-seg.ts";
+import { TextFeed, type TextStreamOptions } from "./stream-text.ts";
 import { JsonReader, type JsonHandler } from "./text/reader/json.ts";
 import { describeJsonFault, jsonFaultError, type JsonFault } from "./text/reader/json-fault.ts";
 import { DEFAULT_MAX_DEPTH, FORMAT_VERSION, Flag } from "./wire.ts";
@@ -62,6 +63,8 @@ export type StreamWriteFn = (w: Writer, v: any) => void;
 export type StreamReadFn = (r: Reader) => any;
 
 export type { StreamPathRow }; // the path table, derived from the descriptor (./codec/stream-rows.ts)
+
+export type { TextStreamOptions }; // `StreamEncoder.text` (./stream-text.ts)
 
 export interface StreamSpec {
   name: string;
@@ -1110,6 +1113,8 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
   private readonly pins = new Map<string, number>();
   private readonly onFrame: ((f: Uint8Array) => void) | undefined;
   private readonly feeds = new Map<string, JsonFeed>();
+  /** The text being read (`text()`), until `end()`. */
+  private textFeed: TextFeed | undefined;
 
   constructor(
     readonly spec: StreamSpec,
@@ -1145,10 +1150,22 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
 
   /**
    * The container (or TEXT string) at `pointer` is complete: its END frame, after the END frames of whatever
-   * inside it is still open. `end()` finishes the whole value.
+   * inside it is still open. `end()` finishes the whole value (after `text()`: the text is over, see there).
    */
   end(pointer: Pointer = ""): Uint8Array[] {
     const tokens = parsePointer(pointer);
+    const feed = this.textFeed;
+    if (tokens.length === 0 && feed !== undefined) {
+      // the text is over: what its end completes, or nothing when the value already completed (a closed fence)
+      const frames = feed.complete ? [] : feed.end();
+      this.textFeed = undefined;
+      return frames;
+    }
+    return this.endOpen(tokens);
+  }
+
+  /** @internal END frames of the location at `tokens` and whatever inside it is still open. */
+  endOpen(tokens: readonly Token[]): Uint8Array[] {
     const node = this.find(tokens);
     if (node !== undefined && node.done) throw new ToonError("INVALID_VALUE", "already complete", { path: pointerOf(tokens) });
     // inner open locations first, deepest first
@@ -1211,7 +1228,37 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
     return frames;
   }
 
-  // ---- internals (used by Incremental and JsonFeed)
+  /**
+   * A model's reply (or, with `{ input: "text" }`, bare TOON v4, dense or JSON text) in pieces split anywhere, as
+   * the model streams it, made into frames as its values complete. Each piece is read by the codec's streaming
+   * text reader (`Codec.reader()`): an item of an array that no other array item holds (a table row or list item:
+   * an order of `orders`, its line items inside it) and a member of the root each go out as one VALUE frame as
+   * soon as they are read and checked; when a container some of whose parts went out is complete (the table, the
+   * root), the parts that did not go out follow, then its END. The receiver's value is the one `fromModelOutput`
+   * (or `fromText`) reads, except that schema defaults and JSON Schema constraints, which the stream spec does not
+   * carry, are not applied.
+   *
+   * A reply's value is complete once its payload is (a closed fence, say): the END frames go out then, and the
+   * rest of the reply is read and ignored. `end()` says the text is over: it sends what the end completes (the
+   * last row of unfenced text, the END frames), or nothing when the value is complete already; without it the
+   * receiver's value stays INCOMPLETE. The reader's errors (ToonError with code, path, line and column: a
+   * malformed line, a value the schema refuses, INCOMPLETE or NO_PAYLOAD from `end()`) are thrown by the call
+   * that reads them; what completed before the error went out (frames the failing call made before it are given
+   * to `onFrame`), and the text makes no more frames: later calls throw the same error. `options` are read by the
+   * call that starts the text. The text is the whole value: the root must have no frames yet, and `text()` after
+   * `end()` is INVALID_VALUE.
+   */
+  text(delta: string, options: TextStreamOptions = {}): Uint8Array[] {
+    let feed = this.textFeed;
+    if (feed === undefined) {
+      if (this.done) throw new ToonError("INVALID_VALUE", "the value is complete: no more text is read into it");
+      if (this.mirror.root.started) throw new ToonError("INVALID_VALUE", "the root already has frames: text() feeds a whole value");
+      this.textFeed = feed = new TextFeed(this, options);
+    }
+    return feed.push(delta);
+  }
+
+  // ---- internals (used by Incremental, JsonFeed and TextFeed)
 
   /** @internal VALUE at a cursor. */
   setAt(c: Cursor, value: unknown): Uint8Array[] {

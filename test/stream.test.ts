@@ -744,6 +744,17 @@ test("stream: the loopback HTTP example (server and client on 127.0.0.1, SSE) ru
   assert.match(r.cut.error!.message, /missing \/calls\/1\/args\/date/);
   assert.deepEqual((r.cut.snapshot as any).calls[0], (r.toolCalls.expected as any).calls[0]);
   sameValue(r.orders.value, r.orders.expected);
+  // a model's dense reply forwarded with encoder.text(piece): one VALUE frame per order, then END /orders, END root
+  sameValue(r.ordersText.value, r.ordersText.expected);
+  const textOrders = (r.ordersText.expected as { orders: { id: string }[] }).orders;
+  assert.equal(r.ordersText.frames, textOrders.length + 2);
+  const section = lines.slice(lines.findIndex((l) => l.includes("GET /orders-text")));
+  textOrders.forEach((o, k) => {
+    assert.ok(section.some((l) => l.startsWith(`  server   row /orders/${k} `) && l.includes(o.id)), `the server printed row ${k}`);
+    // the client had order k as frame k + 1, each order its own frame
+    assert.ok(section.some((l) => l.startsWith(`  client   order /orders/${k} `) && l.includes(o.id) && l.includes(`(frame ${k + 1},`)), `the client printed order ${k}: ${section.join("\n")}`);
+  });
+  assert.ok(section.some((l) => l.startsWith("   final value: ")));
   assert.ok(lines.some((l) => l.startsWith("  text ")), "TEXT events were printed");
   assert.ok(lines.some((l) => l.includes("snapshot")), "snapshots were printed");
 });

@@ -3,7 +3,7 @@
  *
  * A Node HTTP server on 127.0.0.1 (an ephemeral port) streams values frame by frame as SSE events; a client
  * in the same process reads them with `SseFrameReader`, feeds a `StreamDecoder` and prints the events and
- * partial snapshots as they arrive. Three runs:
+ * partial snapshots as they arrive. Four runs:
  *
  * 1. `/tool-calls`: a model's tool-call arguments arriving as JSON text in small pieces (as an LLM API streams
  *    them) are turned into frames on the fly (`encoder.json(delta)`): the client sees each city name grow
@@ -12,8 +12,12 @@
  *    well-defined partial value and `end()` reports INCOMPLETE naming the required fields that never came.
  * 3. `/orders`: three orders assembled in parallel (say, from three backends); their frames interleave on the
  *    wire and the client completes each order when its last frame arrives.
+ * 4. `/orders-text`: a model's reply streaming the orders as dense TOON text (a line of prose, then a ```toon
+ *    fence, as `OrderList.formatInstructions({ layout: "dense" })` asks for). The server reads it with
+ *    `OrderList.reader()` (a typed row as each line arrives) and forwards it with `encoder.text(piece)`, which
+ *    makes one frame per order as its row's line is read: the client gets each order before the reply is over.
  *
- * Everything is bounded: the server stops after the three runs, a timer aborts the whole thing after 10 s.
+ * Everything is bounded: the server stops after the four runs, a timer aborts the whole thing after 10 s.
  *
  *   node --conditions=toon-dev --import tsx examples/streaming/main.ts
  */
@@ -50,6 +54,7 @@ export interface RunResult {
   toolCalls: ClientResult & { expected: unknown };
   cut: ClientResult;
   orders: ClientResult & { expected: unknown };
+  ordersText: ClientResult & { expected: unknown };
 }
 
 const dataDir = fileURLToPath(new URL("../", import.meta.url));
@@ -60,9 +65,15 @@ const orderData = JSON.parse(readFileSync(dataDir + "orders/data/order-list.json
 const TOOL_CALLS: ToolCallBatch = { calls: toolCallData.calls.slice(0, 3) };
 const ORDERS: OrderList = { orders: orderData.orders.slice(0, 3) };
 
+/**
+ * What the model replies when asked for the orders in the dense layout (`OrderList.formatInstructions({ layout:
+ * "dense" })` is the prompt that asks for it): a line of prose, then the payload in a ```toon fence.
+ */
+const ORDERS_REPLY = `Here are the three orders you asked for.\n\n\`\`\`toon\n${OrderList.toText(ORDERS, { layout: "dense" })}\n\`\`\`\n`;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Cut JSON text into pieces of 1..8 characters, the way a model's tokens arrive (deterministic). */
+/** Cut text into pieces of 1..8 characters, the way a model's tokens arrive (deterministic). */
 function pieces(text: string): string[] {
   const out: string[] = [];
   let seed = 7;
@@ -75,7 +86,7 @@ function pieces(text: string): string[] {
   return out;
 }
 
-function startServer(delayMs: number): http.Server {
+function startServer(delayMs: number, log: (line: string) => void): http.Server {
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     res.writeHead(200, { ...SSE_HEADERS });
@@ -114,6 +125,21 @@ function startServer(delayMs: number): http.Server {
           await sleep(delayMs);
         }
         if (!send(enc.end())) return;
+      } else if (url.pathname === "/orders-text") {
+        // the server reads the model's reply itself (typed rows, say to store them) ...
+        const reader = OrderList.reader();
+        // ... and forwards it as frames: `text()` reads the same pieces and sends each order as its row completes
+        const enc = OrderList.stream.encoder();
+        for (const piece of pieces(ORDERS_REPLY)) {
+          for (const e of reader.push(piece)) {
+            if (e.type === "element" && e.path === "orders[]") log(`  server   row ${e.pointer.padEnd(10)} ${e.value.id}  ${e.value.customer.name}  ${e.value.total} ${e.value.currency}`);
+          }
+          if (!send(enc.text(piece))) return;
+          await sleep(delayMs);
+        }
+        reader.end(); // the whole value, checked (the closing fence completed it already)
+        // the reply is over: what its end completes goes out (nothing here: the fence closed the value)
+        if (!send(enc.end())) return;
       } else {
         res.statusCode = 404;
       }
@@ -133,14 +159,17 @@ function progress(snapshot: unknown): string {
   return `snapshot has ${[...orders].map((o, i) => `orders/${i}: ${o === undefined ? 0 : Object.keys(o).length} fields`).join(", ")}`;
 }
 
-/** GET an event stream and decode it; resolves when the connection ends, whichever way. */
+/**
+ * GET an event stream and decode it; resolves when the connection ends, whichever way. `style`: what to print of
+ * the events: all of them, one line per order completed with the others' progress, or the orders as they arrive.
+ */
 function fetchStream<T>(
   port: number,
   pathname: string,
   decoder: { push(f: Uint8Array): StreamEvent<T, any>[]; end(): T; snapshot(o?: { partialText?: boolean }): unknown; frames: number; bytes: number },
   log: (line: string) => void,
   signal: AbortSignal,
-  quiet = false,
+  style: "all" | "progress" | "orders" = "all",
 ): Promise<ClientResult> {
   return new Promise((resolve, reject) => {
     const reader = new SseFrameReader();
@@ -154,9 +183,15 @@ function fetchStream<T>(
               result.events++;
               if (result.firstFieldAtByte === undefined && (e.type === "field" || e.type === "element")) result.firstFieldAtByte = decoder.bytes;
               if (e.type === "value") log(`  value    complete after ${decoder.frames} frames, ${decoder.bytes} bytes`);
-              else if (quiet) {
+              else if (style === "progress") {
                 // orders: one line per order completed, with how far the others have got
                 if (e.type === "element" && e.pointer.split("/").length === 3) log(`  element  ${e.pointer.padEnd(10)} complete at frame ${decoder.frames}; ${progress(decoder.snapshot())}`);
+              } else if (style === "orders") {
+                // each order as its frame arrives
+                if (e.type === "element" && e.path === "orders[]") {
+                  const o = e.value as OrderList["orders"][number];
+                  log(`  client   order ${e.pointer.padEnd(10)} ${o.id}  ${o.customer.name}  ${o.total} ${o.currency}  (frame ${decoder.frames}, ${decoder.bytes} bytes)`);
+                }
               } else if (e.type === "text") log(`  text     ${e.pointer.padEnd(20)} ${JSON.stringify(e.text)}`);
               else if (e.type === "field") log(`  field    ${e.pointer.padEnd(20)} ${short(e.value, 60)}`);
               else {
@@ -193,7 +228,7 @@ function fetchStream<T>(
 export async function run(options: RunOptions = {}): Promise<RunResult> {
   const log = options.log ?? (() => {});
   const delayMs = options.delayMs ?? 2;
-  const server = startServer(delayMs);
+  const server = startServer(delayMs, log);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const abort = new AbortController();
@@ -211,10 +246,21 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     log(`   end(): ${cut.error?.code}: ${cut.error?.reason}`);
 
     log(`\n3. GET /orders: three orders' frames interleaved`);
-    const orders = await fetchStream(port, "/orders", OrderList.stream.decoder(), log, abort.signal, true);
+    const orders = await fetchStream(port, "/orders", OrderList.stream.decoder(), log, abort.signal, "progress");
     log(`   ${orders.frames} frames, ${orders.bytes} bytes; the whole message would be ${OrderList.encode(ORDERS).length} bytes`);
 
-    return { port, toolCalls: { ...toolCalls, expected: TOOL_CALLS }, cut, orders: { ...orders, expected: ORDERS } };
+    log(`\n4. GET /orders-text: a model's dense TOON reply in pieces -> one frame per order -> SSE`);
+    const ordersText = await fetchStream(port, "/orders-text", OrderList.stream.decoder(), log, abort.signal, "orders");
+    log(`   final value: ${short(ordersText.value, 220)}`);
+    log(`   ${ordersText.frames} frames, ${ordersText.bytes} bytes for a reply of ${ORDERS_REPLY.length} characters`);
+
+    return {
+      port,
+      toolCalls: { ...toolCalls, expected: TOOL_CALLS },
+      cut,
+      orders: { ...orders, expected: ORDERS },
+      ordersText: { ...ordersText, expected: ORDERS },
+    };
   } finally {
     clearTimeout(timer);
     server.closeAllConnections();
@@ -224,7 +270,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const r = await run({ log: (line) => console.log(line) });
-  const ok = JSON.stringify(r.toolCalls.value) === JSON.stringify(r.toolCalls.expected) && JSON.stringify(r.orders.value) === JSON.stringify(r.orders.expected) && r.cut.error?.code === "INCOMPLETE";
-  console.log(ok ? "\nok: both complete streams decoded to the values sent; the cut one reported INCOMPLETE" : "\nMISMATCH");
+  const same = (x: { value?: unknown; expected: unknown }) => JSON.stringify(x.value) === JSON.stringify(x.expected);
+  const ok = same(r.toolCalls) && same(r.orders) && same(r.ordersText) && r.cut.error?.code === "INCOMPLETE";
+  console.log(ok ? "\nok: the complete streams decoded to the values sent; the cut one reported INCOMPLETE" : "\nMISMATCH");
   if (!ok) process.exitCode = 1;
 }
