@@ -15,7 +15,10 @@
  * A full run (no --filter) ends with the dense text benchmark, bench/dense.ts (tokens, bytes, speed; its own
  * processes; bench/results/dense.{json,md}), bench/dense-floor.ts (dense against the values-and-keys floor;
  * bench/results/dense-floor.{json,md}) and bench/dense-ceiling.ts (the codec's dense speed against a writer and a
- * reader written by hand for the orders schema; bench/results/dense-ceiling.{json,md}).
+ * reader written by hand for the orders schema; bench/results/dense-ceiling.{json,md}) and bench/stream-text.ts (the
+ * streaming text reader: pieces against whole reads, the field's streaming readers, latency;
+ * bench/results/stream-text.{json,md}). `--baseline <dir>` (a checkout of an older commit with its own node_modules)
+ * goes to bench/stream-text.ts, which then also times today's whole reads against that checkout's.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -42,6 +45,7 @@ const { values: opts } = parseArgs({
     "warmup-ms": { type: "string" },
     rounds: { type: "string" },
     clock: { type: "string" },
+    baseline: { type: "string" },
   },
 });
 
@@ -207,4 +211,8 @@ if (filter === undefined) {
   // and how far its speed is from what the layout costs with no driver around it (bench/dense-ceiling.ts)
   const ceiling = spawnSync(process.execPath, [...NODE_FLAGS, resolve(import.meta.dirname, "dense-ceiling.ts"), ...(quick ? ["--quick"] : [])], { stdio: "inherit", cwd: ROOT });
   if (ceiling.status !== 0) process.exitCode = 1;
+  // and the streaming text reader against whole reads, the code before it (--baseline) and the field's readers
+  const baseline = opts.baseline === undefined ? [] : ["--baseline", opts.baseline];
+  const streamText = spawnSync(process.execPath, [...NODE_FLAGS, resolve(import.meta.dirname, "stream-text.ts"), ...(quick ? ["--quick"] : []), ...baseline], { stdio: "inherit", cwd: ROOT });
+  if (streamText.status !== 0) process.exitCode = 1;
 }
