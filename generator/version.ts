@@ -1,6 +1,6 @@
 /** The generator's version (written into every generated header) and the runtime contract it emits for. */
 export const GENERATOR_VERSION = "0.1.0";
-export const RUNTIME_CONTRACT_VERSION = 4;
+export const RUNTIME_CONTRACT_VERSION = 5;
 /**
  * The package generated code imports (`<runtimeImport>/codegen`, `<runtimeImport>/validate`) unless the config's
  * `runtimeImport` says otherwise: the zero-dependency runtime package, an app's only production dependency.

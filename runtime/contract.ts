@@ -20,8 +20,12 @@ import { registerDictionary } from "./header.ts";
  *    written for size (`optimize`) run on `engineCodec`/`engineTextCheck`; `wAnyExtras`/`rAnyExtras` (an open
  *    object's extra keys) and `wStrings`/`rStrings` (arrays of plain strings), one call each in generated code;
  *    `writeRef`/`readRef` are gone (a definition passed to them kept V8 from inlining it: refs are direct calls).
+ * 5: one resumable text reader (runtime/text/reader): a module's `$readerSpec` (`ReaderSpec`: descriptor, text check,
+ *    root hints, fill spec, JSON Schema check) and prompt snippet make its Prompt group (`promptGroup`:
+ *    `fromModelOutput`, `reader()`, `readStream()`, `formatInstructions`); `fromModelOutputWith`, `denseInstructions`
+ *    and `withSchemaCheck` are no longer called by generated code.
  */
-export const RUNTIME_CONTRACT = 4;
+export const RUNTIME_CONTRACT = 5;
 
 /**
  * Checks the contract, registers the module's dictionary name (so a fingerprint mismatch names the writer's

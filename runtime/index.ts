@@ -17,7 +17,7 @@ export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { parseDate, parseDateTime, formatDate, formatDateTime } from "./dates.ts";
 export type { ToolCall, PendingToolCall, ToolCallOutcome } from "./tools.ts";
 export { encodeText, decodeText, decodeTextExact, locateText, offsetToLineColumn } from "./text/index.ts";
-export type { TextEncodeOptions, TextDecodeOptions, TextDelimiter } from "./text/index.ts";
+export type { TextEncodeOptions, TextDecodeOptions, TextDelimiter, TextReader, TextReaderOptions, TextSource } from "./text/index.ts";
 export { UNKNOWN_KEY } from "./extensions.ts";
 export type { DecodeOptions } from "./extensions.ts";
 export { setCompressor, getCompressor, DEFAULT_COMPRESS_THRESHOLD, CompressionAlgorithm } from "./compression.ts";

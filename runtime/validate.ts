@@ -124,12 +124,3 @@ export function assertSchema<T>(value: T, check: SchemaCheck): T {
   throw new ToonError("INVALID_VALUE", first.message + more, { path: first.path, details: errors });
 }
 
-/**
- * A Prompt group whose `fromModelOutput` also checks the source JSON Schema (every violation, not only what the
- * text check knows). A function so that the generated module can mark it PURE: unused, it costs nothing.
- */
-export function withSchemaCheck<G extends { fromModelOutput(output: never, options?: never): unknown }>(group: G, check: SchemaCheck): G {
-  // the options (`repair`, `onRepair`) go through to the reading: dropping them made `repair: true` a no-op
-  const read = group.fromModelOutput as (output: unknown, options?: unknown) => unknown;
-  return { ...group, fromModelOutput: (output: unknown, options?: unknown) => assertSchema(read.call(group, output, options), check) };
-}

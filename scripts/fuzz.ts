@@ -15,6 +15,8 @@ import { performance } from "node:perf_hooks";
 import * as path from "node:path";
 import { buildTargets, hostileSchema, withZstd } from "../test/fuzz/targets.ts";
 import { jsonReaderTarget } from "../test/fuzz/json-reader-target.ts";
+import { toonReaderTarget } from "../test/fuzz/toon-reader-target.ts";
+import { textReaderTarget } from "../test/fuzz/text-reader-target.ts";
 import { caseInput, fixtureOf, judge, writeFixture } from "../test/fuzz/harness.ts";
 import { Rng } from "../test/support/rng.ts";
 import { GEN_ROOT } from "../test/support/gen.ts";
@@ -51,6 +53,10 @@ function heap(): number {
 
 const zstd = await withZstd();
 const targets = [...(await buildTargets(path.join(GEN_ROOT, "fuzz-script"), seed)), jsonReaderTarget()].filter((t) => args.only === undefined || t.name.startsWith(args.only));
+// the TOON v4 reader in pieces, against the whole text
+targets.push(...[toonReaderTarget()].filter((t) => args.only === undefined || t.name.startsWith(args.only)));
+// a codec's streaming reader of model replies (dense, TOON v4, JSON, hostile streams) in pieces, against the whole
+targets.push(...[await textReaderTarget()].filter((t) => args.only === undefined || t.name.startsWith(args.only)));
 console.log(`fuzz: seed ${seed}, ${total} cases over ${targets.length} targets${zstd ? "" : " (zstd-napi missing: no compressed targets)"}${gc ? "" : " (no --expose-gc: memory figures are rough)"}`);
 
 const rng = new Rng(seed);

@@ -312,17 +312,11 @@ export const ${Dn}: $rt.DenseTextGroup<${codec}> = {
 ${text.denseMembers}
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-${options.validator ? code`// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const ${Pr} = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<${codec}>>({
-  name: ${ir.name},
-  fingerprint: $FINGERPRINT,
-${text.promptMembers}
-}, $checkSchema);` : code`export const ${Pr}: $rt.PromptGroup<${codec}> = {
-  name: ${ir.name},
-  fingerprint: $FINGERPRINT,
-${text.promptMembers}
-};`}
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: ${ir.name}, descriptor: $descriptor, ${text.readerSpec}${options.validator ? raw(", schema: $checkSchema") : raw("")} };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams${options.validator ? raw(" (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation)") : raw("")}. */
+export const ${Pr} = /*@__PURE__*/ $rt.promptGroup<${codec}, $StreamPaths>($readerSpec, $FINGERPRINT, ${text.instructions});
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ${St}: $rt.StreamCodec<${codec}, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<${codec}, $StreamPaths>($streamSpec);

@@ -1035,8 +1035,10 @@ export interface TextSection {
   members: Code;
   /** `toText` and `fromText` of the dense group. */
   denseMembers: Code;
-  /** `formatInstructions` and `fromModelOutput`: what a model is told, and reading what it replies. */
-  promptMembers: Code;
+  /** The prompt snippet's constant (`formatInstructions`: what a model is told). */
+  instructions: Code;
+  /** The reader spec's members after `name` and `descriptor` (runtime/text/reader/payload-reader.ts `ReaderSpec`). */
+  readerSpec: Code;
 }
 
 /**
@@ -1069,17 +1071,8 @@ export function emitTextSection(ir: SchemaIR, cx: ModuleContext, engine = false)
   fromText(text) {
     return $rt.denseFromText<${T}>($descriptor, text);
   },`;
-  const promptMembers = code`  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<${T}>(output, ${check}, ${hints}, options, ${fill === undefined ? raw("undefined") : fill}, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions(${instructions}, $descriptor) : ${instructions};
-  },`;
-  const denseRead = code`/** The dense reader, for \`fromModelOutput\` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}`;
-  return { functions: join(encoder === undefined ? [denseRead] : [encoder, ...t.functions(), denseRead], "\n\n"), members, denseMembers, promptMembers };
+  const readerSpec = code`check: ${check}, hints: ${hints}${fill === undefined ? raw("") : code`, fill: ${fill}`}`;
+  return { functions: encoder === undefined ? raw("") : join([encoder, ...t.functions()], "\n\n"), members, denseMembers, instructions, readerSpec };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -43,6 +43,28 @@ export function applyFill(value: unknown, spec: FillSpec, toon: boolean): void {
   walk(value, spec.root, spec, toon, 0);
 }
 
+/** Apply the part `shape` of `spec` to a value read on its own (a row of a table, a field: a streaming reader's). */
+export function applyFillAt(value: unknown, shape: FillShape, spec: FillSpec, toon: boolean): void {
+  walk(value, shape, spec, toon, 0);
+}
+
+/**
+ * The part of `spec` for the value at `key` of a value whose part is `shape` (0: nothing to fill there; a union's
+ * part is its branches' own, which the walk picks by the value).
+ */
+export function fillChild(shape: FillShape | 0, key: string | number, spec: FillSpec): FillShape | 0 {
+  if (shape === 0) return 0;
+  const s = deref(shape, spec);
+  if (s === undefined) return 0;
+  if ("a" in s) return typeof key === "number" ? s.a : 0;
+  if ("o" in s) {
+    if (typeof key !== "string") return 0;
+    for (const p of s.o) if (p[0] === key) return p[2];
+    return 0;
+  }
+  return 0;
+}
+
 function deref(s: FillShape, spec: FillSpec): FillShape | undefined {
   let cur: FillShape | undefined = s;
   for (let i = 0; cur !== undefined && "r" in cur && i < 32; i++) cur = hasOwn.call(spec.defs, cur.r) ? spec.defs[cur.r] : undefined;

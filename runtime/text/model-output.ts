@@ -29,23 +29,17 @@
  * as absent and fills schema defaults. When no candidate succeeds, the error of the first one is thrown (line
  * numbers count from the start of the model output); when there is none at all, NO_PAYLOAD.
  */
-import { ToonError, type ToonErrorOptions } from "../errors.ts";
-import { checkDecoded, type TextCheckFn } from "./check.ts";
-import { decodeTextExact, locateText, offsetToLineColumn } from "./decode.ts";
-import { further } from "./layout-error.ts";
-import { parseJsonRepairing, type JsonRepair } from "./json-repair.ts";
-import { locateJson, parseJsonExact, type JsonParse } from "./reader/json-value.ts";
-import { MAX_COUNT_REPAIRS, repairCount } from "./count-repair.ts";
-import { applyFill, type FillSpec } from "./model-fill.ts";
+import { ToonError } from "../errors.ts";
+import type { StreamEvent } from "../stream-events.ts";
+import type { JsonRepair } from "./json-repair.ts";
+import { PayloadReader, type ReaderSpec } from "./reader/payload-reader.ts";
+import { shiftLines } from "./reader/shift.ts";
+import { FENCE, closesFence, continuesBlock, cutKeyLine, fenceRank, isArrayHeader, jsonPayload, opensJson, startsPayload, type PayloadHints } from "./reader/payload-rules.ts";
+import type { TextReader, TextReaderOptions } from "./reader/text-reader.ts";
+import type { TextSource } from "./reader/read-stream.ts";
 
 export { parseJsonExact, type JsonParse } from "./reader/json-value.ts";
-
-/** What the generated codec knows about its root, to spot an unfenced TOON payload inside prose. */
-export interface PayloadHints {
-  /** "object" (with `keys`: its declared property names; empty for a map), "array", or "other". */
-  root: "object" | "array" | "other";
-  keys: readonly string[];
-}
+export type { PayloadHints } from "./reader/payload-rules.ts";
 
 /** Options of `fromModelOutput`. */
 export interface ModelOutputOptions {
@@ -64,7 +58,7 @@ export interface ModelOutputOptions {
 export type ModelOutput = string | readonly unknown[] | { readonly [key: string]: unknown };
 
 /** A generated module's prompting group (`<Codec>Prompt`): the documentation its members show in an editor. */
-export interface PromptGroup<T> {
+export interface PromptGroup<T, P extends Record<string, unknown> = Record<string, unknown>> {
   readonly name: string;
   readonly fingerprint: number;
   /**
@@ -75,6 +69,22 @@ export interface PromptGroup<T> {
    * partial value.
    */
   fromModelOutput(output: ModelOutput, options?: ModelOutputOptions): T;
+  /**
+   * A streaming reader of a model's reply (or, with `{ input: "text" }`, of TOON text of either layout):
+   * `push(delta)` returns the events the delta completed (a field's value, a table row or list item, the whole
+   * value), typed by this module's stream paths; `snapshot()` is the value so far (complete, checked parts
+   * only); `end()` the whole value, checked as `fromModelOutput` checks it, or ToonError (INCOMPLETE naming what
+   * was cut off). The payload is found as the reply streams (prose, a ```toon or ```json fence, reasoning blocks
+   * skipped) and its layout (TOON v4, dense, JSON) told by its first line. An error later in the reply never takes
+   * back an event already returned.
+   */
+  reader(options?: TextReaderOptions): TextReader<T, P>;
+  /**
+   * The events of a streamed reply, as they complete: from an `AsyncIterable<string>` of text deltas (the AI
+   * SDK's `textStream`), or from the OpenAI Chat Completions or Responses stream, or the Anthropic Messages stream
+   * (their text deltas; reasoning skipped). The last event is the whole value (`type: "value"`).
+   */
+  readStream(source: TextSource, options?: TextReaderOptions): AsyncIterable<StreamEvent<T, P>>;
   /**
    * A prompt snippet showing the expected TOON shape (headers with field names, one example row); `{ layout:
    * "dense" }`: the dense layout's (docs/TEXT.md).
@@ -94,6 +104,8 @@ export interface Payload {
   unclosed?: boolean;
   /** Unfenced, and it runs to the end of the output (so a shortfall at its end is a cut, not a slip). */
   atEnd?: boolean;
+  /** A fence's label (lower case). */
+  label?: string;
 }
 
 /** Work counter of the payload search (characters looked at). */
@@ -103,8 +115,6 @@ export interface PayloadSearchStats {
 
 /** Candidates tried at most: a reply with hundreds of code fences costs a bounded number of decode attempts. */
 export const MAX_CANDIDATES = 32;
-
-const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+.-]*)[^\n]*$/;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The reply's text
@@ -203,17 +213,16 @@ export function findPayloads(output: string, hints: PayloadHints, stats: Payload
     const lang = m[2]!.toLowerCase();
     let end = -1;
     for (let j = i + 1; j < lines.length; j++) {
-      const l = lines[j]!.trim();
       stats.scanned += lines[j]!.length + 1;
-      if (l.length >= marker.length && l === marker[0]!.repeat(l.length)) {
+      if (closesFence(lines[j]!, marker)) {
         end = j;
         break;
       }
     }
     const body = lines.slice(i + 1, end < 0 ? lines.length : end).join("\n");
-    const rank = lang === "toon" ? 0 : lang === "json" || lang === "json5" || lang === "jsonc" ? 1 : 2;
+    const rank = fenceRank(lang);
     if (body.trim() !== "" || end < 0) {
-      const p: Payload & { rank: number } = { kind: detect(body, lang), text: body, line: i + 1, source: rank === 0 ? "fence:toon" : rank === 1 ? "fence:json" : "fence", rank };
+      const p: Payload & { rank: number } = { kind: jsonPayload(body.trimStart(), lang) ? "json" : "toon", text: body, line: i + 1, source: rank === 0 ? "fence:toon" : rank === 1 ? "fence:json" : "fence", rank, label: lang };
       if (end < 0) p.unclosed = true;
       fences.push(p);
     }
@@ -271,13 +280,14 @@ export function findPayloads(output: string, hints: PayloadHints, stats: Payload
 }
 
 /**
- * Decode the payload in model output with the check pass `check`: the typed value, or a ToonError (NO_PAYLOAD,
+ * The value in model output, read by the codec's reader spec: the typed value, or a ToonError (NO_PAYLOAD,
  * INCOMPLETE for a cut-off payload, TEXT_SYNTAX, INVALID_VALUE, ...) with lines counted in `output`.
  */
-export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, hints: PayloadHints, options: ModelOutputOptions = {}, fill?: FillSpec, dense?: (text: string) => unknown): T {
+export function fromModelOutputWith<T>(output: ModelOutput, spec: ReaderSpec, options: ModelOutputOptions = {}): T {
   if (typeof output !== "string" && (typeof output !== "object" || output === null)) throw new ToonError("INVALID_VALUE", "fromModelOutput expects the reply's text (or its content parts)");
+  if (options === null || typeof options !== "object") throw new ToonError("CONFIG_ERROR", `fromModelOutput options must be an object, got ${options === null ? "null" : typeof options}`);
   const { text, open } = stripReasoning(modelOutputText(output));
-  const candidates = findPayloads(text, hints);
+  const candidates = findPayloads(text, spec.hints);
   if (candidates.length === 0) {
     if (open) throw new ToonError("INCOMPLETE", "the output ends inside a reasoning block (<think>, <thinking> or <reasoning> never closed): it looks truncated");
     throw new ToonError("NO_PAYLOAD", "no TOON or JSON payload found in the model output");
@@ -285,7 +295,7 @@ export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, 
   let first: ToonError | undefined;
   for (const c of candidates) {
     try {
-      return options.repair === true ? decodeRepairingCounts<T>(c, check, options, fill, dense) : decodePayload<T>(c, check, options, fill, dense);
+      return decodePayload<T>(c, spec, options);
     } catch (e) {
       if (!(e instanceof ToonError)) throw e;
       first ??= e;
@@ -294,156 +304,28 @@ export function fromModelOutputWith<T>(output: ModelOutput, check: TextCheckFn, 
   throw first as ToonError;
 }
 
-/**
- * `decodePayload` with `repair: true`: a table's or list's miscounted `[N]` in a complete payload (a closed fence,
- * or text that more of the reply follows) is set to what is under it and the payload read again
- * (text/count-repair.ts), up to MAX_COUNT_REPAIRS times; the repairs are reported once the value has decoded and
- * checked. A payload that may be cut off (an unclosed fence, text that runs to the end of the reply) is not
- * touched, and when the repairs do not make it read, the first error is the one thrown.
- */
-function decodeRepairingCounts<T>(c: Payload, check: TextCheckFn, options: ModelOutputOptions, fill?: FillSpec, dense?: (text: string) => unknown): T {
-  if (c.kind !== "toon" || c.unclosed === true || c.atEnd === true) return decodePayload<T>(c, check, options, fill, dense);
-  const fixes: JsonRepair[] = [];
-  let first: ToonError | undefined;
-  let p = c;
-  for (;;) {
-    try {
-      const v = decodePayload<T>(p, check, options, fill, dense);
-      for (const r of fixes) options.onRepair?.({ ...r, line: r.line + c.line });
-      return v;
-    } catch (e) {
-      if (!(e instanceof ToonError)) throw e;
-      const m = e.code === "TEXT_SYNTAX" && e.line !== undefined && fixes.length < MAX_COUNT_REPAIRS ? COUNT_MISMATCH.exec(e.reason) : null;
-      const fix = m === null ? undefined : repairCount(p.text, e.line! - c.line, Number(m[1]));
-      if (fix === undefined) throw first ?? e;
-      first ??= e;
-      fixes.push(fix.repair);
-      p = { ...p, text: fix.text };
-    }
-  }
-}
-
-/** A count error of the dense reader or the TOON decoder, with the count the header declares (count-repair.ts). */
-const COUNT_MISMATCH = /declares (\d+) (?:rows|items|values|entries)(?:, found | but has )/;
-const DENSE_SHORTFALL = /declares (\d+) (?:rows|items), found (\d+)/;
-const SHORTFALL = /declares (\d+) (?:rows|items|values|entries) but has (\d+)/;
-
-/** Decode and check one candidate (line numbers in errors count from the start of the model output). */
-export function decodePayload<T>(c: Payload, check: TextCheckFn, options: ModelOutputOptions = {}, fill?: FillSpec, dense?: (text: string) => unknown): T {
-  let denseError: ToonError | undefined;
+/** Read and check one candidate, whole (line numbers in errors count from the start of the model output). */
+export function decodePayload<T>(c: Payload, spec: ReaderSpec, options: ModelOutputOptions = {}): T {
   if (c.unclosed) {
     throw new ToonError("INCOMPLETE", `the ${c.source === "fence:toon" ? "```toon" : c.source === "fence:json" ? "```json" : "fenced"} block is never closed: the output looks truncated`, {
       line: c.line,
       column: 1,
     });
   }
+  const fenced = c.source.startsWith("fence");
+  const r = new PayloadReader(spec, { layout: c.kind === "json" ? "json" : undefined, repair: options.repair === true, reply: true, fence: fenced ? (c.label ?? "") : undefined });
   try {
-    if (c.kind === "json") {
-      // with repair, the reader reads the slips itself (positions stay those of the text as written)
-      const r: JsonParse & { repairs?: JsonRepair[] } = options.repair === true ? parseJsonRepairing(c.text) : parseJsonExact(c.text, true);
-      if (fill !== undefined) applyFill(r.value, fill, false);
-      const v = checkDecoded<T>(r.value, r.raws, check, (e) => offsetToLineColumn(c.text, locateJson(r, e.path)));
-      for (const x of r.repairs ?? []) options.onRepair?.({ ...x, line: x.line + c.line });
-      return v;
-    }
-    // the dense layout (docs/TEXT.md) first when the codec has one: strict, so TOON v4 that is not dense fails fast
-    if (dense !== undefined) {
-      try {
-        const v = dense(c.text) as T;
-        if (fill !== undefined) applyFill(v, fill, false);
-        return v;
-      } catch (e) {
-        if (!(e instanceof ToonError)) throw e;
-        denseError = e;
-      }
-    }
-    let r: ReturnType<typeof decodeTextExact>;
-    try {
-      r = decodeTextExact(c.text);
-    } catch (e) {
-      if (denseError !== undefined && e instanceof ToonError && further(denseError, e, c.text) === denseError) throw denseError;
-      const m = e instanceof ToonError && e.code === "TEXT_SYNTAX" && c.atEnd ? SHORTFALL.exec(e.reason) : null;
-      if (m !== null && Number(m[2]) < Number(m[1])) throw asIncomplete(e as ToonError, "unfenced TOON at the end of the output has fewer entries than its header declares: it looks truncated");
-      throw e;
-    }
-    if (fill !== undefined) applyFill(r.value, fill, true);
-    try {
-      return checkDecoded<T>(r.value, r.raws, check, (e) => locateText(c.text, e.path));
-    } catch (e) {
-      if (denseError !== undefined && e instanceof ToonError && further(denseError, e, c.text) === denseError) throw denseError;
-      throw e;
-    }
+    r.text(c.text);
+    const v = r.end(c.atEnd !== true) as T;
+    for (const x of r.repaired) options.onRepair?.({ ...x, line: x.line + c.line });
+    return v;
   } catch (e) {
-    if (e instanceof ToonError && e.code === "TEXT_SYNTAX" && c.atEnd && c.kind !== "json") {
-      const m = DENSE_SHORTFALL.exec(e.reason);
-      if (m !== null && Number(m[2]) < Number(m[1])) throw shift(asIncomplete(e, "dense text at the end of the output has fewer entries than its header declares: it looks truncated"), c.line);
-    }
-    // the dense reader ran into the end of a payload that ends the output (TOON's error may have been the one
-    // thrown, but the text was cut off mid-line)
-    const cut = denseError?.atEnd === true ? denseError : undefined;
-    if (cut !== undefined && c.atEnd && c.kind !== "json") {
-      throw shift(asIncomplete(cut, "dense text at the end of the output stops in the middle of a value: it looks truncated"), c.line);
-    }
-    throw shift(e, c.line);
+    throw e instanceof ToonError ? shiftLines(e, c.line) : e;
   }
-}
-
-function asIncomplete(e: ToonError, why: string): ToonError {
-  const opts: ToonErrorOptions = { path: e.path, cause: e };
-  if (e.line !== undefined) opts.line = e.line;
-  if (e.column !== undefined) opts.column = e.column;
-  return new ToonError("INCOMPLETE", `${why} (${e.reason})`, opts);
-}
-
-function shift(e: unknown, lines: number): unknown {
-  if (!(e instanceof ToonError) || e.line === undefined || lines === 0) return e;
-  const opts: ToonErrorOptions = { path: e.path, line: e.line + lines, cause: e.cause ?? e };
-  if (e.column !== undefined) opts.column = e.column;
-  if (e.details !== undefined) opts.details = e.details;
-  return new ToonError(e.code, e.reason, opts);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Detection
-
-function detect(body: string, lang: string): "toon" | "json" {
-  const t = body.trimStart();
-  if (t.startsWith("{")) return "json";
-  if (t.startsWith("[")) return isArrayHeader(t) ? "toon" : "json";
-  if (lang === "json" && /^(?:"(?:[^"\\]|\\.)*"|-?\d|true\b|false\b|null\b)/.test(t) && !/^"(?:[^"\\]|\\.)*"\s*(?:\[|:)/.test(t)) return "json";
-  return "toon";
-}
-
-/** `[3]:`, `[2|]{a|b}:`, `[2:]{x}:` – a keyless TOON array or keyed header. */
-function isArrayHeader(line: string): boolean {
-  return /^\[\d+:?[\t|]?\]/.test(line);
-}
-
-// a field, array or table line of TOON, or of the dense layout (a field group `key{a,b{c}}:`, docs/TEXT.md)
-const KEY_LINE = /^(?:"((?:[^"\\]|\\.)*)"|([A-Za-z_][A-Za-z0-9_.]*))[ \t]*(?:\[[^\]]*\])?[ \t]*(?:\{[^\n]*\})?[ \t]*:/;
-
-/** Whether `line` (at column 0) can start a TOON payload for the root described by `hints`. */
-function startsPayload(line: string, hints: PayloadHints): boolean {
-  if (line.length === 0 || line[0] === " " || line[0] === "\t") return false;
-  if (hints.root === "array") return isArrayHeader(line) && line.includes(":");
-  if (hints.root !== "object") return false;
-  return rootKeyLine(line, hints);
-}
-
-function rootKeyLine(line: string, hints: PayloadHints): boolean {
-  const m = KEY_LINE.exec(line);
-  if (m === null) return false;
-  if (hints.keys.length === 0) return true;
-  let key = m[2];
-  if (key === undefined) {
-    try {
-      key = JSON.parse('"' + m[1]! + '"') as string;
-    } catch {
-      return false;
-    }
-  }
-  return hints.keys.includes(key);
-}
+// The TOON block in prose
 
 /** Last line of the TOON block starting at `first`: indented, blank and root-key lines continue it. */
 function toonBlockEnd(lines: string[], first: number, hints: PayloadHints): number {
@@ -451,7 +333,7 @@ function toonBlockEnd(lines: string[], first: number, hints: PayloadHints): numb
   for (let i = first + 1; i < lines.length; i++) {
     const l = lines[i]!;
     if (l.trim() === "") continue;
-    if (l[0] === " " || l[0] === "\t" || (hints.root === "object" && rootKeyLine(l, hints))) {
+    if (continuesBlock(l, hints)) {
       last = i;
       continue;
     }
@@ -462,22 +344,6 @@ function toonBlockEnd(lines: string[], first: number, hints: PayloadHints): numb
     break;
   }
   return last;
-}
-
-/**
- * Whether `line` is the start of a root field line cut off before its colon: a prefix of a root key (any word
- * where the keys are open), or a whole root key followed by the start of its `[N]` or `{...}` header.
- */
-function cutKeyLine(line: string, hints: PayloadHints): boolean {
-  if (hints.root !== "object") return false;
-  const m = /^[A-Za-z_][A-Za-z0-9_.-]*/.exec(line);
-  if (m === null) return false;
-  const word = m[0];
-  const rest = line.slice(word.length);
-  if (rest !== "" && rest[0] !== "[" && rest[0] !== "{") return false;
-  if (rest.includes(":")) return false; // a whole header and its colon: a key line (rootKeyLine), or not one at all
-  if (hints.keys.length === 0) return true;
-  return rest === "" ? hints.keys.some((k) => k.startsWith(word)) : hints.keys.includes(word);
 }
 
 function firstContentLine(lines: string[]): number {
@@ -503,8 +369,7 @@ function looksLikeJsonStart(text: string, at: number, stats: PayloadSearchStats)
   while (i < text.length && (text[i] === " " || text[i] === "\n" || text[i] === "\r" || text[i] === "\t")) i++;
   stats.scanned += i - at;
   if (i >= text.length) return true;
-  const c = text[i]!;
-  return text[at] === "{" ? c === '"' || c === "}" : /[[{"\]\-0-9tfn]/.test(c);
+  return opensJson(text.charCodeAt(at), text.charCodeAt(i));
 }
 
 /** Index after the bracket that closes the one at `start` (string-aware), or -1 when it is never closed. */

@@ -136,7 +136,7 @@ const $spec = /*@__PURE__*/ $rt.toolSet("AgentTools", [
 export const AgentTools = {
   name: "AgentTools",
   /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
-  fingerprint: /*@__PURE__*/ $rt.requireContract(4, "agent-tools.ts", $Call.fingerprint, $Call.name),
+  fingerprint: /*@__PURE__*/ $rt.requireContract(5, "agent-tools.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["lookup_order", "refund", "search_docs"] as const,

@@ -987,11 +987,6 @@ function $ckExtractionResult(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "ExtractionResult",
@@ -1003,7 +998,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -1249,18 +1244,11 @@ export const ExtractionResultDense: $rt.DenseTextGroup<ExtractionResult> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const ExtractionResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<ExtractionResult>>({
-  name: "ExtractionResult",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<ExtractionResult>(output, $ckExtractionResult, $thints_ExtractionResult, options, $tfill_ExtractionResult, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_ExtractionResult, $descriptor) : $tinstructions_ExtractionResult;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "ExtractionResult", descriptor: $descriptor, check: $ckExtractionResult, hints: $thints_ExtractionResult, fill: $tfill_ExtractionResult, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const ExtractionResultPrompt = /*@__PURE__*/ $rt.promptGroup<ExtractionResult, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_ExtractionResult);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ExtractionResultStream: $rt.StreamCodec<ExtractionResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ExtractionResult, $StreamPaths>($streamSpec);

@@ -1000,11 +1000,6 @@ function $ckLogReport(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "LogReport",
@@ -1016,7 +1011,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "log-report.ts", $dictionary.fingerprint, "LogReport");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "log-report.ts", $dictionary.fingerprint, "LogReport");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
@@ -1266,18 +1261,11 @@ export const LogReportDense: $rt.DenseTextGroup<LogReport> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const LogReportPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<LogReport>>({
-  name: "LogReport",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<LogReport>(output, $ckLogReport, $thints_LogReport, options, $tfill_LogReport, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_LogReport, $descriptor) : $tinstructions_LogReport;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "LogReport", descriptor: $descriptor, check: $ckLogReport, hints: $thints_LogReport, fill: $tfill_LogReport, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const LogReportPrompt = /*@__PURE__*/ $rt.promptGroup<LogReport, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_LogReport);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LogReportStream: $rt.StreamCodec<LogReport, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LogReport, $StreamPaths>($streamSpec);

@@ -693,11 +693,6 @@ function $ckOrderList(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "OrderList",
@@ -709,7 +704,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "order-list.ts", $dictionary.fingerprint, "OrderList");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "order-list.ts", $dictionary.fingerprint, "OrderList");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -925,18 +920,11 @@ export const OrderListDense: $rt.DenseTextGroup<OrderList> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const OrderListPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<OrderList>>({
-  name: "OrderList",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<OrderList>(output, $ckOrderList, $thints_OrderList, options, $tfill_OrderList, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_OrderList, $descriptor) : $tinstructions_OrderList;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "OrderList", descriptor: $descriptor, check: $ckOrderList, hints: $thints_OrderList, fill: $tfill_OrderList, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const OrderListPrompt = /*@__PURE__*/ $rt.promptGroup<OrderList, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_OrderList);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderListStream: $rt.StreamCodec<OrderList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<OrderList, $StreamPaths>($streamSpec);

@@ -188,11 +188,6 @@ function $ckToolCallBatch(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "ToolCallBatch",
@@ -204,7 +199,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "tool-call-batch.ts", $dictionary.fingerprint, "ToolCallBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "tool-call-batch.ts", $dictionary.fingerprint, "ToolCallBatch");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -332,18 +327,11 @@ export const ToolCallBatchDense: $rt.DenseTextGroup<ToolCallBatch> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const ToolCallBatchPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<ToolCallBatch>>({
-  name: "ToolCallBatch",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<ToolCallBatch>(output, $ckToolCallBatch, $thints_ToolCallBatch, options, undefined, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_ToolCallBatch, $descriptor) : $tinstructions_ToolCallBatch;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "ToolCallBatch", descriptor: $descriptor, check: $ckToolCallBatch, hints: $thints_ToolCallBatch, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const ToolCallBatchPrompt = /*@__PURE__*/ $rt.promptGroup<ToolCallBatch, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_ToolCallBatch);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ToolCallBatchStream: $rt.StreamCodec<ToolCallBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<ToolCallBatch, $StreamPaths>($streamSpec);

@@ -283,11 +283,6 @@ function $ckForecast(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Forecast",
@@ -299,7 +294,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "forecast.ts", $dictionary.fingerprint, "Forecast");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "forecast.ts", $dictionary.fingerprint, "Forecast");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
@@ -452,18 +447,11 @@ export const ForecastDense: $rt.DenseTextGroup<Forecast> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const ForecastPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<Forecast>>({
-  name: "Forecast",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<Forecast>(output, $ckForecast, $thints_Forecast, options, $tfill_Forecast, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_Forecast, $descriptor) : $tinstructions_Forecast;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "Forecast", descriptor: $descriptor, check: $ckForecast, hints: $thints_Forecast, fill: $tfill_Forecast, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const ForecastPrompt = /*@__PURE__*/ $rt.promptGroup<Forecast, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_Forecast);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const ForecastStream: $rt.StreamCodec<Forecast, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Forecast, $StreamPaths>($streamSpec);

@@ -130,11 +130,6 @@ function $ckLegacyAlert(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "LegacyAlert",
@@ -146,7 +141,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "legacy-alert.ts", $dictionary.fingerprint, "LegacyAlert");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "legacy-alert.ts", $dictionary.fingerprint, "LegacyAlert");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -262,18 +257,11 @@ export const LegacyAlertDense: $rt.DenseTextGroup<LegacyAlert> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const LegacyAlertPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<LegacyAlert>>({
-  name: "LegacyAlert",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<LegacyAlert>(output, $ckLegacyAlert, $thints_LegacyAlert, options, $tfill_LegacyAlert, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_LegacyAlert, $descriptor) : $tinstructions_LegacyAlert;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "LegacyAlert", descriptor: $descriptor, check: $ckLegacyAlert, hints: $thints_LegacyAlert, fill: $tfill_LegacyAlert, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const LegacyAlertPrompt = /*@__PURE__*/ $rt.promptGroup<LegacyAlert, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_LegacyAlert);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LegacyAlertStream: $rt.StreamCodec<LegacyAlert, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LegacyAlert, $StreamPaths>($streamSpec);

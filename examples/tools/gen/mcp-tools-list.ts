@@ -154,7 +154,7 @@ const $spec = /*@__PURE__*/ $rt.toolSet("McpToolsList", [
 export const McpToolsList = {
   name: "McpToolsList",
   /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
-  fingerprint: /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list.ts", $Call.fingerprint, $Call.name),
+  fingerprint: /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["notes.search", "notes.get", "notes/delete"] as const,

@@ -116,11 +116,6 @@ function $ckWeatherQuery(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "WeatherQuery",
@@ -132,7 +127,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-query.ts", $dictionary.fingerprint, "WeatherQuery");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-query.ts", $dictionary.fingerprint, "WeatherQuery");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -253,18 +248,11 @@ export const WeatherQueryDense: $rt.DenseTextGroup<WeatherQuery> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const WeatherQueryPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<WeatherQuery>>({
-  name: "WeatherQuery",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<WeatherQuery>(output, $ckWeatherQuery, $thints_WeatherQuery, options, $tfill_WeatherQuery, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_WeatherQuery, $descriptor) : $tinstructions_WeatherQuery;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "WeatherQuery", descriptor: $descriptor, check: $ckWeatherQuery, hints: $thints_WeatherQuery, fill: $tfill_WeatherQuery, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const WeatherQueryPrompt = /*@__PURE__*/ $rt.promptGroup<WeatherQuery, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_WeatherQuery);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const WeatherQueryStream: $rt.StreamCodec<WeatherQuery, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherQuery, $StreamPaths>($streamSpec);

@@ -210,7 +210,7 @@ const $spec = /*@__PURE__*/ $rt.toolSet("WeatherTools", [
 export const WeatherTools = {
   name: "WeatherTools",
   /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
-  fingerprint: /*@__PURE__*/ $rt.requireContract(4, "weather-tools.ts", $Call.fingerprint, $Call.name),
+  fingerprint: /*@__PURE__*/ $rt.requireContract(5, "weather-tools.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["get_weather", "get_forecast", "get-air-quality"] as const,

@@ -17,19 +17,36 @@ export interface DenseCodec {
 }
 
 const cache = new WeakMap<DenseSource, DenseCodec>();
+const models = new WeakMap<DenseSource, DenseModel>();
+
+/** The dense model of a codec's descriptor, built once (its writer and readers share it). */
+export function denseModel(src: DenseSource): DenseModel {
+  let m = models.get(src);
+  if (m === undefined) models.set(src, (m = new DenseModel(src)));
+  return m;
+}
 
 export function denseOf(src: DenseSource): DenseCodec {
   let c = cache.get(src);
   if (c === undefined) {
-    const model = new DenseModel(src);
+    const model = denseModel(src);
     const writer = new DenseWriter(model);
+    // one reader, reused from text to text (a reading never calls back into fromText, but if one did, it would get
+    // a reader of its own)
+    let idle: DenseTextReader | undefined;
     c = {
       toText: (v) => writer.document(v),
       fromText: (t) => {
         if (typeof t !== "string") throw new ToonError("INVALID_VALUE", `fromText expects text (a string), got ${describe(t)}`);
-        const r = new DenseTextReader(model);
-        r.push(t);
-        return r.end();
+        const r = idle ?? new DenseTextReader(model);
+        idle = undefined;
+        try {
+          r.push(t);
+          return r.end();
+        } finally {
+          r.reset();
+          idle = r;
+        }
       },
       lines: (v) => writer.lines(v),
     };

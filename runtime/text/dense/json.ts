@@ -43,8 +43,22 @@ export function readJson(c: JsonCursor, depth = 0): unknown {
   return r.value;
 }
 
-/** A JSON string at `c.pos` (which holds the opening quote). */
+/**
+ * A JSON string at `c.pos` (which holds the opening quote). One without escapes (most quoted cells: a comma in a
+ * note, a date TOON quotes) is its text up to the closing quote; anything else the JSON reader reads, and names
+ * what is wrong with it.
+ */
 export function readJsonString(c: JsonCursor): string {
+  const t = c.text;
+  const start = c.pos;
+  for (let i = start + 1; i < c.end; i++) {
+    const ch = t.charCodeAt(i);
+    if (ch === 34) {
+      c.pos = i + 1;
+      return t.slice(start + 1, i);
+    }
+    if (ch === 92 || ch < 32) break;
+  }
   return readJson(c) as string;
 }
 

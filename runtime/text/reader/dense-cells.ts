@@ -88,7 +88,7 @@ class LineCursor implements JsonCursor {
 }
 
 /** What the readers of one codec share: checks and header bindings, built once (a reader is made per text). */
-const caches = new WeakMap<DenseModel, { checks: Map<Shape, TextCheckFn>; bounds: Map<ShapeInfo, { text: string; bound: BGroup }[]> }>();
+const caches = new WeakMap<DenseModel, { checks: Map<Shape, TextCheckFn>; bounds: Map<ShapeInfo, { text: string; bound: BGroup }[]>; keys: (string | undefined)[] }>();
 
 /** A position on an earlier line than the current one (a value that began there and is checked now). */
 export interface Pos {
@@ -118,12 +118,15 @@ export class DenseLine {
   protected readonly cur: JsonCursor;
   /** Headers read before, per shape, with their bindings (`boundHeader`; kept per model, as `checks`). */
   protected readonly bounds: Map<ShapeInfo, { text: string; bound: BGroup }[]>;
+  /** Field names read before, by first character and length (`key`; kept per model: 256 at most). */
+  protected readonly keys: (string | undefined)[];
 
   constructor(protected readonly model: DenseModel) {
     let cache = caches.get(model);
-    if (cache === undefined) caches.set(model, (cache = { checks: new Map(), bounds: new Map() }));
+    if (cache === undefined) caches.set(model, (cache = { checks: new Map(), bounds: new Map(), keys: new Array<string | undefined>(256) }));
     this.checks = cache.checks;
     this.bounds = cache.bounds;
+    this.keys = cache.keys;
     this.cur = new LineCursor(this);
   }
 
@@ -194,7 +197,14 @@ export class DenseLine {
     }
     if (i === start) this.fail("expected a field name");
     this.pos = i;
-    return t.slice(start, i);
+    // the same key text as before (field lines name the same keys line after line) is that string again: no
+    // slice, and the Map lookups that follow find its hash computed
+    const n = i - start;
+    const h = (t.charCodeAt(start) * 7 + n) & 255;
+    const keys = this.keys;
+    const k = keys[h];
+    if (k !== undefined && k.length === n && t.startsWith(k, start)) return k;
+    return (keys[h] = t.slice(start, i));
   }
 
   protected header(): HCol[] {

@@ -18,6 +18,7 @@ import type { Shape } from "../../codec/descriptor.ts";
 import type { DenseModel, ShapeInfo } from "../dense/model.ts";
 import { openRootLines } from "../dense/syntax.ts";
 import { LineLexer, type LineSink } from "./lines.ts";
+import { isWellFormed, loneSurrogate, loneSurrogateError } from "./well-formed.ts";
 import { ABSENT, DenseLine, prefixed, withDisc, type BGroup, type Pos } from "./dense-cells.ts";
 
 // Frame kinds
@@ -73,12 +74,22 @@ interface Frame {
   at: Pos | null;
 }
 
+/** What a reader of typed events hears from the dense reader. */
+export interface DenseReaderHooks {
+  /**
+   * A value the reader stores is complete: a field line's value, a table row, a list item, or an object, table or
+   * list whose lines are over (after the values in it). `path` holds the keys from the root to the value it is
+   * stored in, at `key`. Values inside a union laid out as `any` are not told until the union's whole value is.
+   */
+  child(path: readonly (string | number)[], key: string | number, value: unknown): void;
+}
+
 function frame(t: number, info: ShapeInfo, ind: number, d0: number): Frame {
   return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null };
 }
 
 export class DenseTextReader extends DenseLine implements LineSink {
-  private readonly lexer = new LineLexer(this);
+  private lexer = new LineLexer(this);
   private readonly stack: Frame[] = [];
   /** The root value once read; `started`: the first line was read. */
   private value: unknown = undefined;
@@ -102,8 +113,38 @@ export class DenseTextReader extends DenseLine implements LineSink {
   private badColumn = 0;
   private badChar = 0;
 
-  constructor(model: DenseModel) {
+  /** VIA frames open: what is read inside them is no value of the schema's until checked. */
+  private vias = 0;
+
+  constructor(
+    model: DenseModel,
+    private readonly hooks?: DenseReaderHooks,
+  ) {
     super(model);
+  }
+
+  /**
+   * Ready for another text, as new (`fromText` reuses one reader per codec: making one costs more than a small
+   * text's reading). What the last text left (its string, its value) is let go.
+   */
+  reset(): void {
+    this.lexer = new LineLexer(this);
+    this.stack.length = 0;
+    this.value = undefined;
+    this.started = false;
+    this.held = undefined;
+    this.failed = undefined;
+    this.ending = false;
+    this.lastNo = this.lastLen = this.lastPos = 0;
+    this.highSurrogate = false;
+    this.badLine = this.badColumn = this.badChar = 0;
+    this.vias = 0;
+    this.text = "";
+    this.pos = this.ls = this.le = this.lineNo = 0;
+    this.failedAtLineEnd = false;
+    this.inItem = false;
+    this.fraction = false;
+    this.depth = 0;
   }
 
   /** Read every line `chunk` completes. Throws the first error in them (and again on any later call). */
@@ -276,6 +317,28 @@ export class DenseTextReader extends DenseLine implements LineSink {
     this.deliver(v);
   }
 
+  /** `v` is complete at `key` of the value frame `f` (the top one) reads: stored there, and told to the hooks. */
+  private store(f: Frame, key: string | number, v: unknown): void {
+    if (f.t === FIELDS) setOwn(f.o!, key as string, v);
+    else {
+      f.out!.push(v);
+      f.i++;
+    }
+    f.key = undefined;
+    // (not inside a value read as `any`: what it holds is the union's only once it is checked, as a whole)
+    if (this.hooks !== undefined && this.vias === 0) this.hooks.child(this.openPath(), key, v);
+  }
+
+  /** The keys from the root to the value the top frame reads. */
+  private openPath(): (string | number)[] {
+    const path: (string | number)[] = [];
+    for (let k = 0; k < this.stack.length - 1; k++) {
+      const key = this.stack[k]!.key;
+      if (key !== undefined) path.push(key);
+    }
+    return path;
+  }
+
   /** A value complete for the frame on top (the child it was waiting for), or the root's. */
   private deliver(v: unknown): void {
     for (;;) {
@@ -284,19 +347,10 @@ export class DenseTextReader extends DenseLine implements LineSink {
         this.value = v;
         return;
       }
-      if (p.t === FIELDS) {
-        setOwn(p.o!, p.key as string, v);
-        p.key = undefined;
-        return;
-      }
-      if (p.t === LIST) {
-        p.out!.push(v);
-        p.i++;
-        p.key = undefined;
-        return;
-      }
+      if (p.t === FIELDS || p.t === LIST) return this.store(p, p.key!, v);
       if (p.t !== VIA) throw new Error("internal: a frame that takes no child");
       this.stack.pop();
+      this.vias--;
       v = this.checkAs(p.info, v, 0, p.at!);
     }
   }
@@ -328,9 +382,11 @@ export class DenseTextReader extends DenseLine implements LineSink {
     // a union laid out as `any` (model.ts asAny), or an array of them: read as that, then checked against it
     const via = this.open(frame(VIA, info, 0, this.depth));
     via.at = { line: this.lineNo, column: 1 };
+    this.vias++;
     const v = this.root(info.viaAny, literal);
     if (v === PENDING || v === READ_LINE) return v;
     this.stack.pop();
+    this.vias--;
     return this.checkAs(info, v, 0, via.at);
   }
 
@@ -347,6 +403,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     const lit = LITERALS[f.n]!;
     this.stack.length = 0; // (and the VIA below it, which the reading starts again)
     this.depth = 0;
+    this.vias = 0;
     this.text = lit;
     this.ls = this.pos = 0;
     this.le = lit.length;
@@ -469,10 +526,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     if (Object.prototype.hasOwnProperty.call(f.o, key)) this.fail(`field ${JSON.stringify(key)} twice`, at);
     f.key = key;
     const v = this.fieldValue(pinfo, f.ind);
-    if (v !== PENDING) {
-      setOwn(f.o!, key, v);
-      f.key = undefined;
-    }
+    if (v !== PENDING) this.store(f, key, v);
     return CONSUMED;
   }
 
@@ -507,9 +561,11 @@ export class DenseTextReader extends DenseLine implements LineSink {
       const at = this.pos;
       const via = this.open(frame(VIA, info, ind, this.depth));
       via.at = this.here(at);
+      this.vias++;
       const v = this.fieldValue(info.viaAny, ind);
       if (v === PENDING) return PENDING;
       this.stack.pop();
+      this.vias--;
       return this.checkAs(info, v, 0, at);
     }
     const t = this.text;
@@ -630,9 +686,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     f.key = f.i;
     const v = this.group(f.b!, true);
     if (this.pos !== this.le) this.fail(this.text.charCodeAt(this.pos) === 44 ? "more cells than the header names" : "unexpected text after the row");
-    f.key = undefined;
-    f.out!.push(v);
-    f.i++;
+    this.store(f, f.i, v);
     return CONSUMED;
   }
 
@@ -683,9 +737,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
         if (this.pos !== this.le) this.fail("unexpected text after the value");
       }
     }
-    f.key = undefined;
-    f.out!.push(v);
-    f.i++;
+    this.store(f, f.i, v);
     return CONSUMED;
   }
 
@@ -698,36 +750,26 @@ export class DenseTextReader extends DenseLine implements LineSink {
    */
   private checkUnicode(chunk: string): void {
     if (this.badLine > 0) return; // the first one is the one reported
-    if (!this.highSurrogate && wellFormed(chunk)) return;
-    let i = 0;
+    if (!this.highSurrogate && isWellFormed(chunk)) return;
+    let from = 0;
     if (this.highSurrogate) {
       this.highSurrogate = false;
       const c = chunk.charCodeAt(0);
-      if (c >= 0xdc00 && c <= 0xdfff) i = 1; // the pair of the last piece's high surrogate
+      if (c >= 0xdc00 && c <= 0xdfff) from = 1; // the pair of the last piece's high surrogate
       else return this.lastHighSurrogate();
     }
-    for (; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
-      if (c < 0xd800 || c > 0xdfff) continue;
-      if (c <= 0xdbff) {
-        if (i + 1 === chunk.length) {
-          this.highSurrogate = true; // its pair may begin the next piece
-          return;
-        }
-        const n = chunk.charCodeAt(i + 1);
-        if (n >= 0xdc00 && n <= 0xdfff) {
-          i++;
-          continue;
-        }
-      }
-      let line = this.lexer.lines + 1;
-      for (let k = chunk.indexOf("\n"); k >= 0 && k < i; k = chunk.indexOf("\n", k + 1)) line++;
-      const before = chunk.lastIndexOf("\n", i - 1);
-      this.badLine = line;
-      this.badColumn = before < 0 ? this.lexer.pending.length + i + 1 : i - before;
-      this.badChar = c;
+    const i = loneSurrogate(chunk, from, chunk.length);
+    if (i < 0) return;
+    if (i === chunk.length - 1 && (chunk.charCodeAt(i) & 0xfc00) === 0xd800) {
+      this.highSurrogate = true; // its pair may begin the next piece
       return;
     }
+    let line = this.lexer.lines + 1;
+    for (let k = chunk.indexOf("\n"); k >= 0 && k < i; k = chunk.indexOf("\n", k + 1)) line++;
+    const before = chunk.lastIndexOf("\n", i - 1);
+    this.badLine = line;
+    this.badColumn = before < 0 ? this.lexer.pending.length + i + 1 : i - before;
+    this.badChar = chunk.charCodeAt(i);
   }
 
   /** The high surrogate that ended the last piece has no pair. */
@@ -739,18 +781,8 @@ export class DenseTextReader extends DenseLine implements LineSink {
   }
 
   private unicodeError(): never {
-    return this.die(new ToonError("TEXT_SYNTAX", `lone surrogate U+${this.badChar.toString(16).toUpperCase()} (text must be well-formed Unicode)`, { line: this.badLine, column: Math.max(1, this.badColumn) }));
+    return this.die(loneSurrogateError(this.badChar, this.badLine, Math.max(1, this.badColumn)));
   }
-}
-
-/**
- * Whether `s` holds no surrogate that lacks its pair: natively for long pieces; a short one (a streamed delta) is
- * scanned here, which costs less than the native call.
- */
-function wellFormed(s: string): boolean {
-  if (s.length > 32) return (s as string & { isWellFormed(): boolean }).isWellFormed();
-  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xf800) === 0xd800) return false;
-  return true;
 }
 
 /** `e` as raised where the input ended. */

@@ -20,7 +20,15 @@ import type { ReaderSpec } from "./payload-reader.ts";
 import { textReader, type TextReader, type TextReaderOptions } from "./text-reader.ts";
 
 /** A streamed reply: text deltas, or an SDK's stream of events or chunks (anything async-iterable, a ReadableStream). */
-export type TextSource = AsyncIterable<unknown> | Iterable<unknown> | ReadableStream<unknown>;
+export type TextSource = AsyncIterable<unknown> | Iterable<unknown> | StreamOfParts;
+
+/**
+ * What the runtime needs of a ReadableStream (written out: the runtime's types must not need the DOM's, which an
+ * app compiled for Node without them does not have).
+ */
+export interface StreamOfParts {
+  getReader(): { read(): Promise<{ done: boolean; value?: unknown }>; cancel(reason?: unknown): Promise<void>; releaseLock(): void };
+}
 
 type PathMap = Record<string, unknown>;
 
@@ -31,18 +39,29 @@ type PathMap = Record<string, unknown>;
 export function readTextStream<T, P extends PathMap = PathMap>(spec: ReaderSpec, source: TextSource, options?: TextReaderOptions): AsyncGenerator<StreamEvent<T, P>, void, undefined> {
   const parts = iterableOf(source);
   if (parts === undefined) throw new ToonError("INVALID_VALUE", "readStream expects an async iterable of text deltas or stream events (the AI SDK's textStream, an OpenAI or Anthropic stream)");
-  return events(textReader<T, P>(spec, options), parts);
+  // what `end()` completes (a last row, the whole value) comes through onEvent: `push` returns the rest
+  const last: StreamEvent<T, P>[] = [];
+  const ending = { now: false };
+  const onEvent = options?.onEvent;
+  const r = textReader<T, P>(spec, {
+    ...options,
+    onEvent: (e) => {
+      if (ending.now) last.push(e as StreamEvent<T, P>);
+      onEvent?.(e);
+    },
+  });
+  return events(r, parts, last, ending);
 }
 
 /** `source` as something `for await` takes: itself, or the chunks of a ReadableStream that is not async-iterable (Safari's). */
 function iterableOf(source: unknown): AsyncIterable<unknown> | Iterable<unknown> | undefined {
   if (source === null || typeof source !== "object") return undefined;
   if (typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function" || typeof (source as Iterable<unknown>)[Symbol.iterator] === "function") return source as AsyncIterable<unknown>;
-  if (typeof (source as ReadableStream<unknown>).getReader === "function") return chunksOf(source as ReadableStream<unknown>);
+  if (typeof (source as StreamOfParts).getReader === "function") return chunksOf(source as StreamOfParts);
   return undefined;
 }
 
-async function* chunksOf(stream: ReadableStream<unknown>): AsyncGenerator<unknown, void, undefined> {
+async function* chunksOf(stream: StreamOfParts): AsyncGenerator<unknown, void, undefined> {
   const reader = stream.getReader();
   let done = false;
   try {
@@ -62,7 +81,7 @@ async function* chunksOf(stream: ReadableStream<unknown>): AsyncGenerator<unknow
   }
 }
 
-async function* events<T, P extends PathMap>(r: TextReader<T, P>, source: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<StreamEvent<T, P>, void, undefined> {
+async function* events<T, P extends PathMap>(r: TextReader<T, P>, source: AsyncIterable<unknown> | Iterable<unknown>, last: StreamEvent<T, P>[], ending: { now: boolean }): AsyncGenerator<StreamEvent<T, P>, void, undefined> {
   let block: unknown;
   let texts = 0;
   for await (const part of source as AsyncIterable<unknown>) {
@@ -76,8 +95,9 @@ async function* events<T, P extends PathMap>(r: TextReader<T, P>, source: AsyncI
     yield* r.push(p.text);
   }
   if (!r.done) {
-    const value = r.end();
-    yield { type: "value", path: "$", pointer: "", value } as StreamEvent<T, P>;
+    ending.now = true;
+    r.end();
+    yield* last;
   }
 }
 

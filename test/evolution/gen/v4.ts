@@ -545,11 +545,6 @@ function $ckOrder(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "Order",
@@ -561,7 +556,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "v4.ts", $dictionary.fingerprint, "Order");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "v4.ts", $dictionary.fingerprint, "Order");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
@@ -712,17 +707,11 @@ export const OrderDense: $rt.DenseTextGroup<Order> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const OrderPrompt: $rt.PromptGroup<Order> = {
-  name: "Order",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<Order>(output, $ckOrder, $thints_Order, options, $tfill_Order, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_Order, $descriptor) : $tinstructions_Order;
-  },
-};
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "Order", descriptor: $descriptor, check: $ckOrder, hints: $thints_Order, fill: $tfill_Order };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams. */
+export const OrderPrompt = /*@__PURE__*/ $rt.promptGroup<Order, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_Order);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const OrderStream: $rt.StreamCodec<Order, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<Order, $StreamPaths>($streamSpec);

@@ -456,11 +456,6 @@ function $ckAgentToolsBatch(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "AgentToolsBatch",
@@ -472,7 +467,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "agent-tools/batch.ts", $dictionary.fingerprint, "AgentToolsBatch");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -613,17 +608,11 @@ export const AgentToolsBatchDense: $rt.DenseTextGroup<AgentToolsBatch> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const AgentToolsBatchPrompt: $rt.PromptGroup<AgentToolsBatch> = {
-  name: "AgentToolsBatch",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<AgentToolsBatch>(output, $ckAgentToolsBatch, $thints_AgentToolsBatch, options, $tfill_AgentToolsBatch, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_AgentToolsBatch, $descriptor) : $tinstructions_AgentToolsBatch;
-  },
-};
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "AgentToolsBatch", descriptor: $descriptor, check: $ckAgentToolsBatch, hints: $thints_AgentToolsBatch, fill: $tfill_AgentToolsBatch };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams. */
+export const AgentToolsBatchPrompt = /*@__PURE__*/ $rt.promptGroup<AgentToolsBatch, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_AgentToolsBatch);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const AgentToolsBatchStream: $rt.StreamCodec<AgentToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentToolsBatch, $StreamPaths>($streamSpec);

@@ -210,11 +210,6 @@ function $ckAgentTools(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "AgentTools",
@@ -226,7 +221,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -358,17 +353,11 @@ export const AgentToolsDense: $rt.DenseTextGroup<AgentTools> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const AgentToolsPrompt: $rt.PromptGroup<AgentTools> = {
-  name: "AgentTools",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<AgentTools>(output, $ckAgentTools, $thints_AgentTools, options, $tfill_AgentTools, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_AgentTools, $descriptor) : $tinstructions_AgentTools;
-  },
-};
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "AgentTools", descriptor: $descriptor, check: $ckAgentTools, hints: $thints_AgentTools, fill: $tfill_AgentTools };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams. */
+export const AgentToolsPrompt = /*@__PURE__*/ $rt.promptGroup<AgentTools, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_AgentTools);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const AgentToolsStream: $rt.StreamCodec<AgentTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<AgentTools, $StreamPaths>($streamSpec);

@@ -307,11 +307,6 @@ function $ckMcpToolsListBatch(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "McpToolsListBatch",
@@ -323,7 +318,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -455,17 +450,11 @@ export const McpToolsListBatchDense: $rt.DenseTextGroup<McpToolsListBatch> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const McpToolsListBatchPrompt: $rt.PromptGroup<McpToolsListBatch> = {
-  name: "McpToolsListBatch",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<McpToolsListBatch>(output, $ckMcpToolsListBatch, $thints_McpToolsListBatch, options, $tfill_McpToolsListBatch, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_McpToolsListBatch, $descriptor) : $tinstructions_McpToolsListBatch;
-  },
-};
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "McpToolsListBatch", descriptor: $descriptor, check: $ckMcpToolsListBatch, hints: $thints_McpToolsListBatch, fill: $tfill_McpToolsListBatch };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams. */
+export const McpToolsListBatchPrompt = /*@__PURE__*/ $rt.promptGroup<McpToolsListBatch, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_McpToolsListBatch);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const McpToolsListBatchStream: $rt.StreamCodec<McpToolsListBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsListBatch, $StreamPaths>($streamSpec);

@@ -214,11 +214,6 @@ function $ckMcpToolsList(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "McpToolsList",
@@ -230,7 +225,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -368,17 +363,11 @@ export const McpToolsListDense: $rt.DenseTextGroup<McpToolsList> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const McpToolsListPrompt: $rt.PromptGroup<McpToolsList> = {
-  name: "McpToolsList",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<McpToolsList>(output, $ckMcpToolsList, $thints_McpToolsList, options, $tfill_McpToolsList, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_McpToolsList, $descriptor) : $tinstructions_McpToolsList;
-  },
-};
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "McpToolsList", descriptor: $descriptor, check: $ckMcpToolsList, hints: $thints_McpToolsList, fill: $tfill_McpToolsList };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams. */
+export const McpToolsListPrompt = /*@__PURE__*/ $rt.promptGroup<McpToolsList, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_McpToolsList);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const McpToolsListStream: $rt.StreamCodec<McpToolsList, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<McpToolsList, $StreamPaths>($streamSpec);

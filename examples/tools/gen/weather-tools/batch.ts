@@ -387,11 +387,6 @@ function $ckWeatherToolsBatch(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "WeatherToolsBatch",
@@ -403,7 +398,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/batch.ts", $dictionary.fingerprint, "WeatherToolsBatch");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-tools/batch.ts", $dictionary.fingerprint, "WeatherToolsBatch");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -546,17 +541,11 @@ export const WeatherToolsBatchDense: $rt.DenseTextGroup<WeatherToolsBatch> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const WeatherToolsBatchPrompt: $rt.PromptGroup<WeatherToolsBatch> = {
-  name: "WeatherToolsBatch",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<WeatherToolsBatch>(output, $ckWeatherToolsBatch, $thints_WeatherToolsBatch, options, $tfill_WeatherToolsBatch, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_WeatherToolsBatch, $descriptor) : $tinstructions_WeatherToolsBatch;
-  },
-};
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "WeatherToolsBatch", descriptor: $descriptor, check: $ckWeatherToolsBatch, hints: $thints_WeatherToolsBatch, fill: $tfill_WeatherToolsBatch };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams. */
+export const WeatherToolsBatchPrompt = /*@__PURE__*/ $rt.promptGroup<WeatherToolsBatch, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_WeatherToolsBatch);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const WeatherToolsBatchStream: $rt.StreamCodec<WeatherToolsBatch, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherToolsBatch, $StreamPaths>($streamSpec);

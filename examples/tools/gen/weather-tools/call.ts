@@ -214,11 +214,6 @@ function $ckWeatherTools(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "WeatherTools",
@@ -230,7 +225,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -375,17 +370,11 @@ export const WeatherToolsDense: $rt.DenseTextGroup<WeatherTools> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-export const WeatherToolsPrompt: $rt.PromptGroup<WeatherTools> = {
-  name: "WeatherTools",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<WeatherTools>(output, $ckWeatherTools, $thints_WeatherTools, options, $tfill_WeatherTools, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_WeatherTools, $descriptor) : $tinstructions_WeatherTools;
-  },
-};
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "WeatherTools", descriptor: $descriptor, check: $ckWeatherTools, hints: $thints_WeatherTools, fill: $tfill_WeatherTools };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams. */
+export const WeatherToolsPrompt = /*@__PURE__*/ $rt.promptGroup<WeatherTools, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_WeatherTools);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<WeatherTools, $StreamPaths>($streamSpec);

@@ -74,11 +74,6 @@ function $ckLookupOrderArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "LookupOrderArguments",
@@ -90,7 +85,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/args/lookup-order.ts", $dictionary.fingerprint, "LookupOrderArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "agent-tools/args/lookup-order.ts", $dictionary.fingerprint, "LookupOrderArguments");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -187,18 +182,11 @@ export const LookupOrderArgumentsDense: $rt.DenseTextGroup<LookupOrderArguments>
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const LookupOrderArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<LookupOrderArguments>>({
-  name: "LookupOrderArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<LookupOrderArguments>(output, $ckLookupOrderArguments, $thints_LookupOrderArguments, options, undefined, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_LookupOrderArguments, $descriptor) : $tinstructions_LookupOrderArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "LookupOrderArguments", descriptor: $descriptor, check: $ckLookupOrderArguments, hints: $thints_LookupOrderArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const LookupOrderArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<LookupOrderArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_LookupOrderArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const LookupOrderArgumentsStream: $rt.StreamCodec<LookupOrderArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<LookupOrderArguments, $StreamPaths>($streamSpec);

@@ -117,11 +117,6 @@ function $ckRefundArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "RefundArguments",
@@ -133,7 +128,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/args/refund.ts", $dictionary.fingerprint, "RefundArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "agent-tools/args/refund.ts", $dictionary.fingerprint, "RefundArguments");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
@@ -241,18 +236,11 @@ export const RefundArgumentsDense: $rt.DenseTextGroup<RefundArguments> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const RefundArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<RefundArguments>>({
-  name: "RefundArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<RefundArguments>(output, $ckRefundArguments, $thints_RefundArguments, options, $tfill_RefundArguments, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_RefundArguments, $descriptor) : $tinstructions_RefundArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "RefundArguments", descriptor: $descriptor, check: $ckRefundArguments, hints: $thints_RefundArguments, fill: $tfill_RefundArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const RefundArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<RefundArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_RefundArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const RefundArgumentsStream: $rt.StreamCodec<RefundArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<RefundArguments, $StreamPaths>($streamSpec);

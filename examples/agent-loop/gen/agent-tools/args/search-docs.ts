@@ -97,11 +97,6 @@ function $ckSearchDocsArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "SearchDocsArguments",
@@ -113,7 +108,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "agent-tools/args/search-docs.ts", $dictionary.fingerprint, "SearchDocsArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "agent-tools/args/search-docs.ts", $dictionary.fingerprint, "SearchDocsArguments");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -211,18 +206,11 @@ export const SearchDocsArgumentsDense: $rt.DenseTextGroup<SearchDocsArguments> =
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const SearchDocsArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<SearchDocsArguments>>({
-  name: "SearchDocsArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<SearchDocsArguments>(output, $ckSearchDocsArguments, $thints_SearchDocsArguments, options, $tfill_SearchDocsArguments, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_SearchDocsArguments, $descriptor) : $tinstructions_SearchDocsArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "SearchDocsArguments", descriptor: $descriptor, check: $ckSearchDocsArguments, hints: $thints_SearchDocsArguments, fill: $tfill_SearchDocsArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const SearchDocsArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<SearchDocsArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_SearchDocsArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const SearchDocsArgumentsStream: $rt.StreamCodec<SearchDocsArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<SearchDocsArguments, $StreamPaths>($streamSpec);

@@ -99,11 +99,6 @@ function $ckNotesDeleteArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesDeleteArguments",
@@ -115,7 +110,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/args/notes-delete.ts", $dictionary.fingerprint, "NotesDeleteArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/args/notes-delete.ts", $dictionary.fingerprint, "NotesDeleteArguments");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -214,18 +209,11 @@ export const NotesDeleteArgumentsDense: $rt.DenseTextGroup<NotesDeleteArguments>
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const NotesDeleteArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<NotesDeleteArguments>>({
-  name: "NotesDeleteArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<NotesDeleteArguments>(output, $ckNotesDeleteArguments, $thints_NotesDeleteArguments, options, $tfill_NotesDeleteArguments, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_NotesDeleteArguments, $descriptor) : $tinstructions_NotesDeleteArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "NotesDeleteArguments", descriptor: $descriptor, check: $ckNotesDeleteArguments, hints: $thints_NotesDeleteArguments, fill: $tfill_NotesDeleteArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const NotesDeleteArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<NotesDeleteArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_NotesDeleteArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesDeleteArgumentsStream: $rt.StreamCodec<NotesDeleteArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesDeleteArguments, $StreamPaths>($streamSpec);

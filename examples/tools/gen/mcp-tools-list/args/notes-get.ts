@@ -73,11 +73,6 @@ function $ckNotesGetArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesGetArguments",
@@ -89,7 +84,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/args/notes-get.ts", $dictionary.fingerprint, "NotesGetArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/args/notes-get.ts", $dictionary.fingerprint, "NotesGetArguments");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -184,18 +179,11 @@ export const NotesGetArgumentsDense: $rt.DenseTextGroup<NotesGetArguments> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const NotesGetArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<NotesGetArguments>>({
-  name: "NotesGetArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<NotesGetArguments>(output, $ckNotesGetArguments, $thints_NotesGetArguments, options, undefined, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_NotesGetArguments, $descriptor) : $tinstructions_NotesGetArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "NotesGetArguments", descriptor: $descriptor, check: $ckNotesGetArguments, hints: $thints_NotesGetArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const NotesGetArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<NotesGetArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_NotesGetArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesGetArgumentsStream: $rt.StreamCodec<NotesGetArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetArguments, $StreamPaths>($streamSpec);

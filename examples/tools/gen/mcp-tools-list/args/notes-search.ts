@@ -115,11 +115,6 @@ function $ckNotesSearchArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesSearchArguments",
@@ -131,7 +126,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/args/notes-search.ts", $dictionary.fingerprint, "NotesSearchArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/args/notes-search.ts", $dictionary.fingerprint, "NotesSearchArguments");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
@@ -236,18 +231,11 @@ export const NotesSearchArgumentsDense: $rt.DenseTextGroup<NotesSearchArguments>
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const NotesSearchArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<NotesSearchArguments>>({
-  name: "NotesSearchArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<NotesSearchArguments>(output, $ckNotesSearchArguments, $thints_NotesSearchArguments, options, $tfill_NotesSearchArguments, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_NotesSearchArguments, $descriptor) : $tinstructions_NotesSearchArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "NotesSearchArguments", descriptor: $descriptor, check: $ckNotesSearchArguments, hints: $thints_NotesSearchArguments, fill: $tfill_NotesSearchArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const NotesSearchArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<NotesSearchArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_NotesSearchArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesSearchArgumentsStream: $rt.StreamCodec<NotesSearchArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchArguments, $StreamPaths>($streamSpec);

@@ -103,11 +103,6 @@ function $ckNotesGetResult(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesGetResult",
@@ -119,7 +114,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -229,18 +224,11 @@ export const NotesGetResultDense: $rt.DenseTextGroup<NotesGetResult> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const NotesGetResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<NotesGetResult>>({
-  name: "NotesGetResult",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<NotesGetResult>(output, $ckNotesGetResult, $thints_NotesGetResult, options, undefined, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_NotesGetResult, $descriptor) : $tinstructions_NotesGetResult;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "NotesGetResult", descriptor: $descriptor, check: $ckNotesGetResult, hints: $thints_NotesGetResult, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const NotesGetResultPrompt = /*@__PURE__*/ $rt.promptGroup<NotesGetResult, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_NotesGetResult);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesGetResultStream: $rt.StreamCodec<NotesGetResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesGetResult, $StreamPaths>($streamSpec);

@@ -203,11 +203,6 @@ function $ckNotesSearchResult(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "NotesSearchResult",
@@ -219,7 +214,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -347,18 +342,11 @@ export const NotesSearchResultDense: $rt.DenseTextGroup<NotesSearchResult> = {
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const NotesSearchResultPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<NotesSearchResult>>({
-  name: "NotesSearchResult",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<NotesSearchResult>(output, $ckNotesSearchResult, $thints_NotesSearchResult, options, undefined, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_NotesSearchResult, $descriptor) : $tinstructions_NotesSearchResult;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "NotesSearchResult", descriptor: $descriptor, check: $ckNotesSearchResult, hints: $thints_NotesSearchResult, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const NotesSearchResultPrompt = /*@__PURE__*/ $rt.promptGroup<NotesSearchResult, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_NotesSearchResult);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const NotesSearchResultStream: $rt.StreamCodec<NotesSearchResult, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<NotesSearchResult, $StreamPaths>($streamSpec);

@@ -309,11 +309,6 @@ function $ckGetAirQualityArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "GetAirQualityArguments",
@@ -325,7 +320,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-tools/args/get-air-quality.ts", $dictionary.fingerprint, "GetAirQualityArguments");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
@@ -458,18 +453,11 @@ export const GetAirQualityArgumentsDense: $rt.DenseTextGroup<GetAirQualityArgume
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const GetAirQualityArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<GetAirQualityArguments>>({
-  name: "GetAirQualityArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<GetAirQualityArguments>(output, $ckGetAirQualityArguments, $thints_GetAirQualityArguments, options, $tfill_GetAirQualityArguments, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_GetAirQualityArguments, $descriptor) : $tinstructions_GetAirQualityArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "GetAirQualityArguments", descriptor: $descriptor, check: $ckGetAirQualityArguments, hints: $thints_GetAirQualityArguments, fill: $tfill_GetAirQualityArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const GetAirQualityArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<GetAirQualityArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_GetAirQualityArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetAirQualityArgumentsStream: $rt.StreamCodec<GetAirQualityArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetAirQualityArguments, $StreamPaths>($streamSpec);

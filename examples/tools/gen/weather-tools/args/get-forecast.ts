@@ -155,11 +155,6 @@ function $ckGetForecastArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "GetForecastArguments",
@@ -171,7 +166,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-forecast.ts", $dictionary.fingerprint, "GetForecastArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-tools/args/get-forecast.ts", $dictionary.fingerprint, "GetForecastArguments");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */
@@ -280,18 +275,11 @@ export const GetForecastArgumentsDense: $rt.DenseTextGroup<GetForecastArguments>
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const GetForecastArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<GetForecastArguments>>({
-  name: "GetForecastArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<GetForecastArguments>(output, $ckGetForecastArguments, $thints_GetForecastArguments, options, $tfill_GetForecastArguments, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_GetForecastArguments, $descriptor) : $tinstructions_GetForecastArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "GetForecastArguments", descriptor: $descriptor, check: $ckGetForecastArguments, hints: $thints_GetForecastArguments, fill: $tfill_GetForecastArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const GetForecastArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<GetForecastArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_GetForecastArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetForecastArgumentsStream: $rt.StreamCodec<GetForecastArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetForecastArguments, $StreamPaths>($streamSpec);

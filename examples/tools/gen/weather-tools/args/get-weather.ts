@@ -113,11 +113,6 @@ function $ckGetWeatherArguments(v: any): any {
   return v;
 }
 
-/** The dense reader, for `fromModelOutput` (either layout in a reply). */
-function $denseRead(text: string): unknown {
-  return $rt.denseFromText($descriptor, text);
-}
-
 /** The dictionary's identity (docs/FORMAT.md §5). */
 const $dictionary = {
   name: "GetWeatherArguments",
@@ -129,7 +124,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(4, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -238,18 +233,11 @@ export const GetWeatherArgumentsDense: $rt.DenseTextGroup<GetWeatherArguments> =
   },
 };
 
-/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply. */
-// fromModelOutput then checks the full JSON Schema (ToonError INVALID_VALUE listing every violation)
-export const GetWeatherArgumentsPrompt = /*@__PURE__*/ $rt.withSchemaCheck<$rt.PromptGroup<GetWeatherArguments>>({
-  name: "GetWeatherArguments",
-  fingerprint: $FINGERPRINT,
-  fromModelOutput(output, options) {
-    return $rt.fromModelOutputWith<GetWeatherArguments>(output, $ckGetWeatherArguments, $thints_GetWeatherArguments, options, undefined, $denseRead);
-  },
-  formatInstructions(options) {
-    return options?.layout === "dense" ? $rt.denseInstructions($tinstructions_GetWeatherArguments, $descriptor) : $tinstructions_GetWeatherArguments;
-  },
-}, $checkSchema);
+/** What reads this codec's text from a model's reply, whole or as it streams (runtime/text/reader). */
+const $readerSpec: $rt.ReaderSpec = { name: "GetWeatherArguments", descriptor: $descriptor, check: $ckGetWeatherArguments, hints: $thints_GetWeatherArguments, schema: $checkSchema };
+
+/** Prompting: the instructions that teach a model this shape, and reading the value out of its reply, whole or as it streams (then checked against the full JSON Schema: ToonError INVALID_VALUE listing every violation). */
+export const GetWeatherArgumentsPrompt = /*@__PURE__*/ $rt.promptGroup<GetWeatherArguments, $StreamPaths>($readerSpec, $FINGERPRINT, $tinstructions_GetWeatherArguments);
 
 /** Streaming frames (docs/FORMAT.md §10.3). */
 export const GetWeatherArgumentsStream: $rt.StreamCodec<GetWeatherArguments, $StreamPaths> = /*@__PURE__*/ $rt.streamCodec<GetWeatherArguments, $StreamPaths>($streamSpec);
