@@ -37,6 +37,7 @@ import type { PartialValue, PathMap, StreamEvent } from "./stream-events.ts";
 import type { JsonRepair } from "./text/json-repair.ts";
 import type { ModelOutput, ModelOutputOptions } from "./text/model-output.ts";
 import type { TextReader, TextReaderOptions } from "./text/reader/text-reader.ts";
+import { withFacts } from "./text/reader/facts.ts";
 
 /** What `toonOutput` needs of a codec: its Prompt group (`OrderListPrompt`) or the codec object (`OrderList`). */
 export interface ToonOutputCodec<T, P extends PathMap = PathMap> {
@@ -320,9 +321,7 @@ function outputError(e: ToonError, text: string, context: ToonOutputContext | un
   if (e.line !== undefined) opts.line = e.line;
   if (e.column !== undefined) opts.column = e.column;
   if (e.details !== undefined) opts.details = e.details;
-  if (e.count !== undefined) opts.count = e.count;
-  if (e.atEnd === true) opts.atEnd = true;
-  const x = new ToonError(e.code, e.reason, opts);
+  const x = withFacts(new ToonError(e.code, e.reason, opts), e.count, e.atEnd);
   const facts = { text, response: context?.response, usage: context?.usage, finishReason: context?.finishReason };
   for (const [k, v] of Object.entries(facts)) Object.defineProperty(x, k, { value: v, enumerable: true, configurable: true, writable: true });
   Object.defineProperty(x, NO_OBJECT, { value: true });

@@ -40,10 +40,6 @@ export interface ToonErrorOptions {
   column?: number;
   /** Further findings, when one error stands for several (validation lists every violation). */
   details?: ToonErrorDetail[];
-  /** Text readers: a count that did not match what was under it (what `repair` reads, never the message). */
-  count?: CountMismatch;
-  /** Text readers: the reader ran into the end of its input here (a reply cut off there is INCOMPLETE). */
-  atEnd?: boolean;
 }
 
 /**
@@ -98,10 +94,13 @@ export class ToonError extends Error {
   readonly line?: number;
   readonly column?: number;
   readonly details?: ToonErrorDetail[];
-  /** Text readers: the count that did not match (see {@link CountMismatch}). */
-  readonly count?: CountMismatch;
-  /** Text readers: raised where the input ended (the value being read ran into its end). */
-  readonly atEnd?: boolean;
+  /**
+   * Text readers: the count that did not match (see {@link CountMismatch}). Declared only, and set by the text
+   * readers (runtime/text/reader/facts.ts), so that a bundle that reads no text carries no code for it.
+   */
+  declare readonly count?: CountMismatch;
+  /** Text readers: raised where the input ended (the value being read ran into its end). Declared only, as `count`. */
+  declare readonly atEnd?: boolean;
   /**
    * Set on tool-call errors (runtime/tools.ts): the call's id, name, index, raw arguments and stream position.
    * Declared only, and assigned by the tool-call code, so that codecs that never parse tool calls carry no code for it.
@@ -120,8 +119,6 @@ export class ToonError extends Error {
     if (options.line !== undefined) this.line = options.line;
     if (options.column !== undefined) this.column = options.column;
     if (options.details !== undefined) this.details = options.details;
-    if (options.count !== undefined) this.count = options.count;
-    if (options.atEnd === true) this.atEnd = true;
   }
 
   /** Works across duplicated copies of the runtime (two bundles, dev and dist builds). */

@@ -5,7 +5,8 @@
  * looks past the current line. Every failure is a ToonError TEXT_SYNTAX (malformed text) or INVALID_VALUE (text
  * that does not fit the schema) with the line, column and the JSON pointer of the value being read.
  */
-import { ToonError, pointerSegment, type CountMismatch, type ToonErrorOptions } from "../../errors.ts";
+import { ToonError, pointerSegment, type CountMismatch } from "../../errors.ts";
+import { withFacts } from "./facts.ts";
 import { setOwn } from "../../objects.ts";
 import { textCheckOf } from "../../codec/engine/text-check.ts";
 import { checkDecoded, tcInt64, tcInteger, tcUuid, type TextCheckFn } from "../check.ts";
@@ -157,9 +158,7 @@ export class DenseLine {
       column = at.column;
       this.failedAtLineEnd = this.pos >= this.le;
     }
-    const options: ToonErrorOptions = { path: "", line, column };
-    if (count !== undefined) options.count = count;
-    throw new ToonError(code, `dense text line ${line}, column ${column}: ${message}`, options);
+    throw withFacts(new ToonError(code, `dense text line ${line}, column ${column}: ${message}`, { path: "", line, column }), count, undefined);
   }
 
   /** A count that does not match what is under (or after) its header at `header`: TEXT_SYNTAX with its facts. */

@@ -6,6 +6,7 @@
  * `True`, a comment, a raw line break in a string, NaN).
  */
 import { ToonError, type ToonErrorCode } from "../../errors.ts";
+import { withFacts } from "./facts.ts";
 
 export type JsonFaultKind =
   /** A character or word that cannot stand here (`expected` says what could, `found` what came). */
@@ -65,7 +66,7 @@ export function jsonFaultCode(f: JsonFault): ToonErrorCode {
 
 /** The strict reader's error for a fault (what `parseJsonExact` throws). */
 export function jsonFaultError(f: JsonFault, code: ToonErrorCode = jsonFaultCode(f), reason = jsonFaultReason(f)): ToonError {
-  return new ToonError(code, reason, { line: f.line, column: f.column, path: f.path, atEnd: f.atEnd });
+  return withFacts(new ToonError(code, reason, { line: f.line, column: f.column, path: f.path }), undefined, f.atEnd);
 }
 
 /** The default `raise` of the reader: throw the strict reader's error. */

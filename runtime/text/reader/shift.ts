@@ -3,13 +3,12 @@
  * from its own first line).
  */
 import { ToonError, type ToonErrorOptions } from "../../errors.ts";
+import { withFacts } from "./facts.ts";
 
 export function shiftLines(e: ToonError, lines: number): ToonError {
   if (e.line === undefined || lines === 0) return e;
   const opts: ToonErrorOptions = { path: e.path, line: e.line + lines, cause: e.cause ?? e };
   if (e.column !== undefined) opts.column = e.column;
   if (e.details !== undefined) opts.details = e.details;
-  if (e.count !== undefined) opts.count = { ...e.count, line: e.count.line + lines };
-  if (e.atEnd === true) opts.atEnd = true;
-  return new ToonError(e.code, e.reason, opts);
+  return withFacts(new ToonError(e.code, e.reason, opts), e.count === undefined ? undefined : { ...e.count, line: e.count.line + lines }, e.atEnd);
 }

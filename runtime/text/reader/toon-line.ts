@@ -12,6 +12,7 @@
  */
 
 import { ToonError, pointerSegment } from "../../errors.ts";
+import { withFacts } from "./facts.ts";
 import { setOwn } from "../../objects.ts";
 import { TextNumber } from "./text-number.ts";
 
@@ -99,7 +100,7 @@ export function errAt(s: LineState, reason: string, pos: number, code: "TEXT_SYN
 
 /** An error where the line ran out before the token did: at the text's unterminated last line, the input's end. */
 export function cutAt(s: LineState, reason: string, pos: number): ToonError {
-  return new ToonError("TEXT_SYNTAX", reason, { line: s.ln, column: pos - s.ls + 1, atEnd: s.last });
+  return withFacts(new ToonError("TEXT_SYNTAX", reason, { line: s.ln, column: pos - s.ls + 1 }), undefined, s.last);
 }
 
 export function depthErr(s: LineState): ToonError {

@@ -11,6 +11,7 @@
  */
 
 import { ToonError, pointerSegment } from "../../errors.ts";
+import { withFacts } from "./facts.ts";
 import { hasOwn, setOwn } from "../../objects.ts";
 import { checkSizeAndDepth } from "../options.ts";
 import { LineLexer, type LineSink } from "./lines.ts";
@@ -662,12 +663,8 @@ function checkCount(s: R, f: Frame, atEnd: boolean): void {
 }
 
 function countErr(h: Header, found: number, what: "rows" | "items" | "values" | "entries", inline: boolean, line: number, column: number, atEnd: boolean): ToonError {
-  return new ToonError("TEXT_SYNTAX", `${h.keyed ? "keyed table" : "array"} declares ${h.len} ${what} but has ${found}`, {
-    line,
-    column,
-    count: { declared: h.len, found, more: false, what, inline, line: h.line, column: h.column },
-    atEnd,
-  });
+  const e = new ToonError("TEXT_SYNTAX", `${h.keyed ? "keyed table" : "array"} declares ${h.len} ${what} but has ${found}`, { line, column });
+  return withFacts(e, { declared: h.len, found, more: false, what, inline, line: h.line, column: h.column }, atEnd);
 }
 
 /** The text is over: every open scope closes (a short count there ran into the end of the input); the root's value. */

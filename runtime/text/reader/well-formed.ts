@@ -4,6 +4,7 @@
  * `checkWellFormed` of a whole text (exported by runtime/text/decode.ts).
  */
 import { ToonError } from "../../errors.ts";
+import { withFacts } from "./facts.ts";
 
 const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function";
 
@@ -31,7 +32,7 @@ export function loneSurrogate(s: string, from: number, to: number): number {
 
 /** The error for a lone surrogate `c` at `line`/`column`. */
 export function loneSurrogateError(c: number, line: number, column: number, atEnd = false): ToonError {
-  return new ToonError("TEXT_SYNTAX", `lone surrogate U+${c.toString(16).toUpperCase()} (text must be well-formed Unicode)`, { line, column, atEnd });
+  return withFacts(new ToonError("TEXT_SYNTAX", `lone surrogate U+${c.toString(16).toUpperCase()} (text must be well-formed Unicode)`, { line, column }), undefined, atEnd);
 }
 
 /** TEXT_SYNTAX at the first lone surrogate of a whole text, before anything is read. */
