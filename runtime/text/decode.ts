@@ -4,19 +4,24 @@
  */
 
 import { ToonError } from "../errors.ts";
-import { ToonTextReader, type TextDecodeOptions, type ToonReaderOptions } from "./reader/toon.ts";
+import { endText, locateState, type TextDecodeOptions, type ToonReaderOptions } from "./reader/toon.ts";
+import { newState, type R } from "./reader/toon-read.ts";
 import { checkWellFormed } from "./reader/well-formed.ts";
 
 export type { TextDecodeOptions } from "./reader/toon.ts";
 export { TextNumber } from "./reader/text-number.ts";
 export { checkWellFormed, offsetToLineColumn } from "./reader/well-formed.ts";
 
-/** A reader of `text` with the decoding options only (whatever else `options` holds is not the reader's). */
-function readerOf(text: string, options: TextDecodeOptions | undefined, exact: boolean, track: boolean): ToonTextReader {
+/**
+ * The state of a reader of `text` with the decoding options only (whatever else `options` holds is not the
+ * reader's); read through the functions behind ToonTextReader's methods, not the class, so that a bundle decoding
+ * whole texts carries none of the streaming ones.
+ */
+function readerOf(text: string, options: TextDecodeOptions | undefined, exact: boolean, track: boolean): R {
   if (typeof text !== "string") throw new ToonError("INVALID_VALUE", "decodeText expects a string");
   const o: ToonReaderOptions = { indentSize: options?.indentSize, strict: options?.strict, maxDepth: options?.maxDepth, exact, track };
   try {
-    return new ToonTextReader(o);
+    return newState(o);
   } catch (e) {
     // a lone surrogate in the text is reported before bad options, as it always was
     checkWellFormed(text);
@@ -30,8 +35,7 @@ function readerOf(text: string, options: TextDecodeOptions | undefined, exact: b
  * text, or `DEPTH_LIMIT` beyond `maxDepth` nesting levels.
  */
 export function decodeText(text: string, options?: TextDecodeOptions): unknown {
-  const r = readerOf(text, options, false, false);
-  return r.end(text);
+  return endText(readerOf(text, options, false, false), text);
 }
 
 /**
@@ -40,7 +44,7 @@ export function decodeText(text: string, options?: TextDecodeOptions): unknown {
  */
 export function decodeTextExact(text: string, options?: TextDecodeOptions): { value: unknown; raws: number } {
   const r = readerOf(text, options, true, false);
-  const value = r.end(text);
+  const value = endText(r, text);
   return { value, raws: r.raws };
 }
 
@@ -54,9 +58,9 @@ export function locateText(text: string, path: string, options?: TextDecodeOptio
   // a lone surrogate is an error here, not a text that does not decode
   checkWellFormed(text);
   try {
-    r.end(text);
+    endText(r, text);
   } catch {
     return undefined;
   }
-  return r.locate(path);
+  return locateState(r, path);
 }

@@ -117,31 +117,7 @@ export class ToonTextReader {
    * of `text` than `push(text); end()`, which reports the first line that fails.
    */
   end(last?: string): unknown {
-    const s = this.s;
-    if (s.failed !== undefined) throw s.failed;
-    if (!s.ended) {
-      if (last !== undefined && typeof last !== "string") throw new ToonError("INVALID_VALUE", "ToonTextReader.end expects a string or nothing");
-      s.ended = true;
-      try {
-        if (last !== undefined && last.length > 0) {
-          checkLastPiece(s, last);
-          s.whole = true;
-        }
-        if (s.track !== null) s.endAt = endOfText(s, last ?? "");
-        s.lex.end(last);
-        s.wf = "";
-      } catch (e) {
-        // an indentation error thrown while the lines before it wait with theirs (s.failed) comes first
-        if (e !== s.failed) s.failed = withPath(s, e);
-      }
-      if (s.failed !== undefined) throw s.failed;
-      try {
-        finish(s);
-      } catch (e) {
-        throw (s.failed = withPath(s, e));
-      }
-    }
-    return s.rootValue;
+    return endText(this.s, last);
   }
 
   /**
@@ -183,11 +159,46 @@ export class ToonTextReader {
    * for "". Undefined without the `track` option.
    */
   locate(pointer: string): TextPosition | undefined {
-    const s = this.s;
-    if (s.track === null) return undefined;
-    const root = s.root === 3 ? (s.stack[0].arr ?? s.stack[0].obj) : s.rootValue;
-    return locateIn(s.track, root, pointer, s.first ?? s.endAt ?? endOfText(s));
+    return locateState(this.s, pointer);
   }
+}
+
+/**
+ * {@link ToonTextReader.end} on a reader's state: whole-text readers (decode.ts) call it on a state of their own,
+ * so a bundle that only decodes whole texts carries none of the class's streaming methods.
+ */
+export function endText(s: R, last?: string): unknown {
+  if (s.failed !== undefined) throw s.failed;
+  if (!s.ended) {
+    if (last !== undefined && typeof last !== "string") throw new ToonError("INVALID_VALUE", "ToonTextReader.end expects a string or nothing");
+    s.ended = true;
+    try {
+      if (last !== undefined && last.length > 0) {
+        checkLastPiece(s, last);
+        s.whole = true;
+      }
+      if (s.track !== null) s.endAt = endOfText(s, last ?? "");
+      s.lex.end(last);
+      s.wf = "";
+    } catch (e) {
+      // an indentation error thrown while the lines before it wait with theirs (s.failed) comes first
+      if (e !== s.failed) s.failed = withPath(s, e);
+    }
+    if (s.failed !== undefined) throw s.failed;
+    try {
+      finish(s);
+    } catch (e) {
+      throw (s.failed = withPath(s, e));
+    }
+  }
+  return s.rootValue;
+}
+
+/** {@link ToonTextReader.locate} on a reader's state. */
+export function locateState(s: R, pointer: string): TextPosition | undefined {
+  if (s.track === null) return undefined;
+  const root = s.root === 3 ? (s.stack[0].arr ?? s.stack[0].obj) : s.rootValue;
+  return locateIn(s.track, root, pointer, s.first ?? s.endAt ?? endOfText(s));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
