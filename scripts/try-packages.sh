@@ -33,11 +33,20 @@ cat > app.mjs <<'EOF'
 import { readFileSync } from "node:fs";
 import { OrderList } from "./gen/index.js";
 import { ToonError } from "@toon-gen/runtime";
+import { toonOutput } from "@toon-gen/runtime/ai";
 const data = JSON.parse(readFileSync("data/order-list.json", "utf8"));
 const bytes = OrderList.encode(data);
 console.log(`${data.orders.length} orders: JSON ${JSON.stringify(data).length} B, TOON binary ${bytes.length} B`);
 console.log("round trip equal:", JSON.stringify(OrderList.decode(bytes)) === JSON.stringify(data));
 try { OrderList.decode(bytes.subarray(0, 10)); } catch (e) { console.log("truncated input:", e instanceof ToonError ? e.code : e); }
+// a model's reply streamed in 5-character pieces: each order out as its row completes
+const reply = "Here you are:\n\n```toon\n" + OrderList.toText(data, { layout: "dense" }) + "\n```\nAnything else?";
+const r = OrderList.reader();
+let streamed = 0;
+for (let i = 0; i < reply.length; i += 5) for (const e of r.push(reply.slice(i, i + 5))) if (e.type === "element" && e.path === "orders[]") streamed++;
+console.log(`dense reply in 5-character pieces: ${streamed} orders as they completed, value equal:`, JSON.stringify(r.end()) === JSON.stringify(data));
+// the AI SDK adapter needs no `ai` installed
+console.log("toonOutput instructions:", toonOutput(OrderList, { layout: "dense" }).instructions?.length, "chars");
 EOF
 node app.mjs
 
