@@ -76,15 +76,23 @@ export function validateFull<T>(value: unknown, options: ValidateOptions | undef
  * (type and range keywords then apply; which positions may hold a bigint at all is the shape check's job). The
  * value itself when it holds no bigint (no copy).
  */
-function jsonNumbers(value: unknown, depth = 0, path = ""): unknown {
+function jsonNumbers(value: unknown): unknown {
+  // the path is kept as segments and written as a pointer only for the error of a value that cannot be read
+  const segs: (string | number)[] = [];
+  return numbersIn(value, segs, () => segs.map((x) => pointerSegment(x)).join(""));
+}
+
+function numbersIn(value: unknown, segs: (string | number)[], where: () => string): unknown {
   if (typeof value === "bigint") return Number(value);
-  if (typeof value !== "object" || value === null || depth > 256) return value;
-  if (isArrayAt(value, path)) {
+  if (typeof value !== "object" || value === null || segs.length > 256) return value;
+  if (isArrayAt(value, where)) {
     const items = value;
     let out: unknown[] | undefined;
     for (let i = 0; i < items.length; i++) {
       const x = items[i];
-      const y = jsonNumbers(x, depth + 1, path + pointerSegment(i));
+      segs.push(i);
+      const y = numbersIn(x, segs, where);
+      segs.pop();
       if (y !== x) (out ??= items.slice())[i] = y;
     }
     return out ?? value;
@@ -92,7 +100,9 @@ function jsonNumbers(value: unknown, depth = 0, path = ""): unknown {
   let out: Record<string, unknown> | undefined;
   for (const k of Object.keys(value)) {
     const x = (value as Record<string, unknown>)[k];
-    const y = jsonNumbers(x, depth + 1, path + pointerSegment(k));
+    segs.push(k);
+    const y = numbersIn(x, segs, where);
+    segs.pop();
     if (y !== x) {
       out ??= { ...(value as Record<string, unknown>) };
       Object.defineProperty(out, k, { value: y, enumerable: true, writable: true, configurable: true });

@@ -22,6 +22,8 @@ export function fenceRank(label: string): number {
 
 /** Whether `line` closes a fence opened with `marker`: the marker's character only, at least as many. */
 export function closesFence(line: string, marker: string): boolean {
+  // every line of a fenced payload is asked: most hold no marker at all, which one native search says
+  if (!line.includes(marker)) return false;
   const l = line.trim();
   return l.length >= marker.length && l === marker[0]!.repeat(l.length);
 }
