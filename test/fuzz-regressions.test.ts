@@ -171,7 +171,7 @@ test("9: fromText and decodeText refuse lone surrogates (TEXT_SYNTAX)", () => {
   assert.deepEqual(decodeText("a: 😀"), { a: "😀" }, "a surrogate pair is fine");
 });
 
-test("11: exotic values: revoked proxies are INVALID_VALUE, user errors pass through, Date impostors are refused", () => {
+test("11: exotic values: revoked proxies are INVALID_VALUE, user errors pass through, Date impostors are refused", async () => {
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
   for (const enc of [(v: unknown) => point.encode(v as never), (v: unknown) => point.toText(v as never), (v: unknown) => encodeText(v), (v: unknown) => encodeSchemaless(v)]) {
@@ -191,6 +191,11 @@ test("11: exotic values: revoked proxies are INVALID_VALUE, user errors pass thr
   const checked = point.validate({ x: 1, tags: proxy });
   assert.equal(checked.ok, false);
   assert.equal(checked.errors[0]!.path, "/tags");
+  // a codec with a JSON Schema validator module walks the value for bigints first: the proxy's pointer, deeper
+  const { OrderList } = await import("../examples/orders/gen/order-list.ts");
+  const nested = OrderList.validate({ orders: [{}, proxy] } as never);
+  assert.equal(nested.ok, false);
+  assert.equal(nested.ok ? "" : nested.errors[0]!.path, "/orders/1");
   assert.throws(() => point.validate(getter), (e: unknown) => e === mine, "validate: the user's RangeError passes through");
   const fake = Object.create(Date.prototype) as Date;
   toonError(() => encodeText({ when: fake }), "INVALID_VALUE");
