@@ -32,7 +32,7 @@
  * Use one `toonOutput` per call: calls sharing one in parallel get their outputs right but restart each other's
  * reader (and their partials may mix). No dependency on `ai`: the SDK's shapes it needs are declared here.
  */
-import { ToonError, pointerSegment, type ToonErrorOptions } from "./errors.ts";
+import { ToonError, optionsArg, pointerSegment, type ToonErrorOptions } from "./errors.ts";
 import type { PartialValue, PathMap, StreamEvent } from "./stream-events.ts";
 import type { JsonRepair } from "./text/json-repair.ts";
 import type { ModelOutput, ModelOutputOptions } from "./text/model-output.ts";
@@ -127,7 +127,7 @@ export function toonOutput<T, P extends PathMap = PathMap, K extends ArrayKeys<T
   if (codec === null || typeof codec !== "object" || typeof codec.reader !== "function" || typeof codec.fromModelOutput !== "function" || typeof codec.formatInstructions !== "function") {
     throw new ToonError("CONFIG_ERROR", "toonOutput expects a generated codec (or its Prompt group): an object with reader, fromModelOutput and formatInstructions");
   }
-  if (options === null || typeof options !== "object") throw new ToonError("CONFIG_ERROR", `toonOutput options must be an object, got ${options === null ? "null" : typeof options}`);
+  optionsArg(options, "toonOutput");
   const layout = options.layout ?? "toon";
   if (layout !== "toon" && layout !== "dense" && layout !== "json") throw new ToonError("CONFIG_ERROR", `layout must be "toon", "dense" or "json", got ${String(layout)}`);
   const key = options.elements;

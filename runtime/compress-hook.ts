@@ -5,7 +5,7 @@
  * that never registers one carries none of the compression code (about 3 KB minified), only these lines.
  */
 import type { EncodeOptions } from "./compression.ts";
-import { ToonError } from "./errors.ts";
+import { ToonError, optionsArg } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 
 export interface CompressionHook {
@@ -38,7 +38,8 @@ export function noDecompressor(start: number): ToonError {
 
 /** `encode(value, options)`: the message, compressed when `options.compress` asks (CONFIG_ERROR without a compressor). */
 export function compressIfAsked(message: Uint8Array, options: EncodeOptions | undefined): Uint8Array {
-  if (options === undefined || !options.compress) return message;
+  if (options === undefined) return message;
+  if (!optionsArg(options, "encode")!.compress) return message;
   const h = (globalThis as Registry)[HOOK];
   if (h === undefined) throw noCompressor();
   return h.compress(message, options);

@@ -167,6 +167,16 @@ export function isRevokedProxy(e: unknown): boolean {
 }
 
 /**
+ * An options argument as given: undefined (the defaults) or a plain object. Anything else (null, a string, an
+ * array, whose own members such as `at` would be read as options) is CONFIG_ERROR naming the call, never a
+ * TypeError from reading a member of it.
+ */
+export function optionsArg<O>(options: O | undefined, what: string): O | undefined {
+  if (options === undefined || (typeof options === "object" && options !== null && !Array.isArray(options))) return options;
+  throw new ToonError("CONFIG_ERROR", `${what} options must be an object, got ${options === null ? "null" : Array.isArray(options) ? "an array" : typeof options}`);
+}
+
+/**
  * What a non-ToonError met while walking a value at `path` becomes: a stack overflow is DEPTH_LIMIT, a revoked
  * Proxy is INVALID_VALUE (the value cannot be read), anything else (the user's own error) is returned unchanged.
  */

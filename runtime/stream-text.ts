@@ -13,7 +13,7 @@
  */
 import type { CodecDescriptor, Shape } from "./codec/descriptor.ts";
 import { textCheckOf } from "./codec/engine/text-check.ts";
-import { ToonError } from "./errors.ts";
+import { ToonError, optionsArg } from "./errors.ts";
 import { getOwn } from "./objects.ts";
 import type { StreamEncoder, StreamEvent, StreamSpec } from "./stream.ts";
 import type { FillProp, FillShape, FillSpec } from "./text/model-fill.ts";
@@ -142,7 +142,7 @@ export class TextFeed {
     private readonly enc: StreamEncoder<any, any>,
     options: TextStreamOptions,
   ) {
-    if (options === null || typeof options !== "object") throw new ToonError("CONFIG_ERROR", `text options must be an object, got ${options === null ? "null" : typeof options}`);
+    optionsArg(options, "text");
     const input = options.input;
     if (input !== undefined && input !== "reply" && input !== "text") throw new ToonError("CONFIG_ERROR", `input must be "reply" or "text", got ${String(input)}`);
     this.ts = textSpecOf(enc.spec);

@@ -17,7 +17,7 @@
 import type { CodecDescriptor } from "./codec/descriptor.ts";
 import { pathFunctions } from "./codec/engine/stream.ts";
 import { streamPathRows, type StreamPathRow } from "./codec/stream-rows.ts";
-import { ToonError, hostError, isArrayAt, pointerSegment, rethrowAt } from "./errors.ts";
+import { ToonError, hostError, isArrayAt, optionsArg, pointerSegment, rethrowAt } from "./errors.ts";
 import { readExtensionSection, writeExtensionSection } from "./extensions.ts";
 import { hex16, peekHeader, writeHeader, type Header } from "./header.ts";
 import { getOwn, hasOwn, setOwn } from "./objects.ts";
@@ -1939,21 +1939,26 @@ export interface StreamCodec<T, P extends PathMap = PathMap> {
 export function streamCodec<T, P extends PathMap = PathMap>(spec: StreamSpec): StreamCodec<T, P> {
   return {
     spec,
-    encoder: (options) => new StreamEncoder<T, P>(spec, options),
-    decoder: (options) => new StreamDecoder<T, P>(spec, options),
+    encoder: (options) => new StreamEncoder<T, P>(spec, optionsArg(options, "stream.encoder")),
+    decoder: (options) => new StreamDecoder<T, P>(spec, optionsArg(options, "stream.decoder")),
     frames(value, options) {
-      return new StreamEncoder<T, P>(spec).encodeIncremental(value, options);
+      return new StreamEncoder<T, P>(spec).encodeIncremental(value, optionsArg(options, "stream.frames"));
     },
     encode(value, options) {
-      return concatBytes(this.frames(value, options));
+      return concatBytes(this.frames(value, optionsArg(options, "stream.encode")));
     },
     decode(input) {
       const d = new StreamDecoder<T, P>(spec);
       if (input instanceof Uint8Array) d.push(input);
-      else for (const c of input) d.push(c);
+      else if (isIterable(input)) for (const c of input) d.push(c);
+      else throw new ToonError("INVALID_VALUE", `stream.decode expects bytes (a Uint8Array) or an iterable of them, got ${input === null ? "null" : typeof input}`);
       return d.end();
     },
   };
+}
+
+function isIterable(x: unknown): x is Iterable<unknown> {
+  return typeof x === "object" && x !== null && typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
 }
 
 /** Concatenate byte chunks. */

@@ -12,7 +12,7 @@
  * additional properties (a map) cannot be strict: UNSUPPORTED_SCHEMA naming the tool and path.
  * Zero dependencies; no Node APIs.
  */
-import { ToonError, pointerSegment } from "./errors.ts";
+import { ToonError, optionsArg, pointerSegment } from "./errors.ts";
 import { isPlainObject } from "./objects.ts";
 
 /** A tool as the generated module keeps it. */
@@ -41,8 +41,8 @@ export interface ToolDefinitions {
 }
 
 /** The tools of a set in `format` (fresh objects: the caller may add to them). */
-export function toolDefinitions<F extends ToolDefinitionFormat>(format: F, tools: readonly ToolSource[], options: ToolDefinitionOptions = {}): ToolDefinitions[F] {
-  const strict = options.strict === true;
+export function toolDefinitions<F extends ToolDefinitionFormat>(format: F, tools: readonly ToolSource[], options?: ToolDefinitionOptions): ToolDefinitions[F] {
+  const strict = optionsArg(options, "definitions")?.strict === true;
   if (strict && format !== "openai-chat" && format !== "openai-responses") {
     throw new ToonError("CONFIG_ERROR", `strict definitions are OpenAI's structured outputs: format ${JSON.stringify(format)} has no strict mode`);
   }

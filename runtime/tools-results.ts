@@ -61,6 +61,7 @@ export interface ToolErrorPayload {
 }
 
 function targetOf(t: ToolResultTarget): { id: string; name: string; error?: ToonError } {
+  if (typeof t !== "object" || t === null) throw new ToonError("INVALID_VALUE", `the target of a tool result is a parsed call or an outcome of one, got ${t === null ? "null" : typeof t}`);
   if ("ok" in t) return t.ok ? { id: t.call.id, name: t.call.name } : { id: t.id, name: t.name, error: t.error };
   return { id: t.id, name: t.name };
 }

@@ -342,7 +342,14 @@ export interface ToolCall<N extends string = string, A = unknown> {
  * travel in TOON (a decoded call is `{ name, arguments }`). Keep ids beside the bytes if a log needs them.
  */
 export function callOnly(call: { readonly name: string; readonly arguments: unknown }): { name: string; arguments: unknown } {
+  if (typeof call !== "object" || call === null) throw new ToonError("INVALID_VALUE", `a tool call is an object { name, arguments }, got ${call === null ? "null" : typeof call}`);
   return { name: call.name, arguments: call.arguments };
+}
+
+/** {@link callOnly} of each call of a batch (INVALID_VALUE when `calls` is not an array). */
+export function callsOnly(calls: readonly { readonly name: string; readonly arguments: unknown }[]): { name: string; arguments: unknown }[] {
+  if (!Array.isArray(calls)) throw new ToonError("INVALID_VALUE", `a batch of tool calls is an array, got ${calls === null ? "null" : typeof calls}`);
+  return calls.map(callOnly);
 }
 
 /** Build the spec a generated module hands to `parseToolCall` and `ToolCallAccumulator`. */
@@ -399,6 +406,7 @@ function aboutCall(e: ToonError, ref: ToolCallRef): ToonError {
  * the tool's codec. Returns the findings; empty means valid.
  */
 export function checkToolArguments(spec: ToolSetSpec, name: string, args: unknown): ToonErrorDetail[] {
+  if (typeof name !== "string") return [{ path: "/name", message: `the tool name must be a string, got ${name === null ? "null" : typeof name}` }];
   const tool = spec.tools.get(name);
   if (tool === undefined) return [{ path: "/name", message: unknownToolMessage(spec, name) }];
   const found = checkShape(args, tool.shape, spec.defs, "/arguments");

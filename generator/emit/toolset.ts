@@ -179,7 +179,7 @@ export const ${Set_} = {
   batch: {
     ...${Batch},
     encode(calls: readonly (${Set_} | ${Call})[], options?: $rt.EncodeOptions): Uint8Array {
-      return ${Batch}.encode(calls.map((c) => $rt.callOnly(c) as ${Set_}), options);
+      return ${Batch}.encode($rt.callsOnly(calls) as ${Set_}[], options);
     },
   },
   /** Argument codecs by tool name. */

@@ -6,7 +6,7 @@
  * first (its reader is strict, so TOON that is not also valid dense fails fast), then TOON; when both fail, the
  * error of the one that read further is thrown.
  */
-import { ToonError } from "../errors.ts";
+import { ToonError, optionsArg } from "../errors.ts";
 import { further } from "./layout-error.ts";
 import type { TextEncodeOptions } from "./encode.ts";
 import type { TextDecodeOptions } from "./decode.ts";
@@ -63,10 +63,11 @@ export function textLayouts<T>(toon: ToonTextGroup<T>, dense: DenseTextGroup<T>)
     name: toon.name,
     fingerprint: toon.fingerprint,
     toText(value: T, options?: TextEncodeOptions): string {
+      optionsArg(options, "toText");
       return options?.layout === "dense" ? dense.toText(value) : toon.toText(value, toonOptions(options));
     },
     fromText(text: string, options?: TextDecodeOptions): T {
-      const layout = options?.layout;
+      const layout = optionsArg(options, "fromText")?.layout;
       if (layout === "toon") return toon.fromText(text, toonOptions(options));
       if (layout === "dense") return dense.fromText(text);
       let denseError: ToonError;
@@ -97,7 +98,7 @@ function toonOptions<O extends { layout?: TextLayout }>(options: O | undefined):
  * CONFIG_ERROR naming where the dense layout is, never TOON written instead.
  */
 export function refuseDense(options: { layout?: unknown } | undefined): void {
-  if (options !== undefined && options.layout === "dense") {
+  if (optionsArg(options, "text")?.layout === "dense") {
     throw new ToonError("CONFIG_ERROR", 'the <Codec>Text group reads and writes TOON v4 only: use <Codec>Dense, or the codec object with { layout: "dense" }');
   }
 }

@@ -29,7 +29,7 @@
  * as absent and fills schema defaults. When no candidate succeeds, the error of the first one is thrown (line
  * numbers count from the start of the model output); when there is none at all, NO_PAYLOAD.
  */
-import { ToonError } from "../errors.ts";
+import { ToonError, optionsArg } from "../errors.ts";
 import type { StreamEvent } from "../stream-events.ts";
 import type { JsonRepair } from "./json-repair.ts";
 import { PayloadReader, type ReaderSpec } from "./reader/payload-reader.ts";
@@ -285,7 +285,7 @@ export function findPayloads(output: string, hints: PayloadHints, stats: Payload
  */
 export function fromModelOutputWith<T>(output: ModelOutput, spec: ReaderSpec, options: ModelOutputOptions = {}): T {
   if (typeof output !== "string" && (typeof output !== "object" || output === null)) throw new ToonError("INVALID_VALUE", "fromModelOutput expects the reply's text (or its content parts)");
-  if (options === null || typeof options !== "object") throw new ToonError("CONFIG_ERROR", `fromModelOutput options must be an object, got ${options === null ? "null" : typeof options}`);
+  optionsArg(options, "fromModelOutput");
   const { text, open } = stripReasoning(modelOutputText(output));
   const candidates = findPayloads(text, spec.hints);
   if (candidates.length === 0) {

@@ -4,7 +4,7 @@
  * `readStream`). One PURE call in generated code, so that a module carries the spec and the snippet, not the four
  * methods again.
  */
-import { ToonError } from "../errors.ts";
+import { ToonError, optionsArg } from "../errors.ts";
 import { denseInstructions } from "./dense/instructions.ts";
 import { fromModelOutputWith, type PromptGroup } from "./model-output.ts";
 import type { ReaderSpec } from "./reader/payload-reader.ts";
@@ -19,7 +19,7 @@ export function promptGroup<T, P extends Record<string, unknown> = Record<string
     reader: (options) => textReader<T, P>(spec, options),
     readStream: (source, options) => readTextStream<T, P>(spec, source, options),
     formatInstructions(options) {
-      if (options !== undefined && (options === null || typeof options !== "object")) throw new ToonError("CONFIG_ERROR", `formatInstructions options must be an object, got ${options === null ? "null" : typeof options}`);
+      optionsArg(options, "formatInstructions");
       return options?.layout === "dense" ? denseInstructions(instructions, spec.descriptor) : instructions;
     },
   };

@@ -159,7 +159,7 @@ export const AgentTools = {
   batch: {
     ...AgentToolsBatch,
     encode(calls: readonly (AgentTools | AgentToolsCall)[], options?: $rt.EncodeOptions): Uint8Array {
-      return AgentToolsBatch.encode(calls.map((c) => $rt.callOnly(c) as AgentTools), options);
+      return AgentToolsBatch.encode($rt.callsOnly(calls) as AgentTools[], options);
     },
   },
   /** Argument codecs by tool name. */

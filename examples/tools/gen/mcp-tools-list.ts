@@ -177,7 +177,7 @@ export const McpToolsList = {
   batch: {
     ...McpToolsListBatch,
     encode(calls: readonly (McpToolsList | McpToolsListCall)[], options?: $rt.EncodeOptions): Uint8Array {
-      return McpToolsListBatch.encode(calls.map((c) => $rt.callOnly(c) as McpToolsList), options);
+      return McpToolsListBatch.encode($rt.callsOnly(calls) as McpToolsList[], options);
     },
   },
   /** Argument codecs by tool name. */

@@ -233,7 +233,7 @@ export const WeatherTools = {
   batch: {
     ...WeatherToolsBatch,
     encode(calls: readonly (WeatherTools | WeatherToolsCall)[], options?: $rt.EncodeOptions): Uint8Array {
-      return WeatherToolsBatch.encode(calls.map((c) => $rt.callOnly(c) as WeatherTools), options);
+      return WeatherToolsBatch.encode($rt.callsOnly(calls) as WeatherTools[], options);
     },
   },
   /** Argument codecs by tool name. */

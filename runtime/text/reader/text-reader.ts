@@ -7,7 +7,7 @@
  * the module's stream paths. The cost stays linear in the reply: every character is read once (a payload whose
  * layout is not decided yet is read a second time only when the dense reading of it fails).
  */
-import { ToonError, pointerSegment } from "../../errors.ts";
+import { ToonError, optionsArg, pointerSegment } from "../../errors.ts";
 import { shiftLines } from "./shift.ts";
 import type { ElementEvent, FieldEvent, PartialValue, StreamEvent, ValueEvent } from "../../stream-events.ts";
 import type { JsonRepair } from "../json-repair.ts";
@@ -55,7 +55,7 @@ export interface TextReader<T, P extends PathMap = PathMap> {
 
 /** The reader behind `Codec.reader(options)`. */
 export function textReader<T, P extends PathMap = PathMap>(spec: ReaderSpec, options: TextReaderOptions = {}): TextReader<T, P> {
-  if (options === null || typeof options !== "object") throw new ToonError("CONFIG_ERROR", `reader options must be an object, got ${options === null ? "null" : typeof options}`);
+  optionsArg(options, "reader");
   const layout = options.layout;
   if (layout !== undefined && layout !== "toon" && layout !== "dense" && layout !== "json") throw new ToonError("CONFIG_ERROR", `layout must be "toon", "dense" or "json", got ${String(layout)}`);
   return new StreamingReader<T, P>(spec, options);

@@ -1,0 +1,94 @@
+// Every public function of the examples' generated modules, given an argument of the wrong kind (null,
+// undefined, a number, a string, an array, a plain object) in each of its first two places, with valid arguments
+// elsewhere: it throws a ToonError or does what it documents, never a bare TypeError or RangeError. The functions
+// are enumerated from the modules' exports (every group object and tool-set member), so a function added later is
+// covered without anyone listing it. Async results (readStream's iterator, promises) are awaited too.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { ToonError } from "../runtime/errors.ts";
+import { REPO } from "./support/gen.ts";
+
+const WRONG: readonly unknown[] = [null, undefined, 42, "x", [], {}];
+
+/** Every module under examples/<name>/gen (validator modules and indexes aside: they re-export or hold checks). */
+function modules(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith(".validate.ts") && e.name !== "index.ts") out.push(p);
+    }
+  };
+  for (const ex of readdirSync(path.join(REPO, "examples"), { withFileTypes: true })) {
+    const gen = path.join(REPO, "examples", ex.name, "gen");
+    if (ex.isDirectory() && readdirSync(path.join(REPO, "examples", ex.name)).includes("gen")) walk(gen);
+  }
+  return out;
+}
+
+/** A valid first argument for `name` where one is needed (the examples' data for the orders module). */
+const orders = JSON.parse(readFileSync(path.join(REPO, "examples", "orders", "data", "order-list.json"), "utf8")) as unknown;
+
+/**
+ * [export, the object holding it, its name, the function] for every function of the module's exported objects and
+ * of the objects inside them (a tool set's `batch`, `tools.<name>`, a codec's `stream`), each object once.
+ */
+function functionsOf(mod: Record<string, unknown>): [string, object, string, unknown][] {
+  const out: [string, object, string, unknown][] = [];
+  const seen = new Set<object>();
+  const visit = (label: string, o: unknown, depth: number): void => {
+    if (o === null || typeof o !== "object" || seen.has(o) || depth > 3) return;
+    seen.add(o);
+    for (const [k, v] of Object.entries(o)) {
+      if (typeof v === "function") out.push([label, o, k, v]);
+      else visit(`${label}.${k}`, v, depth + 1);
+    }
+  };
+  for (const [name, v] of Object.entries(mod)) visit(name, v, 0);
+  return out;
+}
+
+/** What a call did: null when it returned or threw a ToonError, else what it threw. */
+async function outcome(call: () => unknown): Promise<unknown> {
+  try {
+    let r = call();
+    if (r !== null && typeof r === "object" && typeof (r as { then?: unknown }).then === "function") r = await r;
+    if (r !== null && typeof r === "object" && typeof (r as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
+      const it = (r as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+      // a few steps: a source of the wrong kind is refused at the first
+      for (let i = 0; i < 4; i++) if ((await it.next()).done === true) break;
+    }
+    return null;
+  } catch (e) {
+    return e instanceof ToonError ? null : e;
+  }
+}
+
+test("public functions of the generated modules: an argument of the wrong kind is a ToonError, never a TypeError", async () => {
+  const found: string[] = [];
+  let calls = 0;
+  for (const file of modules()) {
+    const mod = (await import(file)) as Record<string, unknown>;
+    const rel = path.relative(REPO, file);
+    for (const [exportName, group, fn, f] of functionsOf(mod)) {
+      {
+        for (let at = 0; at < 2; at++) {
+          for (const wrong of WRONG) {
+            // valid arguments elsewhere: the examples' orders as a value, "x" as a text
+            const first = rel.includes("order-list") && /^(encode|toText|validate|frames|toJson)/.test(fn) ? orders : "x";
+            const args = at === 0 ? [wrong] : [first, wrong];
+            calls++;
+            const e = await outcome(() => (f as (...a: unknown[]) => unknown).apply(group, args));
+            if (e !== null) found.push(`${rel} ${exportName}.${fn}(${at === 0 ? "" : "…, "}${wrong === undefined ? "undefined" : JSON.stringify(wrong)}): ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 100)}`);
+          }
+        }
+      }
+    }
+  }
+  assert.ok(calls > 500, `${calls} calls: the modules were enumerated`);
+  assert.deepEqual(found, [], `${found.length} of ${calls} calls threw something other than a ToonError`);
+});
