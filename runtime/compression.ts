@@ -10,7 +10,7 @@
  * only compress when asked (`encode(value, { compress: true })`); decoders decompress whenever the flag is
  * set, and without a registered compressor fail with UNSUPPORTED_FLAGS saying how to register one.
  */
-import { ToonError } from "./errors.ts";
+import { ToonError, optionsArg } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 import { Flag, MAGIC } from "./wire.ts";
 import { DEFAULT_MAX_INFLATED_BYTES } from "./limits.ts";
@@ -60,6 +60,7 @@ type Registry = { [REGISTRY]?: Compressor };
 /** Register (or, with `undefined`, remove) the process-wide compressor. */
 export function setCompressor(c: Compressor | undefined): void {
   if (c !== undefined) {
+    if (typeof c !== "object" || c === null) throw new ToonError("CONFIG_ERROR", `setCompressor expects a compressor object (or undefined to remove one), got ${c === null ? "null" : typeof c}`);
     if (c.name !== "zstd") throw new ToonError("CONFIG_ERROR", `compressor ${JSON.stringify(c.name)}: only "zstd" is specified for the COMPRESSED flag`);
     if (typeof c.compress !== "function" || typeof c.decompress !== "function") {
       throw new ToonError("CONFIG_ERROR", "a compressor needs compress(data) and decompress(data, rawLength) functions");
@@ -110,7 +111,7 @@ function varintBytes(n: number): number[] {
  * Throws CONFIG_ERROR when compression is asked for and no compressor is registered.
  */
 export function compressMessage(message: Uint8Array, options: EncodeOptions | undefined): Uint8Array {
-  if (options === undefined || !options.compress) return message;
+  if (options === undefined || !optionsArg(options, "encode")!.compress) return message;
   const c = getCompressor();
   if (c === undefined) throw noCompressor();
   const threshold = options.threshold ?? DEFAULT_COMPRESS_THRESHOLD;

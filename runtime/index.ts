@@ -8,15 +8,15 @@
  * versioned generated-code surface (runtime/contract.ts), which apps do not use.
  */
 export { RUNTIME_CONTRACT } from "./contract.ts";
-export { ToonError, pointerSegment } from "./errors.ts";
+export { ToonError } from "./errors.ts";
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef, CountMismatch } from "./errors.ts";
 export type { ValidationResult, ValidateOptions, ValidationIssue } from "./validate.ts";
-export { peekHeader, hex16 } from "./header.ts";
+export { pointerSegment, peekHeader, hex16, parseDate, parseDateTime, locateText, offsetToLineColumn } from "./entry-checks.ts";
 export type { Header } from "./header.ts";
 export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
-export { parseDate, parseDateTime, formatDate, formatDateTime } from "./dates.ts";
+export { formatDate, formatDateTime } from "./dates.ts";
 export type { ToolCall, PendingToolCall, ToolCallOutcome } from "./tools.ts";
-export { encodeText, decodeText, decodeTextExact, locateText, offsetToLineColumn } from "./text/index.ts";
+export { encodeText, decodeText, decodeTextExact } from "./text/index.ts";
 export type { TextEncodeOptions, TextDecodeOptions, TextDelimiter, TextReader, TextReaderOptions, TextSource } from "./text/index.ts";
 export { UNKNOWN_KEY } from "./extensions.ts";
 export type { DecodeOptions } from "./extensions.ts";

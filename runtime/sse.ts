@@ -9,7 +9,7 @@
  *
  * Zero dependencies; no Node APIs (TextDecoder is a web standard).
  */
-import { ToonError } from "./errors.ts";
+import { ToonError, optionsArg } from "./errors.ts";
 
 /** Event name the helpers use for TOON frames. */
 export const SSE_EVENT = "toon";
@@ -27,6 +27,7 @@ for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 
 /** Base64 (RFC 4648 §4, padded). */
 export function toBase64(bytes: Uint8Array): string {
+  if (!(bytes instanceof Uint8Array)) throw new ToonError("INVALID_VALUE", `toBase64 expects a Uint8Array, got ${bytes === null ? "null" : typeof bytes}`);
   let out = "";
   const n = bytes.length;
   let i = 0;
@@ -43,6 +44,7 @@ export function toBase64(bytes: Uint8Array): string {
 
 /** Decode base64 (padding optional). Throws ToonError INVALID_ENCODING on anything else. */
 export function fromBase64(text: string): Uint8Array {
+  if (typeof text !== "string") throw new ToonError("INVALID_VALUE", `fromBase64 expects a string, got ${text === null ? "null" : typeof text}`);
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
   if (text.length - end > 2 || end % 4 === 1) throw new ToonError("INVALID_ENCODING", "not base64 (bad length or padding)");
@@ -78,8 +80,10 @@ export interface SseMessage {
  * `id:`, one `data:` line of base64, a blank line.
  */
 export function sseEvent(frames: Uint8Array | readonly Uint8Array[], options: { event?: string; id?: string } = {}): string {
+  optionsArg(options, "sseEvent");
   let bytes: Uint8Array;
   if (frames instanceof Uint8Array) bytes = frames;
+  else if (!Array.isArray(frames)) throw new ToonError("INVALID_VALUE", `sseEvent expects a frame (Uint8Array) or an array of frames, got ${frames === null ? "null" : typeof frames}`);
   else {
     let n = 0;
     for (const f of frames) n += f.length;
@@ -99,6 +103,7 @@ export function sseEvent(frames: Uint8Array | readonly Uint8Array[], options: { 
 
 /** A comment line (ignored by clients): keeps idle connections open through proxies. */
 export function sseComment(text = ""): string {
+  if (typeof text !== "string") throw new ToonError("INVALID_VALUE", `sseComment expects a string, got ${text === null ? "null" : typeof text}`);
   return `: ${text.replace(/[\r\n]+/g, " ")}\n\n`;
 }
 
@@ -189,7 +194,7 @@ export class SseFrameReader {
   private readonly event: string;
 
   constructor(options: { event?: string } = {}) {
-    this.event = options.event ?? SSE_EVENT;
+    this.event = optionsArg(options, "SseFrameReader")!.event ?? SSE_EVENT;
   }
 
   /** Feed response text; returns the frames (bytes) of the events it completed. */

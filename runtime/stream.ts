@@ -132,6 +132,9 @@ export interface IncrementalOptions {
 const specTables = new WeakMap<StreamSpec, PathTable>();
 
 function tableOf(spec: StreamSpec): PathTable {
+  if (typeof spec !== "object" || spec === null || typeof spec.descriptor !== "object" || spec.descriptor === null || !Array.isArray(spec.ids)) {
+    throw new ToonError("CONFIG_ERROR", `a stream needs its codec's StreamSpec (Codec.stream.spec), got ${spec === null ? "null" : Array.isArray(spec) ? "an array" : typeof spec}`);
+  }
   let t = specTables.get(spec);
   if (t === undefined) specTables.set(spec, (t = new PathTable(spec)));
   return t;
@@ -811,6 +814,7 @@ export class StreamDecoder<T = unknown, P extends PathMap = PathMap> {
     options: StreamDecoderOptions<T, P> = {},
   ) {
     this.t = tableOf(spec);
+    optionsArg(options, "StreamDecoder");
     this.asm = new Assembly<T, P>(this.t, true, limitOf(options.maxZeroWidthItems, DEFAULT_MAX_ZERO_WIDTH_ITEMS, "maxZeroWidthItems"));
     this.maxFrame = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.onEvent = options.onEvent;
@@ -1092,6 +1096,7 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
     options: StreamEncoderOptions = {},
   ) {
     this.t = tableOf(spec);
+    optionsArg(options, "StreamEncoder");
     // the mirror checks structure only: the receiver's budgets are its own choice
     this.mirror = new Assembly<T, P>(this.t, false, Infinity);
     this.mirror.level = spec.level;
@@ -1963,6 +1968,7 @@ function isIterable(x: unknown): x is Iterable<unknown> {
 
 /** Concatenate byte chunks. */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (!isIterable(chunks)) throw new ToonError("INVALID_VALUE", `concatBytes expects an array of Uint8Array, got ${chunks === null ? "null" : typeof chunks}`);
   let n = 0;
   for (const c of chunks) n += c.length;
   const out = new Uint8Array(n);

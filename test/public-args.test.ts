@@ -92,3 +92,23 @@ test("public functions of the generated modules: an argument of the wrong kind i
   assert.ok(calls > 500, `${calls} calls: the modules were enumerated`);
   assert.deepEqual(found, [], `${found.length} of ${calls} calls threw something other than a ToonError`);
 });
+
+test("the runtime's main entry: every exported function and class, given an argument of the wrong kind, answers with a ToonError", async () => {
+  const entry = (await import("../runtime/index.ts")) as Record<string, unknown>;
+  const found: string[] = [];
+  let calls = 0;
+  for (const [name, f] of Object.entries(entry)) {
+    if (typeof f !== "function") continue;
+    const isClass = /^class\b/.test(Function.prototype.toString.call(f));
+    for (let at = 0; at < 2; at++) {
+      for (const wrong of WRONG) {
+        const args = at === 0 ? [wrong] : ["x", wrong];
+        calls++;
+        const e = await outcome(() => (isClass ? new (f as new (...a: unknown[]) => unknown)(...args) : (f as (...a: unknown[]) => unknown)(...args)));
+        if (e !== null) found.push(`${name}(${at === 0 ? "" : "…, "}${wrong === undefined ? "undefined" : JSON.stringify(wrong)}): ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 100)}`);
+      }
+    }
+  }
+  assert.ok(calls > 200, `${calls} calls: the entry was enumerated`);
+  assert.deepEqual(found, [], `${found.length} of ${calls} calls threw something other than a ToonError`);
+});

@@ -1,0 +1,58 @@
+/**
+ * The main entry's versions of functions the runtime and generated code call with values of their own (so they
+ * stay unchecked there, and out of the binary bundle): here an argument of the wrong kind is a ToonError naming
+ * the function, never a TypeError from reading it.
+ */
+import { ToonError, pointerSegment as segment } from "./errors.ts";
+import { hex16 as hex, peekHeader as peek, type Header } from "./header.ts";
+import { parseDate as date, parseDateTime as dateTime } from "./dates.ts";
+import type { Reader } from "./reader.ts";
+import { locateText as locate, offsetToLineColumn as lineColumn, type TextDecodeOptions } from "./text/decode.ts";
+
+function kind(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+}
+
+function refuse(fn: string, expected: string, got: unknown): never {
+  throw new ToonError("INVALID_VALUE", `${fn} expects ${expected}, got ${kind(got)}`);
+}
+
+/** Escape one JSON-pointer reference token (RFC 6901). */
+export function pointerSegment(key: string | number): string {
+  if (typeof key !== "string" && typeof key !== "number") refuse("pointerSegment", "a key (string) or an index (number)", key);
+  return segment(key);
+}
+
+/** Parse the header without judging flags or fingerprint (for `inspect` and dispatch). */
+export function peekHeader(r: Reader): Header {
+  if (typeof r !== "object" || r === null || typeof r.remaining !== "function") refuse("peekHeader", "a Reader over the message (new Reader(bytes))", r);
+  return peek(r);
+}
+
+/** `0x1a2b`: how messages show a fingerprint. */
+export function hex16(n: number): string {
+  if (typeof n !== "number") refuse("hex16", "a number", n);
+  return hex(n);
+}
+
+/** Days since 1970-01-01 of a `YYYY-MM-DD` date, or undefined when `s` is not one (not a string included). */
+export function parseDate(s: string): number | undefined {
+  return typeof s === "string" ? date(s) : undefined;
+}
+
+/** A date-time's milliseconds since 1970, or undefined when `s` is not one (not a string included). */
+export function parseDateTime(s: string): { ms: number; withMillis: boolean } | undefined {
+  return typeof s === "string" ? dateTime(s) : undefined;
+}
+
+/** Line and column of the value at JSON pointer `path` in TOON `text` (see runtime/text/decode.ts). */
+export function locateText(text: string, path: string, options?: TextDecodeOptions): { line: number; column: number } | undefined {
+  if (typeof path !== "string") refuse("locateText", "a JSON pointer (string)", path);
+  return locate(text, path, options);
+}
+
+/** 1-based line and UTF-16 column of offset `pos` in `text`. */
+export function offsetToLineColumn(text: string, pos: number): { line: number; column: number } {
+  if (typeof text !== "string") refuse("offsetToLineColumn", "a string", text);
+  return lineColumn(text, pos);
+}
