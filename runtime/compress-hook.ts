@@ -38,8 +38,7 @@ export function noDecompressor(start: number): ToonError {
 
 /** `encode(value, options)`: the message, compressed when `options.compress` asks (CONFIG_ERROR without a compressor). */
 export function compressIfAsked(message: Uint8Array, options: EncodeOptions | undefined): Uint8Array {
-  if (options === undefined) return message;
-  if (!optionsArg(options, "encode")!.compress) return message;
+  if (options === undefined || !optionsArg(options, "encode")!.compress) return message;
   const h = (globalThis as Registry)[HOOK];
   if (h === undefined) throw noCompressor();
   return h.compress(message, options);

@@ -1950,7 +1950,7 @@ export function streamCodec<T, P extends PathMap = PathMap>(spec: StreamSpec): S
       return new StreamEncoder<T, P>(spec).encodeIncremental(value, optionsArg(options, "stream.frames"));
     },
     encode(value, options) {
-      return concatBytes(this.frames(value, optionsArg(options, "stream.encode")));
+      return concatBytes(new StreamEncoder<T, P>(spec).encodeIncremental(value, optionsArg(options, "stream.encode")));
     },
     decode(input) {
       const d = new StreamDecoder<T, P>(spec);

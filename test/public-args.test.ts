@@ -68,47 +68,48 @@ async function outcome(call: () => unknown): Promise<unknown> {
   }
 }
 
+/**
+ * `call(args)` with each wrong argument first, then second after `first`: a line for each call that threw
+ * something other than a ToonError (`label` names the function); `count` tallies the calls.
+ */
+async function wrongArguments(label: string, first: unknown, call: (args: unknown[]) => unknown, count: { calls: number }): Promise<string[]> {
+  const found: string[] = [];
+  for (let at = 0; at < 2; at++) {
+    for (const wrong of WRONG) {
+      count.calls++;
+      const e = await outcome(() => call(at === 0 ? [wrong] : [first, wrong]));
+      if (e !== null) found.push(`${label}(${at === 0 ? "" : "…, "}${wrong === undefined ? "undefined" : JSON.stringify(wrong)}): ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 100)}`);
+    }
+  }
+  return found;
+}
+
 test("public functions of the generated modules: an argument of the wrong kind is a ToonError, never a TypeError", async () => {
   const found: string[] = [];
-  let calls = 0;
+  const count = { calls: 0 };
   for (const file of modules()) {
     const mod = (await import(file)) as Record<string, unknown>;
     const rel = path.relative(REPO, file);
     for (const [exportName, group, fn, f] of functionsOf(mod)) {
-      {
-        for (let at = 0; at < 2; at++) {
-          for (const wrong of WRONG) {
-            // valid arguments elsewhere: the examples' orders as a value, "x" as a text
-            const first = rel.includes("order-list") && /^(encode|toText|validate|frames|toJson)/.test(fn) ? orders : "x";
-            const args = at === 0 ? [wrong] : [first, wrong];
-            calls++;
-            const e = await outcome(() => (f as (...a: unknown[]) => unknown).apply(group, args));
-            if (e !== null) found.push(`${rel} ${exportName}.${fn}(${at === 0 ? "" : "…, "}${wrong === undefined ? "undefined" : JSON.stringify(wrong)}): ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 100)}`);
-          }
-        }
-      }
+      // valid arguments elsewhere: the examples' orders as a value, "x" as a text
+      const first = rel.includes("order-list") && /^(encode|toText|validate|frames|toJson)/.test(fn) ? orders : "x";
+      found.push(...(await wrongArguments(`${rel} ${exportName}.${fn}`, first, (args) => (f as (...a: unknown[]) => unknown).apply(group, args), count)));
     }
   }
-  assert.ok(calls > 500, `${calls} calls: the modules were enumerated`);
-  assert.deepEqual(found, [], `${found.length} of ${calls} calls threw something other than a ToonError`);
+  assert.ok(count.calls > 500, `${count.calls} calls: the modules were enumerated`);
+  assert.deepEqual(found, [], `${found.length} of ${count.calls} calls threw something other than a ToonError`);
 });
 
 test("the runtime's main entry: every exported function and class, given an argument of the wrong kind, answers with a ToonError", async () => {
   const entry = (await import("../runtime/index.ts")) as Record<string, unknown>;
   const found: string[] = [];
-  let calls = 0;
+  const count = { calls: 0 };
   for (const [name, f] of Object.entries(entry)) {
     if (typeof f !== "function") continue;
     const isClass = /^class\b/.test(Function.prototype.toString.call(f));
-    for (let at = 0; at < 2; at++) {
-      for (const wrong of WRONG) {
-        const args = at === 0 ? [wrong] : ["x", wrong];
-        calls++;
-        const e = await outcome(() => (isClass ? new (f as new (...a: unknown[]) => unknown)(...args) : (f as (...a: unknown[]) => unknown)(...args)));
-        if (e !== null) found.push(`${name}(${at === 0 ? "" : "…, "}${wrong === undefined ? "undefined" : JSON.stringify(wrong)}): ${(e as Error)?.name}: ${String((e as Error)?.message).slice(0, 100)}`);
-      }
-    }
+    const call = (args: unknown[]): unknown => (isClass ? new (f as new (...a: unknown[]) => unknown)(...args) : (f as (...a: unknown[]) => unknown)(...args));
+    found.push(...(await wrongArguments(name, "x", call, count)));
   }
-  assert.ok(calls > 200, `${calls} calls: the entry was enumerated`);
-  assert.deepEqual(found, [], `${found.length} of ${calls} calls threw something other than a ToonError`);
+  assert.ok(count.calls > 200, `${count.calls} calls: the entry was enumerated`);
+  assert.deepEqual(found, [], `${found.length} of ${count.calls} calls threw something other than a ToonError`);
 });

@@ -45,16 +45,7 @@ function replyOf(payload: string, layout: Layout): string {
 }
 
 /** `text` in pieces of 1 to 8 characters (seeded). */
-function pieces(text: string, seed: number): string[] {
-  const rng = new Rng(seed);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
-    const n = rng.int(1, 8);
-    out.push(text.slice(i, i + n));
-    i += n;
-  }
-  return out;
-}
+const pieces = Rng.pieces;
 
 const codeOf = (f: () => unknown): string | undefined => {
   try {

@@ -56,15 +56,8 @@ function outcome(f: () => unknown): Outcome {
 /** `text` in pieces: whole (0), one character at a time (1), or seeded random pieces of 1-8 characters (a seed). */
 function pieces(text: string, how: number): string[] {
   if (how === 0) return [text];
-  if (how === 1) return [...text].length === text.length ? text.split("") : text.split("");
-  const rng = new Rng(how);
-  const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
-    const n = rng.int(1, 8);
-    out.push(text.slice(i, i + n));
-    i += n;
-  }
-  return out;
+  if (how === 1) return text.split("");
+  return Rng.pieces(text, how);
 }
 
 /** Read `text` through `r` in `parts`; the events and the outcome. */

@@ -60,6 +60,18 @@ export class Rng {
     return items[this.int(0, items.length - 1)]!;
   }
 
+  /** `text` cut into seeded random pieces of 1 to 8 characters (a stream of model deltas, in tests). */
+  static pieces(text: string, seed: number): string[] {
+    const rng = new Rng(seed);
+    const out: string[] = [];
+    for (let i = 0; i < text.length; ) {
+      const n = rng.int(1, 8);
+      out.push(text.slice(i, i + n));
+      i += n;
+    }
+    return out;
+  }
+
   /** A fresh generator derived from this one (for independent sub-streams). */
   fork(): Rng {
     return new Rng(this.u32());
