@@ -113,3 +113,62 @@ test("the runtime's main entry: every exported function and class, given an argu
   assert.ok(count.calls > 200, `${count.calls} calls: the entry was enumerated`);
   assert.deepEqual(found, [], `${found.length} of ${count.calls} calls threw something other than a ToonError`);
 });
+
+/** The ToonError `call` throws (the test fails if it throws anything else, or nothing). */
+function toonError(call: () => unknown): ToonError {
+  try {
+    call();
+  } catch (e) {
+    assert.ok(e instanceof ToonError, `a ToonError, got ${String(e)}`);
+    return e;
+  }
+  assert.fail("expected a ToonError");
+}
+
+test("the argument errors: their codes, the call they name, the root path", async () => {
+  const rt = await import("../runtime/index.ts");
+  const { OrderList, OrderListText } = await import("../examples/orders/gen/order-list.ts");
+  const { WeatherTools } = await import("../examples/tools/gen/weather-tools.ts");
+  const cases: [() => unknown, string, RegExp][] = [
+    // options that are not an object (one check, optionsArg, wherever options are taken)
+    [() => OrderList.encode(orders as never, null as never), "CONFIG_ERROR", /^encode options must be an object, got null/],
+    [() => OrderList.toText(orders as never, [] as never), "CONFIG_ERROR", /^toText options must be an object, got an array/],
+    [() => OrderList.fromText("x", "toon" as never), "CONFIG_ERROR", /^fromText options must be an object, got string/],
+    [() => OrderListText.fromText("x", null as never), "CONFIG_ERROR", /^text options must be an object/],
+    [() => OrderList.stream.encoder(null as never), "CONFIG_ERROR", /^stream\.encoder options/],
+    [() => OrderList.stream.encode(orders as never, "x" as never), "CONFIG_ERROR", /^stream\.encode options/],
+    [() => rt.encodeSchemaless(1, null as never), "CONFIG_ERROR", /^encode options/],
+    [() => WeatherTools.definitions("openai-chat", null as never), "CONFIG_ERROR", /^definitions options/],
+    [() => new rt.SseFrameReader(null as never), "CONFIG_ERROR", /^SseFrameReader options/],
+    // what is not a stream spec, a compressor, bytes, a string
+    [() => new rt.StreamEncoder([] as never), "CONFIG_ERROR", /StreamSpec .*got an array/],
+    [() => rt.setCompressor(null as never), "CONFIG_ERROR", /^setCompressor expects a compressor object/],
+    [() => OrderList.stream.decode(null as never), "INVALID_VALUE", /^stream\.decode expects bytes/],
+    [() => rt.concatBytes(null as never), "INVALID_VALUE", /^concatBytes expects/],
+    [() => rt.toBase64("x" as never), "INVALID_VALUE", /^toBase64 expects a Uint8Array, got string/],
+    [() => rt.fromBase64(null as never), "INVALID_VALUE", /^fromBase64 expects a string, got null/],
+    [() => rt.sseEvent(null as never), "INVALID_VALUE", /^sseEvent expects a frame/],
+    [() => rt.sseComment(42 as never), "INVALID_VALUE", /^sseComment expects a string, got number/],
+    // the main entry's checked copies
+    [() => rt.pointerSegment(null as never), "INVALID_VALUE", /^pointerSegment expects/],
+    [() => rt.peekHeader({} as never), "INVALID_VALUE", /^peekHeader expects a Reader/],
+    [() => rt.hex16("1" as never), "INVALID_VALUE", /^hex16 expects a number, got string/],
+    [() => rt.locateText("a: 1", undefined as never), "INVALID_VALUE", /^locateText expects a JSON pointer/],
+    [() => rt.offsetToLineColumn(null as never, 0), "INVALID_VALUE", /^offsetToLineColumn expects a string, got null/],
+    // tool sets
+    [() => WeatherTools.encode(null as never), "INVALID_VALUE", /^a tool call is an object/],
+    [() => WeatherTools.batch.encode(null as never), "INVALID_VALUE", /^a batch of tool calls is an array, got null/],
+    [() => WeatherTools.resultMessage("openai-chat", 42 as never, "ok"), "INVALID_VALUE", /^the target of a tool result/],
+    [() => WeatherTools.errorMessage("anthropic", null as never, "boom"), "INVALID_VALUE", /^the target of a tool result/],
+  ];
+  for (const [call, code, reason] of cases) {
+    const e = toonError(call);
+    assert.equal(e.code, code, e.message);
+    assert.match(e.reason, reason);
+    assert.equal(e.path, "", e.message);
+  }
+  // not an error: a value that is not a date is not one; a tool name that is not a string is a finding at /name
+  assert.equal(rt.parseDate(null as never), undefined);
+  assert.equal(rt.parseDateTime(42 as never), undefined);
+  assert.deepEqual(WeatherTools.checkArguments(null as never, {}), [{ path: "/name", message: "the tool name must be a string, got null" }]);
+});
