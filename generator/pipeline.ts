@@ -58,8 +58,9 @@ export interface GenerateConfig {
   /** `false`: generated validators do not check `format` (an annotation only). Default `true`. */
   formats?: boolean;
   /**
-   * Schema `pattern`s (and `patternProperties` keys) the ReDoS checker does not certify safe: a generation error
-   * (`"error"`, the default) or kept with a warning (`"allow"`: validate may then backtrack on hostile strings).
+   * Schema patterns the ReDoS checker does not certify run on re2js (linear time) where RE2 syntax can say them;
+   * one neither vouches for is a generation error (`"error"`, the default) or kept on RegExp with a warning
+   * (`"allow"`: validate may then backtrack on hostile strings). generator/load/patterns.ts.
    */
   unsafePatterns?: "error" | "allow";
   /**
@@ -499,6 +500,7 @@ function validatorOptions(module: string, config: GenerateConfig): BuildValidato
   const o: BuildValidatorOptions = { module };
   if (config.runtimeImport !== undefined) o.runtimeImport = config.runtimeImport;
   if (config.formats === false) o.formats = false;
+  if (config.unsafePatterns !== undefined) o.unsafePatterns = config.unsafePatterns;
   return o;
 }
 

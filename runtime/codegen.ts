@@ -20,7 +20,7 @@ export { Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { validateWith, validateFull, assertSchema } from "./validate.ts";
 export type { ValidationResult, ValidateOptions, ValidationIssue, SchemaCheck } from "./validate.ts";
 export { checkShape, checkToolArguments, parseToolCall, parseToolCalls, tryParseToolCalls, toolSet, ToolCallAccumulator, callOnly, callsOnly } from "./tools.ts";
-export type { CheckShape, CheckDefs, ToolCallOutcome } from "./tools.ts";
+export type { CheckShape, CheckDefs, PatternTest, ToolCallOutcome } from "./tools.ts";
 export { toolResultMessage, toolErrorMessage } from "./tools-results.ts";
 export type { ToolResultFormat, ToolResultMessages, ToolResultTarget } from "./tools-results.ts";
 export { toolDefinitions } from "./tools-definitions.ts";

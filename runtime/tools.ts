@@ -120,7 +120,10 @@ function canonical(v: unknown): string {
 
 class Checker {
   readonly out: ToonErrorDetail[] = [];
-  constructor(private readonly defs: CheckDefs) {}
+  constructor(
+    private readonly defs: CheckDefs,
+    private readonly patterns: PatternTests | undefined,
+  ) {}
 
   add(path: string, message: string): void {
     if (this.out.length < MAX_VIOLATIONS) this.out.push({ path, message });
@@ -238,7 +241,7 @@ class Checker {
     let fitting: ToonErrorDetail[] | undefined;
     let fits = 0;
     for (const b of s.branches) {
-      const sub = new Checker(this.defs);
+      const sub = new Checker(this.defs, this.patterns);
       sub.check(v, b, path, depth + 1);
       if (sub.out.length === 0) return;
       if (!sub.out.some((d) => d.path === path && d.message.startsWith("expected "))) {
@@ -265,7 +268,7 @@ class Checker {
       if (c.maxLength !== undefined && n > c.maxLength) this.add(path, `expected at most ${c.maxLength} character${c.maxLength === 1 ? "" : "s"}, got ${n}`);
     }
     if (c.pattern !== undefined) {
-      const re = regex(c.pattern);
+      const re = this.patterns?.get(c.pattern) ?? regex(c.pattern);
       if (re !== null && !re.test(v)) this.add(path, `does not match the pattern ${JSON.stringify(c.pattern)}`);
     }
   }
@@ -306,9 +309,12 @@ function listValues(values: readonly unknown[]): string {
   return shown.join(", ") + (values.length > 12 ? `, ... (${values.length} in all)` : "");
 }
 
-/** Every violation of `value` against `shape` (up to 100), with JSON-pointer paths under `path`. */
-export function checkShape(value: unknown, shape: CheckShape, defs: CheckDefs = {}, path = ""): ToonErrorDetail[] {
-  const c = new Checker(defs);
+/**
+ * Every violation of `value` against `shape` (up to 100), with JSON-pointer paths under `path`. `patterns` names
+ * the patterns that run on another engine than RegExp (a tool set's re2js patterns).
+ */
+export function checkShape(value: unknown, shape: CheckShape, defs: CheckDefs = {}, path = "", patterns?: PatternTests): ToonErrorDetail[] {
+  const c = new Checker(defs, patterns);
   c.check(value, shape, path, 0);
   return c.out;
 }
@@ -327,7 +333,17 @@ export interface ToolSetSpec {
   readonly name: string;
   readonly tools: ReadonlyMap<string, ToolSpec>;
   readonly defs: CheckDefs;
+  /** Patterns that run on another engine than RegExp (re2js, for patterns a ReDoS checker does not certify). */
+  readonly patterns?: PatternTests;
 }
+
+/** A compiled pattern: what checking needs of a RegExp, or of re2js's `RE2JS`. */
+export interface PatternTest {
+  test(input: string): boolean;
+}
+
+/** Pattern source -> the engine that runs it, where that is not RegExp. */
+export type PatternTests = ReadonlyMap<string, PatternTest>;
 
 /** A parsed call, as MCP's `tools/call` names the parts (plus the provider's call id). */
 export interface ToolCall<N extends string = string, A = unknown> {
@@ -357,10 +373,11 @@ export function toolSet(
   name: string,
   tools: readonly (readonly [name: string, codec: ToolSpec["codec"], shape: CheckShape])[],
   defs: CheckDefs,
+  patterns?: PatternTests,
 ): ToolSetSpec {
   const map = new Map<string, ToolSpec>();
   for (const [n, codec, shape] of tools) map.set(n, { name: n, codec, shape });
-  return { name, tools: map, defs };
+  return patterns === undefined ? { name, tools: map, defs } : { name, tools: map, defs, patterns };
 }
 
 /** A short, safe rendering of untrusted text for messages. */
@@ -409,7 +426,7 @@ export function checkToolArguments(spec: ToolSetSpec, name: string, args: unknow
   if (typeof name !== "string") return [{ path: "/name", message: `the tool name must be a string, got ${name === null ? "null" : typeof name}` }];
   const tool = spec.tools.get(name);
   if (tool === undefined) return [{ path: "/name", message: unknownToolMessage(spec, name) }];
-  const found = checkShape(args, tool.shape, spec.defs, "/arguments");
+  const found = checkShape(args, tool.shape, spec.defs, "/arguments", spec.patterns);
   if (found.length > 0) return found;
   const r = tool.codec.validate(args);
   if (!r.ok) return r.errors.map((d) => ({ path: "/arguments" + d.path, message: d.message }));

@@ -8,7 +8,9 @@
  * does. Time is wall time, a slow case run twice. Every failing input is written to test/fuzz/regressions/, which
  * test/fuzz.test.ts replays in `npm test`. Then `--random-schemas N` seeded random schemas (test/support/random-
  * schema.ts, a longer run of test/random-schemas.test.ts): random values of each must round-trip through the
- * engine's binary codec and the dense layout. Deterministic for a seed (time and memory figures aside).
+ * engine's binary codec and the dense layout. And `--patterns N` schemas holding patterns built to break ReDoS
+ * checkers (test/fuzz/generator-target.ts): each generation must end within 10 s, and its validator must answer a
+ * 10 KB string within 10 ms. Deterministic for a seed (time and memory figures aside).
  */
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -30,6 +32,7 @@ import { randomSchema } from "../test/support/random-schema.ts";
 import { sameDecoded } from "../test/support/same-value.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
 import { spacedOut, withBlankLines } from "../test/support/model-replies.ts";
+import { GENERATION_MS_LIMIT, generatorCase, hostilePattern, patternSchema } from "../test/fuzz/generator-target.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +41,7 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     schemas: { type: "string", default: "200" },
     "random-schemas": { type: "string", default: "2000" },
+    patterns: { type: "string", default: "300" },
   },
 });
 const seed = Number(args.seed);
@@ -122,10 +126,18 @@ const schemaRng = new Rng(seed ^ 0x5eed);
 let schemaErrors = 0;
 let schemaOk = 0;
 const schemaStart = performance.now();
+let schemaMaxMs = 0;
 for (let i = 0; i < Number(args.schemas); i++) {
   const schema = { title: "Fuzz", ...hostileSchema(schemaRng.fork()) };
   try {
+    const loadStart = performance.now();
     const ir = schemaToIR(schema, { source: "fuzz.schema.json" });
+    const loadMs = performance.now() - loadStart;
+    schemaMaxMs = Math.max(schemaMaxMs, loadMs);
+    if (loadMs > GENERATION_MS_LIMIT) {
+      failures++;
+      console.log(`FAIL hostile schema ${JSON.stringify(schema).slice(0, 200)}: loading took ${loadMs.toFixed(0)} ms`);
+    }
     const dict = buildDictionary(ir);
     emitModule(ir, dict, { fileName: "fuzz.ts" }); // hostile names must emit (test/hostile.test.ts imports such modules)
     const engine = interpret(ir, dict);
@@ -157,6 +169,25 @@ for (let i = 0; i < Number(args.schemas); i++) {
   }
 }
 
+// patterns built to break ReDoS checkers and engines, in every place a schema holds one: generation ends within
+// its limit with modules or a ToonError, and the validator it made answers 10 KB strings within its limit
+const patternRng = new Rng(seed ^ 0x9a77e2);
+const patternStart = performance.now();
+const patternOutcomes = { generated: 0, refused: 0, failure: 0 };
+let patternMaxMs = 0;
+let patternMaxValidateMs = 0;
+for (let i = 0; i < Number(args.patterns); i++) {
+  const pattern = hostilePattern(patternRng.fork());
+  const c = await generatorCase(patternSchema(patternRng.fork(), pattern), patternRng.fork());
+  patternOutcomes[c.outcome]++;
+  patternMaxMs = Math.max(patternMaxMs, c.ms);
+  patternMaxValidateMs = Math.max(patternMaxValidateMs, c.validateMs);
+  if (c.outcome === "failure") {
+    failures++;
+    console.log(`FAIL pattern ${JSON.stringify(pattern).slice(0, 200)}: ${c.detail}`);
+  }
+}
+
 // random schemas (awkward names, maps, tuples, unions, int64, recursion): values round-trip, binary and dense
 const randomStart = performance.now();
 let randomValues = 0;
@@ -168,7 +199,13 @@ for (let i = 0; i < Number(args["random-schemas"]); i++) {
   const schema = randomSchema(s);
   let ir;
   try {
+    const loadStart = performance.now();
     ir = schemaToIR(schema, { source: `random-${s}.schema.json` });
+    const loadMs = performance.now() - loadStart;
+    if (loadMs > GENERATION_MS_LIMIT) {
+      failures++;
+      console.log(`FAIL random schema ${s}: loading took ${loadMs.toFixed(0)} ms`);
+    }
   } catch (e) {
     if (e instanceof ToonError) randomRefused++;
     else {
@@ -219,7 +256,8 @@ for (let i = 0; i < Number(args["random-schemas"]); i++) {
 const rows = [...stats].map(([name, s]) => `${name.padEnd(28)} ${String(s.cases).padStart(6)} ${String(s.values).padStart(6)} ${String(s.errors).padStart(6)} ${String(s.failures).padStart(4)} ${s.maxMs.toFixed(1).padStart(8)} ${(s.maxMemRatio * 100).toFixed(1).padStart(7)}%`);
 console.log(`${"target".padEnd(28)} ${"cases".padStart(6)} ${"values".padStart(6)} ${"errors".padStart(6)} ${"fail".padStart(4)} ${"max ms".padStart(8)} ${"max mem".padStart(8)}`);
 for (const r of rows) console.log(r);
-console.log(`hostile schemas: ${schemaOk} generated, ${schemaErrors} refused with a ToonError (${(performance.now() - schemaStart).toFixed(0)} ms)`);
+console.log(`hostile schemas: ${schemaOk} generated, ${schemaErrors} refused with a ToonError, slowest load ${schemaMaxMs.toFixed(0)} ms (${(performance.now() - schemaStart).toFixed(0)} ms)`);
+console.log(`hostile patterns: ${args.patterns}: ${patternOutcomes.generated} generated, ${patternOutcomes.refused} refused with a ToonError, ${patternOutcomes.failure} failed; slowest generation ${patternMaxMs.toFixed(0)} ms (limit ${GENERATION_MS_LIMIT}), slowest validate of a 10 KB string ${patternMaxValidateMs.toFixed(2)} ms (${(performance.now() - patternStart).toFixed(0)} ms)`);
 console.log(`random schemas: ${args["random-schemas"]} from seed ${firstRandom}, ${randomValues} values round-tripped, ${randomMutations} mutated dense texts read or refused, ${randomRefused} refused with a ToonError (${(performance.now() - randomStart).toFixed(0)} ms)`);
 console.log(`${total} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${failures} failures, ${opens} of known open kinds`);
 process.exitCode = failures === 0 ? 0 : 1;

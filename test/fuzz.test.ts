@@ -10,6 +10,7 @@ import { buildTargets, withZstd } from "./fuzz/targets.ts";
 import { caseInput, fixtureInput, judge, OPEN, readFixtures } from "./fuzz/harness.ts";
 import { Rng } from "./support/rng.ts";
 import { GEN_ROOT } from "./support/gen.ts";
+import { generatorCase, hostilePattern, patternSchema } from "./fuzz/generator-target.ts";
 
 await withZstd();
 const targets = await buildTargets(path.join(GEN_ROOT, "fuzz"), 12);
@@ -48,3 +49,18 @@ for (const f of readFixtures(OPEN)) {
     assert.ok(o.kind === "value" || o.kind === "error", o.detail);
   });
 }
+
+test("fuzz slice: schemas holding patterns built to break ReDoS checkers generate or are refused with a ToonError", async () => {
+  const rng = new Rng(20261205);
+  const outcomes = new Set<string>();
+  const failures: string[] = [];
+  for (let i = 0; i < 16; i++) {
+    const pattern = hostilePattern(rng.fork());
+    const c = await generatorCase(patternSchema(rng.fork(), pattern), rng.fork());
+    outcomes.add(c.outcome);
+    // outcome types only: the time limits are the script's to measure
+    if (c.outcome === "failure" && !/took/.test(c.detail)) failures.push(`${JSON.stringify(pattern)}: ${c.detail}`);
+  }
+  assert.deepEqual(failures, []);
+  assert.ok(outcomes.has("generated") && outcomes.has("refused"), `the slice reaches both outcomes: ${[...outcomes].join(", ")}`);
+});

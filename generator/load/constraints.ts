@@ -44,7 +44,7 @@ export function stringConstraints(at: NodeRef, s: JsonObject): Constraints | und
   set(c, "maxLength", count(at, s, "maxLength"));
   const pattern = own(s, "pattern");
   if (pattern !== undefined) {
-    if (typeof pattern === "string" && compiles(pattern)) {
+    if (typeof pattern === "string" && compilesAsPattern(pattern)) {
       checkPattern(at.ctx, at.doc, childPointer(at.ptr, "pattern"), "pattern", pattern);
       c.pattern = pattern;
     }
@@ -53,7 +53,8 @@ export function stringConstraints(at: NodeRef, s: JsonObject): Constraints | und
   return done(c);
 }
 
-function compiles(pattern: string): boolean {
+/** Whether `pattern` is an ECMAScript pattern (with `u` or without); one that is not is validate()'s to report. */
+export function compilesAsPattern(pattern: string): boolean {
   for (const flags of ["u", ""]) {
     try {
       new RegExp(pattern, flags);

@@ -5,6 +5,7 @@
 import { ToonError, type ToonErrorCode } from "../../runtime/errors.ts";
 import type { Shape } from "../ir/types.ts";
 import type { Draft } from "./drafts.ts";
+import { PatternBudget } from "./patterns.ts";
 
 export interface Doc {
   /** Absolute file path: the cache key, and the base for relative `$ref`s. */
@@ -61,8 +62,10 @@ export class LoadContext {
   refMap?: Readonly<Record<string, string>>;
   /** The draft of documents that declare no `$schema` (2020-12 when unset). */
   draft?: Draft;
-  /** Patterns recheck does not certify safe: a generation error, or (opted in) a warning (patterns.ts). */
+  /** Patterns neither recheck nor RE2 can vouch for: a generation error, or (opted in) a warning (patterns.ts). */
   unsafePatterns: "error" | "allow" = "error";
+  /** recheck time left for this schema's patterns (patterns.ts). */
+  readonly patternBudget = new PatternBudget();
 
   constructor(
     readonly codecName: string,

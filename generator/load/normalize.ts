@@ -12,6 +12,7 @@ import {
   stringConstraints,
   uncheckedKeywords,
   type NodeRef,
+  compilesAsPattern,
 } from "./constraints.ts";
 import type { Doc, LoadContext, Target } from "./context.ts";
 import { refSiblingsApply, SHAPE_KEYWORDS, UNCHECKED_KEYWORDS } from "./drafts.ts";
@@ -479,6 +480,11 @@ function additionalOf(at: Ctx, s: JsonObject): Shape | false {
     } else extra = subOrFalse(at, up, "unevaluatedProperties");
   }
   const closed = extra === false;
+
+  // key patterns run on the keys of untrusted objects in validate(), like any other pattern
+  const names = own(s, "propertyNames");
+  const namePattern = isObject(names) ? own(names, "pattern") : undefined;
+  if (typeof namePattern === "string" && compilesAsPattern(namePattern)) checkPattern(ctx, doc, child(at, "propertyNames", "pattern"), "propertyNames", namePattern);
 
   const pp = own(s, "patternProperties");
   if (pp !== undefined && !isObject(pp)) ctx.fail("SCHEMA_ERROR", doc, child(at, "patternProperties"), "patternProperties must be an object");

@@ -20,6 +20,7 @@ import { ToonError } from "../../runtime/errors.ts";
 import { formats } from "../../runtime/validate/formats.ts";
 import type { Draft } from "../load/drafts.ts";
 import { schemaForAjv } from "./prepare.ts";
+import { PatternBudget, patternPlan } from "../load/patterns.ts";
 
 const standaloneCode = ((standaloneNs as unknown as { default?: unknown }).default ?? standaloneNs) as (ajv: unknown, fn: unknown) => string;
 const AjvDraft04 = ((AjvDraft04Ns as unknown as { default?: unknown }).default ?? AjvDraft04Ns) as typeof Ajv;
@@ -42,6 +43,8 @@ export interface CompileValidatorOptions {
   formats?: boolean;
   /** `false`: skip checking the schema against its meta-schema (faster; the conformance test's schemas are valid). */
   validateSchema?: boolean;
+  /** A pattern neither recheck nor RE2 vouches for: `"error"` (default, UNSUPPORTED_SCHEMA) or `"allow"` (RegExp, a warning). */
+  unsafePatterns?: "error" | "allow";
 }
 
 export interface CompiledValidator {
@@ -51,6 +54,8 @@ export interface CompiledValidator {
   entry: string;
   /** Which runtime helpers `code` uses. */
   helpers: ("ucs2length" | "equal" | "formats")[];
+  /** `code` runs some patterns on re2js (as `$RE2JS`): the module imports it (../load/patterns.ts). */
+  linearPatterns: boolean;
   /** Constructs ajv ignored (unknown formats, unknown keywords), one line each. */
   warnings: string[];
 }
@@ -134,8 +139,35 @@ export async function compileValidator(input: ValidatorInput, options: CompileVa
   // error locations in the schema: validate() reports the instance path and keyword, never these
   js = js.replace(/schemaPath:"(?:[^"\\]|\\.)*",/g, "");
   js = withoutUnusedSchemas(js);
-  js = sideEffectFree(js);
-  return { code: js, entry: head[1]!, helpers: [...used].sort(), warnings };
+  const planned = withPlannedPatterns(js, options.unsafePatterns ?? "error", warnings);
+  js = sideEffectFree(planned.js);
+  return { code: js, entry: head[1]!, helpers: [...used].sort(), linearPatterns: planned.linear, warnings };
+}
+
+/**
+ * ajv compiles every pattern of the schema (`pattern`, `patternProperties` keys, `propertyNames`, inside `not`
+ * or `if` too) to one top-level `const patternN = new RegExp("...", "u");`. Each gets its plan: RegExp stays for
+ * a certified pattern, re2js (`$RE2JS.compile` of its RE2 spelling) takes one recheck does not certify, and one
+ * neither vouches for is an error unless allowed. The loader has planned (and named the path of) every pattern it
+ * reads; the plans are shared, so this only adds the patterns in parts of a schema the shape does not read.
+ */
+function withPlannedPatterns(js: string, unsafe: "error" | "allow", warnings: string[]): { js: string; linear: boolean } {
+  const budget = new PatternBudget();
+  let linear = false;
+  const out = js.replace(/^const (pattern\d+) = new RegExp\(("(?:[^"\\]|\\.)*"), "u?"\);$/gm, (line, id: string, literal: string) => {
+    const source = JSON.parse(literal) as string;
+    const plan = patternPlan(source, budget);
+    if (plan.engine === "native") return line;
+    if (plan.engine === "linear") {
+      linear = true;
+      return `const ${id} = $RE2JS.compile(${JSON.stringify(plan.source)});`;
+    }
+    const what = `pattern ${JSON.stringify(source)}: ${plan.why}`;
+    if (unsafe === "error") throw new ToonError("SCHEMA_ERROR", `${what}; rewrite it, or set "unsafePatterns": "allow" to accept the risk`, { path: "" });
+    warnings.push(`kept on RegExp by "unsafePatterns": "allow": ${what}`);
+    return line;
+  });
+  return { js: out, linear };
 }
 
 /**
@@ -147,7 +179,7 @@ export async function compileValidator(input: ValidatorInput, options: CompileVa
  */
 export function sideEffectFree(js: string): string {
   js = js
-    .replace(/^const (\w+) = new RegExp\(/gm, "const $1 = /*@__PURE__*/ new RegExp(")
+    .replace(/^const (\w+) = (new RegExp\(|\$RE2JS\.compile\()/gm, "const $1 = /*@__PURE__*/ $2")
     // a property read may run a getter, so bundlers keep it: read inside a PURE call instead
     .replace(/^const (\w+) = (\$formats(?:\.\w+|\["[\w-]+"\])|Object\.prototype\.hasOwnProperty);$/gm, "const $1 = /*@__PURE__*/ (() => $2)();");
   // `validateN.evaluated` as a constant, only where every read names a function whose assignment is at the top

@@ -12,6 +12,8 @@ import type { Draft } from "../load/drafts.ts";
 import type { CompiledValidator } from "./compile.ts";
 import { formats } from "../../runtime/validate/formats.ts";
 import { equal, ucs2length } from "../../runtime/validate/helpers.ts";
+import { RE2JS } from "re2js";
+import { LINEAR_ENGINE_PACKAGE } from "../load/patterns.ts";
 
 const AJV_VERSION = "8.20.0";
 
@@ -44,8 +46,8 @@ export interface ValidatorModuleOptions {
  */
 export function instantiateValidator(v: CompiledValidator): (data: unknown) => boolean {
   // eslint-disable-next-line no-new-func
-  const make = new Function("$ucs2length", "$equal", "$formats", `${v.code}\nreturn ${v.entry};`) as (...a: unknown[]) => (data: unknown) => boolean;
-  return make(ucs2length, equal, formats);
+  const make = new Function("$ucs2length", "$equal", "$formats", "$RE2JS", `${v.code}\nreturn ${v.entry};`) as (...a: unknown[]) => (data: unknown) => boolean;
+  return make(ucs2length, equal, formats, RE2JS);
 }
 
 export function emitValidatorModule(v: CompiledValidator, o: ValidatorModuleOptions): string {
@@ -67,7 +69,9 @@ ${lineComment(`JSON Schema ${DRAFT_NAMES[o.draft]} validation of ${o.codecName}:
 // (every error listed); its helpers come from the runtime: no ajv, no eval at run time.
 /* eslint-disable */
 import { ${raw(["checkSchema as $checkSchema", ...helpers].join(", "))} } from ${runtime};
-import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from ${runtime};
+import type { SchemaCheckOptions as $Options, ValidationIssue as $Issue } from ${runtime};${v.linearPatterns ? code`
+// patterns recheck does not certify run on re2js, in time linear in the input (the app depends on it)
+import { RE2JS as $RE2JS } from ${LINEAR_ENGINE_PACKAGE};` : raw("")}
 
 ${raw(v.code.trim())}
 

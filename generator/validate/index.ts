@@ -29,13 +29,18 @@ export interface BuildValidatorOptions {
   runtimeImport?: string;
   /** `false`: compile without `format` checks. */
   formats?: boolean;
+  /** A pattern neither recheck nor RE2 vouches for: an error (default) or, `"allow"`, RegExp with a warning. */
+  unsafePatterns?: "error" | "allow";
 }
 
 /** The validator module for `ir`, or undefined when `ir` has no recorded source schema. */
 export async function buildValidatorModule(ir: SchemaIR, options: BuildValidatorOptions): Promise<ValidatorModule | undefined> {
   const src = schemaSourceOf(ir);
   if (src === undefined) return undefined;
-  const compiled = await compileValidator(validatorInput(src), options.formats === false ? { formats: false } : {});
+  const compiled = await compileValidator(validatorInput(src), {
+    ...(options.formats === false ? { formats: false } : {}),
+    ...(options.unsafePatterns === undefined ? {} : { unsafePatterns: options.unsafePatterns }),
+  });
   const file = validatorModuleFile(options.module);
   const emitOptions: Parameters<typeof emitValidatorModule>[1] = {
     codecName: ir.name,
