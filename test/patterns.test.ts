@@ -12,6 +12,10 @@ import { RE2JS } from "re2js";
 import { generate } from "../generator/pipeline.ts";
 import { schemaToIR } from "../generator/load/index.ts";
 import { linearPattern } from "../generator/load/linear-pattern.ts";
+import { buildDictionary } from "../generator/dictionary/file.ts";
+import { initHash } from "../generator/dictionary/hash.ts";
+import { emitModule } from "../generator/emit/module.ts";
+import { interpret } from "../generator/interpret/index.ts";
 import { ToonError } from "../runtime/errors.ts";
 import { REPO, suiteDir } from "./support/gen.ts";
 import { Rng } from "./support/rng.ts";
@@ -121,6 +125,29 @@ test("a tool argument's backtracking pattern runs on re2js in parseToolCall and 
   assert.equal(e.details?.[0]?.path, "/arguments/path");
   assert.match(e.details?.[0]?.message ?? "", /does not match the pattern/);
   assert.deepEqual(set.checkArguments("open_file", { path: "x/y.yaml", mode: "w" }), []);
+});
+
+test("modules without a validator module (emitModule, both optimize modes) and the interpreter run re2js patterns on re2js", async () => {
+  const dir = suiteDir("patterns-modules");
+  const ir = schemaToIR({ title: "Slug", type: "object", properties: { slug: { type: "string", pattern: "^(a|a)*$" }, code: { type: "string", pattern: "^[A-Z]{3}$" } }, required: ["slug"] }, { source: "slug.schema.json" });
+  await initHash();
+  const dict = buildDictionary(ir);
+  const attack = { slug: "a".repeat(10_000) + "!" };
+  for (const optimize of ["speed", "size"] as const) {
+    const text = emitModule(ir, dict, { fileName: `slug-${optimize}.ts`, optimize });
+    assert.match(text, /^import \{ RE2JS as \$RE2JS \} from "re2js";$/m, optimize);
+    assert.equal(text.match(/\$RE2JS\.compile\(/g)?.length, 1, `${optimize}: the certified pattern stays on RegExp`);
+    const file = path.join(dir, `slug-${optimize}.ts`);
+    writeFileSync(file, text);
+    const { Slug } = await importFile(file);
+    assert.ok(Slug.validate({ slug: "aaa", code: "ABC" }).ok, optimize);
+    const r = Slug.validate(attack);
+    assert.equal(r.ok, false, optimize);
+    assert.equal(r.errors[0].path, "/slug");
+  }
+  const engine = interpret(ir, dict);
+  assert.equal(engine.validate(attack).ok, false);
+  assert.ok(engine.validate({ slug: "" }).ok);
 });
 
 test("generation ends on patterns that break the checker: a SCHEMA_ERROR at the pattern's path", () => {

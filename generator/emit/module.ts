@@ -14,6 +14,7 @@ import { declareType } from "./types.ts";
 import { shareTypes } from "./types-share.ts";
 import { emitWriteFunction } from "./write.ts";
 import { checkShapeOf } from "./check-shape.ts";
+import { LINEAR_ENGINE_IMPORT, linearPatternsDeclaration, linearPatternsOf } from "./linear-patterns.ts";
 import { emitTextSection } from "./text.ts";
 import { emitStreamSection } from "./stream.ts";
 import { readerName, writerName } from "./names.ts";
@@ -165,6 +166,9 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   const checkDefs = Object.fromEntries(ir.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
   // the check shapes come from the descriptor the module embeds (runtime/codec/check-shape.ts), not a second copy
   const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{');
+  // without a validator module, validate() runs the check shapes' patterns: those planned for re2js on it
+  const linear = options.validator || !constraints ? [] : linearPatternsOf([checkRoot, checkDefs]);
+  const patternsArg = linear.length === 0 ? raw("") : raw(", $linearPatterns");
 
   const fp = codecFingerprint(dict);
   const extraFlags = tabled ? raw("$rt.Flag.DEFAULTS") : raw("0");
@@ -182,7 +186,7 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
   const [B, Va, Tx, Dn, Pr, St, Pk] = [g.binary, g.validate, g.text, g.dense, g.prompt, g.stream, g.peek].map((n) => name(n)) as [Code, Code, Code, Code, Code, Code, Code];
   // written for size: the groups call the engine, compiled from the descriptor on first use
   const engineFns = code`/** The engine's codec over the descriptor (runtime/codec/engine/module.ts): compiled the first time it is used. */
-const $engine = /*@__PURE__*/ $rt.engineCodec($descriptor);
+const $engine = /*@__PURE__*/ $rt.engineCodec($descriptor${patternsArg});
 /** The text check of \`fromText\` and \`fromModelOutput\`, from the descriptor (built on first use). */
 const $textCheck = /*@__PURE__*/ $rt.engineTextCheck($descriptor);
 
@@ -206,7 +210,10 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
 `;
   const body = code`${join(header)}
 import * as $rt from ${codegenImport(options.runtimeImport)};${options.validator ? code`
-import { ${name(options.validator.name)} as $checkSchema } from ${options.validator.from};` : raw("")}
+import { ${name(options.validator.name)} as $checkSchema } from ${options.validator.from};` : raw("")}${linear.length === 0 ? raw("") : code`
+${LINEAR_ENGINE_IMPORT}
+
+${linearPatternsDeclaration(linear)}`}
 
 ${raw(GLOBALS_MARK)}
 
@@ -274,7 +281,7 @@ function $validate(value: unknown, options?: $rt.ValidateOptions): $rt.Validatio
   ${!constraints ? code`void options;
   return $rt.validateWith(value, ${writerName(ir.name)});` : code`  const shaped = $rt.validateWith<${codec}>(value, ${writerName(ir.name)});
   if (!shaped.ok || options?.constraints === false) return shaped;
-  const errors = $rt.checkConstraints(value, $descriptor);
+  const errors = $rt.checkConstraints(value, $descriptor${patternsArg});
   return errors.length === 0 ? shaped : { ok: false, errors };`}
 }`}
 
@@ -432,9 +439,13 @@ export function codecExports(codecName: string, indexed: boolean): string[] {
   return [codecName, g.binary, g.validate, g.text, g.dense, g.prompt, g.stream, ...(indexed ? [g.peek] : [])];
 }
 
-/** The generated-code entry of the runtime (`<runtime>/codegen`, the versioned contract surface). */
+/**
+ * The generated-code surface of the runtime (runtime/codegen.ts, versioned by its contract), by its internal
+ * subpath: generated code calls it per value with values of its own, unchecked. The public `<runtime>/codegen` is
+ * the same surface with every function checking its arguments (runtime/codegen-entry.ts).
+ */
 export function codegenImport(runtimeImport: string | undefined): string {
-  return `${runtimeImport ?? DEFAULT_RUNTIME_IMPORT}/codegen`;
+  return `${runtimeImport ?? DEFAULT_RUNTIME_IMPORT}/internal/codegen.js`;
 }
 
 /** Collapse runs of blank lines left by empty sections. */

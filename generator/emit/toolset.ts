@@ -14,7 +14,7 @@ import { FORMAT_LABEL } from "../inputs/tool-definitions.ts";
 import { Code, code, docComment, join, jsonBlock, jsonLit, lineComment, lit, name, propKey, quote, raw } from "../../templates/code.ts";
 import { GENERATOR_VERSION, RUNTIME_CONTRACT_VERSION } from "../version.ts";
 import { codegenImport } from "./module.ts";
-import { LINEAR_ENGINE_PACKAGE, PatternBudget, patternPlan } from "../load/patterns.ts";
+import { LINEAR_ENGINE_IMPORT, linearPatternsDeclaration, linearPatternsOf } from "./linear-patterns.ts";
 
 export interface ToolSetModulePaths {
   /** Relative to outDir, `/` separated, with `.ts`. */
@@ -102,14 +102,11 @@ export function emitToolSetModule(set: ToolSetIR, options: ToolSetEmitOptions): 
   const callShapes = set.tools.map((t) => checkShapeOf(t.callShape));
   const defs = defShapes.map(([n, shape]) => code`  ${objectKey(n)}: ${jsonBlock(shape, "  ")},`);
   const specEntries = set.tools.map((t, i) => code`  [${lit(t.name)}, ${name(t.args.name)}, ${jsonBlock(callShapes[i], "  ")}],`);
-  const linear = linearPatterns([...defShapes.map(([, shape]) => shape), ...callShapes]);
-  if (linear.length > 0) imports.push(code`import { RE2JS as $RE2JS } from ${LINEAR_ENGINE_PACKAGE};`);
+  const linear = linearPatternsOf([...defShapes.map(([, shape]) => shape), ...callShapes]);
+  if (linear.length > 0) imports.push(LINEAR_ENGINE_IMPORT);
   const linearMap = linear.length === 0 ? raw("") : code`
 
-/** Patterns recheck does not certify, on re2js (time linear in the input): the pattern -> its RE2 spelling, compiled. */
-const $linearPatterns = /*@__PURE__*/ new Map<string, $rt.PatternTest>([
-${join(linear.map(([source, re2]) => code`  [${lit(source)}, $RE2JS.compile(${lit(re2)})],`))}
-]);`;
+${linearPatternsDeclaration(linear)}`;
   const toolCodecs = set.tools.map((t) => code`    ${objectKey(t.name)}: ${name(t.args.name)},`);
   const resultCodecs = withResults.map((t) => code`    ${objectKey(t.name)}: ${name(t.result!.name)},`);
   const formats = set.formats.map((f) => FORMAT_LABEL[f]).join(", ");
@@ -251,29 +248,4 @@ ${join(resultCodecs)}
 };
 `;
   return body.text.replace(/\n{3,}/g, "\n\n").replace(/[ \t]+$/gm, "");
-}
-
-/**
- * The patterns of the check shapes (runtime/tools.ts `CheckShape`: a string shape's `c.pattern`) that run on
- * re2js (generator/load/patterns.ts plans them; the loader already refused or warned about the rest), each once:
- * [the pattern, its RE2 spelling], sorted for a stable module. Enum and const values are data, not shapes.
- */
-function linearPatterns(shapes: readonly unknown[]): [string, string][] {
-  const found = new Map<string, string>();
-  const budget = new PatternBudget();
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) for (const x of v) visit(x);
-    else if (v !== null && typeof v === "object") {
-      const shape = v as { kind?: unknown; c?: { pattern?: unknown } };
-      if (shape.kind === "enum" || shape.kind === "const") return;
-      const pattern = shape.kind === "string" ? shape.c?.pattern : undefined;
-      if (typeof pattern === "string" && !found.has(pattern)) {
-        const plan = patternPlan(pattern, budget);
-        if (plan.engine === "linear") found.set(pattern, plan.source);
-      }
-      for (const x of Object.values(v)) visit(x);
-    }
-  };
-  for (const s of shapes) visit(s);
-  return [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }

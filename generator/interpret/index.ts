@@ -13,6 +13,9 @@
 import type { Dictionary } from "../dictionary/file.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { describeCodec } from "../emit/descriptor.ts";
+import { checkShapeOf } from "../emit/check-shape.ts";
+import { linearPatternsOf } from "../emit/linear-patterns.ts";
+import { RE2JS } from "re2js";
 import { compileCodec, type CompiledCodec, type DecodeOptions, type ValidationResult } from "../../runtime/codec/engine/codec.ts";
 
 export type InterpretedCodec = CompiledCodec;
@@ -20,5 +23,9 @@ export type InterpretedCodec = CompiledCodec;
 export type { DecodeOptions, ValidationResult };
 
 export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec {
-  return compileCodec(describeCodec(schema, dict));
+  // the patterns the generated module would run on re2js, on re2js here too
+  const shapes = [schema.root, ...schema.definitions.map((d) => d.shape)].map(checkShapeOf);
+  const linear = linearPatternsOf(shapes);
+  const patterns = linear.length === 0 ? undefined : new Map(linear.map(([source, re2]) => [source, RE2JS.compile(re2)] as const));
+  return compileCodec(describeCodec(schema, dict), patterns);
 }

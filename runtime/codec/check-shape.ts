@@ -5,7 +5,7 @@
  */
 import type { CodecDescriptor, Shape } from "./descriptor.ts";
 import { formatOf } from "./formats.ts";
-import { checkShape, type CheckDefs, type CheckShape } from "../tools.ts";
+import { checkShape, type CheckDefs, type CheckShape, type PatternTests } from "../tools.ts";
 import type { ToonErrorDetail } from "../errors.ts";
 
 const described = new WeakMap<CodecDescriptor, [CheckShape, CheckDefs]>();
@@ -23,10 +23,11 @@ export function checkShapesOf(d: CodecDescriptor): [CheckShape, CheckDefs] {
 /**
  * Every value-constraint violation of `value` (minLength, pattern, minimum, ...) against the codec's descriptor:
  * what a generated `validate()` runs after the shape check, from the descriptor the module embeds anyway.
+ * `patterns`: the patterns that run on another engine than RegExp (re2js, generator/load/patterns.ts).
  */
-export function checkConstraints(value: unknown, d: CodecDescriptor): ToonErrorDetail[] {
+export function checkConstraints(value: unknown, d: CodecDescriptor, patterns?: PatternTests): ToonErrorDetail[] {
   const [root, defs] = checkShapesOf(d);
-  return checkShape(value, root, defs);
+  return checkShape(value, root, defs, "", patterns);
 }
 
 export function checkShapeOf(s: Shape): unknown {

@@ -14,7 +14,7 @@ import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, 
 import { readHeader, registerDictionary, writeHeader } from "../../header.ts";
 import { Reader } from "../../reader.ts";
 import { validateWith, type ValidateOptions, type ValidationResult } from "../../validate.ts";
-import { checkShape, type CheckDefs, type CheckShape } from "../../tools.ts";
+import { checkShape, type CheckDefs, type CheckShape, type PatternTests } from "../../tools.ts";
 import { Flag } from "../../wire.ts";
 import { Writer } from "../../writer.ts";
 import { applyExtensions, type ApplyExtensions } from "./extensions.ts";
@@ -44,7 +44,7 @@ export interface CompiledCodec {
 
 export type { DecodeOptions, EncodeOptions, ValidateOptions, ValidationResult };
 
-export function compileCodec(desc: CodecDescriptor): CompiledCodec {
+export function compileCodec(desc: CodecDescriptor, patterns?: PatternTests): CompiledCodec {
   const plan = new CodecPlan(desc);
   const { name, fingerprint, level } = desc;
   const rootIsDefinition = desc.root.kind === "ref" && desc.root.name === name;
@@ -107,7 +107,7 @@ export function compileCodec(desc: CodecDescriptor): CompiledCodec {
       // as the generated validate: the shape, then the value constraints (when the schema has any)
       const shaped = validateWith(value, write);
       if (!shaped.ok || constraints === undefined || options?.constraints === false) return shaped;
-      const errors = checkShape(value, constraints.root, constraints.defs);
+      const errors = checkShape(value, constraints.root, constraints.defs, "", patterns);
       return errors.length === 0 ? shaped : { ok: false, errors };
     },
   };

@@ -14,6 +14,7 @@ import type { Reader } from "../../reader.ts";
 import type { TextCheckFn } from "../../text/check.ts";
 import type { ValidateOptions, ValidationResult } from "../../validate.ts";
 import type { Writer } from "../../writer.ts";
+import type { PatternTests } from "../../tools.ts";
 import { compileCodec, type CompiledCodec } from "./codec.ts";
 import { textCheckOf } from "./text-check.ts";
 
@@ -29,9 +30,9 @@ export interface EngineCodec {
   applyExtensions(id: number, r: Reader, root: unknown): boolean;
 }
 
-export function engineCodec(desc: CodecDescriptor): EngineCodec {
+export function engineCodec(desc: CodecDescriptor, patterns?: PatternTests): EngineCodec {
   let compiled: CompiledCodec | undefined;
-  const c = (): CompiledCodec => (compiled ??= compileCodec(desc));
+  const c = (): CompiledCodec => (compiled ??= compileCodec(desc, patterns));
   return {
     encode: (value, options) => c().encode(value, options),
     decode: (bytes, options) => c().decode(bytes, options),

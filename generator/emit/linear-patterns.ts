@@ -1,0 +1,43 @@
+/**
+ * Patterns that run on re2js in a generated module (generator/load/patterns.ts plans them): found in the check
+ * shapes the module embeds (runtime/tools.ts `CheckShape`: a string shape's `c.pattern`), declared once as a map
+ * from the pattern to its RE2 spelling compiled, and handed to the runtime's checks (`toolSet`,
+ * `checkConstraints`, `engineCodec`), which run every other pattern on RegExp.
+ */
+import { code, join, lit, type Code } from "../../templates/code.ts";
+import { LINEAR_ENGINE_PACKAGE, PatternBudget, patternPlan } from "../load/patterns.ts";
+
+/** The import a module with linear patterns adds. */
+export const LINEAR_ENGINE_IMPORT: Code = code`import { RE2JS as $RE2JS } from ${LINEAR_ENGINE_PACKAGE};`;
+
+/**
+ * The patterns of `shapes` planned `linear`, each once, as [the pattern, its RE2 spelling], sorted for a stable
+ * module. Enum and const values are data, not shapes, and are not searched.
+ */
+export function linearPatternsOf(shapes: readonly unknown[]): [string, string][] {
+  const found = new Map<string, string>();
+  const budget = new PatternBudget();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) visit(x);
+    else if (v !== null && typeof v === "object") {
+      const shape = v as { kind?: unknown; c?: { pattern?: unknown } };
+      if (shape.kind === "enum" || shape.kind === "const") return;
+      const pattern = shape.kind === "string" ? shape.c?.pattern : undefined;
+      if (typeof pattern === "string" && !found.has(pattern)) {
+        const plan = patternPlan(pattern, budget);
+        if (plan.engine === "linear") found.set(pattern, plan.source);
+      }
+      for (const x of Object.values(v)) visit(x);
+    }
+  };
+  for (const s of shapes) visit(s);
+  return [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** `const $linearPatterns = new Map([[pattern, $RE2JS.compile(re2)], ...]);` for `linear` (not empty). */
+export function linearPatternsDeclaration(linear: readonly (readonly [string, string])[]): Code {
+  return code`/** Patterns recheck does not certify, on re2js (time linear in the input): the pattern -> its RE2 spelling, compiled. */
+const $linearPatterns = /*@__PURE__*/ new Map<string, $rt.PatternTest>([
+${join(linear.map(([source, re2]) => code`  [${lit(source)}, $RE2JS.compile(${lit(re2)})],`))}
+]);`;
+}
