@@ -32,7 +32,7 @@ import { randomSchema } from "../test/support/random-schema.ts";
 import { sameDecoded } from "../test/support/same-value.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
 import { spacedOut, withBlankLines } from "../test/support/model-replies.ts";
-import { GENERATION_MS_LIMIT, generatorCase, hostilePattern, patternSchema } from "../test/fuzz/generator-target.ts";
+import { GENERATION_MS_LIMIT, generatorCase, hostilePattern, manyPatternsSchema, patternSchema } from "../test/fuzz/generator-target.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -188,6 +188,13 @@ for (let i = 0; i < Number(args.patterns); i++) {
   }
 }
 
+// one schema of 1 MB of distinct patterns: the checker's total time per schema is bounded, not only per pattern
+const big = await generatorCase(manyPatternsSchema(patternRng.fork(), 1_000_000), patternRng.fork());
+if (big.outcome === "failure") {
+  failures++;
+  console.log(`FAIL a 1 MB schema of patterns: ${big.detail}`);
+}
+
 // random schemas (awkward names, maps, tuples, unions, int64, recursion): values round-trip, binary and dense
 const randomStart = performance.now();
 let randomValues = 0;
@@ -257,7 +264,7 @@ const rows = [...stats].map(([name, s]) => `${name.padEnd(28)} ${String(s.cases)
 console.log(`${"target".padEnd(28)} ${"cases".padStart(6)} ${"values".padStart(6)} ${"errors".padStart(6)} ${"fail".padStart(4)} ${"max ms".padStart(8)} ${"max mem".padStart(8)}`);
 for (const r of rows) console.log(r);
 console.log(`hostile schemas: ${schemaOk} generated, ${schemaErrors} refused with a ToonError, slowest load ${schemaMaxMs.toFixed(0)} ms (${(performance.now() - schemaStart).toFixed(0)} ms)`);
-console.log(`hostile patterns: ${args.patterns}: ${patternOutcomes.generated} generated, ${patternOutcomes.refused} refused with a ToonError, ${patternOutcomes.failure} failed; slowest generation ${patternMaxMs.toFixed(0)} ms (limit ${GENERATION_MS_LIMIT}), slowest validate of a 10 KB string ${patternMaxValidateMs.toFixed(2)} ms (${(performance.now() - patternStart).toFixed(0)} ms)`);
+console.log(`hostile patterns: ${args.patterns}: ${patternOutcomes.generated} generated, ${patternOutcomes.refused} refused with a ToonError, ${patternOutcomes.failure} failed; slowest generation ${patternMaxMs.toFixed(0)} ms (limit ${GENERATION_MS_LIMIT}), slowest validate of a 10 KB string ${patternMaxValidateMs.toFixed(2)} ms; a 1 MB schema of patterns: ${big.outcome} in ${big.ms.toFixed(0)} ms (${(performance.now() - patternStart).toFixed(0)} ms)`);
 console.log(`random schemas: ${args["random-schemas"]} from seed ${firstRandom}, ${randomValues} values round-tripped, ${randomMutations} mutated dense texts read or refused, ${randomRefused} refused with a ToonError (${(performance.now() - randomStart).toFixed(0)} ms)`);
 console.log(`${total} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${failures} failures, ${opens} of known open kinds`);
 process.exitCode = failures === 0 ? 0 : 1;

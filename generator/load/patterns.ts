@@ -30,8 +30,8 @@ export type PatternPlan =
   | { engine: "linear"; source: string; why: string }
   | { engine: "refused"; why: string };
 
-/** recheck time one schema may spend (a Zod date-time pattern takes ~1 s alone); then patterns skip recheck. */
-const BUDGET_MS = 4_000;
+/** recheck time one schema may spend (a Zod date-time pattern takes ~1 s alone; issue 26 bounds a whole generation at 10 s); then patterns skip recheck. */
+const BUDGET_MS = 2_000;
 
 /** Time left for recheck, shared by the patterns of one schema (one loader or validator compilation). */
 export class PatternBudget {
@@ -87,8 +87,8 @@ export function patternPlan(source: string, budget: PatternBudget): PatternPlan 
       const linear = linearPattern(source);
       plan = linear.ok ? { engine: "linear", source: linear.source, why: risk } : { engine: "refused", why: `${risk}; ${linear.why}` };
     }
-    // an answer cut short by the budget is this schema's, not the pattern's: asked again next time
-    if (!risk?.startsWith("not checked")) plans.set(source, plan);
+    // kept even when the budget decided it: the validator compiler and the emitters must not ask again
+    plans.set(source, plan);
   }
   return plan;
 }

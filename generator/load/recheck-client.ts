@@ -42,7 +42,7 @@ function checker(): Worker {
 
 /**
  * recheck's verdict on `source` with `flags`, giving recheck `timeoutMs` for its analysis; undefined when no
- * answer came within `timeoutMs` plus a grace period (recheck's agent starts in ~0.2 s on first use).
+ * answer came within `timeoutMs` plus a second of grace (recheck's agent starts in ~0.2 s on first use).
  */
 export function recheckWithin(source: string, flags: string, timeoutMs: number): Diagnostics | undefined {
   const w = checker();
@@ -50,7 +50,7 @@ export function recheckWithin(source: string, flags: string, timeoutMs: number):
   const { port1, port2 } = new MessageChannel();
   try {
     w.postMessage({ source, flags, params: { timeout: Math.max(1, Math.floor(timeoutMs)) }, port: port2, done }, [port2]);
-    const waited = Atomics.wait(done, 0, 0, timeoutMs + 2_000);
+    const waited = Atomics.wait(done, 0, 0, timeoutMs + 1_000);
     const answer = receiveMessageOnPort(port1);
     if (waited === "timed-out" || answer === undefined) {
       void w.terminate();

@@ -21,6 +21,7 @@ import { formats } from "../../runtime/validate/formats.ts";
 import type { Draft } from "../load/drafts.ts";
 import { schemaForAjv } from "./prepare.ts";
 import { PatternBudget, patternPlan } from "../load/patterns.ts";
+import { installLinearScope } from "./ajv-scope.ts";
 
 const standaloneCode = ((standaloneNs as unknown as { default?: unknown }).default ?? standaloneNs) as (ajv: unknown, fn: unknown) => string;
 const AjvDraft04 = ((AjvDraft04Ns as unknown as { default?: unknown }).default ?? AjvDraft04Ns) as typeof Ajv;
@@ -86,6 +87,7 @@ const HELPERS: Record<string, "ucs2length" | "equal"> = {
 };
 
 export async function compileValidator(input: ValidatorInput, options: CompileValidatorOptions = {}): Promise<CompiledValidator> {
+  installLinearScope();
   const warnings: string[] = [];
   const checkFormats = options.formats !== false;
   const note = (msg: unknown): void => {

@@ -111,3 +111,20 @@ export async function generatorCase(schema: Record<string, unknown>, rng: Rng): 
   const slow = ms > GENERATION_MS_LIMIT ? `generation took ${ms.toFixed(0)} ms` : validateMs > VALIDATE_MS_LIMIT ? `validate took ${validateMs.toFixed(1)} ms on a 10 KB string` : "";
   return { outcome: slow === "" ? "generated" : "failure", detail: slow, ms, validateMs };
 }
+
+/**
+ * A schema of about `bytes` (JSON) whose properties each hold a distinct pattern, slow to check or backtracking:
+ * what makes a checker's total time, not one pattern's, the bound.
+ */
+export function manyPatternsSchema(rng: Rng, bytes: number): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    // counted repetitions (slow to certify) and backtracking ones (vulnerable, on re2js): none refused
+    const pattern = rng.chance(0.5) ? `^[a-z]{${1 + (i % 90)}}-(x|y${i})+\\d{2,${3 + (i % 7)}}$` : `^(a|a${i})*(c+c+)+${rng.pick(["$", "x", "\\s*$"])}`;
+    const p = { type: "string", pattern, description: "d".repeat(rng.int(0, 200)) };
+    properties[`p${i}`] = p;
+    size += JSON.stringify(p).length + 8;
+  }
+  return { title: "ManyPatterns", type: "object", properties };
+}
