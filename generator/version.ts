@@ -2,8 +2,9 @@
 export const GENERATOR_VERSION = "0.1.0";
 export const RUNTIME_CONTRACT_VERSION = 5;
 /**
- * The package generated code imports (`<runtimeImport>/codegen`, `<runtimeImport>/validate`) unless the config's
- * `runtimeImport` says otherwise: the zero-dependency runtime package, an app's only production dependency.
+ * The package generated code imports (`<runtimeImport>/internal/codegen.js`, `<runtimeImport>/validate`) unless
+ * the config's `runtimeImport` says otherwise: the zero-dependency runtime package, an app's only production
+ * dependency.
  * `toon-gen/runtime` re-exports it for modules generated before the two packages existed.
  */
 export const DEFAULT_RUNTIME_IMPORT = "@toon-gen/runtime";

@@ -1,7 +1,9 @@
 /**
- * toon-gen/runtime/codegen: what generated modules import, and nothing else. This surface is the versioned
- * contract (`requireContract`, runtime/contract.ts): it may change with a contract bump, while the user API
- * (`toon-gen/runtime` and its feature subpaths) stays stable. Apps do not import it.
+ * What generated modules import (`@toon-gen/runtime/internal/codegen.js`), and nothing else. This surface is the
+ * versioned contract (`requireContract`, runtime/contract.ts): it may change with a contract bump, while the user
+ * API (`toon-gen/runtime` and its feature subpaths) stays stable. Apps do not import it. Its functions check
+ * nothing (generated code calls them per value, with values of its own); the public `@toon-gen/runtime/codegen`
+ * (./codegen-entry.ts) is this surface with checked copies of them.
  *
  * Every module here is free of import-time side effects (package.json `sideEffects: false`), so a bundle keeps
  * only the functions the codec it uses calls.

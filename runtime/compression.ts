@@ -11,6 +11,7 @@
  * set, and without a registered compressor fail with UNSUPPORTED_FLAGS saying how to register one.
  */
 import { ToonError, optionsArg } from "./errors.ts";
+import { refuse } from "./arg-check.ts";
 import type { Reader } from "./reader.ts";
 import { Flag, MAGIC } from "./wire.ts";
 import { DEFAULT_MAX_INFLATED_BYTES } from "./limits.ts";
@@ -81,6 +82,7 @@ export function getCompressor(): Compressor | undefined {
  * level (EXTENSIONS). Undefined when `bytes` is not a complete header.
  */
 export function payloadStart(bytes: Uint8Array, start = 0): number | undefined {
+  if (!(bytes instanceof Uint8Array)) refuse("payloadStart", "bytes (a Uint8Array)", bytes);
   if (bytes.length - start < 7) return undefined;
   for (let i = 0; i < 4; i++) if (bytes[start + i] !== MAGIC[i]) return undefined;
   const flags = (bytes[start + 5]! << 8) | bytes[start + 6]!;
@@ -143,7 +145,8 @@ export function compressMessage(message: Uint8Array, options: EncodeOptions | un
  * then the inflated payload. `headerEnd` is where the compressed section starts (after fingerprint and level).
  * Byte offsets in errors raised while decoding the result refer to this uncompressed form.
  */
-export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, end = bytes.length, maxInflated = DEFAULT_MAX_INFLATED_BYTES): Uint8Array {
+export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, end = bytes?.length, maxInflated = DEFAULT_MAX_INFLATED_BYTES): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) refuse("inflateAt", "bytes (a Uint8Array)", bytes);
   let p = headerEnd;
   const fail = (reason: string, code: "TRUNCATED" | "INVALID_ENCODING" = "INVALID_ENCODING"): ToonError =>
     new ToonError(code, `${reason} (byte ${p})`, { offset: p });
@@ -190,6 +193,7 @@ export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, e
 
 /** A whole message, uncompressed when its COMPRESSED flag is set (otherwise returned as is). */
 export function inflateMessage(bytes: Uint8Array, maxInflated = DEFAULT_MAX_INFLATED_BYTES): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) refuse("inflateMessage", "bytes (a Uint8Array)", bytes);
   const start = payloadStart(bytes);
   if (start === undefined) return bytes; // not a complete header: the decoder reports it
   if ((((bytes[5]! << 8) | bytes[6]!) & Flag.COMPRESSED) === 0) return bytes;
@@ -201,6 +205,7 @@ export function inflateMessage(bytes: Uint8Array, maxInflated = DEFAULT_MAX_INFL
  * omits it or the bytes are not a zstd frame header (the decompressor then reports the frame).
  */
 export function zstdContentSize(bytes: Uint8Array, p: number, end: number): number | undefined {
+  if (!(bytes instanceof Uint8Array)) refuse("zstdContentSize", "bytes (a Uint8Array)", bytes);
   if (end - p < 5 || bytes[p] !== 0x28 || bytes[p + 1] !== 0xb5 || bytes[p + 2] !== 0x2f || bytes[p + 3] !== 0xfd) return undefined;
   const fhd = bytes[p + 4]!;
   const fcsFlag = fhd >> 6;
@@ -220,6 +225,7 @@ export function zstdContentSize(bytes: Uint8Array, p: number, end: number): numb
  * section, `start` where the message began): the reader continues on the uncompressed form, at the same offset.
  */
 export function inflateReader(r: Reader, start: number): void {
+  if (typeof r !== "object" || r === null || !(r.buf instanceof Uint8Array)) refuse("inflateReader", "a Reader (new Reader(bytes))", r);
   const headerEnd = r.pos;
   const buf = inflateAt(r.buf, start, headerEnd, r.end, r.maxInflated);
   // Reader keeps buf/view read-only for generated code; only this hand-over replaces them

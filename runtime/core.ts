@@ -1,13 +1,42 @@
 /**
  * toon-gen/runtime/wire: the core layer every other one builds on. The byte writer and reader (varints, strings,
  * numbers, dates), the message header, self-describing `any` values, the wire constants and the errors.
+ *
+ * The functions that take a Writer or a Reader are checked copies (runtime/arg-check.ts): an argument of the
+ * wrong kind is a ToonError. The runtime and generated code call the unchecked originals.
  */
-export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex } from "./errors.ts";
+import { checked } from "./arg-check.ts";
+import { rethrowAt as $rethrowAt, rethrowAtIndex as $rethrowAtIndex } from "./errors.ts";
+import { isCanonicalInteger as $isCanonicalInteger, writeInt64 as $writeInt64 } from "./writer.ts";
+import { writeHeader as $writeHeader, readHeader as $readHeader } from "./header.ts";
+import { writeAny as $writeAny, readAny as $readAny } from "./any.ts";
+
+export { ToonError } from "./errors.ts";
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions } from "./errors.ts";
-export { Writer, invalid, describe, isCanonicalInteger, writeInt64 } from "./writer.ts";
+export { Writer, invalid, describe } from "./writer.ts";
 export { Reader } from "./reader.ts";
-export { writeHeader, readHeader, peekHeader, hex16, registerDictionary } from "./header.ts";
+export { registerDictionary } from "./header.ts";
 export type { Header } from "./header.ts";
-export { writeAny, readAny } from "./any.ts";
 export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
-export { parseDate, parseDateTime, formatDate, formatDateTime } from "./dates.ts";
+export { formatDate, formatDateTime } from "./dates.ts";
+export { pointerSegment, peekHeader, hex16, parseDate, parseDateTime } from "./entry-checks.ts";
+
+/** Rethrow `e` with `prefix` in front of its path (runtime/errors.ts). */
+export const rethrowAt = /*@__PURE__*/ checked($rethrowAt, "rethrowAt(e, prefix: string)");
+/** Rethrow `e` with an array index (or map key) prepended to its path. */
+export const rethrowAtIndex = /*@__PURE__*/ checked($rethrowAtIndex, "rethrowAtIndex(e, prefix: string, index: string | number)");
+/** Write an int64 value (a number or bigint); false when it is neither. */
+export const writeInt64 = /*@__PURE__*/ checked($writeInt64, "writeInt64(w: Writer, v)");
+/** Write the message header (runtime/header.ts). */
+export const writeHeader = /*@__PURE__*/ checked($writeHeader, "writeHeader(w: Writer, flags: number, fingerprint: number, level?: number)");
+/** Read and check the message header; returns the flags (runtime/header.ts). */
+export const readHeader = /*@__PURE__*/ checked($readHeader, "readHeader(r: Reader, fingerprint: number, name: string, extra?: number)");
+/** Write a self-describing `any` value. */
+export const writeAny = /*@__PURE__*/ checked($writeAny, "writeAny(w: Writer, v)");
+/** Read a self-describing `any` value. */
+export const readAny = /*@__PURE__*/ checked($readAny, "readAny(r: Reader)");
+
+/** `0`, `-12`, `345`: what `String(BigInt(s))` gives back unchanged (false for what is not a string). */
+export function isCanonicalInteger(s: string): boolean {
+  return typeof s === "string" && $isCanonicalInteger(s);
+}

@@ -3,19 +3,12 @@
  * stay unchecked there, and out of the binary bundle): here an argument of the wrong kind is a ToonError naming
  * the function, never a TypeError from reading it.
  */
-import { ToonError, pointerSegment as segment } from "./errors.ts";
+import { pointerSegment as segment } from "./errors.ts";
+import { refuse } from "./arg-check.ts";
 import { hex16 as hex, peekHeader as peek, type Header } from "./header.ts";
 import { parseDate as date, parseDateTime as dateTime } from "./dates.ts";
 import type { Reader } from "./reader.ts";
 import { locateText as locate, offsetToLineColumn as lineColumn, type TextDecodeOptions } from "./text/decode.ts";
-
-function kind(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
-}
-
-function refuse(fn: string, expected: string, got: unknown): never {
-  throw new ToonError("INVALID_VALUE", `${fn} expects ${expected}, got ${kind(got)}`);
-}
 
 /** Escape one JSON-pointer reference token (RFC 6901). */
 export function pointerSegment(key: string | number): string {

@@ -4,8 +4,8 @@
  *
  * Layered subpaths hold the rest, so an app imports only the layer it uses: `toon-gen/runtime/wire` (writer,
  * reader, header: the core), `/text`, `/stream`, `/schemaless`, `/tools`, `/compression`, `/sse`, `/codec` (the
- * engine that runs a codec from its descriptor). Generated modules import `toon-gen/runtime/codegen`, the
- * versioned generated-code surface (runtime/contract.ts), which apps do not use.
+ * engine that runs a codec from its descriptor). Generated modules import the versioned generated-code surface
+ * (runtime/codegen.ts, runtime/contract.ts), which apps do not use.
  */
 export { RUNTIME_CONTRACT } from "./contract.ts";
 export { ToonError } from "./errors.ts";
@@ -16,8 +16,12 @@ export type { Header } from "./header.ts";
 export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { formatDate, formatDateTime } from "./dates.ts";
 export type { ToolCall, PendingToolCall, ToolCallOutcome } from "./tools.ts";
-export { encodeText, decodeText, decodeTextExact } from "./text/index.ts";
-export type { TextEncodeOptions, TextDecodeOptions, TextDelimiter, TextReader, TextReaderOptions, TextSource } from "./text/index.ts";
+export { encodeText } from "./text/encode.ts";
+export { decodeText, decodeTextExact } from "./text/decode.ts";
+export type { TextEncodeOptions, TextDelimiter } from "./text/encode.ts";
+export type { TextDecodeOptions } from "./text/decode.ts";
+export type { TextReader, TextReaderOptions } from "./text/reader/text-reader.ts";
+export type { TextSource } from "./text/reader/read-stream.ts";
 export { UNKNOWN_KEY } from "./extensions.ts";
 export type { DecodeOptions } from "./extensions.ts";
 export { setCompressor, getCompressor, DEFAULT_COMPRESS_THRESHOLD, CompressionAlgorithm } from "./compression.ts";

@@ -61,7 +61,7 @@ let stubs = 0;
 for (const [sub, target] of Object.entries(pkg.exports)) {
   if (sub !== "./runtime" && !sub.startsWith("./runtime/")) continue;
   const specifier = RUNTIME_PACKAGE + sub.slice("./runtime".length);
-  const body = `// toon-gen/runtime${sub.slice("./runtime".length)} is ${specifier}: kept for code generated before the split.\nexport * from "${specifier}";\n`;
+  const body = `// toon-gen/runtime${sub.slice("./runtime".length)} is ${specifier}: kept for code generated before the split (or with runtimeImport "toon-gen/runtime").\nexport * from "${specifier}";\n`;
   for (const out of [target.default, target.types]) {
     const abs = path.join(ROOT, out);
     mkdirSync(path.dirname(abs), { recursive: true });

@@ -61,9 +61,15 @@ test("packages: toon-gen/runtime* and @toon-gen/runtime* are the same subpaths o
   const old = Object.entries(generator.exports).filter(([sub]) => sub === "./runtime" || sub.startsWith("./runtime/"));
   assert.ok(old.length >= 10, "toon-gen keeps its runtime re-exports");
   const publicSubs = Object.keys(runtime.exports).filter((s) => !s.includes("*") && s !== "./package.json");
-  assert.deepEqual(old.map(([sub]) => "." + sub.slice("./runtime".length)).sort(), publicSubs.sort());
+  // besides the public entries, the generated-code surface by its internal name (`runtimeImport: "toon-gen/runtime"`)
+  const internal = (sub: string): boolean => sub.startsWith("./runtime/internal/");
+  assert.deepEqual(old.filter(([sub]) => !internal(sub)).map(([sub]) => "." + sub.slice("./runtime".length)).sort(), publicSubs.sort());
+  assert.deepEqual(old.filter(([sub]) => internal(sub)).map(([sub]) => sub), ["./runtime/internal/codegen.js"]);
+  const pattern = runtime.exports["./internal/*.js"] as Exclude<Target, string>;
   for (const [sub, target] of old) {
-    const mine = runtime.exports["." + sub.slice("./runtime".length)] as Exclude<Target, string>;
+    const mine = internal(sub)
+      ? { "toon-dev": pattern["toon-dev"]!.replace("*", sub.slice("./runtime/internal/".length, -".js".length)) }
+      : (runtime.exports["." + sub.slice("./runtime".length)] as Exclude<Target, string>);
     // the same source file under toon-dev, so tests that import either name share one module instance
     assert.equal((target as Exclude<Target, string>)["toon-dev"], "./runtime/" + mine["toon-dev"]!.slice(2), sub);
   }
@@ -90,10 +96,15 @@ test("packages: generated code imports @toon-gen/runtime by default, and runtime
     const base = { inputs: ["point.schema.json"], dictionaryDir: "dict" };
     await generate({ ...base, outDir: "a" }, { cwd: dir });
     const a = readFileSync(path.join(dir, "a", "point.ts"), "utf8");
-    assert.match(a, /from "@toon-gen\/runtime\/codegen";/);
+    // the generated-code surface by its internal subpath (unchecked); `/codegen` is its checked public copy
+    assert.match(a, /from "@toon-gen\/runtime\/internal\/codegen\.js";/);
     assert.doesNotMatch(a, /"toon-gen\/runtime/);
     await generate({ ...base, outDir: "b", runtimeImport: "toon-gen/runtime" }, { cwd: dir });
-    assert.match(readFileSync(path.join(dir, "b", "point.ts"), "utf8"), /from "toon-gen\/runtime\/codegen";/);
+    assert.match(readFileSync(path.join(dir, "b", "point.ts"), "utf8"), /from "toon-gen\/runtime\/internal\/codegen\.js";/);
+    // which both packages export
+    const exportsOf = (file: string): Record<string, unknown> => (JSON.parse(readFileSync(path.join(ROOT, file), "utf8")) as { exports: Record<string, unknown> }).exports;
+    assert.ok("./internal/*.js" in exportsOf("runtime/package.json"));
+    assert.ok("./runtime/internal/codegen.js" in exportsOf("package.json"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

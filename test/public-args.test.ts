@@ -129,6 +129,12 @@ test("the argument errors: their codes, the call they name, the root path", asyn
   const rt = await import("../runtime/index.ts");
   const { OrderList, OrderListText } = await import("../examples/orders/gen/order-list.ts");
   const { WeatherTools } = await import("../examples/tools/gen/weather-tools.ts");
+  const codegen = await import("../runtime/codegen-entry.ts");
+  const text = await import("../runtime/text/index.ts");
+  const schemaless = await import("../runtime/schemaless-entry.ts");
+  const tools = await import("../runtime/tools-entry.ts");
+  const compression = await import("../runtime/compression.ts");
+  const codec = await import("../runtime/codec/index.ts");
   const cases: [() => unknown, string, RegExp][] = [
     // options that are not an object (one check, optionsArg, wherever options are taken)
     [() => OrderList.encode(orders as never, null as never), "CONFIG_ERROR", /^encode options must be an object, got null/],
@@ -160,6 +166,18 @@ test("the argument errors: their codes, the call they name, the root path", asyn
     [() => WeatherTools.batch.encode(null as never), "INVALID_VALUE", /^a batch of tool calls is an array, got null/],
     [() => WeatherTools.resultMessage("openai-chat", 42 as never, "ok"), "INVALID_VALUE", /^the target of a tool result/],
     [() => WeatherTools.errorMessage("anthropic", null as never, "boom"), "INVALID_VALUE", /^the target of a tool result/],
+    // the subpath entries' checked copies (runtime/arg-check.ts): the function and the parameter
+    [() => codegen.wString(null as never, "a", ""), "INVALID_VALUE", /^wString expects w to be a Writer \(new Writer\(\)\), got null/],
+    [() => codegen.readTabledString(new codegen.Reader(new Uint8Array(1)), [] as never), "INVALID_VALUE", /^readTabledString expects t to be a default table .*got an array/],
+    [() => codegen.hasOwn(null as never, "a"), "INVALID_VALUE", /^hasOwn expects o to be an object, got null/],
+    [() => text.fromTextWith("a: 1", null as never, (v: unknown) => v), "CONFIG_ERROR", /^fromTextWith options must be an object, got null/],
+    [() => text.textStr("a", "44" as never), "INVALID_VALUE", /^textStr expects dc to be a number, got string/],
+    [() => text.textBail(), "INVALID_VALUE", /^textBail: the generated text encoder declined/],
+    [() => schemaless.readSchemalessValue(new codegen.Reader(new Uint8Array(1)), {} as never, {} as never, 0), "INVALID_VALUE", /^readSchemalessValue expects t to be a schemaless type, got object/],
+    [() => tools.checkToolCall("x" as never, "id", "name", {}), "INVALID_VALUE", /^checkToolCall expects spec to be a tool set spec/],
+    [() => compression.payloadStart("x" as never), "INVALID_VALUE", /^payloadStart expects bytes \(a Uint8Array\), got string/],
+    [() => new codec.CodecPlan([] as never), "INVALID_VALUE", /^CodecPlan expects a codec descriptor, got an array/],
+    [() => codec.minWidth({ kind: "string" } as never, 42 as never), "INVALID_VALUE", /^minWidth expects cx to be a definition lookup/],
   ];
   for (const [call, code, reason] of cases) {
     const e = toonError(call);
@@ -171,4 +189,65 @@ test("the argument errors: their codes, the call they name, the root path", asyn
   assert.equal(rt.parseDate(null as never), undefined);
   assert.equal(rt.parseDateTime(42 as never), undefined);
   assert.deepEqual(WeatherTools.checkArguments(null as never, {}), [{ path: "/name", message: "the tool name must be a string, got null" }]);
+  // a predicate over strings answers false for what is not one
+  const wire = await import("../runtime/core.ts");
+  assert.equal(wire.isCanonicalInteger(42 as never), false);
+  assert.equal(text.isNumericLike(null as never), false);
+  // the checked copies call the originals: the same results
+  const w = new codegen.Writer();
+  codegen.wString(w, "hello", "");
+  const bytes = w.finish();
+  assert.equal(codegen.rStrings === (await import("../runtime/codegen.ts")).rStrings, false, "a checked copy");
+  assert.equal(new codegen.Reader(bytes).string(), "hello");
+});
+
+/**
+ * Entries not covered yet: ./validate's checkSchema, messageOf and ucs2length (which generated validators call per
+ * value) still answer some wrong arguments with a TypeError (issue 26).
+ */
+const PENDING = new Set(["./validate"]);
+
+/**
+ * Every subpath entry of the runtime package (runtime/package.json "exports", each through its "toon-dev" source;
+ * the main entry has its test above, `./internal/*` is the runtime's own): [entry, its module].
+ */
+async function runtimeEntries(): Promise<[string, Record<string, unknown>][]> {
+  const pkg = JSON.parse(readFileSync(path.join(REPO, "runtime", "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
+  const out: [string, Record<string, unknown>][] = [];
+  for (const [entry, target] of Object.entries(pkg.exports)) {
+    if (entry === "." || entry.includes("*") || typeof target === "string" || PENDING.has(entry)) continue;
+    assert.ok(target["toon-dev"] !== undefined, `${entry} has a toon-dev source`);
+    out.push([entry, (await import(path.join(REPO, "runtime", target["toon-dev"]))) as Record<string, unknown>]);
+  }
+  return out;
+}
+
+const isClass = (f: unknown): boolean => /^class\b/.test(Function.prototype.toString.call(f));
+
+test("the runtime's subpath entries: every exported function and class, given an argument of the wrong kind, answers with a ToonError", async () => {
+  const found: string[] = [];
+  const count = { calls: 0 };
+  const seen = new Set<unknown>();
+  const entries = await runtimeEntries();
+  assert.ok(entries.length >= 10, `${entries.length} entries`);
+  for (const [entry, mod] of entries) {
+    for (const [name, f] of Object.entries(mod)) {
+      // a function several entries export (ToonError, Reader, the text helpers codegen re-exports) is called once
+      if (typeof f !== "function" || seen.has(f)) continue;
+      seen.add(f);
+      const cls = isClass(f);
+      const call = (args: unknown[]): unknown => {
+        try {
+          return cls ? new (f as new (...a: unknown[]) => unknown)(...args) : (f as (...a: unknown[]) => unknown)(...args);
+        } catch (e) {
+          // throwing back the very value it was handed is what rethrowAt and its kin do (their first argument)
+          if (args.length > 0 && e === args[0]) return undefined;
+          throw e;
+        }
+      };
+      found.push(...(await wrongArguments(`${entry} ${name}`, "x", call, count)));
+    }
+  }
+  assert.ok(count.calls > 2000, `${count.calls} calls: the entries were enumerated`);
+  assert.deepEqual(found, [], `${found.length} of ${count.calls} calls threw something other than a ToonError`);
 });

@@ -1,69 +1,126 @@
 /**
  * Schemaless TOON text runtime (TOON spec v4.0): `encodeText` / `decodeText` plus the encoder building blocks that
  * schema-specialised generated encoders call to stay byte-identical with the schemaless output.
+ *
+ * The building blocks are checked copies (runtime/arg-check.ts): an argument of the wrong kind is a ToonError.
+ * The runtime and generated encoders call the unchecked originals.
  */
+import { ToonError } from "../errors.ts";
+import { checked } from "../arg-check.ts";
+import * as $encode from "./encode.ts";
+import * as $check from "./check.ts";
+import * as $output from "./model-output.ts";
+import { parseJsonExact as $parseJsonExact } from "./reader/json-value.ts";
+import { textReader as $textReader } from "./reader/text-reader.ts";
+import { promptGroup as $promptGroup } from "./prompt.ts";
+import { textLayouts as $textLayouts } from "./layout.ts";
+import { denseOf as $denseOf, denseToText as $denseToText, denseFromText as $denseFromText } from "./dense/index.ts";
+import { denseInstructions as $denseInstructions } from "./dense/instructions.ts";
+import { applyFill as $applyFill } from "./model-fill.ts";
 
 export {
   encodeText,
-  encodeFieldLines,
   encodeListItemLines,
-  encodeKey,
-  encodeStringValue,
   encodeNumber,
-  encodeBigInt,
   encodePrimitive,
-  quoteString,
-  isNumericLike,
-  joinPrimitives,
-  fieldList,
-  arrayHeader,
-  tableHeader,
-  keyedHeader,
-  tableRow,
   indentation,
-  detectTabularFields,
-  detectKeyedFields,
   normalizeValue,
   EMPTY_ARRAY,
   type TextState,
   textState,
   textFallbacks,
-  textBail,
   encodeTextWith,
-  textNl,
-  textStr,
-  textPrim,
-  textField,
-  textScalar,
-  textString,
-  textNumber,
   textCell,
-  textItem,
-  textArray,
-  textPrimitives,
-  textTable,
-  textKeyed,
 } from "./encode.ts";
 export type { TextEncodeOptions, TextDelimiter, TextField } from "./encode.ts";
-export { decodeText, decodeTextExact, locateText, offsetToLineColumn, TextNumber } from "./decode.ts";
+export { decodeText, decodeTextExact, TextNumber } from "./decode.ts";
+export { locateText, offsetToLineColumn } from "../entry-checks.ts";
 export type { TextDecodeOptions } from "./decode.ts";
-export { fromTextWith, checkDecoded, textInvalid, expectedOf, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcEnum, tcJsonEnum, tcAny, tcRef, tcOrNull, tcArray, tcUnion, tcExtras, textRethrow, textRethrowAt } from "./check.ts";
+export { textInvalid, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcAny, tcExtras } from "./check.ts";
 export type { TextCheckFn } from "./check.ts";
-export { findPayloads, fromModelOutputWith, decodePayload, modelOutputText, stripReasoning, MAX_CANDIDATES } from "./model-output.ts";
+export { modelOutputText, MAX_CANDIDATES } from "./model-output.ts";
 export type { PayloadHints, Payload, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";
-export { parseJsonExact } from "./reader/json-value.ts";
-export { textReader } from "./reader/text-reader.ts";
 export type { TextReader, TextReaderOptions } from "./reader/text-reader.ts";
 export { readTextStream, textOf } from "./reader/read-stream.ts";
 export type { TextSource } from "./reader/read-stream.ts";
 export type { ReaderSpec, ReaderLayout } from "./reader/payload-reader.ts";
-export { promptGroup } from "./prompt.ts";
 export type { JsonParse } from "./reader/json-value.ts";
-export { textLayouts } from "./layout.ts";
 export type { TextLayout, ToonTextEncodeOptions, ToonTextDecodeOptions, ToonTextGroup, DenseTextGroup, LayoutTextGroup } from "./layout.ts";
-export { denseOf, denseToText, denseFromText } from "./dense/index.ts";
 export type { DenseCodec, DenseSource } from "./dense/index.ts";
-export { denseInstructions } from "./dense/instructions.ts";
 export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
-export { applyFill } from "./model-fill.ts";
 export type { FillSpec, FillShape, FillProp } from "./model-fill.ts";
+
+// The encoder's building blocks (./encode.ts).
+export const encodeFieldLines = /*@__PURE__*/ checked($encode.encodeFieldLines, "encodeFieldLines(key: string, value, depth: number, options?: options)");
+export const encodeKey = /*@__PURE__*/ checked($encode.encodeKey, "encodeKey(key: string)");
+export const encodeStringValue = /*@__PURE__*/ checked($encode.encodeStringValue, "encodeStringValue(value: string, delimiter?: string)");
+export const encodeBigInt = /*@__PURE__*/ checked($encode.encodeBigInt, "encodeBigInt(n: bigint)");
+export const quoteString = /*@__PURE__*/ checked($encode.quoteString, "quoteString(s: string)");
+export const joinPrimitives = /*@__PURE__*/ checked($encode.joinPrimitives, "joinPrimitives(values: array, delimiter?: string)");
+export const fieldList = /*@__PURE__*/ checked($encode.fieldList, "fieldList(fields: array, delimiter?: string)");
+export const arrayHeader = /*@__PURE__*/ checked($encode.arrayHeader, "arrayHeader(key: string | null, length: number, delimiter?: string)");
+export const tableHeader = /*@__PURE__*/ checked($encode.tableHeader, "tableHeader(key: string | null, length: number, fields: array, delimiter?: string)");
+export const keyedHeader = /*@__PURE__*/ checked($encode.keyedHeader, "keyedHeader(key: string | null, count: number, fields: array, delimiter?: string)");
+export const tableRow = /*@__PURE__*/ checked($encode.tableRow, "tableRow(row, fields: array, delimiter?: string)");
+export const detectTabularFields = /*@__PURE__*/ checked($encode.detectTabularFields, "detectTabularFields(rows: array)");
+export const detectKeyedFields = /*@__PURE__*/ checked($encode.detectKeyedFields, "detectKeyedFields(obj: object)");
+// What generated text encoders call (runtime/codegen.ts), on an encoder state of encodeTextWith's.
+export const textNl = /*@__PURE__*/ checked($encode.textNl, "textNl(e: TextState, depth: number)");
+export const textStr = /*@__PURE__*/ checked($encode.textStr, "textStr(s: string, dc: number)");
+export const textField = /*@__PURE__*/ checked($encode.textField, "textField(e: TextState, v, lead: string, key: string, fd: number, lvl: number)");
+export const textScalar = /*@__PURE__*/ checked($encode.textScalar, "textScalar(e: TextState, v, lead: string, kc: string, fd: number, lvl: number, key?: string)");
+export const textString = /*@__PURE__*/ checked($encode.textString, "textString(e: TextState, v, lead: string, kc: string, fd: number, lvl: number, key?: string)");
+export const textNumber = /*@__PURE__*/ checked($encode.textNumber, "textNumber(e: TextState, v, lead: string, kc: string, fd: number, lvl: number, key?: string)");
+export const textItem = /*@__PURE__*/ checked($encode.textItem, "textItem(e: TextState, v, depth: number, lvl: number)");
+export const textArray = /*@__PURE__*/ checked($encode.textArray, "textArray(e: TextState, pre: string, arr: array, cd: number, lvl: number, tab: boolean)");
+export const textPrimitives = /*@__PURE__*/ checked($encode.textPrimitives, "textPrimitives(e: TextState, pre: string, arr: array, kind: number, cd: number, lvl: number, tab: boolean)");
+export const textTable = /*@__PURE__*/ checked($encode.textTable, "textTable(e: TextState, arr: array, depth: number, lvl: number)");
+export const textKeyed = /*@__PURE__*/ checked($encode.textKeyed, "textKeyed(e: TextState, obj: object, keys: array, depth: number, lvl: number)");
+
+/** Whether string `s` reads as a number (so a string value spelled so is quoted); false for what is not a string. */
+export function isNumericLike(s: string): boolean {
+  return typeof s === "string" && $encode.isNumericLike(s);
+}
+
+/**
+ * Decline from inside a generated text encoder: encodeTextWith, which runs it, encodes the value generically (it
+ * does so for any error). Anywhere else a ToonError saying so (the internal version throws a private signal).
+ */
+export function textBail(): never {
+  throw new ToonError("INVALID_VALUE", "textBail: the generated text encoder declined the value (encodeTextWith encodes it generically)");
+}
+
+/** A primitive value quoted for delimiter code `dc`; `undefined` declines, as {@link textBail}. */
+export function textPrim(v: unknown, dc: number): string {
+  if (v === undefined) textBail();
+  return primitive(v, dc);
+}
+const primitive = /*@__PURE__*/ checked($encode.textPrim, "textPrim(v, dc: number)");
+
+// The check pass of fromText (./check.ts).
+export const fromTextWith = /*@__PURE__*/ checked($check.fromTextWith, "fromTextWith(text: string, options?: options, check: function)");
+export const checkDecoded = /*@__PURE__*/ checked($check.checkDecoded, "checkDecoded(value, rawCount: number, check: function, locate: function)");
+export const expectedOf = /*@__PURE__*/ checked($check.expectedOf, "expectedOf(values: array)");
+export const tcEnum = /*@__PURE__*/ checked($check.tcEnum, "tcEnum(v, path: string, members: array)");
+export const tcJsonEnum = /*@__PURE__*/ checked($check.tcJsonEnum, "tcJsonEnum(v, path: string, members: array)");
+export const tcRef = /*@__PURE__*/ checked($check.tcRef, "tcRef(v, path: string, check: function)");
+export const tcOrNull = /*@__PURE__*/ checked($check.tcOrNull, "tcOrNull(v, path: string, check: function)");
+export const tcArray = /*@__PURE__*/ checked($check.tcArray, "tcArray(v, path: string, item: function)");
+export const tcUnion = /*@__PURE__*/ checked($check.tcUnion, "tcUnion(v, path: string, branches: array, exact: array, coercible: array)");
+export const textRethrow = /*@__PURE__*/ checked($check.textRethrow, "textRethrow(e, path: string)");
+export const textRethrowAt = /*@__PURE__*/ checked($check.textRethrowAt, "textRethrowAt(e, path: string, key: string | number)");
+
+// Model output (./model-output.ts), readers, prompting, layouts.
+export const stripReasoning = /*@__PURE__*/ checked($output.stripReasoning, "stripReasoning(text: string, stats?: object)");
+export const findPayloads = /*@__PURE__*/ checked($output.findPayloads, "findPayloads(output: string, hints: PayloadHints, stats?: object)");
+export const fromModelOutputWith = /*@__PURE__*/ checked($output.fromModelOutputWith, "fromModelOutputWith(output, spec: ReaderSpec, options?: options)");
+export const decodePayload = /*@__PURE__*/ checked($output.decodePayload, "decodePayload(c: Payload, spec: ReaderSpec, options?: options)");
+export const parseJsonExact = /*@__PURE__*/ checked($parseJsonExact, "parseJsonExact(text: string, track?: boolean)");
+export const textReader = /*@__PURE__*/ checked($textReader, "textReader(spec: ReaderSpec, options?: options)");
+export const promptGroup = /*@__PURE__*/ checked($promptGroup, "promptGroup(spec: ReaderSpec, fingerprint: number, instructions: string)");
+export const textLayouts = /*@__PURE__*/ checked($textLayouts, "textLayouts(toon: TextGroup, dense: TextGroup)");
+export const denseOf = /*@__PURE__*/ checked($denseOf, "denseOf(src: Descriptor)");
+export const denseToText = /*@__PURE__*/ checked($denseToText, "denseToText(src: Descriptor, value)");
+export const denseFromText = /*@__PURE__*/ checked($denseFromText, "denseFromText(src: Descriptor, text: string)");
+export const denseInstructions = /*@__PURE__*/ checked($denseInstructions, "denseInstructions(toon: string, src: Descriptor)");
+export const applyFill = /*@__PURE__*/ checked($applyFill, "applyFill(value, spec: FillSpec, toon: boolean)");
