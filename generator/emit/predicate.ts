@@ -4,58 +4,11 @@
  * When several branches share a JSON type, generated structural predicates (`$isN`) decide, first match wins.
  */
 import { formatOf } from "../../runtime/codec/formats.ts";
+import { planBranches, type Category } from "../../runtime/codec/plan.ts";
 import type { Shape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, lit, name, raw } from "../../templates/code.ts";
 import { chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
-import { objectLayout } from "./layout.ts";
 import { indentBy, readProp } from "./write.ts";
-
-export type Category = "string" | "number" | "bigint" | "boolean" | "null" | "array" | "object" | "*";
-
-/** The definitions lookup the decision logic needs (a ModuleContext, or the interpreter's equivalent). */
-export interface DefinitionLookup {
-  def(name: string): { shape: Shape };
-}
-
-function categories(s: Shape, cx: DefinitionLookup, seen = new Set<string>()): Set<Category> {
-  switch (s.kind) {
-    case "string":
-    case "integer":
-    case "number":
-      return new Set(formatOf(s).categories);
-    case "boolean":
-      return new Set(["boolean"]);
-    case "null":
-      return new Set(["null"]);
-    case "any":
-      return new Set(["*"]);
-    case "const":
-      return new Set([valueCategory(s.value)]);
-    case "enum":
-      return new Set(s.values.map(valueCategory));
-    case "object":
-      return new Set(["object"]);
-    case "array":
-    case "tuple":
-      return new Set(["array"]);
-    case "union": {
-      const out = new Set<Category>();
-      for (const b of s.branches) for (const c of categories(b, cx, seen)) out.add(c);
-      return out;
-    }
-    case "ref": {
-      if (seen.has(s.name)) return new Set(["*"]);
-      seen.add(s.name);
-      return categories(cx.def(s.name).shape, cx, seen);
-    }
-  }
-}
-
-function valueCategory(v: unknown): Category {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  return typeof v as Category;
-}
 
 function categoryTest(cats: Set<Category>, v: Code): Code {
   const tests = [...cats].map((c) => {
@@ -79,26 +32,6 @@ export interface BranchChoice {
   index: number;
   /** Undefined: the arm is the final `else`. */
   test?: Code;
-}
-
-/**
- * How the encoder picks a union branch, as data (shared by the emitter and the interpreter): arms are tried in
- * order; `categories` is a cheap JSON-type test, `predicate` a full structural check of the branch, and
- * `else` (only ever the last arm) takes whatever is left.
- */
-export type BranchPlan =
-  | { index: number; test: "categories"; categories: Category[] }
-  | { index: number; test: "predicate" }
-  | { index: number; test: "else" };
-
-export function planBranches(branches: Shape[], cx: DefinitionLookup): BranchPlan[] {
-  const cats = branches.map((b) => categories(b, cx));
-  const overlaps = (i: number): boolean =>
-    cats[i]!.has("*") || cats.some((other, j) => j !== i && (other.has("*") || [...cats[i]!].some((c) => other.has(c))));
-  const cheap = branches.map((_, i) => !overlaps(i));
-  const plan: BranchPlan[] = branches.map((_, i) => (cheap[i] ? { index: i, test: "categories", categories: [...cats[i]!] } : { index: i, test: "predicate" }));
-  if (cheap.every(Boolean) && plan.length > 1) plan[plan.length - 1] = { index: plan.length - 1, test: "else" };
-  return plan;
 }
 
 export function chooseBranches(branches: Shape[], v: Code, cx: ModuleContext): BranchChoice[] {
@@ -220,7 +153,6 @@ ${indentBy(join([...group.map((g) => g.code), code`return true;`]), "  ")}
   if (!(${predicate(s.additional, name("e"), cx)})) return false;
 }`);
       }
-      void objectLayout;
       lines.push(code`return true;`);
       body = join(lines);
       break;
