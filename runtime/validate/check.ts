@@ -3,7 +3,8 @@
  * the `{ path, keyword, message }` list `validate()` returns. The path is a JSON pointer to the offending value:
  * for a missing or disallowed property, the property itself (`/user/email`), not the object holding it.
  */
-import { pointerSegment } from "../errors.ts";
+import { optionsArg, pointerSegment } from "../errors.ts";
+import { refuse } from "../arg-check.ts";
 import type { ValidationIssue } from "../validate.ts";
 import { setFormatChecks } from "./formats.ts";
 import { messageOf, type SchemaError } from "./messages.ts";
@@ -18,7 +19,8 @@ export interface SchemaCheckOptions {
 
 /** Every violation of the schema by `value`, in the order the validator found them; `[]` when it is valid. */
 export function checkSchema(validator: SchemaValidator, value: unknown, options?: SchemaCheckOptions): ValidationIssue[] {
-  const off = options?.formats === false;
+  if (typeof validator !== "function") refuse("checkSchema", "a validator function (of a generated <name>.validate module)", validator);
+  const off = optionsArg(options, "checkSchema")?.formats === false;
   // format checks read a module switch: set only for this synchronous call, and restored even if it throws
   const was = off ? setFormatChecks(false) : true;
   let ok: boolean;

@@ -5,6 +5,7 @@
  * never the 300-character regular expression behind a format.
  */
 import { describe } from "../writer.ts";
+import { refuse } from "../arg-check.ts";
 import { FORMAT_EXPECTED } from "./formats.ts";
 
 /** An error as ajv's generated code records it (`messages: false`). */
@@ -44,6 +45,9 @@ const COMPARISON: Record<string, string> = { ">=": "at least", "<=": "at most", 
 
 /** The message for one error; `value` is the instance it is about (at `instancePath`). */
 export function messageOf(e: SchemaError, value: unknown): string {
+  if (typeof e !== "object" || e === null || typeof e.keyword !== "string" || typeof e.params !== "object" || e.params === null) {
+    refuse("messageOf", "a schema error ({ keyword, params })", e);
+  }
   const p = e.params;
   switch (e.keyword) {
     case "type":
