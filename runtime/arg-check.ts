@@ -24,6 +24,12 @@ const isFunction = (v: unknown): boolean => typeof v === "function";
 /** A codec descriptor, or what readers need of one (`root` and `definitions`). */
 export const isDescriptor: Test = (v) => isObject(v) && isObject(v.root) && Array.isArray(v.definitions);
 
+function isTextFields(v: unknown, depth: number): boolean {
+  if (!Array.isArray(v) || depth > 100) return false;
+  for (const f of v) if (typeof f !== "string" && !(isObject(f) && typeof f.name === "string" && isTextFields(f.fields, depth + 1))) return false;
+  return true;
+}
+
 /**
  * The kinds a signature names, each with how a message says it. A kind tells a real argument from null, a
  * number, a string, an array or a plain object by what the function reads first (a Writer's methods, a
@@ -37,6 +43,8 @@ const KINDS: Record<string, readonly [what: string, test: Test]> = {
   null: ["null", (v) => v === null],
   function: ["a function", isFunction],
   object: ["an object", isObject],
+  // what a property is set on: not frozen, sealed or preventExtensions'd
+  extensible: ["an object that takes new properties", (v) => isObject(v) && Object.isExtensible(v)],
   array: ["an array", Array.isArray],
   iterable: ["an iterable", (v) => isFunction(v?.[Symbol.iterator]) && isObject(v)],
   Set: ["a Set", (v) => isObject(v) && isFunction(v.has)],
@@ -57,6 +65,11 @@ const KINDS: Record<string, readonly [what: string, test: Test]> = {
   TextGroup: ["a text group (name, fingerprint, toText, fromText)", (v) => isObject(v) && isFunction(v.toText) && isFunction(v.fromText)],
   SchemalessType: ["a schemaless type", (v) => isObject(v) && typeof v.kind === "number"],
   SchemalessBodyReader: ["a schemaless body reader (schemalessBodyReader)", (v) => isObject(v) && typeof v.nodes === "number" && isObject(v.strings)],
+  // a nesting depth or level: it sizes indentation, so a huge one would cost gigabytes for a few bytes of input
+  depth: ["a depth (an integer from 0 to 10000)", (v) => Number.isInteger(v) && v >= 0 && v <= 10_000],
+  // table fields: names, or { name, fields } for a nested table (each checked, as they are walked)
+  TextFields: ["text fields (names, or { name, fields })", (v) => isTextFields(v, 0)],
+  PeekSpec: ["a peek spec (name, fingerprint, flags, tag, count)", (v) => isObject(v) && typeof v.fingerprint === "number" && typeof v.tag === "number"],
   // an options argument is CONFIG_ERROR, as everywhere else (optionsArg)
   options: ["options", (v) => v === undefined || (isObject(v) && !Array.isArray(v))],
 };

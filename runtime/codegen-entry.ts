@@ -9,7 +9,7 @@ import { checked } from "./arg-check.ts";
 import * as $rt from "./codegen.ts";
 
 export * from "./codegen.ts";
-export { pointerSegment, rethrowAt, rethrowAtIndex, writeInt64, writeHeader, readHeader, writeAny, readAny } from "./core.ts";
+export { pointerSegment, rethrowAt, rethrowAtIndex, writeInt64, writeHeader, readHeader, writeAny, readAny, invalid } from "./core.ts";
 export {
   encodeKey,
   fieldList,
@@ -35,12 +35,25 @@ export {
   tcUnion,
   textRethrow,
   textRethrowAt,
+  textInvalid,
+  tcString,
+  tcUuid,
+  tcInteger,
+  tcInt64,
+  tcNumber,
+  tcBoolean,
+  tcNull,
+  tcObject,
+  tcAny,
+  tcExtras,
   promptGroup,
   textLayouts,
   denseFromText,
   denseToText,
 } from "./text/index.ts";
 export { checkShape, checkToolArguments, toolSet } from "./tools-entry.ts";
+
+export const peekField = /*@__PURE__*/ checked($rt.peekField, "peekField(bytes, spec: PeekSpec, slot: number, pointer: string, keys: array, read: function, decode: function, options?: options)");
 
 // a codec object and its parts
 export const codecOf = /*@__PURE__*/ checked($rt.codecOf, "codecOf(...groups: object)");
@@ -53,7 +66,7 @@ export const rethrowIn = /*@__PURE__*/ checked($rt.rethrowIn, "rethrowIn(e, at: 
 // objects
 export const hasOwn = /*@__PURE__*/ checked($rt.hasOwn, "hasOwn(o: object, key: string)");
 export const getOwn = /*@__PURE__*/ checked($rt.getOwn, "getOwn(o: object, key: string)");
-export const setOwn = /*@__PURE__*/ checked($rt.setOwn, "setOwn(o: object, key: string, value)");
+export const setOwn = /*@__PURE__*/ checked($rt.setOwn, "setOwn(o: extensible, key: string, value)");
 export const extraKeys = /*@__PURE__*/ checked($rt.extraKeys, "extraKeys(o: object, known: Set)");
 export const extrasAreJson = /*@__PURE__*/ checked($rt.extrasAreJson, "extrasAreJson(o: object, known: Set)");
 export const checkClosed = /*@__PURE__*/ checked($rt.checkClosed, "checkClosed(o: object, known: Set, path: string)");

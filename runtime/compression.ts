@@ -147,6 +147,7 @@ export function compressMessage(message: Uint8Array, options: EncodeOptions | un
  */
 export function inflateAt(bytes: Uint8Array, start: number, headerEnd: number, end = bytes?.length, maxInflated = DEFAULT_MAX_INFLATED_BYTES): Uint8Array {
   if (!(bytes instanceof Uint8Array)) refuse("inflateAt", "bytes (a Uint8Array)", bytes);
+  if (typeof headerEnd !== "number" || typeof end !== "number" || typeof maxInflated !== "number") refuse("inflateAt", "offsets and a limit (numbers)", typeof headerEnd !== "number" ? headerEnd : typeof end !== "number" ? end : maxInflated);
   let p = headerEnd;
   const fail = (reason: string, code: "TRUNCATED" | "INVALID_ENCODING" = "INVALID_ENCODING"): ToonError =>
     new ToonError(code, `${reason} (byte ${p})`, { offset: p });

@@ -7,18 +7,19 @@
  */
 import { checked } from "./arg-check.ts";
 import { rethrowAt as $rethrowAt, rethrowAtIndex as $rethrowAtIndex } from "./errors.ts";
-import { isCanonicalInteger as $isCanonicalInteger, writeInt64 as $writeInt64 } from "./writer.ts";
+import { invalid as $invalid, isCanonicalInteger as $isCanonicalInteger, writeInt64 as $writeInt64 } from "./writer.ts";
 import { writeHeader as $writeHeader, readHeader as $readHeader } from "./header.ts";
 import { writeAny as $writeAny, readAny as $readAny } from "./any.ts";
 
 export { ToonError } from "./errors.ts";
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions } from "./errors.ts";
-export { Writer, invalid, describe } from "./writer.ts";
+export { Writer, describe } from "./writer.ts";
+export const invalid = /*@__PURE__*/ checked($invalid, "invalid(path: string, expected: string, value)");
 export { Reader } from "./reader.ts";
 export { registerDictionary } from "./header.ts";
 export type { Header } from "./header.ts";
 export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
-export { formatDate, formatDateTime } from "./dates.ts";
+export { formatDate, formatDateTime } from "./entry-checks.ts";
 export { pointerSegment, peekHeader, hex16, parseDate, parseDateTime } from "./entry-checks.ts";
 
 /** Rethrow `e` with `prefix` in front of its path (runtime/errors.ts). */

@@ -6,7 +6,7 @@
 import { pointerSegment as segment } from "./errors.ts";
 import { refuse } from "./arg-check.ts";
 import { hex16 as hex, peekHeader as peek, type Header } from "./header.ts";
-import { parseDate as date, parseDateTime as dateTime } from "./dates.ts";
+import { formatDate as dateText, formatDateTime as dateTimeText, parseDate as date, parseDateTime as dateTime } from "./dates.ts";
 import type { Reader } from "./reader.ts";
 import { locateText as locate, offsetToLineColumn as lineColumn, type TextDecodeOptions } from "./text/decode.ts";
 
@@ -36,6 +36,16 @@ export function parseDate(s: string): number | undefined {
 /** A date-time's milliseconds since 1970, or undefined when `s` is not one (not a string included). */
 export function parseDateTime(s: string): { ms: number; withMillis: boolean } | undefined {
   return typeof s === "string" ? dateTime(s) : undefined;
+}
+
+/** `YYYY-MM-DD` of a day count since 1970-01-01, or undefined outside the supported years (not an integer included). */
+export function formatDate(days: number): string | undefined {
+  return Number.isInteger(days) ? dateText(days) : undefined;
+}
+
+/** An RFC 3339 date-time of milliseconds since 1970, or undefined outside the supported years (not a finite number included). */
+export function formatDateTime(ms: number, withMillis: boolean): string | undefined {
+  return Number.isFinite(ms) ? dateTimeText(ms, withMillis === true) : undefined;
 }
 
 /** Line and column of the value at JSON pointer `path` in TOON `text` (see runtime/text/decode.ts). */

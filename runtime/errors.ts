@@ -110,6 +110,7 @@ export class ToonError extends Error {
   readonly reason: string;
 
   constructor(code: ToonErrorCode, reason: string, options: ToonErrorOptions = {}) {
+    options ??= {};
     super(formatMessage(code, reason, options.path ?? ""), options.cause === undefined ? undefined : { cause: options.cause });
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
@@ -135,7 +136,12 @@ export class ToonError extends Error {
 }
 
 function formatMessage(code: ToonErrorCode, reason: string, path: string): string {
-  return `${code}: ${reason}${path === "" ? "" : ` at ${path}`}`;
+  return `${shown(code)}: ${shown(reason)}${path === "" ? "" : ` at ${shown(path)}`}`;
+}
+
+/** A string as it is; anything else (a caller's mistake) named by its kind, never converted by its own toString. */
+function shown(v: unknown): string {
+  return typeof v === "string" ? v : typeof v === "object" && v !== null ? (Array.isArray(v) ? "(an array)" : "(an object)") : String(v);
 }
 
 /** Escape one JSON-pointer reference token (RFC 6901). */

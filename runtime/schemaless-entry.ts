@@ -8,6 +8,8 @@ import * as $s from "./schemaless.ts";
 
 export * from "./schemaless.ts";
 
+export const schemalessNodeBudget = /*@__PURE__*/ checked($s.schemalessNodeBudget, "schemalessNodeBudget(length: number)");
+export const schemalessBodyReader = /*@__PURE__*/ checked($s.schemalessBodyReader, "schemalessBodyReader(length: number, maxDepth?: depth)");
 export const schemalessMinWidth = /*@__PURE__*/ checked($s.schemalessMinWidth, "schemalessMinWidth(t: SchemalessType)");
 export const siteAt = /*@__PURE__*/ checked($s.siteAt, "siteAt(sites: array, i: number)");
 export const readSchemalessHeader = /*@__PURE__*/ checked($s.readSchemalessHeader, "readSchemalessHeader(r: Reader)");

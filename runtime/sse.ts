@@ -86,7 +86,10 @@ export function sseEvent(frames: Uint8Array | readonly Uint8Array[], options: { 
   else if (!Array.isArray(frames)) throw new ToonError("INVALID_VALUE", `sseEvent expects a frame (Uint8Array) or an array of frames, got ${frames === null ? "null" : typeof frames}`);
   else {
     let n = 0;
-    for (const f of frames) n += f.length;
+    for (const f of frames) {
+      if (!(f instanceof Uint8Array)) throw new ToonError("INVALID_VALUE", `sseEvent expects frames (Uint8Array), got an item that is ${f === null ? "null" : Array.isArray(f) ? "an array" : typeof f}`);
+      n += f.length;
+    }
     bytes = new Uint8Array(n);
     let p = 0;
     for (const f of frames) {

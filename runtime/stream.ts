@@ -1172,6 +1172,7 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
    * is valid.
    */
   encodeIncremental(value: unknown, options: IncrementalOptions = {}): Uint8Array[] {
+    if (options.at !== undefined && typeof options.at !== "string") throw new ToonError("CONFIG_ERROR", `frames options: "at" must be a JSON pointer (a string), got ${options.at === null ? "null" : typeof options.at}`);
     const tokens = options.at === undefined ? [] : parsePointer(options.at);
     const c = this.address(tokens, { value, final: true });
     const node = this.find(tokens);
@@ -1970,7 +1971,10 @@ function isIterable(x: unknown): x is Iterable<unknown> {
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   if (!isIterable(chunks)) throw new ToonError("INVALID_VALUE", `concatBytes expects an array of Uint8Array, got ${chunks === null ? "null" : typeof chunks}`);
   let n = 0;
-  for (const c of chunks) n += c.length;
+  for (const c of chunks) {
+    if (!(c instanceof Uint8Array)) throw new ToonError("INVALID_VALUE", `concatBytes expects an array of Uint8Array, got an item that is ${c === null ? "null" : Array.isArray(c) ? "an array" : typeof c}`);
+    n += c.length;
+  }
   const out = new Uint8Array(n);
   let p = 0;
   for (const c of chunks) {

@@ -10,7 +10,9 @@
  * schema.ts, a longer run of test/random-schemas.test.ts): random values of each must round-trip through the
  * engine's binary codec and the dense layout. And `--patterns N` schemas holding patterns built to break ReDoS
  * checkers (test/fuzz/generator-target.ts): each generation must end within 10 s, and its validator must answer a
- * 10 KB string within 10 ms. Deterministic for a seed (time and memory figures aside).
+ * 10 KB string within 10 ms. And `--arguments N` calls of every public function of the examples' generated groups
+ * and the runtime's entries with random arguments of the wrong kind (test/fuzz/arguments-target.ts): each must
+ * return or throw a ToonError within the time limit. Deterministic for a seed (time and memory figures aside).
  */
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -32,6 +34,7 @@ import { randomSchema } from "../test/support/random-schema.ts";
 import { sameDecoded } from "../test/support/same-value.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
 import { spacedOut, withBlankLines } from "../test/support/model-replies.ts";
+import { argumentCase, publicFunctions } from "../test/fuzz/arguments-target.ts";
 import { GENERATION_MS_LIMIT, generatorCase, hostilePattern, manyPatternsSchema, patternSchema } from "../test/fuzz/generator-target.ts";
 
 const { values: args } = parseArgs({
@@ -42,6 +45,7 @@ const { values: args } = parseArgs({
     schemas: { type: "string", default: "200" },
     "random-schemas": { type: "string", default: "2000" },
     patterns: { type: "string", default: "300" },
+    arguments: { type: "string", default: "40000" },
   },
 });
 const seed = Number(args.seed);
@@ -188,6 +192,22 @@ for (let i = 0; i < Number(args.patterns); i++) {
   }
 }
 
+// every public function (generated groups, runtime entries) with random arguments of the wrong kind
+const argumentRng = new Rng(seed ^ 0xa7625);
+const argumentStart = performance.now();
+const callables = await publicFunctions();
+let argumentFailures = 0;
+let argumentMaxMs = 0;
+for (let i = 0; i < Number(args.arguments); i++) {
+  const c = await argumentCase(argumentRng.pick(callables), argumentRng.fork(), MS_LIMIT);
+  argumentMaxMs = Math.max(argumentMaxMs, c.ms);
+  if (c.failure !== null) {
+    failures++;
+    argumentFailures++;
+    if (argumentFailures <= 50) console.log(`FAIL argument ${c.failure}`);
+  }
+}
+
 // one schema of 1 MB of distinct patterns: the checker's total time per schema is bounded, not only per pattern
 const big = await generatorCase(manyPatternsSchema(patternRng.fork(), 1_000_000), patternRng.fork());
 if (big.outcome === "failure") {
@@ -265,6 +285,7 @@ console.log(`${"target".padEnd(28)} ${"cases".padStart(6)} ${"values".padStart(6
 for (const r of rows) console.log(r);
 console.log(`hostile schemas: ${schemaOk} generated, ${schemaErrors} refused with a ToonError, slowest load ${schemaMaxMs.toFixed(0)} ms (${(performance.now() - schemaStart).toFixed(0)} ms)`);
 console.log(`hostile patterns: ${args.patterns}: ${patternOutcomes.generated} generated, ${patternOutcomes.refused} refused with a ToonError, ${patternOutcomes.failure} failed; slowest generation ${patternMaxMs.toFixed(0)} ms (limit ${GENERATION_MS_LIMIT}), slowest validate of a 10 KB string ${patternMaxValidateMs.toFixed(2)} ms; a 1 MB schema of patterns: ${big.outcome} in ${big.ms.toFixed(0)} ms (${(performance.now() - patternStart).toFixed(0)} ms)`);
+console.log(`wrong arguments: ${args.arguments} calls of ${callables.length} public functions, ${argumentFailures} failed, slowest ${argumentMaxMs.toFixed(0)} ms (${(performance.now() - argumentStart).toFixed(0)} ms)`);
 console.log(`random schemas: ${args["random-schemas"]} from seed ${firstRandom}, ${randomValues} values round-tripped, ${randomMutations} mutated dense texts read or refused, ${randomRefused} refused with a ToonError (${(performance.now() - randomStart).toFixed(0)} ms)`);
 console.log(`${total} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${failures} failures, ${opens} of known open kinds`);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -11,6 +11,7 @@ import { caseInput, fixtureInput, judge, OPEN, readFixtures } from "./fuzz/harne
 import { Rng } from "./support/rng.ts";
 import { GEN_ROOT } from "./support/gen.ts";
 import { generatorCase, hostilePattern, patternSchema } from "./fuzz/generator-target.ts";
+import { argumentCase, publicFunctions } from "./fuzz/arguments-target.ts";
 
 await withZstd();
 const targets = await buildTargets(path.join(GEN_ROOT, "fuzz"), 12);
@@ -63,4 +64,17 @@ test("fuzz slice: schemas holding patterns built to break ReDoS checkers generat
   }
   assert.deepEqual(failures, []);
   assert.ok(outcomes.has("generated") && outcomes.has("refused"), `the slice reaches both outcomes: ${[...outcomes].join(", ")}`);
+});
+
+test("fuzz slice: public functions called with random arguments of the wrong kind return or throw a ToonError", async () => {
+  const rng = new Rng(20261206);
+  const fns = await publicFunctions();
+  assert.ok(fns.length > 1000, `${fns.length} public functions`);
+  const failures: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    // no time limit here: the script measures time
+    const c = await argumentCase(rng.pick(fns), rng.fork(), Infinity);
+    if (c.failure !== null) failures.push(c.failure);
+  }
+  assert.deepEqual(failures, []);
 });

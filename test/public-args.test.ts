@@ -6,74 +6,16 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../runtime/errors.ts";
 import { REPO } from "./support/gen.ts";
+import { functionsOf, generatedModules, isClass, outcome, runtimeEntries } from "./support/public-functions.ts";
 
 const WRONG: readonly unknown[] = [null, undefined, 42, "x", [], {}];
 
-/** Every module under examples/<name>/gen, validator modules included (indexes aside: they re-export). */
-function modules(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".ts") && e.name !== "index.ts") out.push(p);
-    }
-  };
-  for (const ex of readdirSync(path.join(REPO, "examples"), { withFileTypes: true })) {
-    const gen = path.join(REPO, "examples", ex.name, "gen");
-    if (ex.isDirectory() && readdirSync(path.join(REPO, "examples", ex.name)).includes("gen")) walk(gen);
-  }
-  return out;
-}
-
 /** A valid first argument for `name` where one is needed (the examples' data for the orders module). */
 const orders = JSON.parse(readFileSync(path.join(REPO, "examples", "orders", "data", "order-list.json"), "utf8")) as unknown;
-
-/**
- * [export, the object holding it, its name, the function] for every function of the module's exported objects and
- * of the objects inside them (a tool set's `batch`, `tools.<name>`, a codec's `stream`), each object once.
- */
-function functionsOf(mod: Record<string, unknown>): [string, object, string, unknown][] {
-  const out: [string, object, string, unknown][] = [];
-  const seen = new Set<object>();
-  const visit = (label: string, o: unknown, depth: number): void => {
-    if (o === null || typeof o !== "object" || seen.has(o) || depth > 3) return;
-    seen.add(o);
-    for (const [k, v] of Object.entries(o)) {
-      if (typeof v === "function") out.push([label, o, k, v]);
-      else visit(`${label}.${k}`, v, depth + 1);
-    }
-  };
-  for (const [name, v] of Object.entries(mod)) {
-    // a validator module exports its check as a plain function; `$`-names are what generated modules import from
-    // each other (per-value readers and writers, documented as not for apps), not public functions
-    if (typeof v === "function") {
-      if (!name.startsWith("$")) out.push(["(module)", mod, name, v]);
-    }
-    else visit(name, v, 0);
-  }
-  return out;
-}
-
-/** What a call did: null when it returned or threw a ToonError, else what it threw. */
-async function outcome(call: () => unknown): Promise<unknown> {
-  try {
-    let r = call();
-    if (r !== null && typeof r === "object" && typeof (r as { then?: unknown }).then === "function") r = await r;
-    if (r !== null && typeof r === "object" && typeof (r as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
-      const it = (r as AsyncIterable<unknown>)[Symbol.asyncIterator]();
-      // a few steps: a source of the wrong kind is refused at the first
-      for (let i = 0; i < 4; i++) if ((await it.next()).done === true) break;
-    }
-    return null;
-  } catch (e) {
-    return e instanceof ToonError ? null : e;
-  }
-}
 
 /**
  * `call(args)` with each wrong argument first, then second after `first`: a line for each call that threw
@@ -94,7 +36,7 @@ async function wrongArguments(label: string, first: unknown, call: (args: unknow
 test("public functions of the generated modules: an argument of the wrong kind is a ToonError, never a TypeError", async () => {
   const found: string[] = [];
   const count = { calls: 0 };
-  for (const file of modules()) {
+  for (const file of generatedModules()) {
     const mod = (await import(file)) as Record<string, unknown>;
     const rel = path.relative(REPO, file);
     for (const [exportName, group, fn, f] of functionsOf(mod)) {
@@ -113,8 +55,8 @@ test("the runtime's main entry: every exported function and class, given an argu
   const count = { calls: 0 };
   for (const [name, f] of Object.entries(entry)) {
     if (typeof f !== "function") continue;
-    const isClass = /^class\b/.test(Function.prototype.toString.call(f));
-    const call = (args: unknown[]): unknown => (isClass ? new (f as new (...a: unknown[]) => unknown)(...args) : (f as (...a: unknown[]) => unknown)(...args));
+    const cls = isClass(f);
+    const call = (args: unknown[]): unknown => (cls ? new (f as new (...a: unknown[]) => unknown)(...args) : (f as (...a: unknown[]) => unknown)(...args));
     found.push(...(await wrongArguments(name, "x", call, count)));
   }
   assert.ok(count.calls > 200, `${count.calls} calls: the entry was enumerated`);
@@ -208,23 +150,6 @@ test("the argument errors: their codes, the call they name, the root path", asyn
   assert.equal(new codegen.Reader(bytes).string(), "hello");
 });
 
-/**
- * Every subpath entry of the runtime package (runtime/package.json "exports", each through its "toon-dev" source;
- * the main entry has its test above, `./internal/*` is the runtime's own): [entry, its module].
- */
-async function runtimeEntries(): Promise<[string, Record<string, unknown>][]> {
-  const pkg = JSON.parse(readFileSync(path.join(REPO, "runtime", "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
-  const out: [string, Record<string, unknown>][] = [];
-  for (const [entry, target] of Object.entries(pkg.exports)) {
-    if (entry === "." || entry.includes("*") || typeof target === "string") continue;
-    assert.ok(target["toon-dev"] !== undefined, `${entry} has a toon-dev source`);
-    out.push([entry, (await import(path.join(REPO, "runtime", target["toon-dev"]))) as Record<string, unknown>]);
-  }
-  return out;
-}
-
-const isClass = (f: unknown): boolean => /^class\b/.test(Function.prototype.toString.call(f));
-
 test("the runtime's subpath entries: every exported function and class, given an argument of the wrong kind, answers with a ToonError", async () => {
   const found: string[] = [];
   const count = { calls: 0 };
@@ -251,4 +176,36 @@ test("the runtime's subpath entries: every exported function and class, given an
   }
   assert.ok(count.calls > 2000, `${count.calls} calls: the entries were enumerated`);
   assert.deepEqual(found, [], `${found.length} of ${count.calls} calls threw something other than a ToonError`);
+});
+
+test("found by the argument fuzz target: wrong arguments deep in a call are refused, not garbage", async () => {
+  const rt = await import("../runtime/index.ts");
+  const text = await import("../runtime/text/index.ts");
+  const wire = await import("../runtime/core.ts");
+  const { equal } = await import("../runtime/validate/index.ts");
+  const { OrderList } = await import("../examples/orders/gen/order-list.ts");
+  // a date of a day count that is no integer is none (it was "00undefined-undefined-undefined")
+  assert.equal(rt.formatDate(NaN), undefined);
+  assert.equal(wire.formatDateTime({} as never, true), undefined);
+  assert.equal(rt.formatDate(0), "1970-01-01");
+  // JSON data with a "valueOf" or "toString" key compares as data (validate's const and enum)
+  assert.equal(equal({ valueOf: 1 }, { valueOf: 1 }), true);
+  assert.equal(equal({ toString: "x" }, { toString: "y" }), false);
+  assert.equal(equal(new Date(5), new Date(5)), true);
+  const cases: [() => unknown, string, RegExp][] = [
+    [() => new wire.Writer(2 ** 40), "INVALID_VALUE", /^Writer expects size to be a byte count/],
+    [() => rt.concatBytes([new Uint8Array(1), null as never]), "INVALID_VALUE", /^concatBytes expects an array of Uint8Array, got an item that is null/],
+    [() => rt.sseEvent([{} as never]), "INVALID_VALUE", /^sseEvent expects frames/],
+    [() => text.encodeListItemLines("x", 1e9), "INVALID_VALUE", /^encodeListItemLines expects depth to be a depth/],
+    [() => text.tcBoolean(undefined, null as never), "INVALID_VALUE", /^tcBoolean expects path to be a string/],
+    [() => OrderList.stream.frames({ orders: [] } as never, new Uint8Array(1) as never), "CONFIG_ERROR", /"at" must be a JSON pointer/],
+    [() => text.fieldList([1] as never), "INVALID_VALUE", /^fieldList expects fields to be text fields/],
+  ];
+  for (const [call, code, reason] of cases) {
+    const e = toonError(call);
+    assert.equal(e.code, code, e.message);
+    assert.match(e.reason, reason);
+  }
+  // the error class itself, given what it does not expect
+  assert.equal(new rt.ToonError("INVALID_VALUE", { toString: null } as never, null as never).message, "INVALID_VALUE: (an object)");
 });

@@ -9,7 +9,8 @@ import type { CodecDescriptor } from "./descriptor.ts";
 
 export type { CompiledCodec } from "./engine/codec.ts";
 export type * from "./descriptor.ts";
-export { byteMask, type BranchPlan, type ObjectLayout } from "./plan.ts";
+export type { BranchPlan, ObjectLayout } from "./plan.ts";
+export const byteMask = /*@__PURE__*/ checked($plan.byteMask, "byteMask(bits: number, i: number)");
 
 // checked copies (runtime/arg-check.ts): an argument of the wrong kind is a ToonError; the engine calls the originals
 

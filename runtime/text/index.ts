@@ -8,6 +8,7 @@
 import { ToonError } from "../errors.ts";
 import { checked } from "../arg-check.ts";
 import * as $encode from "./encode.ts";
+import * as $readStream from "./reader/read-stream.ts";
 import * as $check from "./check.ts";
 import * as $output from "./model-output.ts";
 import { parseJsonExact as $parseJsonExact } from "./reader/json-value.ts";
@@ -20,11 +21,8 @@ import { applyFill as $applyFill } from "./model-fill.ts";
 
 export {
   encodeText,
-  encodeListItemLines,
   encodeNumber,
   encodePrimitive,
-  indentation,
-  normalizeValue,
   EMPTY_ARRAY,
   type TextState,
   textState,
@@ -36,12 +34,24 @@ export type { TextEncodeOptions, TextDelimiter, TextField } from "./encode.ts";
 export { decodeText, decodeTextExact, TextNumber } from "./decode.ts";
 export { locateText, offsetToLineColumn } from "../entry-checks.ts";
 export type { TextDecodeOptions } from "./decode.ts";
-export { textInvalid, tcString, tcUuid, tcInteger, tcInt64, tcNumber, tcBoolean, tcNull, tcObject, tcAny, tcExtras } from "./check.ts";
+// the text checks' guards: a path that is not a string would fail building the error (checked copies)
+export const textInvalid = /*@__PURE__*/ checked($check.textInvalid, "textInvalid(path: string, expected: string, v)");
+export const tcString = /*@__PURE__*/ checked($check.tcString, "tcString(v, path?: string)");
+export const tcUuid = /*@__PURE__*/ checked($check.tcUuid, "tcUuid(v, path?: string)");
+export const tcInteger = /*@__PURE__*/ checked($check.tcInteger, "tcInteger(v, path?: string)");
+export const tcInt64 = /*@__PURE__*/ checked($check.tcInt64, "tcInt64(v, path?: string)");
+export const tcNumber = /*@__PURE__*/ checked($check.tcNumber, "tcNumber(v, path?: string)");
+export const tcBoolean = /*@__PURE__*/ checked($check.tcBoolean, "tcBoolean(v, path?: string)");
+export const tcNull = /*@__PURE__*/ checked($check.tcNull, "tcNull(v, path?: string)");
+export const tcObject = /*@__PURE__*/ checked($check.tcObject, "tcObject(v, path?: string)");
+export const tcAny = /*@__PURE__*/ checked($check.tcAny, "tcAny(v, path?: string)");
+export const tcExtras = /*@__PURE__*/ checked($check.tcExtras, "tcExtras(v: object, known: Set)");
 export type { TextCheckFn } from "./check.ts";
 export { modelOutputText, MAX_CANDIDATES } from "./model-output.ts";
 export type { PayloadHints, Payload, ModelOutput, ModelOutputOptions, PayloadSearchStats } from "./model-output.ts";
 export type { TextReader, TextReaderOptions } from "./reader/text-reader.ts";
-export { readTextStream, textOf } from "./reader/read-stream.ts";
+export { textOf } from "./reader/read-stream.ts";
+export const readTextStream = /*@__PURE__*/ checked($readStream.readTextStream, "readTextStream(spec: ReaderSpec, source, options?: options)");
 export type { TextSource } from "./reader/read-stream.ts";
 export type { ReaderSpec, ReaderLayout } from "./reader/payload-reader.ts";
 export type { JsonParse } from "./reader/json-value.ts";
@@ -51,31 +61,34 @@ export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
 export type { FillSpec, FillShape, FillProp } from "./model-fill.ts";
 
 // The encoder's building blocks (./encode.ts).
-export const encodeFieldLines = /*@__PURE__*/ checked($encode.encodeFieldLines, "encodeFieldLines(key: string, value, depth: number, options?: options)");
+export const encodeListItemLines = /*@__PURE__*/ checked($encode.encodeListItemLines, "encodeListItemLines(value, depth: depth, options?: options)");
+export const indentation = /*@__PURE__*/ checked($encode.indentation, "indentation(depth: depth, indentSize?: depth)");
+export const encodeFieldLines = /*@__PURE__*/ checked($encode.encodeFieldLines, "encodeFieldLines(key: string, value, depth: depth, options?: options)");
 export const encodeKey = /*@__PURE__*/ checked($encode.encodeKey, "encodeKey(key: string)");
 export const encodeStringValue = /*@__PURE__*/ checked($encode.encodeStringValue, "encodeStringValue(value: string, delimiter?: string)");
 export const encodeBigInt = /*@__PURE__*/ checked($encode.encodeBigInt, "encodeBigInt(n: bigint)");
 export const quoteString = /*@__PURE__*/ checked($encode.quoteString, "quoteString(s: string)");
 export const joinPrimitives = /*@__PURE__*/ checked($encode.joinPrimitives, "joinPrimitives(values: array, delimiter?: string)");
-export const fieldList = /*@__PURE__*/ checked($encode.fieldList, "fieldList(fields: array, delimiter?: string)");
+export const fieldList = /*@__PURE__*/ checked($encode.fieldList, "fieldList(fields: TextFields, delimiter?: string)");
 export const arrayHeader = /*@__PURE__*/ checked($encode.arrayHeader, "arrayHeader(key: string | null, length: number, delimiter?: string)");
-export const tableHeader = /*@__PURE__*/ checked($encode.tableHeader, "tableHeader(key: string | null, length: number, fields: array, delimiter?: string)");
-export const keyedHeader = /*@__PURE__*/ checked($encode.keyedHeader, "keyedHeader(key: string | null, count: number, fields: array, delimiter?: string)");
-export const tableRow = /*@__PURE__*/ checked($encode.tableRow, "tableRow(row, fields: array, delimiter?: string)");
+export const tableHeader = /*@__PURE__*/ checked($encode.tableHeader, "tableHeader(key: string | null, length: number, fields: TextFields, delimiter?: string)");
+export const keyedHeader = /*@__PURE__*/ checked($encode.keyedHeader, "keyedHeader(key: string | null, count: number, fields: TextFields, delimiter?: string)");
+export const tableRow = /*@__PURE__*/ checked($encode.tableRow, "tableRow(row: object, fields: TextFields, delimiter?: string)");
+export const normalizeValue = /*@__PURE__*/ checked($encode.normalizeValue, "normalizeValue(value, maxDepth?: depth)");
 export const detectTabularFields = /*@__PURE__*/ checked($encode.detectTabularFields, "detectTabularFields(rows: array)");
 export const detectKeyedFields = /*@__PURE__*/ checked($encode.detectKeyedFields, "detectKeyedFields(obj: object)");
 // What generated text encoders call (runtime/codegen.ts), on an encoder state of encodeTextWith's.
-export const textNl = /*@__PURE__*/ checked($encode.textNl, "textNl(e: TextState, depth: number)");
+export const textNl = /*@__PURE__*/ checked($encode.textNl, "textNl(e: TextState, depth: depth)");
 export const textStr = /*@__PURE__*/ checked($encode.textStr, "textStr(s: string, dc: number)");
-export const textField = /*@__PURE__*/ checked($encode.textField, "textField(e: TextState, v, lead: string, key: string, fd: number, lvl: number)");
-export const textScalar = /*@__PURE__*/ checked($encode.textScalar, "textScalar(e: TextState, v, lead: string, kc: string, fd: number, lvl: number, key?: string)");
-export const textString = /*@__PURE__*/ checked($encode.textString, "textString(e: TextState, v, lead: string, kc: string, fd: number, lvl: number, key?: string)");
-export const textNumber = /*@__PURE__*/ checked($encode.textNumber, "textNumber(e: TextState, v, lead: string, kc: string, fd: number, lvl: number, key?: string)");
-export const textItem = /*@__PURE__*/ checked($encode.textItem, "textItem(e: TextState, v, depth: number, lvl: number)");
-export const textArray = /*@__PURE__*/ checked($encode.textArray, "textArray(e: TextState, pre: string, arr: array, cd: number, lvl: number, tab: boolean)");
-export const textPrimitives = /*@__PURE__*/ checked($encode.textPrimitives, "textPrimitives(e: TextState, pre: string, arr: array, kind: number, cd: number, lvl: number, tab: boolean)");
-export const textTable = /*@__PURE__*/ checked($encode.textTable, "textTable(e: TextState, arr: array, depth: number, lvl: number)");
-export const textKeyed = /*@__PURE__*/ checked($encode.textKeyed, "textKeyed(e: TextState, obj: object, keys: array, depth: number, lvl: number)");
+export const textField = /*@__PURE__*/ checked($encode.textField, "textField(e: TextState, v, lead: string, key: string, fd: depth, lvl: depth)");
+export const textScalar = /*@__PURE__*/ checked($encode.textScalar, "textScalar(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
+export const textString = /*@__PURE__*/ checked($encode.textString, "textString(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
+export const textNumber = /*@__PURE__*/ checked($encode.textNumber, "textNumber(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
+export const textItem = /*@__PURE__*/ checked($encode.textItem, "textItem(e: TextState, v, depth: depth, lvl: depth)");
+export const textArray = /*@__PURE__*/ checked($encode.textArray, "textArray(e: TextState, pre: string, arr: array, cd: depth, lvl: depth, tab: boolean)");
+export const textPrimitives = /*@__PURE__*/ checked($encode.textPrimitives, "textPrimitives(e: TextState, pre: string, arr: array, kind: number, cd: depth, lvl: depth, tab: boolean)");
+export const textTable = /*@__PURE__*/ checked($encode.textTable, "textTable(e: TextState, arr: array, depth: depth, lvl: depth)");
+export const textKeyed = /*@__PURE__*/ checked($encode.textKeyed, "textKeyed(e: TextState, obj: object, keys: array, depth: depth, lvl: depth)");
 
 /** Whether string `s` reads as a number (so a string value spelled so is quoted); false for what is not a string. */
 export function isNumericLike(s: string): boolean {

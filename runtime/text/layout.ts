@@ -70,6 +70,8 @@ export function textLayouts<T>(toon: ToonTextGroup<T>, dense: DenseTextGroup<T>)
       const layout = optionsArg(options, "fromText")?.layout;
       if (layout === "toon") return toon.fromText(text, toonOptions(options));
       if (layout === "dense") return dense.fromText(text);
+      // not text at all: the TOON group's refusal (detection reads the text)
+      if (typeof text !== "string") return toon.fromText(text, toonOptions(options));
       let denseError: ToonError;
       try {
         return dense.fromText(text);

@@ -34,8 +34,12 @@ export function equal(a: unknown, b: unknown): boolean {
       return true;
     }
     if (a.constructor === RegExp) return (a as RegExp).source === (b as RegExp).source && (a as RegExp).flags === (b as RegExp).flags;
-    if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
-    if (a.toString !== Object.prototype.toString) return a.toString() === b.toString();
+    // fast-deep-equal's shortcuts for Date-like objects, where they are methods: JSON data may have a "valueOf"
+    // or "toString" key (`{"valueOf": 1}`), which is compared as a key like any other
+    const av = a.valueOf;
+    if (av !== Object.prototype.valueOf && typeof av === "function" && typeof b.valueOf === "function") return av.call(a) === b.valueOf();
+    const at = a.toString;
+    if (at !== Object.prototype.toString && typeof at === "function" && typeof b.toString === "function") return at.call(a) === b.toString();
     const keys = Object.keys(a);
     if (keys.length !== Object.keys(b).length) return false;
     for (let i = keys.length; i-- !== 0; ) if (!Object.prototype.hasOwnProperty.call(b, keys[i]!)) return false;
