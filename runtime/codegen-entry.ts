@@ -9,7 +9,7 @@ import { checked } from "./arg-check.ts";
 import * as $rt from "./codegen.ts";
 
 export * from "./codegen.ts";
-export { pointerSegment, rethrowAt, rethrowAtIndex, writeInt64, writeHeader, readHeader, writeAny, readAny, invalid } from "./core.ts";
+export { pointerSegment, rethrowAt, rethrowAtIndex, writeInt64, writeHeader, readHeader, writeAny, readAny, invalid, Writer } from "./core.ts";
 export {
   encodeKey,
   fieldList,

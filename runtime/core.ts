@@ -5,15 +5,26 @@
  * The functions that take a Writer or a Reader are checked copies (runtime/arg-check.ts): an argument of the
  * wrong kind is a ToonError. The runtime and generated code call the unchecked originals.
  */
-import { checked } from "./arg-check.ts";
+import { checked, refuse } from "./arg-check.ts";
 import { rethrowAt as $rethrowAt, rethrowAtIndex as $rethrowAtIndex } from "./errors.ts";
-import { invalid as $invalid, isCanonicalInteger as $isCanonicalInteger, writeInt64 as $writeInt64 } from "./writer.ts";
+import { Writer as $Writer, invalid as $invalid, isCanonicalInteger as $isCanonicalInteger, writeInt64 as $writeInt64 } from "./writer.ts";
 import { writeHeader as $writeHeader, readHeader as $readHeader } from "./header.ts";
 import { writeAny as $writeAny, readAny as $readAny } from "./any.ts";
 
 export { ToonError } from "./errors.ts";
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions } from "./errors.ts";
-export { Writer, describe } from "./writer.ts";
+export { describe } from "./writer.ts";
+
+/**
+ * The Writer with its size checked: not a byte count would be a RangeError from Uint8Array, or gigabytes from an
+ * array-like's length. Generated code and the runtime construct the internal one, unchecked.
+ */
+export class Writer extends $Writer {
+  constructor(size?: number) {
+    if (size !== undefined && (typeof size !== "number" || !(size >= 0 && size <= 2 ** 30))) refuse("Writer", "size to be a byte count up to 2^30", size);
+    super(size);
+  }
+}
 export const invalid = /*@__PURE__*/ checked($invalid, "invalid(path: string, expected: string, value)");
 export { Reader } from "./reader.ts";
 export { registerDictionary } from "./header.ts";

@@ -139,9 +139,9 @@ function formatMessage(code: ToonErrorCode, reason: string, path: string): strin
   return `${shown(code)}: ${shown(reason)}${path === "" ? "" : ` at ${shown(path)}`}`;
 }
 
-/** A string as it is; anything else (a caller's mistake) named by its kind, never converted by its own toString. */
+/** A string as it is; anything else (a caller's mistake) by its typeof, never converted by its own toString. */
 function shown(v: unknown): string {
-  return typeof v === "string" ? v : typeof v === "object" && v !== null ? (Array.isArray(v) ? "(an array)" : "(an object)") : String(v);
+  return typeof v === "string" ? v : typeof v;
 }
 
 /** Escape one JSON-pointer reference token (RFC 6901). */

@@ -45,8 +45,6 @@ export class Writer {
   }
 
   constructor(size = 4096) {
-    // not a byte count: a RangeError from Uint8Array, or gigabytes from an array-like's length
-    if (typeof size !== "number" || !(size >= 0 && size <= 2 ** 30)) throw new ToonError("INVALID_VALUE", "Writer expects size to be a byte count up to 2^30, got " + describe(size));
     this.buf = new Uint8Array(size);
     this.view = new DataView(this.buf.buffer);
   }
