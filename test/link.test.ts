@@ -159,6 +159,50 @@ export const Batch = { fingerprint: $FINGERPRINT, encode: writeBatch };
     assert.equal((second.get("set/args/a.ts") ?? args).split(INTERNAL_DOC).length, 2);
   });
 
+  test("no unused bindings are left (noUnusedLocals): property names are no uses, a global alias whose uses moved goes", () => {
+    // a definition named Header gives writeHeader/readHeader, names the runtime's header functions have too
+    // (`$rt.writeHeader` is no use of a module-level writeHeader); $isInteger was used by the moved writer only
+    const provider = `${HEAD}
+const $isInteger = globalThis.Number.isInteger;
+
+function writeHeader(w: $rt.Writer, v: any): void {
+  if (!$isInteger(v.level)) $rt.fail("", "");
+  $rt.wInt(w, v.level);
+}
+
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "args.ts", 1, "Args");
+
+export const Args = { fingerprint: $FINGERPRINT, encode: (w: $rt.Writer, v: any) => { $rt.writeHeader(w, 0, $FINGERPRINT, 0); writeHeader(w, v); } };
+`;
+    const importer = `${HEAD}
+const $isArray = globalThis.Array.isArray;
+const $isInteger = globalThis.Number.isInteger;
+
+function writeHeader(w: $rt.Writer, v: any): void {
+  if (!$isInteger(v.level)) $rt.fail("", "");
+  $rt.wInt(w, v.level);
+}
+
+function writeCall(w: $rt.Writer, v: any): void {
+  if ($isArray(v)) $rt.fail("", "");
+  writeHeader(w, v.header);
+}
+
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(3, "call.ts", 2, "Call");
+
+export const Call = { fingerprint: $FINGERPRINT, encode: (w: $rt.Writer, v: any) => { $rt.writeHeader(w, 0, $FINGERPRINT, 0); writeCall(w, v); } };
+`;
+    const out = linkModules({ path: "set/call.ts", content: importer }, [{ path: "set/args/a.ts", content: provider }]);
+    const linked = out.get("set/call.ts")!;
+    assert.match(linked, /^import \{ \$writeHeader as writeHeader \} from "\.\/args\/a\.js";$/m);
+    assert.doesNotMatch(linked, /^const \$isInteger/m);
+    assert.match(linked, /^const \$isArray = /m);
+    // and when nothing left uses the moved function, it is not imported at all
+    const onlyRuntime = importer.replace("  writeHeader(w, v.header);\n", "");
+    const linked2 = linkModules({ path: "set/call.ts", content: onlyRuntime }, [{ path: "set/args/a.ts", content: provider }]).get("set/call.ts");
+    assert.ok(linked2 === undefined || !/import \{[^}]*writeHeader/.test(linked2), linked2);
+  });
+
   test("nothing shared: nothing changes", () => {
     assert.equal(linkModules({ path: "set/call.ts", content: `${HEAD}\nfunction writeX(): void {}\n` }, [{ path: "set/args/a.ts", content: ARGS }]).size, 0);
   });

@@ -148,14 +148,17 @@ function identifiers(code: string): Set<string> {
   return new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
 }
 
-/** Identifiers `code` uses as code: string literals and comments left out (so an import is never unused). */
+/**
+ * Identifiers `code` uses as code (so an import is never unused): string literals and comments left out, and
+ * property names (`$rt.writeHeader` reads no module-level `writeHeader`; a spread `...x` does read `x`).
+ */
 function codeIdentifiers(code: string): Set<string> {
-  return identifiers(
-    code
-      .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""')
-      .replace(/\/\*[\s\S]*?\*\//g, " ")
-      .replace(/^[ \t]*\/\/[^\n]*/gm, " "),
-  );
+  const stripped = code
+    .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""')
+    .replace(/\/\*[\s\S]*?\*\//g, " ")
+    .replace(/^[ \t]*\/\/[^\n]*/gm, " ")
+    .replace(/\.\.\./g, " ");
+  return new Set(stripped.match(/(?<![\w$])(?<!\.\s*)[A-Za-z_$][\w$]*/g) ?? []);
 }
 
 /** `./args/get-weather.js` from `set/call.ts` to `set/args/get-weather.ts`. */
@@ -248,9 +251,13 @@ export function linkModules(importer: LinkModule, providers: readonly LinkModule
     shared.set(key, alias);
     return alias;
   };
-  // the importer: moved declarations out; imports of the ones its remaining code uses; re-exports of exported types
-  const kept = imp.statements.filter((s) => s.name === undefined || !from.has(keyOf(s)));
-  const used = codeIdentifiers(kept.map((s) => s.lines.join("\n")).join("\n"));
+  // the importer: moved declarations out; imports of the ones its remaining code uses; re-exports of exported
+  // types. A global alias (`const $isInteger = ...`) whose every use moved goes too (noUnusedLocals).
+  const left = imp.statements.filter((s) => s.name === undefined || !from.has(keyOf(s)));
+  const usedBy = (ss: Statement[]): Set<string> => codeIdentifiers(ss.map((s) => s.lines.join("\n")).join("\n"));
+  const aliasesUsed = usedBy(left.filter((s) => !(s.kind === "value" && GLOBAL_ALIASES.has(s.name!))));
+  const kept = left.filter((s) => !(s.kind === "value" && GLOBAL_ALIASES.has(s.name!) && !aliasesUsed.has(s.name!)));
+  const used = usedBy(kept);
   const imports: string[] = [];
   const touched = new Set<number>();
   providers.forEach((p, k) => {
