@@ -134,3 +134,13 @@ test("int64 fields: the bigint decode returns beyond 2^53 is a JSON number to th
   assert.equal(r.ok, false);
   assert.equal(r.errors[0].path, "/n");
 });
+
+test("a $schema spelling the draft's meta-schema another way (https, no #) compiles: ajv is handed its own id", async () => {
+  const { compileValidator, instantiateValidator } = await import("../generator/validate/index.ts");
+  for (const [draft, uri] of [[7, "https://json-schema.org/draft-07/schema#"], [7, "http://json-schema.org/draft-07/schema"], [4, "https://json-schema.org/draft-04/schema"], [2020, "http://json-schema.org/draft/2020-12/schema#"]] as const) {
+    const compiled = await compileValidator({ document: { $schema: uri, type: "string", minLength: 2 }, pointer: "", draft, baseUri: "file:///x/s.json", load: () => ({}) });
+    const validate = instantiateValidator(compiled);
+    assert.equal(validate("ab"), true, uri);
+    assert.equal(validate("a"), false, uri);
+  }
+});

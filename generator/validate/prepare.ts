@@ -60,6 +60,7 @@ export function schemaForAjv(schema: unknown, draft: Draft, baseUri: string, not
         for (const name of Object.keys(v)) define(m, name, walkIn((v as Record<string, unknown>)[name]));
         copy = m;
       } else if (key === "$ref" && typeof v === "string" && base !== rootBase) copy = resolveUri(v, base) ?? v;
+      else if (key === "$schema" && typeof v === "string") copy = canonicalMetaSchema(v);
       if (key === "$dynamicRef" && typeof v === "string" && !v.startsWith("#") && node.$ref === undefined) {
         notes.push(`$dynamicRef ${JSON.stringify(v)} resolved statically, like $ref (ajv supports only "#anchor" dynamic references)`);
         define(out, "$ref", base !== rootBase ? (resolveUri(v, base) ?? v) : v);
@@ -102,4 +103,22 @@ function resolveUri(ref: string, base: string): string | undefined {
 /** A plain own property, `__proto__` included. */
 function define(o: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(o, key, { value, enumerable: true, configurable: true, writable: true });
+}
+
+/** The drafts' meta-schemas as ajv knows them (its ids: http for draft-04 to -07, https since 2019-09). */
+const META_SCHEMAS: Record<string, string> = {
+  "draft-04": "http://json-schema.org/draft-04/schema#",
+  "draft-06": "http://json-schema.org/draft-06/schema#",
+  "draft-07": "http://json-schema.org/draft-07/schema#",
+  "draft/2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "draft/2020-12": "https://json-schema.org/draft/2020-12/schema",
+};
+
+/**
+ * A `$schema` naming a draft's meta-schema in another spelling (`https://json-schema.org/draft-07/schema#`, no
+ * `#`, `www.`) as ajv's id for it: ajv looks the meta-schema up by that exact string, and fails on any other.
+ */
+function canonicalMetaSchema(uri: string): string {
+  const m = /^https?:\/\/(?:www\.)?json-schema\.org\/(draft-0[467]|draft\/20(?:19-09|20-12))\/schema#?$/.exec(uri);
+  return m === null ? uri : META_SCHEMAS[m[1]!]!;
 }
