@@ -50,6 +50,28 @@ console.log("toonOutput instructions:", toonOutput(OrderList, { layout: "dense" 
 EOF
 node app.mjs
 
+# a schema whose pattern backtracks on RegExp: the generator says it runs on re2js, the validator imports it
+# (its own package.json: the app's step is `npm install re2js`; the generator and runtime resolve from the app above)
+mkdir -p patterns && cd patterns
+npm init -y >/dev/null && npm pkg set type=module
+cat > path.schema.json <<'EOF'
+{ "title": "WorkflowRef", "type": "object", "properties": { "uses": { "type": "string", "pattern": "^(.+\\/)+(.+)\\.(ya?ml)(@.+)?$" } }, "required": ["uses"] }
+EOF
+echo '{ "inputs": ["path.schema.json"], "outDir": "gen", "dictionaryDir": "dictionaries", "target": "js" }' > toon.config.json
+../node_modules/.bin/toon-gen 2>&1 | grep -o 'runs on re2js (linear time)\|add it to the app.s dependencies' | sort -u
+npm install --silent --no-audit --no-fund re2js
+echo "app dependencies: $(node -p 'Object.keys(require("./package.json").dependencies).join(", ")')"
+echo "validator imports of re2js: $(grep -c '^import { RE2JS as \$RE2JS } from "re2js";' gen/path.validate.js)"
+cat > check.mjs <<'EOF'
+import { WorkflowRef } from "./gen/index.js";
+const attack = "@" + "/m".repeat(5000) + "!";
+const t = performance.now();
+const bad = WorkflowRef.validate({ uses: attack });
+console.log(`re2js pattern: 10 KB attack ${bad.ok ? "accepted" : "rejected"} in ${(performance.now() - t).toFixed(1)} ms, a valid ref ${WorkflowRef.validate({ uses: "o/r/.github/workflows/ci.yml@v1" }).ok ? "accepted" : "rejected"}`);
+EOF
+node check.mjs
+cd ..
+
 # bundler and browser: esbuild from the app's own install, only the binary codec kept
 npm install --silent --no-audit --no-fund --save-dev esbuild@0.28.2
 cat > browser.js <<'EOF'
