@@ -67,6 +67,7 @@ export const rethrowIn = /*@__PURE__*/ checked($rt.rethrowIn, "rethrowIn(e, at: 
 export const hasOwn = /*@__PURE__*/ checked($rt.hasOwn, "hasOwn(o: object, key: string)");
 export const getOwn = /*@__PURE__*/ checked($rt.getOwn, "getOwn(o: object, key: string)");
 export const setOwn = /*@__PURE__*/ checked($rt.setOwn, "setOwn(o: extensible, key: string, value)");
+export const isJsonLike = /*@__PURE__*/ checked($rt.isJsonLike, "isJsonLike(v, depth?: depth)");
 export const extraKeys = /*@__PURE__*/ checked($rt.extraKeys, "extraKeys(o: object, known: Set)");
 export const extrasAreJson = /*@__PURE__*/ checked($rt.extrasAreJson, "extrasAreJson(o: object, known: Set)");
 export const checkClosed = /*@__PURE__*/ checked($rt.checkClosed, "checkClosed(o: object, known: Set, path: string)");

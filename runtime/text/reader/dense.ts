@@ -286,6 +286,8 @@ export class DenseTextReader extends DenseLine implements LineSink {
           this.invalid("expected a value after the colon");
           break;
         case ROOT_LITERAL:
+          // the literal alone is the value for an open root (`any`); a map's root is an object, never a literal
+          if (f.info.shape.kind === "object") this.invalid(`expected an object, got ${LITERALS[f.n]}`);
           this.stack.pop();
           this.deliver(f.n === 0 ? null : f.n === 1);
           continue;
