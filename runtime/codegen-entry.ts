@@ -52,6 +52,7 @@ export {
   denseToText,
 } from "./text/index.ts";
 export { checkShape, checkToolArguments, toolSet } from "./tools-entry.ts";
+export { ToonError } from "./entry-checks.ts";
 
 export const peekField = /*@__PURE__*/ checked($rt.peekField, "peekField(bytes, spec: PeekSpec, slot: number, pointer: string, keys: array, read: function, decode: function, options?: options)");
 

@@ -11,7 +11,7 @@ import { Writer as $Writer, invalid as $invalid, isCanonicalInteger as $isCanoni
 import { writeHeader as $writeHeader, readHeader as $readHeader } from "./header.ts";
 import { writeAny as $writeAny, readAny as $readAny } from "./any.ts";
 
-export { ToonError } from "./errors.ts";
+export { ToonError } from "./entry-checks.ts";
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions } from "./errors.ts";
 export { describe } from "./writer.ts";
 

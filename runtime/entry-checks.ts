@@ -3,8 +3,8 @@
  * stay unchecked there, and out of the binary bundle): here an argument of the wrong kind is a ToonError naming
  * the function, never a TypeError from reading it.
  */
-import { pointerSegment as segment } from "./errors.ts";
-import { refuse } from "./arg-check.ts";
+import { ToonError as $ToonError, pointerSegment as segment, type ToonErrorCode, type ToonErrorOptions } from "./errors.ts";
+import { kindOf as kind, refuse } from "./arg-check.ts";
 import { hex16 as hex, peekHeader as peek, type Header } from "./header.ts";
 import { formatDate as dateText, formatDateTime as dateTimeText, parseDate as date, parseDateTime as dateTime } from "./dates.ts";
 import type { Reader } from "./reader.ts";
@@ -58,4 +58,22 @@ export function locateText(text: string, path: string, options?: TextDecodeOptio
 export function offsetToLineColumn(text: string, pos: number): { line: number; column: number } {
   if (typeof text !== "string") refuse("offsetToLineColumn", "a string", text);
   return lineColumn(text, pos);
+}
+
+/** What a message shows of an argument that should have been a string: the string, else its kind. */
+function text(v: unknown): string {
+  return typeof v === "string" ? v : kind(v);
+}
+
+/**
+ * The error class as the entries export it: the runtime's own, with the constructor's arguments taken as they
+ * come (a code or reason that is not a string is named by its kind, options that are not an object are none), so
+ * that building an error never throws one of its own. `instanceof` answers the same for both (a brand, not the
+ * prototype chain), and the runtime throws its own: one class to catch.
+ */
+export class ToonError extends $ToonError {
+  constructor(code: ToonErrorCode, reason: string, options?: ToonErrorOptions) {
+    const o = typeof options === "object" && options !== null ? options : {};
+    super(text(code) as ToonErrorCode, text(reason), typeof o.path === "string" || o.path === undefined ? o : { ...o, path: text(o.path) });
+  }
 }

@@ -110,7 +110,6 @@ export class ToonError extends Error {
   readonly reason: string;
 
   constructor(code: ToonErrorCode, reason: string, options: ToonErrorOptions = {}) {
-    options ??= {};
     super(formatMessage(code, reason, options.path ?? ""), options.cause === undefined ? undefined : { cause: options.cause });
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
@@ -136,12 +135,7 @@ export class ToonError extends Error {
 }
 
 function formatMessage(code: ToonErrorCode, reason: string, path: string): string {
-  return `${shown(code)}: ${shown(reason)}${path === "" ? "" : ` at ${shown(path)}`}`;
-}
-
-/** A string as it is; anything else (a caller's mistake) by its typeof, never converted by its own toString. */
-function shown(v: unknown): string {
-  return typeof v === "string" ? v : typeof v;
+  return `${code}: ${reason}${path === "" ? "" : ` at ${path}`}`;
 }
 
 /** Escape one JSON-pointer reference token (RFC 6901). */

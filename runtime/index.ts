@@ -8,7 +8,7 @@
  * (runtime/codegen.ts, runtime/contract.ts), which apps do not use.
  */
 export { RUNTIME_CONTRACT } from "./contract.ts";
-export { ToonError } from "./errors.ts";
+export { ToonError } from "./entry-checks.ts";
 export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef, CountMismatch } from "./errors.ts";
 export type { ValidationResult, ValidateOptions, ValidationIssue } from "./validate.ts";
 export { pointerSegment, peekHeader, hex16, parseDate, parseDateTime, formatDate, formatDateTime, locateText, offsetToLineColumn } from "./entry-checks.ts";
