@@ -69,6 +69,7 @@ export const hasOwn = /*@__PURE__*/ checked($rt.hasOwn, "hasOwn(o: object, key: 
 export const getOwn = /*@__PURE__*/ checked($rt.getOwn, "getOwn(o: object, key: string)");
 export const setOwn = /*@__PURE__*/ checked($rt.setOwn, "setOwn(o: extensible, key: string, value)");
 export const isJsonLike = /*@__PURE__*/ checked($rt.isJsonLike, "isJsonLike(v, depth?: depth)");
+export const requireContract = /*@__PURE__*/ checked($rt.requireContract, "requireContract(version: number, module: string, fingerprint: number, dictionaryName: string)");
 export const extraKeys = /*@__PURE__*/ checked($rt.extraKeys, "extraKeys(o: object, known: Set)");
 export const extrasAreJson = /*@__PURE__*/ checked($rt.extrasAreJson, "extrasAreJson(o: object, known: Set)");
 export const checkClosed = /*@__PURE__*/ checked($rt.checkClosed, "checkClosed(o: object, known: Set, path: string)");

@@ -163,6 +163,15 @@ test("generation ends on patterns that break the checker: a SCHEMA_ERROR at the 
   }
 });
 
+test("recheck's safe is not taken past 8 unbounded repetitions: a pattern it calls linear that RegExp takes seconds on runs on re2js", async () => {
+  const { PatternBudget, patternPlan } = await import("../generator/load/patterns.ts");
+  const plan = patternPlan("\\S+\\p{L}?".repeat(20), new PatternBudget());
+  assert.equal(plan.engine, "linear");
+  assert.match(plan.engine === "linear" ? plan.why : "", /20 unbounded repetitions/);
+  // escaped and class members are not repetitions; `{2,}` is
+  assert.equal(patternPlan("^[+*]\\+\\*a{2,}b{2,3}$", new PatternBudget()).engine, "native");
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // The RE2 spelling means what the ECMAScript pattern means
 

@@ -21,7 +21,6 @@ import { applyFill as $applyFill } from "./model-fill.ts";
 
 export {
   encodeText,
-  encodeNumber,
   encodePrimitive,
   EMPTY_ARRAY,
   type TextState,
@@ -61,6 +60,7 @@ export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
 export type { FillSpec, FillShape, FillProp } from "./model-fill.ts";
 
 // The encoder's building blocks (./encode.ts).
+export const encodeNumber = /*@__PURE__*/ checked($encode.encodeNumber, "encodeNumber(n: number)");
 export const encodeListItemLines = /*@__PURE__*/ checked($encode.encodeListItemLines, "encodeListItemLines(value, depth: depth, options?: options)");
 export const indentation = /*@__PURE__*/ checked($encode.indentation, "indentation(depth: depth, indentSize?: depth)");
 export const encodeFieldLines = /*@__PURE__*/ checked($encode.encodeFieldLines, "encodeFieldLines(key: string, value, depth: depth, options?: options)");
