@@ -69,6 +69,11 @@ const KINDS: Record<string, readonly [what: string, test: Test]> = {
   depth: ["a depth (an integer from 0 to 10000)", (v) => Number.isInteger(v) && v >= 0 && v <= 10_000],
   // table fields: names, or { name, fields } for a nested table (each checked, as they are walked)
   TextFields: ["text fields (names, or { name, fields })", (v) => isTextFields(v, 0)],
+  // a tool set's tools: [name, codec, check shape] each
+  ToolEntries: [
+    "the tools ([name, codec, check shape] each)",
+    (v) => Array.isArray(v) && v.every((t) => Array.isArray(t) && typeof t[0] === "string" && isObject(t[1]) && isFunction(t[1].validate) && isObject(t[2])),
+  ],
   PeekSpec: ["a peek spec (name, fingerprint, flags, tag, count)", (v) => isObject(v) && typeof v.fingerprint === "number" && typeof v.tag === "number"],
   // an options argument is CONFIG_ERROR, as everywhere else (optionsArg)
   options: ["options", (v) => v === undefined || (isObject(v) && !Array.isArray(v))],

@@ -51,7 +51,7 @@ export {
   denseFromText,
   denseToText,
 } from "./text/index.ts";
-export { checkShape, checkToolArguments, toolSet } from "./tools-entry.ts";
+export { checkShape, checkToolArguments, toolSet, parseToolCall, parseToolCalls, tryParseToolCalls, ToolCallAccumulator } from "./tools-entry.ts";
 export { ToonError } from "./entry-checks.ts";
 
 export const peekField = /*@__PURE__*/ checked($rt.peekField, "peekField(bytes, spec: PeekSpec, slot: number, pointer: string, keys: array, read: function, decode: function, options?: options)");
@@ -69,6 +69,11 @@ export const hasOwn = /*@__PURE__*/ checked($rt.hasOwn, "hasOwn(o: object, key: 
 export const getOwn = /*@__PURE__*/ checked($rt.getOwn, "getOwn(o: object, key: string)");
 export const setOwn = /*@__PURE__*/ checked($rt.setOwn, "setOwn(o: extensible, key: string, value)");
 export const isJsonLike = /*@__PURE__*/ checked($rt.isJsonLike, "isJsonLike(v, depth?: depth)");
+export const gObject = /*@__PURE__*/ checked($rt.gObject, "gObject(v, p: string, req?: number)");
+export const gArray = /*@__PURE__*/ checked($rt.gArray, "gArray(v, p: string, req?: number)");
+export const wNull = /*@__PURE__*/ checked($rt.wNull, "wNull(v, p: string, req?: number)");
+export const wConst = /*@__PURE__*/ checked($rt.wConst, "wConst(v, c, p: string, req?: number)");
+export const wJsonConst = /*@__PURE__*/ checked($rt.wJsonConst, "wJsonConst(v, c, p: string, req?: number)");
 export const requireContract = /*@__PURE__*/ checked($rt.requireContract, "requireContract(version: number, module: string, fingerprint: number, dictionaryName: string)");
 export const extraKeys = /*@__PURE__*/ checked($rt.extraKeys, "extraKeys(o: object, known: Set)");
 export const extrasAreJson = /*@__PURE__*/ checked($rt.extrasAreJson, "extrasAreJson(o: object, known: Set)");

@@ -83,6 +83,7 @@ export function getCompressor(): Compressor | undefined {
  */
 export function payloadStart(bytes: Uint8Array, start = 0): number | undefined {
   if (!(bytes instanceof Uint8Array)) refuse("payloadStart", "bytes (a Uint8Array)", bytes);
+  if (typeof start !== "number") refuse("payloadStart", "start to be an offset (a number)", start);
   if (bytes.length - start < 7) return undefined;
   for (let i = 0; i < 4; i++) if (bytes[start + i] !== MAGIC[i]) return undefined;
   const flags = (bytes[start + 5]! << 8) | bytes[start + 6]!;

@@ -41,7 +41,7 @@ export async function publicFunctions(): Promise<PublicFunction[]> {
             return cls ? new (f as new (...a: unknown[]) => unknown)(...args) : (f as (...a: unknown[]) => unknown)(...args);
           } catch (e) {
             // throwing back the very value it was handed is what rethrowAt and its kin do (their first argument)
-            if (args.length > 0 && e === args[0]) return undefined;
+            if (args.length > 0 && Object.is(e, args[0])) return undefined;
             throw e;
           }
         },
