@@ -40,23 +40,6 @@ export interface FieldIndexWriter {
   bases: number[];
 }
 
-/** Parse the table at `r.pos` (right after the header) and step over it. */
-export function readFieldIndex(r: Reader): FieldIndex {
-  const tag = (r.byte() << 8) | r.byte();
-  const count = r.varint();
-  const widths = r.byte();
-  const ow = widths >> 4;
-  const sw = widths & 0x0f;
-  if (ow < 1 || ow > 4 || sw > 4) {
-    r.pos--;
-    throw r.fail("INVALID_ENCODING", `field index widths byte ${widths} (offsets take 1 to 4 bytes, bases 0 to 4)`);
-  }
-  if (count * (ow + sw) > r.end - r.pos) throw r.fail("TRUNCATED", `field index of ${count} entries exceeds what the input can hold`);
-  const entries = r.pos;
-  r.pos += count * (ow + sw);
-  return { tag, count, ow, sw, entries, body: r.pos };
-}
-
 /** Start collecting offsets for `count` indexed paths; the body starts at the writer's position. */
 export function beginFieldIndex(w: Writer, count: number): void {
   w.index = { bodyStart: w.pos, offsets: new Array<number>(count).fill(0), bases: new Array<number>(count).fill(0) };

@@ -7,7 +7,9 @@ import type { SchemaIR } from "../ir/types.ts";
 import type { DictionaryEntry } from "./build.ts";
 import { evolveDictionary } from "./evolve.ts";
 
-export const DICTIONARY_FORMAT = "toon-gen/dictionary@1";
+import { DICTIONARY_FORMAT } from "./format.ts";
+
+export { DICTIONARY_FORMAT };
 
 export interface Segment {
   /** 0 for the base; 1, 2, ... for extension segments. */

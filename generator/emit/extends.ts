@@ -14,7 +14,7 @@
 import type { ObjectShape } from "../ir/types.ts";
 import type { ModuleContext } from "./context.ts";
 import { wireShapeOf } from "./descriptor.ts";
-import { hasIndexMarks } from "./peek.ts";
+import { hasIndexMarks } from "./index-marks.ts";
 
 /** A parent with fewer properties is written out again: a helper call would save little. */
 export const MIN_INHERITED = 2;

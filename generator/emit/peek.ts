@@ -16,6 +16,7 @@ import { childPath, type ModuleContext } from "./context.ts";
 import { objectLayout } from "./layout.ts";
 import { emitReadFunction } from "./read.ts";
 import { typeOf } from "./types.ts";
+import { setIndexMarks } from "./index-marks.ts";
 
 /** Config `index`: `true` for every top-level property, or a list of dictionary paths. */
 export type IndexOption = true | readonly string[];
@@ -45,7 +46,6 @@ export interface IndexPlan {
   tag: number;
 }
 
-const plans = new WeakMap<ModuleContext, { plan: IndexPlan; marks: Map<ObjectShape, Map<number, number>> }>();
 
 interface Candidate extends Omit<IndexSlot, "id" | "full"> {
   depth: number;
@@ -111,26 +111,8 @@ export function planFieldIndex(ir: SchemaIR, dict: Dictionary, option: IndexOpti
     if (!m) marks.set(s.owner, (m = new Map()));
     m.set(s.prop, slot);
   });
-  plans.set(cx, { plan, marks });
+  setIndexMarks(cx, marks);
   return plan;
-}
-
-/**
- * The write statements of property `i` of `s`, marked when it is an indexed value: the writer records where
- * it starts (and the string-table size), and references nothing written before it.
- */
-/** Whether the writer of `s` records where some of its properties start (an indexed object). */
-export function hasIndexMarks(cx: ModuleContext, s: ObjectShape): boolean {
-  return plans.get(cx)?.marks.has(s) === true;
-}
-
-export function indexMark(cx: ModuleContext, s: ObjectShape, i: number, body: Code): Code {
-  const slot = plans.get(cx)?.marks.get(s)?.get(i);
-  if (slot === undefined) return body;
-  const prev = name(`$ix${slot}`);
-  return code`const ${prev} = $rt.fieldStart(w, ${slot});
-${body}
-w.floor = ${prev};`;
 }
 
 export interface PeekSection {

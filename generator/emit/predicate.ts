@@ -8,7 +8,7 @@ import { planBranches, type Category } from "../../runtime/codec/plan.ts";
 import type { Shape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, lit, name, raw } from "../../templates/code.ts";
 import { chunkBlocks, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
-import { indentBy, readProp } from "./write.ts";
+import { indentBy, readProp } from "./code-helpers.ts";
 
 function categoryTest(cats: Set<Category>, v: Code): Code {
   const tests = [...cats].map((c) => {

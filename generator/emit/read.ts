@@ -11,7 +11,7 @@ import { byteMask, objectLayout } from "./layout.ts";
 import { readerName } from "./names.ts";
 import { isTabled, tableConstant } from "./defaults.ts";
 import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
-import { block, enumTable, indentBy } from "./write.ts";
+import { block, enumTable, indentBy } from "./code-helpers.ts";
 import { callAt, functionBody, inLoop } from "./at.ts";
 import { countWidth } from "../../runtime/codec/zero-width.ts";
 import { extensionOf, type Extension } from "./extends.ts";

@@ -23,7 +23,8 @@
 import type { ArrayShape, ObjectShape, SchemaIR, Shape, UnionShape } from "../ir/types.ts";
 import { Code, code, join, jsonBlock, jsonLit, lit, name, raw, stringBlock } from "../../templates/code.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
-import { indentBy, inheritedCount, readProp } from "./write.ts";
+import { inheritedCount } from "./write.ts";
+import { indentBy, readProp } from "./code-helpers.ts";
 import { extensionOf, type Extension } from "./extends.ts";
 import { encodeKey, encodeText, fieldList, type TextDelimiter, type TextField } from "../../runtime/text/encode.ts";
 import type { TextCheckFn } from "../../runtime/text/check.ts";

@@ -6,7 +6,7 @@
 import type { ObjectShape, Shape } from "../ir/types.ts";
 import { Code, code, docComment, join, lit, name, propKey, raw } from "../../templates/code.ts";
 import { isPrimitive } from "./context.ts";
-import { indentBy } from "./write.ts";
+import { indentBy } from "./code-helpers.ts";
 import { formatOf, isScalar } from "../../runtime/codec/formats.ts";
 
 /** An interface a declared object type extends: its first `inherited` properties are the base's (emit/types-share.ts). */

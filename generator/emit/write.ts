@@ -4,14 +4,15 @@
  * The value variable is typed `any` inside (the codec's public signature carries the real type).
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../ir/types.ts";
-import { Code, code, join, jsonBlock, lit, name, prop, raw } from "../../templates/code.ts";
+import { Code, code, join, lit, name, prop, raw } from "../../templates/code.ts";
+import { block, enumTable, indentBy, readProp } from "./code-helpers.ts";
 import { childPath, chunkBlocks, fieldOf, isPrimitive, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { objectLayout } from "./layout.ts";
 import { chooseBranches } from "./predicate.ts";
 import { writerName } from "./names.ts";
 import { isTabled, tableConstant } from "./defaults.ts";
 import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
-import { indexMark } from "./peek.ts";
+import { indexMark } from "./index-marks.ts";
 import { callAt, functionBody, inLoop } from "./at.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { scalarForm, scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
@@ -104,10 +105,6 @@ ${join(cases)}
 }
 
 /** The list of an enum of primitives (emit/read.ts uses the same constant). */
-export function enumTable(values: unknown[], cx: ModuleContext, at: Shape): Code {
-  return cx.constant("enum", code`${jsonBlock(values)} as const`, at);
-}
-
 function writeIndex(i: number): Code {
   return i < 128 ? code`w.byte(${i});` : code`w.varint(${i});`;
 }
@@ -178,10 +175,6 @@ ${track ? code`    ${track.each}\n` : raw("")}${indentBy(inLoop(L, () => emitWri
  * `hasOwnProperty`, ...) are read as own properties only: a plain `v.toString` finds the inherited function when
  * the optional property is absent, and the encoder would then see a present property of the wrong type.
  */
-export function readProp(obj: Code, key: string): Code {
-  return key in Object.prototype ? code`$rt.getOwn(${obj}, ${key})` : prop(obj, key);
-}
-
 function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const layout = objectLayout(s);
   // allOf inheritance: the parent's properties go through its helpers (emit/extends.ts), at the start of bits and fields
@@ -482,20 +475,6 @@ ${indentBy(functionBody(body), "  ")}
 }
 
 /** `body` under `if (test)` (or a bare block when `test` is undefined): a one-line body needs no braces. */
-export function block(test: Code | undefined, body: Code): Code {
-  const oneLine = !body.text.includes("\n");
-  if (test === undefined) return oneLine && !/^(const|let) /.test(body.text) ? body : code`{
-${indentBy(body, "  ")}
-}`;
-  return oneLine && !/^(const|let) /.test(body.text) ? code`if (${test}) ${body}` : code`if (${test}) {
-${indentBy(body, "  ")}
-}`;
-}
-
-export function indentBy(c: Code, by: string): Code {
-  return raw(c.text.replace(/^(?=.)/gm, by));
-}
-
 export function emitWriteFunction(fn: Code, shape: Shape, recursive: boolean, cx: ModuleContext): Code {
   const L = new Locals();
   const body = functionBody(emitWrite(shape, name("v"), "", cx, L));
