@@ -60,8 +60,9 @@ export {
   writeTabledInt64,
   readTabledInt64,
 } from "./defaults.ts";
-export { beginFieldIndex, fieldStart, endFieldIndex, peekField, pickPath } from "./field-index.ts";
-export type { PeekSpec } from "./field-index.ts";
+export { beginFieldIndex, fieldStart, endFieldIndex } from "./field-index.ts";
+export { peekField, pickPath } from "./field-peek.ts";
+export type { PeekSpec } from "./field-peek.ts";
 export {
   encodeText,
   encodeKey,

@@ -13,10 +13,8 @@
  * (a string table of `base` unknown entries) reads exactly what a full decode reads. The body itself is the
  * ordinary body: decoders that do not peek step over the table (readHeader) and decode as usual.
  */
-import { ToonError, rethrowAt } from "./errors.ts";
-import { readHeader } from "./header.ts";
-import { getOwn } from "./objects.ts";
-import { Reader } from "./reader.ts";
+import { ToonError } from "./errors.ts";
+import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
 import type { DecodeOptions } from "./extensions.ts";
 
@@ -38,6 +36,23 @@ export interface FieldIndexWriter {
   bodyStart: number;
   offsets: number[];
   bases: number[];
+}
+
+/** Parse the table at `r.pos` (right after the header) and step over it. */
+export function readFieldIndex(r: Reader): FieldIndex {
+  const tag = (r.byte() << 8) | r.byte();
+  const count = r.varint();
+  const widths = r.byte();
+  const ow = widths >> 4;
+  const sw = widths & 0x0f;
+  if (ow < 1 || ow > 4 || sw > 4) {
+    r.pos--;
+    throw r.fail("INVALID_ENCODING", `field index widths byte ${widths} (offsets take 1 to 4 bytes, bases 0 to 4)`);
+  }
+  if (count * (ow + sw) > r.end - r.pos) throw r.fail("TRUNCATED", `field index of ${count} entries exceeds what the input can hold`);
+  const entries = r.pos;
+  r.pos += count * (ow + sw);
+  return { tag, count, ow, sw, entries, body: r.pos };
 }
 
 /** Start collecting offsets for `count` indexed paths; the body starts at the writer's position. */
@@ -109,71 +124,4 @@ export function endFieldIndex(w: Writer, tag: number): void {
 function putBE(b: Uint8Array, p: number, v: number, width: number): number {
   for (let i = width - 1; i >= 0; i--) b[p++] = Math.floor(v / 2 ** (8 * i)) & 0xff;
   return p;
-}
-
-function getBE(b: Uint8Array, p: number, width: number): number {
-  let v = 0;
-  for (let i = 0; i < width; i++) v = v * 256 + b[p + i]!;
-  return v;
-}
-
-/** What a generated `peek` accessor knows about its codec. */
-export interface PeekSpec {
-  name: string;
-  fingerprint: number;
-  /** Flags the codec requires beyond the usual ones (DEFAULTS for a codec with a default-value table). */
-  flags: number;
-  /** The codec's index tag and number of indexed paths. */
-  tag: number;
-  count: number;
-}
-
-/**
- * Read the value of indexed path number `slot` by jumping to it: the header is checked as by a full decode
- * (magic, version, fingerprint, flags), then one value is read with `read`. `undefined` when the value is
- * absent. A message without a field index, or with another codec's index (another tag), is decoded in full
- * with `decode` and the value picked at `keys`: slower, same answer.
- */
-export function peekField<T>(
-  bytes: Uint8Array,
-  spec: PeekSpec,
-  slot: number,
-  pointer: string,
-  keys: readonly string[],
-  read: (r: Reader) => T,
-  decode: (bytes: Uint8Array, options?: DecodeOptions) => unknown,
-  options?: DecodeOptions,
-): T | undefined {
-  // the per-call decode limits apply to the one value read, as to a whole decode (docs/FORMAT.md §6.10)
-  const r = new Reader(bytes, 0, undefined, options);
-  readHeader(r, spec.fingerprint, spec.name, spec.flags);
-  const ix = r.fieldIndex;
-  if (ix === undefined || ix.tag !== spec.tag || ix.count !== spec.count) return pickPath(decode(bytes, options), keys) as T | undefined;
-  const buf = r.buf;
-  const at = ix.entries + slot * (ix.ow + ix.sw);
-  const offset = getBE(buf, at, ix.ow);
-  if (offset === 0) return undefined;
-  const base = getBE(buf, at + ix.ow, ix.sw);
-  const pos = ix.body + offset - 1;
-  r.pos = at;
-  if (pos >= r.end) throw r.fail("TRUNCATED", `field index entry ${slot} points past the end of the message`);
-  // every string-table entry before the value took at least 2 bytes of body before it
-  if (base * 2 > pos - ix.body) throw r.fail("INVALID_ENCODING", `field index entry ${slot} claims ${base} strings before byte ${pos}`);
-  r.pos = pos;
-  r.tableBase(base);
-  r.at = "";
-  try {
-    return read(r);
-  } catch (e) {
-    rethrowAt(e, pointer);
-  }
-}
-
-/** The value at `keys` (own properties only) inside a decoded value, or undefined. */
-export function pickPath(v: unknown, keys: readonly string[]): unknown {
-  for (const k of keys) {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
-    v = getOwn(v, k);
-  }
-  return v;
 }

@@ -4,7 +4,7 @@
  */
 import { ToonError } from "./errors.ts";
 import type { Reader } from "./reader.ts";
-import type { FieldIndex } from "./field-index.ts";
+import { readFieldIndex } from "./field-index.ts";
 import type { Writer } from "./writer.ts";
 import { FORMAT_VERSION, Flag, KNOWN_FLAGS, MAGIC } from "./wire.ts";
 import { inflateIfRegistered } from "./compress-hook.ts";
@@ -118,24 +118,3 @@ export function readHeader(r: Reader, fingerprint: number, name: string, extra =
   if (h.flags & Flag.FIELD_INDEX) r.fieldIndex = readFieldIndex(r);
   return h.flags;
 }
-
-/**
- * Parse the field-index table at `r.pos` (right after the header) and step over it: part of reading a header
- * (runtime/field-index.ts writes the table and peeks through it, and reads headers with this module).
- */
-export function readFieldIndex(r: Reader): FieldIndex {
-  const tag = (r.byte() << 8) | r.byte();
-  const count = r.varint();
-  const widths = r.byte();
-  const ow = widths >> 4;
-  const sw = widths & 0x0f;
-  if (ow < 1 || ow > 4 || sw > 4) {
-    r.pos--;
-    throw r.fail("INVALID_ENCODING", `field index widths byte ${widths} (offsets take 1 to 4 bytes, bases 0 to 4)`);
-  }
-  if (count * (ow + sw) > r.end - r.pos) throw r.fail("TRUNCATED", `field index of ${count} entries exceeds what the input can hold`);
-  const entries = r.pos;
-  r.pos += count * (ow + sw);
-  return { tag, count, ow, sw, entries, body: r.pos };
-}
-

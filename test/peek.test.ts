@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { ToonError } from "../runtime/errors.ts";
 import { setCompressor } from "../runtime/compression.ts";
-import { pickPath } from "../runtime/field-index.ts";
+import { pickPath } from "../runtime/field-peek.ts";
 import { Flag } from "../runtime/wire.ts";
 import { parseDictionary, type Dictionary } from "../generator/dictionary/file.ts";
 import { evolveDictionary } from "../generator/dictionary/evolve.ts";

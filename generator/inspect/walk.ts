@@ -22,7 +22,7 @@ import { scalarReader } from "../../runtime/codec/engine/read.ts";
 import { countWidth } from "../../runtime/codec/zero-width.ts";
 import { withDefaultTables } from "../samples/tables.ts";
 import { withInterning } from "../dictionary/intern.ts";
-import { readFieldIndex } from "../../runtime/header.ts";
+import { readFieldIndex } from "../../runtime/field-index.ts";
 import { readAny } from "../../runtime/any.ts";
 import { inflateAt, payloadStart } from "../../runtime/compression.ts";
 import { ToonError, pointerSegment } from "../../runtime/errors.ts";

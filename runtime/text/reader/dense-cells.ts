@@ -15,6 +15,7 @@ import { droppedConst, nullAsEmpty, type DenseModel, type ShapeInfo } from "../d
 import { DENSE_MAX_DEPTH, readJson, readJsonString, type JsonCursor } from "../dense/json.ts";
 import { NUMBER_RE, expandStamp } from "../dense/syntax.ts";
 import { TextNumber } from "../decode.ts";
+import { POW10 } from "../../writer.ts";
 
 /** A parsed header entry: `key`, `key{...}`, `key[]...`. */
 export type HSpec = { t: 0 } | { t: 1; cols: HCol[] } | { t: 2; item: HSpec };
@@ -64,9 +65,6 @@ const noLocation = (): undefined => undefined;
 /** What ends a raw cell (global: `cellEnd` starts it at `lastIndex`; one character class, no backtracking). */
 const CELL_END = /[,;\]\n]/g;
 
-/** 10^0 .. 10^22, each exact as a double. */
-const POW10: number[] = [];
-for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10.push(p);
 
 /**
  * The JSON reader's view of a line reader's position. A class, not an object literal with accessors: a reader is

@@ -15,6 +15,7 @@ import { ToonError, pointerSegment } from "../../errors.ts";
 import { withFacts } from "./facts.ts";
 import { setOwn } from "../../objects.ts";
 import { TextNumber } from "./text-number.ts";
+import { POW10 } from "../../writer.ts";
 
 /** A parsed `{…}` field list, possibly with nested groups. */
 export interface FieldGroup {
@@ -76,8 +77,6 @@ export interface LineState {
   cpos: number[] | null;
 }
 
-const POW10: number[] = [];
-for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
 
 /** Field lists up to this long are searched for duplicates by scanning; longer ones use a set. */
 const DUP_SCAN_MAX = 16;
