@@ -16,24 +16,13 @@ import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { emitModule } from "../generator/emit/module.ts";
 import { interpret } from "../generator/interpret/index.ts";
-import { ToonError } from "../runtime/errors.ts";
 import { REPO, suiteDir } from "./support/gen.ts";
 import { Rng } from "./support/rng.ts";
+import { catchToon } from "./support/toon-error.ts";
 
 const CORPUS = path.resolve(REPO, "../shared/corpus/json-schemas");
 const hasCorpus = existsSync(CORPUS);
 if (!hasCorpus) console.log(`# ../shared/corpus is absent: the GitHub schema tests are skipped`);
-
-/** The ToonError `call` throws. */
-function toonError(call: () => unknown): ToonError {
-  try {
-    call();
-  } catch (e) {
-    assert.ok(e instanceof ToonError, `a ToonError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 async function importFile(file: string): Promise<Record<string, any>> {
   return (await import(pathToFileURL(file).href)) as Record<string, any>;
@@ -121,7 +110,7 @@ test("a tool argument's backtracking pattern runs on re2js in parseToolCall and 
   const set = Object.values(mod).find((v) => typeof v?.parseToolCall === "function")!;
   const call = (p: string): unknown => ({ id: "c1", type: "function", function: { name: "open_file", arguments: JSON.stringify({ path: p, mode: "r" }) } });
   assert.deepEqual(set.parseToolCall(call("a/b/c.yml")).arguments, { path: "a/b/c.yml", mode: "r" });
-  const e = toonError(() => set.parseToolCall(call("a/".repeat(5_000) + "!")));
+  const e = catchToon(() => set.parseToolCall(call("a/".repeat(5_000) + "!")));
   assert.equal(e.details?.[0]?.path, "/arguments/path");
   assert.match(e.details?.[0]?.message ?? "", /does not match the pattern/);
   assert.deepEqual(set.checkArguments("open_file", { path: "x/y.yaml", mode: "w" }), []);
@@ -156,7 +145,7 @@ test("generation ends on patterns that break the checker: a SCHEMA_ERROR at the 
     ["^(a+)+\\1$", /RE2 has no backreferences/],
     ["^(?=(a+)+b)", /RE2 has no lookaround/],
   ] as const) {
-    const e = toonError(() => schemaToIR({ type: "object", properties: { p: { type: "string", pattern } } }, { source: "hostile.schema.json" }));
+    const e = catchToon(() => schemaToIR({ type: "object", properties: { p: { type: "string", pattern } } }, { source: "hostile.schema.json" }));
     assert.equal(e.code, "SCHEMA_ERROR");
     assert.equal(e.path, "/properties/p/pattern");
     assert.match(e.message, why);

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { ToonError } from "../runtime/errors.ts";
 import { REPO } from "./support/gen.ts";
 import { functionsOf, generatedModules, isClass, outcome, runtimeEntries } from "./support/public-functions.ts";
+import { catchToon } from "./support/toon-error.ts";
 
 const WRONG: readonly unknown[] = [null, undefined, 42, "x", [], {}];
 
@@ -62,17 +63,6 @@ test("the runtime's main entry: every exported function and class, given an argu
   assert.ok(count.calls > 200, `${count.calls} calls: the entry was enumerated`);
   assert.deepEqual(found, [], `${found.length} of ${count.calls} calls threw something other than a ToonError`);
 });
-
-/** The ToonError `call` throws (the test fails if it throws anything else, or nothing). */
-function toonError(call: () => unknown): ToonError {
-  try {
-    call();
-  } catch (e) {
-    assert.ok(e instanceof ToonError, `a ToonError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail("expected a ToonError");
-}
 
 test("the argument errors: their codes, the call they name, the root path", async () => {
   const rt = await import("../runtime/index.ts");
@@ -129,7 +119,7 @@ test("the argument errors: their codes, the call they name, the root path", asyn
     [() => codec.minWidth({ kind: "string" } as never, 42 as never), "INVALID_VALUE", /^minWidth expects cx to be a definition lookup/],
   ];
   for (const [call, code, reason] of cases) {
-    const e = toonError(call);
+    const e = catchToon(call);
     assert.equal(e.code, code, e.message);
     assert.match(e.reason, reason);
     assert.equal(e.path, "", e.message);
@@ -202,7 +192,7 @@ test("found by the argument fuzz target: wrong arguments deep in a call are refu
     [() => text.fieldList([1] as never), "INVALID_VALUE", /^fieldList expects fields to be text fields/],
   ];
   for (const [call, code, reason] of cases) {
-    const e = toonError(call);
+    const e = catchToon(call);
     assert.equal(e.code, code, e.message);
     assert.match(e.reason, reason);
   }

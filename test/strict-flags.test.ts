@@ -56,6 +56,14 @@ const MAX_MS = 240_000;
 
 // ------------------------------------------------------------------------------------------------ inputs
 
+/** The `Header` definition both tools of UI_TOOLS hold (one shared definition of the tool set). */
+const HEADER = {
+  type: "object",
+  properties: { kind: { const: "header" }, title: { type: "string" }, level: { type: "integer", minimum: 1, maximum: 6 } },
+  required: ["kind", "title", "level"],
+  additionalProperties: false,
+};
+
 /** A tool set whose definitions make shared functions (a `Header` definition: `writeHeader`/`readHeader`). */
 const UI_TOOLS = [
   {
@@ -72,12 +80,7 @@ const UI_TOOLS = [
         required: ["component", "note"],
         additionalProperties: false,
         $defs: {
-          Header: {
-            type: "object",
-            properties: { kind: { const: "header" }, title: { type: "string" }, level: { type: "integer", minimum: 1, maximum: 6 } },
-            required: ["kind", "title", "level"],
-            additionalProperties: false,
-          },
+          Header: HEADER,
           Table: {
             type: "object",
             properties: {
@@ -109,12 +112,7 @@ const UI_TOOLS = [
         required: ["id", "header"],
         additionalProperties: false,
         $defs: {
-          Header: {
-            type: "object",
-            properties: { kind: { const: "header" }, title: { type: "string" }, level: { type: "integer", minimum: 1, maximum: 6 } },
-            required: ["kind", "title", "level"],
-            additionalProperties: false,
-          },
+          Header: HEADER,
         },
       },
     },
