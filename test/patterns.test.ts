@@ -161,6 +161,21 @@ test("recheck's safe is not taken past 8 unbounded repetitions: a pattern it cal
   assert.equal(patternPlan("^[+*]\\+\\*a{2,}b{2,3}$", new PatternBudget()).engine, "native");
 });
 
+test("a pattern only the validator reads (inside `not`) that neither recheck nor RE2 vouches for: SCHEMA_ERROR, or a warning when allowed", async () => {
+  const { compileValidator } = await import("../generator/validate/index.ts");
+  const input = { document: { type: "string", not: { pattern: "^(a+)+\\1$" } }, pointer: "", draft: 2020 as const, baseUri: "file:///x/not.json", load: () => ({}) };
+  const e = await compileValidator(input).then(
+    () => assert.fail("expected a SCHEMA_ERROR"),
+    (err: unknown) => err,
+  );
+  assert.ok(e instanceof Error && (e as { code?: string }).code === "SCHEMA_ERROR", String(e));
+  assert.equal((e as { path?: string }).path, "");
+  assert.match((e as Error).message, /pattern "\^\(a\+\)\+\\\\1\$": .*RE2 has no backreferences/);
+  const allowed = await compileValidator(input, { unsafePatterns: "allow" });
+  assert.ok(allowed.warnings.some((w) => w.startsWith('kept on RegExp by "unsafePatterns": "allow"')), allowed.warnings.join("\n"));
+  assert.equal(allowed.linearPatterns, false);
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // The RE2 spelling means what the ECMAScript pattern means
 

@@ -172,7 +172,11 @@ test("found by the argument fuzz target: wrong arguments deep in a call are refu
   const rt = await import("../runtime/index.ts");
   const text = await import("../runtime/text/index.ts");
   const wire = await import("../runtime/core.ts");
-  const { equal } = await import("../runtime/validate/index.ts");
+  const validate = await import("../runtime/validate/index.ts");
+  const { equal } = validate;
+  const compression = await import("../runtime/compression.ts");
+  const tools = await import("../runtime/tools-entry.ts");
+  const codegenEntry = await import("../runtime/codegen-entry.ts");
   const { OrderList } = await import("../examples/orders/gen/order-list.ts");
   // a date of a day count that is no integer is none (it was "00undefined-undefined-undefined")
   assert.equal(rt.formatDate(NaN), undefined);
@@ -190,11 +194,25 @@ test("found by the argument fuzz target: wrong arguments deep in a call are refu
     [() => text.tcBoolean(undefined, null as never), "INVALID_VALUE", /^tcBoolean expects path to be a string/],
     [() => OrderList.stream.frames({ orders: [] } as never, new Uint8Array(1) as never), "CONFIG_ERROR", /"at" must be a JSON pointer/],
     [() => text.fieldList([1] as never), "INVALID_VALUE", /^fieldList expects fields to be text fields/],
+    [() => compression.payloadStart(new Uint8Array(8), {} as never), "INVALID_VALUE", /^payloadStart expects start to be an offset/],
+    [() => compression.inflateAt(new Uint8Array(8), 0, {} as never), "INVALID_VALUE", /^inflateAt expects offsets and a limit/],
+    [() => new tools.ToolCallAccumulator("x" as never), "INVALID_VALUE", /^ToolCallAccumulator expects spec to be a tool set spec/],
+    [() => tools.toolSet("T", [["a", {}, {}]] as never, {}), "INVALID_VALUE", /^toolSet expects tools to be the tools/],
+    [() => tools.parseToolCall({} as never, {}), "INVALID_VALUE", /^parseToolCall expects spec to be a tool set spec/],
+    [() => validate.checkSchema(null as never, 1), "INVALID_VALUE", /^checkSchema expects a validator function/],
+    [() => validate.checkSchema((() => true) as never, 1, "x" as never), "CONFIG_ERROR", /^checkSchema options must be an object/],
+    [() => validate.messageOf({ keyword: "type" } as never, 1), "INVALID_VALUE", /^messageOf expects a schema error/],
+    [() => validate.ucs2length(5 as never), "INVALID_VALUE", /^ucs2length expects a string, got number/],
+    [() => codegenEntry.gArray([], null as never), "INVALID_VALUE", /^gArray expects p to be a string/],
+    [() => codegenEntry.setOwn(Object.freeze({}), "a", 1), "INVALID_VALUE", /^setOwn expects o to be an object that takes new properties/],
+    [() => codegenEntry.isJsonLike({}, {} as never), "INVALID_VALUE", /^isJsonLike expects depth to be a depth/],
+    [() => text.indentation(2 ** 40), "INVALID_VALUE", /^indentation expects depth to be a depth/],
   ];
   for (const [call, code, reason] of cases) {
     const e = catchToon(call);
     assert.equal(e.code, code, e.message);
     assert.match(e.reason, reason);
+    assert.equal(e.path, "", e.message);
   }
   // the error class itself, given what it does not expect
   assert.equal(new rt.ToonError("INVALID_VALUE", { toString: null } as never, null as never).message, "INVALID_VALUE: object");
