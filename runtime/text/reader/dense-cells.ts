@@ -120,7 +120,7 @@ export class DenseLine {
   /** Field names read before, by first character and length (`key`; kept per model: 256 at most). */
   protected readonly keys: (string | undefined)[];
 
-  constructor(protected readonly model: DenseModel) {
+  constructor(readonly model: DenseModel) {
     let cache = caches.get(model);
     if (cache === undefined) caches.set(model, (cache = { checks: new Map(), bounds: new Map(), keys: new Array<string | undefined>(256) }));
     this.checks = cache.checks;

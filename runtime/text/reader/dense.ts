@@ -23,13 +23,13 @@ import { ABSENT, DenseLine, prefixed, withDisc, type BGroup, type Pos } from "./
 
 // Frame kinds
 /** An object's field lines at `ind` (`first`: the first one starts at that offset of the current line). */
-const FIELDS = 1;
+export const FIELDS = 1;
 /** A discriminated union's object whose discriminator line comes next. */
 const VARIANT = 2;
 /** A table's rows. */
-const TABLE = 3;
+export const TABLE = 3;
 /** A list's items. */
-const LIST = 4;
+export const LIST = 4;
 /** A value read as `any` lays it out, checked against the union it stands for when it is complete. */
 const VIA = 5;
 /** `key:` and nothing a block can be: the next line (or the end) is the error. */
@@ -52,7 +52,7 @@ const LITERALS = ["null", "true", "false"];
 const CLOSE_NEXT = -2;
 
 /** One open scope. Every frame has every field (one hidden class). */
-interface Frame {
+export interface Frame {
   t: number;
   info: ShapeInfo;
   ind: number;
@@ -89,14 +89,15 @@ function frame(t: number, info: ShapeInfo, ind: number, d0: number): Frame {
 }
 
 export class DenseTextReader extends DenseLine implements LineSink {
-  private lexer = new LineLexer(this);
-  private readonly stack: Frame[] = [];
+  // (read by ./dense-plan.ts: where the unfinished line goes)
+  lexer = new LineLexer(this);
+  readonly stack: Frame[] = [];
   /** The root value once read; `started`: the first line was read. */
   private value: unknown = undefined;
-  private started = false;
+  started = false;
   /** An error at the end of a line, thrown with the next character (or, by `end()`, as `atEnd`). */
-  private held: ToonError | undefined;
-  private failed: unknown;
+  held: ToonError | undefined;
+  failed: unknown;
   /** The input is over: what fails now failed at its end. */
   private ending = false;
   /**
@@ -114,7 +115,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
   private badChar = 0;
 
   /** VIA frames open: what is read inside them is no value of the schema's until checked. */
-  private vias = 0;
+  vias = 0;
 
   constructor(
     model: DenseModel,

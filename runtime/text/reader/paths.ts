@@ -78,6 +78,22 @@ export class PathWalker {
     }
   }
 
+  /**
+   * Whether the node holds plain text (a string of no format, or that or null): a string whose text a reader may
+   * show while it is still arriving (`partialText`), as no date, uuid or digits of an int64 would be.
+   */
+  isText(n: PathNode): boolean {
+    let s: Shape | undefined = n.shape;
+    for (let guard = 0; s !== undefined && s.kind === "ref" && guard < 1000; guard++) s = this.defs.get(s.name);
+    if (s === undefined) return false;
+    if (s.kind === "union") {
+      const b = s.branches.filter((x) => x.kind !== "null");
+      if (b.length !== 1) return false;
+      s = b[0]!;
+    }
+    return s.kind === "string" && s.format === undefined && s.int64 !== true;
+  }
+
   /** The text check of a node's shape (built once). */
   check(n: PathNode): TextCheckFn {
     return (n.check ??= textCheckOf({ name: "", root: n.shape, definitions: this.desc.definitions }));

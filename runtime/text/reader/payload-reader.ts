@@ -28,6 +28,9 @@ import { ToonTextReader } from "./toon.ts";
 import { JsonReader, type JsonContainer, type JsonHandler } from "./json.ts";
 import { JsonValueBuilder, locateJson } from "./json-value.ts";
 import { PathWalker, type PathNode } from "./paths.ts";
+import { PartialCells, type Keys, type OpenText } from "./partial-text.ts";
+import { densePlan } from "./dense-plan.ts";
+import { toonPlan } from "./toon-plan.ts";
 import { jsonPayload, type PayloadHints } from "./payload-rules.ts";
 import { repairCount } from "../count-repair.ts";
 import { offsetToLineColumn } from "../decode.ts";
@@ -82,6 +85,8 @@ export interface PayloadOptions {
   fence?: string | undefined;
   /** Told each value as it completes (none: no values are told, and none are checked on the way). */
   onValue?: ((v: ReadValue) => void) | undefined;
+  /** Follow strings still arriving (`openText`), for a reader's `partialText`. */
+  partialText?: boolean | undefined;
 }
 
 export class PayloadReader {
@@ -104,6 +109,9 @@ export class PayloadReader {
   /** The payload was cut: what its readers close now is not told one by one. */
   private ending = false;
   private readonly walker: PathWalker;
+  /** `partialText`: the open string cell of the unfinished TOON or dense line, and the reader it was planned for. */
+  private partial: PartialCells | undefined;
+  private partialOf: object | undefined;
 
   constructor(
     private readonly spec: ReaderSpec,
@@ -233,6 +241,48 @@ export class PayloadReader {
     return this.repairs;
   }
 
+  // ------------------------------------------------------------------------------------------ strings arriving
+
+  /**
+   * With `partialText`: the string still arriving at the end of what was read, and any that ended since part of it
+   * was told, into `out`. `held`: the payload's unfinished line as far as the reply's reader holds it back.
+   */
+  openText(held: string, out: OpenText[]): void {
+    if (this.failed !== undefined || this.countError !== undefined || this.options.partialText !== true) return;
+    if (this.mode === JSON_TEXT) return this.json!.hooks?.openText(out);
+    if (this.mode === UNDECIDED) return;
+    const p = (this.partial ??= new PartialCells());
+    const r = this.mode === DENSE ? this.dense! : this.toon!;
+    if (this.partialOf !== r) {
+      // another reading of the text (TOON v4 after dense): another plan
+      this.partialOf = r;
+      p.restart(-1);
+    }
+    const isText = this.isText;
+    if (r instanceof DenseTextReader) p.scan(r.lexer.pending + held, r.lexer.lines, (l) => densePlan(r, l, isText), out);
+    else p.scan(r.s.lex.pending + held, r.s.lex.lines, (l) => toonPlan(r.s, l, isText), out);
+  }
+
+  /** The string still arriving, as far as it was told (a snapshot shows it). */
+  openString(): { keys: Keys; text: string } | undefined {
+    if (this.failed !== undefined || this.options.partialText !== true) return undefined;
+    if (this.mode === JSON_TEXT) return this.json!.hooks?.current();
+    return this.mode === UNDECIDED ? undefined : this.partial?.current();
+  }
+
+  /** The schema's node at `keys` (null: the schema names no position there). */
+  nodeAt(keys: Keys): PathNode | null {
+    let n: PathNode | null = this.walker.root;
+    for (let i = 0; i < keys.length && n !== null; i++) n = this.walker.child(n, keys[i]!);
+    return n;
+  }
+
+  /** Whether the value at `keys` is plain text (a string of no format), whose growing text may be shown. */
+  readonly isText = (keys: Keys): boolean => {
+    const n = this.nodeAt(keys);
+    return n !== null && this.walker.isText(n);
+  };
+
   // ------------------------------------------------------------------------------------------ text layouts
 
   private startDense(): void {
@@ -351,7 +401,7 @@ export class PayloadReader {
   private startJson(): void {
     this.mode = JSON_TEXT;
     const builder = new JsonValueBuilder({ numbers: "exact", track: true });
-    const hooks = this.options.onValue === undefined ? undefined : new JsonHooks(builder, this);
+    const hooks = this.options.onValue === undefined ? undefined : new JsonHooks(builder, this, this.options.partialText === true);
     const repairs = this.jsonRepairs;
     const options = this.options.repair === true ? { repair: true, onRepair: (r: JsonRepair) => repairs.push(r), stopAtEnd: true } : { stopAtEnd: true };
     const reader = new JsonReader(hooks ?? builder, options);
@@ -452,11 +502,41 @@ class JsonHooks implements JsonHandler {
   /** Open containers: the container and the key or index it has in its parent. */
   private readonly stack: { c: Record<string, unknown> | unknown[]; key: string | number | undefined }[] = [];
   private curKey: string | number | undefined;
+  /**
+   * `partial`: the keys of the plain-text string being read (undefined: none), its text told and its text since
+   * (two parts: slicing a string built by appending would copy all of it on every piece).
+   */
+  private strKeys: (string | number)[] | undefined;
+  private shown = "";
+  private fresh = "";
+  /** Strings that ended since part of them was told: their last text, to tell with the next `openText`. */
+  private ended: OpenText[] = [];
 
   constructor(
     private readonly b: JsonValueBuilder,
     private readonly p: PayloadReader,
+    private readonly partial: boolean,
   ) {}
+
+  /** The string still arriving and those that ended since part of them was told (see PayloadReader.openText). */
+  openText(out: OpenText[]): void {
+    for (const e of this.ended) out.push(e);
+    this.ended = [];
+    const keys = this.strKeys;
+    if (keys !== undefined && this.fresh.length > 0) out.push(this.tell(keys));
+  }
+
+  current(): { keys: Keys; text: string } | undefined {
+    const keys = this.strKeys;
+    return keys === undefined || this.shown.length === 0 ? undefined : { keys, text: this.shown };
+  }
+
+  private tell(keys: Keys): OpenText {
+    const delta = this.fresh;
+    this.fresh = "";
+    this.shown += delta;
+    return { keys, text: this.shown, delta };
+  }
 
   private childKey(): string | number | undefined {
     const top = this.stack[this.stack.length - 1];
@@ -484,14 +564,29 @@ class JsonHooks implements JsonHandler {
   }
 
   stringStart(at: number): void {
+    if (this.partial) {
+      const key = this.childKey();
+      const keys: (string | number)[] = [];
+      for (let i = 1; i < this.stack.length; i++) keys.push(this.stack[i]!.key!);
+      keys.push(key!);
+      this.strKeys = key !== undefined && this.p.isText(keys) ? keys : undefined;
+      this.shown = this.fresh = "";
+    }
     this.b.stringStart(at);
   }
 
   stringChunk(text: string): void {
+    if (this.strKeys !== undefined) this.fresh += text;
     this.b.stringChunk(text);
   }
 
   stringEnd(): void {
+    const keys = this.strKeys;
+    if (keys !== undefined) {
+      if (this.shown.length > 0 && this.fresh.length > 0) this.ended.push(this.tell(keys));
+      this.strKeys = undefined;
+      this.shown = this.fresh = "";
+    }
     const key = this.childKey();
     this.b.stringEnd();
     this.done(key);

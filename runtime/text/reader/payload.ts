@@ -75,6 +75,11 @@ export class PayloadFinder {
     return this.state === DONE;
   }
 
+  /** The payload's unfinished line this finder holds back (an unfenced block's lines go on when they end). */
+  get held(): string {
+    return this.state === TOON_BLOCK ? this.line : "";
+  }
+
   /** Whether the reply ended inside a reasoning block (a cut, when no payload came). */
   get inReasoning(): boolean {
     return this.reasoning.open;

@@ -9,7 +9,8 @@
  */
 import { ToonError, optionsArg, pointerSegment } from "../../errors.ts";
 import { shiftLines } from "./shift.ts";
-import type { ElementEvent, FieldEvent, PartialValue, StreamEvent, ValueEvent } from "../../stream-events.ts";
+import type { ElementEvent, FieldEvent, PartialValue, StreamEvent, TextEvent, ValueEvent } from "../../stream-events.ts";
+import type { Keys, OpenText } from "./partial-text.ts";
 import type { JsonRepair } from "../json-repair.ts";
 import { PayloadFinder, type PayloadSink } from "./payload.ts";
 import { PayloadReader, type ReadValue, type ReaderLayout, type ReaderSpec } from "./payload-reader.ts";
@@ -35,6 +36,13 @@ export interface TextReaderOptions {
    */
   onEvent?: (event: StreamEvent<any, any>) => void;
   /**
+   * Tell text growing inside a string as it arrives: `push` returns a `text` event (pointer, all the text so far,
+   * what is new) for the string still open at the end of each piece, in JSON and in a TOON or dense line not yet
+   * complete (a field's value, a list item, a table row's cell); `snapshot({ partialText: true })` shows it. Only
+   * plain strings (no format) are told; the value is final in the field or element event that completes it.
+   */
+  partialText?: boolean;
+  /**
    * `"reply"` (default): a model's reply: prose, fences and reasoning blocks around the payload, which may be JSON;
    * `"text"`: the text is the payload, TOON v4 or dense, as `fromText` reads it.
    */
@@ -47,8 +55,11 @@ export interface TextReader<T, P extends PathMap = PathMap> {
   push(delta: string): StreamEvent<T, P>[];
   /** The reply is over: the whole value (checked), or ToonError (INCOMPLETE when it was cut off, naming what). */
   end(): T;
-  /** The value so far: every part complete and checked, the rest absent (undefined before the first part). */
-  snapshot(): PartialValue<T> | undefined;
+  /**
+   * The value so far: every part complete and checked, the rest absent (undefined before the first part);
+   * `partialText` (with the reader's `partialText`): with the string still arriving, as far as it was told.
+   */
+  snapshot(options?: { partialText?: boolean }): PartialValue<T> | undefined;
   /** True once the value is complete (its fence closed, its JSON ended, or `end()` returned it). */
   readonly done: boolean;
 }
@@ -89,8 +100,9 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     private readonly spec: ReaderSpec,
     private readonly options: TextReaderOptions,
   ) {
+    this.partialText = options.partialText === true;
     if (options.input === "text") {
-      this.payload = new PayloadReader(spec, { layout: options.layout, repair: options.repair, onValue: this.onValue });
+      this.payload = new PayloadReader(spec, { layout: options.layout, repair: options.repair, onValue: this.onValue, partialText: this.partialText });
       this.charwise = options.layout === "json";
     } else {
       const sink: PayloadSink = {
@@ -114,7 +126,7 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     if (typeof delta !== "string") throw new ToonError("INVALID_VALUE", `push expects the reply's text (a string), got ${delta === null ? "null" : typeof delta}`);
     // TOON and dense complete nothing before a line ends: pieces wait for their line's break (or a few hundred
     // characters of a long line), so that a reply in a thousand small pieces is read as a few dozen lines are
-    if (!this.charwise && delta.indexOf("\n") < 0 && this.pending.length + delta.length < PENDING_MAX) {
+    if (!this.charwise && !this.partialText && delta.indexOf("\n") < 0 && this.pending.length + delta.length < PENDING_MAX) {
       this.pending += delta;
       return [];
     }
@@ -123,10 +135,24 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     this.events = [];
     try {
       this.read(text);
+      if (this.partialText && this.payload !== undefined && this.result === undefined) this.openText();
     } catch (e) {
       this.fail(e);
     }
     return this.take();
+  }
+
+  private readonly partialText: boolean;
+
+  /** The strings arriving (`partialText`): their events. */
+  private openText(): void {
+    const p = this.payload!;
+    const out: OpenText[] = [];
+    p.openText(this.finder?.held ?? "", out);
+    for (const o of out) {
+      const node = p.nodeAt(o.keys);
+      if (node !== null) this.emit({ type: "text", path: node.path, pointer: pointerOf(o.keys), delta: o.delta, text: o.text } satisfies TextEvent);
+    }
   }
 
   private read(text: string): void {
@@ -160,11 +186,13 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     return this.result!.value;
   }
 
-  snapshot(): PartialValue<T> | undefined {
+  snapshot(options?: { partialText?: boolean }): PartialValue<T> | undefined {
     if (this.result !== undefined) return this.result.value as PartialValue<T>;
     for (const v of this.told) this.tree = setAt(this.tree, v.keys, v.value, this.made);
     this.told = [];
-    return copyTree(this.tree, this.made) as PartialValue<T> | undefined;
+    const copy = copyTree(this.tree, this.made);
+    const open = options?.partialText === true && this.failed === undefined ? this.payload?.openString() : undefined;
+    return (open === undefined ? copy : withText(this.tree, copy, open.keys, open.text, this.made)) as PartialValue<T> | undefined;
   }
 
   // ------------------------------------------------------------------------------------------ the payload
@@ -173,7 +201,7 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     this.line0 = line;
     const layout = kind === "json" ? "json" : this.options.layout;
     this.charwise = layout === "json";
-    this.payload = new PayloadReader(this.spec, { layout, repair: this.options.repair, reply: true, fence, onValue: this.onValue });
+    this.payload = new PayloadReader(this.spec, { layout, repair: this.options.repair, reply: true, fence, onValue: this.onValue, partialText: this.partialText });
   }
 
   private finish(complete: boolean): void {
@@ -236,6 +264,34 @@ function setAt(tree: unknown, keys: readonly (string | number)[], value: unknown
     c = next;
   }
   put(c, keys[keys.length - 1]!, value);
+  return root;
+}
+
+/**
+ * A snapshot's `copy` of `tree` with the string still arriving at `keys`: the containers on the way are the copy's
+ * own (copies of those the reader made) or new ones; a value already told is final, and nothing is put inside it.
+ */
+function withText(tree: unknown, copy: unknown, keys: Keys, text: string, made: WeakSet<object>): unknown {
+  let root = copy;
+  if (root === undefined) root = typeof keys[0] === "number" ? [] : {};
+  let c = root as Record<string | number, unknown>;
+  // the tree's container at the same place: the copy's is a copy of it (when the reader made it) or a told value
+  let t = tree as Record<string | number, unknown> | undefined;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const k = keys[i]!;
+    const tn = t !== undefined && Object.prototype.hasOwnProperty.call(t, k) ? (t[k] as Record<string | number, unknown>) : undefined;
+    if (tn !== undefined && tn !== null && typeof tn === "object") {
+      if (!made.has(tn)) return copy;
+      c = c[k] as Record<string | number, unknown>;
+      t = tn;
+      continue;
+    }
+    const next = (typeof keys[i + 1] === "number" ? [] : {}) as Record<string | number, unknown>;
+    put(c, k, next);
+    c = next;
+    t = undefined;
+  }
+  put(c, keys[keys.length - 1]!, text);
   return root;
 }
 

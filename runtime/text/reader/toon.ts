@@ -81,7 +81,8 @@ export interface TextPosition {
  * shows the value so far at any time.
  */
 export class ToonTextReader {
-  private readonly s: R;
+  /** The reader's state (./toon-plan.ts reads the open scopes: where the unfinished line goes). */
+  readonly s: R;
 
   constructor(options?: ToonReaderOptions) {
     this.s = newState(options);

@@ -1,0 +1,87 @@
+/**
+ * Where the unfinished line of dense text will put its values (./partial-text.ts), read from the dense reader's
+ * open frames alone (./dense.ts): a field line's value, a table row's cells, a list item. Kept apart from the
+ * reader, so that reading whole texts (`fromText`) carries none of it.
+ */
+import type { Shape } from "../../codec/descriptor.ts";
+import type { ShapeInfo } from "../dense/model.ts";
+import { FIELDS, LIST, TABLE, type DenseTextReader } from "./dense.ts";
+import { inlineArray, lineIndent, lineKey, valueStart, type Keys, type LinePlan, type PlanAnswer } from "./partial-text.ts";
+
+/**
+ * The plan of the unfinished line `line` of `r`'s text. `isText`: whether the value at these keys is a string whose
+ * text may be shown as it grows.
+ */
+export function densePlan(r: DenseTextReader, line: string, isText: (keys: Keys) => boolean): PlanAnswer {
+  if (r.failed !== undefined || r.held !== undefined || r.vias > 0) return null;
+  const n = lineIndent(line);
+  if (n === undefined) return undefined;
+  const stack = r.stack;
+  if (stack.length === 0) {
+    // the first line: a field line of an object root
+    const root = r.model.root.nonNull ?? r.model.root;
+    return r.started || n !== 0 || root.spelling !== "object" ? null : fieldPlan(root, line, 0, [], isText);
+  }
+  // the frame that reads a line so indented: the top one, or one below it that the line returns to
+  for (let k = stack.length - 1; k >= 0; k--) {
+    const f = stack[k]!;
+    if (f.t === FIELDS) {
+      if (f.first !== -1 || n > f.ind) return null;
+      if (n < f.ind || (line.charCodeAt(n) === 45 && (n + 1 === line.length || line.charCodeAt(n + 1) === 32))) continue;
+      return fieldPlan(f.info, line, n, keysTo(r, k), isText);
+    }
+    if (f.t !== TABLE && f.t !== LIST) return null;
+    // a list's item whose lines the frames above read is stored when they close: the line is the next item's
+    const i = k < stack.length - 1 ? f.i + 1 : f.i;
+    if (i === f.n) {
+      if (n > f.ind) return null;
+      continue;
+    }
+    if (n !== f.ind + 2) return null;
+    const keys = [...keysTo(r, k), i];
+    if (f.t === TABLE) {
+      const cols = f.b!.cols;
+      if (cols === undefined) return null; // (a variant row: which columns it has, its first cell says)
+      const cells: (Keys | null)[] = [];
+      for (const c of cols) {
+        if (c.bound.t !== 0) break; // a group's or an array's cells: which leaf is which, its brackets say
+        cells.push(isText([...keys, c.key]) ? [c.key] : null);
+      }
+      return { keys, start: n, delim: 44, cells } satisfies LinePlan;
+    }
+    if (n + 1 >= line.length) return undefined;
+    if (line.charCodeAt(n) !== 45 || line.charCodeAt(n + 1) !== 32) return null;
+    const info = f.info.nonNull ?? f.info;
+    if (info.spelling === "object") return fieldPlan(info, line, n + 2, keys, isText);
+    return isText(keys) ? { keys, start: n + 2, delim: 0, cells: [[]] } : null;
+  }
+  return null;
+}
+
+/** A field line of the object `info`, its key at `at`. */
+function fieldPlan(info: ShapeInfo, line: string, at: number, keys: Keys, isText: (keys: Keys) => boolean): PlanAnswer {
+  const k = lineKey(line, at);
+  if (k === undefined || k === null) return k;
+  const s = info.shape as Extract<Shape, { kind: "object" }>;
+  if (info.index === undefined || (!info.index.has(k.key) && s.additional === false)) return null;
+  if (line.charCodeAt(k.end) === 91) {
+    const a = inlineArray(line, k.end);
+    if (a === undefined || a === null) return a;
+    const items = [...keys, k.key];
+    return isText([...items, 0]) ? { keys: items, start: a.start, delim: a.delim, cells: "items", count: a.count } : null;
+  }
+  const start = valueStart(line, k.end, "optional");
+  if (start === undefined || start === null) return start;
+  const field = [...keys, k.key];
+  return isText(field) ? { keys: field, start, delim: 0, cells: [[]] } : null;
+}
+
+/** The keys from the root to the value frame `k` reads. */
+function keysTo(r: DenseTextReader, k: number): (string | number)[] {
+  const keys: (string | number)[] = [];
+  for (let j = 0; j < k; j++) {
+    const key = r.stack[j]!.key;
+    if (key !== undefined) keys.push(key);
+  }
+  return keys;
+}
