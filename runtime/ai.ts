@@ -15,7 +15,8 @@
  * ```
  *
  * - `partialOutputStream`: each partial holds only complete, checked parts (a table row once its line is read,
- *   never half a string); a new one whenever a part completes.
+ *   never half a string); a new one whenever a part completes. With `partialText: true`, also the string the
+ *   model is writing, as far as it came (as `Output.object()` shows it): a new partial as it grows.
  * - `elementStream`: the root's items (an array root), or with `elements: "key"` the items of that root property
  *   (`Order` above), each once, when complete and checked.
  * - `output`: the checked value, or a ToonError with its code (INCOMPLETE for a reply cut off, finishReason
@@ -56,6 +57,11 @@ export interface ToonOutputOptions<K = undefined> {
   repair?: boolean;
   /** Called for each repair made (with `repair: true`), once the value has read. */
   onRepair?: (repair: JsonRepair) => void;
+  /**
+   * Partials show the string the model is still writing, as far as it came (in JSON, and in a TOON or dense line
+   * not yet complete: a field's value, a table row's cell, a list item); by default only complete parts.
+   */
+  partialText?: boolean;
   /**
    * What `elementStream` yields: by default the root's items when the root is an array (nothing otherwise);
    * a root property's name (`"orders"`): that array's items; `false`: no element stream (the SDK then says so).
@@ -134,6 +140,7 @@ export function toonOutput<T, P extends PathMap = PathMap, K extends ArrayKeys<T
   if (key !== undefined && key !== false && typeof key !== "string") throw new ToonError("CONFIG_ERROR", `elements must be a root property's name or false, got ${typeof key}`);
   const read: ModelOutputOptions = { repair: options.repair === true };
   if (options.onRepair !== undefined) read.onRepair = options.onRepair;
+  const partialText = options.partialText === true;
   // an element's pointer: `/<index>` at the root, `/<key>/<index>` under a root property
   const prefix = typeof key === "string" ? pointerSegment(key) : "";
 
@@ -147,7 +154,7 @@ export function toonOutput<T, P extends PathMap = PathMap, K extends ArrayKeys<T
   const replyOf = (text: string): Reply<T, P> => {
     const r = current;
     if (r !== undefined && r.settled === undefined && continues(text, r.text)) return r;
-    return (current = new Reply<T, P>(codec.reader(read)));
+    return (current = new Reply<T, P>(codec.reader(partialText ? { ...read, partialText } : read)));
   };
 
   /** The checked value of `text`, read by `r` when it has read the start of it, else whole. */
@@ -207,7 +214,7 @@ export function toonOutput<T, P extends PathMap = PathMap, K extends ArrayKeys<T
       if (key !== false) {
         for (const e of events as readonly EventFacts[]) if (e.type === "element" && e.pointer === `${prefix}/${e.index}`) r.elements[e.index!] = e.value;
       }
-      const snapshot = r.reader.snapshot();
+      const snapshot = r.reader.snapshot({ partialText });
       if (snapshot === undefined || typeof snapshot === "bigint") return undefined; // (a bigint root: nothing to compare it by)
       const partial = comparable(snapshot, clean);
       if (typeof partial === "object" && partial !== null) marks.set(partial, { reply: r, count: r.elements.length });

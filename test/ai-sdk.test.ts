@@ -69,7 +69,7 @@ function counted<T, C extends ToonOutputCodec<T>>(codec: C): C & { readers: numb
           return r.push(delta);
         },
         end: () => r.end(),
-        snapshot: () => r.snapshot(),
+        snapshot: (o?: { partialText?: boolean }) => r.snapshot(o),
         get done() {
           return r.done;
         },
@@ -85,6 +85,15 @@ function isPartialOf(partial: unknown, whole: unknown): boolean {
   if (whole === null || typeof whole !== "object" || Array.isArray(partial) !== Array.isArray(whole)) return false;
   if (Array.isArray(partial)) return partial.length <= (whole as unknown[]).length && partial.every((x, i) => isPartialOf(x, (whole as unknown[])[i]));
   return Object.entries(partial).every(([k, v]) => Object.hasOwn(whole, k) && isPartialOf(v, (whole as Record<string, unknown>)[k]));
+}
+
+/** `isPartialOf`, where a string may also be the start of its whole one; `cut` counts those that are. */
+function isGrowingPartialOf(partial: unknown, whole: unknown, cut: { n: number }): boolean {
+  if (typeof partial === "string" && typeof whole === "string" && partial !== whole && whole.startsWith(partial)) return (cut.n++, true);
+  if (partial === null || typeof partial !== "object") return Object.is(partial, whole);
+  if (whole === null || typeof whole !== "object" || Array.isArray(partial) !== Array.isArray(whole)) return false;
+  if (Array.isArray(partial)) return partial.length <= (whole as unknown[]).length && partial.every((x, i) => isGrowingPartialOf(x, (whole as unknown[])[i], cut));
+  return Object.entries(partial).every(([k, v]) => Object.hasOwn(whole, k) && isGrowingPartialOf(v, (whole as Record<string, unknown>)[k], cut));
 }
 
 /** Rejects with a ToonError of `code` that the SDK takes for its NoObjectGeneratedError, with the reply's facts. */
@@ -134,6 +143,29 @@ describe("toonOutput with streamText", () => {
       assert.deepEqual(partials[partials.length - 1], ORDERS);
     });
   }
+
+  test("partialText: partials show the string the model is writing as far as it came, in every layout", async () => {
+    const value = firstOrders(4);
+    for (const layout of LAYOUTS) {
+      const reply = replyOf(value, layout);
+      const count = async (partialText: boolean): Promise<{ partials: number; cut: number }> => {
+        const result = streamText({ model: streamingModel(deltas(reply, 11, 3)), prompt: "My orders?", output: toonOutput(OrderList, { layout, partialText }) });
+        const cut = { n: 0 };
+        let partials = 0;
+        for await (const p of result.partialOutputStream) {
+          partials++;
+          assert.ok(isGrowingPartialOf(p, value, cut), `${layout}: ${JSON.stringify(p).slice(0, 300)}`);
+        }
+        assert.deepEqual(await result.output, value);
+        return { partials, cut: cut.n };
+      };
+      const plain = await count(false);
+      const growing = await count(true);
+      assert.equal(plain.cut, 0, `${layout}: without partialText no string is shown cut`);
+      assert.ok(growing.cut > 20, `${layout}: ${growing.cut} strings shown as they grow`);
+      assert.ok(growing.partials > plain.partials * 2, `${layout}: ${growing.partials} partials against ${plain.partials}`);
+    }
+  });
 
   test("elementStream: each order once, complete and typed, with elements: 'orders'", async () => {
     for (const layout of LAYOUTS) {

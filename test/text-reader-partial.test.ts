@@ -184,21 +184,44 @@ test("partialText: random schemas' values, dense and TOON v4 in random pieces: e
   assert.ok(events > 100, `${events} text events`);
 });
 
-test("partialText: a line read once however it is cut: each character scanned once, blanks at a raw cell's end held", () => {
+test("partialText: a line followed by what it gains: the plan asked once, blanks at a raw cell's end held, escapes decoded", () => {
   const cells = new PartialCells();
   const plan = { keys: ["rows", 0], start: 2, delim: 44, cells: [["id"], ["note"]] };
   let asked = 0;
   const out: OpenText[] = [];
   const line = "  7,  hello   world  ,x";
-  for (let i = 1; i <= line.length; i++) {
-    cells.scan(line.slice(0, i), 5, () => (asked++, plan), out);
-  }
-  assert.equal(asked, 1, "the plan is asked once per line");
+  for (const ch of line) cells.feed(ch, 5, (l) => (asked++, l.length < 3 ? undefined : plan), out);
+  assert.equal(asked, 3, "asked again only while it cannot tell (1 and 2 characters), then once");
   const note = out.filter((o) => o.keys[2] === "note");
   assert.equal(note.map((o) => o.delta).join(""), "hello   world");
+  assert.equal(note[note.length - 1]!.text, "hello   world");
   assert.ok(note.every((o) => !o.text.endsWith(" ")), "blanks at the end are not told before what follows them");
   assert.deepEqual(out.filter((o) => o.keys[2] === "id").map((o) => o.text), ["7"]);
-  // another line: everything starts again
-  cells.scan('  "a\\u00e9\\"', 6, () => plan, out);
-  assert.deepEqual(out[out.length - 1], { keys: ["rows", 0, "id"], text: 'aé"', delta: 'aé"' });
+  // another line: everything starts again; escapes split across pieces
+  out.length = 0;
+  for (const piece of ['  "a\\u00', 'e9\\', '"b', 'c\\n']) cells.feed(piece, 6, () => plan, out);
+  assert.deepEqual(out.map((o) => o.text), ["a", "aé", 'aé"b', 'aé"bc\n']);
+  assert.equal(cells.current()?.text, 'aé"bc\n');
+  // a raw null is no text
+  out.length = 0;
+  for (const ch of "  null,x") cells.feed(ch, 7, () => plan, out);
+  assert.deepEqual(out.map((o) => o.keys[2]), ["note"], "the id cell's null was never told");
+});
+
+test("partialText: readStream yields the text events too, from an async iterable of deltas", async () => {
+  const value = data("extraction/data/extraction-result.json");
+  const c = ExtractionResult;
+  const reply = "```toon\n" + c.toText(value as never, { layout: "dense" }) + "\n```";
+  async function* source(): AsyncGenerator<string> {
+    for (const p of Rng.pieces(reply, 4)) yield p;
+  }
+  let texts = 0;
+  let last: StreamEvent | undefined;
+  for await (const e of c.readStream(source(), { partialText: true })) {
+    if (e.type === "text") texts++;
+    last = e as StreamEvent;
+  }
+  assert.ok(texts > 50, `${texts} text events`);
+  assert.equal(last?.type, "value");
+  assert.deepEqual((last as { value: unknown }).value, c.fromModelOutput(reply));
 });

@@ -2,8 +2,9 @@
  * The fuzz target of the streaming text reader (runtime/text/reader/text-reader.ts, a codec's `reader()`): model
  * replies (the orders and extraction examples in dense, TOON v4 and JSON, fenced, bare, in prose, after a
  * reasoning block) and hostile ones (a line that never ends, huge counts, deep nesting, a fence that never
- * closes), mutated, read whole and in seeded pieces of 1-8 characters. Each must give a value or a ToonError, and
- * the pieces the same outcome as the whole reply: a difference is a failure (thrown as an Error).
+ * closes, a string that never ends), mutated, read whole and in seeded pieces of 1-8 characters, and in pieces
+ * with `partialText` (a snapshot after each). Each must give a value or a ToonError, and the pieces the same outcome
+ * as the whole reply: a difference is a failure (thrown as an Error).
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -38,16 +39,19 @@ function hostile(dense: string): string[] {
     "```json\n" + "[".repeat(3000) + "]".repeat(3000) + "\n```",
     "```toon\n" + dense.slice(0, 200),
     "<think>" + "x".repeat(3000),
+    "```toon\nmodel: " + "word, ".repeat(4000),
+    "documents[1]{id,text}:\n  a,\"" + "quoted \\\" text ".repeat(2000),
   ];
 }
 
 /** The outcome of `reply` read by a fresh reader in the pieces `size` gives: the value's JSON or the error's facts. */
-function read(c: Codec, reply: string, size: () => number, input: "reply" | "text"): { text: string; value?: unknown; error?: ToonError } {
-  const r = c.reader({ input });
+function read(c: Codec, reply: string, size: () => number, input: "reply" | "text", partialText = false): { text: string; value?: unknown; error?: ToonError } {
+  const r = c.reader({ input, partialText });
   try {
     for (let i = 0; i < reply.length; ) {
       const n = size();
-      r.push(reply.slice(i, i + n));
+      const events = r.push(reply.slice(i, i + n));
+      if (partialText && events.length > 0) void r.snapshot({ partialText: true });
       i += n;
     }
     const value = r.end();
@@ -82,6 +86,8 @@ export async function textReaderTarget(): Promise<Target> {
         const whole = read(c, text, () => text.length || 1, input);
         const pieces = read(c, text, () => rng.int(1, 8), input);
         if (pieces.text !== whole.text) throw new Error(`${input} read in pieces: ${pieces.text.slice(0, 200)}; whole: ${whole.text.slice(0, 200)}`);
+        const partial = read(c, text, () => rng.int(1, 8), input, true);
+        if (partial.text !== whole.text) throw new Error(`${input} read in pieces with partialText: ${partial.text.slice(0, 200)}; whole: ${whole.text.slice(0, 200)}`);
         first ??= whole;
       }
       if (first!.error !== undefined) throw first!.error;

@@ -47,12 +47,17 @@ const ESCAPE = 3;
 const UNICODE = 4;
 const CLOSED = 5; // after the closing quote: the cell's string is complete
 
-/** The open string cell of one unfinished line, followed as the line grows. */
+/**
+ * The open string cell of one unfinished line, followed as the line grows. It is given what the line gained since
+ * the last call, never the whole line again: a line streamed in small pieces is a string built by appending, and
+ * reading all of it each time would copy all of it each time.
+ */
 export class PartialCells {
   private plan: LinePlan | null | undefined = undefined;
-  /** The line followed (its number): another resets everything. */
+  /** The line followed (its number). */
   private lineNo = -1;
-  private pos = 0;
+  /** The line so far while no plan is made (at most PLAN_MAX characters). */
+  private head = "";
   private cell = 0;
   private mode = LEAD;
   /**
@@ -66,55 +71,82 @@ export class PartialCells {
   private hex = 0;
   private hexLeft = 0;
 
+  /** The number of the line followed (-1: none). */
+  get line(): number {
+    return this.lineNo;
+  }
+
   /**
-   * The unfinished line `line` (number `no`) as it stands: the string cell open at its end and its new text, or
-   * undefined. `plan` is asked (once per line, or again while it answers undefined) where the line's values go.
-   * Every character is scanned once; a string cell that ends is told its last text when part of it was told.
+   * `text`: what the unfinished line number `no` gained since the last call (all of it so far, for a line not
+   * followed yet). Tells into `out` the string cell open at its end with its new text, and the last text of one
+   * that ended, when part of it was told. `plan` is asked where the line's values go, once per line (again while
+   * it answers undefined, with the line so far). Every character is scanned once.
    */
-  scan(line: string, no: number, plan: (line: string) => PlanAnswer, out: OpenText[]): void {
-    if (no !== this.lineNo || line.length < this.pos) this.restart(no);
+  feed(text: string, no: number, plan: (line: string) => PlanAnswer, out: OpenText[]): void {
+    if (no !== this.lineNo) this.restart(no);
     if (this.plan === undefined) {
-      if (line.length > PLAN_MAX) {
+      const head = this.head + text;
+      if (head.length > PLAN_MAX) {
         this.plan = null;
+        this.head = "";
         return;
       }
-      this.plan = plan(line);
-      if (this.plan === undefined) return;
-      if (this.plan !== null) this.pos = this.plan.start;
+      const p = plan(head);
+      if (p === undefined) {
+        this.head = head;
+        return;
+      }
+      this.plan = p;
+      this.head = "";
+      if (p === null) return;
+      text = head.slice(p.start);
     }
-    const p = this.plan;
-    if (p === null) return;
-    const delim = p.delim;
-    for (let i = this.pos; i < line.length; i++) {
-      const c = line.charCodeAt(i);
-      switch (this.mode) {
+    if (this.plan === null) return;
+    this.scan(text, out);
+  }
+
+  private scan(t: string, out: OpenText[]): void {
+    const delim = this.plan!.delim;
+    const n = t.length;
+    for (let i = 0; i < n; ) {
+      const mode = this.mode;
+      if (mode === RAW || mode === QUOTED) {
+        // a run of plain characters, appended as one slice
+        let j = i;
+        if (mode === RAW) {
+          for (; j < n; j++) {
+            const c = t.charCodeAt(j);
+            if (c === delim) break;
+            this.trail = c === 32 ? this.trail + 1 : 0;
+          }
+        } else {
+          for (; j < n; j++) {
+            const c = t.charCodeAt(j);
+            if (c === 34 || c === 92) break;
+          }
+        }
+        if (j > i) this.fresh += t.slice(i, j);
+        if (j === n) break;
+        if (mode === RAW) {
+          this.cellEnd(out);
+          this.nextCell();
+        } else if (t.charCodeAt(j) === 34) {
+          this.cellEnd(out);
+          this.mode = CLOSED;
+        } else this.mode = ESCAPE;
+        i = j + 1;
+        continue;
+      }
+      const c = t.charCodeAt(i);
+      switch (mode) {
         case LEAD:
           if (c === 32) break;
-          if (c === delim) {
-            this.nextCell();
-            break;
-          }
-          if (c === 34) this.mode = QUOTED;
+          if (c === delim) this.nextCell();
+          else if (c === 34) this.mode = QUOTED;
           else {
             this.mode = RAW;
-            this.fresh = line[i]!;
+            continue; // (the character is the run's first)
           }
-          break;
-        case RAW:
-          if (c === delim) {
-            this.cellEnd(out);
-            this.nextCell();
-          } else {
-            this.trail = c === 32 ? this.trail + 1 : 0;
-            this.fresh += line[i];
-          }
-          break;
-        case QUOTED:
-          if (c === 34) {
-            this.cellEnd(out);
-            this.mode = CLOSED;
-          } else if (c === 92) this.mode = ESCAPE;
-          else this.fresh += line[i];
           break;
         case ESCAPE:
           if (c === 117) {
@@ -122,7 +154,7 @@ export class PartialCells {
             this.hex = 0;
             this.hexLeft = 4;
           } else {
-            this.fresh += c === 110 ? "\n" : c === 116 ? "\t" : c === 114 ? "\r" : c === 98 ? "\b" : c === 102 ? "\f" : line[i];
+            this.fresh += c === 110 ? "\n" : c === 116 ? "\t" : c === 114 ? "\r" : c === 98 ? "\b" : c === 102 ? "\f" : t[i];
             this.mode = QUOTED;
           }
           break;
@@ -143,8 +175,8 @@ export class PartialCells {
         default: // CLOSED
           if (c === delim) this.nextCell();
       }
+      i++;
     }
-    this.pos = line.length;
     if (this.mode === RAW || this.mode === QUOTED || this.mode === ESCAPE || this.mode === UNICODE) this.tell(out);
   }
 
@@ -173,7 +205,7 @@ export class PartialCells {
   restart(no: number): void {
     this.lineNo = no;
     this.plan = undefined;
-    this.pos = 0;
+    this.head = "";
     this.cell = 0;
     this.mode = LEAD;
     this.shown = this.fresh = "";

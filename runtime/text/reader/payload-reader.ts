@@ -112,6 +112,8 @@ export class PayloadReader {
   /** `partialText`: the open string cell of the unfinished TOON or dense line, and the reader it was planned for. */
   private partial: PartialCells | undefined;
   private partialOf: object | undefined;
+  /** `partialText`: the text taken since the last `openText` (what the unfinished line gained, when no line ended). */
+  private recent = "";
 
   constructor(
     private readonly spec: ReaderSpec,
@@ -127,6 +129,7 @@ export class PayloadReader {
   /** More of the payload; returns how much of it was taken (JSON stops at the end of its value). */
   text(chunk: string): number {
     if (this.failed !== undefined) throw this.failed;
+    if (this.options.partialText === true) this.recent += chunk;
     try {
       return this.take(chunk);
     } catch (e) {
@@ -245,22 +248,30 @@ export class PayloadReader {
 
   /**
    * With `partialText`: the string still arriving at the end of what was read, and any that ended since part of it
-   * was told, into `out`. `held`: the payload's unfinished line as far as the reply's reader holds it back.
+   * was told, into `out`. The reply's reader may hold back the payload's unfinished line (an unfenced block's lines
+   * go on when they end): `held` is that line, `grown` what it gained since the last call, `heldNo` the reply's
+   * line it is.
    */
-  openText(held: string, out: OpenText[]): void {
+  openText(held: string, grown: string, heldNo: number, out: OpenText[]): void {
+    const recent = this.recent;
+    this.recent = "";
     if (this.failed !== undefined || this.countError !== undefined || this.options.partialText !== true) return;
     if (this.mode === JSON_TEXT) return this.json!.hooks?.openText(out);
     if (this.mode === UNDECIDED) return;
     const p = (this.partial ??= new PartialCells());
     const r = this.mode === DENSE ? this.dense! : this.toon!;
-    if (this.partialOf !== r) {
-      // another reading of the text (TOON v4 after dense): another plan
+    const lex = r instanceof DenseTextReader ? r.lexer : r.s.lex;
+    // the line's identity: both counts only grow, so their sum changes when either does
+    const no = lex.lines + heldNo;
+    let text: string;
+    if (this.partialOf !== r || p.line !== no) {
+      // a line not followed yet (or another reading of the text, TOON v4 after dense): all of it so far
       this.partialOf = r;
-      p.restart(-1);
-    }
+      p.restart(no);
+      text = lex.pending + held;
+    } else text = recent + grown; // (no line ended: what was taken went to the unfinished line)
     const isText = this.isText;
-    if (r instanceof DenseTextReader) p.scan(r.lexer.pending + held, r.lexer.lines, (l) => densePlan(r, l, isText), out);
-    else p.scan(r.s.lex.pending + held, r.s.lex.lines, (l) => toonPlan(r.s, l, isText), out);
+    p.feed(text, no, r instanceof DenseTextReader ? (l) => densePlan(r, l, isText) : (l) => toonPlan(r.s, l, isText), out);
   }
 
   /** The string still arriving, as far as it was told (a snapshot shows it). */

@@ -80,6 +80,20 @@ export class PayloadFinder {
     return this.state === TOON_BLOCK ? this.line : "";
   }
 
+  /** What the held line gained since this was last asked (see `held`). */
+  takeGrown(): string {
+    const g = this.grown;
+    this.grown = "";
+    return g;
+  }
+
+  /** The reply's lines read so far (the number of the current one, 0-based). */
+  get lines(): number {
+    return this.lineNo;
+  }
+
+  private grown = "";
+
   /** Whether the reply ended inside a reasoning block (a cut, when no payload came). */
   get inReasoning(): boolean {
     return this.reasoning.open;
@@ -156,6 +170,7 @@ export class PayloadFinder {
       }
       const part = nl < 0 ? text.slice(i) : text.slice(i, nl);
       this.line += part;
+      if (this.state === TOON_BLOCK) this.grown = nl < 0 ? this.grown + part : "";
       i = nl < 0 ? text.length : nl + 1;
       if (nl < 0) {
         // an unfinished line: prose may open JSON in it already (its value then streams from the brace)

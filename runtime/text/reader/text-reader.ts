@@ -148,7 +148,9 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
   private openText(): void {
     const p = this.payload!;
     const out: OpenText[] = [];
-    p.openText(this.finder?.held ?? "", out);
+    const f = this.finder;
+    if (f === undefined) p.openText("", "", 0, out);
+    else p.openText(f.held, f.takeGrown(), f.lines, out);
     for (const o of out) {
       const node = p.nodeAt(o.keys);
       if (node !== null) this.emit({ type: "text", path: node.path, pointer: pointerOf(o.keys), delta: o.delta, text: o.text } satisfies TextEvent);
