@@ -15,6 +15,10 @@ const POW10: number[] = [];
 for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
 export { POW10 };
 
+/** Past messages' strings a writer keeps in its table map (see Writer.strings), and where its numbering starts over. */
+const STRINGS_KEPT = 4096;
+const STRINGS_RENUMBER = 2 ** 30;
+
 const TWO_63 = 2n ** 63n;
 const TWO_64 = 2n ** 64n;
 
@@ -36,12 +40,20 @@ export class Writer {
    */
   floor = 0;
   index: FieldIndexWriter | undefined = undefined;
+  /**
+   * The string table: each literal's number in a count that runs on across messages; this message's entries are
+   * those at or above `base`, and entry k of the message is number `base + k`. Kept from one message to the next
+   * (up to STRINGS_KEPT entries) rather than cleared, so that a value every message has (a currency, a city, a
+   * product name) is an update of a key the map already holds, not a fresh insert into a map that grows from empty
+   * and rehashes every message.
+   */
   private strings = new Map<string, number>();
-  private stringCount = 0;
+  private base = 0;
+  private next = 0;
 
   /** Entries in this message's string table so far. */
   get tableSize(): number {
-    return this.stringCount;
+    return this.next - this.base;
   }
 
   constructor(size = 4096) {
@@ -64,9 +76,13 @@ export class Writer {
     this.index = undefined;
     if (this.ptr.length !== 0) this.ptr = [];
     this.ext = undefined;
-    if (this.stringCount !== 0) {
-      this.strings.clear();
-      this.stringCount = 0;
+    if (this.next !== this.base) {
+      // bounded: a writer keeps at most STRINGS_KEPT strings of past messages alive, and the numbers stay small integers
+      if (this.strings.size > STRINGS_KEPT || this.next > STRINGS_RENUMBER) {
+        this.strings.clear();
+        this.next = 0;
+      }
+      this.base = this.next;
     }
   }
 
@@ -227,9 +243,10 @@ export class Writer {
       return true;
     }
     if (len <= INTERN_MAX_BYTES) {
-      const ref = this.strings.get(s);
-      if (ref !== undefined && ref >= this.floor) {
-        this.varint(ref * 2 + 1);
+      const e = this.strings.get(s);
+      // an entry below base is a past message's: this one writes the literal and numbers it anew
+      if (e !== undefined && e - this.base >= this.floor) {
+        this.varint((e - this.base) * 2 + 1);
         return true;
       }
     }
@@ -245,7 +262,7 @@ export class Writer {
     if (need !== hsize) this.buf.copyWithin(this.pos + need, start, end);
     this.varint(h);
     this.pos += n;
-    if (n <= INTERN_MAX_BYTES) this.strings.set(s, this.stringCount++);
+    if (n <= INTERN_MAX_BYTES) this.strings.set(s, this.next++);
     return true;
   }
 

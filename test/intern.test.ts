@@ -269,6 +269,54 @@ describe("the wire", () => {
   });
 });
 
+describe("the writer's table across messages", () => {
+  // a writer keeps past messages' strings in its map (runtime/writer.ts): a message must read as if the writer
+  // were new, its references numbered from 0 and never pointing into an earlier message
+  const write = (w: Writer, xs: readonly string[]): string => {
+    w.reset();
+    for (const x of xs) w.string(x);
+    return hex(w.buf.subarray(0, w.pos));
+  };
+  const fresh = (xs: readonly string[]): string => write(new Writer(), xs);
+
+  test("each message's bytes are a fresh writer's, whatever the messages before it held", () => {
+    const w = new Writer();
+    const messages = [
+      ["EUR", "Oslo", "EUR", "Bergen"],
+      ["Bergen", "EUR", "Bergen"], // both strings were the previous message's: literals first, then references from 0
+      ["x", "EUR", "x", "Oslo", "Oslo"],
+      [],
+      ["Oslo"],
+    ];
+    for (const m of messages) {
+      assert.equal(write(w, m), fresh(m), JSON.stringify(m));
+      assert.equal(w.tableSize, new Set(m).size);
+    }
+    assert.equal(write(w, ["Bergen", "EUR", "Bergen"]), "0c42657267656e" + "06455552" + "01");
+  });
+
+  test("a field index's floor still applies to an entry a past message also held", () => {
+    const w = new Writer();
+    write(w, ["abc", "abc"]);
+    w.reset();
+    w.string("abc");
+    w.floor = w.tableSize;
+    w.string("abc"); // below the floor: a literal again, numbered 1
+    w.string("abc"); // a reference to entry 1
+    assert.equal(hex(w.buf.subarray(0, w.pos)), "06616263" + "06616263" + "03");
+  });
+
+  test("what it keeps is bounded: many distinct strings, then a message that reads as a fresh writer's", () => {
+    const w = new Writer();
+    const many = Array.from({ length: 5000 }, (_, i) => `s${i}`);
+    write(w, many);
+    write(w, many.slice(0, 10));
+    const again = ["s1", "s2", "s1"];
+    assert.equal(write(w, again), fresh(again));
+    assert.ok((w as unknown as { strings: Map<string, number> }).strings.size <= 4096 + again.length);
+  });
+});
+
 describe("inspect", () => {
   test("byte counts per path follow the plain-string wire and add up to the message", async () => {
     const ir = irOf(SCHEMA);
