@@ -23,6 +23,7 @@ import { walkSchemaMessage } from "../generator/inspect/walk.ts";
 import type { SchemaIR } from "../generator/ir/types.ts";
 import { schemaToIR } from "../generator/load/index.ts";
 import { profileSamples } from "../generator/samples/profile.ts";
+import { isOwnIdentifier, patternBounds } from "../generator/dictionary/intern.ts";
 import { REPO, suiteDir } from "./support/gen.ts";
 
 interface Codec {
@@ -121,6 +122,64 @@ describe("the decision", () => {
     assert.equal(plain("#Addr.street"), false, "a definition referenced twice");
     assert.equal(plain("#Meta.note"), true, "a definition referenced once");
     for (const p of ["$", "tags", "people", "people[]", "home"]) assert.equal(entry(d, p).intern, undefined, `${p}: only strings carry it`);
+  });
+
+  test("without samples, what the schema says of a repeatable path: identifiers, free text and short codes do not intern", () => {
+    const str = (extra: object = {}) => ({ type: "string", ...extra });
+    const ir = irOf({
+      type: "object",
+      properties: { orders: { type: "array", items: { $ref: "#/$defs/Order" } } },
+      $defs: {
+        Order: {
+          type: "object",
+          properties: {
+            orderNumber: str({ pattern: "^[0-9]{8}$" }),
+            trackingNumber: str({ maxLength: 40 }),
+            note: str({ maxLength: 200 }),
+            tags: { type: "array", items: str({ maxLength: 32 }) },
+            currency: str({ pattern: "^[A-Z]{3}$" }),
+            last4: str({ pattern: "^[0-9]{4}$" }),
+            code: str({ maxLength: 4 }),
+            traceId: str({ pattern: "^[0-9a-f]{32}$" }),
+            reportRef: str({ pattern: "^rpt_[0-9a-z]{12}$" }),
+            phone: str({ pattern: "^\\+[1-9][0-9]{6,14}$" }),
+            email: str({ format: "email" }),
+            productId: str(),
+            city: str({ maxLength: 60 }),
+            postcode: str({ maxLength: 12 }),
+            lines: { type: "array", items: { type: "object", properties: { lineNo: str(), title: str() } } },
+          },
+        },
+      },
+    });
+    const d = evolveDictionary(ir, undefined).dictionary;
+    const interns = (p: string) => entry(d, `#Order.${p}`).intern !== false;
+    // identifiers: the object's own (orderNumber in Order, lineNo in lines[]), an event's number, fixed-width tokens
+    for (const p of ["orderNumber", "trackingNumber", "lines[].lineNo", "traceId", "reportRef"]) assert.equal(interns(p), false, p);
+    assert.equal(interns("note"), false, "free text a person writes");
+    for (const p of ["currency", "last4", "code"]) assert.equal(interns(p), false, `${p}: at most ${4} characters`);
+    // what a list repeats: names, tags, e-mails and phones (with their customer), another object's id, codes of 5+ characters
+    for (const p of ["tags[]", "phone", "email", "productId", "city", "postcode", "lines[].title"]) assert.equal(interns(p), true, p);
+  });
+
+  test("patternBounds: the longest value and the longest fixed run of one class, for anchored simple patterns only", () => {
+    assert.deepEqual(patternBounds("^[A-Z]{2}$"), { max: 2, run: 2 });
+    assert.deepEqual(patternBounds("^\\+[1-9][0-9]{6,14}$"), { max: 16, run: 1 });
+    assert.deepEqual(patternBounds("^ORD-[0-9]{4}-[0-9]{6}$"), { max: 15, run: 6 });
+    assert.deepEqual(patternBounds("^[\\]a]{3}\\d?$"), { max: 4, run: 3 });
+    assert.deepEqual(patternBounds("^.{2}x$"), { max: 3, run: 2 });
+    for (const p of ["[A-Z]{2}", "^[A-Z]{2}", "^[A-Z0-9-]+$", "^(a|b)$", "^a*$", "^\\p{L}{2}$", "^[a-z]{2,}$", "^a\\$"]) assert.equal(patternBounds(p), undefined, p);
+  });
+
+  test("isOwnIdentifier: a name that is its owner's name and an id suffix", () => {
+    assert.equal(isOwnIdentifier("orderNumber", "Order"), true);
+    assert.equal(isOwnIdentifier("order_id", "orders"), true);
+    assert.equal(isOwnIdentifier("entryKey", "entries"), true);
+    assert.equal(isOwnIdentifier("addressId", "addresses"), true);
+    assert.equal(isOwnIdentifier("productId", "OrderLine"), false);
+    assert.equal(isOwnIdentifier("customerId", "Order"), false);
+    assert.equal(isOwnIdentifier("id", "Order"), false, "the bare names are UNIQUE_NAME's");
+    assert.equal(isOwnIdentifier("orderNumber", undefined), false);
   });
 
   test("with samples: the within-message repeat share decides, default-table values left out", () => {
