@@ -2,7 +2,7 @@
  * The fuzz target of the streaming text reader (runtime/text/reader/text-reader.ts, a codec's `reader()`): model
  * replies (the orders and extraction examples in dense, TOON v4 and JSON, fenced, bare, in prose, after a
  * reasoning block) and hostile ones (a line that never ends, huge counts, deep nesting, a fence that never
- * closes, a string that never ends), mutated, read whole and in seeded pieces of 1-8 characters, and in pieces
+ * closes, a string or a line of prose or backticks that never ends), mutated, read whole and in seeded pieces of 1-8 characters, and in pieces
  * with `partialText` (a snapshot after each). Each must give a value or a ToonError, and the pieces the same outcome
  * as the whole reply: a difference is a failure (thrown as an Error).
  */
@@ -40,6 +40,9 @@ function hostile(dense: string): string[] {
     "```toon\n" + dense.slice(0, 200),
     "<think>" + "x".repeat(3000),
     "```toon\nmodel: " + "word, ".repeat(4000),
+    // lines that never end, read by what each piece adds (read whole at every piece, they cost the square)
+    "Here is my answer: " + "word ".repeat(40000),
+    "```toon\n" + "`".repeat(100000),
     "documents[1]{id,text}:\n  a,\"" + "quoted \\\" text ".repeat(2000),
   ];
 }

@@ -40,7 +40,6 @@ const JSON_VALUE = 5;
 const DONE = 6;
 
 // where a prose line stands when it is looked at for JSON (`proseJson`)
-const PARTIAL = 0;
 const COMPLETE = 1;
 const LAST = 2;
 
@@ -164,6 +163,7 @@ export class PayloadFinder {
         this.forward(nl < 0 ? text.slice(i) : text.slice(i, nl + 1));
         if (nl < 0) return;
         this.partial = false;
+        this.lineDoneReset();
         this.lineNo++;
         i = nl + 1;
         continue;
@@ -173,14 +173,19 @@ export class PayloadFinder {
       if (this.state === TOON_BLOCK) this.grown = nl < 0 ? this.grown + part : "";
       i = nl < 0 ? text.length : nl + 1;
       if (nl < 0) {
-        // an unfinished line: prose may open JSON in it already (its value then streams from the brace)
-        if (this.state === PROSE) this.proseJson(PARTIAL);
-        else if ((this.state === FENCED || (this.state === FENCE_START && this.line.trim() !== "")) && !this.mayClose()) {
-          // a fence's line that cannot close it goes on as it comes (its first line: the payload begins)
-          if (this.state === FENCE_START) this.startFence();
-          this.forward(this.line);
-          this.line = "";
-          this.partial = true;
+        // an unfinished line, looked at by what it gained (reading all of it at every piece would copy all of it
+        // at every piece: a string built by appending): prose may open JSON in it already (its value then streams
+        // from the brace); a fence's line that cannot close it goes on as it comes (its first: the payload begins)
+        if (this.state === PROSE) this.prosePart(part);
+        else if (this.state === FENCED || this.state === FENCE_START) {
+          if (this.closable) this.closable = fenceChars(part, this.marker.charCodeAt(0));
+          if (this.blankLine && part.trim() !== "") this.blankLine = false;
+          if ((this.state === FENCED || !this.blankLine) && !this.closable) {
+            if (this.state === FENCE_START) this.startFence();
+            this.forward(this.line);
+            this.line = "";
+            this.partial = true;
+          }
         }
         return;
       }
@@ -188,6 +193,7 @@ export class PayloadFinder {
       if (l.endsWith("\r")) l = l.slice(0, -1);
       this.line = "";
       this.scanned = 0;
+      this.lineDoneReset();
       this.lineDone(l);
       this.lineNo++;
     }
@@ -273,15 +279,76 @@ export class PayloadFinder {
     if (text.length > 0) this.sink.text(text);
   }
 
-  /** Inside a fence: whether the line so far may still be its closing fence (blanks and the marker's character). */
-  private mayClose(): boolean {
-    const l = this.line;
-    const c = this.marker.charCodeAt(0);
-    for (let k = 0; k < l.length; k++) {
-      const x = l.charCodeAt(k);
-      if (x !== c && x !== 32 && x !== 9 && x !== 13) return false;
+  // What the unfinished line held so far, kept as it grows: the line is never read whole before it ends.
+  /** Its length; whether it is blanks only (as `trim` sees them); whether it may still close a fence. */
+  private lineLen = 0;
+  private blankLine = true;
+  private closable = true;
+  /** Prose: where its first character that is no blank is (-1: none yet), and the start of the line from there. */
+  private first = -1;
+  private head = "";
+  /** Prose: a space came after the first character; a brace after one waits for its next character (-1: none). */
+  private spaced = false;
+  private waiting = -1;
+
+  private lineDoneReset(): void {
+    this.lineLen = 0;
+    this.blankLine = this.closable = true;
+    this.first = this.waiting = -1;
+    this.head = "";
+    this.spaced = false;
+  }
+
+  /**
+   * JSON opened in the unfinished prose line, looked at by what it gained (`part`, already appended to it): JSON
+   * from a first `{` (or a `[` that no array header begins, as far as its start says), or from an opening brace
+   * after a space (while the line may still turn out to start TOON, `orders[2]{"a b",c}:`, only one in prose)
+   * whose next character that is no blank opens JSON. Returns whether the payload began.
+   */
+  private prosePart(part: string): boolean {
+    const base = this.lineLen;
+    this.lineLen += part.length;
+    let j = 0;
+    if (this.first < 0) {
+      while (j < part.length && (part.charCodeAt(j) === 32 || part.charCodeAt(j) === 9)) j++;
+      if (j === part.length) return false;
+      const at = base + j;
+      const c = part.charCodeAt(j);
+      this.first = at;
+      const pending = this.pendingBrace;
+      if (pending !== undefined) {
+        // a brace ended the line before: this line's first character says whether it opened JSON
+        this.pendingBrace = undefined;
+        if (opensJson(pending.line.charCodeAt(pending.at), c)) {
+          this.line = pending.line.slice(pending.at) + "\n" + this.line;
+          return this.jsonAt(0, pending.lineNo, pending.at, false);
+        }
+      }
+      if (c === 123) return this.jsonAt(at, this.lineNo, at, false);
+      j++; // (braces count after the first character)
     }
-    return true;
+    // a line that begins with `[`: JSON once what follows it is no array header's count (decided within its start)
+    if (this.head.length < HEAD_MAX) {
+      this.head += part.slice(Math.max(0, this.first - base), this.first - base + HEAD_MAX);
+      const h = this.head;
+      if (h.charCodeAt(0) === 91 && !isArrayHeader(h) && (/^\[[0-9]*[^0-9\]]/.test(h) || /^\[[0-9]*\][^:{\t|]/.test(h))) {
+        return this.jsonAt(this.first, this.lineNo, this.first, false);
+      }
+    }
+    // an opening brace after a space, whose next character that is no blank opens JSON
+    const open = this.hints.root === "array" ? 91 : 123;
+    for (; j < part.length; j++) {
+      const c = part.charCodeAt(j);
+      if (this.waiting >= 0) {
+        if (c === 32 || c === 9) continue;
+        if (opensJson(open, c)) return this.jsonAt(this.waiting, this.lineNo, this.waiting, false);
+        this.waiting = -1;
+      }
+      if (c === 32) this.spaced = true;
+      else if (c === open && this.spaced) this.waiting = base + j;
+    }
+    this.scanned = this.waiting >= 0 ? this.waiting : this.lineLen;
+    return false;
   }
 
   /** The current fence line has been handed on in part (it cannot close the fence): the rest goes as it comes. */
@@ -289,10 +356,10 @@ export class PayloadFinder {
 
   /**
    * JSON opened in the prose line so far: its first character `{` (or `[` that is no array header), or `{"` / `{}`
-   * further on (`[` and a value, for an array root) after something that is no field name. `at`: where the line
-   * stands: PARTIAL (more of it may come; the braces seen before are not looked at again), COMPLETE (its break
-   * came: a brace at its end waits for the next line's first character), LAST (the reply ended in it). Returns
-   * whether the payload began.
+   * further on (`[` and a value, for an array root) after something that is no field name (the braces `prosePart`
+   * looked at while the line was unfinished are not looked at again). `at`: where the line stands: COMPLETE (its
+   * break came: a brace at its end waits for the next line's first character), LAST (the reply ended in it).
+   * Returns whether the payload began.
    */
   private proseJson(at: number): boolean {
     const l = this.line;
@@ -310,22 +377,16 @@ export class PayloadFinder {
       }
     }
     const c0 = l.charCodeAt(first);
-    if (c0 === 123 || (c0 === 91 && !isArrayHeader(l.slice(first)) && (at !== PARTIAL || /^\[[0-9]*[^0-9\]]/.test(l.slice(first)) || /^\[[0-9]*\][^:{\t|]/.test(l.slice(first))))) {
+    if (c0 === 123 || (c0 === 91 && !isArrayHeader(l.slice(first)))) {
       return this.jsonAt(first, this.lineNo, first, eol);
     }
     const open = this.hints.root === "array" ? "[" : "{";
     for (let b = l.indexOf(open, Math.max(first + 1, this.scanned)); b > first; b = l.indexOf(open, b + 1)) {
-      // `key{a,"b c"}: ...` is a field group's header, no JSON; while the line may still turn out to start TOON
-      // (a root key's header, `orders[2]{"a b",c}:`), only a brace after a space (prose) opens JSON
+      // `key{a,"b c"}: ...` is a field group's header, no JSON
       if (open === "{" && /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(l.slice(first, b))) continue;
-      if (at === PARTIAL && l.lastIndexOf(" ", b) < first) continue;
       let k = b + 1;
       while (k < l.length && (l.charCodeAt(k) === 32 || l.charCodeAt(k) === 9)) k++;
       if (k === l.length) {
-        if (at === PARTIAL) {
-          this.scanned = b; // (what follows the brace decides: look at it again then)
-          return false;
-        }
         // a brace the line ends with: the next line's first character decides; the reply's end: cut-off JSON
         if (at === LAST) return this.jsonAt(b, this.lineNo, b, false);
         this.pendingBrace = { line: l, at: b, lineNo: this.lineNo };
@@ -462,6 +523,18 @@ export class ReasoningFilter {
 }
 
 const MAX_TAG = 220;
+
+/** How much of a prose line's start decides whether a `[` there opens JSON while the line is unfinished. */
+const HEAD_MAX = 256;
+
+/** Whether `t` is only the fence's marker character and blanks (a line so far that may still close the fence). */
+function fenceChars(t: string, marker: number): boolean {
+  for (let k = 0; k < t.length; k++) {
+    const x = t.charCodeAt(k);
+    if (x !== marker && x !== 32 && x !== 9 && x !== 13) return false;
+  }
+  return true;
+}
 /** An opening or closing reasoning tag (attributes bounded, one line). */
 const TAG = /^<\/?(?:think|thinking|reasoning)(?:\s*>|\b[^>\n]{0,200}>)/i;
 /** What may still become such a tag. */
