@@ -41,12 +41,14 @@ interface Doc {
 }
 
 const docs: Doc[] = [];
-for (const d of DATASETS) {
+// a variant is another codec of a dataset's data: the data once
+const datasets = DATASETS.filter((d) => d.variantOf === undefined);
+for (const d of datasets) {
   const mod = (await import(pathToFileURL(path.join(ROOT, d.module)).href)) as Record<string, Codec>;
   const codec = mod[d.codec]!;
   docs.push({ name: d.name, mode: "schema", value: JSON.parse(readFileSync(path.join(ROOT, d.data), "utf8")), encode: (v) => codec.encode(v), decode: (b) => codec.decode(b) });
 }
-for (const d of DATASETS) {
+for (const d of datasets) {
   docs.push({ name: `${d.name} (schemaless)`, mode: "schemaless", value: JSON.parse(readFileSync(path.join(ROOT, d.data), "utf8")), encode: (v) => encodeSchemaless(v), decode: decodeSchemaless });
 }
 const files = datasetFiles();

@@ -1,7 +1,9 @@
 /**
  * Side-by-side benchmarks: toon-gen binary vs JSON (bytes) vs avsc (inferred schema) vs msgpackr (records) vs
  * protobufjs and pbf (static code from the .proto equivalents in bench/proto) vs TOON text, on every dataset in
- * bench/datasets.ts. Each (dataset, codec, operation) runs in its own process.
+ * bench/datasets.ts: the examples, the examples with samples generated again without them (`-nosamples`: toon-gen
+ * only, the peers' figures taken from the example's dataset), and a held-out orders shape (bench/held-out). Each
+ * (dataset, codec, operation) runs in its own process.
  *
  *   npm run bench                      full run → bench/results/latest.{json,md}
  *   npm run bench -- --quick           short batches → bench/results/scratch.{json,md}
@@ -27,7 +29,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { BROTLI_QUALITY, GZIP_LEVEL, median, type ChildArgs, type ChildResult, type Clock, type Op, type SpeedResult } from "./child.ts";
 import { CODECS } from "./codecs.ts";
-import { DATASETS } from "./datasets.ts";
+import { DATASETS, runsCodec } from "./datasets.ts";
 import { renderMarkdown, renderTables, type CodecResult, type Results, type Speed } from "./report.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -116,6 +118,8 @@ const results: Results = {
   },
   codecs: Object.fromEntries(CODECS.map((c) => [c.name, c.describe])),
   datasets: {},
+  samples: Object.fromEntries(DATASETS.map((d) => [d.name, d.samples])),
+  variantOf: Object.fromEntries(DATASETS.flatMap((d) => (d.variantOf === undefined ? [] : [[d.name, d.variantOf]]))),
 };
 
 const OPS: Op[] = ["check", "encode", "decode"];
@@ -123,6 +127,7 @@ const checks: ChildArgs[] = [];
 const timed: ChildArgs[] = [];
 for (const ds of DATASETS) {
   for (const codec of CODECS) {
+    if (!runsCodec(ds, codec.name)) continue;
     const wanted = OPS.filter((op) => filters === undefined || filters.some((f) => `${ds.name}/${codec.name}/${op}`.includes(f)));
     if (wanted.length === 0) continue;
     // sizes and round-trip always come along

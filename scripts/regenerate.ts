@@ -1,6 +1,7 @@
 /**
  * `npm run gen:examples`: regenerates every committed golden output (test/golden.test.ts and
- * test/evolution.test.ts fail on any diff): each example project with its own toon.config.json, the worked example
+ * test/evolution.test.ts fail on any diff): each example project with its own toon.config.json, the benchmark's
+ * projects (bench/projects.ts: the examples without samples, the held-out orders shape), the worked example
  * of docs/FORMAT.md (docs/examples) and the evolution matrix (test/evolution/gen). Review the diff, then commit.
  */
 import { readdirSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { generate } from "../generator/pipeline.ts";
 import { loadConfig } from "../generator/cli/config.ts";
 import { buildMatrix } from "../test/evolution/build.ts";
+import { BENCH_PROJECTS } from "../bench/projects.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -18,6 +20,13 @@ for (const dir of readdirSync(path.join(ROOT, "examples")).sort()) {
   const { config, baseDir } = loadConfig(undefined, project);
   const r = await generate(config, { cwd: baseDir });
   console.log(`examples/${dir}: ${r.written} of ${r.files.length} files written`);
+}
+
+// the benchmark's own projects (bench/projects.ts): the examples without samples, the held-out orders shape
+for (const dir of BENCH_PROJECTS) {
+  const { config, baseDir } = loadConfig(undefined, path.join(ROOT, dir));
+  const r = await generate(config, { cwd: baseDir });
+  console.log(`${dir}: ${r.written} of ${r.files.length} files written`);
 }
 
 // as docs/examples/worked-example.ts generates it (paths from the repository root appear in the header)

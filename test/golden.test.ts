@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { generate, type GenerateResult } from "../generator/pipeline.ts";
 import { exampleProjects, REPO } from "./support/gen.ts";
+import { loadConfig } from "../generator/cli/config.ts";
+import { BENCH_PROJECTS } from "../bench/projects.ts";
 
 const projects = exampleProjects();
 
@@ -49,6 +51,18 @@ for (const p of projects) {
     });
     assert.equal(changed.length, 0, `generated output differs from the committed files (regenerate the example and review):\n${report.join("\n")}`);
     assert.equal(r.written, 0);
+  });
+}
+
+// the benchmark's own projects (bench/projects.ts): what npm run bench times is what the generator writes today
+for (const dir of BENCH_PROJECTS) {
+  test(`golden: ${dir} regenerates without a diff`, async () => {
+    const { config, baseDir } = loadConfig(undefined, path.join(REPO, dir));
+    const r = await generate(config, { cwd: baseDir, dryRun: true });
+    assert.ok(r.files.length > 0, "no files generated");
+    assert.ok(!JSON.stringify(config).includes('"samples"'), "the benchmark's projects are generated without samples");
+    const changed = r.files.filter((f) => f.changed).map((f) => path.relative(REPO, f.path));
+    assert.deepEqual(changed, [], "regenerate with npm run gen:examples and review");
   });
 }
 

@@ -52,6 +52,15 @@ const PEERS: Record<string, PeerDef> = {
       return { read: m.readExtractionResult, write: m.writeExtractionResult };
     },
   },
+  "held-out-orders": {
+    proto: "held-out-orders.proto",
+    adapter: () => import("./adapt/held-out-orders.ts"),
+    pbjs: async () => (await import("./gen/held-out-orders.pbjs.js")).toonbench.heldout.OrderBatch,
+    pbf: async () => {
+      const m = await import("./gen/held-out-orders.pbf.js");
+      return { read: m.readOrderBatch, write: m.writeOrderBatch };
+    },
+  },
   "tool-calls": {
     proto: "tool-calls.proto",
     adapter: () => import("./adapt/tool-calls.ts"),
