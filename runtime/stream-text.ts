@@ -13,7 +13,7 @@
  */
 import type { CodecDescriptor, Shape } from "./codec/descriptor.ts";
 import { textCheckOf } from "./codec/engine/text-check.ts";
-import { ToonError, optionsArg } from "./errors.ts";
+import { ToonError, optionsArg, pointerSegment } from "./errors.ts";
 import { getOwn } from "./objects.ts";
 import type { StreamEncoder, StreamEvent, StreamSpec } from "./stream.ts";
 import type { FillProp, FillShape, FillSpec } from "./text/model-fill.ts";
@@ -32,6 +32,12 @@ export interface TextStreamOptions {
   input?: "reply" | "text";
   /** Force a layout (`"toon"`, `"dense"`, `"json"`); by default the payload's first line decides. */
   layout?: "toon" | "dense" | "json";
+  /**
+   * A plain string the model is still writing goes out as TEXT frames as it grows (the reader's `partialText`), so
+   * the receiver shows it as it is typed; its END (after the rest of its text) comes when the value holding it is
+   * complete. Off: a string goes out with its row, field or item.
+   */
+  partialText?: boolean;
 }
 
 type Token = string | number;
@@ -147,7 +153,7 @@ export class TextFeed {
     if (input !== undefined && input !== "reply" && input !== "text") throw new ToonError("CONFIG_ERROR", `input must be "reply" or "text", got ${String(input)}`);
     this.ts = textSpecOf(enc.spec);
     // events come through onEvent: those `end()` completes, and those a piece completed before an error in it
-    this.reader = textReader(this.ts.reader, { input, layout: options.layout, onEvent: (e) => this.event(e) });
+    this.reader = textReader(this.ts.reader, { input, layout: options.layout, partialText: options.partialText === true, onEvent: (e) => this.event(e) });
   }
 
   /** More of the text: the frames of what it completed. */
@@ -182,6 +188,14 @@ export class TextFeed {
       } else if (e.type === "element" || e.type === "field") {
         const keys = this.place(e.pointer);
         if (keys !== undefined) this.finish(keys, e.value);
+      } else if (e.type === "text") {
+        // (the string's own place: what holds it goes out around it when complete, `finish`); a string or null
+        // is a union whose branch the encoder is told: the string's
+        if (e.text.length === e.delta.length) {
+          const union = this.shapeAt(e.pointer);
+          if (union?.kind === "union") this.enc.branch(e.pointer, union.branches.findIndex((b) => resolve(b, this.ts.defs)?.kind === "string"));
+        }
+        this.add(this.enc.append(e.pointer, e.delta));
       }
     } catch (x) {
       // not thrown into the reader (it would take the encoder's error for its own): thrown once the read returns
@@ -200,9 +214,29 @@ export class TextFeed {
       return;
     }
     if (node.done) return;
+    // a string that went out in part (partialText): the rest of its text, then its END
+    if (typeof value === "string" && node.text !== null) {
+      const sent = node.text;
+      const pointer = keys.map(pointerSegment).join("");
+      if (!value.startsWith(sent)) throw new ToonError("INVALID_VALUE", "internal: the text sent of a string is not the start of its value", { path: pointer });
+      if (value.length > sent.length) this.add(this.enc.append(pointer, value.slice(sent.length)));
+    }
     if (Array.isArray(value)) for (let i = 0; i < value.length; i++) this.finish([...keys, i], value[i]);
     else if (value !== null && typeof value === "object") for (const k of Object.keys(value)) this.finish([...keys, k], getOwn(value, k));
     this.add(this.enc.endOpen(keys));
+  }
+
+  /** The shape (refs followed) at `pointer`, undefined where the schema names no position. */
+  private shapeAt(pointer: string): Shape | undefined {
+    const walker = this.ts.walker;
+    let node: PathNode | null = walker.root;
+    for (const seg of pointer.split("/").slice(1)) {
+      if (node === null) return undefined;
+      const raw = seg.replace(/~1/g, "/").replace(/~0/g, "~");
+      const kind = resolve(node.shape, this.ts.defs)?.kind;
+      node = walker.child(node, kind === "array" || kind === "tuple" ? Number(raw) : raw);
+    }
+    return node === null ? undefined : resolve(node.shape, this.ts.defs);
   }
 
   /** The keys of the value at `pointer`, or undefined when an array item holds it (it goes out with the item). */

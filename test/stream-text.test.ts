@@ -369,3 +369,27 @@ test("stream text: random values of the inline test schemas (tuples, maps, union
   assert.ok(total > 500, `only ${total} texts`);
   assert.deepEqual(failures.slice(0, 5), []);
 });
+
+test("stream text: partialText sends a string the model is still writing as TEXT frames, the rest and its END when its value completes", () => {
+  let seed = 100;
+  for (const ex of EXAMPLES) {
+    for (const layout of ["dense", "toon", "json"] as const) {
+      const reply = replyOf(payloadOf(ex.codec, ex.value, layout), layout);
+      const label = `${ex.name} ${layout}`;
+      const r = feed(ex.codec, pieces(reply, seed++), { partialText: true } as never);
+      assert.ok(r.enc.done, label);
+      assert.deepStrictEqual(r.dec.end(), ex.codec.fromModelOutput(reply), label);
+      // the receiver saw strings grow: text events whose text is the start of the string its pointer ends up holding
+      const texts = r.events.filter((x) => x.event.type === "text").map((x) => x.event as { pointer: string; text: string });
+      const final = r.dec.end();
+      for (const t of texts) {
+        const v = t.pointer.split("/").slice(1).reduce((o: any, k) => o?.[k.replace(/~1/g, "/").replace(/~0/g, "~")], final);
+        assert.ok(typeof v === "string" && v.startsWith(t.text), `${label}: ${t.pointer}: ${JSON.stringify(t.text)} starts ${JSON.stringify(v)}`);
+      }
+      if (ex.name === "extraction") assert.ok(texts.length > 50, `${label}: ${texts.length} TEXT frames`);
+      // without it: no TEXT frames
+      const plain = feed(ex.codec, pieces(reply, seed), {});
+      assert.equal(plain.events.filter((x) => x.event.type === "text").length, 0, label);
+    }
+  }
+});

@@ -153,8 +153,22 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     else p.openText(f.held, f.takeGrown(), f.lines, out);
     for (const o of out) {
       const node = p.nodeAt(o.keys);
-      if (node !== null) this.emit({ type: "text", path: node.path, pointer: pointerOf(o.keys), delta: o.delta, text: o.text } satisfies TextEvent);
+      if (node === null) continue;
+      const pointer = pointerOf(o.keys);
+      // a string that ended in this piece inside a value this piece completed: that value's event told it whole
+      if (this.toldHere(pointer)) continue;
+      this.emit({ type: "text", path: node.path, pointer, delta: o.delta, text: o.text } satisfies TextEvent);
     }
+  }
+
+  /** Whether an event of this piece told the value at `pointer` or one holding it. */
+  private toldHere(pointer: string): boolean {
+    for (const e of this.events) {
+      if (e.type !== "field" && e.type !== "element") continue;
+      const p = e.pointer;
+      if (pointer.startsWith(p) && (pointer.length === p.length || pointer.charCodeAt(p.length) === 47)) return true;
+    }
+    return false;
   }
 
   private read(text: string): void {
