@@ -41,13 +41,15 @@ export class Writer {
   floor = 0;
   index: FieldIndexWriter | undefined = undefined;
   /**
-   * The string table: each literal's number in a count that runs on across messages; this message's entries are
-   * those at or above `base`, and entry k of the message is number `base + k`. Kept from one message to the next
-   * (up to STRINGS_KEPT entries) rather than cleared, so that a value every message has (a currency, a city, a
-   * product name) is an update of a key the map already holds, not a fresh insert into a map that grows from empty
-   * and rehashes every message.
+   * The string table. Each literal gets a number in a count that runs on across messages; this message's entries
+   * are those numbered from `base` on (entry k is number `base + k`). The map gives each string a slot, and
+   * `numbers[slot]` the number of its latest literal. Both are kept from one message to the next (up to
+   * STRINGS_KEPT strings) rather than cleared, so a value that recurs across messages (a currency, a city, a
+   * product name) costs one map lookup and a typed-array store, not an insert into a map that grows from empty and
+   * rehashes every message.
    */
   private strings = new Map<string, number>();
+  private numbers = new Int32Array(256);
   private base = 0;
   private next = 0;
 
@@ -81,6 +83,7 @@ export class Writer {
       if (this.strings.size > STRINGS_KEPT || this.next > STRINGS_RENUMBER) {
         this.strings.clear();
         this.next = 0;
+        if (this.numbers.length > STRINGS_KEPT * 2) this.numbers = new Int32Array(256);
       }
       this.base = this.next;
     }
@@ -242,12 +245,16 @@ export class Writer {
       this.byte(0);
       return true;
     }
+    let slot: number | undefined;
     if (len <= INTERN_MAX_BYTES) {
-      const e = this.strings.get(s);
-      // an entry below base is a past message's: this one writes the literal and numbers it anew
-      if (e !== undefined && e - this.base >= this.floor) {
-        this.varint((e - this.base) * 2 + 1);
-        return true;
+      slot = this.strings.get(s);
+      if (slot !== undefined) {
+        // a number below base is a past message's: this one writes the literal and numbers it anew
+        const k = this.numbers[slot]! - this.base;
+        if (k >= this.floor) {
+          this.varint(k * 2 + 1);
+          return true;
+        }
       }
     }
     // header size guessed for ASCII (len bytes); UTF-8 is never shorter, so a wrong guess only moves bytes right
@@ -262,8 +269,21 @@ export class Writer {
     if (need !== hsize) this.buf.copyWithin(this.pos + need, start, end);
     this.varint(h);
     this.pos += n;
-    if (n <= INTERN_MAX_BYTES) this.strings.set(s, this.next++);
+    if (n <= INTERN_MAX_BYTES) {
+      if (slot === undefined) {
+        slot = this.strings.size;
+        this.strings.set(s, slot);
+        if (slot === this.numbers.length) this.growNumbers();
+      }
+      this.numbers[slot] = this.next++;
+    }
     return true;
+  }
+
+  private growNumbers(): void {
+    const next = new Int32Array(this.numbers.length * 2);
+    next.set(this.numbers);
+    this.numbers = next;
   }
 
   /**
