@@ -1,5 +1,6 @@
 // Every example's committed data validates against its schema, is what its make-data.ts
-// generates (deterministic), is pretty-printed, and has roughly the intended size.
+// generates (deterministic), is pretty-printed, and has roughly the intended size; so does the benchmark's held-out
+// orders data (bench/held-out).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +12,7 @@ import { makeData as makeOrders } from "../examples/orders/make-data.ts";
 import { makeData as makeLogs } from "../examples/logs/make-data.ts";
 import { makeData as makeExtraction } from "../examples/extraction/make-data.ts";
 import { makeData as makeToolCalls } from "../examples/tool-calls/make-data.ts";
+import { makeData as makeHeldOut } from "../bench/held-out/make-data.ts";
 
 const addFormats: (ajv: unknown) => void = (addFormatsNs as any).default ?? addFormatsNs;
 
@@ -144,3 +146,31 @@ for (const ex of EXAMPLES) {
     ex.check?.(data);
   });
 }
+
+test("bench/held-out: the held-out orders data validates, is deterministic and has the shape the benchmark claims", () => {
+  const file = (rel: string) => fileURLToPath(new URL(`../bench/held-out/${rel}`, import.meta.url));
+  const schema = JSON.parse(readFileSync(file("schemas/order-batch.schema.json"), "utf8"));
+  checkObjectsClosed(schema, "#");
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  const text = readFileSync(file("data/order-batch.json"), "utf8");
+  const data = JSON.parse(text);
+  assert.ok(validate(data), ajv.errorsText(validate.errors));
+  assert.equal(JSON.stringify(makeHeldOut(), null, 2) + "\n", text, "data file is stale: re-run bench/held-out/make-data.ts");
+  const orders = data.orders as any[];
+  assert.equal(orders.length, 40);
+  // most orders of the batch come from different customers, a few from returning ones
+  const customers = new Set(orders.map((o) => o.customer.email));
+  assert.ok(customers.size >= 30 && customers.size < 40, `${customers.size} distinct customers`);
+  const tracked = orders.filter((o) => o.trackingNumber !== undefined).length;
+  assert.ok(tracked > 0 && tracked < 40, "a tracking number on some orders only");
+  assert.ok(orders.some((o) => o.payment.method === "card" && o.payment.last4 !== undefined) && orders.some((o) => o.payment.method !== "card"));
+  assert.ok(orders.some((o) => o.customer.shippingAddress.line2 !== undefined) && orders.some((o) => o.customer.shippingAddress.line2 === undefined));
+  for (const o of orders) {
+    const cents = o.lines.reduce((s: number, l: any) => s + Math.round(l.unitPrice * 100) * l.quantity, 0) + Math.round(o.shippingCost * 100);
+    assert.equal(Math.round(o.total * 100), cents, `${o.orderNumber}: total is not lines + shipping`);
+    assert.equal(o.payment.amount, o.total);
+    assert.ok(o.tags.length >= 1);
+  }
+});
