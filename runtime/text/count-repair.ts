@@ -10,10 +10,11 @@
 import type { JsonRepair } from "./json-repair.ts";
 
 /**
- * A table or list header alone on its line: indentation, a key (quoted or not; none at the root), `[N]` (with a
- * TOON delimiter mark), an optional field list, and the colon that ends the line. One pass, no nested quantifiers.
+ * A table, keyed table or list header alone on its line: indentation, a key (quoted or not; none at the root),
+ * `[N]` (`[N:]` for a keyed table, with a TOON delimiter mark), an optional field list, and the colon that ends
+ * the line. One pass, no nested quantifiers.
  */
-const HEADER = /^( *)("(?:[^"\\]|\\.)*"|[^\s"[{:]*)\[(\d+)[|\t]?\](\{.*\})?:$/;
+const HEADER = /^( *)("(?:[^"\\]|\\.)*"|[^\s"[{:]*)\[(\d+)(:?)[|\t]?\](\{.*\})?:$/;
 
 /** Counts repaired in one payload at most (each is one more strict read of it). */
 export const MAX_COUNT_REPAIRS = 8;
@@ -30,16 +31,17 @@ export function repairCount(text: string, line: number, declared: number): { tex
     const h = HEADER.exec(lines[i]!.trimEnd());
     if (h === null || Number(h[3]) !== declared) continue;
     const ind = h[1]!.length;
-    const table = h[4] !== undefined;
+    const table = h[5] !== undefined;
+    const keyed = h[4] === ":";
     const has = countUnder(lines, i, ind, table);
     if (has === declared) continue;
     const at = ind + h[2]!.length + 1; // after "[" (as a 1-based column: the "[" itself)
     const fixed = lines[i]!.slice(0, at) + has + lines[i]!.slice(at + h[3]!.length);
     lines[i] = fixed;
-    const what = table ? "rows" : "items";
+    const [kind, what] = keyed ? ["keyed table", "entries"] : table ? ["table", "rows"] : ["list", "items"];
     return {
       text: lines.join("\n"),
-      repair: { kind: "count", line: i + 1, column: at, message: `the ${table ? "table" : "list"} declares ${declared} ${what} and has ${has}: read as [${has}]` },
+      repair: { kind: "count", line: i + 1, column: at, message: `the ${kind} declares ${declared} ${what} and has ${has}: read as [${has}${keyed ? ":" : ""}]` },
     };
   }
   return undefined;

@@ -107,7 +107,15 @@ export class DenseWriter {
     // an open root (anything, a map) holding an object: its field lines, unless they would read as JSON (a first
     // key that is quoted or begins with a digit)
     if ((info.open !== undefined || info.fieldMap === true) && isPlainObject(value)) {
+      const before = this.keyed;
+      const table = info.fieldMap === true ? this.keyedTable("", "", info, value) : undefined;
+      const tableKeyed = this.keyed;
+      this.keyed = before;
       const lines = trimEnd(this.fields(this.model.openObject(info), value, ""));
+      if (table !== undefined && estimateTokens(table) <= estimateTokens(lines)) {
+        this.keyed = tableKeyed;
+        return trimEnd(table);
+      }
       return openRootLines(lines) ? lines : this.json(value);
     }
     // anything, holding an array: a table when its items are objects, JSON otherwise (arrayLines)
@@ -197,12 +205,53 @@ export class DenseWriter {
       }
       if (lines !== undefined) return via ? this.openOrJson(ind, key, x, keyed, lines) : lines;
     } else if (info.fieldMap === true && isPlainObject(x) && hasKeys(x)) {
-      // a map of composites: field lines of its keys, each value laid out by the map's value shape
+      // a map of composites: a keyed table where one header fits its values, or field lines of its keys (each
+      // value laid out by the map's value shape), whichever is fewer tokens
       const keyed = this.keyed;
-      return this.openOrJson(ind, key, x, keyed, ind + key + ":\n" + this.fields(this.model.openObject(info), x, ind + INDENT));
+      const table = this.keyedTable(ind, key, info, x);
+      const tableKeyed = this.keyed;
+      this.keyed = keyed;
+      let lines = ind + key + ":\n" + this.fields(this.model.openObject(info), x, ind + INDENT);
+      if (table !== undefined && estimateTokens(table) <= estimateTokens(lines)) {
+        this.keyed = tableKeyed;
+        lines = table;
+      }
+      return this.openOrJson(ind, key, x, keyed, lines);
     }
     // anything: a scalar spelled as an open object's cell (a string raw unless it would read as something else)
     return ind + key + colon(info.shape.kind === "any" ? this.text(info.open!, x) : this.scalar(info, x)) + "\n";
+  }
+
+  /**
+   * A map whose values are objects as a keyed table, TOON v4's form: `key[N:]{hdr}:`, then one line per entry, its
+   * key, `: ` and the value's cells under the one header that fits every value (as a table's rows); undefined
+   * when none does (a null value, values that are no objects).
+   */
+  private keyedTable(ind: string, key: string, map: ShapeInfo, x: Record<string, unknown>): string | undefined {
+    let value = this.model.info((map.shape as Extract<ShapeInfo["shape"], { kind: "object" }>).additional as ShapeInfo["shape"]);
+    if (value.nonNull !== undefined) value = value.nonNull;
+    if (value.spelling !== "object") return undefined;
+    const keys: string[] = [];
+    const values: unknown[] = [];
+    for (const k of Object.keys(x)) {
+      const v = x[k];
+      if (v === undefined) continue;
+      if (!fitsObject(value, v)) return undefined;
+      keys.push(k);
+      values.push(v);
+    }
+    if (keys.length === 0) return undefined;
+    const spec = specOf(this.model, value, values);
+    if (spec.t !== GROUP || spec.leaves === 0) return undefined;
+    this.deeper();
+    const rowInd = ind + INDENT;
+    let rows = "";
+    for (let i = 0; i < keys.length; i++) {
+      const cells = this.rowCells(spec, values[i], true);
+      rows += rowInd + spellKey(keys[i]!) + (cells === "" ? ":\n" : ": " + cells + "\n");
+    }
+    this.depth--;
+    return ind + key + "[" + keys.length + ":]" + (spec.header ??= headerOf(spec.cols, spellKey)) + ":\n" + rows;
   }
 
   /**

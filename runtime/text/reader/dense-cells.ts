@@ -160,7 +160,7 @@ export class DenseLine {
   }
 
   /** A count that does not match what is under (or after) its header at `header`: TEXT_SYNTAX with its facts. */
-  protected failCount(message: string, at: number, header: Pos, declared: number, found: number, more: boolean, what: "rows" | "items", inline: boolean): never {
+  protected failCount(message: string, at: number, header: Pos, declared: number, found: number, more: boolean, what: "rows" | "items" | "entries", inline: boolean): never {
     return this.fail(message, at, "TEXT_SYNTAX", { declared, found, more, what, inline, line: header.line, column: header.column });
   }
 

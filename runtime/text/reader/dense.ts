@@ -36,6 +36,8 @@ const VIA = 5;
 const COLON = 6;
 /** A root whose first line alone is `null`, `true` or `false`: that scalar when no line follows. */
 const ROOT_LITERAL = 7;
+/** A map's keyed table (`key[N:]{hdr}:`): an entry per line, `key: cells`. */
+export const KEYED = 8;
 
 /** What a frame did with the line: read it, is over (the line is its parent's), or opened a frame that reads it. */
 const CONSUMED = 0;
@@ -72,6 +74,8 @@ export interface Frame {
   d0: number;
   /** Tables and lists: the header's `[`; VIA: where the value began. */
   at: Pos | null;
+  /** KEYED: the map's own info (its entries complete it). */
+  map: ShapeInfo | null;
 }
 
 /** What a reader of typed events hears from the dense reader. */
@@ -85,7 +89,7 @@ export interface DenseReaderHooks {
 }
 
 function frame(t: number, info: ShapeInfo, ind: number, d0: number): Frame {
-  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null };
+  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null, map: null };
 }
 
 export class DenseTextReader extends DenseLine implements LineSink {
@@ -240,6 +244,9 @@ export class DenseTextReader extends DenseLine implements LineSink {
           case LIST:
             r = this.listLine(f);
             break;
+          case KEYED:
+            r = this.keyedLine(f);
+            break;
           case VARIANT:
             r = this.variantLine(f);
             break;
@@ -280,6 +287,9 @@ export class DenseTextReader extends DenseLine implements LineSink {
         case LIST:
           if (f.i < f.n) this.failCount(`the list declares ${f.n} items, found ${f.i}`, this.le, f.at!, f.n, f.i, false, "items", false);
           break;
+        case KEYED:
+          if (f.i < f.n) this.failCount(`the keyed table declares ${f.n} entries, found ${f.i}`, this.le, f.at!, f.n, f.i, false, "entries", false);
+          break;
         case VARIANT:
           this.fail(`expected ${f.info.disc!.property} (which kind of object this is)`);
           break;
@@ -314,6 +324,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
       const o = this.complete(f.info, f.o!, 0);
       v = f.skip !== undefined ? withDisc(o, f.skip, f.disc) : o;
     } else if (f.t === TABLE || f.t === LIST) v = f.out;
+    else if (f.t === KEYED) v = this.complete(f.map!, f.o!, 0);
     else throw new Error("internal: closing a frame that holds no value");
     this.depth = f.d0;
     this.stack.pop();
@@ -323,7 +334,10 @@ export class DenseTextReader extends DenseLine implements LineSink {
   /** `v` is complete at `key` of the value frame `f` (the top one) reads: stored there, and told to the hooks. */
   private store(f: Frame, key: string | number, v: unknown): void {
     if (f.t === FIELDS) setOwn(f.o!, key as string, v);
-    else {
+    else if (f.t === KEYED) {
+      setOwn(f.o!, key as string, v);
+      f.i++;
+    } else {
       f.out!.push(v);
       f.i++;
     }
@@ -440,6 +454,10 @@ export class DenseTextReader extends DenseLine implements LineSink {
     if (info.disc !== undefined) {
       this.open(frame(VARIANT, info, 0, this.depth));
       return READ_LINE;
+    }
+    if (info.fieldMap === true && c === 91) {
+      this.pos = this.ls;
+      return this.fieldValue(info, 0); // a map's keyed table, `[N:]{...}:` (a JSON root begins with "{")
     }
     if (info.shape.kind === "array") {
       // a root array is a field's value part after an empty key: `[N]...`, or `: [...]` (a JSON cell, for what the
@@ -607,6 +625,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
       return v;
     }
     if (c === 91) {
+      if (inner.fieldMap === true) return this.keyedAfterKey(inner, ind);
       // anything may be an array: read as an array of anything (a table of open objects, a list of JSON)
       if (inner.shape.kind === "any") inner = this.model.anyArray;
       if (inner.shape.kind !== "array") this.invalid("not an array, but written as one");
@@ -672,6 +691,59 @@ export class DenseTextReader extends DenseLine implements LineSink {
     if (this.pos !== this.le) this.failCount(`the array declares ${n} items, found more`, this.pos, header, n, n, true, "items", true);
     this.depth = d0;
     return out;
+  }
+
+  /**
+   * A map whose values are objects as a keyed table, `[N:]{hdr}:` (at "["), then an entry per line one level in:
+   * the key, `: `, the value's cells under the header (TOON v4's keyed table). PENDING: the entries follow.
+   */
+  private keyedAfterKey(map: ShapeInfo, ind: number): unknown {
+    const d0 = this.depth;
+    this.deeper();
+    const t = this.text;
+    const header = this.here();
+    this.pos++;
+    const n = this.count();
+    if (t.charCodeAt(this.pos) !== 58 || t.charCodeAt(this.pos + 1) !== 93) this.fail('expected ":]" after the count of a keyed table (a map is written [N:]{...}:)');
+    this.pos += 2;
+    let value = this.model.info((map.shape as Extract<Shape, { kind: "object" }>).additional as Shape);
+    if (value.nonNull !== undefined) value = value.nonNull;
+    if (t.charCodeAt(this.pos) !== 123) this.fail('expected "{" and the fields of the keyed table\'s values');
+    if (value.spelling !== "object" && value.disc === undefined) this.invalid("the map's values are not objects, but written as a keyed table");
+    const b = this.boundHeader(value, "/*");
+    if (this.pos + 1 !== this.le || t.charCodeAt(this.pos) !== 58) this.fail('expected ":" and the end of the line after a keyed table header');
+    const f = this.open(frame(KEYED, value, ind, d0));
+    f.b = b;
+    f.n = n;
+    f.o = {};
+    f.at = header;
+    f.map = this.model.openObject(map);
+    this.deeper(); // the entries' objects
+    return PENDING;
+  }
+
+  /** One entry of a keyed table (or the line after its last). */
+  private keyedLine(f: Frame): number {
+    const ind = f.ind;
+    if (f.i === f.n) {
+      if (this.indent() > ind) this.failCount(`the keyed table declares ${f.n} entries, found more`, this.ls, f.at!, f.n, f.n, true, "entries", false);
+      return POP;
+    }
+    const k = this.indent();
+    if (k < ind + 2) this.failCount(`the keyed table declares ${f.n} entries, found ${f.i}`, this.ls, f.at!, f.n, f.i, false, "entries", false);
+    if (k !== ind + 2) this.fail(`unexpected indentation (${k} spaces, expected ${ind + 2})`, this.ls + k);
+    const t = this.text;
+    this.pos = this.ls + k;
+    const at = this.pos;
+    const key = this.key();
+    if (t.charCodeAt(this.pos) !== 58) this.fail('expected ": " after the entry\'s key');
+    this.pos += t.charCodeAt(this.pos + 1) === 32 ? 2 : 1;
+    if (Object.prototype.hasOwnProperty.call(f.o, key)) this.fail(`key ${JSON.stringify(key)} twice`, at);
+    f.key = key;
+    const v = this.group(f.b!, true);
+    if (this.pos !== this.le) this.fail(this.text.charCodeAt(this.pos) === 44 ? "more cells than the header names" : "unexpected text after the entry");
+    this.store(f, key, v);
+    return CONSUMED;
   }
 
   /** One row of a table (or the line after its last). */
