@@ -23,10 +23,10 @@ export { validateWith, validateFull, assertSchema } from "./validate.ts";
 export type { ValidationResult, ValidateOptions, ValidationIssue, SchemaCheck } from "./validate.ts";
 export { checkShape, checkToolArguments, parseToolCall, parseToolCalls, tryParseToolCalls, toolSet, ToolCallAccumulator, callOnly, callsOnly } from "./tools.ts";
 export type { CheckShape, CheckDefs, PatternTest, ToolCallOutcome } from "./tools.ts";
-export { toolResultMessage, toolErrorMessage } from "./tools-results.ts";
-export type { ToolResultFormat, ToolResultMessages, ToolResultTarget } from "./tools-results.ts";
-export { toolDefinitions } from "./tools-definitions.ts";
-export type { ToolSource, ToolDefinitionFormat, ToolDefinitionOptions, ToolDefinitions } from "./tools-definitions.ts";
+export { toolResultMessage, toolErrorMessage } from "./tools/results.ts";
+export type { ToolResultFormat, ToolResultMessages, ToolResultTarget } from "./tools/results.ts";
+export { toolDefinitions } from "./tools/definitions.ts";
+export type { ToolSource, ToolDefinitionFormat, ToolDefinitionOptions, ToolDefinitions } from "./tools/definitions.ts";
 export { writeExtension, writeExtensionSection, readExtensionSection, applyExtension, assertDecoded, unknownOf } from "./extensions.ts";
 export type { DecodeOptions } from "./extensions.ts";
 // through the hook setCompressor installs: a bundle that registers no compressor carries no compression code

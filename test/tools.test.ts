@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { Ajv } from "ajv";
 import { ToonError } from "../runtime/errors.ts";
 import { parseArgumentsJson } from "../runtime/tools.ts";
-import { ArgumentsFeed } from "../runtime/tools-arguments.ts";
+import { ArgumentsFeed } from "../runtime/tools/arguments.ts";
 import { generate } from "../generator/pipeline.ts";
 import {
   isToolDefinitionDocument,

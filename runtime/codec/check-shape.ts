@@ -1,11 +1,11 @@
 /**
- * A shape trimmed to what value checking needs (runtime/tools.ts `CheckShape`): the data behind every codec's
+ * A shape trimmed to what value checking needs (runtime/validate/constraints.ts `CheckShape`): the data behind every codec's
  * `validate()` constraint check and the tool-call argument checks. The engine builds it from a descriptor; the
  * generator embeds it in generated modules (generator/emit/check-shape.ts).
  */
 import type { CodecDescriptor, Shape } from "./descriptor.ts";
 import { formatOf } from "./formats.ts";
-import { checkShape, type CheckDefs, type CheckShape, type PatternTests } from "../tools.ts";
+import { checkShape, type CheckDefs, type CheckShape, type PatternTests } from "../validate/constraints.ts";
 import type { ToonErrorDetail } from "../errors.ts";
 
 const described = new WeakMap<CodecDescriptor, [CheckShape, CheckDefs]>();

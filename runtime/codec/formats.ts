@@ -88,7 +88,7 @@ export interface WireFormat {
   readonly plain: boolean;
   /** The TypeScript type of a decoded value. */
   readonly tsType: string;
-  /** What tool-argument checks (runtime/tools.ts CheckShape) need beyond the kind. */
+  /** What tool-argument checks (runtime/validate/constraints.ts CheckShape) need beyond the kind. */
   readonly check: { readonly int64?: true; readonly uuid?: true };
 }
 

@@ -14,7 +14,7 @@ import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, 
 import { readHeader, registerDictionary, writeHeader } from "../../header.ts";
 import { Reader } from "../../reader.ts";
 import { validateWith, type ValidateOptions, type ValidationResult } from "../../validate.ts";
-import { checkShape, type CheckDefs, type CheckShape, type PatternTests } from "../../tools.ts";
+import { checkShape, type CheckDefs, type CheckShape, type PatternTests } from "../../validate/constraints.ts";
 import { Flag } from "../../wire.ts";
 import { Writer } from "../../writer.ts";
 import { applyExtensions, type ApplyExtensions } from "./extensions.ts";

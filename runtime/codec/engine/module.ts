@@ -14,7 +14,7 @@ import type { Reader } from "../../reader.ts";
 import type { TextCheckFn } from "../../text/check.ts";
 import type { ValidateOptions, ValidationResult } from "../../validate.ts";
 import type { Writer } from "../../writer.ts";
-import type { PatternTests } from "../../tools.ts";
+import type { PatternTests } from "../../validate/constraints.ts";
 import { compileCodec, type CompiledCodec } from "./codec.ts";
 import { textCheckOf } from "./text-check.ts";
 
