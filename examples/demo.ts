@@ -1,13 +1,17 @@
 /**
  * `npm run demo`: the main job on the examples. For each example project it runs the generator with the
  * project's own toon.config.json, imports the generated codec, round-trips the sample data (failing loudly on
- * any difference) and prints what each representation costs in bytes.
+ * any difference) and prints what each representation costs in bytes, and what the text a model reads costs in
+ * tokens (o200k_base, the tokenizer of OpenAI's current models): compact JSON, TOON v4 as @toon-format/toon writes
+ * it, and the codec's dense layout (round-tripped too).
  */
 import { deepStrictEqual } from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { encode as toonEncode } from "@toon-format/toon";
 import { generate, loadConfig } from "toon-gen";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,9 +35,12 @@ const EXAMPLES: Example[] = [
 interface Codec {
   encode(v: unknown): Uint8Array;
   decode(b: Uint8Array): unknown;
+  toText?(v: unknown, options?: { layout?: "toon" | "dense" }): string;
+  fromText?(t: string): unknown;
 }
 
 const rows: string[][] = [];
+const tokenRows: string[][] = [];
 for (const ex of EXAMPLES) {
   const dir = path.join(here, ex.dir);
   const { config, baseDir } = loadConfig(undefined, dir);
@@ -55,6 +62,13 @@ for (const ex of EXAMPLES) {
     String(gzipSync(bytes).length),
     `${((bytes.length / compact.length) * 100).toFixed(1)}%`,
   ]);
+  if (codec.toText !== undefined && codec.fromText !== undefined) {
+    const dense = codec.toText(value, { layout: "dense" });
+    deepStrictEqual(codec.fromText(dense), value, `${ex.dir}: the dense text reads back another value`);
+    const json = countTokens(compact.toString());
+    const t = countTokens(dense);
+    tokenRows.push([ex.dir, String(json), String(countTokens(toonEncode(value))), String(t), `${((t / json) * 100).toFixed(1)}%`]);
+  }
 }
 
 const header = ["example", "files written", "pretty JSON", "compact JSON", "gzip(JSON)", "TOON binary", "gzip(TOON)", "TOON/JSON"];
@@ -64,6 +78,14 @@ console.log("toon-gen demo: generated codecs, round-tripped every example (deep 
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const r of rows) console.log(line(r));
+
+const tokenHeader = ["example", "compact JSON", "TOON (@toon-format/toon)", "dense", "dense/JSON"];
+const tw = tokenHeader.map((h, i) => Math.max(h.length, ...tokenRows.map((r) => r[i]!.length)));
+const tline = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(tw[i]!) : c.padStart(tw[i]!))).join("  ");
+console.log("\nwhat a model reads, in tokens (o200k_base); the dense text round-tripped too\n");
+console.log(tline(tokenHeader));
+console.log(tw.map((w) => "-".repeat(w)).join("  "));
+for (const r of tokenRows) console.log(tline(r));
 
 // examples/agent-loop: the agent loop with the real OpenAI and Anthropic clients, against the loopback replay
 // server (always offline here; examples/agent-loop/main.ts talks to the real APIs when given a key)
