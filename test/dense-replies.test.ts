@@ -28,6 +28,17 @@ async function examples(): Promise<{ name: string; codec: Prompted; value: unkno
   return out;
 }
 
+/** Where the flush rows of a table that ends the document begin (its header at column 0), or -1. */
+function flushRowsStart(dense: string): number {
+  const lines = dense.split("\n");
+  let at = 0;
+  for (let i = 0; i < lines.length - 1; i++) {
+    at += lines[i]!.length + 1;
+    if (/^[^\s"]*\[\d+\]\{.*\}:$/.test(lines[i]!) && !lines[i + 1]!.startsWith(" ")) return at;
+  }
+  return -1;
+}
+
 test("dense replies: fences, prose, CRLF and blanks at line ends read as the value", async () => {
   for (const { name, codec, value, dense } of await examples()) {
     const spaced = dense.split("\n").map((l, i) => l + (i % 2 === 0 ? "  " : "\t")).join("\n");
@@ -47,10 +58,13 @@ test("dense replies: a reply cut off inside a table row is INCOMPLETE, wherever 
   for (const { name, codec, dense } of await examples()) {
     if (name === "tool-calls") continue; // its table is plain TOON v4 too: a cut in its last cell can read as TOON (below)
     let cuts = 0;
-    // every third position inside an indented row line (not at its end), enough to hit every kind of cell
+    // every third position inside a row line (not at its end): an indented one, or one of the flush rows of the
+    // table that ends the document (docs/TEXT.md §2), enough to hit every kind of cell
+    const flushFrom = flushRowsStart(dense);
     for (let n = 1; n < dense.length; n += 3) {
       const lineStart = dense.lastIndexOf("\n", n - 1) + 1;
-      if (!dense.startsWith("  ", lineStart) || n - lineStart < 2 || dense[n] === "\n") continue;
+      const flush = flushFrom >= 0 && lineStart >= flushFrom;
+      if ((!flush && !dense.startsWith("  ", lineStart)) || n - lineStart < (flush ? 1 : 2) || dense[n] === "\n") continue;
       const e = catchToon(() => codec.fromModelOutput("Result:\n" + dense.slice(0, n)));
       assert.equal(e.code, "INCOMPLETE", `${name} cut at ${n} (...${JSON.stringify(dense.slice(Math.max(0, n - 40), n))}): ${e.message}`);
       // the pointer of what was being read where the text ran out: the table, or a row or cell in it
@@ -68,9 +82,11 @@ test("dense replies: a reply cut off inside a table row is INCOMPLETE, wherever 
 test("dense replies: lines indented with tabs or an odd number of spaces are TEXT_SYNTAX about the indentation at that line, not a short table", async () => {
   for (const { name, codec, dense } of await examples()) {
     const lines = dense.split("\n");
-    // the first indented line (a row, an item, a nested field): the first place a model's indentation shows
-    const i = lines.findIndex((l) => l.startsWith("  "));
-    assert.ok(i > 0, `${name}: an indented line`);
+    // the first indented line (a row, an item, a nested field), or the first flush row of a table that ends the
+    // document: the first place a model's indentation shows
+    const flush = flushRowsStart(dense);
+    const i = flush >= 0 ? dense.slice(0, flush).split("\n").length - 1 : lines.findIndex((l) => l.startsWith("  "));
+    assert.ok(i > 0, `${name}: an indented line or a flush row`);
     for (const [how, lead, column, message] of [
       ["a tab", "\t", 1, /a tab in the indentation/],
       ["a space and a tab", " \t", 2, /a tab in the indentation/],

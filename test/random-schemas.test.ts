@@ -282,7 +282,9 @@ test("random schemas, found: a required field group inside an absent optional on
   const text = dense.toText(v);
   check("nested required group", dense.fromText(text), v, text);
   // y there, its required inner group empty: inner's own required id is missing
-  const e = catchToon(() => dense.fromText(text.replace(/\n  c,.*$/, "\n  c,,,5")));
+  // (a root array's table ends the document: its rows flush left)
+  assert.match(text, /\nc,.*$/);
+  const e = catchToon(() => dense.fromText(text.replace(/\nc,.*$/, "\nc,,,5")));
   assert.equal(e.code, "INVALID_VALUE");
   assert.equal(e.path, "/2/y/inner/id");
 });

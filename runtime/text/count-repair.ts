@@ -47,9 +47,20 @@ export function repairCount(text: string, line: number, declared: number): { tex
   return undefined;
 }
 
-/** Rows of a table (lines one level in) or items of a list (`-` lines one level in) under the header at `i`. */
+/**
+ * Rows of a table (lines one level in; flush left, to the end of the payload, for a table at depth 0 whose first
+ * row is: docs/TEXT.md §2) or items of a list (`-` lines one level in) under the header at `i`.
+ */
 function countUnder(lines: string[], i: number, ind: number, table: boolean): number {
   let n = 0;
+  if (table && ind === 0) {
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.trim() === "") j++;
+    if (j < lines.length && lines[j]!.charCodeAt(0) !== 32) {
+      for (; j < lines.length; j++) if (lines[j]!.trim() !== "") n++;
+      return n;
+    }
+  }
   for (let j = i + 1; j < lines.length; j++) {
     const l = lines[j]!;
     let k = 0;

@@ -34,7 +34,7 @@ import type { StreamEvent } from "../stream-events.ts";
 import type { JsonRepair } from "./json-repair.ts";
 import { PayloadReader, type ReaderSpec } from "./reader/payload-reader.ts";
 import { shiftLines } from "./reader/shift.ts";
-import { FENCE, closesFence, continuesBlock, cutKeyLine, fenceRank, isArrayHeader, jsonPayload, opensJson, startsPayload, type PayloadHints } from "./reader/payload-rules.ts";
+import { FENCE, FlushRows, closesFence, continuesBlock, cutKeyLine, fenceRank, isArrayHeader, jsonPayload, opensJson, startsPayload, type PayloadHints } from "./reader/payload-rules.ts";
 import type { TextReader, TextReaderOptions } from "./reader/text-reader.ts";
 import type { TextSource } from "./reader/read-stream.ts";
 
@@ -330,10 +330,18 @@ export function decodePayload<T>(c: Payload, spec: ReaderSpec, options: ModelOut
 /** Last line of the TOON block starting at `first`: indented, blank and root-key lines continue it. */
 function toonBlockEnd(lines: string[], first: number, hints: PayloadHints): number {
   let last = first;
+  // (flush rows: a dense table that ends the document, whose rows no indentation continues)
+  const flush = new FlushRows();
+  flush.header(lines[first]!);
   for (let i = first + 1; i < lines.length; i++) {
     const l = lines[i]!;
     if (l.trim() === "") continue;
+    if (flush.row(l)) {
+      last = i;
+      continue;
+    }
     if (continuesBlock(l, hints)) {
+      flush.header(l);
       last = i;
       continue;
     }

@@ -10,13 +10,19 @@
  */
 export function spacedOut(text: string): string {
   let tableInd = -1;
+  let flush: boolean | undefined;
   return text
     .split("\n")
     .map((line) => {
       const ind = line.length - line.trimStart().length;
       const header = /^\s*[^\s"]+\[\d+\]\{.*\}:$/.test(line) || /^\s*[^\s"]+\{.*\}: /.test(line);
-      const row = tableInd >= 0 && ind > tableInd;
-      if (!row) tableInd = /\[\d+\]\{.*\}:$/.test(line) ? ind : -1;
+      // a table's rows are one level in, or (a table at depth 0 whose first row is) flush left to the end
+      if (flush === undefined && tableInd === 0 && line.trim() !== "") flush = ind === 0;
+      const row = tableInd >= 0 && (ind > tableInd || (tableInd === 0 && flush === true));
+      if (!row) {
+        tableInd = /\[\d+\]\{.*\}:$/.test(line) ? ind : -1;
+        flush = undefined;
+      }
       if (!header && !row) return line;
       let out = "";
       let quoted = false;

@@ -10,7 +10,7 @@ import type { DenseSource } from "./model.ts";
 const RULES = [
   "Dense TOON rules: 2-space indentation; `key: value` fields; `key{a,b}: x,y` is an object with fields a and b;",
   "`key[N]: x,y` is an array of N values; `key[N]{a,b}:` is a table of N objects, one comma-separated row per",
-  "object. Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,",
+  "object (indented, or at the start of the line when the table ends the reply). Cells follow their header in order: `f{x,y}` in a header is a nested object taking one cell per field,",
   "`f[]{x,y}` an array written in one cell as `[N:x,y;x,y]` (items separated by `;`; an item may stop before its",
   'trailing empty cells). Leave a cell empty when an optional field is absent; write "" for an empty string.',
   'Quote a string (JSON style) only when it contains `,` `;` `]` `"` or a backslash, or begins or ends with a',

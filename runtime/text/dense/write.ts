@@ -30,6 +30,11 @@ export class DenseWriter {
   private depth = 0;
   /** Objects and arrays written as JSON cells in rows, groups and inline arrays so far (the table-or-list choice). */
   private composites = 0;
+  /**
+   * The value being written ends the document at depth 0 (the root's last field, a root array): a table there
+   * writes its rows flush left (docs/TEXT.md §2, "flush rows"), the two blanks before each row being two tokens.
+   */
+  private last = false;
 
   constructor(private readonly model: DenseModel) {}
 
@@ -103,7 +108,14 @@ export class DenseWriter {
     if (info.viaAny !== undefined) info = info.viaAny;
     if (info.spelling === "object" && isPlainObject(value)) return trimEnd(this.fields(info, value, ""));
     if (info.disc !== undefined && branchOf(info, value, false) >= 0) return trimEnd(this.variantFields(info, value as Record<string, unknown>, ""));
-    if (info.shape.kind === "array" && Array.isArray(value)) return trimEnd(this.arrayLine("", "", info, value));
+    if (info.shape.kind === "array" && Array.isArray(value)) {
+      this.last = true;
+      try {
+        return trimEnd(this.arrayLine("", "", info, value));
+      } finally {
+        this.last = false;
+      }
+    }
     // an open root (anything, a map) holding an object: its field lines, unless they would read as JSON (a first
     // key that is quoted or begins with a digit)
     if ((info.open !== undefined || info.fieldMap === true) && isPlainObject(value)) {
@@ -134,21 +146,32 @@ export class DenseWriter {
     const infos = info.propInfos!;
     const dropped = info.dropped!;
     const keys = info.keys!;
+    const s = info.shape;
+    const extra = s.kind === "object" && s.additional !== false;
+    // the root's last field ends the document (its table's rows flush left)
+    const lastAt = ind === "" && !(extra && hasExtraKeys(info, v)) ? lastField(info, v, skip) : -1;
     for (let j = 0; j < props.length; j++) {
       const name = props[j]!.name;
       const x = hasOwn(v, name) ? v[name] : undefined;
       if (x === undefined || dropped[j] || name === skip) continue;
-      out += this.fieldLine(ind, keys[j]!, infos[j]!, x);
+      if (j !== lastAt) out += this.fieldLine(ind, keys[j]!, infos[j]!, x);
+      else {
+        this.last = true;
+        try {
+          out += this.fieldLine(ind, keys[j]!, infos[j]!, x);
+        } finally {
+          this.last = false;
+        }
+      }
     }
-    const s = info.shape;
-    if (s.kind === "object" && s.additional !== false) {
+    if (extra) {
       const index = info.index!;
       let ainfo: ShapeInfo | undefined;
       for (const k of Object.keys(v)) {
         if (index.has(k)) continue;
         const x = v[k];
         if (x === undefined) continue;
-        ainfo ??= this.model.info(s.additional);
+        ainfo ??= this.model.info((s as Extract<ShapeInfo["shape"], { kind: "object" }>).additional as ShapeInfo["shape"]);
         out += this.fieldLine(ind, spellKey(k), ainfo, x);
       }
     }
@@ -292,7 +315,8 @@ export class DenseWriter {
     const spec = specOf(this.model, item, x);
     if (opaque && spec.t !== GROUP) return ind + key + colon(this.json(x)) + "\n";
     if (spec.t === GROUP && spec.leaves > 0) {
-      const rowInd = ind + INDENT;
+      // (a row of one empty cell is no line flush left: a blank line)
+      const rowInd = ind === "" && this.last && spec.leaves > 1 ? "" : ind + INDENT;
       let rows = "";
       this.absent = 0;
       const keyed = this.keyed;
@@ -552,6 +576,23 @@ function colon(value: string): string {
  * `tail` empty cells are dropped, except from an item of empty cells only, which keeps them (an empty item is not
  * an item). A cell is never empty when present, so `cells === ""` means every cell was empty.
  */
+/** Whether `v` has a key its object's declared properties do not name (written after them). */
+function hasExtraKeys(info: ShapeInfo, v: Record<string, unknown>): boolean {
+  const index = info.index!;
+  for (const k of Object.keys(v)) if (!index.has(k) && v[k] !== undefined) return true;
+  return false;
+}
+
+/** The index of the last property of `info` that `v` writes a line for (-1: none). */
+function lastField(info: ShapeInfo, v: Record<string, unknown>, skip: string | undefined): number {
+  const props = info.props!;
+  for (let j = props.length - 1; j >= 0; j--) {
+    const name = props[j]!.name;
+    if (name !== skip && !info.dropped![j] && hasOwn(v, name) && v[name] !== undefined) return j;
+  }
+  return -1;
+}
+
 function trimmed(cells: string, tail: number): string {
   return cells === "" ? commas(tail) : cells;
 }

@@ -37,7 +37,9 @@ export function densePlan(r: DenseTextReader, line: string, isText: (keys: Keys)
       if (n > f.ind) return null;
       continue;
     }
-    if (n !== f.ind + 2) return null;
+    // a table's rows one level in, or flush left (at depth 0, as its first row says)
+    const flush = f.t === TABLE && f.ind === 0 && (f.flush || (f.i === 0 && n === 0));
+    if (n !== (flush ? f.ind : f.ind + 2)) return null;
     const keys = [...keysTo(r, k), i];
     if (f.t === TABLE) {
       const cols = f.b!.cols;

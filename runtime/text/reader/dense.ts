@@ -76,6 +76,8 @@ export interface Frame {
   at: Pos | null;
   /** KEYED: the map's own info (its entries complete it). */
   map: ShapeInfo | null;
+  /** TABLE: its rows are flush left, at the header's own indentation (a table at depth 0; its first row says). */
+  flush: boolean;
 }
 
 /** What a reader of typed events hears from the dense reader. */
@@ -89,7 +91,7 @@ export interface DenseReaderHooks {
 }
 
 function frame(t: number, info: ShapeInfo, ind: number, d0: number): Frame {
-  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null, map: null };
+  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null, map: null, flush: false };
 }
 
 export class DenseTextReader extends DenseLine implements LineSink {
@@ -749,15 +751,19 @@ export class DenseTextReader extends DenseLine implements LineSink {
   /** One row of a table (or the line after its last). */
   private tableLine(f: Frame): number {
     const ind = f.ind;
+    const k = this.indent();
     if (f.i === f.n) {
-      // after the last row: a deeper line is one row too many
-      if (this.indent() > ind) this.failCount(`the table declares ${f.n} rows, found more`, this.ls, f.at!, f.n, f.n, true, "rows", false);
+      // after the last row: a deeper line is one row too many (after flush rows, any line: they end the document)
+      if (k > ind || f.flush) this.failCount(`the table declares ${f.n} rows, found more`, this.ls, f.at!, f.n, f.n, true, "rows", false);
       return POP;
     }
-    if (this.indent() < ind + 2) this.failCount(`the table declares ${f.n} rows, found ${f.i}`, this.ls, f.at!, f.n, f.i, false, "rows", false);
-    const k = this.indent();
-    if (k !== ind + 2 && this.le - this.ls !== ind + 2) this.fail(`unexpected indentation (${k} spaces, expected ${ind + 2})`, this.ls + k);
-    this.pos = Math.min(this.ls + ind + 2, this.le);
+    // rows one level in, or flush left: a table at depth 0 whose first row is, and that ends the document
+    // (docs/TEXT.md §2)
+    if (f.i === 0 && ind === 0 && k === 0) f.flush = true;
+    const rows = f.flush ? ind : ind + 2;
+    if (k < rows) this.failCount(`the table declares ${f.n} rows, found ${f.i}`, this.ls, f.at!, f.n, f.i, false, "rows", false);
+    if (k !== rows && this.le - this.ls !== rows) this.fail(`unexpected indentation (${k} spaces, expected ${rows})`, this.ls + k);
+    this.pos = Math.min(this.ls + rows, this.le);
     f.key = f.i;
     const v = this.group(f.b!, true);
     if (this.pos !== this.le) this.fail(this.text.charCodeAt(this.pos) === 44 ? "more cells than the header names" : "unexpected text after the row");

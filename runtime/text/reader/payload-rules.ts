@@ -106,6 +106,54 @@ export function rootKeyLine(line: string, hints: PayloadHints): boolean {
   return hints.keys.length === 0 || (key !== null && hints.keys.includes(key));
 }
 
+/**
+ * The rows a table header at column 0 declares (`key[N]{...}:`, `[N]{...}:`), 0 for any other line. The dense
+ * layout writes the rows of a table that ends the document flush left (docs/TEXT.md §2): an unfenced block goes on
+ * for that many lines when the first of them is flush left too.
+ */
+export function declaredRows(line: string): number {
+  const m = TABLE_HEADER.exec(line);
+  return m === null ? 0 : Number(m[1]);
+}
+
+/** A table header at column 0: a key (quoted or not; none at the root), `[N]`, a field list, the colon. */
+const TABLE_HEADER = /^(?:"(?:[^"\\]|\\.)*"|[^\s"[{:]*)\[(\d{1,9})[|\t]?\]\{.*\}:[ \t]*$/;
+
+/** Where an unfenced block stands after its lines so far, as to flush rows (see `declaredRows`). */
+export class FlushRows {
+  /** Rows the last header declared, not read yet; -1: none (or the rows are indented, as blocks read them). */
+  private left = -1;
+  private armed = false;
+
+  /** A line of the block (not blank) was read: true when it is a flush row of the table above it. */
+  row(line: string): boolean {
+    if (this.armed) {
+      this.armed = false;
+      if (line.length > 0 && line[0] !== " " && line[0] !== "\t") this.left = this.pending;
+    }
+    if (this.left > 0) {
+      this.left--;
+      return true;
+    }
+    this.left = -1;
+    return false;
+  }
+
+  /** A line that continues the block: a table header at column 0 arms it (its first row says flush or not). */
+  header(line: string): void {
+    const n = declaredRows(line);
+    this.armed = n > 0;
+    this.pending = n;
+  }
+
+  /** The block is at a flush row still to come (a cut line there is part of the block). */
+  get inRows(): boolean {
+    return this.left > 0 || this.armed;
+  }
+
+  private pending = 0;
+}
+
 /** Whether `line` continues an unfenced TOON block: blank, indented, or a root key's line. */
 export function continuesBlock(line: string, hints: PayloadHints): boolean {
   return line.trim() === "" || line[0] === " " || line[0] === "\t" || (hints.root === "object" && rootKeyLine(line, hints));

@@ -11,7 +11,7 @@
  * What comes after the payload is ignored. A streaming search cannot look ahead: where a whole reply holds
  * several candidates, the whole search may prefer a later one (a ```toon fence after a JSON-looking line).
  */
-import { closesFence, continuesBlock, cutKeyLine, FENCE, isArrayHeader, opensJson, startsPayload, type PayloadHints } from "./payload-rules.ts";
+import { closesFence, continuesBlock, cutKeyLine, FENCE, FlushRows, isArrayHeader, opensJson, startsPayload, type PayloadHints } from "./payload-rules.ts";
 
 /** Where the payload goes. */
 export interface PayloadSink {
@@ -57,6 +57,8 @@ export class PayloadFinder {
   /** A fence's leading blank lines, before its first content. */
   private lead = "";
   private readonly reasoning = new ReasoningFilter();
+  /** An unfenced block's flush rows (a dense table that ends the document), which no indentation continues. */
+  private readonly flush = new FlushRows();
   private hasPayload = false;
 
   constructor(
@@ -127,7 +129,7 @@ export class PayloadFinder {
       case TOON_BLOCK: {
         // the last line, unfinished: part of the block when it continues it (or is a cut key line)
         const l = this.line;
-        if (l.length > 0 && (continuesBlock(l, this.hints) || cutKeyLine(l, this.hints))) {
+        if (l.length > 0 && (this.flush.inRows || continuesBlock(l, this.hints) || cutKeyLine(l, this.hints))) {
           if (l.trim() !== "") this.forward(this.blanks + l);
           this.sink.end(false);
         } else this.sink.end(l.trim() !== "");
@@ -217,6 +219,7 @@ export class PayloadFinder {
         if (startsPayload(l, this.hints)) {
           this.begin("text", this.lineNo, 0, undefined);
           this.state = TOON_BLOCK;
+          this.flush.header(l);
           this.forward(l + "\n");
           return;
         }
@@ -250,7 +253,9 @@ export class PayloadFinder {
           this.blanks += l + "\n";
           return;
         }
-        if (continuesBlock(l, this.hints)) {
+        const row = this.flush.row(l);
+        if (row || continuesBlock(l, this.hints)) {
+          if (!row) this.flush.header(l);
           this.forward(this.blanks + l + "\n");
           this.blanks = "";
           return;
@@ -290,11 +295,16 @@ export class PayloadFinder {
   /** Prose: a space came after the first character; a brace after one waits for its next character (-1: none). */
   private spaced = false;
   private waiting = -1;
+  /**
+   * Prose: the first brace before any space (-1: none): not decided while the line is unfinished (the line may turn
+   * out to be TOON), looked at again when it ends (`proseJson`), as a whole line's reading does.
+   */
+  private loose = -1;
 
   private lineDoneReset(): void {
     this.lineLen = 0;
     this.blankLine = this.closable = true;
-    this.first = this.waiting = -1;
+    this.first = this.waiting = this.loose = -1;
     this.head = "";
     this.spaced = false;
   }
@@ -345,9 +355,12 @@ export class PayloadFinder {
         this.waiting = -1;
       }
       if (c === 32) this.spaced = true;
-      else if (c === open && this.spaced) this.waiting = base + j;
+      else if (c === open) {
+        if (this.spaced) this.waiting = base + j;
+        else if (this.loose < 0) this.loose = base + j;
+      }
     }
-    this.scanned = this.waiting >= 0 ? this.waiting : this.lineLen;
+    this.scanned = this.loose >= 0 ? this.loose : this.waiting >= 0 ? this.waiting : this.lineLen;
     return false;
   }
 
