@@ -11,12 +11,13 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 const { PUBLISHED, bestPeer, datasets, measure } = await import("./measure.ts");
+type Row = ReturnType<typeof measure>;
 
 const REPO = path.resolve(import.meta.dirname, "..", "..");
 // (read from node_modules: some packages export no ./package.json)
 const version = (name: string): string => (JSON.parse(readFileSync(path.join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 
-const rows = [];
+const rows: Row[] = [];
 const problems: string[] = [];
 for (const d of await datasets()) {
   const r = measure(d.name, d.description, d.data);
