@@ -713,7 +713,7 @@ test("dense: a required nullable scalar's null is an empty cell among others, nu
     [
       "rows[2]{id,note,n,tags[]{k,v},sub{a,b}}:",
       "  1,,null,[2:a;b,.5],,", // note empty, optional n `null`, v dropped from its item, sub's two empties
-      '  2,"",3,[0:],"null",false',
+      '  2,"",3,[],"null",false',
       "one[2]{a}:",
       "  null",
       "  x",

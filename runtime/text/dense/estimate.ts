@@ -16,11 +16,12 @@ export function estimateTokens(text: string): number {
   let n = 0;
   let m: RegExpExecArray | null;
   while ((m = PRETOKEN.exec(text)) !== null) {
-    // a word after `{` or `,` is one pre-token of the split rule, but o200k_base has merges for few of them: `{type`
-    // costs two tokens, `,root` one or two (headers and rows hold many; JSON has none outside its strings). Counted
-    // as 2 and 1.5, the lines-or-JSON choice leaves no corpus instance above compact JSON (bench/dense.ts)
+    // a word after `{`, `,` or `;` is one pre-token of the split rule, but o200k_base has merges for few of them:
+    // `{type` costs two tokens, `,root` and `;write` one or two (headers, rows and inline arrays hold many; JSON has
+    // none outside its strings). Counted as 2 and 1.5, the lines-or-JSON choice leaves no corpus instance above
+    // compact JSON (bench/dense.ts)
     const c = m[0].charCodeAt(0);
-    n += m[0].length > 1 ? (c === 123 ? 2 : c === 44 ? 1.5 : 1) : 1;
+    n += m[0].length > 1 ? (c === 123 ? 2 : c === 44 || c === 59 ? 1.5 : 1) : 1;
   }
   return n;
 }

@@ -150,6 +150,9 @@ function openSpec(model: DenseModel, info: ShapeInfo, cell: ShapeInfo, values: u
     }
   }
   if (keys.length === 0 || filled * 2 < keys.length * values.length) return CELL_SPEC;
+  // objects whose keys differ (each without most of the others' keys) are no columns of one header: a merged
+  // header would hold mostly empty cells, each row's fields lost among them
+  if (values.length > 1) for (const v of values) if (keyCount(v as Record<string, unknown>) * 2 <= keys.length) return CELL_SPEC;
   const cols: Col[] = [];
   for (const k of keys) {
     let spec: Spec = CELL_SPEC;
@@ -168,6 +171,12 @@ function openSpec(model: DenseModel, info: ShapeInfo, cell: ShapeInfo, values: u
   const last = info.lastGroup;
   if (last !== undefined && sameCols(last.cols, cols)) return last;
   return (info.lastGroup = { t: GROUP, info, cols, leaves: leafCount(cols), keyChars: undefined, header: undefined });
+}
+
+function keyCount(v: Record<string, unknown>): number {
+  let n = 0;
+  for (const k of Object.keys(v)) if (v[k] !== undefined) n++;
+  return n;
 }
 
 /** Open objects nest headers this many levels below the first at most (then JSON cells): deeper is no read. */

@@ -18,6 +18,12 @@ const INDENT = "  ";
  * with which no corpus instance costs more than compact JSON (bench/dense.ts, o200k_base).
  */
 const MARGIN = 1.04;
+/**
+ * The longest line that holds a JSON cell: three lines of an 80-column terminal, the most of one row a reviewer
+ * (or a model asked to check its reply) still sees at once while matching each cell to its column, which nested
+ * JSON makes hard; longer, the value goes to field lines (a table to a list, a field group to its field lines).
+ */
+const MAX_JSON_LINE = 240;
 
 export class DenseWriter {
   /** Characters of the keys (`"key":`) JSON would spell for the cells written under headers in this document. */
@@ -200,9 +206,12 @@ export class DenseWriter {
       if (fitsObject(info, x)) {
         const spec = specOf(this.model, info, [x]) as GroupSpec;
         if (spec.leaves > 0 && !hasObjectArray(spec)) {
+          const composites = this.composites;
           const cells = this.rowCells(spec, x);
-          // every cell empty (required nulls, written empty): field lines say what each one is
-          if (!onlyCommas(cells)) return ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + cells + "\n";
+          const line = ind + key + (spec.header ??= headerOf(spec.cols, spellKey)) + ": " + cells;
+          // every cell empty (required nulls, written empty): field lines say what each one is; a line of JSON
+          // cells too long to read (MAX_JSON_LINE): field lines lay them out
+          if (!onlyCommas(cells) && (this.composites === composites || line.length <= MAX_JSON_LINE)) return line + "\n";
         }
         return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
       }
@@ -284,8 +293,9 @@ export class DenseWriter {
    */
   private openOrJson(ind: string, key: string, x: unknown, keyed: number, lines: string): string {
     const json = ind + key + ": " + this.json(x) + "\n";
-    // much shorter lines win without the estimate (the tables open positions are laid out for)
-    if (lines.length < json.length * 0.7 || estimateTokens(lines) * MARGIN < estimateTokens(json)) return lines;
+    // much shorter lines win without the estimate (the tables open positions are laid out for), and so do lines
+    // where the JSON would be a line too long to read (MAX_JSON_LINE)
+    if (lines.length < json.length * 0.7 || json.length > MAX_JSON_LINE + 1 || estimateTokens(lines) * MARGIN < estimateTokens(json)) return lines;
     this.keyed = keyed;
     return json;
   }
@@ -321,7 +331,14 @@ export class DenseWriter {
       this.absent = 0;
       const keyed = this.keyed;
       const composites = this.composites;
-      for (let i = 0; i < n; i++) rows += rowInd + this.rowCells(spec, x[i], true) + "\n";
+      // a row holding JSON cells longer than MAX_JSON_LINE: the list lays its items out in field lines
+      let longJson = false;
+      for (let i = 0; i < n; i++) {
+        const before = this.composites;
+        const row = rowInd + this.rowCells(spec, x[i], true);
+        if (this.composites !== before && row.length > MAX_JSON_LINE) longJson = true;
+        rows += row + "\n";
+      }
       // a one-cell table has no empty cells to save
       const empties = spec.leaves > 1 ? this.absent : 0;
       const table = ind + key + "[" + n + "]" + (spec.header ??= headerOf(spec.cols, spellKey)) + ":\n" + rows;
@@ -333,7 +350,7 @@ export class DenseWriter {
       if (!sparse && !json) return table;
       const keyedTable = this.keyed;
       const list = this.listLines(ind, key, item, x);
-      if (list !== undefined && ((sparse && list.length < table.length) || (json && estimateTokens(list) < estimateTokens(table)))) {
+      if (list !== undefined && (longJson || (sparse && list.length < table.length) || (json && estimateTokens(list) < estimateTokens(table)))) {
         this.keyed = keyed + (this.keyed - keyedTable);
         return list;
       }
@@ -435,6 +452,7 @@ export class DenseWriter {
 
   /** `[N:item;item]`, each item without its trailing empty cells (docs/TEXT.md §2). */
   inlineArray(spec: Extract<Spec, { t: 2 }>, a: unknown[]): string {
+    if (a.length === 0) return "[]"; // (a token fewer than `[0:]`)
     this.deeper();
     let out = "[" + a.length + ":";
     const item = spec.item;

@@ -617,6 +617,11 @@ export class DenseLine {
     if (this.emptyAhead()) return ABSENT;
     if (t.charCodeAt(this.pos) !== 91) this.invalid('expected an inline array "[N:...]"');
     const header = this.pos;
+    // `[]`: the empty array (a token fewer than `[0:]`)
+    if (t.charCodeAt(this.pos + 1) === 93) {
+      this.pos += 2;
+      return [];
+    }
     this.pos++;
     const n = this.count();
     if (t.charCodeAt(this.pos) !== 58) this.fail('expected ":" after the inline array length');

@@ -606,8 +606,10 @@ export class DenseTextReader extends DenseLine implements LineSink {
       }
       // ":" and the value, a space between them optional (the writer leaves it out before numbers)
       this.pos += t.charCodeAt(this.pos + 1) === 32 ? 2 : 1;
-      // anything: as an open object's cell (a scalar, raw or quoted, or JSON from `{` or `[`)
-      const v = info.spelling === "text" ? this.textCell(info, false) : info.shape.kind === "any" ? this.textCell(info.open!, false) : this.jsonCell(info);
+      // anything (or anything or null, as the writer spells it: null is a cell of anything too): as an open object's
+      // cell (a scalar, raw or quoted, or JSON from `{` or `[`)
+      const anyInfo = info.shape.kind === "any" ? info : info.spelling !== "text" && info.nonNull?.shape.kind === "any" ? info.nonNull : undefined;
+      const v = info.spelling === "text" ? this.textCell(info, false) : anyInfo !== undefined ? this.textCell(anyInfo.open!, false) : this.jsonCell(info);
       if (v === ABSENT) this.invalid("expected a value after the colon");
       if (this.pos !== this.le) this.fail("unexpected text after the value");
       return v;
