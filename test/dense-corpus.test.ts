@@ -70,7 +70,9 @@ test("dense: every corpus schema/instance pair and random values round-trip", as
     }
   }
   console.log(`dense-corpus: ${instances} instances and ${randoms} random values (${reworded["spaced out"]} read back spaced out, ${reworded["with blank lines"]} with blank lines)`);
-  assert.ok(reworded["spaced out"] > 200 && reworded["with blank lines"] > 500, JSON.stringify(reworded));
+  // (texts with a table or field group to space out: fewer since documents whose lines would be no cheaper, or
+  // whose open objects' keys differ, are JSON; 182 at 5b7e0a5)
+  assert.ok(reworded["spaced out"] > 150 && reworded["with blank lines"] > 500, JSON.stringify(reworded));
   assert.deepEqual(failures, []);
   assert.ok(instances > 100, `${instances} instances`);
 });

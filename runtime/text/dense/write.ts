@@ -41,6 +41,12 @@ export class DenseWriter {
    * writes its rows flush left (docs/TEXT.md §2, "flush rows"), the two blanks before each row being two tokens.
    */
   private last = false;
+  /**
+   * Values laid out in lines only because their JSON line would be too long to read (MAX_JSON_LINE), in this
+   * document: lines that may cost more than that JSON did, so the whole document's lines and JSON are always
+   * weighed by the estimate (the shortcuts that skip it assume the lines are what the layout chose for cost).
+   */
+  private unfolded = 0;
 
   constructor(private readonly model: DenseModel) {}
 
@@ -51,6 +57,7 @@ export class DenseWriter {
    */
   document(value: unknown): string {
     this.keyed = 0;
+    this.unfolded = 0;
     const lines = this.lines(value);
     try {
       return this.choose(value, lines);
@@ -81,15 +88,15 @@ export class DenseWriter {
   private cheaper(value: unknown, lines: string): string {
     // the keys JSON would spell for the cells written under headers (`"key":` each) add up to more than a quarter
     // of the lines: JSON is that much longer, the lines win by far, and skipping the estimate keeps toText fast on
-    // the tables dense is for
-    if (this.keyed * 4 > lines.length) return lines;
+    // the tables dense is for (unless the line limit laid values out in lines: see `unfolded`)
+    if (this.keyed * 4 > lines.length && this.unfolded === 0) return lines;
     let size: number;
     try {
       size = JSON.stringify(value).length; // a cheap first look: dense lines much shorter than JSON win anyway
     } catch {
       size = Infinity; // bigint: the writer's own JSON below
     }
-    if (lines.length < size * 0.8) return lines;
+    if (lines.length < size * 0.8 && this.unfolded === 0) return lines;
     const json = this.json(value);
     return estimateTokens(json) < estimateTokens(lines) * MARGIN ? json : lines;
   }
@@ -212,6 +219,7 @@ export class DenseWriter {
           // every cell empty (required nulls, written empty): field lines say what each one is; a line of JSON
           // cells too long to read (MAX_JSON_LINE): field lines lay them out
           if (!onlyCommas(cells) && (this.composites === composites || line.length <= MAX_JSON_LINE)) return line + "\n";
+          if (!onlyCommas(cells)) this.unfolded++;
         }
         return ind + key + ":\n" + this.fields(info, x, ind + INDENT);
       }
@@ -295,7 +303,11 @@ export class DenseWriter {
     const json = ind + key + ": " + this.json(x) + "\n";
     // much shorter lines win without the estimate (the tables open positions are laid out for), and so do lines
     // where the JSON would be a line too long to read (MAX_JSON_LINE)
-    if (lines.length < json.length * 0.7 || json.length > MAX_JSON_LINE + 1 || estimateTokens(lines) * MARGIN < estimateTokens(json)) return lines;
+    if (lines.length < json.length * 0.7 || estimateTokens(lines) * MARGIN < estimateTokens(json)) return lines;
+    if (json.length > MAX_JSON_LINE + 1) {
+      this.unfolded++;
+      return lines;
+    }
     this.keyed = keyed;
     return json;
   }
@@ -351,6 +363,7 @@ export class DenseWriter {
       const keyedTable = this.keyed;
       const list = this.listLines(ind, key, item, x);
       if (list !== undefined && (longJson || (sparse && list.length < table.length) || (json && estimateTokens(list) < estimateTokens(table)))) {
+        if (longJson) this.unfolded++;
         this.keyed = keyed + (this.keyed - keyedTable);
         return list;
       }
