@@ -3,7 +3,7 @@
  * exactly), described by JSON Schemas written from their types (./schemas), written as compact JSON, TOON v4
  * (@toon-format/toon), TRON (@tron-format/tron), TSON (@zenoaihq/tson) and dense (a codec of the schema), counted
  * with o200k_base. Every format must read back the same value; dense is read back by `fromText` and, in a fenced
- * reply, by the streaming reader `fromModelOutput` runs on. Tokens are deterministic: no timing here.
+ * reply, by `fromModelOutput`. Tokens are deterministic: no timing here.
  */
 import { isDeepStrictEqual } from "node:util";
 import { readFileSync } from "node:fs";
@@ -14,7 +14,7 @@ import { dumps as tsonDumps, loads as tsonLoads } from "@zenoaihq/tson";
 import { schemaToIR } from "../../generator/load/index.ts";
 import { compileTextCheck } from "../../generator/emit/text.ts";
 import { denseOf } from "../../runtime/text/dense/index.ts";
-import { textReader } from "../../runtime/text/reader/text-reader.ts";
+import { fromModelOutputWith } from "../../runtime/text/model-output.ts";
 
 /** The counts the TOON project publishes (benchmarks/results/token-efficiency.md), which the regeneration must hit. */
 export const PUBLISHED: Record<string, { json: number; toon: number }> = {
@@ -71,9 +71,7 @@ export function measure(name: string, description: string, data: Record<string, 
   const { dense, spec } = denseCodec(name);
   const text = dense.toText(data);
   if (!isDeepStrictEqual(dense.fromText(text), data)) lossy.push("dense (fromText)");
-  const r = textReader(spec);
-  r.push("Here it is:\n\n```toon\n" + text + "\n```\n");
-  if (!isDeepStrictEqual(r.end(), data)) lossy.push("dense (model output)");
+  if (!isDeepStrictEqual(fromModelOutputWith("Here it is:\n\n```toon\n" + text + "\n```\n", spec), data)) lossy.push("dense (model output)");
   return { name, description, json: countTokens(json), toon: countTokens(toon), tron: countTokens(tron), tson: countTokens(tson), dense: countTokens(text), lossy };
 }
 
