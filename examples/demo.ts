@@ -71,21 +71,19 @@ for (const ex of EXAMPLES) {
   }
 }
 
-const header = ["example", "files written", "pretty JSON", "compact JSON", "gzip(JSON)", "TOON binary", "gzip(TOON)", "TOON/JSON"];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-console.log("toon-gen demo: generated codecs, round-tripped every example (deep equality), sizes in bytes\n");
-console.log(line(header));
-console.log(widths.map((w) => "-".repeat(w)).join("  "));
-for (const r of rows) console.log(line(r));
+/** A table in columns: the first left-aligned, the others right-aligned. */
+function printTable(header: string[], body: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of body) console.log(line(r));
+}
 
-const tokenHeader = ["example", "compact JSON", "TOON (@toon-format/toon)", "dense", "dense/JSON"];
-const tw = tokenHeader.map((h, i) => Math.max(h.length, ...tokenRows.map((r) => r[i]!.length)));
-const tline = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(tw[i]!) : c.padStart(tw[i]!))).join("  ");
+console.log("toon-gen demo: generated codecs, round-tripped every example (deep equality), sizes in bytes\n");
+printTable(["example", "files written", "pretty JSON", "compact JSON", "gzip(JSON)", "TOON binary", "gzip(TOON)", "TOON/JSON"], rows);
 console.log("\nwhat a model reads, in tokens (o200k_base); the dense text round-tripped too\n");
-console.log(tline(tokenHeader));
-console.log(tw.map((w) => "-".repeat(w)).join("  "));
-for (const r of tokenRows) console.log(tline(r));
+printTable(["example", "compact JSON", "TOON (@toon-format/toon)", "dense", "dense/JSON"], tokenRows);
 
 // examples/agent-loop: the agent loop with the real OpenAI and Anthropic clients, against the loopback replay
 // server (always offline here; examples/agent-loop/main.ts talks to the real APIs when given a key)

@@ -6,7 +6,7 @@
 import type { Shape } from "../../codec/descriptor.ts";
 import type { ShapeInfo } from "../dense/model.ts";
 import { FIELDS, LIST, TABLE, type DenseTextReader } from "./dense.ts";
-import { inlineArray, lineIndent, lineKey, valueStart, type Keys, type LinePlan, type PlanAnswer } from "./partial-text.ts";
+import { fieldValuePlan, lineIndent, lineKey, type Keys, type LinePlan, type PlanAnswer } from "./partial-text.ts";
 
 /**
  * The plan of the unfinished line `line` of `r`'s text. `isText`: whether the value at these keys is a string whose
@@ -66,16 +66,7 @@ function fieldPlan(info: ShapeInfo, line: string, at: number, keys: Keys, isText
   if (k === undefined || k === null) return k;
   const s = info.shape as Extract<Shape, { kind: "object" }>;
   if (info.index === undefined || (!info.index.has(k.key) && s.additional === false)) return null;
-  if (line.charCodeAt(k.end) === 91) {
-    const a = inlineArray(line, k.end);
-    if (a === undefined || a === null) return a;
-    const items = [...keys, k.key];
-    return isText([...items, 0]) ? { keys: items, start: a.start, delim: a.delim, cells: "items", count: a.count } : null;
-  }
-  const start = valueStart(line, k.end, "optional");
-  if (start === undefined || start === null) return start;
-  const field = [...keys, k.key];
-  return isText(field) ? { keys: field, start, delim: 0, cells: [[]] } : null;
+  return fieldValuePlan(line, k.end, [...keys, k.key], isText);
 }
 
 /** The keys from the root to the value frame `k` reads. */

@@ -307,3 +307,18 @@ export function valueStart(line: string, end: number, space: "optional" | "requi
   if (line.charCodeAt(end + 1) === 32) return end + 2;
   return space === "optional" ? end + 1 : null;
 }
+
+/**
+ * The plan of a field line whose key ends at `end` (the field's keys: `field`): an inline array's items
+ * (`key[N]: a,b`), or the value after `: `.
+ */
+export function fieldValuePlan(line: string, end: number, field: Keys, isText: (keys: Keys) => boolean): PlanAnswer {
+  if (line.charCodeAt(end) === 91) {
+    const a = inlineArray(line, end);
+    if (a === undefined || a === null) return a;
+    return isText([...field, 0]) ? { keys: field, start: a.start, delim: a.delim, cells: "items", count: a.count } : null;
+  }
+  const start = valueStart(line, end, "optional");
+  if (start === undefined || start === null) return start;
+  return isText(field) ? { keys: field, start, delim: 0, cells: [[]] } : null;
+}

@@ -5,7 +5,7 @@
  */
 import type { FieldGroup } from "./toon-line.ts";
 import type { R } from "./toon-read.ts";
-import { inlineArray, lineIndent, lineKey, valueStart, type Keys, type PlanAnswer } from "./partial-text.ts";
+import { fieldValuePlan, lineIndent, lineKey, type Keys, type PlanAnswer } from "./partial-text.ts";
 
 /**
  * The plan of the unfinished line `line` of the reader state `s`. `isText`: whether the value at these keys is a
@@ -54,16 +54,7 @@ export function toonPlan(s: R, line: string, isText: (keys: Keys) => boolean): P
 function fieldPlan(line: string, at: number, keys: Keys, isText: (keys: Keys) => boolean): PlanAnswer {
   const k = lineKey(line, at);
   if (k === undefined || k === null) return k;
-  if (line.charCodeAt(k.end) === 91) {
-    const a = inlineArray(line, k.end);
-    if (a === undefined || a === null) return a;
-    const items = [...keys, k.key];
-    return isText([...items, 0]) ? { keys: items, start: a.start, delim: a.delim, cells: "items", count: a.count } : null;
-  }
-  const start = valueStart(line, k.end, "optional");
-  if (start === undefined || start === null) return start;
-  const field = [...keys, k.key];
-  return isText(field) ? { keys: field, start, delim: 0, cells: [[]] } : null;
+  return fieldValuePlan(line, k.end, [...keys, k.key], isText);
 }
 
 /** The keys from the root to the value of scope `k`. */
