@@ -10,7 +10,8 @@
  * deep-equal its value. Targets: dense <= 0.70x compact JSON on orders, logs and extraction, <= 0.60x on the
  * tool-call batch, geometric mean <= 0.75x over the corpus, never above compact JSON (o200k_base).
  * Speed: ops/s of the generated codec's dense toText/fromText against JSON.stringify/JSON.parse of the same
- * value, each case in its own process (`--child`), median of batches, rounds alternating.
+ * value and against @toon-format/toon's encode/decode (the peer dense competes with; issue 25's targets: at least
+ * 3x and 10x), each case in its own process (`--child`), median of batches, rounds alternating.
  * Writes bench/results/dense.json and bench/results/dense.md (not with `--quick` or `--only`, which measure part).
  * `--only <dataset>` (repeatable, or comma-separated): speed of those example datasets only (no tokens), to iterate.
  */
@@ -46,7 +47,11 @@ if (args.has("--child")) {
   const value = exampleData(c.dir, c.base);
   const dense = codec.toText(value, { layout: "dense" });
   const json = JSON.stringify(value);
+  const { encode: toonEncode, decode: toonDecode } = await import("@toon-format/toon");
+  const toon = toonEncode(value);
   const fn = {
+    "TOON encode": () => toonEncode(value),
+    "TOON decode": () => toonDecode(toon),
     "dense toText": () => codec.toText(value, { layout: "dense" }),
     "dense fromText": () => codec.fromText(dense, { layout: "dense" }),
     "fromText (detected)": () => codec.fromText(dense),
@@ -175,9 +180,12 @@ if (!args.has("--no-tokens") && only.size === 0) {
 }
 
 if (!args.has("--no-speed")) {
-  const ops = ["dense toText", "JSON.stringify", "dense fromText", "fromText (detected)", "JSON.parse"];
+  const ops = ["dense toText", "JSON.stringify", "TOON encode", "dense fromText", "fromText (detected)", "JSON.parse", "TOON decode"];
   const rounds = quick ? 2 : 5;
-  const lines = ["| dataset | dense toText | JSON.stringify | toText / stringify | dense fromText | fromText (detected) | JSON.parse | fromText / parse |", "|---|---:|---:|---:|---:|---:|---:|---:|"];
+  const lines = [
+    "| dataset | dense toText | JSON.stringify | toText / stringify | TOON encode | toText / encode (>= 3) | dense fromText | fromText (detected) | JSON.parse | fromText / parse | TOON decode | fromText / decode (>= 10) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
   const speed: Record<string, Record<string, number>> = {};
   for (const [dir, base, name] of EXAMPLES) {
     if (only.size > 0 && !only.has(dir)) continue;
@@ -192,7 +200,7 @@ if (!args.has("--no-speed")) {
     const m = Object.fromEntries(ops.map((op) => [op, median(rates[op]!)]));
     speed[dir] = m;
     lines.push(
-      `| ${dir} | ${n(Math.round(m["dense toText"]!))} | ${n(Math.round(m["JSON.stringify"]!))} | ${ratio(m["dense toText"]!, m["JSON.stringify"]!)} | ${n(Math.round(m["dense fromText"]!))} | ${n(Math.round(m["fromText (detected)"]!))} | ${n(Math.round(m["JSON.parse"]!))} | ${ratio(m["dense fromText"]!, m["JSON.parse"]!)} |`,
+      `| ${dir} | ${n(Math.round(m["dense toText"]!))} | ${n(Math.round(m["JSON.stringify"]!))} | ${ratio(m["dense toText"]!, m["JSON.stringify"]!)} | ${n(Math.round(m["TOON encode"]!))} | ${ratio(m["dense toText"]!, m["TOON encode"]!)} | ${n(Math.round(m["dense fromText"]!))} | ${n(Math.round(m["fromText (detected)"]!))} | ${n(Math.round(m["JSON.parse"]!))} | ${ratio(m["dense fromText"]!, m["JSON.parse"]!)} | ${n(Math.round(m["TOON decode"]!))} | ${ratio(m["dense fromText"]!, m["TOON decode"]!)} |`,
     );
   }
   result.speed = speed;
