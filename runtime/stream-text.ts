@@ -228,25 +228,26 @@ export class TextFeed {
 
   /** The shape (refs followed) at `pointer`, undefined where the schema names no position. */
   private shapeAt(pointer: string): Shape | undefined {
-    const walker = this.ts.walker;
-    let node: PathNode | null = walker.root;
-    for (const seg of pointer.split("/").slice(1)) {
-      if (node === null) return undefined;
-      const raw = seg.replace(/~1/g, "/").replace(/~0/g, "~");
-      const kind = resolve(node.shape, this.ts.defs)?.kind;
-      node = walker.child(node, kind === "array" || kind === "tuple" ? Number(raw) : raw);
-    }
-    return node === null ? undefined : resolve(node.shape, this.ts.defs);
+    const node = this.walk(pointer, false)?.node;
+    return node === undefined || node === null ? undefined : resolve(node.shape, this.ts.defs);
   }
 
   /** The keys of the value at `pointer`, or undefined when an array item holds it (it goes out with the item). */
   private place(pointer: string): Token[] | undefined {
+    return this.walk(pointer, true)?.keys;
+  }
+
+  /**
+   * `pointer` as keys (indices where the schema has an array) and the schema's node there; undefined past a
+   * position the schema names none below, or (`own`) past an array item, which holds what is below it.
+   */
+  private walk(pointer: string, own: boolean): { keys: Token[]; node: PathNode | null } | undefined {
     const walker = this.ts.walker;
     const keys: Token[] = [];
     let node: PathNode | null = walker.root;
     let at = 0;
     while (at < pointer.length) {
-      if (node === null || (keys.length > 0 && node.item)) return undefined;
+      if (node === null || (own && keys.length > 0 && node.item)) return undefined;
       const next = pointer.indexOf("/", at + 1);
       const seg = pointer.slice(at + 1, next < 0 ? pointer.length : next);
       at = next < 0 ? pointer.length : next;
@@ -256,7 +257,7 @@ export class TextFeed {
       keys.push(key);
       node = walker.child(node, key);
     }
-    return keys;
+    return { keys, node };
   }
 
   private add(frames: Uint8Array[]): void {

@@ -28,7 +28,7 @@ export function densePlan(r: DenseTextReader, line: string, isText: (keys: Keys)
     if (f.t === FIELDS) {
       if (f.first !== -1 || n > f.ind) return null;
       if (n < f.ind || (line.charCodeAt(n) === 45 && (n + 1 === line.length || line.charCodeAt(n + 1) === 32))) continue;
-      return fieldPlan(f.info, line, n, keysTo(r, k), isText);
+      return fieldPlan(f.info, line, n, r.keysTo(k), isText);
     }
     if (f.t !== TABLE && f.t !== LIST) return null;
     // a list's item whose lines the frames above read is stored when they close: the line is the next item's
@@ -40,7 +40,7 @@ export function densePlan(r: DenseTextReader, line: string, isText: (keys: Keys)
     // a table's rows one level in, or flush left (at depth 0, as its first row says)
     const flush = f.t === TABLE && f.ind === 0 && (f.flush || (f.i === 0 && n === 0));
     if (n !== (flush ? f.ind : f.ind + 2)) return null;
-    const keys = [...keysTo(r, k), i];
+    const keys = [...r.keysTo(k), i];
     if (f.t === TABLE) {
       const cols = f.b!.cols;
       if (cols === undefined) return null; // (a variant row: which columns it has, its first cell says)
@@ -67,14 +67,4 @@ function fieldPlan(info: ShapeInfo, line: string, at: number, keys: Keys, isText
   const s = info.shape as Extract<Shape, { kind: "object" }>;
   if (info.index === undefined || (!info.index.has(k.key) && s.additional === false)) return null;
   return fieldValuePlan(line, k.end, [...keys, k.key], isText);
-}
-
-/** The keys from the root to the value frame `k` reads. */
-function keysTo(r: DenseTextReader, k: number): (string | number)[] {
-  const keys: (string | number)[] = [];
-  for (let j = 0; j < k; j++) {
-    const key = r.stack[j]!.key;
-    if (key !== undefined) keys.push(key);
-  }
-  return keys;
 }

@@ -350,9 +350,14 @@ export class DenseTextReader extends DenseLine implements LineSink {
 
   /** The keys from the root to the value the top frame reads. */
   private openPath(): (string | number)[] {
+    return this.keysTo(this.stack.length - 1);
+  }
+
+  /** The keys from the root to the value frame `k` reads (./dense-plan.ts asks for a frame below the top). */
+  keysTo(k: number): (string | number)[] {
     const path: (string | number)[] = [];
-    for (let k = 0; k < this.stack.length - 1; k++) {
-      const key = this.stack[k]!.key;
+    for (let j = 0; j < k; j++) {
+      const key = this.stack[j]!.key;
       if (key !== undefined) path.push(key);
     }
     return path;

@@ -290,22 +290,23 @@ export function inlineArray(line: string, end: number): { count: number; delim: 
   }
   if (i >= line.length) return undefined;
   if (line.charCodeAt(i) !== 93) return null;
-  const start = valueStart(line, i + 1, "optional");
+  const start = valueStart(line, i + 1);
   // `[N]:` alone: a list's header (or the start of `[N]: a,b`)
   if (start === undefined || start === null) return start;
   return { count, delim, start };
 }
 
 /**
- * Where a `key: value` line's value begins (`end`: just past the key): past `:` and one space; undefined while the
+ * Where a `key: value` line's value begins (`end`: just past the key): past `:` and one space if there is one (dense
+ * writes `key:5`); undefined while the
  * line may still be writing it, null when the key is followed by anything else (a header, a block).
  */
-export function valueStart(line: string, end: number, space: "optional" | "required"): number | null | undefined {
+export function valueStart(line: string, end: number): number | null | undefined {
   if (end >= line.length) return undefined;
   if (line.charCodeAt(end) !== 58) return null;
   if (end + 1 >= line.length) return undefined;
   if (line.charCodeAt(end + 1) === 32) return end + 2;
-  return space === "optional" ? end + 1 : null;
+  return end + 1;
 }
 
 /**
@@ -318,7 +319,7 @@ export function fieldValuePlan(line: string, end: number, field: Keys, isText: (
     if (a === undefined || a === null) return a;
     return isText([...field, 0]) ? { keys: field, start: a.start, delim: a.delim, cells: "items", count: a.count } : null;
   }
-  const start = valueStart(line, end, "optional");
+  const start = valueStart(line, end);
   if (start === undefined || start === null) return start;
   return isText(field) ? { keys: field, start, delim: 0, cells: [[]] } : null;
 }

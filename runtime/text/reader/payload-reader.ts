@@ -577,8 +577,7 @@ class JsonHooks implements JsonHandler {
   stringStart(at: number): void {
     if (this.partial) {
       const key = this.childKey();
-      const keys: (string | number)[] = [];
-      for (let i = 1; i < this.stack.length; i++) keys.push(this.stack[i]!.key!);
+      const keys = this.openKeys();
       keys.push(key!);
       this.strKeys = key !== undefined && this.p.isText(keys) ? keys : undefined;
       this.shown = this.fresh = "";
@@ -609,6 +608,13 @@ class JsonHooks implements JsonHandler {
     this.done(f.key);
   }
 
+  /** The keys from the root to the innermost open container. */
+  private openKeys(): (string | number)[] {
+    const keys: (string | number)[] = [];
+    for (let i = 1; i < this.stack.length; i++) keys.push(this.stack[i]!.key!);
+    return keys;
+  }
+
   /** The value just stored at `key` of the innermost open container is complete. */
   private done(key: string | number | undefined): void {
     const top = this.stack[this.stack.length - 1];
@@ -616,8 +622,7 @@ class JsonHooks implements JsonHandler {
     const c = top.c as Record<string | number, unknown>;
     // (only items and the root's members are told: others need no path)
     if (this.stack.length > 1 && !Array.isArray(c)) return;
-    const path: (string | number)[] = [];
-    for (let i = 1; i < this.stack.length; i++) path.push(this.stack[i]!.key!);
+    const path = this.openKeys();
     const stored = Array.isArray(c) ? c[c.length - 1] : c[key];
     const k = Array.isArray(c) ? c.length - 1 : key;
     let checked: unknown;
