@@ -100,6 +100,15 @@ test("keyed: counts, duplicates, a missing field and the wrong header are errors
   e = catchToon(() => dense.fromText("flags[1]{enabled,rollout,owner,updatedAt}:\n  true,1,x,20250101"));
   assert.equal(e.code, "TEXT_SYNTAX");
   assert.equal(e.line, 1);
+  e = catchToon(() => dense.fromText("flags[1:]:\n  a: true"));
+  assert.equal(e.code, "TEXT_SYNTAX");
+  assert.match(e.message, /expected "\{"/);
+  assert.equal(e.path, "/flags");
+  // a map whose values are arrays has no keyed table
+  const lists = codecOf({ type: "object", properties: { m: { type: "object", additionalProperties: { type: "array", items: { type: "integer" } } } } });
+  e = catchToon(() => lists.dense.fromText("m[1:]{a}:\n  k: 1"));
+  assert.equal(e.code, "INVALID_VALUE");
+  assert.equal(e.path, "/m");
   // a reply cut after the first entry: INCOMPLETE; a miscounted header in a closed fence: repaired with repair
   const r = textReader(spec);
   r.push("```toon\n" + head + "  a: true,1,x,20250101\n");
