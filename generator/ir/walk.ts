@@ -1,5 +1,20 @@
-/** Small structural queries over a SchemaIR, shared by the emitter and the interpreter. */
-import type { ObjectShape, SchemaIR, Shape } from "./types.ts";
+/** Small structural queries over a SchemaIR, shared by the emitter, the interpreter and the sample profiler. */
+import type { Definition, ObjectShape, SchemaIR, Shape } from "./types.ts";
+
+/**
+ * The IR's definitions by name, as the runtime's plan functions (planBranches, the predicate compiler) look them
+ * up: what a stage needs that reads shapes without emitting code (the emitter's ModuleContext is one too).
+ */
+export function definitionLookup(ir: SchemaIR): { def(name: string): Definition } {
+  const defs = new Map(ir.definitions.map((d) => [d.name, d]));
+  return {
+    def(n: string): Definition {
+      const d = defs.get(n);
+      if (d === undefined) throw new Error(`internal: unknown definition ${n}`);
+      return d;
+    },
+  };
+}
 
 /** True when some object shape reachable from the root or a definition satisfies `test`. */
 export function someObject(ir: SchemaIR, test: (s: ObjectShape) => boolean): boolean {

@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../../runtime/errors.ts";
 import { getOwn } from "../../runtime/objects.ts";
-import { ModuleContext } from "../emit/context.ts";
 import { planBranches } from "../../runtime/codec/plan.ts";
 import { glob, hasMagic, toPosix } from "../fs/glob.ts";
+import { definitionLookup } from "../ir/walk.ts";
 import { categoryTest, PredicateCompiler, type Predicate } from "../../runtime/codec/engine/predicate.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import { formatNamed, formatOf, isScalar, type FormatName } from "../../runtime/codec/formats.ts";
@@ -58,13 +58,13 @@ const MAX_DEPTH = 256;
 
 export class Profiler {
   readonly profile: Profile = { samples: 0, frequency: new Map(), paths: new Map() };
-  private readonly cx: ModuleContext;
+  private readonly cx: ReturnType<typeof definitionLookup>;
   private readonly preds: PredicateCompiler;
   private readonly unionPlans = new Map<Shape, { index: number; test: Predicate | undefined }[]>();
   private readonly fits: Predicate;
 
   constructor(readonly ir: SchemaIR) {
-    this.cx = new ModuleContext(ir);
+    this.cx = definitionLookup(ir);
     this.preds = new PredicateCompiler(this.cx);
     this.fits = this.preds.predicateOf(ir.root);
   }
