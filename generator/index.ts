@@ -7,7 +7,7 @@ export type { GenerateConfig, GenerateOptions, GenerateResult, GeneratedFile, Ge
 export { loadConfig, checkConfig } from "./cli/config.ts";
 export { loadSchemaFile, schemaToIR } from "./load/index.ts";
 export { buildDictionary, formatDictionary, parseDictionary } from "./dictionary/file.ts";
-export type { Dictionary, Segment, RetiredEntry } from "./dictionary/file.ts";
+export type { Dictionary, Segment, RetiredEntry } from "./dictionary/types.ts";
 export type { DictionaryEntry } from "./dictionary/build.ts";
 export { initHash } from "./dictionary/hash.ts";
 export { emitModule } from "./emit/module.ts";

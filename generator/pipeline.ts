@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { ToonError } from "../runtime/errors.ts";
-import { formatDictionary, parseDictionary, type Dictionary } from "./dictionary/file.ts";
+import { formatDictionary, parseDictionary } from "./dictionary/file.ts";
+import type { Dictionary } from "./dictionary/types.ts";
 import { evolveDictionary, type Finding } from "./dictionary/evolve.ts";
 import { applyWireLayout } from "./dictionary/wire-layout.ts";
 import { initHash } from "./dictionary/hash.ts";

@@ -8,7 +8,7 @@
 import type { JsonValue, SchemaIR } from "../ir/types.ts";
 import { canonicalForm, collectEntries, type DictionaryEntry } from "./build.ts";
 import { fingerprintOf } from "./hash.ts";
-import type { Dictionary, RetiredEntry, Segment } from "./file.ts";
+import type { Dictionary, RetiredEntry, Segment } from "./types.ts";
 import { DICTIONARY_FORMAT } from "./format.ts";
 import { parentOfProperty } from "./paths.ts";
 import type { Profile } from "../samples/profile.ts";

@@ -14,7 +14,8 @@
 import * as path from "node:path";
 import type { SchemaIR } from "../ir/types.ts";
 import { evolveDictionary } from "./evolve.ts";
-import { formatDictionary, type Dictionary } from "./file.ts";
+import { formatDictionary } from "./file.ts";
+import type { Dictionary } from "./types.ts";
 
 export interface OrphanDictionary {
   /** Path relative to dictionaryDir, `/` separated. */

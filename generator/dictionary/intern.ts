@@ -9,7 +9,7 @@
 import { formatOf } from "../../runtime/codec/formats.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import type { DictionaryEntry } from "./build.ts";
-import type { Dictionary } from "./file.ts";
+import type { Dictionary } from "./types.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, mapShapesByPath, propertySegment, tupleSegment } from "./paths.ts";
 import type { Profile } from "../samples/profile.ts";
 import { chooseTable } from "../samples/tables.ts";

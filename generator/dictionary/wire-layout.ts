@@ -6,7 +6,7 @@
  */
 import type { Definition, JsonValue, ObjectShape, SchemaIR, Shape } from "../ir/types.ts";
 import type { DictionaryEntry } from "./build.ts";
-import type { Dictionary } from "./file.ts";
+import type { Dictionary } from "./types.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, parentOfProperty, propertySegment, tupleSegment } from "./paths.ts";
 
 interface Known {

@@ -4,7 +4,7 @@
  * the shapes trimmed to what the engine reads, so the descriptor is small enough to embed in a generated module.
  */
 import type { CodecDescriptor, Constraints, Shape as WireShape } from "../../runtime/codec/descriptor.ts";
-import type { Dictionary } from "../dictionary/file.ts";
+import type { Dictionary } from "../dictionary/types.ts";
 import { applyWireLayout } from "../dictionary/wire-layout.ts";
 import type { ObjectShape, SchemaIR, Shape } from "../ir/types.ts";
 import { someObject } from "../ir/walk.ts";

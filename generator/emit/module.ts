@@ -3,7 +3,7 @@
  * functions (one pair per named definition), structural predicates, the dictionary and the codec object.
  * Output is a pure function of (IR, dictionary, generator version): deterministic, byte for byte.
  */
-import type { Dictionary } from "../dictionary/file.ts";
+import type { Dictionary } from "../dictionary/types.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { Code, code, join, lineComment, name, raw } from "../../templates/code.ts";
 import { ToonError } from "../../runtime/errors.ts";

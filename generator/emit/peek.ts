@@ -7,7 +7,7 @@
  * a union or a map would need the definition's writer to know where it is called from, and are refused.
  */
 import { ToonError } from "../../runtime/errors.ts";
-import type { Dictionary } from "../dictionary/file.ts";
+import type { Dictionary } from "../dictionary/types.ts";
 import { fingerprintOf } from "../dictionary/hash.ts";
 import { propertySegment } from "../dictionary/paths.ts";
 import type { ObjectShape, SchemaIR, Shape } from "../ir/types.ts";

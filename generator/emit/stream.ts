@@ -9,7 +9,7 @@
  *
  * The generic machinery (frames, assembly, events, snapshots) is runtime/stream.ts.
  */
-import type { Dictionary } from "../dictionary/file.ts";
+import type { Dictionary } from "../dictionary/types.ts";
 import type { SchemaIR, Shape } from "../ir/types.ts";
 import { Code, code, join, name, raw } from "../../templates/code.ts";
 import type { ModuleContext } from "./context.ts";

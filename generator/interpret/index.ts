@@ -10,7 +10,7 @@
  * `dict` must be the dictionary the module was generated with (for a schema that has evolved: its committed
  * dictionary, evolved to the schema, as `buildDictionary(ir, committed)` gives it).
  */
-import type { Dictionary } from "../dictionary/file.ts";
+import type { Dictionary } from "../dictionary/types.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { describeCodec } from "../emit/descriptor.ts";
 import { checkShapeOf } from "../emit/check-shape.ts";

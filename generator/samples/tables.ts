@@ -13,7 +13,7 @@ import { formatNamed } from "../../runtime/codec/formats.ts";
 import { wireSlots } from "../../runtime/codec/plan.ts";
 import { Writer } from "../../runtime/writer.ts";
 import { canonicalForm } from "../dictionary/build.ts";
-import type { DefaultTableEntry, DefaultTables, Dictionary, Segment } from "../dictionary/file.ts";
+import type { DefaultTableEntry, DefaultTables, Dictionary, Segment } from "../dictionary/types.ts";
 import { fingerprintOf } from "../dictionary/hash.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, mapShapesByPath, propertySegment, tupleSegment } from "../dictionary/paths.ts";
 import type { JsonValue, SchemaIR, Shape } from "../ir/types.ts";
