@@ -11,12 +11,12 @@
  * constraints, so neither is applied here (as JSON mode applies neither): values read the way `fromText` and
  * `fromModelOutput` read them otherwise.
  */
-import type { CodecDescriptor, Shape } from "./codec/descriptor.ts";
+import type { Shape } from "./codec/descriptor.ts";
 import { textCheckOf } from "./codec/engine/text-check.ts";
 import { ToonError, optionsArg, pointerSegment } from "./errors.ts";
 import { getOwn } from "./objects.ts";
 import type { StreamEncoder, StreamEvent, StreamSpec } from "./stream.ts";
-import type { FillProp, FillShape, FillSpec } from "./text/model-fill.ts";
+import { fillSpecOf } from "./text/fill-spec.ts";
 import { walkerOf, type ReaderSpec } from "./text/reader/payload-reader.ts";
 import type { PathNode, PathWalker } from "./text/reader/paths.ts";
 import type { PayloadHints } from "./text/reader/payload-rules.ts";
@@ -57,10 +57,10 @@ function textSpecOf(spec: StreamSpec): TextSpec {
     const d = spec.descriptor;
     const defs = new Map(d.definitions.map((x) => [x.name, x.shape] as const));
     const root = resolve(d.root, defs);
-    // (the generator's rule: generator/emit/text.ts `payloadHints`)
+    // (the generator's rule: generator/emit/text-shapes.ts `payloadHints`)
     const hints: PayloadHints =
       root?.kind === "object" ? { root: "object", keys: root.properties.map((p) => p.name) } : root?.kind === "array" || root?.kind === "tuple" ? { root: "array", keys: [] } : { root: "other", keys: [] };
-    const fill = fillOf(d, defs);
+    const fill = fillSpecOf(d.root, defs);
     const reader: ReaderSpec = { name: spec.name, descriptor: d, check: textCheckOf({ name: spec.name, root: d.root, definitions: d.definitions }), hints, ...(fill === undefined ? {} : { fill }) };
     textSpecs.set(spec, (t = { reader, walker: walkerOf(reader), defs }));
   }
@@ -77,60 +77,6 @@ function resolve(s: Shape, defs: ReadonlyMap<string, Shape>): Shape | undefined 
     cur = defs.get(cur.name);
   }
   return cur;
-}
-
-/**
- * The model-output fill spec of a descriptor, as the generator derives it from the schema
- * (generator/emit/model-fill.ts): the objects with an optional property or a property with a default (a descriptor
- * keeps few), and the arrays, definitions and unions leading to them.
- */
-function fillOf(d: Pick<CodecDescriptor, "root" | "definitions">, defs: ReadonlyMap<string, Shape>): FillSpec | undefined {
-  const memo = new Map<string, FillShape | null | undefined>();
-  const of = (s: Shape): FillShape | undefined => {
-    switch (s.kind) {
-      case "ref": {
-        if (!memo.has(s.name)) {
-          memo.set(s.name, null); // a recursive ref: assumed to have something
-          const def = defs.get(s.name);
-          memo.set(s.name, def === undefined ? undefined : of(def));
-        }
-        return memo.get(s.name) === undefined ? undefined : { r: s.name };
-      }
-      case "array": {
-        const items = of(s.items);
-        return items === undefined ? undefined : { a: items };
-      }
-      case "object": {
-        const props: FillProp[] = [];
-        for (const p of s.properties) {
-          const sub = of(p.shape);
-          const dflt = p.shape.default;
-          if (p.required && sub === undefined && dflt === undefined) continue;
-          const entry: FillProp = [p.name, p.required ? 0 : 1, sub ?? 0];
-          if (dflt !== undefined) entry.push(dflt);
-          props.push(entry);
-        }
-        return props.length === 0 ? undefined : { o: props };
-      }
-      case "union": {
-        const branches = s.branches.map(of);
-        if (branches.every((b) => b === undefined)) return undefined;
-        if (s.discriminator !== undefined) {
-          const b: [unknown, FillShape][] = [];
-          branches.forEach((x, i) => x !== undefined && b.push([s.discriminator!.values[i], x]));
-          return { u: s.discriminator.property, b };
-        }
-        return { v: branches.filter((x): x is FillShape => x !== undefined) };
-      }
-      default:
-        return undefined;
-    }
-  };
-  const root = of(d.root);
-  if (root === undefined) return undefined;
-  const out: Record<string, FillShape> = {};
-  for (const [n, s] of memo) if (s) out[n] = s;
-  return { root, defs: out };
 }
 
 /** One text being turned into frames (the encoder holds at most one, at the root). */

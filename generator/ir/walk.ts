@@ -1,11 +1,16 @@
 /** Small structural queries over a SchemaIR, shared by the emitter, the interpreter and the sample profiler. */
 import type { Definition, ObjectShape, SchemaIR, Shape } from "./types.ts";
 
+/** Where a stage finds the IR's definitions by name (the emitter's ModuleContext, or definitionLookup). */
+export interface Definitions {
+  def(name: string): Definition;
+}
+
 /**
  * The IR's definitions by name, as the runtime's plan functions (planBranches, the predicate compiler) look them
  * up: what a stage needs that reads shapes without emitting code (the emitter's ModuleContext is one too).
  */
-export function definitionLookup(ir: SchemaIR): { def(name: string): Definition } {
+export function definitionLookup(ir: SchemaIR): Definitions {
   const defs = new Map(ir.definitions.map((d) => [d.name, d]));
   return {
     def(n: string): Definition {
