@@ -314,15 +314,8 @@ export function fieldOf(p: string): string | undefined {
   return p.slice(p.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-/** The static JSON pointer of a child, as generated code sees it. */
-export function childPath(path: string, key: string | number): string {
-  if (typeof key === "number") return `${path}/${key}`;
-  return `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-}
-
-export function isPrimitive(v: unknown): v is string | number | boolean | null {
-  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-}
+// the engine's, so a static path and what compares with `===` are the same in generated code and the engine
+export { childPath, isPrimitive } from "../../runtime/codec/engine/props.ts";
 
 function hasExtensions(ir: SchemaIR): boolean {
   return someObject(ir, (o) => o.wire !== undefined && o.wire.ext.length > 0);

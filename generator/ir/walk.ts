@@ -1,5 +1,6 @@
 /** Small structural queries over a SchemaIR, shared by the emitter, the interpreter and the sample profiler. */
-import type { Definition, ObjectShape, SchemaIR, Shape } from "./types.ts";
+import { someObject as someObjectOf } from "../../runtime/codec/plan.ts";
+import type { Definition, ObjectShape, SchemaIR } from "./types.ts";
 
 /** Where a stage finds the IR's definitions by name (the emitter's ModuleContext, or definitionLookup). */
 export interface Definitions {
@@ -21,24 +22,8 @@ export function definitionLookup(ir: SchemaIR): Definitions {
   };
 }
 
-/** True when some object shape reachable from the root or a definition satisfies `test`. */
+/** True when some object shape reachable from the root or a definition satisfies `test` (the runtime's walk). */
 export function someObject(ir: SchemaIR, test: (s: ObjectShape) => boolean): boolean {
-  const seen = new Set<Shape>();
-  const visit = (s: Shape): boolean => {
-    if (seen.has(s)) return false;
-    seen.add(s);
-    switch (s.kind) {
-      case "object":
-        return test(s) || s.properties.some((p) => visit(p.shape)) || (s.additional !== false && visit(s.additional));
-      case "array":
-        return visit(s.items);
-      case "tuple":
-        return s.items.some(visit) || (s.rest !== false && visit(s.rest));
-      case "union":
-        return s.branches.some(visit);
-      default:
-        return false;
-    }
-  };
-  return visit(ir.root) || ir.definitions.some((d) => visit(d.shape));
+  // the walk hands back the shapes it was given: the IR's
+  return someObjectOf([ir.root, ...ir.definitions.map((d) => d.shape)], (o) => test(o as ObjectShape));
 }
