@@ -63,10 +63,10 @@ export {
 export { beginFieldIndex, fieldStart, endFieldIndex } from "./field-index.ts";
 export { peekField, pickPath } from "./field-peek.ts";
 export type { PeekSpec } from "./field-peek.ts";
+export { encodeText } from "./text/encode.ts";
+export { encodeKey } from "./text/primitives.ts";
+export { fieldList } from "./text/headers.ts";
 export {
-  encodeText,
-  encodeKey,
-  fieldList,
   type TextState,
   textBail,
   encodeTextWith,
@@ -83,8 +83,8 @@ export {
   textPrimitives,
   textTable,
   textKeyed,
-} from "./text/encode.ts";
-export type { TextEncodeOptions } from "./text/encode.ts";
+} from "./text/generated-encoder.ts";
+export type { TextEncodeOptions } from "./text/encode-state.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
 export { textLayouts } from "./text/layout.ts";
 export type { ToonTextEncodeOptions, ToonTextDecodeOptions, ToonTextGroup, DenseTextGroup, LayoutTextGroup } from "./text/layout.ts";

@@ -8,6 +8,11 @@
 import { ToonError } from "../errors.ts";
 import { checked } from "../arg-check.ts";
 import * as $encode from "./encode.ts";
+import * as $primitives from "./primitives.ts";
+import * as $headers from "./headers.ts";
+import * as $tables from "./tables.ts";
+import * as $normalize from "./normalize.ts";
+import * as $generated from "./generated-encoder.ts";
 import * as $readStream from "./reader/read-stream.ts";
 import * as $check from "./check.ts";
 import * as $output from "./model-output.ts";
@@ -19,17 +24,12 @@ import { denseOf as $denseOf, denseToText as $denseToText, denseFromText as $den
 import { denseInstructions as $denseInstructions } from "./dense/instructions.ts";
 import { applyFill as $applyFill } from "./model-fill.ts";
 
-export {
-  encodeText,
-  encodePrimitive,
-  EMPTY_ARRAY,
-  type TextState,
-  textState,
-  textFallbacks,
-  encodeTextWith,
-  textCell,
-} from "./encode.ts";
-export type { TextEncodeOptions, TextDelimiter, TextField } from "./encode.ts";
+export { encodeText, EMPTY_ARRAY } from "./encode.ts";
+export { encodePrimitive } from "./primitives.ts";
+export { type TextState, textState, textFallbacks, encodeTextWith, textCell } from "./generated-encoder.ts";
+export type { TextEncodeOptions } from "./encode-state.ts";
+export type { TextDelimiter } from "./primitives.ts";
+export type { TextField } from "./headers.ts";
 export { decodeText, decodeTextExact, TextNumber } from "./decode.ts";
 export { locateText, offsetToLineColumn } from "../entry-checks.ts";
 export type { TextDecodeOptions } from "./decode.ts";
@@ -59,40 +59,40 @@ export type { DenseCodec, DenseSource } from "./dense/index.ts";
 export type { JsonRepair, JsonRepairKind } from "./json-repair.ts";
 export type { FillSpec, FillShape, FillProp } from "./model-fill.ts";
 
-// The encoder's building blocks (./encode.ts).
-export const encodeNumber = /*@__PURE__*/ checked($encode.encodeNumber, "encodeNumber(n: number)");
+// The encoder's building blocks (./encode.ts, ./primitives.ts, ./headers.ts, ./tables.ts, ./normalize.ts).
+export const encodeNumber = /*@__PURE__*/ checked($primitives.encodeNumber, "encodeNumber(n: number)");
 export const encodeListItemLines = /*@__PURE__*/ checked($encode.encodeListItemLines, "encodeListItemLines(value, depth: depth, options?: options)");
-export const indentation = /*@__PURE__*/ checked($encode.indentation, "indentation(depth: depth, indentSize?: depth)");
+export const indentation = /*@__PURE__*/ checked($headers.indentation, "indentation(depth: depth, indentSize?: depth)");
 export const encodeFieldLines = /*@__PURE__*/ checked($encode.encodeFieldLines, "encodeFieldLines(key: string, value, depth: depth, options?: options)");
-export const encodeKey = /*@__PURE__*/ checked($encode.encodeKey, "encodeKey(key: string)");
-export const encodeStringValue = /*@__PURE__*/ checked($encode.encodeStringValue, "encodeStringValue(value: string, delimiter?: string)");
-export const encodeBigInt = /*@__PURE__*/ checked($encode.encodeBigInt, "encodeBigInt(n: bigint)");
-export const quoteString = /*@__PURE__*/ checked($encode.quoteString, "quoteString(s: string)");
-export const joinPrimitives = /*@__PURE__*/ checked($encode.joinPrimitives, "joinPrimitives(values: array, delimiter?: string)");
-export const fieldList = /*@__PURE__*/ checked($encode.fieldList, "fieldList(fields: TextFields, delimiter?: string)");
-export const arrayHeader = /*@__PURE__*/ checked($encode.arrayHeader, "arrayHeader(key: string | null, length: number, delimiter?: string)");
-export const tableHeader = /*@__PURE__*/ checked($encode.tableHeader, "tableHeader(key: string | null, length: number, fields: TextFields, delimiter?: string)");
-export const keyedHeader = /*@__PURE__*/ checked($encode.keyedHeader, "keyedHeader(key: string | null, count: number, fields: TextFields, delimiter?: string)");
-export const tableRow = /*@__PURE__*/ checked($encode.tableRow, "tableRow(row: object, fields: TextFields, delimiter?: string)");
-export const normalizeValue = /*@__PURE__*/ checked($encode.normalizeValue, "normalizeValue(value, maxDepth?: depth)");
-export const detectTabularFields = /*@__PURE__*/ checked($encode.detectTabularFields, "detectTabularFields(rows: array)");
-export const detectKeyedFields = /*@__PURE__*/ checked($encode.detectKeyedFields, "detectKeyedFields(obj: object)");
+export const encodeKey = /*@__PURE__*/ checked($primitives.encodeKey, "encodeKey(key: string)");
+export const encodeStringValue = /*@__PURE__*/ checked($primitives.encodeStringValue, "encodeStringValue(value: string, delimiter?: string)");
+export const encodeBigInt = /*@__PURE__*/ checked($primitives.encodeBigInt, "encodeBigInt(n: bigint)");
+export const quoteString = /*@__PURE__*/ checked($primitives.quoteString, "quoteString(s: string)");
+export const joinPrimitives = /*@__PURE__*/ checked($primitives.joinPrimitives, "joinPrimitives(values: array, delimiter?: string)");
+export const fieldList = /*@__PURE__*/ checked($headers.fieldList, "fieldList(fields: TextFields, delimiter?: string)");
+export const arrayHeader = /*@__PURE__*/ checked($headers.arrayHeader, "arrayHeader(key: string | null, length: number, delimiter?: string)");
+export const tableHeader = /*@__PURE__*/ checked($headers.tableHeader, "tableHeader(key: string | null, length: number, fields: TextFields, delimiter?: string)");
+export const keyedHeader = /*@__PURE__*/ checked($headers.keyedHeader, "keyedHeader(key: string | null, count: number, fields: TextFields, delimiter?: string)");
+export const tableRow = /*@__PURE__*/ checked($headers.tableRow, "tableRow(row: object, fields: TextFields, delimiter?: string)");
+export const normalizeValue = /*@__PURE__*/ checked($normalize.normalizeValue, "normalizeValue(value, maxDepth?: depth)");
+export const detectTabularFields = /*@__PURE__*/ checked($tables.detectTabularFields, "detectTabularFields(rows: array)");
+export const detectKeyedFields = /*@__PURE__*/ checked($tables.detectKeyedFields, "detectKeyedFields(obj: object)");
 // What generated text encoders call (runtime/codegen.ts), on an encoder state of encodeTextWith's.
-export const textNl = /*@__PURE__*/ checked($encode.textNl, "textNl(e: TextState, depth: depth)");
-export const textStr = /*@__PURE__*/ checked($encode.textStr, "textStr(s: string, dc: number)");
-export const textField = /*@__PURE__*/ checked($encode.textField, "textField(e: TextState, v, lead: string, key: string, fd: depth, lvl: depth)");
-export const textScalar = /*@__PURE__*/ checked($encode.textScalar, "textScalar(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
-export const textString = /*@__PURE__*/ checked($encode.textString, "textString(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
-export const textNumber = /*@__PURE__*/ checked($encode.textNumber, "textNumber(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
-export const textItem = /*@__PURE__*/ checked($encode.textItem, "textItem(e: TextState, v, depth: depth, lvl: depth)");
-export const textArray = /*@__PURE__*/ checked($encode.textArray, "textArray(e: TextState, pre: string, arr: array, cd: depth, lvl: depth, tab: boolean)");
-export const textPrimitives = /*@__PURE__*/ checked($encode.textPrimitives, "textPrimitives(e: TextState, pre: string, arr: array, kind: number, cd: depth, lvl: depth, tab: boolean)");
-export const textTable = /*@__PURE__*/ checked($encode.textTable, "textTable(e: TextState, arr: array, depth: depth, lvl: depth)");
-export const textKeyed = /*@__PURE__*/ checked($encode.textKeyed, "textKeyed(e: TextState, obj: object, keys: array, depth: depth, lvl: depth)");
+export const textNl = /*@__PURE__*/ checked($generated.textNl, "textNl(e: TextState, depth: depth)");
+export const textStr = /*@__PURE__*/ checked($generated.textStr, "textStr(s: string, dc: number)");
+export const textField = /*@__PURE__*/ checked($generated.textField, "textField(e: TextState, v, lead: string, key: string, fd: depth, lvl: depth)");
+export const textScalar = /*@__PURE__*/ checked($generated.textScalar, "textScalar(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
+export const textString = /*@__PURE__*/ checked($generated.textString, "textString(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
+export const textNumber = /*@__PURE__*/ checked($generated.textNumber, "textNumber(e: TextState, v, lead: string, kc: string, fd: depth, lvl: depth, key?: string)");
+export const textItem = /*@__PURE__*/ checked($generated.textItem, "textItem(e: TextState, v, depth: depth, lvl: depth)");
+export const textArray = /*@__PURE__*/ checked($generated.textArray, "textArray(e: TextState, pre: string, arr: array, cd: depth, lvl: depth, tab: boolean)");
+export const textPrimitives = /*@__PURE__*/ checked($generated.textPrimitives, "textPrimitives(e: TextState, pre: string, arr: array, kind: number, cd: depth, lvl: depth, tab: boolean)");
+export const textTable = /*@__PURE__*/ checked($generated.textTable, "textTable(e: TextState, arr: array, depth: depth, lvl: depth)");
+export const textKeyed = /*@__PURE__*/ checked($generated.textKeyed, "textKeyed(e: TextState, obj: object, keys: array, depth: depth, lvl: depth)");
 
 /** Whether string `s` reads as a number (so a string value spelled so is quoted); false for what is not a string. */
 export function isNumericLike(s: string): boolean {
-  return typeof s === "string" && $encode.isNumericLike(s);
+  return typeof s === "string" && $primitives.isNumericLike(s);
 }
 
 /**
@@ -108,7 +108,7 @@ export function textPrim(v: unknown, dc: number): string {
   if (v === undefined) textBail();
   return primitive(v, dc);
 }
-const primitive = /*@__PURE__*/ checked($encode.textPrim, "textPrim(v, dc: number)");
+const primitive = /*@__PURE__*/ checked($generated.textPrim, "textPrim(v, dc: number)");
 
 // The check pass of fromText (./check.ts).
 export const fromTextWith = /*@__PURE__*/ checked($check.fromTextWith, "fromTextWith(text: string, options?: options, check: function)");

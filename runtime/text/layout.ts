@@ -8,7 +8,7 @@
  */
 import { ToonError, optionsArg } from "../errors.ts";
 import { further } from "./layout-error.ts";
-import type { TextEncodeOptions } from "./encode.ts";
+import type { TextEncodeOptions } from "./encode-state.ts";
 import type { TextDecodeOptions } from "./decode.ts";
 
 export type TextLayout = "toon" | "dense";
