@@ -1,6 +1,7 @@
 /**
  * Model output, read the way a model writes it: before the check pass, `fromModelOutput` walks the decoded value
- * along a small fill spec the generator derived from the schema (generator/emit/model-fill.ts):
+ * along a small fill spec derived from the schema (./fill-spec.ts, which generator/emit/model-fill.ts writes into
+ * a module):
  * - an optional property whose value is `""` in a TOON payload is absent: that is an empty table cell, which is
  *   how a model writes "unknown" in a row (formatInstructions says so), never the empty string;
  * - a missing property with a schema default (JSON Schema `default`, Zod `.default()`) gets a copy of it.
