@@ -207,6 +207,51 @@ test("reader: an error later in the reply never takes back the events before it"
   assert.throws(() => r.end(), (e: unknown) => e === error);
 });
 
+test("reader: a fence's opening line whose info string holds braces is a fence in pieces as whole, not JSON in prose", () => {
+  const c = OrderList as unknown as Codec;
+  const value = { orders: (data("orders/data/order-list.json") as { orders: unknown[] }).orders.slice(0, 2) };
+  for (const info of ['json {"a":1}', 'toon [{"b":2}] x', 'jsoN"}},"items":[{"sku":"X"}]']) {
+    const reply = `\`\`\`${info}\n${JSON.stringify(value)}\n\`\`\`\n`;
+    const whole = outcome(() => c.fromModelOutput(reply));
+    for (const how of [0, 1, 3, 7]) same(whole, read(c.reader(), pieces(reply, how)).out, `${info} in pieces (${how})`);
+  }
+});
+
+test("reader: how a payload begins decides JSON or text in pieces as whole (a quoted start in a json fence, `[N:]`, blank lines first)", () => {
+  const c = OrderList as unknown as Codec;
+  const blank = "\n".repeat(300);
+  for (const reply of [
+    '```json\n"orders": []\n```\n',
+    '```json\n"orders"\n```\n',
+    '```json\n  "orders" : 1, "x": {"y": [1, 2, 3]}, "z": "a long enough start to pass sixty-four"\n```\n',
+    "```json\n-12\n```\n",
+    "```json\ntrue\n```\n",
+    "```toon\n[12:]{a}:\n  k: 1\n```\n",
+    "```toon\n[2|]: a|b\n```\n",
+    `\`\`\`json\n${blank}{"orders":[]}\n\`\`\`\n`,
+    `\`\`\`toon\n${blank}orders[0]:\n\`\`\`\n`,
+  ]) {
+    const whole = outcome(() => c.fromModelOutput(reply));
+    for (const how of [0, 1, 2, 3, 9]) same(whole, read(c.reader(), pieces(reply, how)).out, `${JSON.stringify(reply.slice(0, 40))} in pieces (${how})`);
+  }
+});
+
+test("reader: a JSON payload's check errors are placed at their line and column without its text kept", () => {
+  const c = OrderList as unknown as Codec;
+  const value = data("orders/data/order-list.json") as { orders: { total: unknown }[] };
+  value.orders[2]!.total = "lots";
+  for (const json of [JSON.stringify(value, null, 2), JSON.stringify(value)]) {
+    const reply = `Here:\n\n\`\`\`json\n${json}\n\`\`\`\n`;
+    const lines = json.split("\n");
+    const row = lines.findIndex((l) => l.includes('"lots"'));
+    const whole = outcome(() => c.fromModelOutput(reply));
+    assert.equal(whole.ok, false);
+    assert.deepEqual([!whole.ok && whole.path, !whole.ok && whole.line], ["/orders/2/total", row + 4]);
+    assert.equal(!whole.ok && whole.column, lines[row]!.indexOf('"lots"') + 1);
+    for (const how of [0, 1, 5]) same(whole, read(c.reader(), pieces(reply, how)).out, `JSON in pieces (${how})`);
+  }
+});
+
 test("reader: random schemas' values in dense and TOON v4 text read in pieces as whole", () => {
   let reads = 0;
   for (let seed = 1; seed <= 60; seed++) {
@@ -232,7 +277,7 @@ test("reader: random schemas' values in dense and TOON v4 text read in pieces as
 
 test("reader fuzz slice: mutated and hostile replies, whole and in pieces, give the same value or ToonError", async () => {
   const { textReaderTarget } = await import("./fuzz/text-reader-target.ts");
-  const { caseInput, judge } = await import("./fuzz/harness.ts");
+  const { caseInput, judge, readFixtures } = await import("./fuzz/harness.ts");
   const target = await textReaderTarget();
   const rng = new Rng(20261205);
   const failures: string[] = [];
@@ -240,6 +285,11 @@ test("reader fuzz slice: mutated and hostile replies, whole and in pieces, give 
   for (const s of target.seeds) {
     const o = judge(target, s as string);
     if (o.kind === "failure") failures.push(`seed: ${o.detail}`);
+  }
+  // every reply that failed once (test/fuzz/regressions/, written by `npm run fuzz`)
+  for (const f of readFixtures().filter((x) => x.target === "text-reader")) {
+    const o = judge(target, f.input as string);
+    if (o.kind === "failure") failures.push(`regression (found: ${f.found.slice(0, 120)}): ${o.detail.slice(0, 300)}`);
   }
   for (let i = 0; i < 150; i++) {
     const c = caseInput(target, rng.fork());

@@ -55,6 +55,23 @@ export interface JsonReaderOptions {
   onRepair?: (repair: JsonRepair) => void;
   /** Turns a fault into the error thrown (default: the strict reader's ToonError, ./json-fault.ts). */
   raise?: (fault: JsonFault) => never;
+  /**
+   * Where each line after the first starts (offsets, appended as the reader passes line breaks): what places an
+   * offset at a line and column once the text is gone ({@link lineColumnAt}), for a reader that keeps no text.
+   */
+  lineStarts?: number[];
+}
+
+/** Line (1-based) and column of offset `pos`, from the starts of the lines after the first (`lineStarts`). */
+export function lineColumnAt(lineStarts: readonly number[], pos: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = lineStarts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (lineStarts[mid]! <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return { line: lo + 1, column: pos - (lo === 0 ? 0 : lineStarts[lo - 1]!) + 1 };
 }
 
 /** How deeply JSON may nest by default. */
@@ -161,6 +178,7 @@ export class JsonReader {
   private readonly repair: boolean;
   private readonly onRepair: ((repair: JsonRepair) => void) | undefined;
   private readonly raise: (fault: JsonFault) => never;
+  private readonly lineStarts: number[] | undefined;
 
   private state = VALUE;
   /** The state a comment (or a `/` not yet known to start one) returns to. */
@@ -213,6 +231,7 @@ export class JsonReader {
     this.repair = options.repair === true;
     this.onRepair = options.onRepair;
     this.raise = options.raise ?? throwJsonFault;
+    this.lineStarts = options.lineStarts;
   }
 
   /** The root value is complete. */
@@ -345,6 +364,7 @@ export class JsonReader {
   private newline(i: number): void {
     this.line++;
     this.lineAt = this.base + i + 1;
+    if (this.lineStarts !== undefined) this.lineStarts.push(this.lineAt);
   }
 
   /** A token starts at `i` (its first character `c`, not whitespace) in state `st`; returns where reading goes on. */

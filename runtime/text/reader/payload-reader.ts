@@ -25,7 +25,7 @@ import { further } from "../layout-error.ts";
 import { denseModel } from "../dense/index.ts";
 import { DenseTextReader } from "./dense.ts";
 import { ToonTextReader } from "./toon.ts";
-import { JsonReader, type JsonContainer, type JsonHandler } from "./json.ts";
+import { JsonReader, lineColumnAt, type JsonContainer, type JsonHandler } from "./json.ts";
 import { JsonValueBuilder, locateJson } from "./json-value.ts";
 import { PathWalker, type PathNode } from "./paths.ts";
 import { PartialCells, type Keys, type OpenText } from "./partial-text.ts";
@@ -33,7 +33,10 @@ import { densePlan } from "./dense-plan.ts";
 import { toonPlan } from "./toon-plan.ts";
 import { jsonPayload, type PayloadHints } from "./payload-rules.ts";
 import { repairCount } from "../count-repair.ts";
-import { offsetToLineColumn } from "../decode.ts";
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
 
 /** What a generated codec gives its readers: its descriptor, its TOON text check, its root, its fill spec. */
 export interface ReaderSpec {
@@ -91,13 +94,14 @@ export interface PayloadOptions {
 
 export class PayloadReader {
   private mode = UNDECIDED;
-  /** The payload's text, kept while another reading of it may come (dense undecided, repair, locating errors). */
+  /** A TOON or dense payload's text, kept while another reading of it may come (dense undecided, count repair, locating errors). */
   private kept: string[] | null = [];
-  /** Text before the first character that decides JSON or text. */
+  /** The payload's blanks before its first character; its text from there while it does not decide JSON or text. */
+  private blankLead = "";
   private lead = "";
   private dense: DenseTextReader | undefined;
   private toon: ToonTextReader | undefined;
-  private json: { reader: JsonReader; builder: JsonValueBuilder; hooks: JsonHooks | undefined } | undefined;
+  private json: { reader: JsonReader; builder: JsonValueBuilder; hooks: JsonHooks | undefined; lineStarts: number[] } | undefined;
   private denseError: ToonError | undefined;
   private countError: ToonError | undefined;
   private readonly repairs: JsonRepair[] = [];
@@ -126,6 +130,26 @@ export class PayloadReader {
     else if (layout === "toon") this.startToon();
   }
 
+  /**
+   * Whether the payload's start (from its first character that is no blank) may still turn out either JSON or
+   * TOON text: a whole payload's first 64 characters decide (`jsonPayload`), so the pieces wait until they are
+   * there, or until what has come can no longer change the answer: a brace; a `[` that no array header begins
+   * (`[3]`, `[2:]`, `[2|]`); in a reply not fenced as JSON, anything else (TOON text, never a JSON scalar).
+   */
+  private undecided(start: string): boolean {
+    if (start.length >= 64 || this.options.reply !== true) return false;
+    const c = start.charCodeAt(0);
+    if (c === 123) return false;
+    if (c === 91) return /^\[[0-9]*:?[\t|]?$/.test(start);
+    return this.options.fence === "json";
+  }
+
+  /** JSON, or TOON text read as dense first, by how the payload begins (`start`: its first character no blank). */
+  private decide(start: string): void {
+    if (this.options.reply === true && jsonPayload(start.slice(0, 64), this.options.fence ?? "")) this.startJson();
+    else this.startDense();
+  }
+
   /** More of the payload; returns how much of it was taken (JSON stops at the end of its value). */
   text(chunk: string): number {
     if (this.failed !== undefined) throw this.failed;
@@ -140,27 +164,31 @@ export class PayloadReader {
 
   private take(chunk: string): number {
     if (this.mode === UNDECIDED) {
-      // blanks first: the first character decides (in a reply, `{` or `[` begins JSON; in text, never)
-      const t = this.lead + chunk;
-      let i = 0;
-      while (i < t.length && (t.charCodeAt(i) === 32 || t.charCodeAt(i) === 10 || t.charCodeAt(i) === 13 || t.charCodeAt(i) === 9)) i++;
-      if (i === t.length || (t.charCodeAt(i) === 91 && t.length - i < 24 && t.indexOf("\n", i) < 0 && /^\[[0-9]*$/.test(t.slice(i)))) {
-        this.lead = t; // (a `[` and digits: an array header or JSON, the next characters say)
+      // blanks first (each looked at once, however many pieces they come in); then what begins the payload says
+      let start: string;
+      if (this.lead.length === 0) {
+        let k = 0;
+        while (k < chunk.length && isBlank(chunk.charCodeAt(k))) k++;
+        if (k === chunk.length) {
+          this.blankLead += chunk;
+          return chunk.length;
+        }
+        if (k > 0) this.blankLead += chunk.slice(0, k);
+        start = k === 0 ? chunk : chunk.slice(k);
+      } else start = this.lead + chunk;
+      if (this.undecided(start)) {
+        this.lead = start;
         return chunk.length;
       }
-      this.lead = "";
-      if (this.options.reply === true && jsonPayload(t.slice(i, i + 64), this.options.fence ?? "")) this.startJson();
-      else this.startDense();
+      const t = this.blankLead + start;
+      this.lead = this.blankLead = "";
+      this.decide(start);
       const took = this.take(t);
       return Math.max(0, took - (t.length - chunk.length));
     }
     if (this.mode === JSON_TEXT) {
-      const j = this.json!;
-      if (this.kept !== null) this.kept.push(chunk);
-      const end = j.reader.push(chunk);
-      if (end < 0) return chunk.length;
-      if (this.kept !== null) this.kept[this.kept.length - 1] = chunk.slice(0, end);
-      return end;
+      const end = this.json!.reader.push(chunk);
+      return end < 0 ? chunk.length : end;
     }
     if (this.kept !== null) this.kept.push(chunk);
     if (this.countError !== undefined) return chunk.length; // held until the payload's end says whether to repair
@@ -198,12 +226,12 @@ export class PayloadReader {
     // what closes at a cut is no whole value of its own: the whole value (or the cut's error) is all there is
     this.ending = !complete;
     if (this.mode === UNDECIDED) {
-      if (this.lead.length > 0 || this.options.reply !== true) {
-        const t = this.lead;
-        this.lead = "";
-        this.startDense();
-        this.take(t);
-      } else this.startDense();
+      const start = this.lead;
+      const t = this.blankLead + start;
+      this.lead = this.blankLead = "";
+      if (start.length > 0) this.decide(start);
+      else this.startDense();
+      if (t.length > 0 || this.options.reply !== true) this.take(t);
     }
     const reply = this.options.reply === true;
     const fill = reply ? this.spec.fill : undefined;
@@ -214,8 +242,7 @@ export class PayloadReader {
       v = j.builder.value;
       if (fill !== undefined) applyFill(v, fill, false);
       const r = { value: v, raws: j.builder.raws, track: j.builder.track };
-      // (the text is joined only to place an error)
-      v = checkDecoded(v, r.raws, this.spec.check, (e) => offsetToLineColumn(this.kept!.join(""), locateJson(r, e.path)));
+      v = checkDecoded(v, r.raws, this.spec.check, (e) => lineColumnAt(j.lineStarts, locateJson(r, e.path)));
       for (const x of this.jsonRepairs) this.repairs.push(x);
     } else {
       v = this.endText(complete);
@@ -414,10 +441,13 @@ export class PayloadReader {
     const builder = new JsonValueBuilder({ numbers: "exact", track: true });
     const hooks = this.options.onValue === undefined ? undefined : new JsonHooks(builder, this, this.options.partialText === true);
     const repairs = this.jsonRepairs;
-    const options = this.options.repair === true ? { repair: true, onRepair: (r: JsonRepair) => repairs.push(r), stopAtEnd: true } : { stopAtEnd: true };
+    // (no text kept: errors found after reading are placed by the line starts the reader notes)
+    const lineStarts: number[] = [];
+    const options = this.options.repair === true ? { repair: true, onRepair: (r: JsonRepair) => repairs.push(r), stopAtEnd: true, lineStarts } : { stopAtEnd: true, lineStarts };
     const reader = new JsonReader(hooks ?? builder, options);
     builder.reader = reader;
-    this.json = { reader, builder, hooks };
+    this.json = { reader, builder, hooks, lineStarts };
+    this.kept = null;
   }
 
   // ------------------------------------------------------------------------------------------ values as they complete
@@ -459,9 +489,9 @@ export class PayloadReader {
   /** Where the JSON value at `pointer` starts (the JSON payload's errors found while it streams). */
   private locateJson(pointer: string): { line: number; column: number } | undefined {
     const j = this.json;
-    if (j === undefined || this.kept === null) return undefined;
+    if (j === undefined) return undefined;
     const r = { value: j.builder.value, raws: j.builder.raws, track: j.builder.track };
-    return offsetToLineColumn(this.kept.join(""), locateJson(r, pointer));
+    return lineColumnAt(j.lineStarts, locateJson(r, pointer));
   }
 
   private hooks(): { child(path: readonly (string | number)[], key: string | number, value: unknown): void } | undefined {

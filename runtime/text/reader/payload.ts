@@ -301,8 +301,12 @@ export class PayloadFinder {
    */
   private loose = -1;
 
+  /** The prose line so far begins with a backtick or a tilde: it may be a fence's opening line. */
+  private maybeFence = false;
+
   private lineDoneReset(): void {
     this.lineLen = 0;
+    this.maybeFence = false;
     this.blankLine = this.closable = true;
     this.first = this.waiting = this.loose = -1;
     this.head = "";
@@ -335,8 +339,11 @@ export class PayloadFinder {
         }
       }
       if (c === 123) return this.jsonAt(at, this.lineNo, at, false);
+      // a fence's line (its info string may hold anything, braces too): decided when it ends, as read whole
+      if (c === 96 || c === 126) this.maybeFence = true;
       j++; // (braces count after the first character)
     }
+    if (this.maybeFence) return false;
     // a line that begins with `[`: JSON once what follows it is no array header's count (decided within its start)
     if (this.head.length < HEAD_MAX) {
       this.head += part.slice(Math.max(0, this.first - base), this.first - base + HEAD_MAX);
@@ -459,6 +466,13 @@ export class PayloadFinder {
  * as it streams: their text goes, their line breaks stay (so line numbers hold). A `<` that may begin a tag is held
  * until the tag is decided (at most the 200 characters an opening tag's attributes may take).
  */
+/** Whether `s` holds a `<` (a loop for the short pieces of a stream: no call into the engine). */
+function hasLt(s: string): boolean {
+  if (s.length > 16) return s.indexOf("<") >= 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 60) return true;
+  return false;
+}
+
 export class ReasoningFilter {
   /** Inside a block: the tag's name (its closing tag ends it). */
   private inside: string | undefined;
@@ -470,9 +484,9 @@ export class ReasoningFilter {
   }
 
   push(delta: string): string {
+    if (this.inside === undefined && this.held.length === 0 && !hasLt(delta)) return delta;
     let s = this.held + delta;
     this.held = "";
-    if (this.inside === undefined && s.indexOf("<") < 0) return s;
     let out = "";
     let i = 0;
     for (;;) {

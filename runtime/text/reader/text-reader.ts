@@ -64,6 +64,13 @@ export interface TextReader<T, P extends PathMap = PathMap> {
   readonly done: boolean;
 }
 
+/** Index of the last line break in `s`, or -1 (a loop for the short pieces of a stream: no call into the engine). */
+function lastBreak(s: string): number {
+  if (s.length > 16) return s.lastIndexOf("\n");
+  for (let i = s.length - 1; i >= 0; i--) if (s.charCodeAt(i) === 10) return i;
+  return -1;
+}
+
 /** The reader behind `Codec.reader(options)`. */
 export function textReader<T, P extends PathMap = PathMap>(spec: ReaderSpec, options: TextReaderOptions = {}): TextReader<T, P> {
   optionsArg(options, "reader");
@@ -125,16 +132,29 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     if (this.failed !== undefined) throw this.failed;
     if (typeof delta !== "string") throw new ToonError("INVALID_VALUE", `push expects the reply's text (a string), got ${delta === null ? "null" : typeof delta}`);
     // TOON and dense complete nothing before a line ends: pieces wait for their line's break (or a few hundred
-    // characters of a long line), so that a reply in a thousand small pieces is read as a few dozen lines are
-    if (!this.charwise && !this.partialText && delta.indexOf("\n") < 0 && this.pending.length + delta.length < PENDING_MAX) {
-      this.pending += delta;
-      return [];
-    }
-    const text = this.pending.length === 0 ? delta : this.pending + delta;
-    this.pending = "";
+    // characters of a long line), so that a reply in a thousand small pieces is read as a few dozen lines are;
+    // what follows the last break waits too, so that the lines handed on are ranges of one string (the lexer
+    // keeps no unfinished line to join to them)
+    let text: string;
+    if (!this.charwise && !this.partialText) {
+      const nl = lastBreak(delta);
+      if (nl < 0) {
+        if (this.pending.length + delta.length < PENDING_MAX) {
+          this.pending += delta;
+          return [];
+        }
+        text = this.takePending(delta);
+      } else if (nl === delta.length - 1) text = this.takePending(delta);
+      else {
+        text = this.takePending(delta.slice(0, nl + 1));
+        this.pending = delta.slice(nl + 1);
+      }
+    } else text = this.takePending(delta);
     this.events = [];
     try {
       this.read(text);
+      // (the payload began as JSON, which is read as it comes: what waited goes on now)
+      if (this.charwise && this.pending.length > 0) this.read(this.takePending(""));
       if (this.partialText && this.payload !== undefined && this.result === undefined) this.openText();
     } catch (e) {
       this.fail(e);
@@ -171,6 +191,14 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     return false;
   }
 
+  /** The text waiting and `last`, which no longer wait. */
+  private takePending(last: string): string {
+    const p = this.pending;
+    if (p.length === 0) return last;
+    this.pending = "";
+    return p + last;
+  }
+
   private read(text: string): void {
     if (this.finder !== undefined) this.finder.push(text);
     else if (this.result === undefined) this.payload!.text(text);
@@ -180,11 +208,7 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     if (this.failed !== undefined) throw this.failed;
     if (this.result !== undefined) return this.result.value;
     try {
-      if (this.pending.length > 0) {
-        const text = this.pending;
-        this.pending = "";
-        this.read(text);
-      }
+      if (this.pending.length > 0) this.read(this.takePending(""));
       // (the last line may have closed the payload: its fence)
       const closed = this.result as { value: T } | undefined;
       if (closed !== undefined) return closed.value;
