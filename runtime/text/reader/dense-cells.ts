@@ -103,6 +103,8 @@ export class DenseLine {
   protected ls = 0;
   protected le = 0;
   protected lineNo = 0;
+  /** The current line's indentation once `indent` has measured it (-1: not yet): a line that closes frames is asked again. */
+  protected lineIndent = -1;
   /** The last failure's position was at the end of its line (whether it is the input's end is the driver's to say). */
   protected failedAtLineEnd = false;
   /** The text checks of positions read as JSON or `any`, per shape (kept per model: every reader of a codec shares them). */
@@ -135,12 +137,13 @@ export class DenseLine {
    * indented with tabs is not "0 rows").
    */
   protected indent(): number {
+    if (this.lineIndent >= 0) return this.lineIndent;
     let i = this.ls;
     while (i < this.le && this.text.charCodeAt(i) === 32) i++;
     const n = i - this.ls;
     if (i < this.le && this.text.charCodeAt(i) === 9) this.fail("a tab in the indentation (indent with 2 spaces per level)", i);
     if ((n & 1) === 1) this.fail(`unexpected indentation (${n} space${n === 1 ? "" : "s"}; 2 per level)`, i);
-    return n;
+    return (this.lineIndent = n);
   }
 
   fail(message: string, at: number | Pos = this.pos, code: "TEXT_SYNTAX" | "INVALID_VALUE" | "DEPTH_LIMIT" = "TEXT_SYNTAX", count?: CountMismatch): never {
@@ -200,7 +203,12 @@ export class DenseLine {
     const h = (t.charCodeAt(start) * 7 + n) & 255;
     const keys = this.keys;
     const k = keys[h];
-    if (k !== undefined && k.length === n && t.startsWith(k, start)) return k;
+    if (k !== undefined && k.length === n) {
+      // (compared here: a field name is a few characters, a call to startsWith costs more than the loop)
+      let q = 0;
+      while (q < n && k.charCodeAt(q) === t.charCodeAt(start + q)) q++;
+      if (q === n) return k;
+    }
     return (keys[h] = t.slice(start, i));
   }
 

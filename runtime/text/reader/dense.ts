@@ -148,6 +148,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     this.vias = 0;
     this.text = "";
     this.pos = this.ls = this.le = this.lineNo = 0;
+    this.lineIndent = -1;
     this.failedAtLineEnd = false;
     this.inItem = false;
     this.fraction = false;
@@ -199,6 +200,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     this.le = e;
     this.pos = start;
     this.lineNo = no;
+    this.lineIndent = -1;
     this.lastLen = e - start;
     this.failedAtLineEnd = false;
     try {
@@ -272,6 +274,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     // where every error from here on is: the end of the text
     this.text = "";
     this.ls = 0;
+    this.lineIndent = -1;
     this.le = this.lastLen;
     this.pos = this.lastPos;
     this.lineNo = Math.max(1, this.lastNo);
@@ -423,13 +426,14 @@ export class DenseTextReader extends DenseLine implements LineSink {
 
   /** A root literal line that more lines follow: it was the first of the value's lines; read it as such now. */
   private literalRoot(f: Frame): void {
-    const { text, ls, le, pos, lineNo } = this;
+    const { text, ls, le, pos, lineNo, lineIndent } = this;
     const lit = LITERALS[f.n]!;
     this.stack.length = 0; // (and the VIA below it, which the reading starts again)
     this.depth = 0;
     this.vias = 0;
     this.text = lit;
     this.ls = this.pos = 0;
+    this.lineIndent = -1;
     this.le = lit.length;
     this.lineNo = f.i;
     const v = this.startRoot(false);
@@ -440,6 +444,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     this.le = le;
     this.pos = pos;
     this.lineNo = lineNo;
+    this.lineIndent = lineIndent;
   }
 
   /** The root value as `info` from the current (first) line; PENDING or READ_LINE when its lines follow. */
@@ -548,7 +553,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     if (key === f.skip) this.fail(`${key} twice`, at);
     const j = info.index!.get(key);
     let pinfo: ShapeInfo;
-    if (j !== undefined) pinfo = this.model.info(info.props![j]!.shape);
+    if (j !== undefined) pinfo = info.propInfos![j]!;
     else if (s.additional !== false) pinfo = this.model.info(s.additional);
     else this.invalid(`unknown field ${JSON.stringify(key)}`, at);
     if (Object.prototype.hasOwnProperty.call(f.o, key)) this.fail(`field ${JSON.stringify(key)} twice`, at);
