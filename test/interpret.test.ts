@@ -18,6 +18,7 @@ import { emitModule } from "../generator/emit/module.ts";
 import { interpret } from "../generator/interpret/index.ts";
 import type { SchemaIR } from "../generator/ir/types.ts";
 import { loadSchemaFile, schemaToIR } from "../generator/load/index.ts";
+import { outcome, type Outcome } from "./support/toon-error.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const GEN_DIR = path.join(ROOT, "test", ".gen", "interpret");
@@ -30,16 +31,6 @@ interface Codec {
   validate(value: unknown, options?: { constraints?: boolean }): unknown;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; code: string; path: string; message: string; offset: number | undefined };
-
-function outcome(f: () => unknown): Outcome {
-  try {
-    return { ok: true, value: f() };
-  } catch (e) {
-    if (!(e instanceof ToonError)) throw e;
-    return { ok: false, code: e.code, path: e.path, message: e.message, offset: e.offset };
-  }
-}
 
 function hex(b: Uint8Array): string {
   return Buffer.from(b).toString("hex");

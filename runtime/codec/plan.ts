@@ -277,6 +277,8 @@ export function isTabled(s: Shape): s is Tabled & { table: (string | number)[] }
 export interface ExtensionProperty<M extends object = {}> {
   /** The property's key in its object. */
   key: string;
+  /** The dictionary path of its object (`WireLayout.path`). */
+  object: string;
   shape: Shape<M>;
   /** The dictionary level it was added at. */
   level: number;
@@ -299,7 +301,7 @@ export function extensionsOf<M extends object>(root: Shape<M>, definitions: Iter
         if (s.wire !== undefined) {
           for (const x of s.wire.ext) {
             const q = s.properties[x.prop]!;
-            if (!out.has(x.id)) out.set(x.id, { key: q.name, shape: q.shape, level: x.level, required: q.required });
+            if (!out.has(x.id)) out.set(x.id, { key: q.name, object: s.wire.path, shape: q.shape, level: x.level, required: q.required });
           }
         }
         for (const p of s.properties) visit(p.shape);

@@ -47,26 +47,8 @@ export type { DecodeOptions, EncodeOptions, ValidateOptions, ValidationResult };
 export function compileCodec(desc: CodecDescriptor, patterns?: PatternTests): CompiledCodec {
   const plan = new CodecPlan(desc);
   const { name, fingerprint, level } = desc;
-  const rootIsDefinition = desc.root.kind === "ref" && desc.root.name === name;
-  const preds = new PredicateCompiler(plan);
-  const writers = new WriteCompiler(plan, preds);
-  const readers = new ReadCompiler(plan);
-  let write: WriteFn;
-  let read: ReadFn;
-  if (rootIsDefinition) {
-    write = writers.definition(name).fn;
-    read = readers.definition(name).fn;
-  } else {
-    write = writers.function(desc.root, false);
-    read = readers.function(desc.root, false);
-  }
-  const known = new Map<number, { key: string; read: ReadFn }>();
-  const extensions = extensionsOf(desc.root, desc.definitions);
-  for (const [id, x] of extensions) known.set(id, { key: x.key, read: readers.extension(id, x.shape) });
-  const apply = applyExtensions(known, desc.retired);
-  // from this writer level on, a message lacks records it must have unless it is checked (see decode)
-  const mustArrive = [...extensions.values()].filter((x) => x.required).map((x) => x.level);
-  const checkFrom = mustArrive.length === 0 ? Infinity : Math.min(...mustArrive);
+  const write = compileWriter(desc, plan);
+  const { body, apply } = compileReading(desc, new ReadCompiler(plan), write);
   /** Default-value tables (docs/FORMAT.md §10.1): DEFAULTS messages only, with the tables' fingerprint. */
   const extraFlags = desc.tables ? Flag.DEFAULTS : 0;
   const FLAGS = (level > 0 ? Flag.FIXED_DICTIONARY | Flag.EXTENSIONS : Flag.FIXED_DICTIONARY) | extraFlags;
@@ -96,12 +78,7 @@ export function compileCodec(desc: CodecDescriptor, patterns?: PatternTests): Co
     },
     decode(bytes: Uint8Array, options?: DecodeOptions): unknown {
       const r = new Reader(bytes, 0, undefined, options);
-      const flags = readHeader(r, fingerprint, name, extraFlags);
-      const v = read(r);
-      // records say where they go: a value they completed is checked against the schema before it is handed out
-      if (flags & Flag.EXTENSIONS && (readExtensionSection(r, v, apply, options) > 0 || r.level >= checkFrom)) assertDecoded(v, write);
-      r.done();
-      return v;
+      return body(r, readHeader(r, fingerprint, name, extraFlags), options);
     },
     validate(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
       // as the generated validate: the shape, then the value constraints (when the schema has any)
@@ -111,4 +88,46 @@ export function compileCodec(desc: CodecDescriptor, patterns?: PatternTests): Co
       return errors.length === 0 ? shaped : { ok: false, errors };
     },
   };
+}
+
+/** The root writer: a definition's function when the root is the codec's own definition. */
+export function compileWriter(desc: CodecDescriptor, plan: CodecPlan): WriteFn {
+  const writers = new WriteCompiler(plan, new PredicateCompiler(plan));
+  const rootIsDefinition = desc.root.kind === "ref" && desc.root.name === desc.name;
+  return rootIsDefinition ? writers.definition(desc.name).fn : writers.function(desc.root, false);
+}
+
+/** What decode reads after the header (`flags` its flags): `(r, flags, options) => value`. */
+export type BodyReader = (r: Reader, flags: number, options?: DecodeOptions) => unknown;
+
+/**
+ * The reading of a message after its header, compiled with `readers` (a ReadCompiler, or ./read-observed.ts's,
+ * which reports what it reads): the root value, then the extension section (each record applied, or kept; a value
+ * the records completed checked with `write` before it is handed out), then the end of the message. `records`,
+ * when given, wraps what each extension record is handed to.
+ */
+export function compileReading(
+  desc: CodecDescriptor,
+  readers: ReadCompiler,
+  write: WriteFn,
+  records?: (apply: ApplyExtensions) => ApplyExtensions,
+): { body: BodyReader; apply: ApplyExtensions } {
+  const rootIsDefinition = desc.root.kind === "ref" && desc.root.name === desc.name;
+  const read = rootIsDefinition ? readers.definition(desc.name).fn : readers.function(desc.root, false);
+  const known = new Map<number, { key: string; read: ReadFn }>();
+  const extensions = extensionsOf(desc.root, desc.definitions);
+  for (const [id, x] of extensions) known.set(id, { key: x.key, read: readers.extension(id, x) });
+  const apply = applyExtensions(known, desc.retired);
+  // from this writer level on, a message lacks records it must have unless it is checked (see decode)
+  const mustArrive = [...extensions.values()].filter((x) => x.required).map((x) => x.level);
+  const checkFrom = mustArrive.length === 0 ? Infinity : Math.min(...mustArrive);
+  const section = records === undefined ? apply : records(apply);
+  const body: BodyReader = (r, flags, options) => {
+    const v = read(r);
+    // records say where they go: a value they completed is checked against the schema before it is handed out
+    if (flags & Flag.EXTENSIONS && (readExtensionSection(r, v, section, options) > 0 || r.level >= checkFrom)) assertDecoded(v, write);
+    r.done();
+    return v;
+  };
+  return { body, apply };
 }

@@ -2,6 +2,10 @@
  * The engine's decoder, twin of generator/emit/read.ts: each shape compiles once into a closure `(r) => value` that reads the same
  * bytes and keeps `r.at` exactly as the generated decoder does (set to the static path, relative to the
  * innermost loop or definition, before each read), so failures carry the same code, path and offset.
+ *
+ * Every value inside another is compiled through `child` with the `Step` that says how it hangs off its parent,
+ * and map keys are read through `keyReader`: ./read-observed.ts overrides the two to report what it reads
+ * (`toon-gen inspect`), so this file's closures are the same whether or not anything observes.
  */
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
 import { byteMask, objectLayout, type CodecPlan, type ObjectLayout } from "../plan.ts";
@@ -17,18 +21,36 @@ import { countWidth } from "../zero-width.ts";
 
 export type ReadFn = (r: Reader) => any;
 
+/**
+ * How a value hangs off the one it is read in: a property (`prop`, its name), a retired slot read and dropped
+ * (`retired`), an array's items, a tuple position (`tuple`) or its rest items, an open object's values (its
+ * keys read before each), a union branch (`branch`, taking the union's place), a definition's body (`def`, taking
+ * the place of the reference), an extension property's value (`ext`, its dictionary ID and key), or the root.
+ */
+export type Step =
+  | { prop: string }
+  | { retired: string }
+  | "items"
+  | { tuple: number }
+  | "rest"
+  | "values"
+  | { branch: number }
+  | { def: string }
+  | { ext: number; key: string }
+  | "root";
+
 export class ReadCompiler {
   private defs = new Map<string, { fn: ReadFn }>();
   /** Readers of extension property values, by dictionary ID (`$extR<id>` in a generated module). */
   private exts = new Map<number, ReadFn>();
 
-  constructor(private readonly plan: CodecPlan) {}
+  constructor(protected readonly plan: CodecPlan) {}
 
   /** The reader of extension property `id` (a standalone value: `emitReadFunction(shape, false)`). */
-  extension(id: number, shape: Shape): ReadFn {
+  extension(id: number, x: { key: string; shape: Shape }): ReadFn {
     let fn = this.exts.get(id);
     if (fn === undefined) {
-      fn = this.function(shape, false);
+      fn = this.function(x.shape, false, { ext: id, key: x.key });
       this.exts.set(id, fn);
     }
     return fn;
@@ -39,14 +61,14 @@ export class ReadCompiler {
     if (cell === undefined) {
       cell = { fn: () => undefined };
       this.defs.set(name, cell);
-      cell.fn = this.function(this.plan.def(name).shape, this.plan.recursive.has(name));
+      cell.fn = this.function(this.plan.def(name).shape, this.plan.recursive.has(name), { def: name });
     }
     return cell;
   }
 
   /** `emitReadFunction`. */
-  function(shape: Shape, recursive: boolean): ReadFn {
-    const body = this.compile(shape, "");
+  function(shape: Shape, recursive: boolean, step: Step = "root"): ReadFn {
+    const body = this.child(shape, "", step);
     if (!recursive) return body;
     return (r) => {
       r.enter();
@@ -54,6 +76,16 @@ export class ReadCompiler {
       r.depth--;
       return v;
     };
+  }
+
+  /** The reader of a value `step` from the one being compiled (./read-observed.ts reports it as it reads). */
+  protected child(s: Shape, p: string, _step: Step): ReadFn {
+    return this.compile(s, p);
+  }
+
+  /** What reads an open object's keys (./read-observed.ts reports their bytes). */
+  protected keyReader(): (r: Reader, o: object) => string {
+    return rKey;
   }
 
   /** `emitRead`. */
@@ -102,7 +134,7 @@ export class ReadCompiler {
 
   private array(items: Shape, p: string): ReadFn {
     const width = countWidth(items, this.plan);
-    const item = this.compile(items, "");
+    const item = this.child(items, "", "items");
     return (r) => {
       r.at = p;
       const n = r.count(width);
@@ -119,9 +151,9 @@ export class ReadCompiler {
 
   private tuple(s: TupleShape, p: string): ReadFn {
     const min = s.minItems;
-    const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
+    const items = s.items.map((item, idx) => this.child(item, childPath(p, idx), { tuple: idx }));
     const count = items.length;
-    const rest = s.rest === false ? undefined : this.compile(s.rest, "");
+    const rest = s.rest === false ? undefined : this.child(s.rest, "", "rest");
     const restWidth = s.rest === false ? -1 : this.plan.minWidth(s.rest);
     return (r) => {
       r.at = p;
@@ -149,7 +181,7 @@ export class ReadCompiler {
   private plainObject(s: ObjectShape, p: string): ReadFn {
     const layout = objectLayout(s);
     const names = s.properties.map((q) => q.name);
-    const readers = s.properties.map((q) => this.compile(q.shape, childPath(p, q.name)));
+    const readers = s.properties.map((q) => this.child(q.shape, childPath(p, q.name), { prop: q.name }));
     const count = names.length;
     const bitOf = layout.bitOf;
     const masks: number[] = [];
@@ -190,14 +222,14 @@ export class ReadCompiler {
     const count = names.length;
     const order = layout.order;
     const inWire = s.properties.map((_, i) => order.includes(i));
-    const readers = s.properties.map((q, i) => (inWire[i] ? this.compile(q.shape, childPath(p, q.name)) : undefined));
+    const readers = s.properties.map((q, i) => (inWire[i] ? this.child(q.shape, childPath(p, q.name), { prop: q.name }) : undefined));
     const bitOf = layout.bitOf;
     const masks: number[] = [];
     for (let b = 0; b * 8 < layout.bits; b++) masks.push(byteMask(layout.bits, b));
     // retired slots, grouped by the number of positional values before them
     const skips: { bit: number; read: ReadFn }[][] = [];
     for (let at = 0; at <= order.length; at++) skips.push([]);
-    for (const x of layout.retired) skips[x.after]!.push({ bit: x.bit, read: this.compile(x.shape, childPath(p, x.name)) });
+    for (const x of layout.retired) skips[x.after]!.push({ bit: x.bit, read: this.child(x.shape, childPath(p, x.name), { retired: x.name }) });
     // a constant added later is known without its record; other properties by their default
     const defaults = layout.ext.flatMap((x) => {
       const q = s.properties[x.prop]!.shape;
@@ -251,15 +283,16 @@ export class ReadCompiler {
   /** The extras loop of an open object (`extrasRead` in the emitter). */
   private extras(s: ObjectShape, p: string): (r: Reader, o: Record<string, unknown>) => void {
     if (s.additional === false) return () => undefined;
-    const additional = this.compile(s.additional, "");
+    const additional = this.child(s.additional, "", "values");
     const entryWidth = 1 + this.plan.minWidth(s.additional);
+    const readKey = this.keyReader();
     return (r, o) => {
       r.at = p;
       const n = r.count(entryWidth);
       let k = "";
       try {
         for (let j = 0; j < n; j++) {
-          k = rKey(r, o);
+          k = readKey(r, o);
           setOwn(o, k, additional(r));
         }
       } catch (e) {
@@ -269,7 +302,7 @@ export class ReadCompiler {
   }
 
   private union(s: UnionShape, p: string): ReadFn {
-    const branches = s.branches.map((b) => this.compile(b, p));
+    const branches = s.branches.map((b, i) => this.child(b, p, { branch: i }));
     const size = branches.length;
     return (r) => {
       r.at = p;
