@@ -18,7 +18,8 @@ import { Code, code, join, jsonBlock, lit, name, raw } from "../../templates/cod
 import { chunkBlocks, linesOf, Locals, MAX_FUNCTION_LINES, type ModuleContext } from "./context.ts";
 import { indentBy, readProp } from "./code-helpers.ts";
 import { extensionOf, type Extension } from "./extends.ts";
-import { encodeKey, fieldList, type TextDelimiter, type TextField } from "../../runtime/text/encode.ts";
+import { encodeKey, type TextDelimiter } from "../../runtime/text/primitives.ts";
+import { fieldList, type TextField } from "../../runtime/text/headers.ts";
 import { arrayProperty, objOnly, primOnly, probeProperties, resolve, tabularFields } from "./text-shapes.ts";
 
 /** An integer expression `base + k` with constant folding. */
@@ -404,7 +405,7 @@ ${indentBy(this.array(s.items, pos.dash, v, n, pos.depth.plus(1), pos.lvl, false
     const L = this.L;
     const generic = code`$rt.textArray(e, ${pre}, ${v}, ${cd.code}, ${lvl.code}, ${tab});`;
     if (primOnly(items, this.cx)) {
-      // inline `key[N]: a,b,c` when every item is a primitive (runtime/text/encode.ts textPrimitives)
+      // inline `key[N]: a,b,c` when every item is a primitive (runtime/text/generated-encoder.ts textPrimitives)
       const r = resolve(items, this.cx)!;
       const kind = r.kind === "string" ? 0 : r.kind === "number" || r.kind === "integer" ? 1 : 2;
       return code`$rt.textPrimitives(e, ${pre}, ${v}, ${kind}, ${cd.code}, ${lvl.code}, ${tab});`;

@@ -6,7 +6,7 @@
  */
 import type { ObjectShape, Shape } from "../ir/types.ts";
 import type { Definitions } from "../ir/walk.ts";
-import type { TextField } from "../../runtime/text/encode.ts";
+import type { TextField } from "../../runtime/text/headers.ts";
 import type { PayloadHints } from "../../runtime/text/model-output.ts";
 import { isPrimitive } from "./context.ts";
 
