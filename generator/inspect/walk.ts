@@ -1,33 +1,28 @@
 /**
- * Instrumented decoding for `toon-gen inspect`: walks a message with the runtime's bounds-checked Reader, over
- * the IR (schema messages) or the embedded dictionary (schemaless messages), and records for every dictionary
- * path how many values it had, the TOON bytes they took (their own bytes: a scalar's encoding, a container's
- * count and bitmap, a union's branch index; children count at their own paths) and the bytes the same values
- * take in compact JSON (the `"key":` of a property included, a container's brackets and commas). Rows add up:
- * TOON rows sum to the message length, JSON rows to the length of `JSON.stringify(value)`.
+ * What `toon-gen inspect` reads of a message: its header (and, compressed, its inflated form), then the body
+ * with bytes per dictionary path (./path-bytes.ts: how many values each path had, the TOON bytes they took and
+ * the bytes the same values take in compact JSON; rows add up to the message length and to the length of
+ * `JSON.stringify(value)`).
  *
- * Nothing here is on the generated codecs' path: they stay as fast as they are. The walk reads exactly what the
- * codec engine (runtime/codec/engine/read.ts) and the schemaless decoder read; tests check that the values
- * agree. On bad or truncated input the walk stops with the ToonError, keeping the value read so far (containers
- * are attached to their parent as soon as they start).
+ * A schema message's body is read by the codec engine itself, observed (runtime/codec/engine/read-observed.ts):
+ * the values, errors and checks are those of `toon-gen decode --schema`, and the generated codecs' path is not
+ * touched. A schemaless message (EMBEDDED_DICTIONARY) is walked here, the twin of the schemaless decoder. On bad
+ * or truncated input the walk stops with the ToonError, keeping the value read so far (a container that had
+ * begun holds what was read of it).
  */
 import type { Dictionary } from "../dictionary/file.ts";
-import type { SchemaIR, Shape, Source } from "../ir/types.ts";
-import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../dictionary/paths.ts";
-import { ModuleContext } from "../emit/context.ts";
-import { byteMask, objectLayout } from "../emit/layout.ts";
-import { laidOut } from "../emit/descriptor.ts";
-import { extensionsOf, type ExtensionProperty } from "../../runtime/codec/plan.ts";
-import { scalarReader } from "../../runtime/codec/engine/read.ts";
-import { countWidth } from "../../runtime/codec/zero-width.ts";
-import { withDefaultTables } from "../samples/tables.ts";
-import { withInterning } from "../dictionary/intern.ts";
+import type { SchemaIR } from "../ir/types.ts";
+import { branchSegment, itemsSegment, mapSegment, propertySegment } from "../dictionary/paths.ts";
+import { describeCodec } from "../emit/descriptor.ts";
+import { byteMask } from "../../runtime/codec/plan.ts";
+import type { BodyReader } from "../../runtime/codec/engine/codec.ts";
+import { observedReader } from "../../runtime/codec/engine/read-observed.ts";
 import { readFieldIndex } from "../../runtime/field-index.ts";
 import { readAny } from "../../runtime/any.ts";
 import { inflateAt, payloadStart } from "../../runtime/compression.ts";
 import { ToonError, pointerSegment } from "../../runtime/errors.ts";
 import { peekHeader, type Header } from "../../runtime/header.ts";
-import { cloneJson, getOwn, hasOwn, setOwn } from "../../runtime/objects.ts";
+import { hasOwn, setOwn } from "../../runtime/objects.ts";
 import { Reader } from "../../runtime/reader.ts";
 import {
   SchemalessKind as K,
@@ -41,17 +36,9 @@ import {
   type SchemalessType,
 } from "../../runtime/schemaless.ts";
 import { DEFAULT_MAX_DEPTH, Flag } from "../../runtime/wire.ts";
+import { PathBytes, Tally, jsonLength, keyLength, type PathRow } from "./path-bytes.ts";
 
-export interface PathRow {
-  /** A dictionary path (docs/FORMAT.md §5.1), or a pseudo-path in parentheses: `(header)`, `(dictionary)`, ... */
-  path: string;
-  /** Values met at the path. */
-  count: number;
-  /** TOON bytes the path's values take themselves (their children are rows of their own). */
-  toonBytes: number;
-  /** Bytes the same values take in compact JSON (keys, brackets and commas included). */
-  jsonBytes: number;
-}
+export { jsonLength, Tally, type PathRow };
 
 export interface WalkError {
   code: string;
@@ -79,60 +66,18 @@ export interface WalkResult {
   embedded?: { type?: SchemalessType; bytes: number; entries: { id: number; path: string; type: string }[] };
 }
 
-/** UTF-8 length of a well-formed string (JSON.stringify escapes lone surrogates). */
-function utf8(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x80) n += c < 0x800 ? 1 : c >= 0xd800 && c < 0xdc00 ? 0 : 2;
-  }
-  return n;
-}
-
-/** Compact JSON length of a value (bigints as their digits). */
-export function jsonLength(v: unknown): number {
-  if (typeof v === "bigint") return String(v).length;
-  if (typeof v === "number") return JSON.stringify(v).length;
-  if (typeof v === "boolean") return v ? 4 : 5;
-  if (v === null) return 4;
-  const s = JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? Number(x) : x));
-  return s === undefined ? 0 : utf8(s);
-}
-
-function keyLength(k: string): number {
-  return utf8(JSON.stringify(k)) + 1;
-}
-
-export class Tally {
-  private rows = new Map<string, PathRow>();
-
-  row(path: string): PathRow {
-    let r = this.rows.get(path);
-    if (r === undefined) this.rows.set(path, (r = { path, count: 0, toonBytes: 0, jsonBytes: 0 }));
-    return r;
-  }
-
-  add(path: string, toon: number, json: number, count = 0): void {
-    const r = this.row(path);
-    r.toonBytes += toon;
-    r.jsonBytes += json;
-    r.count += count;
-  }
-
-  list(): PathRow[] {
-    return [...this.rows.values()];
-  }
-}
-
 type Place = (v: unknown) => void;
 
-function toWalkError(e: unknown, at: string): WalkError {
+/** The error where the walk stopped: at `at`, or where `at` says given the error's own path. */
+function toWalkError(e: unknown, at: string | ((path: string) => string)): WalkError {
+  const where = (path: string): string => (typeof at === "string" ? (path !== "" ? path : at) : at(path));
   if (e instanceof ToonError) {
-    const out: WalkError = { code: e.code, message: e.message, path: e.path !== "" ? e.path : at };
+    // the message without the path a decoder appends to it: the report gives the path on its own
+    const out: WalkError = { code: e.code, message: `${e.code}: ${e.reason}`, path: where(e.path) };
     if (e.offset !== undefined) out.offset = e.offset;
     return out;
   }
-  if (e instanceof RangeError) return { code: "DEPTH_LIMIT", message: "DEPTH_LIMIT: nesting too deep for the call stack", path: at };
+  if (e instanceof RangeError) return { code: "DEPTH_LIMIT", message: "DEPTH_LIMIT: nesting too deep for the call stack", path: where("") };
   throw e;
 }
 
@@ -178,244 +123,42 @@ export function walkSchemaMessage(bytes: Uint8Array, schema: SchemaIR, dict: Dic
   const out: WalkResult = { headerBytes: 0, value: undefined, complete: false, rows: [], decodedBytes: bytes.length };
   const r = openMessage(bytes, out, tally);
   if (r !== undefined) {
+    const flags = out.header!.flags;
     r.level = out.header!.level;
-    const w = new SchemaWalker(r, compiled(schema, dict), tally);
+    const { read, paths } = compiled(schema, dict);
+    paths.begin(tally);
     try {
-      if (out.header!.flags & Flag.FIELD_INDEX) {
+      if (flags & Flag.FIELD_INDEX) {
         // the offset table of O(1) field access (docs/FORMAT.md §10.2): skipped, as readHeader does
         const start = r.pos;
         readFieldIndex(r);
         tally.add("(field index)", r.pos - start, 0, 1);
       }
-      w.root((v) => (out.value = v));
-      if (out.header!.flags & Flag.EXTENSIONS) w.extensions(out.value);
-      w.at = "";
-      r.done();
+      out.value = read(r, flags);
+      if (flags & Flag.EXTENSIONS) paths.sectionEnd(r.pos);
       out.complete = true;
     } catch (e) {
-      out.error = toWalkError(e, w.at);
+      out.error = toWalkError(e, (enginePath) => paths.failedAt(enginePath));
+      out.value = paths.settle(out.error.offset ?? -1);
     }
   }
   out.rows = tally.list();
   return out;
 }
 
-interface Compiled {
-  ir: SchemaIR;
-  dict: Dictionary;
-  cx: ModuleContext;
-  extensions: Map<number, ExtensionProperty<Source>>;
-}
+const compiledCache = new WeakMap<SchemaIR, WeakMap<Dictionary, { read: BodyReader; paths: PathBytes }>>();
 
-const compiledCache = new WeakMap<SchemaIR, WeakMap<Dictionary, Compiled>>();
-
-/** The IR with the dictionary's wire layout, and what the walk needs of it (kept per IR and dictionary). */
-function compiled(schema: SchemaIR, dict: Dictionary): Compiled {
+/** The engine's reader of the codec of `schema` and `dict`, observed (kept per IR and dictionary). */
+function compiled(schema: SchemaIR, dict: Dictionary): { read: BodyReader; paths: PathBytes } {
   let byDict = compiledCache.get(schema);
   if (byDict === undefined) compiledCache.set(schema, (byDict = new WeakMap()));
   let c = byDict.get(dict);
   if (c === undefined) {
-    // as interpret() compiles it: the dictionary's wire layout, then its default-value tables
-    const ir = withInterning(withDefaultTables(laidOut(schema, dict), dict), dict);
-    byDict.set(dict, (c = { ir, dict, cx: new ModuleContext(ir), extensions: extensionsOf<Source>(ir.root, ir.definitions) }));
+    // what interpret() compiles: the dictionary's wire layout, default-value tables and interning
+    const paths = new PathBytes();
+    byDict.set(dict, (c = { read: observedReader(describeCodec(schema, dict), paths), paths }));
   }
   return c;
-}
-
-class SchemaWalker {
-  /** JSON pointer of the value being read. */
-  at = "";
-  private readonly cx: ModuleContext;
-  private readonly ir: SchemaIR;
-  private readonly dict: Dictionary;
-
-  constructor(
-    private readonly r: Reader,
-    private readonly c: Compiled,
-    private readonly tally: Tally,
-  ) {
-    this.cx = c.cx;
-    this.ir = c.ir;
-    this.dict = c.dict;
-  }
-
-  root(place: Place): void {
-    this.read(this.ir.root, "$", "", 0, place);
-  }
-
-  private leaf(path: string, start: number, v: unknown, kb: number, place: Place): void {
-    this.tally.add(path, this.r.pos - start, kb + jsonLength(v), 1);
-    place(v);
-  }
-
-  read(s: Shape, path: string, ptr: string, kb: number, place: Place): void {
-    const r = this.r;
-    this.at = ptr;
-    r.at = "";
-    const start = r.pos;
-    switch (s.kind) {
-      case "string":
-      case "integer":
-      case "number":
-        // the wire format's primitive (a default-table reference or the value where the path has a table), as the engine reads it
-        return this.leaf(path, start, scalarReader(s, "")(r), kb, place);
-      case "boolean":
-        return this.leaf(path, start, r.bool(), kb, place);
-      case "null":
-        return this.leaf(path, start, null, kb, place);
-      case "any":
-        return this.leaf(path, start, readAny(r), kb, place);
-      case "const":
-        return this.leaf(path, start, cloneJson(s.value), kb, place);
-      case "enum":
-        return this.leaf(path, start, cloneJson(s.values.length === 1 ? s.values[0] : s.values[r.index(s.values.length)]), kb, place);
-      case "ref": {
-        const recursive = this.cx.recursive.has(s.name);
-        this.tally.add(path, 0, 0, 1);
-        if (recursive) r.enter();
-        this.read(this.cx.def(s.name).shape, definitionRoot(s.name), ptr, kb, place);
-        if (recursive) r.depth--;
-        return;
-      }
-      case "array": {
-        const n = r.count(countWidth(s.items, this.cx)); // zero-width items weigh in the budget, as in decode
-        const a: unknown[] = [];
-        place(a);
-        this.tally.add(path, r.pos - start, kb + 2 + Math.max(0, n - 1), 1);
-        for (let i = 0; i < n; i++) this.read(s.items, itemsSegment(path), ptr + "/" + i, 0, (v) => a.push(v));
-        return;
-      }
-      case "tuple": {
-        const count = s.items.length;
-        const n = r.tupleCount(count, s.rest === false ? -1 : this.cx.minWidth(s.rest));
-        if (n < s.minItems) throw r.fail("INVALID_ENCODING", "tuple length " + n + " below the schema's minimum");
-        const a: unknown[] = [];
-        place(a);
-        this.tally.add(path, r.pos - start, kb + 2 + Math.max(0, n - 1), 1);
-        for (let i = 0; i < count; i++) if (i < s.minItems || n > i) this.read(s.items[i]!, tupleSegment(path, i), ptr + "/" + i, 0, (v) => a.push(v));
-        if (s.rest !== false) for (let i = count; i < n; i++) this.read(s.rest, tupleSegment(path, "rest"), ptr + "/" + i, 0, (v) => a.push(v));
-        return;
-      }
-      case "object":
-        return this.object(s, path, ptr, kb, place, start);
-      case "union": {
-        const i = r.index(s.branches.length);
-        this.tally.add(path, r.pos - start, 0, 1);
-        this.read(s.branches[i]!, branchSegment(path, i), ptr, kb, place);
-        return;
-      }
-    }
-  }
-
-  private object(s: Extract<Shape, { kind: "object" }>, path: string, ptr: string, kb: number, place: Place, start: number): void {
-    const r = this.r;
-    const layout = objectLayout(s);
-    const m: number[] = [];
-    for (let b = 0; b * 8 < layout.bits; b++) m.push(r.bits(byteMask(layout.bits, b)));
-    const has = (bit: number): boolean => (m[bit >> 3]! & (1 << (bit & 7))) !== 0;
-    const o: Record<string, unknown> = {};
-    place(o);
-    const self = this.tally.row(path);
-    self.count++;
-    self.toonBytes += r.pos - start;
-    self.jsonBytes += kb + 2;
-    let entries = 0;
-    const skip = (at: number): void => {
-      for (const x of layout.retired) {
-        if (x.after !== at || !has(x.bit)) continue;
-        // a retired slot an older writer filled: read and dropped (not part of the value)
-        const save = this.tally.row(propertySegment(path, x.name));
-        const before = save.jsonBytes;
-        this.read(x.shape, propertySegment(path, x.name), ptr + pointerSegment(x.name), 0, () => undefined);
-        save.jsonBytes = before;
-      }
-    };
-    for (let at = 0; at < layout.order.length; at++) {
-      skip(at);
-      const i = layout.order[at]!;
-      const bit = layout.bitOf[i]!;
-      if (bit >= 0 && !has(bit)) continue;
-      const p = s.properties[i]!;
-      entries++;
-      this.read(p.shape, propertySegment(path, p.name), ptr + pointerSegment(p.name), keyLength(p.name), (v) => setOwn(o, p.name, v));
-    }
-    skip(layout.order.length);
-    for (const x of layout.ext) {
-      const p = s.properties[x.prop]!;
-      if (r.level < x.level && p.shape.default !== undefined) {
-        const v = cloneJson(p.shape.default);
-        setOwn(o, p.name, v);
-        entries++;
-        this.tally.add(propertySegment(path, p.name), 0, keyLength(p.name) + jsonLength(v), 1);
-      }
-    }
-    if (s.additional !== false && (layout.isMap || has(layout.extrasBit))) {
-      const known = new Set(s.properties.map((q) => q.name));
-      this.at = ptr;
-      const from = r.pos;
-      const n = r.count(1 + this.cx.minWidth(s.additional));
-      self.toonBytes += r.pos - from;
-      const mp = mapSegment(path);
-      for (let j = 0; j < n; j++) {
-        const kstart = r.pos;
-        const k = r.string();
-        if (known.has(k) || hasOwn(o, k)) throw r.fail("INVALID_ENCODING", "duplicate key " + JSON.stringify(k));
-        this.tally.add(mp, r.pos - kstart, 0);
-        entries++;
-        this.read(s.additional, mp, ptr + pointerSegment(k), keyLength(k), (v) => setOwn(o, k, v));
-      }
-    }
-    self.jsonBytes += Math.max(0, entries - 1);
-  }
-
-  /** The extension section (EXTENSIONS flag): records of properties added after the dictionary's base. */
-  extensions(root: unknown): void {
-    const r = this.r;
-    this.at = "";
-    const start = r.pos;
-    const n = r.count(2);
-    this.tally.add("(extension records)", r.pos - start, 0, 1);
-    const known = this.c.extensions;
-    const pathOf = new Map<number, string>();
-    for (const seg of [this.dict.base, ...this.dict.extensions]) for (const e of seg.entries) pathOf.set(e.id, e.path);
-    for (let i = 0; i < n; i++) {
-      const from = r.pos;
-      const id = r.varint();
-      const len = r.varint();
-      if (len > r.end - r.pos) throw r.truncated();
-      const x = known.get(id);
-      if (x === undefined) {
-        r.pos += len;
-        this.tally.add("(unknown extension records)", r.pos - from, 0, 1);
-        continue;
-      }
-      const path = pathOf.get(id) ?? `(extension ${id})`;
-      this.tally.add("(extension records)", r.pos - from, 0);
-      const end = r.pos + len;
-      const saveEnd = r.end;
-      r.end = end;
-      const pstart = r.pos;
-      const pointer = r.string();
-      this.tally.add("(extension records)", r.pos - pstart, 0);
-      const target = resolvePointer(root, pointer);
-      if (target === undefined) throw r.fail("INVALID_ENCODING", `extension record names ${JSON.stringify(pointer)}, which is not an object in the decoded value`);
-      this.read(x.shape, path, pointer + pointerSegment(x.key), keyLength(x.key), (v) => setOwn(target, x.key, v));
-      if (r.pos !== end) throw r.fail("TRAILING_BYTES", `${end - r.pos} bytes left in an extension record`);
-      r.end = saveEnd;
-    }
-  }
-}
-
-function resolvePointer(root: unknown, pointer: string): Record<string, unknown> | undefined {
-  let v: unknown = root;
-  if (pointer !== "") {
-    if (!pointer.startsWith("/")) return undefined;
-    for (const raw of pointer.slice(1).split("/")) {
-      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-      v = typeof v === "object" && v !== null ? (Array.isArray(v) ? v[Number(key)] : getOwn(v, key)) : undefined;
-    }
-  }
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 // ------------------------------------------------------------------------------------- schemaless messages
