@@ -62,6 +62,11 @@ export interface ShapeInfo {
   cellCols?: Col[];
   lastGroup?: GroupSpec;
   lastArray?: ArraySpec;
+  /**
+   * Objects, the reader's: which property followed each one last time (index `props.length`: which came first),
+   * the field it matches in place before reading a key (objects of one kind list their fields in one order).
+   */
+  follows?: Int32Array;
   /** Discriminated unions, the writer's: the discriminator column, the other columns (spec.ts variantProps). */
   discCol?: Col;
   variantProps?: VariantProp[];
@@ -312,6 +317,7 @@ function blankInfo(shape: Shape): ShapeInfo {
     stamp: undefined,
     nonNull: undefined,
     cellCols: undefined,
+    follows: undefined,
     lastGroup: undefined,
     lastArray: undefined,
     discCol: undefined,

@@ -212,6 +212,29 @@ export class DenseLine {
     return (keys[h] = t.slice(start, i));
   }
 
+  /**
+   * Whether the line at `pos` names the field `name`, which the writer spells bare (`spelled` is `name` itself), as
+   * `key` would read it: its characters, then one that ends a field name, or the line's end. Moves past it if so.
+   */
+  protected bareNameAt(name: string, spelled: string): boolean {
+    const n = name.length;
+    const p = this.pos;
+    if (spelled !== name || n === 0 || p + n > this.le) return false;
+    const t = this.text;
+    for (let q = 0; q < n; q++) if (t.charCodeAt(p + q) !== name.charCodeAt(q)) return false;
+    if (p + n < this.le) {
+      const c = t.charCodeAt(p + n);
+      if (c !== 58 && c !== 123 && c !== 91 && c !== 44 && c !== 125 && c !== 93 && c !== 32) return false;
+    }
+    this.pos = p + n;
+    return true;
+  }
+
+  /** Whether branch `bi`'s object may hold its discriminator first from the start (see `discFirst` below). */
+  protected discFirst(d: NonNullable<ShapeInfo["disc"]>, bi: number): boolean {
+    return (d.first ??= d.branches.map((br) => discFirst(br, d.property, this.model)))[bi]!;
+  }
+
   protected header(): HCol[] {
     // at "{"
     this.deeper();
@@ -435,7 +458,7 @@ export class DenseLine {
       const bi = this.discValue(d);
       // the discriminator first, as a JSON writer would have it, unless the branch requires it as a field of its
       // own (then `complete` reports it missing, before the object is rebuilt with it first)
-      const first = (d.first ??= d.branches.map((br) => discFirst(br, d.property, this.model)))[bi]!;
+      const first = this.discFirst(d, bi);
       if (first) setOwn(o, d.property, d.values[bi]);
       const row = b.branches[bi]!;
       if (b.unfit![bi] !== undefined) throw b.unfit![bi];

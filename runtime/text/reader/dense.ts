@@ -64,7 +64,10 @@ export interface Frame {
   /** Tables and lists: the count declared and the rows or items read; ROOT_LITERAL: the literal and its line. */
   n: number;
   i: number;
-  /** Fields of a discriminated union's object: the discriminator (a field line of it is an error) and its value. */
+  /**
+   * Fields of a discriminated union's object: the discriminator (a field line of it is an error) and, when the
+   * object is rebuilt with it first as it closes, its value (else it is in `o` from the start).
+   */
   skip: string | undefined;
   disc: unknown;
   first: number;
@@ -78,6 +81,8 @@ export interface Frame {
   map: ShapeInfo | null;
   /** TABLE: its rows are flush left, at the header's own indentation (a table at depth 0; its first row says). */
   flush: boolean;
+  /** FIELDS: the property read last (-1: none yet), whose follower in `info.follows` is matched first. */
+  next: number;
 }
 
 /** What a reader of typed events hears from the dense reader. */
@@ -91,7 +96,7 @@ export interface DenseReaderHooks {
 }
 
 function frame(t: number, info: ShapeInfo, ind: number, d0: number): Frame {
-  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null, map: null, flush: false };
+  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null, map: null, flush: false, next: -1 };
 }
 
 export class DenseTextReader extends DenseLine implements LineSink {
@@ -327,7 +332,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     let v: unknown;
     if (f.t === FIELDS) {
       const o = this.complete(f.info, f.o!, 0);
-      v = f.skip !== undefined ? withDisc(o, f.skip, f.disc) : o;
+      v = f.skip !== undefined && f.disc !== undefined ? withDisc(o, f.skip, f.disc) : o;
     } else if (f.t === TABLE || f.t === LIST) v = f.out;
     else if (f.t === KEYED) v = this.complete(f.map!, f.o!, 0);
     else throw new Error("internal: closing a frame that holds no value");
@@ -549,11 +554,31 @@ export class DenseTextReader extends DenseLine implements LineSink {
     const info = f.info;
     const s = info.shape as Extract<Shape, { kind: "object" }>;
     const at = this.pos;
-    const key = this.key();
+    // the property that came after the last one read in the object before (in the first object: the schema's next)
+    // is matched in place first: no scan for the key's end, no lookup by name
+    const keys = info.keys!;
+    const n = keys.length;
+    let follows = info.follows;
+    if (follows === undefined && n > 0) {
+      follows = info.follows = new Int32Array(n + 1);
+      for (let k = 0; k < n; k++) follows[k] = k + 1;
+      follows[n] = 0;
+    }
+    const last = f.next < 0 ? n : f.next;
+    let key: string;
+    let j: number | undefined = n > 0 ? follows![last]! : n;
+    if (j < n && this.bareNameAt(info.props![j]!.name, keys[j]!)) key = info.props![j]!.name;
+    else {
+      key = this.key();
+      j = info.index!.get(key);
+      if (j !== undefined) follows![last] = j;
+    }
     if (key === f.skip) this.fail(`${key} twice`, at);
-    const j = info.index!.get(key);
     let pinfo: ShapeInfo;
-    if (j !== undefined) pinfo = info.propInfos![j]!;
+    if (j !== undefined) {
+      pinfo = info.propInfos![j]!;
+      f.next = j;
+    }
     else if (s.additional !== false) pinfo = this.model.info(s.additional);
     else this.invalid(`unknown field ${JSON.stringify(key)}`, at);
     if (Object.prototype.hasOwnProperty.call(f.o, key)) this.fail(`field ${JSON.stringify(key)} twice`, at);
@@ -584,7 +609,10 @@ export class DenseTextReader extends DenseLine implements LineSink {
     if (this.pos !== this.le) this.fail("unexpected text after the value");
     const f = this.fieldsFrame(d.branches[b]!, ind, -1);
     f.skip = d.property;
-    f.disc = d.values[b];
+    // the discriminator first, as a JSON writer would have it: in the object from the start, unless the branch
+    // requires it as a field of its own (then `complete` reports it missing, before `close` rebuilds it first)
+    if (this.discFirst(d, b)) setOwn(f.o!, d.property, d.values[b]);
+    else f.disc = d.values[b];
   }
 
   /** What follows a field's key: `: value`, `:` and a block, `{hdr}: cells`, `[N]...`; PENDING when lines follow. */
