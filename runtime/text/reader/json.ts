@@ -560,6 +560,16 @@ export class JsonReader {
     let run = i; // the plain characters from `run` to `i` are appended in one slice
     while (i < to) {
       const st = this.state;
+      if (st === STRING && !this.high) {
+        // a run of plain characters (no closing quote, backslash, control character or surrogate half): one test each
+        const q = this.quote;
+        let d = chunk.charCodeAt(i);
+        while (d >= 32 && d !== q && d !== 92 && (d < 0xd800 || d > 0xdfff)) {
+          if (++i === to) break;
+          d = chunk.charCodeAt(i);
+        }
+        if (i === to) break;
+      }
       const c = chunk.charCodeAt(i);
       if (st === STRING) {
         if (c === this.quote) {
