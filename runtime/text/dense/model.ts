@@ -31,8 +31,9 @@ export interface ShapeInfo {
   itemInfo?: ShapeInfo;
   /** Text cells: the scalar kinds the cell may hold (a union's branches), to spell strings unambiguously. */
   kinds?: Set<string>;
-  /** Text cells of an all-string enum (or a union with one): the allowed strings. */
+  /** Text cells of an all-string enum (or a union with one): the allowed strings (and, the reader's, as a list). */
   enumValues?: Set<string>;
+  enumList?: string[];
   /** A discriminated union of objects: its branches' infos and the discriminator. */
   disc?: {
     property: string;
@@ -309,6 +310,7 @@ function blankInfo(shape: Shape): ShapeInfo {
     itemInfo: undefined,
     kinds: undefined,
     enumValues: undefined,
+    enumList: undefined,
     disc: undefined,
     fast: 0,
     int64: undefined,

@@ -739,6 +739,21 @@ export class DenseLine {
       if (i - at === 4 && t.startsWith("null", at)) this.invalid('expected a string, got null (write "null" in quotes for the text)', at);
       const tok = t.slice(at, i);
       return info.stamp === undefined ? tok : (expandStamp(info.stamp, tok) ?? tok);
+    } else if (f === 2 && t.charCodeAt(at) !== 34) {
+      // a value of a string enum, compared in place: the enum's own string, no slice to hash for a lookup
+      const i = inRow ? this.cellEnd(at) : this.le;
+      if (i === at) return ABSENT;
+      const list = (info.enumList ??= [...info.enumValues!]);
+      const n = i - at;
+      for (const e of list) {
+        if (e.length !== n) continue;
+        let q = 0;
+        while (q < n && e.charCodeAt(q) === t.charCodeAt(at + q)) q++;
+        if (q === n) {
+          this.pos = i;
+          return e;
+        }
+      }
     }
     const kinds = info.kinds!;
     // an open object's cell: `{` or `[` begins JSON (a string that does is quoted)
