@@ -61,7 +61,7 @@ export function keyCount(o: object): number {
 export function checkClosed(o: object, known: ReadonlySet<string>, path: string): void {
   const extra = extraKeys(o, known);
   if (extra !== undefined) {
-    throw new ToonError("INVALID_VALUE", `unknown property ${JSON.stringify(extra[0])} (the schema allows no additional properties)`, {
+    throw new ToonError("INVALID_VALUE", unknownPropertyMessage(extra[0]!), {
       path: path + pointerSegment(extra[0]!),
     });
   }
@@ -97,7 +97,17 @@ export function cloneJson<T>(v: T): T {
 
 /** Error for a required property that is missing. */
 export function missing(path: string, key: string): ToonError {
-  return new ToonError("INVALID_VALUE", `required property ${JSON.stringify(key)} is missing`, { path: path + pointerSegment(key) });
+  return new ToonError("INVALID_VALUE", missingMessage(key), { path: path + pointerSegment(key) });
+}
+
+/** The message of a required property that is missing (its path is the property's: runtime/codec/messages.ts). */
+export function missingMessage(key: string): string {
+  return `required property ${JSON.stringify(key)} is missing`;
+}
+
+/** The message of a property a closed object does not declare (its path is the property's). */
+export function unknownPropertyMessage(key: string): string {
+  return `unknown property ${JSON.stringify(key)} (the schema allows no additional properties)`;
 }
 
 export { describe };

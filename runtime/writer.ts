@@ -369,7 +369,12 @@ export function isCanonicalInteger(s: string): boolean {
 
 /** The encode-side error for a value that does not fit its schema. */
 export function invalid(path: string, expected: string, value: unknown): ToonError {
-  return new ToonError("INVALID_VALUE", `expected ${expected}, got ${describe(value)}`, { path });
+  return new ToonError("INVALID_VALUE", expectedGot(expected, value), { path });
+}
+
+/** `expected <expected>, got <the value>`: every message about a value of the wrong kind (runtime/codec/messages.ts). */
+export function expectedGot(expected: string, value: unknown): string {
+  return `expected ${expected}, got ${describe(value)}`;
 }
 
 export function describe(value: unknown): string {

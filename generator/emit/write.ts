@@ -17,6 +17,7 @@ import { callAt, functionBody, inLoop } from "./at.ts";
 import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
 import { scalarForm, scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
 import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
+import { oneOf, tupleExpected, unionExpected, zeroWidthExpected } from "../../runtime/codec/messages.ts";
 import { extensionOf, type Extension } from "./extends.ts";
 
 
@@ -120,7 +121,7 @@ function emitArray(items: Shape, v: Code, p: string, cx: ModuleContext, L: Local
   if (!track && !zeroWidth && body.text === `$rt.wString(w, ${e.text}, "");`) return code`$rt.wStrings(w, ${v}, ${p}${r});`;
   return code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
-${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} items of a zero-width type", ${v});\n` : raw("")}w.varint(${n});
+${zeroWidth ? code`if (${n} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, ${zeroWidthExpected(false)}, ${v});\n` : raw("")}w.varint(${n});
 let ${i} = 0;
 ${track ? track.before : raw("")}try {
   for (; ${i} < ${n}; ${i}++) {
@@ -135,14 +136,13 @@ ${track ? code`    ${track.each}\n` : raw("")}${indentBy(body, "    ")}
 function emitTuple(s: TupleShape, v: Code, p: string, cx: ModuleContext, L: Locals, r: Code): Code {
   const n = L.fresh("n", fieldOf(p));
   const max = s.rest === false ? s.items.length : -1;
-  const range = max < 0 ? `at least ${s.minItems} items` : s.minItems === max ? `exactly ${max} items` : `${s.minItems} to ${max} items`;
   const out: Code[] = [
     code`$rt.gArray(${v}, ${p}${r});
 const ${n} = ${v}.length;
-if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : raw("")}) throw $rt.invalid(${p}, ${"an array of " + range}, ${v});${
+if (${n} < ${s.minItems}${max >= 0 ? code` || ${n} > ${max}` : raw("")}) throw $rt.invalid(${p}, ${tupleExpected(s.minItems, max)}, ${v});${
       s.rest !== false && cx.minWidth(s.rest) === 0
         ? code`
-if (${n} - ${s.items.length} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, "at most ${raw(String(MAX_ZERO_WIDTH_ITEMS))} rest items of a zero-width type", ${v});`
+if (${n} - ${s.items.length} > ${MAX_ZERO_WIDTH_ITEMS}) throw $rt.invalid(${p}, ${zeroWidthExpected(true)}, ${v});`
         : raw("")
     }
 w.varint(${n});`,
@@ -425,7 +425,7 @@ ${indentBy(body, "    ")}
     break;
   }`;
     });
-    const expected = "one of " + s.discriminator.values.map((x) => JSON.stringify(x)).join(", ");
+    const expected = oneOf(s.discriminator.values);
     return code`$rt.gObject(${v}, ${p});
 const ${d} = ${readProp(v, key)};
 switch (${d}) {
@@ -452,7 +452,7 @@ ${indentBy(body, "  ")}
   });
   const last = choices[choices.length - 1]!;
   const tail = last.test === undefined ? raw("") : code`
-else throw $rt.invalid(${p}, ${`a value matching one of the ${s.branches.length} alternatives`}, ${v});`;
+else throw $rt.invalid(${p}, ${unionExpected(s.branches.length)}, ${v});`;
   // an untested last arm is the else of the chain
   const armsText = arms.map((a, i) => (i > 0 && choices[i]!.test === undefined ? code`else ${a}` : a));
   return code`${join(armsText)}${tail}`;

@@ -9,6 +9,7 @@ import { type PathTable, tableOf } from "./path-table.ts";
 import { hostError, optionsArg, pointerSegment, rethrowAt, ToonError } from "../errors.ts";
 import { writeExtensionSection } from "../extensions.ts";
 import { writeHeader } from "../header.ts";
+import { unknownPropertyMessage } from "../objects.ts";
 import { Reader } from "../reader.ts";
 import { TextFeed, type TextStreamOptions } from "../stream-text.ts";
 import { Writer } from "../writer.ts";
@@ -376,7 +377,7 @@ export class StreamEncoder<T = unknown, P extends PathMap = PathMap> {
       if (pid !== undefined) entry = pid;
       else {
         const add = t.additional.get(entry);
-        if (add === undefined) throw stepError(c, tok, `unknown property ${JSON.stringify(name)} (the schema allows no additional properties)`);
+        if (add === undefined) throw stepError(c, tok, unknownPropertyMessage(name));
         entry = add;
         dyn = [...dyn, name];
       }

@@ -3,7 +3,7 @@
  * `depth` the caller asked for (deeper containers travel whole) and with long strings as TEXT pieces.
  */
 import { isArrayAt, rethrowAt, ToonError } from "../errors.ts";
-import { hasOwn } from "../objects.ts";
+import { hasOwn, unknownPropertyMessage } from "../objects.ts";
 import { Reader } from "../reader.ts";
 import { StreamPathFlag } from "../stream-seg.ts";
 import { DEFAULT_MAX_DEPTH } from "../wire.ts";
@@ -144,7 +144,7 @@ export class Incremental {
     const add = t.additional.get(entry);
     for (const k in o) {
       if (!hasOwn(o, k) || declared?.has(k) || o[k] === undefined) continue;
-      if (add === undefined) throw this.fail("INVALID_VALUE", `unknown property ${JSON.stringify(k)} (the schema allows no additional properties)`, k);
+      if (add === undefined) throw this.fail("INVALID_VALUE", unknownPropertyMessage(k), k);
       this.child(k, true, o[k], add, depth);
     }
   }

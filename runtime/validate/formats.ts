@@ -9,6 +9,8 @@
  * and set only for the duration of one synchronous validation (./check.ts).
  */
 
+import { EXPECTED_UUID } from "../codec/messages.ts";
+
 let enabled = true;
 
 /** Turns format checks on or off; returns the previous setting (so a caller can restore it). */
@@ -160,7 +162,7 @@ export const FORMAT_EXPECTED: Readonly<Record<string, string>> = {
   ipv4: "an IPv4 address",
   ipv6: "an IPv6 address",
   regex: "a regular expression",
-  uuid: "a UUID",
+  uuid: EXPECTED_UUID,
   "json-pointer": "a JSON pointer",
   "json-pointer-uri-fragment": "a JSON pointer URI fragment",
   "relative-json-pointer": "a relative JSON pointer",

@@ -2,10 +2,32 @@
  * Readable messages for the errors of generated validators. ajv's standalone code is compiled with
  * `messages: false` (smaller output: no message strings per check), so each error arrives as a keyword and its
  * params; the message is made here, once, with the value it is about: "expected a UUID, got the string \"x\"",
- * never the 300-character regular expression behind a format.
+ * never the 300-character regular expression behind a format. The wording is the codecs' (../codec/messages.ts):
+ * a value the validator refuses reads as it does when `encode`, the constraint checker or a tool call refuses it.
  */
-import { describe } from "../writer.ts";
 import { refuse } from "../arg-check.ts";
+import {
+  boundMessage,
+  constExpected,
+  describe,
+  enumExpected,
+  EXPECTED_ARRAY,
+  EXPECTED_BOOLEAN,
+  EXPECTED_INTEGER,
+  EXPECTED_NULL,
+  EXPECTED_NUMBER,
+  EXPECTED_OBJECT,
+  EXPECTED_STRING,
+  expectedGot,
+  itemsMessage,
+  lengthMessage,
+  missingMessage,
+  multipleOfMessage,
+  patternMessage,
+  propertiesMessage,
+  uniqueMessage,
+  unknownPropertyMessage,
+} from "../codec/messages.ts";
 import { FORMAT_EXPECTED } from "./formats.ts";
 
 /** An error as ajv's generated code records it (`messages: false`). */
@@ -17,23 +39,19 @@ export interface SchemaError {
   message?: string;
 }
 
-/** Schema text quoted in a message: long patterns and enum lists are cut, the message stays one short line. */
-function short(text: string, max = 60): string {
-  return text.length > max ? text.slice(0, max - 3) + "..." : text;
-}
-
 function plural(n: unknown, one: string, many = one + "s"): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** The JSON types a `type` keyword names, as the codecs' messages say them (../codec/messages.ts). */
 const TYPE_NAMES: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  integer: "an integer",
-  boolean: "a boolean",
-  null: "null",
-  array: "an array",
-  object: "an object",
+  string: EXPECTED_STRING,
+  number: EXPECTED_NUMBER,
+  integer: EXPECTED_INTEGER,
+  boolean: EXPECTED_BOOLEAN,
+  null: EXPECTED_NULL,
+  array: EXPECTED_ARRAY,
+  object: EXPECTED_OBJECT,
 };
 
 function typeList(t: unknown): string {
@@ -41,7 +59,19 @@ function typeList(t: unknown): string {
   return names.length <= 1 ? names[0] ?? "" : names.slice(0, -1).join(", ") + " or " + names[names.length - 1];
 }
 
-const COMPARISON: Record<string, string> = { ">=": "at least", "<=": "at most", ">": "greater than", "<": "less than" };
+/** Code points of a string (what minLength and maxLength count). */
+function length(v: unknown): number | undefined {
+  return typeof v === "string" ? [...v].length : undefined;
+}
+
+/** How many items an array, or defined properties an object, has (undefined for anything else). */
+function count(v: unknown): number | undefined {
+  if (Array.isArray(v)) return v.length;
+  if (typeof v !== "object" || v === null) return undefined;
+  let n = 0;
+  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && (v as Record<string, unknown>)[k] !== undefined) n++;
+  return n;
+}
 
 /** The message for one error; `value` is the instance it is about (at `instancePath`). */
 export function messageOf(e: SchemaError, value: unknown): string {
@@ -51,56 +81,55 @@ export function messageOf(e: SchemaError, value: unknown): string {
   const p = e.params;
   switch (e.keyword) {
     case "type":
-      return `expected ${typeList(p.type)}, got ${describe(value)}`;
+      return expectedGot(typeList(p.type), value);
     case "required":
-      return `missing required property ${JSON.stringify(p.missingProperty)}`;
+      return missingMessage(String(p.missingProperty));
     case "dependencies":
     case "dependentRequired":
       return `missing property ${JSON.stringify(p.missingProperty)}, required when ${JSON.stringify(p.property)} is present`;
     case "additionalProperties":
-      return `property ${JSON.stringify(p.additionalProperty)} is not allowed`;
+      return unknownPropertyMessage(String(p.additionalProperty));
     case "unevaluatedProperties":
       return `property ${JSON.stringify(p.unevaluatedProperty)} is not allowed`;
     case "propertyNames":
       return `property name ${JSON.stringify(p.propertyName)} is not allowed`;
     case "minLength":
-      return `expected at least ${plural(p.limit, "character")}, got ${describe(value)}`;
-    case "maxLength":
-      return `expected at most ${plural(p.limit, "character")}, got ${describe(value)}`;
+    case "maxLength": {
+      const n = length(value);
+      return n === undefined ? `expected ${e.keyword === "minLength" ? "at least" : "at most"} ${plural(p.limit, "character")}, got ${describe(value)}` : lengthMessage(e.keyword === "minLength", Number(p.limit), n);
+    }
     case "pattern":
-      return `expected a string matching /${short(String(p.pattern))}/, got ${describe(value)}`;
+      return patternMessage(String(p.pattern), value);
     case "format":
       return `expected ${FORMAT_EXPECTED[String(p.format)] ?? `format ${JSON.stringify(p.format)}`}, got ${describe(value)}`;
     case "minimum":
     case "maximum":
     case "exclusiveMinimum":
     case "exclusiveMaximum":
-      return `expected a number ${COMPARISON[String(p.comparison)] ?? p.comparison} ${p.limit}, got ${describe(value)}`;
+      return boundMessage(String(p.comparison), p.limit, value);
     case "multipleOf":
-      return `expected a multiple of ${p.multipleOf}, got ${describe(value)}`;
+      return multipleOfMessage(p.multipleOf, value);
     case "minItems":
-      return `expected at least ${plural(p.limit, "item")}`;
+      return itemsMessage(true, Number(p.limit), count(value));
     case "maxItems":
     case "items":
     case "additionalItems":
     case "unevaluatedItems":
-      return `expected at most ${plural(p.limit, "item")}`;
+      return itemsMessage(false, Number(p.limit), count(value));
     case "minProperties":
-      return `expected at least ${plural(p.limit, "property", "properties")}`;
+      return propertiesMessage(true, Number(p.limit), count(value));
     case "maxProperties":
-      return `expected at most ${plural(p.limit, "property", "properties")}`;
+      return propertiesMessage(false, Number(p.limit), count(value));
     case "uniqueItems":
-      return `items ${p.j} and ${p.i} are equal (items must be unique)`;
+      return uniqueMessage(Number(p.j), Number(p.i));
     case "contains":
       return p.maxContains === undefined
         ? `expected at least ${plural(p.minContains ?? 1, "item")} matching "contains"`
         : `expected ${p.minContains ?? 1} to ${p.maxContains} items matching "contains"`;
-    case "enum": {
-      const list = Array.isArray(p.allowedValues) ? p.allowedValues.map((v) => JSON.stringify(v)).join(", ") : "";
-      return `expected one of ${short(list)}, got ${describe(value)}`;
-    }
+    case "enum":
+      return expectedGot(enumExpected(Array.isArray(p.allowedValues) ? p.allowedValues : []), value);
     case "const":
-      return `expected ${short(JSON.stringify(p.allowedValue) ?? "")}, got ${describe(value)}`;
+      return expectedGot(constExpected(p.allowedValue), value);
     case "not":
       return `matches the schema in "not"`;
     case "anyOf":

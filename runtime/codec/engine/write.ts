@@ -13,6 +13,7 @@ import { writeExtension } from "../../extensions.ts";
 import { checkClosed, extraKeys, keyCount, missing } from "../../objects.ts";
 import { DEFAULT_MAX_DEPTH, MAX_ZERO_WIDTH_ITEMS } from "../../wire.ts";
 import { invalid, type Writer } from "../../writer.ts";
+import { oneOf, tupleExpected, unionExpected, zeroWidthExpected } from "../messages.ts";
 import { ENUM_SCAN_MAX, SCALAR_GUARDS, TABLED_GUARDS, enumIndex, gArray, gObject, scalarForm, wBool, wConst, wEnum, wEnumMap, wJsonConst, wJsonEnum, wKey, wNull } from "../kinds/index.ts";
 import { categoryTest, type Predicate, type PredicateCompiler } from "./predicate.ts";
 import { childPath, isPrimitive, propReader } from "./props.ts";
@@ -134,7 +135,7 @@ export class WriteCompiler {
   private array(items: Shape, p: string): WriteFn {
     const zeroWidth = this.plan.minWidth(items) === 0;
     const item = this.compile(items, "");
-    const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} items of a zero-width type`;
+    const tooMany = zeroWidthExpected(false);
     if (this.evolved) {
       return (w, v) => {
         gArray(v, p);
@@ -172,13 +173,12 @@ export class WriteCompiler {
   private tuple(s: TupleShape, p: string): WriteFn {
     const min = s.minItems;
     const max = s.rest === false ? s.items.length : -1;
-    const range = max < 0 ? `at least ${min} items` : min === max ? `exactly ${max} items` : `${min} to ${max} items`;
-    const expected = "an array of " + range;
+    const expected = tupleExpected(min, max);
     const items = s.items.map((item, idx) => this.compile(item, childPath(p, idx)));
     const count = items.length;
     const rest = s.rest === false ? undefined : this.compile(s.rest, "");
     const zeroWidthRest = s.rest !== false && this.plan.minWidth(s.rest) === 0;
-    const tooMany = `at most ${MAX_ZERO_WIDTH_ITEMS} rest items of a zero-width type`;
+    const tooMany = zeroWidthExpected(true);
     const evolved = this.evolved;
     return (w, v) => {
       gArray(v, p);
@@ -308,7 +308,7 @@ export class WriteCompiler {
       s.discriminator.values.forEach((x, i) => {
         if (!index.has(x)) index.set(x, i); // first case wins, as in a switch
       });
-      const expected = "one of " + s.discriminator.values.map((x) => JSON.stringify(x)).join(", ");
+      const expected = oneOf(s.discriminator.values);
       const at = childPath(p, key);
       const get = propReader(key);
       return (w, v) => {
@@ -324,7 +324,7 @@ export class WriteCompiler {
       index: b.index,
       test: b.test === "else" ? undefined : b.test === "categories" ? categoryTest(b.categories) : this.preds.predicateOf(s.branches[b.index]!),
     }));
-    const expected = `a value matching one of the ${s.branches.length} alternatives`;
+    const expected = unionExpected(s.branches.length);
     return (w, v) => {
       for (let a = 0; a < arms.length; a++) {
         const arm = arms[a]!;

@@ -6,15 +6,16 @@ import { hasOwn } from "../../objects.ts";
 import type { Reader } from "../../reader.ts";
 import { isArrayAt } from "../../errors.ts";
 import { fail } from "./fail.ts";
+import { EXPECTED_ARRAY, EXPECTED_OBJECT } from "../messages.ts";
 
 
 /** An assertion, so generated code reads the properties of a value it got as `unknown` (`getOwn`). */
 export function gObject(v: unknown, p: string, req?: number): asserts v is any {
-  if (typeof v !== "object" || v === null || isArrayAt(v, p)) throw fail(p, "an object", v, req);
+  if (typeof v !== "object" || v === null || isArrayAt(v, p)) throw fail(p, EXPECTED_OBJECT, v, req);
 }
 
 export function gArray(v: unknown, p: string, req?: number): asserts v is any[] {
-  if (!isArrayAt(v, p)) throw fail(p, "an array", v, req);
+  if (!isArrayAt(v, p)) throw fail(p, EXPECTED_ARRAY, v, req);
 }
 
 /**

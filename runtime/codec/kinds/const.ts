@@ -4,11 +4,12 @@
  */
 import { jsonEquals } from "../../objects.ts";
 import { fail } from "./fail.ts";
+import { constExpected } from "../messages.ts";
 
 export function wConst(v: unknown, c: string | number | boolean | null, p: string, req?: number): void {
-  if (v !== c) throw fail(p, "the constant " + JSON.stringify(c), v, req);
+  if (v !== c) throw fail(p, constExpected(c), v, req);
 }
 
 export function wJsonConst(v: unknown, c: unknown, p: string, req?: number): void {
-  if (!jsonEquals(v, c)) throw fail(p, "the schema's constant value", v, req);
+  if (!jsonEquals(v, c)) throw fail(p, constExpected(c), v, req);
 }

@@ -6,6 +6,9 @@
 import { jsonEquals } from "../../objects.ts";
 import type { Writer } from "../../writer.ts";
 import { fail } from "./fail.ts";
+import { enumExpected } from "../messages.ts";
+
+export { enumExpected };
 
 /** Up to this many values `wEnum` scans the list; longer lists of primitives get an index (`wEnumMap`). */
 export const ENUM_SCAN_MAX = 16;
@@ -43,9 +46,4 @@ export function enumIndex(values: readonly unknown[]): ReadonlyMap<unknown, numb
     if (!index.has(x)) index.set(x, i);
   });
   return index;
-}
-
-export function enumExpected(values: readonly unknown[]): string {
-  const full = "one of " + values.map((x) => JSON.stringify(x)).join(", ");
-  return full.length > 200 ? full.slice(0, 197) + "..." : full;
 }

@@ -5,6 +5,7 @@
  * Kept out of line so the guards stay small enough for V8 to inline.
  */
 import { ToonError } from "../../errors.ts";
+import { missingMessage } from "../../objects.ts";
 import { invalid } from "../../writer.ts";
 
 export function fail(p: string, expected: string, v: unknown, req: number | undefined): ToonError {
@@ -14,5 +15,5 @@ export function fail(p: string, expected: string, v: unknown, req: number | unde
 /** `missing(parent, key)` from the field's path `parent + pointerSegment(key)`: the key is its last segment, unescaped. */
 export function missingAt(p: string): ToonError {
   const key = p.slice(p.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
-  return new ToonError("INVALID_VALUE", `required property ${JSON.stringify(key)} is missing`, { path: p });
+  return new ToonError("INVALID_VALUE", missingMessage(key), { path: p });
 }
