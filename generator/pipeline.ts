@@ -309,6 +309,8 @@ export async function generate(config: GenerateConfig, options: GenerateOptions 
     if (optimize !== undefined) emitOptions.optimize = optimize;
     // a tool set's codecs name each definition's descriptor shape after it, for step 4 to share (emit/link.ts)
     if (toolSet) emitOptions.shareDefinitions = true;
+    // a tool set's call codec: its descriptor is what the set's main module checks the tools' arguments against
+    if (unit.exportDescriptor === true) emitOptions.exportDescriptor = true;
     if (profile !== undefined) profiled.push({ schema: ir.name, samples: profile.samples, tables: dictionary.defaults?.tables.length ?? 0 });
     // the JSON Schema validator, its own module beside the codec's (generator/validate)
     const validator = await buildValidatorModule(ir, validatorOptions(unit.module, config));

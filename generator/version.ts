@@ -1,6 +1,6 @@
 /** The generator's version (written into every generated header) and the runtime contract it emits for. */
 export const GENERATOR_VERSION = "0.1.0";
-export const RUNTIME_CONTRACT_VERSION = 5;
+export const RUNTIME_CONTRACT_VERSION = 6;
 /**
  * The package generated code imports (`<runtimeImport>/internal/codegen.js`, `<runtimeImport>/validate`) unless
  * the config's `runtimeImport` says otherwise: the zero-dependency runtime package, an app's only production

@@ -59,8 +59,7 @@ const KINDS: Record<string, readonly [what: string, test: Test]> = {
   PayloadHints: ["payload hints", (v) => isObject(v) && typeof v.root === "string" && Array.isArray(v.keys)],
   Payload: ["a payload (findPayloads)", (v) => isObject(v) && typeof v.text === "string" && typeof v.kind === "string"],
   FillSpec: ["a fill spec", (v) => isObject(v) && isObject(v.root) && isObject(v.defs)],
-  ToolSetSpec: ["a tool set spec (toolSet)", (v) => isObject(v) && isObject(v.tools) && isFunction(v.tools.get) && isObject(v.defs)],
-  CheckShape: ["a check shape", (v) => isObject(v) && typeof v.kind === "string"],
+  ToolSetSpec: ["a tool set spec (toolSet)", (v) => isObject(v) && isObject(v.tools) && isFunction(v.tools.get) && isDescriptor(v.descriptor)],
   TextState: ["a text encoder's state", (v) => isObject(v) && typeof v.out === "string" && Array.isArray(v.nl)],
   TextGroup: ["a text group (name, fingerprint, toText, fromText)", (v) => isObject(v) && isFunction(v.toText) && isFunction(v.fromText)],
   SchemalessType: ["a schemaless type", (v) => isObject(v) && typeof v.kind === "number"],
@@ -69,10 +68,10 @@ const KINDS: Record<string, readonly [what: string, test: Test]> = {
   depth: ["a depth (an integer from 0 to 10000)", (v) => Number.isInteger(v) && v >= 0 && v <= 10_000],
   // table fields: names, or { name, fields } for a nested table (each checked, as they are walked)
   TextFields: ["text fields (names, or { name, fields })", (v) => isTextFields(v, 0)],
-  // a tool set's tools: [name, codec, check shape] each
+  // a tool set's tools: [name, argument codec] each
   ToolEntries: [
-    "the tools ([name, codec, check shape] each)",
-    (v) => Array.isArray(v) && v.every((t) => Array.isArray(t) && typeof t[0] === "string" && isObject(t[1]) && isFunction(t[1].validate) && isObject(t[2])),
+    "the tools ([name, argument codec] each)",
+    (v) => Array.isArray(v) && v.every((t) => Array.isArray(t) && typeof t[0] === "string" && isObject(t[1]) && isFunction(t[1].validate)),
   ],
   PeekSpec: ["a peek spec (name, fingerprint, flags, tag, count)", (v) => isObject(v) && typeof v.fingerprint === "number" && typeof v.tag === "number"],
   // an options argument is CONFIG_ERROR, as everywhere else (optionsArg)

@@ -9,7 +9,7 @@
  * only the functions the codec it uses calls.
  */
 export { requireContract, codecOf, RUNTIME_CONTRACT } from "./contract.ts";
-export { checkConstraints } from "./codec/check-shape.ts";
+export { checkConstraints } from "./validate/constraints.ts";
 export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex, rethrowIn } from "./errors.ts";
 export type { ToonErrorDetail } from "./errors.ts";
 export { Writer, invalid, writeInt64 } from "./writer.ts";
@@ -22,7 +22,7 @@ export { Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
 export { validateWith, validateFull, assertSchema } from "./validate.ts";
 export type { ValidationResult, ValidateOptions, ValidationIssue, SchemaCheck } from "./validate.ts";
 export { checkShape, checkToolArguments, parseToolCall, parseToolCalls, tryParseToolCalls, toolSet, ToolCallAccumulator, callOnly, callsOnly } from "./tools.ts";
-export type { CheckShape, CheckDefs, PatternTest, ToolCallOutcome } from "./tools.ts";
+export type { PatternTest, ToolCallOutcome } from "./tools.ts";
 export { toolResultMessage, toolErrorMessage } from "./tools/results.ts";
 export type { ToolResultFormat, ToolResultMessages, ToolResultTarget } from "./tools/results.ts";
 export { toolDefinitions } from "./tools/definitions.ts";

@@ -24,8 +24,12 @@ import { registerDictionary } from "./header.ts";
  *    root hints, fill spec, JSON Schema check) and prompt snippet make its Prompt group (`promptGroup`:
  *    `fromModelOutput`, `reader()`, `readStream()`, `formatInstructions`); `fromModelOutputWith`, `denseInstructions`
  *    and `withSchemaCheck` are no longer called by generated code.
+ * 6: one shape model: `toolSet(name, [[tool, argument codec], ...], callDescriptor, patterns?)` finds each tool's
+ *    shape in the call codec's descriptor (a tool set's call module exports its `$descriptor` to the main module),
+ *    which no longer embeds check shapes; the `CheckShape` and `CheckDefs` types are gone (`checkShape` and
+ *    `checkConstraints` check descriptor shapes).
  */
-export const RUNTIME_CONTRACT = 5;
+export const RUNTIME_CONTRACT = 6;
 
 /**
  * Checks the contract, registers the module's dictionary name (so a fingerprint mismatch names the writer's

@@ -7,8 +7,8 @@ import * as $tools from "./tools.ts";
 
 export * from "./tools.ts";
 
-export const checkShape = /*@__PURE__*/ checked($tools.checkShape, "checkShape(value, shape: CheckShape, defs?: object, path?: string, patterns?: Map)");
-export const toolSet = /*@__PURE__*/ checked($tools.toolSet, "toolSet(name: string, tools: ToolEntries, defs: object, patterns?: Map)");
+export const checkShape = /*@__PURE__*/ checked($tools.checkShape, "checkShape(value, shape: Shape, defs?: object, path?: string, patterns?: Map)");
+export const toolSet = /*@__PURE__*/ checked($tools.toolSet, "toolSet(name: string, tools: ToolEntries, call: Descriptor, patterns?: Map)");
 export const checkToolArguments = /*@__PURE__*/ checked($tools.checkToolArguments, "checkToolArguments(spec: ToolSetSpec, name: string, args)");
 export const checkToolCall = /*@__PURE__*/ checked($tools.checkToolCall, "checkToolCall(spec: ToolSetSpec, id: string, name: string, args, index?: number, position?: string)");
 export const parseToolCall = /*@__PURE__*/ checked($tools.parseToolCall, "parseToolCall(spec: ToolSetSpec, raw, index?: number, position?: string)") as typeof $tools.parseToolCall;

@@ -7,8 +7,8 @@
  * - `ToolCallAccumulator`: streamed fragments (OpenAI `delta.tool_calls` keyed by `index`, OpenAI Responses
  *   `response.function_call_arguments.*`, Anthropic `input_json_delta`) -> each call once it is complete and
  *   valid; a call the stream cut off is reported as INCOMPLETE, never returned as if whole.
- * - `checkShape`: every violation of a value against a (trimmed) shape IR, including the value constraints
- *   (`minLength`, `pattern`, `minimum`, ...) the binary codec does not need.
+ * - `checkShape`: every violation of a value against a shape of the codec descriptor (the one shape model), the
+ *   value constraints (`minLength`, `pattern`, `minimum`, ...) the binary codec does not need included.
  *
  * The schema-specific parts (which tools exist, their codecs and shapes) come from the generated module. One job
  * a file, in ./tools/: the tool set and the checks of one call (tool-set.ts), whole replies (parse.ts), streamed
@@ -18,7 +18,8 @@
  * Zero dependencies; no Node APIs.
  */
 export { checkShape } from "./validate/constraints.ts";
-export type { CheckConstraints, CheckShape, CheckDefs, PatternTest, PatternTests } from "./validate/constraints.ts";
+export type { ShapeDefs, PatternTest, PatternTests } from "./validate/constraints.ts";
+export type { Shape, Constraints } from "./codec/descriptor.ts";
 export { callOnly, callsOnly, toolSet, checkToolArguments, checkToolCall } from "./tools/tool-set.ts";
 export type { ToolSpec, ToolSetSpec, ToolCall, ToolCallOutcome } from "./tools/tool-set.ts";
 export { parseToolCall, parseToolCalls, tryParseToolCalls } from "./tools/parse.ts";

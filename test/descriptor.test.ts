@@ -13,8 +13,21 @@ import { parseDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { describeCodec, printDescriptor } from "../generator/emit/descriptor.ts";
 import { loadSchemaFile } from "../generator/load/index.ts";
-import { checkShapeOf, checkShapesOf } from "../runtime/codec/check-shape.ts";
+import { checkConstraints, hasConstraints } from "../runtime/validate/constraints.ts";
+import { someShape } from "../runtime/codec/plan.ts";
+import type { Shape } from "../runtime/codec/descriptor.ts";
 import { codecIR } from "../generator/emit/descriptor.ts";
+
+/** The enforced constraints of every shape under `roots`, in walk order (the IR's `unchecked` list left out). */
+function constraintsOf(roots: Shape[]): unknown[] {
+  const out: unknown[] = [];
+  someShape(roots, (s) => {
+    const { unchecked: _, ...c } = s.constraints ?? {};
+    if (Object.keys(c).length > 0) out.push([s.kind, c]);
+    return false;
+  });
+  return out;
+}
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -70,9 +83,13 @@ describe("codec descriptor", () => {
       assert.deepEqual(codec.validate(data), gen.validate(data));
       // the module embeds this very descriptor (its streams run on it, validate() reads its constraints)
       assert.deepStrictEqual(gen.stream.spec.descriptor, desc);
-      // the constraint check built from the descriptor is the one built from the full IR
+      // the constraint checker reads the descriptor's shapes: every constraint the full IR enforces is there
       const full = codecIR(ir, dict);
-      assert.deepStrictEqual(checkShapesOf(desc), [checkShapeOf(full.root), Object.fromEntries(full.definitions.map((d) => [d.name, checkShapeOf(d.shape)]))]);
+      const descShapes = [desc.root, ...desc.definitions.map((d) => d.shape)];
+      const irShapes = [full.root, ...full.definitions.map((d) => d.shape)];
+      assert.deepStrictEqual(constraintsOf(descShapes), constraintsOf(irShapes));
+      assert.equal(hasConstraints(descShapes), hasConstraints(irShapes));
+      assert.deepStrictEqual(checkConstraints(data, desc), []);
       // the interpreted text check runs on the descriptor: same value as fromText, same errors
       const check = textCheckOf(desc);
       const text = gen.toText(data);

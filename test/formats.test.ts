@@ -6,11 +6,11 @@ import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ToonError } from "../runtime/errors.ts";
 import { FORMATS, formatOf } from "../runtime/codec/formats.ts";
-import { checkShapeOf } from "../runtime/codec/check-shape.ts";
 import { Reader } from "../runtime/reader.ts";
 import { Writer } from "../runtime/writer.ts";
-import { checkShape, type CheckShape } from "../runtime/tools.ts";
+import { checkShape, type Shape } from "../runtime/tools.ts";
 import { isUuid, readUuid, writeUuid } from "../runtime/uuid.ts";
+import { wUuid } from "../runtime/codec/kinds/index.ts";
 import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { describeCodec } from "../generator/emit/descriptor.ts";
@@ -78,10 +78,11 @@ test("uuid: fewer than 16 bytes is TRUNCATED at the reader's path", () => {
   }
 });
 
-test("uuid: tool-argument checks say \"expected a UUID\"", () => {
-  const shape = checkShapeOf({ kind: "string", format: "uuid" }) as CheckShape;
-  assert.deepEqual(shape, { kind: "string", uuid: true });
+test("uuid: the constraint checker (tool-argument checks) says what encode says", () => {
+  const shape: Shape = { kind: "string", format: "uuid" };
   assert.deepEqual(checkShape(A.toUpperCase(), shape), []);
-  assert.deepEqual(checkShape("nope", shape, {}, "/id"), [{ path: "/id", message: "expected a UUID" }]);
-  assert.deepEqual(checkShapeOf({ kind: "string", format: "date-time" }), { kind: "string" });
+  assert.deepEqual(checkShape("nope", shape, {}, "/id"), [{ path: "/id", message: 'expected a UUID, got the string "nope"' }]);
+  assert.throws(() => wUuid(new Writer(), "nope", "/id"), (e: unknown) => e instanceof ToonError && e.path === "/id" && e.reason === 'expected a UUID, got the string "nope"');
+  // date-time changes the encoding, not what a string position takes
+  assert.deepEqual(checkShape("nope", { kind: "string", format: "date-time" }), []);
 });

@@ -197,7 +197,7 @@ test("found by the argument fuzz target: wrong arguments deep in a call are refu
     [() => compression.payloadStart(new Uint8Array(8), {} as never), "INVALID_VALUE", /^payloadStart expects start to be an offset/],
     [() => compression.inflateAt(new Uint8Array(8), 0, {} as never), "INVALID_VALUE", /^inflateAt expects offsets and a limit/],
     [() => new tools.ToolCallAccumulator("x" as never), "INVALID_VALUE", /^ToolCallAccumulator expects spec to be a tool set spec/],
-    [() => tools.toolSet("T", [["a", {}, {}]] as never, {}), "INVALID_VALUE", /^toolSet expects tools to be the tools/],
+    [() => tools.toolSet("T", [["a", {}]] as never, {} as never), "INVALID_VALUE", /^toolSet expects tools to be the tools/],
     [() => tools.parseToolCall({} as never, {}), "INVALID_VALUE", /^parseToolCall expects spec to be a tool set spec/],
     [() => validate.checkSchema(null as never, 1), "INVALID_VALUE", /^checkSchema expects a validator function/],
     [() => validate.checkSchema((() => true) as never, 1, "x" as never), "CONFIG_ERROR", /^checkSchema options must be an object/],

@@ -189,7 +189,7 @@ describe("tool set codec (examples/tools weather tools)", () => {
     const paths = (e.details ?? []).map((d) => d.path);
     assert.deepEqual(paths, ["/arguments/city", "/arguments/days", "/arguments/include/1", "/arguments/include/2", "/arguments/extra"]);
     assert.match(e.details![1]!.message, /expected an integer/);
-    assert.match(e.details![2]!.message, /duplicate of item 0/);
+    assert.match(e.details![2]!.message, /^items 0 and 1 are equal \(items must be unique\)/);
     assert.match(e.message, /5 violations/);
     const missing = catchToon(() => WeatherTools.parseToolCall({ type: "tool_use", id: "t", name: "get_weather", input: {} }));
     assert.deepEqual(
@@ -639,7 +639,7 @@ describe("generated tool-set modules", () => {
     const cookbookInvalid = results.invalid.filter((x) => x.startsWith("anthropic "));
     // PROVENANCE.md: 21 of 22 validate; print_summary omits the required `counterpoint`
     assert.equal(cookbookInvalid.length, 1, cookbookInvalid.join("\n"));
-    assert.match(cookbookInvalid[0]!, /print_summary.*\/arguments\/counterpoint: required property is missing/);
+    assert.match(cookbookInvalid[0]!, /print_summary.*\/arguments\/counterpoint: required property "counterpoint" is missing/);
 
     console.log(`# ${results.valid} recorded calls round-tripped; ${results.invalid.length} rejected:`);
     for (const x of results.invalid) console.log(`#   ${x}`);

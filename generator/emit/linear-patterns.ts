@@ -1,36 +1,32 @@
 /**
- * Patterns that run on re2js in a generated module (generator/load/patterns.ts plans them): found in the check
- * shapes the module embeds (runtime/tools.ts `CheckShape`: a string shape's `c.pattern`), declared once as a map
- * from the pattern to its RE2 spelling compiled, and handed to the runtime's checks (`toolSet`,
- * `checkConstraints`, `engineCodec`), which run every other pattern on RegExp.
+ * Patterns that run on re2js in a generated module (generator/load/patterns.ts plans them): found in the shapes
+ * whose constraints the module's checks run (a string shape's `constraints.pattern`, the descriptor's as the IR's),
+ * declared once as a map from the pattern to its RE2 spelling compiled, and handed to the runtime's checks
+ * (`toolSet`, `checkConstraints`, `engineCodec`), which run every other pattern on RegExp.
  */
 import { code, join, lit, type Code } from "../../templates/code.ts";
+import { someShape } from "../../runtime/codec/plan.ts";
+import type { Shape } from "../../runtime/codec/descriptor.ts";
 import { LINEAR_ENGINE_PACKAGE, PatternBudget, patternPlan } from "../load/patterns.ts";
 
 /** The import a module with linear patterns adds. */
 export const LINEAR_ENGINE_IMPORT: Code = code`import { RE2JS as $RE2JS } from ${LINEAR_ENGINE_PACKAGE};`;
 
 /**
- * The patterns of `shapes` planned `linear`, each once, as [the pattern, its RE2 spelling], sorted for a stable
- * module. Enum and const values are data, not shapes, and are not searched.
+ * The patterns of the string shapes in `shapes` (and under them) planned `linear`, each once, as [the pattern, its
+ * RE2 spelling], sorted for a stable module.
  */
-export function linearPatternsOf(shapes: readonly unknown[]): [string, string][] {
+export function linearPatternsOf(shapes: Iterable<Shape>): [string, string][] {
   const found = new Map<string, string>();
   const budget = new PatternBudget();
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) for (const x of v) visit(x);
-    else if (v !== null && typeof v === "object") {
-      const shape = v as { kind?: unknown; c?: { pattern?: unknown } };
-      if (shape.kind === "enum" || shape.kind === "const") return;
-      const pattern = shape.kind === "string" ? shape.c?.pattern : undefined;
-      if (typeof pattern === "string" && !found.has(pattern)) {
-        const plan = patternPlan(pattern, budget);
-        if (plan.engine === "linear") found.set(pattern, plan.source);
-      }
-      for (const x of Object.values(v)) visit(x);
+  someShape(shapes, (s) => {
+    const pattern = s.kind === "string" ? s.constraints?.pattern : undefined;
+    if (typeof pattern === "string" && !found.has(pattern)) {
+      const plan = patternPlan(pattern, budget);
+      if (plan.engine === "linear") found.set(pattern, plan.source);
     }
-  };
-  for (const s of shapes) visit(s);
+    return false;
+  });
   return [...found].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 

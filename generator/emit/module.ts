@@ -13,7 +13,8 @@ import { emitReadFunction } from "./read.ts";
 import { declareType } from "./types.ts";
 import { shareTypes } from "./types-share.ts";
 import { emitWriteFunction } from "./write.ts";
-import { checkShapeOf } from "./check-shape.ts";
+import { INTERNAL_DOC } from "./link.ts";
+import { hasConstraints } from "../../runtime/validate/constraints.ts";
 import { LINEAR_ENGINE_IMPORT, linearPatternsDeclaration, linearPatternsOf } from "./linear-patterns.ts";
 import { emitTextSection } from "./text.ts";
 import { emitStreamSection } from "./stream.ts";
@@ -51,6 +52,11 @@ export interface EmitOptions {
    * argument codec instead of repeating it. Only the module's source changes, not the descriptor's value.
    */
   shareDefinitions?: boolean;
+  /**
+   * The module is a tool set's call codec: it exports its descriptor (`$descriptor`, in the internal export
+   * statement of generator/emit/link.ts) for the set's main module, whose tools are checked against it.
+   */
+  exportDescriptor?: boolean;
 }
 
 export type Optimize = "speed" | "size" | "auto";
@@ -162,12 +168,11 @@ ${join(retiredIds.map((id) => code`    case ${id}:`))}
 }`;
 
   // value constraints (minLength, pattern, minimum, ...): checked by validate() when the schema has any
-  const checkRoot = checkShapeOf(ir.root);
-  const checkDefs = Object.fromEntries(ir.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
-  // the check shapes come from the descriptor the module embeds (runtime/codec/check-shape.ts), not a second copy
-  const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{');
-  // without a validator module, validate() runs the check shapes' patterns: those planned for re2js on it
-  const linear = options.validator || !constraints ? [] : linearPatternsOf([checkRoot, checkDefs]);
+  // checked on the descriptor the module embeds (runtime/validate/constraints.ts), which keeps the IR's constraints
+  const shapes = [ir.root, ...ir.definitions.map((d) => d.shape)];
+  const constraints = hasConstraints(shapes);
+  // without a validator module, validate() runs the constraints' patterns: those planned for re2js on it
+  const linear = options.validator || !constraints ? [] : linearPatternsOf(shapes);
   const patternsArg = linear.length === 0 ? raw("") : raw(", $linearPatterns");
 
   const fp = codecFingerprint(dict);
@@ -337,7 +342,10 @@ ${peek.member}
 ` : raw("")}
 /** Every feature group, the two text layouts behind one toText/fromText (a bundle that uses it keeps them all: prefer the groups above). */
 export const ${codec} = /*@__PURE__*/ $rt.codecOf(${B}, ${Va}, /*@__PURE__*/ $rt.textLayouts(${Tx}, ${Dn}), ${Pr}, { stream: ${St} }${peek ? code`, ${Pk}` : raw("")});
-`;
+${options.exportDescriptor ? code`
+${raw(INTERNAL_DOC)}
+export { $descriptor };
+` : raw("")}`;
   return tidy(unusedParameters(withGlobals(body.text)));
 }
 

@@ -3,12 +3,12 @@
  * the parsed call with its id, argument and result types by name) and the tool-set codec object, which wraps
  * the codecs the core emitter wrote next to it (`<file>/call.ts`, `<file>/batch.ts`, `<file>/args/*.ts`,
  * `<file>/results/*.ts`) and adds `parseToolCall`, `parseToolCalls` and `accumulator()` on the runtime's
- * generic tool-call code (runtime/tools.ts).
+ * generic tool-call code (runtime/tools.ts). The tools' shapes are the call codec's descriptor, which the call
+ * module exports for this one (`$descriptor`, the one shape model): nothing here repeats them.
  *
  * Tool names are untrusted text: they only ever become string literals, quoted property keys or comments; the
  * identifiers derived from them were sanitised by `pascalCase` (generator/tools/toolset.ts).
  */
-import { checkShapeOf } from "./check-shape.ts";
 import type { ToolSetIR } from "../tools/toolset.ts";
 import { FORMAT_LABEL } from "../inputs/tool-definitions.ts";
 import { Code, code, docComment, join, jsonBlock, jsonLit, lineComment, lit, name, propKey, quote, raw } from "../../templates/code.ts";
@@ -78,7 +78,7 @@ export function emitToolSetModule(set: ToolSetIR, options: ToolSetEmitOptions): 
 
   const imports: Code[] = [
     code`import * as $rt from ${codegenImport(options.runtimeImport)};`,
-    code`import { ${Set_} as $Call } from ${specifier(paths.main, paths.call)};`,
+    code`import { ${Set_} as $Call, $descriptor as $callDescriptor } from ${specifier(paths.main, paths.call)};`,
     code`import { ${Batch} } from ${specifier(paths.main, paths.batch)};`,
   ];
   const typeExports: Code[] = [Batch];
@@ -98,15 +98,13 @@ export function emitToolSetModule(set: ToolSetIR, options: ToolSetEmitOptions): 
   const withResults = set.tools.filter((t) => t.result !== undefined);
   const resultEntries = withResults.map((t) => code`  ${propKey(t.name)}: ${name(t.result!.name)};`);
 
-  const defShapes = set.call.definitions.map((d) => [d.name, checkShapeOf(d.shape)] as const);
-  const callShapes = set.tools.map((t) => checkShapeOf(t.callShape));
-  const defs = defShapes.map(([n, shape]) => code`  ${objectKey(n)}: ${jsonBlock(shape, "  ")},`);
-  const specEntries = set.tools.map((t, i) => code`  [${lit(t.name)}, ${name(t.args.name)}, ${jsonBlock(callShapes[i], "  ")}],`);
-  const linear = linearPatternsOf([...defShapes.map(([, shape]) => shape), ...callShapes]);
+  const specEntries = set.tools.map((t) => code`  [${lit(t.name)}, ${name(t.args.name)}],`);
+  // the patterns of the call codec's shapes (the tools' arguments and their definitions) planned for re2js
+  const linear = linearPatternsOf([set.call.root, ...set.call.definitions.map((d) => d.shape)]);
   if (linear.length > 0) imports.push(LINEAR_ENGINE_IMPORT);
-  const linearMap = linear.length === 0 ? raw("") : code`
+  const linearMap = linear.length === 0 ? raw("") : code`${linearPatternsDeclaration(linear)}
 
-${linearPatternsDeclaration(linear)}`;
+`;
   const toolCodecs = set.tools.map((t) => code`    ${objectKey(t.name)}: ${name(t.args.name)},`);
   const resultCodecs = withResults.map((t) => code`    ${objectKey(t.name)}: ${name(t.result!.name)},`);
   const formats = set.formats.map((f) => FORMAT_LABEL[f]).join(", ");
@@ -147,19 +145,15 @@ export interface ${ResultsMap} ${resultEntries.length === 0 ? raw("{}") : code`{
 ${join(resultEntries)}
 }`}
 
-/** Checking shapes of the named definitions (every violation is listed, constraints included). */
-const $defs: $rt.CheckDefs = {
-${join(defs)}
-};${linearMap}
-
-/** Each tool's name, description and argument schema, as the source gave them: \`definitions()\` writes them per provider. */
+${linearMap}/** Each tool's name, description and argument schema, as the source gave them: \`definitions()\` writes them per provider. */
 const $tools: $rt.ToolSource[] = [
 ${join(sources)}
 ];
 
+/** The tools and their argument codecs; each tool's shape is its \`arguments\` in the call codec's descriptor. */
 const $spec = /*@__PURE__*/ $rt.toolSet(${set.name}, [
 ${join(specEntries)}
-], $defs${linear.length === 0 ? raw("") : raw(", $linearPatterns")});
+], $callDescriptor${linear.length === 0 ? raw("") : raw(", $linearPatterns")});
 
 export const ${Set_} = {
   name: ${set.name},

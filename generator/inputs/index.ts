@@ -38,6 +38,8 @@ export interface CodecUnit {
   dictionary: string;
   /** What outDir/index.ts re-exports from the module (empty: a module only another generated module imports). */
   exports: string[];
+  /** A tool set's call codec: the module exports its descriptor for the set's main module (EmitOptions.exportDescriptor). */
+  exportDescriptor?: boolean;
 }
 
 /** A module written as is (a tool set's main module). */
@@ -117,7 +119,7 @@ export function produceToolSet(set: ToolSetSource, o: ToolSetProduceOptions): Pr
   const paths = toolSetModulePaths(o.base, ir);
   const dict = (module: string): string => module.replace(/\.ts$/, ".dictionary.json");
   const codecs: CodecUnit[] = [
-    { ir: ir.call, module: paths.call, dictionary: `${o.base}.dictionary.json`, exports: [] },
+    { ir: ir.call, module: paths.call, dictionary: `${o.base}.dictionary.json`, exports: [], exportDescriptor: true },
     { ir: ir.batch, module: paths.batch, dictionary: dict(paths.batch), exports: [] },
   ];
   ir.tools.forEach((t, i) => {

@@ -13,7 +13,6 @@
 import type { Dictionary } from "../dictionary/types.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { describeCodec } from "../emit/descriptor.ts";
-import { checkShapeOf } from "../emit/check-shape.ts";
 import { linearPatternsOf } from "../emit/linear-patterns.ts";
 import { RE2JS } from "re2js";
 import { compileCodec, type CompiledCodec, type DecodeOptions, type ValidationResult } from "../../runtime/codec/engine/codec.ts";
@@ -24,8 +23,7 @@ export type { DecodeOptions, ValidationResult };
 
 export function interpret(schema: SchemaIR, dict: Dictionary): InterpretedCodec {
   // the patterns the generated module would run on re2js, on re2js here too
-  const shapes = [schema.root, ...schema.definitions.map((d) => d.shape)].map(checkShapeOf);
-  const linear = linearPatternsOf(shapes);
+  const linear = linearPatternsOf([schema.root, ...schema.definitions.map((d) => d.shape)]);
   const patterns = linear.length === 0 ? undefined : new Map(linear.map(([source, re2]) => [source, RE2JS.compile(re2)] as const));
   return compileCodec(describeCodec(schema, dict), patterns);
 }

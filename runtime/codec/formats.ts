@@ -88,7 +88,7 @@ export interface WireFormat {
   readonly plain: boolean;
   /** The TypeScript type of a decoded value. */
   readonly tsType: string;
-  /** What tool-argument checks (runtime/validate/constraints.ts CheckShape) need beyond the kind. */
+  /** What the constraint checker (runtime/validate/constraints.ts: `validate()`, tool calls) holds a value to beyond its kind. */
   readonly check: { readonly int64?: true; readonly uuid?: true };
 }
 

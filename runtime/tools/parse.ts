@@ -6,7 +6,7 @@
 import { type ToolCallRef, ToonError } from "../errors.ts";
 import { isPlainObject } from "../objects.ts";
 import { parseArgumentsJson } from "./arguments.ts";
-import { typeName } from "../validate/constraints.ts";
+import { describe, expectedGot } from "../codec/messages.ts";
 import { aboutCall, argumentText, callError, callLabel, checkCall, failure, str, type ToolCall, type ToolCallOutcome, type ToolSetSpec } from "./tool-set.ts";
 
 /**
@@ -23,7 +23,7 @@ import { aboutCall, argumentText, callError, callLabel, checkCall, failure, str,
 export function parseToolCall<C extends ToolCall = ToolCall>(spec: ToolSetSpec, raw: unknown, index = 0, position?: string): C {
   const ref: ToolCallRef = { id: "", name: "", index, arguments: "" };
   if (position !== undefined) ref.position = position;
-  if (!isPlainObject(raw)) throw callError("INVALID_VALUE", `expected a tool call object, got ${typeName(raw)}`, ref, "");
+  if (!isPlainObject(raw)) throw callError("INVALID_VALUE", expectedGot("a tool call object", raw), ref, "");
   let name: unknown;
   let args: unknown;
   if (raw.type === "tool_use" || (raw.input !== undefined && raw.arguments === undefined && raw.function === undefined)) {
@@ -40,7 +40,7 @@ export function parseToolCall<C extends ToolCall = ToolCall>(spec: ToolSetSpec, 
     args = raw.arguments ?? {};
   }
   ref.arguments = argumentText(args);
-  if (typeof name !== "string") throw callError("INVALID_VALUE", `${callLabel(ref)} has no name (got ${typeName(name)})`, ref, "/name");
+  if (typeof name !== "string") throw callError("INVALID_VALUE", `${callLabel(ref)} has no name (got ${describe(name)})`, ref, "/name");
   ref.name = name;
   if (typeof args === "string") {
     try {

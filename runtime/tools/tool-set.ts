@@ -1,12 +1,15 @@
 /**
  * A tool set as the generated module describes it (`toolSet`), and the checks of one call against it: the tool's
  * name, its arguments against the tool's shape and codec, the errors that name the call (`error.call`). The
- * parser of provider shapes (./parse.ts) and the streaming accumulator (./accumulator.ts) both end here.
+ * parser of provider shapes (./parse.ts) and the streaming accumulator (./accumulator.ts) both end here. A tool's
+ * shape is its `arguments` in the call codec's descriptor, checked by the one constraint checker
+ * (../validate/constraints.ts) with the codecs' messages.
  */
+import type { CodecDescriptor, Shape } from "../codec/descriptor.ts";
 import { type ToolCallRef, ToonError, type ToonErrorCode, type ToonErrorDetail, type ToonErrorOptions } from "../errors.ts";
 import { isPlainObject, jsonEquals } from "../objects.ts";
 import type { ValidationResult } from "../validate.ts";
-import { type CheckDefs, checkShape, type CheckShape, deref, listValues, MAX_CHECK_DEPTH, type PatternTests } from "../validate/constraints.ts";
+import { type DefinitionLookup, definitionsOf, deref, MAX_CHECK_DEPTH, type PatternTests, violations } from "../validate/constraints.ts";
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
@@ -14,13 +17,15 @@ const hasOwnProperty = Object.prototype.hasOwnProperty;
 export interface ToolSpec {
   readonly name: string;
   readonly codec: { validate(value: unknown): ValidationResult<unknown> };
-  readonly shape: CheckShape;
+  /** The shape of the tool's `arguments` in the call codec's descriptor. */
+  readonly shape: Shape;
 }
 
 export interface ToolSetSpec {
   readonly name: string;
   readonly tools: ReadonlyMap<string, ToolSpec>;
-  readonly defs: CheckDefs;
+  /** The call codec's descriptor: where the tools' shapes find their definitions. */
+  readonly descriptor: CodecDescriptor;
   /** Patterns that run on another engine than RegExp (re2js, for patterns a ReDoS checker does not certify). */
   readonly patterns?: PatternTests;
 }
@@ -48,16 +53,46 @@ export function callsOnly(calls: readonly { readonly name: string; readonly argu
   return calls.map(callOnly);
 }
 
-/** Build the spec a generated module hands to `parseToolCall` and `ToolCallAccumulator`. */
+/**
+ * Build the spec a generated module hands to `parseToolCall` and `ToolCallAccumulator`: each tool with its argument
+ * codec, and `call`, the descriptor of the set's call codec, whose root is the calls (`{ name, arguments }` objects,
+ * a union of them discriminated by `name` for more than one tool): each tool's shape is its `arguments` there.
+ */
 export function toolSet(
   name: string,
-  tools: readonly (readonly [name: string, codec: ToolSpec["codec"], shape: CheckShape])[],
-  defs: CheckDefs,
+  tools: readonly (readonly [name: string, codec: ToolSpec["codec"]])[],
+  call: CodecDescriptor,
   patterns?: PatternTests,
 ): ToolSetSpec {
+  const shapes = argumentShapes(call);
   const map = new Map<string, ToolSpec>();
-  for (const [n, codec, shape] of tools) map.set(n, { name: n, codec, shape });
-  return patterns === undefined ? { name, tools: map, defs } : { name, tools: map, defs, patterns };
+  for (const [n, codec] of tools) {
+    const shape = shapes.get(n);
+    if (shape === undefined) throw new ToonError("INVALID_VALUE", `toolSet: ${call.name} has no call of tool ${show(n)}`);
+    map.set(n, { name: n, codec, shape });
+  }
+  return patterns === undefined ? { name, tools: map, descriptor: call } : { name, tools: map, descriptor: call, patterns };
+}
+
+/** Tool name -> the shape of its `arguments`, from the call objects of a call codec's root. */
+function argumentShapes(call: CodecDescriptor): Map<string, Shape> {
+  const defs = definitionsOf(call);
+  const root = deref(call.root, defs);
+  const out = new Map<string, Shape>();
+  for (const b of root?.kind === "union" ? root.branches : root === undefined ? [] : [root]) {
+    const o = deref(b, defs);
+    if (o?.kind !== "object") continue;
+    const tool = o.properties.find((p) => p.name === "name")?.shape;
+    const args = o.properties.find((p) => p.name === "arguments")?.shape;
+    if (tool?.kind === "const" && typeof tool.value === "string" && args !== undefined) out.set(tool.value, args);
+  }
+  return out;
+}
+
+/** `"a", "b", "c"` (up to 12, then how many in all): the tools a set has. */
+function listNames(names: readonly string[]): string {
+  const shown = names.slice(0, 12).map((x) => JSON.stringify(x));
+  return shown.join(", ") + (names.length > 12 ? `, ... (${names.length} in all)` : "");
 }
 
 /** A short, safe rendering of untrusted text for messages. */
@@ -106,7 +141,7 @@ export function checkToolArguments(spec: ToolSetSpec, name: string, args: unknow
   if (typeof name !== "string") return [{ path: "/name", message: `the tool name must be a string, got ${name === null ? "null" : typeof name}` }];
   const tool = spec.tools.get(name);
   if (tool === undefined) return [{ path: "/name", message: unknownToolMessage(spec, name) }];
-  const found = checkShape(args, tool.shape, spec.defs, "/arguments", spec.patterns);
+  const found = violations(args, tool.shape, definitionsOf(spec.descriptor), "/arguments", spec.patterns);
   if (found.length > 0) return found;
   const r = tool.codec.validate(args);
   if (!r.ok) return r.errors.map((d) => ({ path: "/arguments" + d.path, message: d.message }));
@@ -115,7 +150,7 @@ export function checkToolArguments(spec: ToolSetSpec, name: string, args: unknow
 
 function unknownToolMessage(spec: ToolSetSpec, name: string): string {
   const known = [...spec.tools.keys()];
-  return `unknown tool ${show(name)} (${spec.name} has ${known.length === 0 ? "no tools" : listValues(known)})`;
+  return `unknown tool ${show(name)} (${spec.name} has ${known.length === 0 ? "no tools" : listNames(known)})`;
 }
 
 function violationError(spec: ToolSetSpec, ref: ToolCallRef, details: ToonErrorDetail[]): ToonError {
@@ -136,11 +171,11 @@ function violationError(spec: ToolSetSpec, ref: ToolCallRef, details: ToonErrorD
  * optional property whose own schema does not take null) is an absent property again. Returns `v` itself
  * when nothing changes, else a copy (the caller's objects are never modified).
  */
-function dropStrictNulls(v: unknown, s: CheckShape, defs: CheckDefs, depth = 0): unknown {
+function dropStrictNulls(v: unknown, s: Shape, defs: DefinitionLookup, depth = 0): unknown {
   if (depth > MAX_CHECK_DEPTH) return v;
   switch (s.kind) {
     case "ref": {
-      const d = hasOwnProperty.call(defs, s.name) ? defs[s.name] : undefined;
+      const d = defs(s.name);
       return d === undefined ? v : dropStrictNulls(v, d, defs, depth + 1);
     }
     case "array": {
@@ -155,7 +190,7 @@ function dropStrictNulls(v: unknown, s: CheckShape, defs: CheckDefs, depth = 0):
     case "object": {
       if (!isPlainObject(v)) return v;
       let out: Record<string, unknown> | undefined;
-      for (const [name, required, shape] of s.properties) {
+      for (const { name, required, shape } of s.properties) {
         if (!hasOwnProperty.call(v, name)) continue;
         if (v[name] === null && !required && !acceptsNull(shape, defs)) {
           out ??= copyObject(v);
@@ -169,14 +204,10 @@ function dropStrictNulls(v: unknown, s: CheckShape, defs: CheckDefs, depth = 0):
     }
     case "union": {
       // strict-mode unions are `anyOf`: only a discriminated one tells which branch to follow
-      if (s.discriminator === undefined || !isPlainObject(v)) return v;
-      for (const b of s.branches) {
-        const o = deref(b, defs);
-        const p = o?.kind === "object" ? o.properties.find((q) => q[0] === s.discriminator) : undefined;
-        const t = p === undefined ? undefined : deref(p[2], defs);
-        if (t?.kind === "const" && jsonEquals(v[s.discriminator], t.value)) return dropStrictNulls(v, b, defs, depth + 1);
-      }
-      return v;
+      const d = s.discriminator;
+      if (d === undefined || !isPlainObject(v) || !hasOwnProperty.call(v, d.property)) return v;
+      const i = d.values.findIndex((x) => jsonEquals(v[d.property], x));
+      return i >= 0 && i < s.branches.length ? dropStrictNulls(v, s.branches[i]!, defs, depth + 1) : v;
     }
     default:
       return v;
@@ -190,9 +221,9 @@ function copyObject(v: Record<string, unknown>): Record<string, unknown> {
   return o;
 }
 
-function acceptsNull(s: CheckShape, defs: CheckDefs): boolean {
+function acceptsNull(s: Shape, defs: DefinitionLookup, depth = 0): boolean {
   const r = deref(s, defs);
-  if (r === undefined) return true;
+  if (r === undefined || depth > MAX_CHECK_DEPTH) return true;
   switch (r.kind) {
     case "null":
     case "any":
@@ -202,7 +233,7 @@ function acceptsNull(s: CheckShape, defs: CheckDefs): boolean {
     case "const":
       return r.value === null;
     case "union":
-      return r.branches.some((b) => acceptsNull(b, defs));
+      return r.branches.some((b) => acceptsNull(b, defs, depth + 1));
     default:
       return false;
   }
@@ -221,7 +252,7 @@ export function checkCall<C extends ToolCall>(spec: ToolSetSpec, ref: ToolCallRe
     const m = unknownToolMessage(spec, ref.name);
     throw callError("INVALID_VALUE", `${callLabel(ref)}: ${m}`, ref, "/name", [{ path: "/name", message: m }]);
   }
-  args = dropStrictNulls(args, tool.shape, spec.defs);
+  args = dropStrictNulls(args, tool.shape, definitionsOf(spec.descriptor));
   const details = checkToolArguments(spec, ref.name, args);
   if (details.length > 0) throw violationError(spec, ref, details);
   return { id: ref.id, name: ref.name, arguments: args } as C;

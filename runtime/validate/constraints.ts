@@ -1,49 +1,58 @@
 /**
- * The constraint checker: every violation of a value against a check shape (the generator's shape IR without
- * source paths and descriptions, plain JSON data), including the value constraints (`minLength`, `pattern`,
- * `minimum`, ...) the binary codec does not need. A codec's `validate()` runs it after the shape check
- * (../codec/check-shape.ts builds the shapes from a descriptor) and a tool set runs it on every call's arguments
- * (../tools/tool-set.ts), so it sits below both.
+ * The constraint checker: every violation of a value against a shape of the codec descriptor (the one shape model,
+ * ../codec/descriptor.ts), the value constraints the binary codec does not need included (`minLength`, `pattern`,
+ * `minimum`, ...). A codec's `validate()` runs it after the shape check (`checkConstraints`, over the descriptor the
+ * module embeds anyway), and a tool set on every call's arguments (../tools/tool-set.ts, over its call codec's
+ * descriptor), so it sits below both. Its messages are the codec's (../codec/messages.ts): a wrong value reads the
+ * same here, in `encode` and in a generated JSON Schema validator.
+ *
+ * The value is untrusted: nesting is bounded (MAX_CHECK_DEPTH, refs included), findings are capped (100), and every
+ * finding has the JSON pointer of the value it is about.
  */
-import { EXPECTED_UUID } from "../codec/messages.ts";
+import type { CodecDescriptor, Constraints, ObjectShape, Shape, UnionShape } from "../codec/descriptor.ts";
+import { formatOf } from "../codec/formats.ts";
+import {
+  boundMessage,
+  constExpected,
+  enumExpected,
+  EXPECTED_ARRAY,
+  EXPECTED_BOOLEAN,
+  EXPECTED_DECIMAL_STRING,
+  EXPECTED_JSON,
+  EXPECTED_NULL,
+  EXPECTED_OBJECT,
+  EXPECTED_STRING,
+  expectedGot,
+  itemsMessage,
+  lengthMessage,
+  missingMessage,
+  multipleOfMessage,
+  oneOf,
+  patternMessage,
+  propertiesMessage,
+  tupleExpected,
+  unionExpected,
+  uniqueMessage,
+  unknownPropertyMessage,
+} from "../codec/messages.ts";
+import { someShape } from "../codec/plan.ts";
 import { pointerSegment, type ToonErrorDetail } from "../errors.ts";
 import { isPlainObject, jsonEquals } from "../objects.ts";
 import { isUuid } from "../uuid.ts";
 
-/** Value constraints kept from the schema (the names of the JSON Schema keywords). */
-export interface CheckConstraints {
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  multipleOf?: number;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  minProperties?: number;
-  maxProperties?: number;
+/** Where `ref` shapes find their definitions: the shape named `name`, or undefined. */
+export type DefinitionLookup = (name: string) => Shape | undefined;
+
+/** Named definitions that `ref` shapes point to, as a record (what {@link checkShape} takes). */
+export type ShapeDefs = Readonly<Record<string, Shape>>;
+
+/** A compiled pattern: what checking needs of a RegExp, or of re2js's `RE2JS`. */
+export interface PatternTest {
+  test(input: string): boolean;
 }
 
-export type CheckShape =
-  | { kind: "string"; int64?: boolean; uuid?: boolean; c?: CheckConstraints }
-  | { kind: "integer"; int64?: boolean; c?: CheckConstraints }
-  | { kind: "number"; c?: CheckConstraints }
-  | { kind: "boolean" }
-  | { kind: "null" }
-  | { kind: "any" }
-  | { kind: "enum"; values: readonly unknown[] }
-  | { kind: "const"; value: unknown }
-  | { kind: "object"; properties: readonly (readonly [name: string, required: boolean, shape: CheckShape])[]; additional: CheckShape | false; c?: CheckConstraints }
-  | { kind: "array"; items: CheckShape; c?: CheckConstraints }
-  | { kind: "tuple"; items: readonly CheckShape[]; minItems: number; rest: CheckShape | false; c?: CheckConstraints }
-  | { kind: "union"; branches: readonly CheckShape[]; discriminator?: string }
-  | { kind: "ref"; name: string };
-
-/** Named definitions that `ref` shapes point to. */
-export type CheckDefs = Readonly<Record<string, CheckShape>>;
+/** Pattern source -> the engine that runs it, where that is not RegExp. */
+export type PatternTests = ReadonlyMap<string, PatternTest>;
 
 /** Deeper than this (values or definitions that refer to themselves without consuming the value) is reported. */
 export const MAX_CHECK_DEPTH = 256;
@@ -51,7 +60,24 @@ export const MAX_CHECK_DEPTH = 256;
 /** Stop collecting after this many findings (a huge wrong value should not produce a huge error). */
 const MAX_VIOLATIONS = 100;
 
+/**
+ * Positions one check may visit, unions' tries of each branch included: a schema whose union branches all recurse
+ * into the same value would otherwise take time exponential in the value's depth.
+ */
+export const MAX_CHECK_STEPS = 1_000_000;
+
+/** What the checkers of one check share: the steps left. */
+interface Budget {
+  left: number;
+}
+
 const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** The shapes whose constraints the checker enforces (the others' are the schema's business only). */
+const CONSTRAINED = new Set<Shape["kind"]>(["string", "integer", "number", "object", "array", "tuple"]);
+
+/** A canonical int64 string: what a decimal string position holds. */
+const DECIMAL = /^-?(0|[1-9][0-9]*)$/;
 
 const patternCache = new Map<string, RegExp | null>();
 
@@ -71,16 +97,6 @@ function regex(pattern: string): RegExp | null {
     patternCache.set(pattern, re);
   }
   return re;
-}
-
-export function typeName(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return "an object";
-  if (typeof v === "string") return "a string";
-  if (typeof v === "number") return Number.isInteger(v) ? "an integer" : "a number";
-  if (typeof v === "boolean") return "a boolean";
-  return typeof v;
 }
 
 function codePoints(s: string): number {
@@ -106,75 +122,86 @@ function canonical(v: unknown): string {
 
 class Checker {
   readonly out: ToonErrorDetail[] = [];
+  /** The value at `root` is of no type its shape takes (a union tells the branches that fit by it). */
+  wrongType = false;
+
   constructor(
-    private readonly defs: CheckDefs,
+    private readonly defs: DefinitionLookup,
     private readonly patterns: PatternTests | undefined,
+    private readonly root: string,
+    readonly budget: Budget,
   ) {}
 
   add(path: string, message: string): void {
     if (this.out.length < MAX_VIOLATIONS) this.out.push({ path, message });
   }
 
+  /** A value of the wrong type (or format) at `path`. */
+  expected(path: string, expected: string, v: unknown): void {
+    if (path === this.root) this.wrongType = true;
+    this.add(path, expectedGot(expected, v));
+  }
+
   full(): boolean {
     return this.out.length >= MAX_VIOLATIONS;
   }
 
-  check(v: unknown, s: CheckShape, path: string, depth: number): void {
+  check(v: unknown, s: Shape, path: string, depth: number): void {
     if (this.full()) return;
+    if (--this.budget.left < 0) return;
     if (depth > MAX_CHECK_DEPTH) return this.add(path, `nested deeper than ${MAX_CHECK_DEPTH} levels`);
     switch (s.kind) {
-      case "string":
-        if (typeof v !== "string") return this.add(path, `expected a string, got ${typeName(v)}`);
-        if (s.int64 && !/^-?(0|[1-9][0-9]*)$/.test(v)) return this.add(path, "expected a decimal integer in a string");
-        if (s.uuid && !isUuid(v)) return this.add(path, `expected ${EXPECTED_UUID}`);
-        return this.stringConstraints(v, s.c, path);
-      case "integer":
-        if (typeof v === "bigint" && s.int64) return this.numberConstraints(Number(v), s.c, path);
-        if (typeof v !== "number" || !Number.isInteger(v)) return this.add(path, `expected an integer, got ${typeName(v)}${typeof v === "number" ? ` (${v})` : ""}`);
-        return this.numberConstraints(v, s.c, path);
+      case "string": {
+        if (typeof v !== "string") return this.expected(path, EXPECTED_STRING, v);
+        const f = formatOf(s);
+        if (f.check.int64 && !DECIMAL.test(v)) return this.expected(path, EXPECTED_DECIMAL_STRING, v);
+        if (f.check.uuid && !isUuid(v)) return this.expected(path, f.expected, v);
+        return this.stringConstraints(v, s.constraints, path);
+      }
+      case "integer": {
+        const f = formatOf(s);
+        if (typeof v === "bigint" && f.check.int64) return this.numberConstraints(Number(v), v, s.constraints, path);
+        if (typeof v !== "number" || !Number.isInteger(v)) return this.expected(path, f.expected, v);
+        return this.numberConstraints(v, v, s.constraints, path);
+      }
       case "number":
-        if (typeof v !== "number" || !Number.isFinite(v)) return this.add(path, `expected a number, got ${typeName(v)}`);
-        return this.numberConstraints(v, s.c, path);
+        if (typeof v !== "number" || !Number.isFinite(v)) return this.expected(path, formatOf(s).expected, v);
+        return this.numberConstraints(v, v, s.constraints, path);
       case "boolean":
-        if (typeof v !== "boolean") this.add(path, `expected a boolean, got ${typeName(v)}`);
+        if (typeof v !== "boolean") this.expected(path, EXPECTED_BOOLEAN, v);
         return;
       case "null":
-        if (v !== null) this.add(path, `expected null, got ${typeName(v)}`);
+        if (v !== null) this.expected(path, EXPECTED_NULL, v);
         return;
       case "any":
-        if (v === undefined) this.add(path, "expected a JSON value");
+        if (v === undefined) this.expected(path, EXPECTED_JSON, v);
         return;
       case "enum":
         for (const x of s.values) if (jsonEquals(v, x)) return;
-        return this.add(path, `must be one of ${listValues(s.values)}`);
+        return this.add(path, expectedGot(enumExpected(s.values), v));
       case "const":
-        if (!jsonEquals(v, s.value)) this.add(path, `must be ${JSON.stringify(s.value)}`);
+        if (!jsonEquals(v, s.value)) this.add(path, expectedGot(constExpected(s.value), v));
         return;
       case "ref": {
-        const d = hasOwnProperty.call(this.defs, s.name) ? this.defs[s.name] : undefined;
+        const d = this.defs(s.name);
         if (d === undefined) return this.add(path, `internal: no definition ${s.name}`);
         return this.check(v, d, path, depth + 1);
       }
       case "object":
         return this.object(v, s, path, depth);
       case "array": {
-        if (!Array.isArray(v)) return this.add(path, `expected an array, got ${typeName(v)}`);
-        this.arrayConstraints(v, s.c, path);
+        if (!Array.isArray(v)) return this.expected(path, EXPECTED_ARRAY, v);
+        this.arrayConstraints(v, s.constraints, path);
         for (let i = 0; i < v.length && !this.full(); i++) this.check(v[i], s.items, path + "/" + i, depth + 1);
         return;
       }
       case "tuple": {
-        if (!Array.isArray(v)) return this.add(path, `expected an array, got ${typeName(v)}`);
-        this.arrayConstraints(v, s.c, path);
-        if (v.length < s.minItems) this.add(path, `expected at least ${s.minItems} items, got ${v.length}`);
-        for (let i = 0; i < v.length && !this.full(); i++) {
-          const item = i < s.items.length ? s.items[i]! : s.rest;
-          if (item === false) {
-            this.add(path + "/" + i, `unexpected item (at most ${s.items.length} allowed)`);
-            break;
-          }
-          this.check(v[i], item, path + "/" + i, depth + 1);
-        }
+        if (!Array.isArray(v)) return this.expected(path, EXPECTED_ARRAY, v);
+        this.arrayConstraints(v, s.constraints, path);
+        const max = s.rest === false ? s.items.length : -1;
+        if (v.length < s.minItems || (max >= 0 && v.length > max)) this.add(path, expectedGot(tupleExpected(s.minItems, max), v));
+        const n = max >= 0 ? Math.min(v.length, max) : v.length;
+        for (let i = 0; i < n && !this.full(); i++) this.check(v[i], i < s.items.length ? s.items[i]! : (s.rest as Shape), path + "/" + i, depth + 1);
         return;
       }
       case "union":
@@ -182,106 +209,98 @@ class Checker {
     }
   }
 
-  private object(v: unknown, s: Extract<CheckShape, { kind: "object" }>, path: string, depth: number): void {
-    if (!isPlainObject(v)) return this.add(path, `expected an object, got ${typeName(v)}`);
+  private object(v: unknown, s: ObjectShape, path: string, depth: number): void {
+    if (!isPlainObject(v)) return this.expected(path, EXPECTED_OBJECT, v);
     const declared = new Set<string>();
     let count = 0;
     for (const k in v) if (hasOwnProperty.call(v, k) && v[k] !== undefined) count++;
-    for (const [name, required, shape] of s.properties) {
+    for (const p of s.properties) {
+      const name = p.name;
       declared.add(name);
       const present = hasOwnProperty.call(v, name) && v[name] !== undefined;
       if (!present) {
-        if (required) this.add(path + pointerSegment(name), "required property is missing");
+        if (p.required) this.add(path + pointerSegment(name), missingMessage(name));
         continue;
       }
-      this.check(v[name], shape, path + pointerSegment(name), depth + 1);
+      this.check(v[name], p.shape, path + pointerSegment(name), depth + 1);
     }
     for (const k in v) {
       if (this.full()) break;
       if (!hasOwnProperty.call(v, k) || declared.has(k) || v[k] === undefined) continue;
-      if (s.additional === false) this.add(path + pointerSegment(k), "unknown property (the schema allows no additional properties)");
+      if (s.additional === false) this.add(path + pointerSegment(k), unknownPropertyMessage(k));
       else this.check(v[k], s.additional, path + pointerSegment(k), depth + 1);
     }
-    const c = s.c;
-    if (c?.minProperties !== undefined && count < c.minProperties) this.add(path, `expected at least ${c.minProperties} properties, got ${count}`);
-    if (c?.maxProperties !== undefined && count > c.maxProperties) this.add(path, `expected at most ${c.maxProperties} properties, got ${count}`);
+    const c = s.constraints;
+    if (c?.minProperties !== undefined && count < c.minProperties) this.add(path, propertiesMessage(true, c.minProperties, count));
+    if (c?.maxProperties !== undefined && count > c.maxProperties) this.add(path, propertiesMessage(false, c.maxProperties, count));
   }
 
-  private union(v: unknown, s: Extract<CheckShape, { kind: "union" }>, path: string, depth: number): void {
-    if (s.discriminator !== undefined && isPlainObject(v)) {
-      const key = s.discriminator;
+  private union(v: unknown, s: UnionShape, path: string, depth: number): void {
+    const d = s.discriminator;
+    if (d !== undefined && isPlainObject(v)) {
+      // the branch the tag names (the encoder picks it so): its findings are the useful ones
+      const key = d.property;
       const tag = hasOwnProperty.call(v, key) ? v[key] : undefined;
-      const values: unknown[] = [];
-      for (const b of s.branches) {
-        const o = this.deref(b);
-        const p = o?.kind === "object" ? o.properties.find((q) => q[0] === key) : undefined;
-        const t = p === undefined ? undefined : this.deref(p[2]);
-        const value = t?.kind === "const" ? t.value : undefined;
-        values.push(value);
-        if (tag !== undefined && jsonEquals(tag, value)) return this.check(v, b, path, depth + 1);
-      }
-      if (tag === undefined) return this.add(path + pointerSegment(key), `required property is missing (one of ${listValues(values)})`);
-      return this.add(path + pointerSegment(key), `must be one of ${listValues(values)}`);
+      const i = tag === undefined ? -1 : d.values.findIndex((x) => jsonEquals(tag, x));
+      if (i >= 0 && i < s.branches.length) return this.check(v, s.branches[i]!, path, depth + 1);
+      return this.add(path + pointerSegment(key), expectedGot(oneOf(d.values), tag));
     }
     // the branches whose type fits: when exactly one does, its findings are the useful ones
     let fitting: ToonErrorDetail[] | undefined;
     let fits = 0;
     for (const b of s.branches) {
-      const sub = new Checker(this.defs, this.patterns);
+      const sub = new Checker(this.defs, this.patterns, path, this.budget);
       sub.check(v, b, path, depth + 1);
-      if (sub.out.length === 0) return;
-      if (!sub.out.some((d) => d.path === path && d.message.startsWith("expected "))) {
+      if (sub.out.length === 0 && this.budget.left >= 0) return;
+      if (!sub.wrongType) {
         fits++;
         fitting ??= sub.out;
       }
     }
     if (fits === 1 && fitting !== undefined) {
-      for (const d of fitting) this.add(d.path, d.message);
+      for (const x of fitting) this.add(x.path, x.message);
       return;
     }
-    this.add(path, `matches none of the ${s.branches.length} alternatives (got ${typeName(v)})`);
+    this.add(path, expectedGot(unionExpected(s.branches.length), v));
   }
 
-  private deref(s: CheckShape): CheckShape | undefined {
-    return deref(s, this.defs);
-  }
-
-  private stringConstraints(v: string, c: CheckConstraints | undefined, path: string): void {
+  private stringConstraints(v: string, c: Constraints | undefined, path: string): void {
     if (c === undefined) return;
     if (c.minLength !== undefined || c.maxLength !== undefined) {
       const n = codePoints(v);
-      if (c.minLength !== undefined && n < c.minLength) this.add(path, `expected at least ${c.minLength} character${c.minLength === 1 ? "" : "s"}, got ${n}`);
-      if (c.maxLength !== undefined && n > c.maxLength) this.add(path, `expected at most ${c.maxLength} character${c.maxLength === 1 ? "" : "s"}, got ${n}`);
+      if (c.minLength !== undefined && n < c.minLength) this.add(path, lengthMessage(true, c.minLength, n));
+      if (c.maxLength !== undefined && n > c.maxLength) this.add(path, lengthMessage(false, c.maxLength, n));
     }
     if (c.pattern !== undefined) {
       const re = this.patterns?.get(c.pattern) ?? regex(c.pattern);
-      if (re !== null && !re.test(v)) this.add(path, `does not match the pattern ${JSON.stringify(c.pattern)}`);
+      if (re !== null && !re.test(v)) this.add(path, patternMessage(c.pattern, v));
     }
   }
 
-  private numberConstraints(v: number, c: CheckConstraints | undefined, path: string): void {
+  /** `n`: the value as a number (an int64 bigint's nearest double); `v`: the value itself, for the message. */
+  private numberConstraints(n: number, v: unknown, c: Constraints | undefined, path: string): void {
     if (c === undefined) return;
-    if (c.minimum !== undefined && v < c.minimum) this.add(path, `must be >= ${c.minimum}, got ${v}`);
-    if (c.maximum !== undefined && v > c.maximum) this.add(path, `must be <= ${c.maximum}, got ${v}`);
-    if (c.exclusiveMinimum !== undefined && v <= c.exclusiveMinimum) this.add(path, `must be > ${c.exclusiveMinimum}, got ${v}`);
-    if (c.exclusiveMaximum !== undefined && v >= c.exclusiveMaximum) this.add(path, `must be < ${c.exclusiveMaximum}, got ${v}`);
+    if (c.minimum !== undefined && n < c.minimum) this.add(path, boundMessage(">=", c.minimum, v));
+    if (c.maximum !== undefined && n > c.maximum) this.add(path, boundMessage("<=", c.maximum, v));
+    if (c.exclusiveMinimum !== undefined && n <= c.exclusiveMinimum) this.add(path, boundMessage(">", c.exclusiveMinimum, v));
+    if (c.exclusiveMaximum !== undefined && n >= c.exclusiveMaximum) this.add(path, boundMessage("<", c.exclusiveMaximum, v));
     if (c.multipleOf !== undefined && c.multipleOf > 0) {
-      const q = v / c.multipleOf;
-      if (Math.abs(q - Math.round(q)) > 1e-9) this.add(path, `must be a multiple of ${c.multipleOf}, got ${v}`);
+      const q = n / c.multipleOf;
+      if (Math.abs(q - Math.round(q)) > 1e-9) this.add(path, multipleOfMessage(c.multipleOf, v));
     }
   }
 
-  private arrayConstraints(v: unknown[], c: CheckConstraints | undefined, path: string): void {
+  private arrayConstraints(v: unknown[], c: Constraints | undefined, path: string): void {
     if (c === undefined) return;
-    if (c.minItems !== undefined && v.length < c.minItems) this.add(path, `expected at least ${c.minItems} items, got ${v.length}`);
-    if (c.maxItems !== undefined && v.length > c.maxItems) this.add(path, `expected at most ${c.maxItems} items, got ${v.length}`);
+    if (c.minItems !== undefined && v.length < c.minItems) this.add(path, itemsMessage(true, c.minItems, v.length));
+    if (c.maxItems !== undefined && v.length > c.maxItems) this.add(path, itemsMessage(false, c.maxItems, v.length));
     if (c.uniqueItems) {
       const seen = new Map<string, number>();
       for (let i = 0; i < v.length; i++) {
         const k = canonical(v[i]);
         const j = seen.get(k);
         if (j !== undefined) {
-          this.add(path + "/" + i, `duplicate of item ${j} (items must be unique)`);
+          this.add(path + "/" + i, uniqueMessage(j, i));
           break;
         }
         seen.set(k, i);
@@ -290,32 +309,65 @@ class Checker {
   }
 }
 
-export function listValues(values: readonly unknown[]): string {
-  const shown = values.slice(0, 12).map((x) => JSON.stringify(x) ?? String(x));
-  return shown.join(", ") + (values.length > 12 ? `, ... (${values.length} in all)` : "");
-}
-
 /**
- * Every violation of `value` against `shape` (up to 100), with JSON-pointer paths under `path`. `patterns` names
- * the patterns that run on another engine than RegExp (a tool set's re2js patterns).
+ * Every violation of `value` against `shape` (up to 100), with JSON-pointer paths under `path`; `defs` are where
+ * its `ref`s point. `patterns` names the patterns that run on another engine than RegExp (re2js).
  */
-export function checkShape(value: unknown, shape: CheckShape, defs: CheckDefs = {}, path = "", patterns?: PatternTests): ToonErrorDetail[] {
-  const c = new Checker(defs, patterns);
+export function violations(value: unknown, shape: Shape, defs: DefinitionLookup, path = "", patterns?: PatternTests): ToonErrorDetail[] {
+  const c = new Checker(defs, patterns, path, { left: MAX_CHECK_STEPS });
   c.check(value, shape, path, 0);
+  if (c.budget.left < 0) c.out.push({ path, message: `too complex to check (more than ${MAX_CHECK_STEPS} positions)` });
   return c.out;
 }
 
-/** A compiled pattern: what checking needs of a RegExp, or of re2js's `RE2JS`. */
-export interface PatternTest {
-  test(input: string): boolean;
+/**
+ * Every violation of `value` against `shape`, a shape of the codec descriptor (`@toon-gen/runtime/codec` `Shape`),
+ * up to 100, with JSON-pointer paths under `path`; `defs` are the definitions its `ref`s name. `patterns` names the
+ * patterns that run on another engine than RegExp (a tool set's re2js patterns).
+ */
+export function checkShape(value: unknown, shape: Shape, defs: ShapeDefs = {}, path = "", patterns?: PatternTests): ToonErrorDetail[] {
+  return violations(value, shape, (name) => (hasOwnProperty.call(defs, name) ? defs[name] : undefined), path, patterns);
 }
 
-/** Pattern source -> the engine that runs it, where that is not RegExp. */
-export type PatternTests = ReadonlyMap<string, PatternTest>;
+const lookups = new WeakMap<CodecDescriptor, DefinitionLookup>();
+
+/** The definitions of a descriptor by name (built once per descriptor). */
+export function definitionsOf(d: CodecDescriptor): DefinitionLookup {
+  let f = lookups.get(d);
+  if (f === undefined) {
+    const byName = new Map(d.definitions.map((x) => [x.name, x.shape]));
+    f = (name) => byName.get(name);
+    lookups.set(d, f);
+  }
+  return f;
+}
+
+/**
+ * Every value-constraint violation of `value` (minLength, pattern, minimum, ...) against the codec's descriptor:
+ * what a generated `validate()` runs after the shape check, from the descriptor the module embeds anyway.
+ * `patterns`: the patterns that run on another engine than RegExp (re2js, generator/load/patterns.ts).
+ */
+export function checkConstraints(value: unknown, d: CodecDescriptor, patterns?: PatternTests): ToonErrorDetail[] {
+  return violations(value, d.root, definitionsOf(d), "", patterns);
+}
 
 /** The shape behind `s`'s refs (undefined for a missing definition or a cycle of refs). */
-export function deref(s: CheckShape, defs: CheckDefs): CheckShape | undefined {
-  let cur: CheckShape | undefined = s;
-  for (let i = 0; cur !== undefined && cur.kind === "ref" && i < 32; i++) cur = hasOwnProperty.call(defs, cur.name) ? defs[cur.name] : undefined;
-  return cur;
+export function deref(s: Shape, defs: DefinitionLookup): Shape | undefined {
+  let cur: Shape | undefined = s;
+  for (let i = 0; cur !== undefined && cur.kind === "ref" && i < 32; i++) cur = defs(cur.name);
+  return cur?.kind === "ref" ? undefined : cur;
+}
+
+/**
+ * Whether any of `shapes` (and the shapes under them) has a constraint the checker enforces: a codec's `validate()`
+ * runs the checker only then (the shape check alone finds everything else). The generator asks it of the IR, the
+ * engine of the descriptor: the same answer, since the descriptor keeps every enforced constraint.
+ */
+export function hasConstraints(shapes: Iterable<Shape>): boolean {
+  return someShape(shapes, (s) => CONSTRAINED.has(s.kind) && s.constraints !== undefined && enforces(s.constraints));
+}
+
+function enforces(c: Constraints): boolean {
+  for (const k of Object.keys(c) as (keyof Constraints)[]) if (k !== "unchecked" && c[k] !== undefined) return true;
+  return false;
 }

@@ -40,7 +40,8 @@ export async function writeProduced(produced: ProducedInput, outDir: string): Pr
   };
   for (const unit of produced.codecs) {
     const dict = buildDictionary(unit.ir);
-    write(unit.module, emitModule(unit.ir, dict, { fileName: unit.module }));
+    // (a tool set's call codec exports its descriptor for the set's main module)
+    write(unit.module, emitModule(unit.ir, dict, { fileName: unit.module, ...(unit.exportDescriptor === true ? { exportDescriptor: true } : {}) }));
     write(path.join("dictionaries", unit.dictionary), formatDictionary(dict));
   }
   for (const m of produced.modules) write(m.module, m.content);

@@ -2,7 +2,7 @@
 // Tool set AgentTools: 3 tools (MCP tools); the codecs it wraps are in ./agent-tools/.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/internal/codegen.js";
-import { AgentTools as $Call } from "./agent-tools/call.js";
+import { AgentTools as $Call, $descriptor as $callDescriptor } from "./agent-tools/call.js";
 import { AgentToolsBatch } from "./agent-tools/batch.js";
 import { LookupOrderArguments } from "./agent-tools/args/lookup-order.js";
 import { RefundArguments } from "./agent-tools/args/refund.js";
@@ -43,32 +43,6 @@ export interface AgentToolsArguments {
 
 /** Result types (MCP `structuredContent`, from `outputSchema`) by tool name. */
 export interface AgentToolsResults {}
-
-/** Checking shapes of the named definitions (every violation is listed, constraints included). */
-const $defs: $rt.CheckDefs = {
-  LookupOrderArguments: {
-    "kind": "object",
-    "properties": [["orderId", true, {"kind": "string", "c": {"pattern": "^ORD-[0-9]{4}$"}}]],
-    "additional": false,
-  },
-  RefundArguments: {
-    "kind": "object",
-    "properties": [
-      ["orderId", true, {"kind": "string", "c": {"pattern": "^ORD-[0-9]{4}$"}}],
-      ["amount", true, {"kind": "number", "c": {"maximum": 1000, "exclusiveMinimum": 0}}],
-      ["reason", false, {"kind": "enum", "values": ["damaged", "late", "wrong_item", "other"]}],
-    ],
-    "additional": false,
-  },
-  SearchDocsArguments: {
-    "kind": "object",
-    "properties": [
-      ["query", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 5}}],
-    ],
-    "additional": false,
-  },
-};
 
 /** Each tool's name, description and argument schema, as the source gave them: `definitions()` writes them per provider. */
 const $tools: $rt.ToolSource[] = [
@@ -127,16 +101,17 @@ const $tools: $rt.ToolSource[] = [
   },
 ];
 
+/** The tools and their argument codecs; each tool's shape is its `arguments` in the call codec's descriptor. */
 const $spec = /*@__PURE__*/ $rt.toolSet("AgentTools", [
-  ["lookup_order", LookupOrderArguments, {"kind": "ref", "name": "LookupOrderArguments"}],
-  ["refund", RefundArguments, {"kind": "ref", "name": "RefundArguments"}],
-  ["search_docs", SearchDocsArguments, {"kind": "ref", "name": "SearchDocsArguments"}],
-], $defs);
+  ["lookup_order", LookupOrderArguments],
+  ["refund", RefundArguments],
+  ["search_docs", SearchDocsArguments],
+], $callDescriptor);
 
 export const AgentTools = {
   name: "AgentTools",
   /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
-  fingerprint: /*@__PURE__*/ $rt.requireContract(5, "agent-tools.ts", $Call.fingerprint, $Call.name),
+  fingerprint: /*@__PURE__*/ $rt.requireContract(6, "agent-tools.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["lookup_order", "refund", "search_docs"] as const,

@@ -998,7 +998,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "extraction-result.ts", $dictionary.fingerprint, "ExtractionResult");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {

@@ -1011,7 +1011,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "log-report.ts", $dictionary.fingerprint, "LogReport");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "log-report.ts", $dictionary.fingerprint, "LogReport");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */

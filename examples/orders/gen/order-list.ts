@@ -704,7 +704,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "order-list.ts", $dictionary.fingerprint, "OrderList");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "order-list.ts", $dictionary.fingerprint, "OrderList");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {

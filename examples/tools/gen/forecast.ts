@@ -294,7 +294,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "forecast.ts", $dictionary.fingerprint, "Forecast");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "forecast.ts", $dictionary.fingerprint, "Forecast");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */

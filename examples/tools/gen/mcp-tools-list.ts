@@ -2,7 +2,7 @@
 // Tool set McpToolsList: 3 tools (MCP tools); the codecs it wraps are in ./mcp-tools-list/.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/internal/codegen.js";
-import { McpToolsList as $Call } from "./mcp-tools-list/call.js";
+import { McpToolsList as $Call, $descriptor as $callDescriptor } from "./mcp-tools-list/call.js";
 import { McpToolsListBatch } from "./mcp-tools-list/batch.js";
 import { NotesSearchArguments } from "./mcp-tools-list/args/notes-search.js";
 import { NotesSearchResult } from "./mcp-tools-list/results/notes-search.js";
@@ -48,25 +48,6 @@ export interface McpToolsListResults {
   "notes.search": NotesSearchResult;
   "notes.get": NotesGetResult;
 }
-
-/** Checking shapes of the named definitions (every violation is listed, constraints included). */
-const $defs: $rt.CheckDefs = {
-  NotesSearchArguments: {
-    "kind": "object",
-    "properties": [
-      ["query", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["limit", false, {"kind": "integer", "c": {"minimum": 1, "maximum": 50}}],
-      ["tags", false, {"kind": "array", "items": {"kind": "string"}}],
-    ],
-    "additional": false,
-  },
-  NotesGetArguments: {"kind": "object", "properties": [["id", true, {"kind": "string"}]], "additional": false},
-  NotesDeleteArguments: {
-    "kind": "object",
-    "properties": [["id", true, {"kind": "string"}], ["permanent", false, {"kind": "boolean"}]],
-    "additional": {"kind": "any"},
-  },
-};
 
 /** Each tool's name, description and argument schema, as the source gave them: `definitions()` writes them per provider. */
 const $tools: $rt.ToolSource[] = [
@@ -145,16 +126,17 @@ const $tools: $rt.ToolSource[] = [
   },
 ];
 
+/** The tools and their argument codecs; each tool's shape is its `arguments` in the call codec's descriptor. */
 const $spec = /*@__PURE__*/ $rt.toolSet("McpToolsList", [
-  ["notes.search", NotesSearchArguments, {"kind": "ref", "name": "NotesSearchArguments"}],
-  ["notes.get", NotesGetArguments, {"kind": "ref", "name": "NotesGetArguments"}],
-  ["notes/delete", NotesDeleteArguments, {"kind": "ref", "name": "NotesDeleteArguments"}],
-], $defs);
+  ["notes.search", NotesSearchArguments],
+  ["notes.get", NotesGetArguments],
+  ["notes/delete", NotesDeleteArguments],
+], $callDescriptor);
 
 export const McpToolsList = {
   name: "McpToolsList",
   /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
-  fingerprint: /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list.ts", $Call.fingerprint, $Call.name),
+  fingerprint: /*@__PURE__*/ $rt.requireContract(6, "mcp-tools-list.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["notes.search", "notes.get", "notes/delete"] as const,

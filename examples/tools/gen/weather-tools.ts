@@ -2,7 +2,7 @@
 // Tool set WeatherTools: 3 tools (OpenAI Chat Completions tools); the codecs it wraps are in ./weather-tools/.
 /* eslint-disable */
 import * as $rt from "@toon-gen/runtime/internal/codegen.js";
-import { WeatherTools as $Call } from "./weather-tools/call.js";
+import { WeatherTools as $Call, $descriptor as $callDescriptor } from "./weather-tools/call.js";
 import { WeatherToolsBatch } from "./weather-tools/batch.js";
 import { GetWeatherArguments } from "./weather-tools/args/get-weather.js";
 import { GetForecastArguments } from "./weather-tools/args/get-forecast.js";
@@ -43,74 +43,6 @@ export interface WeatherToolsArguments {
 
 /** Result types (MCP `structuredContent`, from `outputSchema`) by tool name. */
 export interface WeatherToolsResults {}
-
-/** Checking shapes of the named definitions (every violation is listed, constraints included). */
-const $defs: $rt.CheckDefs = {
-  GetWeatherArguments: {
-    "kind": "object",
-    "properties": [
-      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["date", true, {"kind": "union", "branches": [{"kind": "string"}, {"kind": "null"}]}],
-      ["unit", true, {"kind": "enum", "values": ["celsius", "fahrenheit"]}],
-    ],
-    "additional": false,
-  },
-  GetForecastArguments: {
-    "kind": "object",
-    "properties": [
-      ["city", true, {"kind": "string", "c": {"minLength": 1}}],
-      ["days", true, {"kind": "integer", "c": {"minimum": 1, "maximum": 10}}],
-      [
-        "include",
-        false,
-        {
-          "kind": "array",
-          "items": {"kind": "enum", "values": ["temperature", "precipitation", "wind", "uv_index"]},
-          "c": {"uniqueItems": true},
-        },
-      ],
-    ],
-    "additional": false,
-  },
-  GetAirQualityArguments: {
-    "kind": "object",
-    "properties": [
-      [
-        "location",
-        true,
-        {
-          "kind": "union",
-          "branches": [
-            {
-              "kind": "object",
-              "properties": [
-                ["kind", true, {"kind": "const", "value": "city"}],
-                ["name", true, {"kind": "string"}],
-              ],
-              "additional": false,
-            },
-            {
-              "kind": "object",
-              "properties": [
-                ["kind", true, {"kind": "const", "value": "coordinates"}],
-                ["lat", true, {"kind": "number", "c": {"minimum": -90, "maximum": 90}}],
-                ["lon", true, {"kind": "number", "c": {"minimum": -180, "maximum": 180}}],
-              ],
-              "additional": false,
-            },
-          ],
-          "discriminator": "kind",
-        },
-      ],
-      [
-        "pollutants",
-        false,
-        {"kind": "array", "items": {"kind": "enum", "values": ["pm2_5", "pm10", "o3", "no2"]}},
-      ],
-    ],
-    "additional": false,
-  },
-};
 
 /** Each tool's name, description and argument schema, as the source gave them: `definitions()` writes them per provider. */
 const $tools: $rt.ToolSource[] = [
@@ -201,16 +133,17 @@ const $tools: $rt.ToolSource[] = [
   },
 ];
 
+/** The tools and their argument codecs; each tool's shape is its `arguments` in the call codec's descriptor. */
 const $spec = /*@__PURE__*/ $rt.toolSet("WeatherTools", [
-  ["get_weather", GetWeatherArguments, {"kind": "ref", "name": "GetWeatherArguments"}],
-  ["get_forecast", GetForecastArguments, {"kind": "ref", "name": "GetForecastArguments"}],
-  ["get-air-quality", GetAirQualityArguments, {"kind": "ref", "name": "GetAirQualityArguments"}],
-], $defs);
+  ["get_weather", GetWeatherArguments],
+  ["get_forecast", GetForecastArguments],
+  ["get-air-quality", GetAirQualityArguments],
+], $callDescriptor);
 
 export const WeatherTools = {
   name: "WeatherTools",
   /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
-  fingerprint: /*@__PURE__*/ $rt.requireContract(5, "weather-tools.ts", $Call.fingerprint, $Call.name),
+  fingerprint: /*@__PURE__*/ $rt.requireContract(6, "weather-tools.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */
   toolNames: ["get_weather", "get_forecast", "get-air-quality"] as const,

@@ -6,7 +6,6 @@
  * it); generator/emit/descriptor.ts `describeCodec` builds descriptors.
  */
 import type { CodecDescriptor } from "../descriptor.ts";
-import { checkShapeOf } from "../check-shape.ts";
 import { CodecPlan, extensionsOf } from "../plan.ts";
 import { rethrowAt } from "../../errors.ts";
 import { compressMessage, type EncodeOptions } from "../../compression.ts";
@@ -14,7 +13,7 @@ import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, 
 import { readHeader, registerDictionary, writeHeader } from "../../header.ts";
 import { Reader } from "../../reader.ts";
 import { validateWith, type ValidateOptions, type ValidationResult } from "../../validate.ts";
-import { checkShape, type CheckDefs, type CheckShape, type PatternTests } from "../../validate/constraints.ts";
+import { checkConstraints, hasConstraints, type PatternTests } from "../../validate/constraints.ts";
 import { Flag } from "../../wire.ts";
 import { Writer } from "../../writer.ts";
 import { applyExtensions, type ApplyExtensions } from "./extensions.ts";
@@ -53,11 +52,8 @@ export function compileCodec(desc: CodecDescriptor, patterns?: PatternTests): Co
   const extraFlags = desc.tables ? Flag.DEFAULTS : 0;
   const FLAGS = (level > 0 ? Flag.FIXED_DICTIONARY | Flag.EXTENSIONS : Flag.FIXED_DICTIONARY) | extraFlags;
   registerDictionary(fingerprint, name);
-  const checkRoot = checkShapeOf(desc.root);
-  const checkDefs = Object.fromEntries(desc.definitions.map((d) => [d.name, checkShapeOf(d.shape)]));
-  const constraints = JSON.stringify([checkRoot, checkDefs]).includes('"c":{')
-    ? { root: checkRoot as CheckShape, defs: checkDefs as CheckDefs }
-    : undefined;
+  // the value constraints (minLength, pattern, ...), checked on the descriptor's shapes when it has any
+  const constraints = hasConstraints([desc.root, ...desc.definitions.map((d) => d.shape)]);
   return {
     name,
     fingerprint,
@@ -83,8 +79,8 @@ export function compileCodec(desc: CodecDescriptor, patterns?: PatternTests): Co
     validate(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
       // as the generated validate: the shape, then the value constraints (when the schema has any)
       const shaped = validateWith(value, write);
-      if (!shaped.ok || constraints === undefined || options?.constraints === false) return shaped;
-      const errors = checkShape(value, constraints.root, constraints.defs, "", patterns);
+      if (!shaped.ok || !constraints || options?.constraints === false) return shaped;
+      const errors = checkConstraints(value, desc, patterns);
       return errors.length === 0 ? shaped : { ok: false, errors };
     },
   };

@@ -372,7 +372,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "v1.ts", $dictionary.fingerprint, "Order");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "v1.ts", $dictionary.fingerprint, "Order");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */

@@ -578,7 +578,7 @@ const $dictionary = {
 const $LEVEL = 1;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "v2.ts", $dictionary.fingerprint, "Order");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "v2.ts", $dictionary.fingerprint, "Order");
 
 type $Def<T> = Exclude<T, undefined>;
 /** Each path's value type (typed stream events). */

@@ -221,7 +221,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "agent-tools/call.ts", $dictionary.fingerprint, "AgentTools");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -366,4 +366,4 @@ export const AgentToolsStream: $rt.StreamCodec<AgentTools, $StreamPaths> = /*@__
 export const AgentTools = /*@__PURE__*/ $rt.codecOf(AgentToolsBinary, AgentToolsValidate, /*@__PURE__*/ $rt.textLayouts(AgentToolsText, AgentToolsDense), AgentToolsPrompt, { stream: AgentToolsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckAgentTools, $keys_AgentTools_lookup_order, $s_AgentTools };
+export { $ckAgentTools, $descriptor, $keys_AgentTools_lookup_order, $s_AgentTools };

@@ -225,7 +225,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "mcp-tools-list/call.ts", $dictionary.fingerprint, "McpToolsList");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -376,4 +376,4 @@ export const McpToolsListStream: $rt.StreamCodec<McpToolsList, $StreamPaths> = /
 export const McpToolsList = /*@__PURE__*/ $rt.codecOf(McpToolsListBinary, McpToolsListValidate, /*@__PURE__*/ $rt.textLayouts(McpToolsListText, McpToolsListDense), McpToolsListPrompt, { stream: McpToolsListStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckMcpToolsList, $s_McpToolsList, readMcpToolsList as $readMcpToolsList, writeMcpToolsList as $writeMcpToolsList };
+export { $ckMcpToolsList, $descriptor, $s_McpToolsList, readMcpToolsList as $readMcpToolsList, writeMcpToolsList as $writeMcpToolsList };

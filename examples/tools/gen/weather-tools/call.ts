@@ -225,7 +225,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "weather-tools/call.ts", $dictionary.fingerprint, "WeatherTools");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
@@ -383,4 +383,4 @@ export const WeatherToolsStream: $rt.StreamCodec<WeatherTools, $StreamPaths> = /
 export const WeatherTools = /*@__PURE__*/ $rt.codecOf(WeatherToolsBinary, WeatherToolsValidate, /*@__PURE__*/ $rt.textLayouts(WeatherToolsText, WeatherToolsDense), WeatherToolsPrompt, { stream: WeatherToolsStream });
 
 /** @internal generated-code only: imported by other modules of this output set (generator/emit/link.ts); not API. */
-export { $ckWeatherTools, $s_WeatherTools, readWeatherTools as $readWeatherTools, writeWeatherTools as $writeWeatherTools };
+export { $ckWeatherTools, $descriptor, $s_WeatherTools, readWeatherTools as $readWeatherTools, writeWeatherTools as $writeWeatherTools };

@@ -214,7 +214,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {

@@ -124,7 +124,7 @@ const $dictionary = {
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
 /** Through the runtime contract check (runtime/contract.ts). */
-const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(5, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
+const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "weather-tools/args/get-weather.ts", $dictionary.fingerprint, "GetWeatherArguments");
 
 /** Each path's value type (typed stream events). */
 type $StreamPaths = {
