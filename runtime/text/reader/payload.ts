@@ -159,6 +159,10 @@ export class PayloadFinder {
         }
         return;
       }
+      if (this.state === FENCED && !this.partial && this.line.length === 0) {
+        i = this.fencedLines(text, i);
+        if (i >= text.length) return;
+      }
       const nl = text.indexOf("\n", i);
       if (this.partial) {
         // the rest of a fence line already handed on in part: it cannot close the fence
@@ -199,6 +203,31 @@ export class PayloadFinder {
       this.lineDone(l);
       this.lineNo++;
     }
+  }
+
+  /**
+   * The whole lines of a fenced payload from `i` go on as one slice of `text` (a reply read whole hands its payload
+   * on in one piece, as text it arrived in, not line by line rebuilt with their breaks), up to the line that may
+   * close the fence (one with the marker in it), a line that ends in `\r` (the line path drops it) or the unfinished
+   * last line, which the line path reads. Returns where it stopped.
+   */
+  private fencedLines(text: string, i: number): number {
+    const from = i;
+    const marker = this.marker;
+    let m = text.indexOf(marker, i);
+    let nl = text.indexOf("\n", i);
+    while (nl >= 0) {
+      if (nl > i && text.charCodeAt(nl - 1) === 13) break;
+      if (m >= 0 && m < nl) {
+        if (closesFence(text.slice(i, nl), marker)) break;
+        m = text.indexOf(marker, nl);
+      }
+      this.lineNo++;
+      i = nl + 1;
+      nl = text.indexOf("\n", i);
+    }
+    if (i > from) this.forward(from === 0 && i === text.length ? text : text.slice(from, i));
+    return i;
   }
 
   /** A complete line of the reply (its break removed). */
