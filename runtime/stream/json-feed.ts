@@ -5,7 +5,8 @@
  */
 import { setOwn } from "../objects.ts";
 import { StreamPathFlag } from "../stream-seg.ts";
-import { type JsonHandler, JsonReader } from "../text/reader/json.ts";
+import { JsonReader } from "../text/reader/json.ts";
+import type { JsonHandler } from "../text/reader/json-handler.ts";
 import { describeJsonFault, type JsonFault, jsonFaultError } from "../text/reader/json-fault.ts";
 import type { Cursor, Token } from "./cursor.ts";
 import type { StreamEncoder } from "./encoder.ts";

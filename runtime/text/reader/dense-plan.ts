@@ -5,7 +5,8 @@
  */
 import type { Shape } from "../../codec/descriptor.ts";
 import type { ShapeInfo } from "../dense/model.ts";
-import { FIELDS, LIST, TABLE, type DenseTextReader } from "./dense.ts";
+import type { DenseTextReader } from "./dense.ts";
+import { FIELDS, LIST, TABLE } from "./dense-frames.ts";
 import { fieldValuePlan, lineIndent, lineKey, type Keys, type LinePlan, type PlanAnswer } from "./partial-text.ts";
 
 /**

@@ -18,88 +18,13 @@ import type { Shape } from "../../codec/descriptor.ts";
 import type { DenseModel, ShapeInfo } from "../dense/model.ts";
 import { openRootLines } from "../dense/syntax.ts";
 import { LineLexer, type LineSink } from "./lines.ts";
-import { isWellFormed, loneSurrogate, loneSurrogateError } from "./well-formed.ts";
-import { ABSENT, DenseLine, prefixed, withDisc, type BGroup, type Pos } from "./dense-cells.ts";
+import { SurrogateWatch } from "./well-formed.ts";
+import { ABSENT, prefixed, type Pos } from "./dense-line.ts";
+import type { BGroup } from "./dense-headers.ts";
+import { DenseCells, withDisc } from "./dense-cells.ts";
+import { AGAIN, CLOSE_NEXT, COLON, CONSUMED, FIELDS, KEYED, LIST, LITERALS, PENDING, POP, READ_LINE, ROOT_LITERAL, TABLE, VARIANT, VIA, frame, type DenseReaderHooks, type Frame } from "./dense-frames.ts";
 
-// Frame kinds
-/** An object's field lines at `ind` (`first`: the first one starts at that offset of the current line). */
-export const FIELDS = 1;
-/** A discriminated union's object whose discriminator line comes next. */
-const VARIANT = 2;
-/** A table's rows. */
-export const TABLE = 3;
-/** A list's items. */
-export const LIST = 4;
-/** A value read as `any` lays it out, checked against the union it stands for when it is complete. */
-const VIA = 5;
-/** `key:` and nothing a block can be: the next line (or the end) is the error. */
-const COLON = 6;
-/** A root whose first line alone is `null`, `true` or `false`: that scalar when no line follows. */
-const ROOT_LITERAL = 7;
-/** A map's keyed table (`key[N:]{hdr}:`): an entry per line, `key: cells`. */
-export const KEYED = 8;
-
-/** What a frame did with the line: read it, is over (the line is its parent's), or opened a frame that reads it. */
-const CONSUMED = 0;
-const POP = 1;
-const AGAIN = 2;
-
-/** A value that continues on the lines after this one (its frame is on the stack); READ_LINE: from this line. */
-const PENDING = Symbol("pending");
-const READ_LINE = Symbol("read line");
-
-const LITERALS = ["null", "true", "false"];
-
-/** A fields frame's `first` for an object written as "-" alone: it closes with the next line (or the end). */
-const CLOSE_NEXT = -2;
-
-/** One open scope. Every frame has every field (one hidden class). */
-export interface Frame {
-  t: number;
-  info: ShapeInfo;
-  ind: number;
-  o: Record<string, unknown> | null;
-  out: unknown[] | null;
-  b: BGroup | null;
-  /** Tables and lists: the count declared and the rows or items read; ROOT_LITERAL: the literal and its line. */
-  n: number;
-  i: number;
-  /**
-   * Fields of a discriminated union's object: the discriminator (a field line of it is an error) and, when the
-   * object is rebuilt with it first as it closes, its value (else it is in `o` from the start).
-   */
-  skip: string | undefined;
-  disc: unknown;
-  first: number;
-  /** The child being read (an error in it gets this path segment). */
-  key: string | number | undefined;
-  /** The nesting depth before this frame opened (restored when it closes). */
-  d0: number;
-  /** Tables and lists: the header's `[`; VIA: where the value began. */
-  at: Pos | null;
-  /** KEYED: the map's own info (its entries complete it). */
-  map: ShapeInfo | null;
-  /** TABLE: its rows are flush left, at the header's own indentation (a table at depth 0; its first row says). */
-  flush: boolean;
-  /** FIELDS: the property read last (-1: none yet), whose follower in `info.follows` is matched first. */
-  next: number;
-}
-
-/** What a reader of typed events hears from the dense reader. */
-export interface DenseReaderHooks {
-  /**
-   * A value the reader stores is complete: a field line's value, a table row, a list item, or an object, table or
-   * list whose lines are over (after the values in it). `path` holds the keys from the root to the value it is
-   * stored in, at `key`. Values inside a union laid out as `any` are not told until the union's whole value is.
-   */
-  child(path: readonly (string | number)[], key: string | number, value: unknown): void;
-}
-
-function frame(t: number, info: ShapeInfo, ind: number, d0: number): Frame {
-  return { t, info, ind, o: null, out: null, b: null, n: 0, i: 0, skip: undefined, disc: undefined, first: -1, key: undefined, d0, at: null, map: null, flush: false, next: -1 };
-}
-
-export class DenseTextReader extends DenseLine implements LineSink {
+export class DenseTextReader extends DenseCells implements LineSink {
   // (read by ./dense-plan.ts: where the unfinished line goes)
   lexer = new LineLexer(this);
   readonly stack: Frame[] = [];
@@ -118,12 +43,8 @@ export class DenseTextReader extends DenseLine implements LineSink {
   private lastNo = 0;
   private lastLen = 0;
   private lastPos = 0;
-  /** A high surrogate ended the last piece: its pair must begin the next. */
-  private highSurrogate = false;
-  /** Where the first lone surrogate is (line 0: none seen): its line fails before it is read. */
-  private badLine = 0;
-  private badColumn = 0;
-  private badChar = 0;
+  /** Where the first lone surrogate is: its line fails before it is read. */
+  private readonly unicode = new SurrogateWatch();
 
   /** VIA frames open: what is read inside them is no value of the schema's until checked. */
   vias = 0;
@@ -148,8 +69,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     this.failed = undefined;
     this.ending = false;
     this.lastNo = this.lastLen = this.lastPos = 0;
-    this.highSurrogate = false;
-    this.badLine = this.badColumn = this.badChar = 0;
+    this.unicode.reset();
     this.vias = 0;
     this.text = "";
     this.pos = this.ls = this.le = this.lineNo = 0;
@@ -165,7 +85,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     if (this.failed !== undefined) throw this.failed;
     if (chunk.length === 0) return;
     if (this.held !== undefined) this.die(this.held); // more text: the line that failed did not end the input
-    this.checkUnicode(chunk);
+    this.unicode.piece(chunk, this.lexer);
     this.lexer.push(chunk);
     if (this.held !== undefined && this.lexer.pending.length > 0) this.die(this.held);
   }
@@ -175,7 +95,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
     if (this.failed !== undefined) throw this.failed;
     if (this.held !== undefined) this.die(atEnd(this.held));
     this.ending = true;
-    if (this.highSurrogate && this.badLine === 0) this.lastHighSurrogate();
+    this.unicode.end(this.lexer);
     this.lexer.end();
     try {
       this.atInputEnd();
@@ -189,7 +109,7 @@ export class DenseTextReader extends DenseLine implements LineSink {
 
   line(text: string, start: number, end: number, no: number): void {
     if (this.held !== undefined) this.die(this.held); // a line after the one that failed: not the input's end
-    if (no === this.badLine) this.unicodeError();
+    if (no === this.unicode.line) this.die(this.unicode.error());
     this.lastNo = no;
     if (end === start) {
       this.lastLen = this.lastPos = 0;
@@ -860,49 +780,6 @@ export class DenseTextReader extends DenseLine implements LineSink {
     }
     this.store(f, f.i, v);
     return CONSUMED;
-  }
-
-  // ------------------------------------------------------------------------------------------ well-formed text
-
-  /**
-   * Text is Unicode: a lone surrogate is TEXT_SYNTAX where it stands (as in TOON text), raised when its line comes
-   * to be read, so that text read in pieces fails where the same text read whole does. Each piece is checked once
-   * (natively, when it is well-formed); the first lone surrogate's place is kept.
-   */
-  private checkUnicode(chunk: string): void {
-    if (this.badLine > 0) return; // the first one is the one reported
-    if (!this.highSurrogate && isWellFormed(chunk)) return;
-    let from = 0;
-    if (this.highSurrogate) {
-      this.highSurrogate = false;
-      const c = chunk.charCodeAt(0);
-      if (c >= 0xdc00 && c <= 0xdfff) from = 1; // the pair of the last piece's high surrogate
-      else return this.lastHighSurrogate();
-    }
-    const i = loneSurrogate(chunk, from, chunk.length);
-    if (i < 0) return;
-    if (i === chunk.length - 1 && (chunk.charCodeAt(i) & 0xfc00) === 0xd800) {
-      this.highSurrogate = true; // its pair may begin the next piece
-      return;
-    }
-    let line = this.lexer.lines + 1;
-    for (let k = chunk.indexOf("\n"); k >= 0 && k < i; k = chunk.indexOf("\n", k + 1)) line++;
-    const before = chunk.lastIndexOf("\n", i - 1);
-    this.badLine = line;
-    this.badColumn = before < 0 ? this.lexer.pending.length + i + 1 : i - before;
-    this.badChar = chunk.charCodeAt(i);
-  }
-
-  /** The high surrogate that ended the last piece has no pair. */
-  private lastHighSurrogate(): void {
-    const tail = this.lexer.pending;
-    this.badLine = this.lexer.lines + 1;
-    this.badColumn = tail.length;
-    this.badChar = tail.charCodeAt(tail.length - 1);
-  }
-
-  private unicodeError(): never {
-    return this.die(loneSurrogateError(this.badChar, this.badLine, Math.max(1, this.badColumn)));
   }
 }
 

@@ -9,7 +9,8 @@
  * - {@link JsonValueBuilder}: the handler itself, for text that arrives in pieces.
  */
 import { TextNumber } from "../decode.ts";
-import { JsonReader, type JsonContainer, type JsonHandler, type JsonReaderOptions } from "./json.ts";
+import { JsonReader } from "./json.ts";
+import type { JsonContainer, JsonHandler, JsonReaderOptions } from "./json-handler.ts";
 
 /**
  * How numbers are read:

@@ -18,61 +18,8 @@
 import { pointerSegment } from "../../errors.ts";
 import type { JsonRepair, JsonRepairKind } from "../json-repair.ts";
 import { pythonLiteral, throwJsonFault, type JsonExpected, type JsonFault, type JsonFaultKind } from "./json-fault.ts";
-
-export type JsonContainer = "object" | "array";
-
-/**
- * What the reader tells as it reads (SAX style). Offsets `at` count characters from the start of the first
- * piece pushed. A string value comes as `stringStart`, its text in one or more `stringChunk`s (escapes decoded,
- * a chunk per piece it spans), `stringEnd`; a key comes whole.
- */
-export interface JsonHandler {
-  /** A `{` or `[` at `at`. */
-  open(kind: JsonContainer, at: number): void;
-  /** An object's key (its opening quote at `at`); the value follows. */
-  key(key: string, at: number): void;
-  /** A number (`Number(raw)`), `true`, `false` or `null`, and its token as written. */
-  scalar(value: number | boolean | null, raw: string, at: number): void;
-  stringStart(at: number): void;
-  stringChunk(text: string): void;
-  stringEnd(): void;
-  /** The `}` or `]` of the innermost open container. */
-  close(): void;
-}
-
-export interface JsonReaderOptions {
-  /** Containers open at once at most (deeper is DEPTH_LIMIT); default {@link JSON_MAX_DEPTH}. */
-  maxDepth?: number;
-  /**
-   * Stop where the root value ends (`push` returns the index there and reads no further): for a value embedded
-   * in other text. Off: the rest may only be whitespace (and comments, with `repair`).
-   */
-  stopAtEnd?: boolean;
-  /** Take strings holding lone surrogates (as `JSON.parse` does); off: they are faults. */
-  loneSurrogates?: boolean;
-  /** Read the slips listed above too, reporting each to `onRepair`. */
-  repair?: boolean;
-  onRepair?: (repair: JsonRepair) => void;
-  /** Turns a fault into the error thrown (default: the strict reader's ToonError, ./json-fault.ts). */
-  raise?: (fault: JsonFault) => never;
-  /**
-   * Where each line after the first starts (offsets, appended as the reader passes line breaks): what places an
-   * offset at a line and column once the text is gone ({@link lineColumnAt}), for a reader that keeps no text.
-   */
-  lineStarts?: number[];
-}
-
-/** Line (1-based) and column of offset `pos`, from the starts of the lines after the first (`lineStarts`). */
-export function lineColumnAt(lineStarts: readonly number[], pos: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = lineStarts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (lineStarts[mid]! <= pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return { line: lo + 1, column: pos - (lo === 0 ? 0 : lineStarts[lo - 1]!) + 1 };
-}
+import type { JsonHandler, JsonReaderOptions } from "./json-handler.ts";
+import { isNumberChar, isWordChar, isWordStart, literalPrefix, literalStart, literalValue, numberShape } from "./json-grammar.ts";
 
 /** How deeply JSON may nest by default. */
 export const JSON_MAX_DEPTH = 1000;
@@ -100,75 +47,11 @@ const BLOCK_STAR = 16;
 const OBJECT = 0;
 const ARRAY = 1;
 
-/** Characters a number token is read over (then checked against the grammar: `1-2`, `01` are faults). */
-function isNumberChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
-}
-
-function isWordChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
-}
-
 /** Where the number's (`kind` NUMBER) or word's characters that start at `j` end (at most `to`). */
 function runEnd(chunk: string, j: number, to: number, kind: number): number {
   if (kind === NUMBER) while (j < to && isNumberChar(chunk.charCodeAt(j))) j++;
   else while (j < to && isWordChar(chunk.charCodeAt(j))) j++;
   return j;
-}
-
-function isWordStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
-}
-
-/** A number token against the JSON grammar: 0 a number, 1 the start of one (more digits could make it one), 2 never one. */
-function numberShape(raw: string): 0 | 1 | 2 {
-  let s = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    const digit = c >= 48 && c <= 57;
-    switch (s) {
-      case 0: // start
-        s = c === 45 ? 1 : c === 48 ? 2 : digit ? 3 : 9;
-        break;
-      case 1: // after `-`
-        s = c === 48 ? 2 : digit ? 3 : 9;
-        break;
-      case 2: // a leading 0
-        s = c === 46 ? 4 : c === 101 || c === 69 ? 6 : 9;
-        break;
-      case 3: // integer digits
-        s = digit ? 3 : c === 46 ? 4 : c === 101 || c === 69 ? 6 : 9;
-        break;
-      case 4: // after `.`
-      case 5: // fraction digits
-        s = digit ? 5 : s === 5 && (c === 101 || c === 69) ? 6 : 9;
-        break;
-      case 6: // after `e`
-        s = c === 43 || c === 45 ? 7 : digit ? 8 : 9;
-        break;
-      case 7: // after the exponent's sign
-      case 8: // exponent digits
-        s = digit ? 8 : 9;
-        break;
-    }
-    if (s === 9) return 2;
-  }
-  return s === 2 || s === 3 || s === 5 || s === 8 ? 0 : 1;
-}
-
-/** The literal a word starts with (`truex` -> `true`), or "". */
-function literalPrefix(w: string): string {
-  return w.startsWith("true") ? "true" : w.startsWith("false") ? "false" : w.startsWith("null") ? "null" : "";
-}
-
-function literalValue(w: string): boolean | null {
-  return w === "true" ? true : w === "false" ? false : null;
-}
-
-/** Whether a word cut off by the end of the text could have become a literal (`tr`, `fals`; `Tru` when repairing). */
-function literalStart(w: string, repair: boolean): boolean {
-  const any = (full: string): boolean => full.length > w.length && full.startsWith(w);
-  return any("true") || any("false") || any("null") || (repair && (any("True") || any("False") || any("None")));
 }
 
 export class JsonReader {

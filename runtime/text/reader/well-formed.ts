@@ -54,3 +54,62 @@ export function offsetToLineColumn(text: string, pos: number): { line: number; c
   if (line === 1 && text.charCodeAt(0) === 0xfeff) start = 1;
   return { line, column: pos - start + 1 };
 }
+
+/**
+ * Text is Unicode: a lone surrogate is TEXT_SYNTAX where it stands, raised when its line comes to be read, so that
+ * text read in pieces fails where the same text read whole does. Each piece is checked once (natively, when it is
+ * well-formed); the first lone surrogate's place is kept (`line` 0: none seen).
+ */
+export class SurrogateWatch {
+  line = 0;
+  private column = 0;
+  private char = 0;
+  /** A high surrogate ended the last piece: its pair must begin the next. */
+  private high = false;
+
+  reset(): void {
+    this.line = this.column = this.char = 0;
+    this.high = false;
+  }
+
+  /** `chunk` arrives after the lines `lexer` has handed on and its unfinished line. */
+  piece(chunk: string, lexer: { readonly lines: number; readonly pending: string }): void {
+    if (this.line > 0) return; // the first one is the one reported
+    if (!this.high && isWellFormed(chunk)) return;
+    let from = 0;
+    if (this.high) {
+      this.high = false;
+      const c = chunk.charCodeAt(0);
+      if (c >= 0xdc00 && c <= 0xdfff) from = 1; // the pair of the last piece's high surrogate
+      else return this.lastHigh(lexer);
+    }
+    const i = loneSurrogate(chunk, from, chunk.length);
+    if (i < 0) return;
+    if (i === chunk.length - 1 && (chunk.charCodeAt(i) & 0xfc00) === 0xd800) {
+      this.high = true; // its pair may begin the next piece
+      return;
+    }
+    let line = lexer.lines + 1;
+    for (let k = chunk.indexOf("\n"); k >= 0 && k < i; k = chunk.indexOf("\n", k + 1)) line++;
+    const before = chunk.lastIndexOf("\n", i - 1);
+    this.line = line;
+    this.column = before < 0 ? lexer.pending.length + i + 1 : i - before;
+    this.char = chunk.charCodeAt(i);
+  }
+
+  /** The text is over (before its last line is handed on): a high surrogate that ended it has no pair. */
+  end(lexer: { readonly lines: number; readonly pending: string }): void {
+    if (this.high && this.line === 0) this.lastHigh(lexer);
+  }
+
+  error(): ToonError {
+    return loneSurrogateError(this.char, this.line, Math.max(1, this.column));
+  }
+
+  private lastHigh(lexer: { readonly lines: number; readonly pending: string }): void {
+    const tail = lexer.pending;
+    this.line = lexer.lines + 1;
+    this.column = tail.length;
+    this.char = tail.charCodeAt(tail.length - 1);
+  }
+}
