@@ -82,6 +82,11 @@ interface Fixture {
   scale: number;
   value: unknown;
   payload: Record<Layout, string>;
+  /**
+   * Whole reads of dense text (section 2): with a baseline, the dense text its writer makes, which both trees read
+   * (today's writer uses forms that came later: flush rows, keyed tables); else today's.
+   */
+  wholeDense: string;
   reply: Record<ReplyKind, string>;
 }
 
@@ -235,10 +240,10 @@ async function child(c: ChildArgs): Promise<ChildResult> {
       fn = () => codec.fromText(fx.payload.toon);
       break;
     case "group dense":
-      fn = () => denseGroup.fromText(fx.payload.dense);
+      fn = () => denseGroup.fromText(fx.wholeDense);
       break;
     case "detect dense":
-      fn = () => codec.fromText(fx.payload.dense);
+      fn = () => codec.fromText(fx.wholeDense);
       break;
     case "reader json pieces":
       fn = () => feed(reader(), jsonPieces);
@@ -341,6 +346,14 @@ if (argv[0] === "--child") {
   process.stdout.write(JSON.stringify(r) + "\n");
   process.exit(0);
 }
+if (argv[0] === "--write-dense") {
+  // the dense text a tree's own writer makes of a value (the baseline's, for whole reads both trees can read)
+  const { root, example, value } = JSON.parse(readFileSync(argv[1]!, "utf8")) as { root: string; example: string; value: unknown };
+  const [dir, base, name] = EXAMPLES.find(([d]) => d === example)!;
+  const codec = ((await import(path.join(root, "examples", dir, "gen", `${base}.ts`))) as Record<string, Codec>)[name]!;
+  process.stdout.write(codec.toText(value, { layout: "dense" }));
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // The parent
@@ -393,6 +406,20 @@ const digestBefore = codeDigest(ROOT);
 const git = (cwd: string, ...args: string[]): string => spawnSync("git", ["-C", cwd, ...args], { encoding: "utf8" }).stdout.trim();
 const version = (pkg: string): string => (JSON.parse(readFileSync(path.join(ROOT, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
 
+/** The dense text of `value` as the baseline tree's writer makes it (a process there). */
+function baselineDense(example: string, value: unknown): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "stream-text-dense-"));
+  try {
+    const file = path.join(dir, "args.json");
+    writeFileSync(file, JSON.stringify({ root: baseline, example, value }));
+    const p = spawnSync(process.execPath, [...NODE_FLAGS, SELF, "--write-dense", file], { cwd: baseline, encoding: "utf8", maxBuffer: 64 << 20 });
+    if (p.status !== 0) throw new Error(`the baseline's dense writer failed: ${p.stderr}`);
+    return p.stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // the texts, written once by today's codecs: every process (either tree) reads the same ones
 const fixtures: Fixture[] = [];
 const codecs = new Map<string, Codec>();
@@ -412,7 +439,7 @@ for (const [dir, base, name] of EXAMPLES) {
       "json-pretty": replyOf("json", JSON.stringify(value, null, 2)),
       "json-bare": payload.json,
     };
-    fixtures.push({ example: dir, scale, value, payload, reply });
+    fixtures.push({ example: dir, scale, value, payload, reply, wholeDense: scale === 1 && baseline !== undefined && want("whole") ? baselineDense(dir, value) : payload.dense });
   }
 }
 const fixtureDir = mkdtempSync(path.join(tmpdir(), "stream-text-"));
