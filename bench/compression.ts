@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { DEFAULT_COMPRESS_THRESHOLD, compressMessage, payloadStart, setCompressor } from "../runtime/compression.ts";
-import { Flag } from "../runtime/wire.ts";
+import { Flag } from "../runtime/wire/wire.ts";
 import { decodeSchemaless, encodeSchemaless } from "../runtime/schemaless.ts";
 import { loadZstd } from "../generator/inspect/zstd.ts";
 import { corpusRelative, datasetFiles } from "../test/corpus/index.ts";

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { formatDictionary, parseDictionary } from "./dictionary/file.ts";
 import type { Dictionary } from "./dictionary/types.ts";
 import { evolveDictionary, type Finding } from "./dictionary/evolve.ts";

@@ -33,8 +33,8 @@
  * Use one `toonOutput` per call: calls sharing one in parallel get their outputs right but restart each other's
  * reader (and their partials may mix). No dependency on `ai`: the SDK's shapes it needs are declared here.
  */
-import { ToonError, optionsArg, pointerSegment, type ToonErrorOptions } from "./errors.ts";
-import type { PartialValue, PathMap, StreamEvent } from "./stream-events.ts";
+import { ToonError, optionsArg, pointerSegment, type ToonErrorOptions } from "./wire/errors.ts";
+import type { PartialValue, PathMap, StreamEvent } from "./stream/events.ts";
 import type { JsonRepair } from "./text/json-repair.ts";
 import type { ModelOutput, ModelOutputOptions } from "./text/model-output.ts";
 import type { TextReader, TextReaderOptions } from "./text/reader/text-reader.ts";

@@ -1,11 +1,11 @@
 /**
  * toon-gen/runtime/codegen, the package's public entry of the generated-code surface: runtime/codegen.ts's exports
  * with every function that takes a Writer, a Reader, an encoder state or a descriptor part replaced by a checked
- * copy (runtime/arg-check.ts), so that an argument of the wrong kind is a ToonError, never a TypeError. Generated
+ * copy (runtime/wire/arg-check.ts), so that an argument of the wrong kind is a ToonError, never a TypeError. Generated
  * modules import runtime/codegen.ts itself (`@toon-gen/runtime/internal/codegen.js`: their per-value calls check
  * nothing); a module generated when they imported this entry still runs on it, the same functions behind checks.
  */
-import { checked } from "./arg-check.ts";
+import { checked } from "./wire/arg-check.ts";
 import * as $rt from "./codegen.ts";
 
 export * from "./codegen.ts";

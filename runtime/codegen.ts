@@ -1,6 +1,6 @@
 /**
  * What generated modules import (`@toon-gen/runtime/internal/codegen.js`), and nothing else. This surface is the
- * versioned contract (`requireContract`, runtime/contract.ts): it may change with a contract bump, while the user
+ * versioned contract (`requireContract`, runtime/wire/contract.ts): it may change with a contract bump, while the user
  * API (`toon-gen/runtime` and its feature subpaths) stays stable. Apps do not import it. Its functions check
  * nothing (generated code calls them per value, with values of its own); the public `@toon-gen/runtime/codegen`
  * (./codegen-entry.ts) is this surface with checked copies of them.
@@ -8,29 +8,29 @@
  * Every module here is free of import-time side effects (package.json `sideEffects: false`), so a bundle keeps
  * only the functions the codec it uses calls.
  */
-export { requireContract, codecOf, RUNTIME_CONTRACT } from "./contract.ts";
+export { requireContract, codecOf, RUNTIME_CONTRACT } from "./wire/contract.ts";
 export { checkConstraints } from "./validate/constraints.ts";
-export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex, rethrowIn } from "./errors.ts";
-export type { ToonErrorDetail } from "./errors.ts";
-export { Writer, invalid, writeInt64 } from "./writer.ts";
-export { isUuid, writeUuid, readUuid } from "./uuid.ts";
-export { Reader } from "./reader.ts";
-export { writeHeader, readHeader } from "./header.ts";
-export { writeAny, readAny } from "./any.ts";
-export { hasOwn, setOwn, getOwn, isJsonLike, extrasAreJson, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./objects.ts";
-export { Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
-export { validateWith, validateFull, assertSchema } from "./validate.ts";
-export type { ValidationResult, ValidateOptions, ValidationIssue, SchemaCheck } from "./validate.ts";
+export { ToonError, pointerSegment, rethrowAt, rethrowAtIndex, rethrowIn } from "./wire/errors.ts";
+export type { ToonErrorDetail } from "./wire/errors.ts";
+export { Writer, invalid, writeInt64 } from "./wire/writer.ts";
+export { isUuid, writeUuid, readUuid } from "./wire/uuid.ts";
+export { Reader } from "./wire/reader.ts";
+export { writeHeader, readHeader } from "./wire/header.ts";
+export { writeAny, readAny } from "./wire/any.ts";
+export { hasOwn, setOwn, getOwn, isJsonLike, extrasAreJson, extraKeys, keyCount, checkClosed, jsonEquals, cloneJson, missing } from "./wire/objects.ts";
+export { Flag, DEFAULT_MAX_DEPTH } from "./wire/wire.ts";
+export { validateWith, validateFull, assertSchema } from "./features/validate.ts";
+export type { ValidationResult, ValidateOptions, ValidationIssue, SchemaCheck } from "./features/validate.ts";
 export { checkShape, checkToolArguments, parseToolCall, parseToolCalls, tryParseToolCalls, toolSet, ToolCallAccumulator, callOnly, callsOnly } from "./tools.ts";
 export type { PatternTest, ToolCallOutcome } from "./tools.ts";
 export { toolResultMessage, toolErrorMessage } from "./tools/results.ts";
 export type { ToolResultFormat, ToolResultMessages, ToolResultTarget } from "./tools/results.ts";
 export { toolDefinitions } from "./tools/definitions.ts";
 export type { ToolSource, ToolDefinitionFormat, ToolDefinitionOptions, ToolDefinitions } from "./tools/definitions.ts";
-export { writeExtension, writeExtensionSection, readExtensionSection, applyExtension, assertDecoded, unknownOf } from "./extensions.ts";
-export type { DecodeOptions } from "./extensions.ts";
+export { writeExtension, writeExtensionSection, readExtensionSection, applyExtension, assertDecoded, unknownOf } from "./features/extensions.ts";
+export type { DecodeOptions } from "./features/extensions.ts";
 // through the hook setCompressor installs: a bundle that registers no compressor carries no compression code
-export { compressIfAsked as compressMessage } from "./compress-hook.ts";
+export { compressIfAsked as compressMessage } from "./wire/compress-hook.ts";
 export type { EncodeOptions } from "./compression.ts";
 export { streamCodec } from "./stream.ts";
 // modules generated with "optimize": "size" run on the engine over their descriptor (generator/emit/module.ts)
@@ -59,10 +59,10 @@ export {
   readTabledInt,
   writeTabledInt64,
   readTabledInt64,
-} from "./defaults.ts";
-export { beginFieldIndex, fieldStart, endFieldIndex } from "./field-index.ts";
-export { peekField, pickPath } from "./field-peek.ts";
-export type { PeekSpec } from "./field-peek.ts";
+} from "./wire/defaults.ts";
+export { beginFieldIndex, fieldStart, endFieldIndex } from "./wire/field-index.ts";
+export { peekField, pickPath } from "./features/field-peek.ts";
+export type { PeekSpec } from "./features/field-peek.ts";
 export { encodeText } from "./text/encode.ts";
 export { encodeKey } from "./text/primitives.ts";
 export { fieldList } from "./text/headers.ts";
@@ -132,11 +132,11 @@ export {
 // extras are `any` (additionalProperties absent or true, the commonest case in JSON Schema) and arrays of plain
 // strings. They take no definition function, so their call sites stay monomorphic and V8 inlines them like the
 // loop they replace.
-import type { Writer as $Writer } from "./writer.ts";
-import type { Reader as $Reader } from "./reader.ts";
-import { writeAny as $writeAny, readAny as $readAny } from "./any.ts";
-import { setOwn as $setOwn } from "./objects.ts";
-import { rethrowAtIndex as $rethrowAtIndex } from "./errors.ts";
+import type { Writer as $Writer } from "./wire/writer.ts";
+import type { Reader as $Reader } from "./wire/reader.ts";
+import { writeAny as $writeAny, readAny as $readAny } from "./wire/any.ts";
+import { setOwn as $setOwn } from "./wire/objects.ts";
+import { rethrowAtIndex as $rethrowAtIndex } from "./wire/errors.ts";
 import { wKey as $wKey, rKey as $rKey, wString as $wString, gArray as $gArray } from "./codec/kinds/index.ts";
 
 /** Write the extra entries `keys` of `v` (count, then key and value each), errors prefixed with `p` and the key. */

@@ -10,12 +10,12 @@
  * only compress when asked (`encode(value, { compress: true })`); decoders decompress whenever the flag is
  * set, and without a registered compressor fail with UNSUPPORTED_FLAGS saying how to register one.
  */
-import { ToonError, optionsArg } from "./errors.ts";
-import { refuse } from "./arg-check.ts";
-import type { Reader } from "./reader.ts";
-import { Flag, MAGIC } from "./wire.ts";
-import { DEFAULT_MAX_INFLATED_BYTES } from "./limits.ts";
-import { noCompressor, noDecompressor, setCompressionHook } from "./compress-hook.ts";
+import { ToonError, optionsArg } from "./wire/errors.ts";
+import { refuse } from "./wire/arg-check.ts";
+import type { Reader } from "./wire/reader.ts";
+import { Flag, MAGIC } from "./wire/wire.ts";
+import { DEFAULT_MAX_INFLATED_BYTES } from "./wire/limits.ts";
+import { noCompressor, noDecompressor, setCompressionHook } from "./wire/compress-hook.ts";
 
 /** The compression algorithm byte after the header. Only zstd is specified. */
 export const CompressionAlgorithm = { ZSTD: 0x01 } as const;
@@ -25,7 +25,7 @@ export const DEFAULT_COMPRESS_THRESHOLD = 8192;
 
 /**
  * Decoders refuse a compressed payload that claims to inflate to more than this (a decompression bomb), before
- * decompressing; per call: `decode(bytes, { maxInflatedBytes })` (runtime/limits.ts).
+ * decompressing; per call: `decode(bytes, { maxInflatedBytes })` (runtime/wire/limits.ts).
  */
 export const MAX_INFLATED_BYTES = DEFAULT_MAX_INFLATED_BYTES;
 
@@ -68,7 +68,7 @@ export function setCompressor(c: Compressor | undefined): void {
     }
   }
   (globalThis as Registry)[REGISTRY] = c;
-  // encode and decode reach the code below through the hook (./compress-hook.ts): installed with a compressor
+  // encode and decode reach the code below through the hook (./wire/compress-hook.ts): installed with a compressor
   setCompressionHook(c === undefined ? undefined : { compress: compressMessage, inflate: inflateReader });
 }
 

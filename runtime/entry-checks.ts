@@ -3,11 +3,11 @@
  * stay unchecked there, and out of the binary bundle): here an argument of the wrong kind is a ToonError naming
  * the function, never a TypeError from reading it.
  */
-import { ToonError as $ToonError, pointerSegment as segment, type ToonErrorCode, type ToonErrorOptions } from "./errors.ts";
-import { kindOf as kind, refuse } from "./arg-check.ts";
-import { hex16 as hex, peekHeader as peek, type Header } from "./header.ts";
-import { formatDate as dateText, formatDateTime as dateTimeText, parseDate as date, parseDateTime as dateTime } from "./dates.ts";
-import type { Reader } from "./reader.ts";
+import { ToonError as $ToonError, pointerSegment as segment, type ToonErrorCode, type ToonErrorOptions } from "./wire/errors.ts";
+import { kindOf as kind, refuse } from "./wire/arg-check.ts";
+import { hex16 as hex, peekHeader as peek, type Header } from "./wire/header.ts";
+import { formatDate as dateText, formatDateTime as dateTimeText, parseDate as date, parseDateTime as dateTime } from "./wire/dates.ts";
+import type { Reader } from "./wire/reader.ts";
 import { locateText as locate, offsetToLineColumn as lineColumn, type TextDecodeOptions } from "./text/decode.ts";
 
 /** Escape one JSON-pointer reference token (RFC 6901). */

@@ -5,15 +5,15 @@
  * Layered subpaths hold the rest, so an app imports only the layer it uses: `toon-gen/runtime/wire` (writer,
  * reader, header: the core), `/text`, `/stream`, `/schemaless`, `/tools`, `/compression`, `/sse`, `/codec` (the
  * engine that runs a codec from its descriptor). Generated modules import the versioned generated-code surface
- * (runtime/codegen.ts, runtime/contract.ts), which apps do not use.
+ * (runtime/codegen.ts, runtime/wire/contract.ts), which apps do not use.
  */
-export { RUNTIME_CONTRACT } from "./contract.ts";
+export { RUNTIME_CONTRACT } from "./wire/contract.ts";
 export { ToonError } from "./entry-checks.ts";
-export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef, CountMismatch } from "./errors.ts";
-export type { ValidationResult, ValidateOptions, ValidationIssue } from "./validate.ts";
+export type { ToonErrorCode, ToonErrorDetail, ToonErrorOptions, ToolCallRef, CountMismatch } from "./wire/errors.ts";
+export type { ValidationResult, ValidateOptions, ValidationIssue } from "./features/validate.ts";
 export { pointerSegment, peekHeader, hex16, parseDate, parseDateTime, formatDate, formatDateTime, locateText, offsetToLineColumn } from "./entry-checks.ts";
-export type { Header } from "./header.ts";
-export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire.ts";
+export type { Header } from "./wire/header.ts";
+export { MAGIC, FORMAT_VERSION, Flag, DEFAULT_MAX_DEPTH } from "./wire/wire.ts";
 export type { ToolCall, PendingToolCall, ToolCallOutcome } from "./tools.ts";
 export { encodeText } from "./text/encode.ts";
 export { decodeText, decodeTextExact } from "./text/decode.ts";
@@ -22,8 +22,8 @@ export type { TextDelimiter } from "./text/primitives.ts";
 export type { TextDecodeOptions } from "./text/decode.ts";
 export type { TextReader, TextReaderOptions } from "./text/reader/text-reader.ts";
 export type { TextSource } from "./text/reader/read-stream.ts";
-export { UNKNOWN_KEY } from "./extensions.ts";
-export type { DecodeOptions } from "./extensions.ts";
+export { UNKNOWN_KEY } from "./features/extensions.ts";
+export type { DecodeOptions } from "./features/extensions.ts";
 export { setCompressor, getCompressor, DEFAULT_COMPRESS_THRESHOLD, CompressionAlgorithm } from "./compression.ts";
 export type { Compressor, EncodeOptions } from "./compression.ts";
 export { encodeSchemaless, decodeSchemaless, inferSchemaless } from "./schemaless.ts";

@@ -1,9 +1,9 @@
 /**
- * toon-gen/runtime/schemaless: runtime/schemaless.ts's exports, with checked copies (runtime/arg-check.ts) of the
+ * toon-gen/runtime/schemaless: runtime/schemaless.ts's exports, with checked copies (runtime/wire/arg-check.ts) of the
  * readers the decoder runs per value (and `toon-gen inspect` with them), so that an argument of the wrong kind is
  * a ToonError; the decoder calls the unchecked originals.
  */
-import { checked } from "./arg-check.ts";
+import { checked } from "./wire/arg-check.ts";
 import * as $s from "./schemaless.ts";
 
 export * from "./schemaless.ts";

@@ -9,7 +9,7 @@
  *
  * Zero dependencies; no Node APIs (TextDecoder is a web standard).
  */
-import { ToonError, optionsArg } from "./errors.ts";
+import { ToonError, optionsArg } from "./wire/errors.ts";
 
 /** Event name the helpers use for TOON frames. */
 export const SSE_EVENT = "toon";

@@ -22,7 +22,7 @@
 // The order of these lines is the order a bundler meets the modules in, and so where it puts their code: this one
 // keeps the stream's modules together after the text reader the encoder uses (gzip finds more to share; orders-all,
 // bench/size: about 250 bytes fewer than decoder-first)
-export { StreamSeg, StreamPathFlag } from "./stream-seg.ts"; // how a path hangs off its parent, and the `flags` column of the path table
+export { StreamSeg, StreamPathFlag } from "./codec/stream-seg.ts"; // how a path hangs off its parent, and the `flags` column of the path table
 export { StreamEncoder } from "./stream/encoder.ts";
 export { StreamDecoder } from "./stream/decoder.ts";
 export { streamCodec, concatBytes } from "./stream/codec.ts";
@@ -31,5 +31,5 @@ export type { StreamCodec } from "./stream/codec.ts";
 export type { FrameKindName, StreamWriteFn, StreamReadFn, StreamSpec, StreamDecoderOptions, StreamEncoderOptions, IncrementalOptions } from "./stream/spec.ts";
 export type { MissingPart } from "./stream/assembly.ts";
 export type { StreamPathRow } from "./codec/stream-rows.ts"; // the path table, derived from the descriptor
-export type { TextStreamOptions } from "./stream-text.ts"; // `StreamEncoder.text`
-export type { FieldEvent, ElementEvent, TextEvent, ValueEvent, StreamEvent, PartialValue } from "./stream-events.ts";
+export type { TextStreamOptions } from "./stream/text.ts"; // `StreamEncoder.text`
+export type { FieldEvent, ElementEvent, TextEvent, ValueEvent, StreamEvent, PartialValue } from "./stream/events.ts";

@@ -1,8 +1,8 @@
 /**
- * toon-gen/runtime/tools: runtime/tools.ts's exports, with checked copies (runtime/arg-check.ts) of the functions
+ * toon-gen/runtime/tools: runtime/tools.ts's exports, with checked copies (runtime/wire/arg-check.ts) of the functions
  * generated tool sets call with values of their own, so that an argument of the wrong kind is a ToonError.
  */
-import { checked, refuse } from "./arg-check.ts";
+import { checked, refuse } from "./wire/arg-check.ts";
 import * as $tools from "./tools.ts";
 
 export * from "./tools.ts";

@@ -24,7 +24,7 @@ import { textReaderTarget } from "../test/fuzz/text-reader-target.ts";
 import { caseInput, fixtureOf, judge, writeFixture } from "../test/fuzz/harness.ts";
 import { Rng } from "../test/support/rng.ts";
 import { GEN_ROOT } from "../test/support/gen.ts";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { schemaToIR } from "../generator/load/index.ts";
 import { buildDictionary } from "../generator/dictionary/file.ts";
 import { emitModule } from "../generator/emit/module.ts";

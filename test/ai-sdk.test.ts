@@ -19,8 +19,8 @@ import { generateText, NoObjectGeneratedError, simulateReadableStream, streamTex
 import { MockLanguageModelV4 } from "ai/test";
 import { toonOutput, type ToonOutputCodec } from "../runtime/ai.ts";
 import { generate } from "../generator/pipeline.ts";
-import { ToonError } from "../runtime/errors.ts";
-import type { PartialValue } from "../runtime/stream-events.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
+import type { PartialValue } from "../runtime/stream/events.ts";
 import type { TextReaderOptions } from "../runtime/text/reader/text-reader.ts";
 import { OrderList, type Order } from "../examples/orders/gen/order-list.ts";
 import { AgentToolsBatch } from "../examples/agent-loop/gen/agent-tools/batch.ts";

@@ -12,9 +12,9 @@ import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { textCheckOf } from "../runtime/codec/engine/text-check.ts";
 import { fromTextWith } from "../runtime/text/check.ts";
-import { defaultTable, readTabledInt, readTabledInt64, writeTabledInt } from "../runtime/defaults.ts";
-import { Reader } from "../runtime/reader.ts";
-import { Writer } from "../runtime/writer.ts";
+import { defaultTable, readTabledInt, readTabledInt64, writeTabledInt } from "../runtime/wire/defaults.ts";
+import { Reader } from "../runtime/wire/reader.ts";
+import { Writer } from "../runtime/wire/writer.ts";
 import { emitTo, hex, importCodec, suiteDir } from "./support/gen.ts";
 
 const WIDE = [1e20, -1e20, 2 ** 64, -(2 ** 63) - 2048, 2 ** 70, 1e300, -1.7976931348623157e308, Number.MAX_VALUE];

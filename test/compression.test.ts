@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import {
   DEFAULT_COMPRESS_THRESHOLD,
   compressMessage,
@@ -20,7 +20,7 @@ import {
   type Compressor,
 } from "../runtime/compression.ts";
 import { decodeSchemaless, encodeSchemaless } from "../runtime/schemaless.ts";
-import { Flag } from "../runtime/wire.ts";
+import { Flag } from "../runtime/wire/wire.ts";
 import { buildDictionary, parseDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";
 import { interpret } from "../generator/interpret/index.ts";

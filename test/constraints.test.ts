@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { CodecDescriptor, Shape } from "../runtime/codec/descriptor.ts";
 import { compileCodec } from "../runtime/codec/index.ts";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { checkConstraints, checkShape, hasConstraints, MAX_CHECK_DEPTH } from "../runtime/validate/constraints.ts";
 import { messageOf } from "../runtime/validate/messages.ts";
 

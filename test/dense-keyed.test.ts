@@ -12,7 +12,7 @@ import { compileTextCheck } from "../generator/emit/text.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
 import { textReader } from "../runtime/text/reader/text-reader.ts";
 import type { ReaderSpec } from "../runtime/text/reader/payload-reader.ts";
-import { setOwn } from "../runtime/objects.ts";
+import { setOwn } from "../runtime/wire/objects.ts";
 import { catchToon } from "./support/toon-error.ts";
 import { Rng } from "./support/rng.ts";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import { schemaToIR } from "../generator/load/index.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
-import { setOwn } from "../runtime/objects.ts";
+import { setOwn } from "../runtime/wire/objects.ts";
 import { arbitrary } from "./support/arbitrary.ts";
 import { catchToon } from "./support/toon-error.ts";
 

@@ -12,7 +12,7 @@ import { withInt64Mode } from "../generator/ir/int64.ts";
 import type { SchemaIR } from "../generator/ir/types.ts";
 import { ToonError } from "../runtime/index.ts";
 import { denseOf } from "../runtime/text/dense/index.ts";
-import { setOwn } from "../runtime/objects.ts";
+import { setOwn } from "../runtime/wire/objects.ts";
 import { arbitrary } from "./support/arbitrary.ts";
 import { Rng } from "./support/rng.ts";
 import { exampleProjects } from "./support/gen.ts";

@@ -4,12 +4,12 @@
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { FORMATS, formatOf } from "../runtime/codec/formats.ts";
-import { Reader } from "../runtime/reader.ts";
-import { Writer } from "../runtime/writer.ts";
+import { Reader } from "../runtime/wire/reader.ts";
+import { Writer } from "../runtime/wire/writer.ts";
 import { checkShape, type Shape } from "../runtime/tools.ts";
-import { isUuid, readUuid, writeUuid } from "../runtime/uuid.ts";
+import { isUuid, readUuid, writeUuid } from "../runtime/wire/uuid.ts";
 import { wUuid } from "../runtime/codec/kinds/index.ts";
 import { buildDictionary } from "../generator/dictionary/file.ts";
 import { initHash } from "../generator/dictionary/hash.ts";

@@ -5,12 +5,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { decodeSchemaless, encodeSchemaless } from "../runtime/schemaless.ts";
 import { decodeText, encodeText } from "../runtime/text/index.ts";
 import { setCompressor, getCompressor, zstdContentSize } from "../runtime/compression.ts";
-import { unknownOf } from "../runtime/extensions.ts";
-import { Flag } from "../runtime/wire.ts";
+import { unknownOf } from "../runtime/features/extensions.ts";
+import { Flag } from "../runtime/wire/wire.ts";
 import { compileSchema, suiteDir } from "./support/gen.ts";
 
 /** The generated codec surface these tests use (support/gen.ts's Codec, with options, text and streams). */

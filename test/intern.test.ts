@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ToonError } from "../runtime/errors.ts";
-import { Reader } from "../runtime/reader.ts";
-import { Writer } from "../runtime/writer.ts";
-import * as rt from "../runtime/defaults.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
+import { Reader } from "../runtime/wire/reader.ts";
+import { Writer } from "../runtime/wire/writer.ts";
+import * as rt from "../runtime/wire/defaults.ts";
 import { canonicalForm, type DictionaryEntry } from "../generator/dictionary/build.ts";
 import { formatDictionary, parseDictionary, type Dictionary } from "../generator/dictionary/file.ts";
 import { evolveDictionary, integrityFindings } from "../generator/dictionary/evolve.ts";
@@ -329,7 +329,7 @@ describe("the wire", () => {
 });
 
 describe("the writer's table across messages", () => {
-  // a writer keeps past messages' strings in its map (runtime/writer.ts): a message must read as if the writer
+  // a writer keeps past messages' strings in its map (runtime/wire/writer.ts): a message must read as if the writer
   // were new, its references numbered from 0 and never pointing into an earlier message
   const write = (w: Writer, xs: readonly string[]): string => {
     w.reset();

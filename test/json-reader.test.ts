@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { TextNumber } from "../runtime/text/decode.ts";
 import { JsonReader, JSON_MAX_DEPTH } from "../runtime/text/reader/json.ts";
 import type { JsonHandler } from "../runtime/text/reader/json-handler.ts";

@@ -5,8 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ToonError } from "../runtime/index.ts";
-import { Writer, invalid } from "../runtime/writer.ts";
-import { missing } from "../runtime/objects.ts";
+import { Writer, invalid } from "../runtime/wire/writer.ts";
+import { missing } from "../runtime/wire/objects.ts";
 import { enumExpected, enumFail, enumIndex, gArray, gObject, missingAt, wBool, wConst, wEnum, wEnumMap, wInt, wInt64, wJsonEnum, wNull, wNumber, wPlainString, wString, wUuid } from "../runtime/codec/kinds/index.ts";
 import { FORMATS } from "../runtime/codec/formats.ts";
 import { SCALAR_GUARDS, TABLED_GUARDS } from "../runtime/codec/kinds/scalar.ts";

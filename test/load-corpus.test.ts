@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import type { SchemaIR, Shape } from "../generator/ir/types.ts";
 import { loadSchemaFile, schemaToIR } from "../generator/load/index.ts";
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { camelCase, pascalCase, uniqueName } from "../generator/ir/names.ts";
 import type { SchemaIR, Shape } from "../generator/ir/types.ts";
 import { loadSchemaFile, schemaToIR } from "../generator/load/index.ts";

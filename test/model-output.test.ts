@@ -7,7 +7,7 @@
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { findPayloads, modelOutputText, stripReasoning, parseJsonExact, type PayloadHints } from "../runtime/text/model-output.ts";
 import { parseJsonRepairing, type JsonRepair } from "../runtime/text/json-repair.ts";
 import { zodToJsonSchema } from "../generator/inputs/zod.ts";

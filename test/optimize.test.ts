@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { generate } from "../generator/pipeline.ts";
 import { loadConfig } from "../generator/cli/config.ts";
 import { buildDictionary } from "../generator/dictionary/file.ts";

@@ -146,9 +146,9 @@ test("packages: link-runtime points the generator's dist at the runtime package 
 
 test("packages: a built dist (npm ci runs prepare) holds no second copy of the runtime", { skip: !existsSync(path.join(ROOT, "dist", "generator")) && "dist/ not built" }, () => {
   const main = readFileSync(path.join(ROOT, "dist", "generator", "cli", "main.js"), "utf8");
-  assert.match(main, /"@toon-gen\/runtime\/internal\/errors\.js"/);
+  assert.match(main, /"@toon-gen\/runtime\/internal\/wire\/errors\.js"/);
   assert.doesNotMatch(main, /"\.\.\/\.\.\/runtime\//);
   assert.match(readFileSync(path.join(ROOT, "dist", "runtime", "index.js"), "utf8"), /^export \* from "@toon-gen\/runtime";$/m);
-  assert.ok(!existsSync(path.join(ROOT, "dist", "runtime", "writer.js")));
+  assert.ok(!existsSync(path.join(ROOT, "dist", "runtime", "wire", "writer.js")));
   assert.match(readFileSync(path.join(ROOT, "dist", "generator", "ir", "types.d.ts"), "utf8"), /"@toon-gen\/runtime\/internal\/codec\/descriptor\.js"/);
 });

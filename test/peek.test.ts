@@ -10,10 +10,10 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { setCompressor } from "../runtime/compression.ts";
-import { pickPath } from "../runtime/field-peek.ts";
-import { Flag } from "../runtime/wire.ts";
+import { pickPath } from "../runtime/features/field-peek.ts";
+import { Flag } from "../runtime/wire/wire.ts";
 import { parseDictionary, type Dictionary } from "../generator/dictionary/file.ts";
 import { evolveDictionary } from "../generator/dictionary/evolve.ts";
 import { fingerprintOf, initHash } from "../generator/dictionary/hash.ts";

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { REPO } from "./support/gen.ts";
 import { functionsOf, generatedModules, isClass, outcome, runtimeEntries } from "./support/public-functions.ts";
 import { catchToon } from "./support/toon-error.ts";
@@ -105,7 +105,7 @@ test("the argument errors: their codes, the call they name, the root path", asyn
     [() => WeatherTools.batch.encode(null as never), "INVALID_VALUE", /^a batch of tool calls is an array, got null/],
     [() => WeatherTools.resultMessage("openai-chat", 42 as never, "ok"), "INVALID_VALUE", /^the target of a tool result/],
     [() => WeatherTools.errorMessage("anthropic", null as never, "boom"), "INVALID_VALUE", /^the target of a tool result/],
-    // the subpath entries' checked copies (runtime/arg-check.ts): the function and the parameter
+    // the subpath entries' checked copies (runtime/wire/arg-check.ts): the function and the parameter
     [() => codegen.wString(null as never, "a", ""), "INVALID_VALUE", /^wString expects w to be a Writer \(new Writer\(\)\), got null/],
     [() => codegen.readTabledString(new codegen.Reader(new Uint8Array(1)), [] as never), "INVALID_VALUE", /^readTabledString expects t to be a default table .*got an array/],
     [() => codegen.hasOwn(null as never, "a"), "INVALID_VALUE", /^hasOwn expects o to be an object, got null/],

@@ -11,7 +11,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { textOf } from "../runtime/text/reader/read-stream.ts";
 import { OrderList, type Order } from "../examples/orders/gen/order-list.ts";
 import { deltas, firstOrders, ORDERS, payloadOf, replyOf, type Layout } from "./support/stream-replies.ts";

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Packr } from "msgpackr";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { decodeSchemaless, encodeSchemaless, inferSchemaless, SchemalessKind as K, type SchemalessType } from "../runtime/schemaless.ts";
 import { corpusRelative, datasetFiles } from "./corpus/index.ts";
 import { Rng } from "./support/rng.ts";

@@ -13,7 +13,7 @@ import { describeCodec } from "../generator/emit/descriptor.ts";
 import { loadSchemaFile } from "../generator/load/index.ts";
 import { schemaToIR } from "../generator/load/schema-to-ir.ts";
 import { idRuns, streamPathNodes, streamPathRows } from "../runtime/codec/stream-rows.ts";
-import { StreamSeg } from "../runtime/stream-seg.ts";
+import { StreamSeg } from "../runtime/codec/stream-seg.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 

@@ -1,4 +1,4 @@
-// The stream encoder's text mode (`StreamEncoder.text`, runtime/stream-text.ts): a model's reply or bare text,
+// The stream encoder's text mode (`StreamEncoder.text`, runtime/stream/text.ts): a model's reply or bare text,
 // dense, TOON v4 or JSON, fed in small pieces, made into frames as its values complete. The frames decode to
 // exactly the value `fromText` / `fromModelOutput` reads; rows go out as their lines are read; an error stops the
 // frames after the rows before it; a reply cut off leaves the receiver INCOMPLETE.

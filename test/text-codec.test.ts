@@ -14,7 +14,7 @@ import { baseName } from "../generator/pipeline.ts";
 import { compileTextCheck } from "../generator/emit/text.ts";
 import type { SchemaIR } from "../generator/ir/types.ts";
 import { loadSchemaFile } from "../generator/load/index.ts";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { decodeText, encodeText, fromTextWith, textFallbacks, type TextEncodeOptions } from "../runtime/text/index.ts";
 import { corpusRoot, schemaInstancePairs } from "./corpus/index.ts";
 import { arbitrary } from "./support/arbitrary.ts";

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { decodeText, encodeText } from "../runtime/text/index.ts";
 import type { TextDecodeOptions, TextEncodeOptions } from "../runtime/text/index.ts";
 

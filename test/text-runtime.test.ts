@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { decode as refDecode, encode as refEncode } from "@toon-format/toon";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import {
   arrayHeader,
   decodeText,

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Ajv } from "ajv";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { toolDefinitions } from "../runtime/tools/definitions.ts";
 import { WeatherTools, type WeatherToolsCall } from "../examples/tools/gen/weather-tools.ts";
 import { McpToolsList } from "../examples/tools/gen/mcp-tools-list.ts";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { Ajv } from "ajv";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { parseArgumentsJson } from "../runtime/tools.ts";
 import { ArgumentsFeed } from "../runtime/tools/arguments.ts";
 import { generate } from "../generator/pipeline.ts";

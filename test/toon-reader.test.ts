@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { decodeText, decodeTextExact, encodeText, locateText, TextNumber } from "../runtime/text/index.ts";
 import { ToonTextReader, type ToonReaderOptions } from "../runtime/text/reader/toon.ts";
 import { exampleJsonTexts } from "./support/example-data.ts";

@@ -52,7 +52,7 @@ test("treeshake: encode/decode alone pulls in neither text, streams, tools (cons
     `import { OrderListBinary } from ${imp(ORDERS)};\nconsole.log(OrderListBinary.decode(OrderListBinary.encode({ orders: [] })));\n`,
   );
   assert.ok(files.has("examples/orders/gen/order-list.ts"), [...files.keys()].join(", "));
-  for (const f of ["runtime/reader.ts", "runtime/writer.ts", "runtime/contract.ts"]) assert.ok(files.has(f), `${f} is missing from the binary bundle`);
+  for (const f of ["runtime/wire/reader.ts", "runtime/wire/writer.ts", "runtime/wire/contract.ts"]) assert.ok(files.has(f), `${f} is missing from the binary bundle`);
   for (const f of files.keys()) {
     assert.ok(!/^runtime\/(text\/|stream|tools|schemaless|sse|validate\/)/.test(f), `the binary bundle carries ${f} (${files.get(f)} bytes)`);
   }

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import { schemaToIR } from "../generator/load/index.ts";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { suiteDir } from "./support/gen.ts";
 
 const ir = (doc: unknown, extra: Record<string, unknown> = {}) => schemaToIR(doc, { source: "x.schema.json", ...extra });

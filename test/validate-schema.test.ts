@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { generate } from "../generator/pipeline.ts";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { suiteDir } from "./support/gen.ts";
 
 const SCHEMA = {

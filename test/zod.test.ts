@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { z } from "zod";
 import * as z3 from "zod/v3";
 import { zodToJsonSchema as zodToJsonSchemaLib } from "zod-to-json-schema";
-import { ToonError } from "../runtime/errors.ts";
+import { ToonError } from "../runtime/wire/errors.ts";
 import { isZod3Schema, isZod4Schema, loadZodModule, produceInput, splitExport, zodCodecName, zodToJsonSchema, type ProducedInput } from "../generator/inputs/index.ts";
 import { schemaToIR } from "../generator/load/index.ts";
 import { corpusDir, freshDir, importGenerated, REPO, typeCheck, writeProduced } from "./support/tools-gen.ts";

@@ -13,8 +13,8 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { canonicalForm } from "../../generator/dictionary/build.ts";
 import { generate } from "../../generator/pipeline.ts";
-import { Reader } from "../../runtime/reader.ts";
-import { Writer } from "../../runtime/writer.ts";
+import { Reader } from "../../runtime/wire/reader.ts";
+import { Writer } from "../../runtime/wire/writer.ts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { toPosix } from "../fs/glob.ts";
 import { generate } from "../pipeline.ts";
 import { loadConfig } from "./config.ts";

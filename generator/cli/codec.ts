@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { buildDictionary, parseDictionary } from "../dictionary/file.ts";
 import type { Dictionary } from "../dictionary/types.ts";
 import { initHash } from "../dictionary/hash.ts";

@@ -1,7 +1,7 @@
 /** `toon.config.json`: read, check every field, and report mistakes by name. */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { GenerateConfig } from "../pipeline.ts";
 import { baseName, resolveInputs } from "../fs/inputs.ts";
 import { parseJsonc } from "../fs/json.ts";

@@ -1,7 +1,7 @@
 /** `toon-gen generate`: run the pipeline from toon.config.json and print one summary line. */
 import { parseArgs } from "node:util";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { toPosix } from "../fs/glob.ts";
 import type { GenerateOptions, GenerateResult } from "../pipeline.ts";
 import { cachedResult, probeCache } from "../fs/cache.ts";

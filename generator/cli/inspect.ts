@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { stringifyJson } from "../interpret/json.ts";
 import { inspectMessage, type InspectReport } from "../inspect/report.ts";
 

@@ -4,7 +4,7 @@
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { GENERATOR_VERSION } from "../version.ts";
 import { runGenerate } from "./generate.ts";
 import { COMMAND_HELP, HELP } from "./help.ts";

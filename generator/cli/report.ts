@@ -1,5 +1,5 @@
 /** How the CLI shows a ToonError: one line on stderr (plus one per detail) and the exit code it means. */
-import type { ToonError } from "../../runtime/errors.ts";
+import type { ToonError } from "../../runtime/wire/errors.ts";
 
 export function report(e: ToonError): number {
   process.stderr.write(`toon-gen: ${e.message}${e.line === undefined ? "" : ` (line ${e.line}${e.column === undefined ? "" : `, column ${e.column}`})`}\n`);

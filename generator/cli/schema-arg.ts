@@ -10,7 +10,7 @@
  */
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { loadSchemaFile } from "../load/index.ts";
 import { detectInputKind, produceInput, splitExport, type CodecUnit } from "../inputs/index.ts";

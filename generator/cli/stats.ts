@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { encodeText } from "../../runtime/text/encode.ts";
 import { denseToText } from "../../runtime/text/dense/index.ts";
 import { buildDictionary } from "../dictionary/file.ts";

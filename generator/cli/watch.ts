@@ -8,7 +8,7 @@
  */
 import { watch, type FSWatcher } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { hasMagic } from "../fs/glob.ts";
 import { resolveInputs } from "../pipeline.ts";
 import { splitExport } from "../inputs/index.ts";

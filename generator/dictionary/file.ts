@@ -2,7 +2,7 @@
  * The dictionary file users commit (docs/EVOLUTION.md): pretty JSON with one entry per line and a stable key
  * order, so `git diff` shows exactly which paths came and went.
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import type { DictionaryEntry } from "./build.ts";
 import { evolveDictionary } from "./evolve.ts";

@@ -1,7 +1,7 @@
 /**
  * Tabled positions (docs/FORMAT.md §10.1): a string, integer or number shape with a default-value table
  * (`Shape.table`, set by generator/samples/tables.ts) is written and read through its wire format's tabled
- * functions (runtime/codec/formats.ts, runtime/defaults.ts) by emitScalarWrite / emitScalarRead. The table
+ * functions (runtime/codec/formats.ts, runtime/wire/defaults.ts) by emitScalarWrite / emitScalarRead. The table
  * itself is a hoisted module constant, made here.
  */
 import type { Shape } from "../ir/types.ts";

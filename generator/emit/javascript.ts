@@ -7,7 +7,7 @@
  * installed `toon-gen` package). Type errors do not stop the emit: generated code is type-checked by the tests.
  */
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 
 export interface SourceFile {
   path: string;

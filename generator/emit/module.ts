@@ -6,7 +6,7 @@
 import type { Dictionary } from "../dictionary/types.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { Code, code, join, lineComment, name, raw } from "../../templates/code.ts";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { ModuleContext } from "./context.ts";
 import { emitPendingPredicates } from "./predicate.ts";
 import { emitReadFunction } from "./read.ts";

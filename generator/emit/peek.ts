@@ -6,7 +6,7 @@
  * occurs at most once per message, at a place the root writer itself writes. Paths through a `$ref`, an array,
  * a union or a map would need the definition's writer to know where it is called from, and are refused.
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { Dictionary } from "../dictionary/types.ts";
 import { fingerprintOf } from "../dictionary/hash.ts";
 import { propertySegment } from "../dictionary/paths.ts";

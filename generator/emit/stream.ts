@@ -17,7 +17,7 @@ import { descriptorOf, printDescriptor } from "./descriptor.ts";
 import { shareDescriptor } from "./descriptor-share.ts";
 import { typeOf } from "./types.ts";
 import { idRuns, streamPathNodes, type StreamPathNode } from "../../runtime/codec/stream-rows.ts";
-import { StreamPathFlag, StreamSeg } from "../../runtime/stream-seg.ts";
+import { StreamPathFlag, StreamSeg } from "../../runtime/codec/stream-seg.ts";
 
 export interface StreamSection {
   /** Types and the `$descriptor` and `$streamSpec` constants (after `$FINGERPRINT`, `$LEVEL`, `$applyExtensions`). */

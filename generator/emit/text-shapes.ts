@@ -106,7 +106,7 @@ export function arrayProperty(s: Shape, cx: Definitions): string | undefined {
   return r.properties.find((p) => p.required && p.name !== "__proto__" && arrOnly(p.shape, cx))?.name;
 }
 
-/** The payload's root as the reply search expects it (runtime/stream-text.ts derives the same from a descriptor). */
+/** The payload's root as the reply search expects it (runtime/stream/text.ts derives the same from a descriptor). */
 export function payloadHints(shape: Shape, cx: Definitions): PayloadHints {
   const r = resolve(shape, cx);
   if (r?.kind === "object") return { root: "object", keys: r.properties.map((p) => p.name) };

@@ -14,7 +14,7 @@ import { isTabled, tableConstant } from "./defaults.ts";
 import { formatOf, type ScalarShape } from "../../runtime/codec/formats.ts";
 import { indexMark } from "./index-marks.ts";
 import { callAt, functionBody, inLoop } from "./at.ts";
-import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire.ts";
+import { MAX_ZERO_WIDTH_ITEMS } from "../../runtime/wire/wire.ts";
 import { scalarForm, scalarGuardName } from "../../runtime/codec/kinds/scalar.ts";
 import { ENUM_SCAN_MAX } from "../../runtime/codec/kinds/enum.ts";
 import { oneOf, tupleExpected, unionExpected, zeroWidthExpected } from "../../runtime/codec/messages.ts";
@@ -226,7 +226,7 @@ function emitObject(s: ObjectShape, v: Code, p: string, cx: ModuleContext, L: Lo
     ...own.map((i) => propertyWrite(s, i, locals[i]!, p, cx, L)),
   ];
   const tail: Code[] = [];
-  // properties added after the object's dictionary segment: extension records (runtime/extensions.ts)
+  // properties added after the object's dictionary segment: extension records (runtime/features/extensions.ts)
   for (const x of layout.ext) {
     const q = s.properties[x.prop]!;
     const f = locals[x.prop]!;

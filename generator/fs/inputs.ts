@@ -3,7 +3,7 @@
  * from the pipeline so the CLI can answer a cached run without loading the loaders and emitters.
  */
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { GenerateConfig } from "../pipeline.ts";
 import { splitExport } from "../inputs/zod.ts";
 import { glob, hasMagic } from "./glob.ts";

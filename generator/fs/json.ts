@@ -4,7 +4,7 @@
  * (what JSON.parse reports) it does not.
  */
 import * as jsonc from "jsonc-parser";
-import { ToonError, type ToonErrorCode } from "../../runtime/errors.ts";
+import { ToonError, type ToonErrorCode } from "../../runtime/wire/errors.ts";
 
 /** 1-based line and column of a character offset (a `\r\n` counts as one line break). */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, renameSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 
 /** Remove a temporary file if it is there (ENOTDIR and the like mean it never was). */
 function discard(file: string): void {

@@ -13,7 +13,7 @@
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { schemaToIR } from "../load/index.ts";
 import { parseDocument, slash } from "../load/documents.ts";

@@ -14,7 +14,7 @@
  * (`{ "group": [tools], ... }`): groups are merged into one set, identical repeats kept once.
  * Built-in tools that carry no schema (OpenAI `web_search`, Anthropic server tools) are skipped with a warning.
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 
 export type ToolFormat = "openai-chat" | "openai-responses" | "openai-function" | "anthropic" | "mcp";
 

@@ -19,7 +19,7 @@
  */
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { pascalCase } from "../ir/names.ts";
 
 export type ZodMajor = 3 | 4;

@@ -14,8 +14,8 @@ import { mapSegment, propertySegment } from "../../runtime/codec/paths.ts";
 import { objectLayout } from "../../runtime/codec/plan.ts";
 import type { ReadObserver } from "../../runtime/codec/engine/read-observed.ts";
 import type { Step } from "../../runtime/codec/engine/read.ts";
-import { pointerSegment } from "../../runtime/errors.ts";
-import { getOwn, setOwn } from "../../runtime/objects.ts";
+import { pointerSegment } from "../../runtime/wire/errors.ts";
+import { getOwn, setOwn } from "../../runtime/wire/objects.ts";
 // JSON.stringify escapes lone surrogates: its text is well-formed, which this count assumes
 import { utf8Length, varintSize } from "../../runtime/schemaless/json-values.ts";
 

@@ -2,7 +2,7 @@
  * `toon-gen encode` / `decode` without `--schema`: schemaless messages (docs/FORMAT.md §10.4), the
  * dictionary inferred from the value and embedded in the message.
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { EncodeOptions } from "../../runtime/compression.ts";
 import { decodeSchemaless, encodeSchemaless } from "../../runtime/schemaless.ts";
 import { readJsonText } from "../../runtime/text/reader/json-value.ts";

@@ -17,13 +17,13 @@ import { describeCodec } from "../emit/descriptor.ts";
 import { byteMask } from "../../runtime/codec/plan.ts";
 import type { BodyReader } from "../../runtime/codec/engine/codec.ts";
 import { observedReader } from "../../runtime/codec/engine/read-observed.ts";
-import { readFieldIndex } from "../../runtime/field-index.ts";
-import { readAny } from "../../runtime/any.ts";
+import { readFieldIndex } from "../../runtime/wire/field-index.ts";
+import { readAny } from "../../runtime/wire/any.ts";
 import { inflateAt, payloadStart } from "../../runtime/compression.ts";
-import { ToonError, pointerSegment } from "../../runtime/errors.ts";
-import { peekHeader, type Header } from "../../runtime/header.ts";
-import { hasOwn, setOwn } from "../../runtime/objects.ts";
-import { Reader } from "../../runtime/reader.ts";
+import { ToonError, pointerSegment } from "../../runtime/wire/errors.ts";
+import { peekHeader, type Header } from "../../runtime/wire/header.ts";
+import { hasOwn, setOwn } from "../../runtime/wire/objects.ts";
+import { Reader } from "../../runtime/wire/reader.ts";
 import {
   SchemalessKind as K,
   SCHEMALESS_KIND_NAMES,
@@ -35,7 +35,7 @@ import {
   type SchemalessSite,
   type SchemalessType,
 } from "../../runtime/schemaless.ts";
-import { DEFAULT_MAX_DEPTH, Flag } from "../../runtime/wire.ts";
+import { DEFAULT_MAX_DEPTH, Flag } from "../../runtime/wire/wire.ts";
 import { PathBytes, Tally, jsonLength, keyLength, type PathRow } from "./path-bytes.ts";
 
 export { jsonLength, Tally, type PathRow };

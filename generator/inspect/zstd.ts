@@ -2,9 +2,9 @@
  * zstd for the CLI, tests and benchmarks: the optional `zstd-napi` package, loaded on first use only (Node 20's
  * zlib has no zstd). The runtime itself stays dependency-free: this module hands it a Compressor.
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { getCompressor, setCompressor, type Compressor, type EncodeOptions } from "../../runtime/compression.ts";
-import { Flag, MAGIC } from "../../runtime/wire.ts";
+import { Flag, MAGIC } from "../../runtime/wire/wire.ts";
 
 let loaded: Compressor | undefined;
 

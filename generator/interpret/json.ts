@@ -5,7 +5,7 @@
  * plain numbers everywhere else (as `JSON.parse` would give); bigints print as bare integer literals.
  */
 import type { SchemaIR, Shape } from "../ir/types.ts";
-import { setOwn } from "../../runtime/objects.ts";
+import { setOwn } from "../../runtime/wire/objects.ts";
 import { formatOf, isScalar } from "../../runtime/codec/formats.ts";
 
 /** Parse JSON text; integer literals beyond 2^53 at int64 positions of `ir` come back as exact bigints. */

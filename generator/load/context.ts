@@ -2,7 +2,7 @@
  * State shared by one `schemaToIR` run: the documents loaded (main + referenced files), the `$ref` targets found,
  * warnings, and the one way errors are raised (file name in the message, JSON pointer in `path`).
  */
-import { ToonError, type ToonErrorCode } from "../../runtime/errors.ts";
+import { ToonError, type ToonErrorCode } from "../../runtime/wire/errors.ts";
 import type { Shape } from "../ir/types.ts";
 import type { Draft } from "./drafts.ts";
 import { PatternBudget } from "./patterns.ts";

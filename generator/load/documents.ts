@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { Doc, LoadContext, ReadFile } from "./context.ts";
 import { detectDraft, type Draft } from "./drafts.ts";
 import { isObject, MAX_DEPTH, own } from "./json.ts";

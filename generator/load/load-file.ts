@@ -1,7 +1,7 @@
 /** Stage 1: read a JSON Schema file from disk and hand it to `schemaToIR`. */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { parseDocument, slash } from "./documents.ts";
 import { schemaToIR } from "./schema-to-ir.ts";

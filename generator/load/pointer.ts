@@ -1,5 +1,5 @@
 /** JSON pointers (RFC 6901) as they appear in `$ref` fragments (RFC 3986 percent-encoding on top). */
-import { pointerSegment } from "../../runtime/errors.ts";
+import { pointerSegment } from "../../runtime/wire/errors.ts";
 import { isObject, own } from "./json.ts";
 
 export { pointerSegment };

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { pascalCase } from "../ir/names.ts";
 import type { Doc, LoadContext, Target } from "./context.ts";
 import { findAnchor, findDocById, isAbsoluteUri, loadDocument, readFileText } from "./documents.ts";

@@ -4,7 +4,7 @@
  * network).
  */
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { pascalCase } from "../ir/names.ts";
 import type { SchemaIR } from "../ir/types.ts";
 import { LoadContext, type ReadFile, type Target } from "./context.ts";

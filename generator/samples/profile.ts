@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
-import { getOwn } from "../../runtime/objects.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
+import { getOwn } from "../../runtime/wire/objects.ts";
 import { planBranches } from "../../runtime/codec/plan.ts";
 import { glob, hasMagic, toPosix } from "../fs/glob.ts";
 import { definitionLookup } from "../ir/walk.ts";

@@ -8,10 +8,10 @@
  * dictionary file (generator/dictionary/evolve.ts): a table change changes the fingerprint, so it happens only
  * on a fresh base (first generation, `--rebase`) or when a dictionary without tables first gets samples.
  */
-import { MAX_DEFAULT_TABLE } from "../../runtime/defaults.ts";
+import { MAX_DEFAULT_TABLE } from "../../runtime/wire/defaults.ts";
 import { formatNamed } from "../../runtime/codec/formats.ts";
 import { wireSlots } from "../../runtime/codec/plan.ts";
-import { Writer } from "../../runtime/writer.ts";
+import { Writer } from "../../runtime/wire/writer.ts";
 import { canonicalForm } from "../dictionary/build.ts";
 import type { DefaultTableEntry, DefaultTables, Dictionary, Segment } from "../dictionary/types.ts";
 import { fingerprintOf } from "../dictionary/hash.ts";

@@ -9,7 +9,7 @@
  *
  * Every tool's definitions are carried over under names unique in the composed IR.
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { pascalCase, uniqueName } from "../ir/names.ts";
 import type { Definition, SchemaIR, Shape } from "../ir/types.ts";
 import { schemaToIR } from "../load/index.ts";

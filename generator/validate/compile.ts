@@ -16,7 +16,7 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import AjvDraft04Ns from "ajv-draft-04";
 import standaloneNs from "ajv/dist/standalone/index.js";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { formats } from "../../runtime/validate/formats.ts";
 import type { Draft } from "../load/drafts.ts";
 import { schemaForAjv } from "./prepare.ts";

@@ -5,7 +5,7 @@
  * string it embeds), parsed here before it is written, with no `require`, no export but ours and no absolute path
  * of this machine. It is plain JavaScript, hence `@ts-nocheck`; the one export is typed.
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { code, lineComment, name, raw } from "../../templates/code.ts";
 import { DEFAULT_RUNTIME_IMPORT, GENERATOR_VERSION } from "../version.ts";
 import type { Draft } from "../load/drafts.ts";

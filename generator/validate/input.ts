@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { parseDocument } from "../load/documents.ts";
 import { mapUri } from "../load/refmap.ts";
 import type { SchemaSource } from "../load/source.ts";

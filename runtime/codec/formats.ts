@@ -2,7 +2,7 @@
  * The wire formats, as one table (avsc's logical types over an underlying kind): every way a `string`,
  * `integer` or `number` position can be encoded has one entry here, and that entry owns everything a consumer
  * needs to know about it, side by side: the value guard and the Writer/Reader primitive, the message when the
- * primitive refuses a value, the default-table variant (runtime/defaults.ts) and its cost model, what the
+ * primitive refuses a value, the default-table variant (runtime/wire/defaults.ts) and its cost model, what the
  * dictionary records (docs/FORMAT.md §5.2), what union predicates and streams need, and the decoded TS type.
  *
  * Consumers (the AOT emitter, the engine, the dictionary, samples, inspect, streams) never test `format` or
@@ -12,13 +12,13 @@
  * Scaled decimals (`number` values such as 12.5) are not a format: Writer.num picks the scale per value for
  * every number position (FORMAT §3.4), so there is no per-shape decision to record.
  */
-import * as d from "../defaults.ts";
+import * as d from "../wire/defaults.ts";
 import { EXPECTED_INT64, EXPECTED_INTEGER, EXPECTED_NUMBER, EXPECTED_UUID, EXPECTED_WELL_FORMED } from "./messages.ts";
-import type { DefaultTable } from "../defaults.ts";
-import type { Reader } from "../reader.ts";
-import { utf8Length } from "../utf8.ts";
-import { isCanonicalUuid, isUuid, readUuid, writeUuid } from "../uuid.ts";
-import { writeInt64, type Writer } from "../writer.ts";
+import type { DefaultTable } from "../wire/defaults.ts";
+import type { Reader } from "../wire/reader.ts";
+import { utf8Length } from "../wire/utf8.ts";
+import { isCanonicalUuid, isUuid, readUuid, writeUuid } from "../wire/uuid.ts";
+import { writeInt64, type Writer } from "../wire/writer.ts";
 
 export type FormatName = "string" | "plain-string" | "date-time" | "date" | "decimal-string" | "uuid" | "integer" | "int64" | "int64-bigint" | "number";
 
@@ -67,7 +67,7 @@ export interface WireFormat {
   readonly read: (r: Reader) => unknown;
   /** What the value was expected to be when `write` refuses it (`expected ...` in the INVALID_VALUE message). */
   readonly expected: string;
-  /** The default-table variant: runtime/defaults.ts `writeTabled<tabled>` / `readTabled<tabled>`. */
+  /** The default-table variant: runtime/wire/defaults.ts `writeTabled<tabled>` / `readTabled<tabled>`. */
   readonly tabled: string;
   readonly writeTabled: (w: Writer, v: any, t: DefaultTable<any>) => boolean;
   readonly readTabled: (r: Reader, t: DefaultTable<any>) => unknown;

@@ -2,7 +2,7 @@
  * The codec engine's entry: compile a codec from its descriptor (plain JSON a generated module embeds, or
  * generator/emit/descriptor.ts builds), with the descriptor types and the layout facts the engine runs on.
  */
-import { checked, isDescriptor, refuse } from "../arg-check.ts";
+import { checked, isDescriptor, refuse } from "../wire/arg-check.ts";
 import { compileCodec as $compileCodec } from "./engine/codec.ts";
 import * as $plan from "./plan.ts";
 import type { CodecDescriptor } from "./descriptor.ts";
@@ -12,7 +12,8 @@ export type * from "./descriptor.ts";
 export type { BranchPlan, ObjectLayout } from "./plan.ts";
 export const byteMask = /*@__PURE__*/ checked($plan.byteMask, "byteMask(bits: number, i: number)");
 
-// checked copies (runtime/arg-check.ts): an argument of the wrong kind is a ToonError; the engine calls the originals
+// checked copies (runtime/wire/arg-check.ts): an argument of the wrong kind is a ToonError; the engine calls the
+// originals
 
 /** The definitions of a descriptor by name, with the facts the engine asks about them (./plan.ts). */
 export class CodecPlan extends $plan.CodecPlan {

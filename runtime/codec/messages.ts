@@ -7,11 +7,11 @@
  * (../validate/messages.ts) all say it with these, so a wrong value reads the same whichever of them finds it.
  * Constants and small functions only: a bundle keeps what it calls, and no format it does not use.
  */
-import { describe } from "../writer.ts";
-import { MAX_ZERO_WIDTH_ITEMS } from "../wire.ts";
+import { describe } from "../wire/writer.ts";
+import { MAX_ZERO_WIDTH_ITEMS } from "../wire/wire.ts";
 
-export { describe, expectedGot } from "../writer.ts";
-export { missingMessage, unknownPropertyMessage } from "../objects.ts";
+export { describe, expectedGot } from "../wire/writer.ts";
+export { missingMessage, unknownPropertyMessage } from "../wire/objects.ts";
 
 // What a value was expected to be (`expected <this>, got ...`).
 export const EXPECTED_STRING = "a string";
@@ -58,7 +58,10 @@ export function tupleExpected(min: number, max: number): string {
   return "an array of " + (max < 0 ? `at least ${min} items` : min === max ? `exactly ${max} items` : `${min} to ${max} items`);
 }
 
-/** An array (or a tuple's rest, `rest`) of a zero-width type holding more items than a message may (runtime/wire.ts). */
+/**
+ * An array (or a tuple's rest, `rest`) of a zero-width type holding more items than a message may
+ * (runtime/wire/wire.ts).
+ */
 export function zeroWidthExpected(rest: boolean): string {
   return `at most ${MAX_ZERO_WIDTH_ITEMS} ${rest ? "rest " : ""}items of a zero-width type`;
 }

@@ -162,7 +162,7 @@ export interface ObjectLayout<M extends object = {}> {
   order: number[];
   /** Slots of retired properties: always written absent; when an older writer filled one, readers skip it. */
   retired: { bit: number; after: number; shape: Shape<M>; name: string }[];
-  /** Properties added after the object's segment: they travel as extension records (runtime/extensions.ts). */
+  /** Properties added after the object's segment: they travel as extension records (runtime/features/extensions.ts). */
   ext: { prop: number; id: number; level: number }[];
 }
 

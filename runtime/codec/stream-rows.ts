@@ -9,7 +9,7 @@
 import type { CodecDescriptor, Shape } from "./descriptor.ts";
 import { formatOf, isScalar } from "./formats.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "./paths.ts";
-import { StreamPathFlag, StreamSeg } from "../stream-seg.ts";
+import { StreamPathFlag, StreamSeg } from "./stream-seg.ts";
 
 /**
  * `[id, path, parent, seg, arg, type, flags, extra, fallback?]`. `arg`: the property name (PROPERTY), the

@@ -1,5 +1,5 @@
 /**
- * The weight of zero-width items in a message's budget (runtime/limits.ts, maxZeroWidthItems): what an array's
+ * The weight of zero-width items in a message's budget (runtime/wire/limits.ts, maxZeroWidthItems): what an array's
  * count is checked with, shared by generated decoders (emitted at generation time) and the engine (at plan time).
  */
 import { minWidth, type DefinitionLookup } from "./plan.ts";

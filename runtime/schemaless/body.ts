@@ -3,12 +3,12 @@
  * union's branch chosen by JSON kind and key list, an object's optional keys by a presence bitmap), with the node
  * budget that bounds what a message of a given length may decode to.
  */
-import { pointerSegment, rethrowAt, rethrowAtIndex, ToonError } from "../errors.ts";
-import { readAny, writeAny } from "../any.ts";
-import { setOwn } from "../objects.ts";
-import type { Reader } from "../reader.ts";
-import type { Writer } from "../writer.ts";
-import { DEFAULT_MAX_DEPTH } from "../wire.ts";
+import { pointerSegment, rethrowAt, rethrowAtIndex, ToonError } from "../wire/errors.ts";
+import { readAny, writeAny } from "../wire/any.ts";
+import { setOwn } from "../wire/objects.ts";
+import type { Reader } from "../wire/reader.ts";
+import type { Writer } from "../wire/writer.ts";
+import { DEFAULT_MAX_DEPTH } from "../wire/wire.ts";
 import { K, NODE_BUDGET_BASE, PREFIX_BUDGET_FACTOR, type SchemalessEnumType, schemalessMinWidth, schemalessNodeBudget, type SchemalessObjectType, type SchemalessType, type SchemalessUnionType } from "./types.ts";
 import { hasOwnProperty, isSafeInt, ownKeys, scalarKey } from "./json-values.ts";
 import { type SchemalessSite, SchemalessStrings, siteAt, type StrWriter } from "./strings.ts";

@@ -2,10 +2,10 @@
  * The dictionary's wire form, both directions: composite types depth first, a type equal to one written before as
  * a REF, constants and enum values as self-describing scalars through the shared string table.
  */
-import { readAny, writeAny } from "../any.ts";
-import type { Reader } from "../reader.ts";
-import type { Writer } from "../writer.ts";
-import { AnyTag } from "../wire.ts";
+import { readAny, writeAny } from "../wire/any.ts";
+import type { Reader } from "../wire/reader.ts";
+import type { Writer } from "../wire/writer.ts";
+import { AnyTag } from "../wire/wire.ts";
 import { K, objectType, type SchemalessScalar, type SchemalessType, SIMPLE } from "./types.ts";
 import type { SchemalessStrings, StrWriter } from "./strings.ts";
 import type { SchemalessBodyReader } from "./body.ts";

@@ -3,10 +3,10 @@
  * JSON and counts it; the inferrer then picks one type per position (enums, date forms, templates for objects of
  * the same shape, unions with a branch selector) by estimated size, which never affects correctness.
  */
-import { pointerSegment, rethrowAt, ToonError } from "../errors.ts";
-import { parseDate, parseDateTime } from "../dates.ts";
-import { isCanonicalInteger, Writer } from "../writer.ts";
-import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES } from "../wire.ts";
+import { pointerSegment, rethrowAt, ToonError } from "../wire/errors.ts";
+import { parseDate, parseDateTime } from "../wire/dates.ts";
+import { isCanonicalInteger, Writer } from "../wire/writer.ts";
+import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES } from "../wire/wire.ts";
 import { K, objectType, type SchemalessEnumType, type SchemalessMapType, type SchemalessScalar, type SchemalessType, SIMPLE } from "./types.ts";
 import { hasOwnProperty, isSafeInt, isWireInt, objectProto, ownKeys, scalarKey, utf8Length, varintSize } from "./json-values.ts";
 

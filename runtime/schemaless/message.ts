@@ -3,13 +3,13 @@
  * `encodeSchemaless` retries with safer types when a value would pass the node budget; `decodeSchemaless` reads it
  * back.
  */
-import { rethrowAt, ToonError } from "../errors.ts";
-import { writeAny } from "../any.ts";
+import { rethrowAt, ToonError } from "../wire/errors.ts";
+import { writeAny } from "../wire/any.ts";
 import { compressMessage, type EncodeOptions, inflateReader } from "../compression.ts";
-import { hex16, peekHeader, writeHeader } from "../header.ts";
-import { Reader } from "../reader.ts";
-import { Writer } from "../writer.ts";
-import { DEFAULT_MAX_DEPTH, Flag, FORMAT_VERSION, SCHEMALESS_FLAGS } from "../wire.ts";
+import { hex16, peekHeader, writeHeader } from "../wire/header.ts";
+import { Reader } from "../wire/reader.ts";
+import { Writer } from "../wire/writer.ts";
+import { DEFAULT_MAX_DEPTH, Flag, FORMAT_VERSION, SCHEMALESS_FLAGS } from "../wire/wire.ts";
 import { K, type SchemalessDecodeOptions, schemalessNodeBudget, type SchemalessType } from "./types.ts";
 import { Inferrer, prewalk, type Prewalk } from "./infer.ts";
 import { StrWriter } from "./strings.ts";

@@ -3,10 +3,10 @@
  * (a prefix of the previous string of the same site or of the message, then a suffix). The dictionary and the
  * body share one table, so this is its own module.
  */
-import type { Reader } from "../reader.ts";
-import type { Writer } from "../writer.ts";
-import { readUtf8, writeUtf8 } from "../utf8.ts";
-import { INTERN_MAX_BYTES } from "../wire.ts";
+import type { Reader } from "../wire/reader.ts";
+import type { Writer } from "../wire/writer.ts";
+import { readUtf8, writeUtf8 } from "../wire/utf8.ts";
+import { INTERN_MAX_BYTES } from "../wire/wire.ts";
 import { MAX_PREFIX, NODE_BUDGET_BASE, PREFIX_BUDGET_FACTOR, type SchemalessType } from "./types.ts";
 import { utf8Length, varintSize } from "./json-values.ts";
 

@@ -3,13 +3,13 @@
  * frame it makes to a mirror of the receiver's state, so it cannot send a stream the receiver would refuse). A frame
  * that fails is undone from its undo records, so it changes nothing.
  */
-import { pointerSegment, rethrowAt, ToonError } from "../errors.ts";
-import { readExtensionSection } from "../extensions.ts";
-import { setOwn } from "../objects.ts";
-import { type ReadBudget, Reader } from "../reader.ts";
-import { DEFAULT_MAX_ZERO_WIDTH_ITEMS } from "../limits.ts";
-import { StreamPathFlag, StreamSeg } from "../stream-seg.ts";
-import type { ElementEvent, FieldEvent, StreamEvent } from "../stream-events.ts";
+import { pointerSegment, rethrowAt, ToonError } from "../wire/errors.ts";
+import { readExtensionSection } from "../features/extensions.ts";
+import { setOwn } from "../wire/objects.ts";
+import { type ReadBudget, Reader } from "../wire/reader.ts";
+import { DEFAULT_MAX_ZERO_WIDTH_ITEMS } from "../wire/limits.ts";
+import { StreamPathFlag, StreamSeg } from "../codec/stream-seg.ts";
+import type { ElementEvent, FieldEvent, StreamEvent } from "./events.ts";
 import { EMPTY, FrameKind, MAX_STREAM_ROW, MAX_STREAM_STEPS, type PathMap } from "./spec.ts";
 import type { PathTable } from "./path-table.ts";
 

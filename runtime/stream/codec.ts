@@ -1,5 +1,5 @@
 /** The `stream` member of a generated codec (`streamCodec(spec)`), and `concatBytes` for the frames it makes. */
-import { optionsArg, ToonError } from "../errors.ts";
+import { optionsArg, ToonError } from "../wire/errors.ts";
 import type { IncrementalOptions, PathMap, StreamDecoderOptions, StreamEncoderOptions, StreamSpec } from "./spec.ts";
 import { StreamDecoder } from "./decoder.ts";
 import { StreamEncoder } from "./encoder.ts";

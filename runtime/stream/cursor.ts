@@ -3,8 +3,8 @@
  * and the immutable cursors built from them, and the payload kinds a frame is made with. Shared by the encoder, the
  * value walker (`encodeIncremental`) and the JSON feed, which all make frames at a cursor.
  */
-import { pointerSegment, ToonError } from "../errors.ts";
-import { Writer } from "../writer.ts";
+import { pointerSegment, ToonError } from "../wire/errors.ts";
+import { Writer } from "../wire/writer.ts";
 import { MAX_STREAM_ROW } from "./spec.ts";
 import type { Loc } from "./assembly.ts";
 

@@ -2,12 +2,12 @@
  * The stream decoder: splits bytes into frames (the header first), applies each to the assembly and hands out the
  * events it made; `snapshot()`, `missing()` and `end()` read the assembly.
  */
-import { optionsArg, ToonError } from "../errors.ts";
-import { type Header, hex16, peekHeader } from "../header.ts";
-import { Reader } from "../reader.ts";
-import { DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf } from "../limits.ts";
-import { Flag, FORMAT_VERSION } from "../wire.ts";
-import type { PartialValue, StreamEvent } from "../stream-events.ts";
+import { optionsArg, ToonError } from "../wire/errors.ts";
+import { type Header, hex16, peekHeader } from "../wire/header.ts";
+import { Reader } from "../wire/reader.ts";
+import { DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf } from "../wire/limits.ts";
+import { Flag, FORMAT_VERSION } from "../wire/wire.ts";
+import type { PartialValue, StreamEvent } from "./events.ts";
 import { DEFAULT_MAX_FRAME_BYTES, EMPTY, HEADER_FLAGS, type PathMap, type StreamDecoderOptions, type StreamSpec } from "./spec.ts";
 import { type PathTable, tableOf } from "./path-table.ts";
 import { Assembly, type MissingPart } from "./assembly.ts";

@@ -2,17 +2,17 @@
  * The stream encoder: makes frames at a JSON pointer (`set`, `append`, `end`, `branch`, `json`, `text`), checked
  * against a mirror of the receiver's assembly before they are released. Whole values go through the value walker
  * (./walk-value.ts), JSON text in pieces through the JSON feed (./json-feed.ts), a model's text through
- * ../stream-text.ts.
+ * ./text.ts.
  */
 // the path table first: its engine modules then come before the text reader's in a bundle (see ../stream.ts)
 import { type PathTable, tableOf } from "./path-table.ts";
-import { hostError, optionsArg, pointerSegment, rethrowAt, ToonError } from "../errors.ts";
-import { writeExtensionSection } from "../extensions.ts";
-import { writeHeader } from "../header.ts";
-import { unknownPropertyMessage } from "../objects.ts";
-import { Reader } from "../reader.ts";
-import { TextFeed, type TextStreamOptions } from "../stream-text.ts";
-import { Writer } from "../writer.ts";
+import { hostError, optionsArg, pointerSegment, rethrowAt, ToonError } from "../wire/errors.ts";
+import { writeExtensionSection } from "../features/extensions.ts";
+import { writeHeader } from "../wire/header.ts";
+import { unknownPropertyMessage } from "../wire/objects.ts";
+import { Reader } from "../wire/reader.ts";
+import { TextFeed, type TextStreamOptions } from "./text.ts";
+import { Writer } from "../wire/writer.ts";
 import { FrameKind, type IncrementalOptions, MAX_STREAM_STEPS, type PathMap, type StreamEncoderOptions, streamFlags, type StreamSpec } from "./spec.ts";
 import { Assembly, type Loc } from "./assembly.ts";
 import { type Cursor, indexToken, P_COUNT, P_NONE, P_TEXT, P_VALUE, parsePointer, type Pointer, pointerOf, type Step, stepError, type Token } from "./cursor.ts";

@@ -3,8 +3,8 @@
  * tokenizer (../text/reader/json.ts) and makes a frame as each value completes (a string as TEXT pieces as it
  * arrives), buffering a container only where the path table cannot address its children.
  */
-import { setOwn } from "../objects.ts";
-import { StreamPathFlag } from "../stream-seg.ts";
+import { setOwn } from "../wire/objects.ts";
+import { StreamPathFlag } from "../codec/stream-seg.ts";
 import { JsonReader } from "../text/reader/json.ts";
 import type { JsonHandler } from "../text/reader/json-handler.ts";
 import { describeJsonFault, type JsonFault, jsonFaultError } from "../text/reader/json-fault.ts";

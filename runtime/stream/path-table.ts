@@ -5,8 +5,8 @@
  */
 import { pathFunctions } from "../codec/engine/stream.ts";
 import { streamPathRows } from "../codec/stream-rows.ts";
-import { ToonError } from "../errors.ts";
-import { StreamSeg } from "../stream-seg.ts";
+import { ToonError } from "../wire/errors.ts";
+import { StreamSeg } from "../codec/stream-seg.ts";
 import type { StreamReadFn, StreamSpec, StreamWriteFn } from "./spec.ts";
 
 const specTables = new WeakMap<StreamSpec, PathTable>();

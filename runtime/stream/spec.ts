@@ -5,10 +5,10 @@
  * share nothing else but the assembly, do not import each other.
  */
 import type { CodecDescriptor } from "../codec/descriptor.ts";
-import type { Reader } from "../reader.ts";
-import { DEFAULT_MAX_DEPTH, Flag } from "../wire.ts";
-import type { Writer } from "../writer.ts";
-import type { StreamEvent } from "../stream-events.ts";
+import type { Reader } from "../wire/reader.ts";
+import { DEFAULT_MAX_DEPTH, Flag } from "../wire/wire.ts";
+import type { Writer } from "../wire/writer.ts";
+import type { StreamEvent } from "./events.ts";
 
 /** Frame kinds: the low two bits of a frame's head. */
 export const FrameKind = { VALUE: 0, END: 1, TEXT: 2 } as const;
@@ -39,7 +39,7 @@ export type StreamWriteFn = (w: Writer, v: any) => void;
 
 export type StreamReadFn = (r: Reader) => any;
 
- // `StreamEncoder.text` (./stream-text.ts)
+ // `StreamEncoder.text` (./text.ts)
 
 export interface StreamSpec {
   name: string;

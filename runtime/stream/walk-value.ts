@@ -2,11 +2,11 @@
  * `encodeIncremental`: walks a whole value along the path table and makes its frames in field order, down to the
  * `depth` the caller asked for (deeper containers travel whole) and with long strings as TEXT pieces.
  */
-import { isArrayAt, rethrowAt, ToonError } from "../errors.ts";
-import { hasOwn, unknownPropertyMessage } from "../objects.ts";
-import { Reader } from "../reader.ts";
-import { StreamPathFlag } from "../stream-seg.ts";
-import { DEFAULT_MAX_DEPTH } from "../wire.ts";
+import { isArrayAt, rethrowAt, ToonError } from "../wire/errors.ts";
+import { hasOwn, unknownPropertyMessage } from "../wire/objects.ts";
+import { Reader } from "../wire/reader.ts";
+import { StreamPathFlag } from "../codec/stream-seg.ts";
+import { DEFAULT_MAX_DEPTH } from "../wire/wire.ts";
 import { FrameKind, type IncrementalOptions } from "./spec.ts";
 import type { PathTable } from "./path-table.ts";
 import { type Cursor, P_COUNT, P_NONE, P_TEXT, P_VALUE, pointerOf, scratch, type Step, type Token } from "./cursor.ts";

@@ -15,10 +15,10 @@
  * token (found by {@link locateText}).
  */
 import { EXPECTED_UUID } from "../codec/messages.ts";
-import { isUuid } from "../uuid.ts";
-import { ToonError, pointerSegment } from "../errors.ts";
-import { describe } from "../writer.ts";
-import { jsonEquals } from "../objects.ts";
+import { isUuid } from "../wire/uuid.ts";
+import { ToonError, pointerSegment } from "../wire/errors.ts";
+import { describe } from "../wire/writer.ts";
+import { jsonEquals } from "../wire/objects.ts";
 import { missingAt } from "../codec/kinds/fail.ts";
 import { refuseDense } from "./layout.ts";
 import { TextNumber, decodeTextExact, locateText, type TextDecodeOptions } from "./decode.ts";

@@ -3,7 +3,7 @@
  * where the implementation choices are listed) given the text as its one and last piece (`end(text)`).
  */
 
-import { ToonError } from "../errors.ts";
+import { ToonError } from "../wire/errors.ts";
 import { endText, locateState, type TextDecodeOptions, type ToonReaderOptions } from "./reader/toon.ts";
 import { newState, type R } from "./reader/toon-read.ts";
 import { checkWellFormed } from "./reader/well-formed.ts";

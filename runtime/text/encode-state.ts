@@ -3,7 +3,7 @@
  * encoder shares about it: the options it was made from, the indentation cache, the restart signal (a value that is
  * not plain JSON is encoded again from a normalized copy, ./normalize.ts), and the errors with their JSON pointers.
  */
-import { ToonError, hostError, pointerSegment } from "../errors.ts";
+import { ToonError, hostError, pointerSegment } from "../wire/errors.ts";
 import { checkSizeAndDepth } from "./options.ts";
 import { delimCode, type TextDelimiter } from "./primitives.ts";
 import { mark } from "./headers.ts";

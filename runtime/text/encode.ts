@@ -28,7 +28,7 @@
  * - a root string starting with U+FEFF is quoted, so that decoders that strip a byte-order mark keep it.
  */
 
-import { hostError } from "../errors.ts";
+import { hostError } from "../wire/errors.ts";
 import { encodeKey, prim, quoteString } from "./primitives.ts";
 import { checkHole, checkPlain, depthError, type E, makeE, nl, prefix, RESTART, type TextEncodeOptions } from "./encode-state.ts";
 import { keyedForm, tableForm } from "./tables.ts";

@@ -1,7 +1,7 @@
 /**
  * The fill spec `fromModelOutput` applies (./model-fill.ts), derived from a codec's shapes: by the generator, which
  * writes it into a module (generator/emit/model-fill.ts), and by a stream's text mode from its descriptor
- * (runtime/stream-text.ts). One derivation, so a module and a stream fill a model's reply alike.
+ * (runtime/stream/text.ts). One derivation, so a module and a stream fill a model's reply alike.
  */
 import type { Shape } from "../codec/descriptor.ts";
 import type { FillProp, FillShape, FillSpec } from "./model-fill.ts";

@@ -2,11 +2,11 @@
  * Schemaless TOON text runtime (TOON spec v4.0): `encodeText` / `decodeText` plus the encoder building blocks that
  * schema-specialised generated encoders call to stay byte-identical with the schemaless output.
  *
- * The building blocks are checked copies (runtime/arg-check.ts): an argument of the wrong kind is a ToonError.
+ * The building blocks are checked copies (runtime/wire/arg-check.ts): an argument of the wrong kind is a ToonError.
  * The runtime and generated encoders call the unchecked originals.
  */
-import { ToonError } from "../errors.ts";
-import { checked } from "../arg-check.ts";
+import { ToonError } from "../wire/errors.ts";
+import { checked } from "../wire/arg-check.ts";
 import * as $encode from "./encode.ts";
 import * as $primitives from "./primitives.ts";
 import * as $headers from "./headers.ts";

@@ -2,7 +2,7 @@
  * Which of two failures to report when text is neither valid dense nor valid TOON: the layout the text looks
  * like is the one its writer meant (kept apart from layout.ts: model-output uses it without the dense writer).
  */
-import { ToonError } from "../errors.ts";
+import { ToonError } from "../wire/errors.ts";
 import { looksDense } from "./dense/syntax.ts";
 
 /**

@@ -6,7 +6,7 @@
  * first (its reader is strict, so TOON that is not also valid dense fails fast), then TOON; when both fail, the
  * error of the one that read further is thrown.
  */
-import { ToonError, optionsArg } from "../errors.ts";
+import { ToonError, optionsArg } from "../wire/errors.ts";
 import { further } from "./layout-error.ts";
 import type { TextEncodeOptions } from "./encode-state.ts";
 import type { TextDecodeOptions } from "./decode.ts";

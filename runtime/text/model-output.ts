@@ -29,8 +29,8 @@
  * as absent and fills schema defaults. When no candidate succeeds, the error of the first one is thrown (line
  * numbers count from the start of the model output); when there is none at all, NO_PAYLOAD.
  */
-import { ToonError, optionsArg } from "../errors.ts";
-import type { StreamEvent } from "../stream-events.ts";
+import { ToonError, optionsArg } from "../wire/errors.ts";
+import type { StreamEvent } from "../stream/events.ts";
 import type { JsonRepair } from "./json-repair.ts";
 import { PayloadReader, type ReaderSpec } from "./reader/payload-reader.ts";
 import { shiftLines } from "./reader/shift.ts";

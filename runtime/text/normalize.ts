@@ -2,8 +2,8 @@
  * Host values to the JSON data model, per the policy of spec v4.0 §3 documented at the top of ./encode.ts: what the
  * encoder encodes instead of a value that is not plain JSON (a Date, a Map, a class instance, a bigint, ...).
  */
-import { ToonError } from "../errors.ts";
-import { setOwn } from "../objects.ts";
+import { ToonError } from "../wire/errors.ts";
+import { setOwn } from "../wire/objects.ts";
 import { depthError, prefix } from "./encode-state.ts";
 
 export function normalize(v: unknown, lvl: number, max: number, omit = false): unknown {

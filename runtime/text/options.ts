@@ -1,7 +1,7 @@
 /**
  * The option checks the TOON text encoder and decoder share (one copy of each message in a bundle with both).
  */
-import { ToonError } from "../errors.ts";
+import { ToonError } from "../wire/errors.ts";
 
 /** `indentSize` and `maxDepth` as given (defaults 2 and 1000 applied by the caller); CONFIG_ERROR when out of range. */
 export function checkSizeAndDepth(size: number, max: number): void {

@@ -4,7 +4,7 @@
  * generic encoder (./encode.ts), the table forms (./tables.ts), the headers (./headers.ts) and schema-specialised
  * generated encoders (./generated-encoder.ts) all spell primitives here, so their output is byte-identical.
  */
-import { ToonError } from "../errors.ts";
+import { ToonError } from "../wire/errors.ts";
 
 /** A delimiter of TOON arrays and tables: comma (default), tab or pipe. */
 export type TextDelimiter = "," | "\t" | "|";

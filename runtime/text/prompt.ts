@@ -4,7 +4,7 @@
  * `readStream`). One PURE call in generated code, so that a module carries the spec and the snippet, not the four
  * methods again.
  */
-import { ToonError, optionsArg } from "../errors.ts";
+import { ToonError, optionsArg } from "../wire/errors.ts";
 import { denseInstructions } from "./dense/instructions.ts";
 import { fromModelOutputWith, type PromptGroup } from "./model-output.ts";
 import type { ReaderSpec } from "./reader/payload-reader.ts";

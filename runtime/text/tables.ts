@@ -3,8 +3,8 @@
  * row (its keys, nested field groups for columns of uniform objects), every other row fitted against it in the same
  * pass that writes its cells, and the field lists detected for callers that write headers themselves.
  */
-import { ToonError } from "../errors.ts";
-import { hasOwn } from "../objects.ts";
+import { ToonError } from "../wire/errors.ts";
+import { hasOwn } from "../wire/objects.ts";
 import { encodeKey, prim } from "./primitives.ts";
 import type { TextField } from "./headers.ts";
 import { checkPlain, depthError, type E, isObj, nl, prefix, RESTART } from "./encode-state.ts";

@@ -3,8 +3,8 @@
  * argument text to a resumable JSON reader (./arguments.ts) and yields each call once it is complete, as an
  * outcome (never a throw for a bad call).
  */
-import { type ToolCallRef, ToonError, type ToonErrorCode, type ToonErrorDetail } from "../errors.ts";
-import { isPlainObject } from "../objects.ts";
+import { type ToolCallRef, ToonError, type ToonErrorCode, type ToonErrorDetail } from "../wire/errors.ts";
+import { isPlainObject } from "../wire/objects.ts";
 import { ArgumentsFeed } from "./arguments.ts";
 import { argumentText, callError, callLabel, checkCall, failure, str, type ToolCall, type ToolCallOutcome, type ToolSetSpec } from "./tool-set.ts";
 

@@ -4,7 +4,7 @@
  * `JSON.parse` would give (doubles, the last of duplicate keys, `__proto__` as an own property), so that the
  * accumulator knows as the fragments arrive whether the value is whole, cut off, broken, or followed by more.
  */
-import { ToonError } from "../errors.ts";
+import { ToonError } from "../wire/errors.ts";
 import { JsonReader } from "../text/reader/json.ts";
 import { describeJsonFault, jsonFaultError, type JsonFault } from "../text/reader/json-fault.ts";
 import { JsonValueBuilder, readJsonText, type JsonValueOptions } from "../text/reader/json-value.ts";

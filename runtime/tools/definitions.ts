@@ -12,8 +12,8 @@
  * additional properties (a map) cannot be strict: UNSUPPORTED_SCHEMA naming the tool and path.
  * Zero dependencies; no Node APIs.
  */
-import { ToonError, optionsArg, pointerSegment } from "../errors.ts";
-import { isPlainObject } from "../objects.ts";
+import { ToonError, optionsArg, pointerSegment } from "../wire/errors.ts";
+import { isPlainObject } from "../wire/objects.ts";
 
 /** A tool as the generated module keeps it. */
 export interface ToolSource {

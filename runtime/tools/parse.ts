@@ -3,8 +3,8 @@
  * Responses, Anthropic, MCP) to `{ id, name, arguments }`, and every call of a response found where each
  * provider puts them.
  */
-import { type ToolCallRef, ToonError } from "../errors.ts";
-import { isPlainObject } from "../objects.ts";
+import { type ToolCallRef, ToonError } from "../wire/errors.ts";
+import { isPlainObject } from "../wire/objects.ts";
 import { parseArgumentsJson } from "./arguments.ts";
 import { describe, expectedGot } from "../codec/messages.ts";
 import { aboutCall, argumentText, callError, callLabel, checkCall, failure, str, type ToolCall, type ToolCallOutcome, type ToolSetSpec } from "./tool-set.ts";

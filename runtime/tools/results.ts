@@ -5,7 +5,7 @@
  * error payload the model can act on: the code, the message, and every violation with a JSON pointer into the
  * arguments it wrote. Zero dependencies; no Node APIs.
  */
-import { ToonError } from "../errors.ts";
+import { ToonError } from "../wire/errors.ts";
 import type { ToolCall, ToolCallOutcome } from "./tool-set.ts";
 
 export type ToolResultFormat = "openai-chat" | "openai-responses" | "anthropic" | "mcp";

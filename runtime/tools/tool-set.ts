@@ -6,9 +6,9 @@
  * (../validate/constraints.ts) with the codecs' messages.
  */
 import type { CodecDescriptor, Shape } from "../codec/descriptor.ts";
-import { type ToolCallRef, ToonError, type ToonErrorCode, type ToonErrorDetail, type ToonErrorOptions } from "../errors.ts";
-import { isPlainObject, jsonEquals } from "../objects.ts";
-import type { ValidationResult } from "../validate.ts";
+import { type ToolCallRef, ToonError, type ToonErrorCode, type ToonErrorDetail, type ToonErrorOptions } from "../wire/errors.ts";
+import { isPlainObject, jsonEquals } from "../wire/objects.ts";
+import type { ValidationResult } from "../features/validate.ts";
 import { type DefinitionLookup, definitionsOf, deref, MAX_CHECK_DEPTH, type PatternTests, violations } from "../validate/constraints.ts";
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;

@@ -3,9 +3,9 @@
  * the `{ path, keyword, message }` list `validate()` returns. The path is a JSON pointer to the offending value:
  * for a missing or disallowed property, the property itself (`/user/email`), not the object holding it.
  */
-import { optionsArg, pointerSegment } from "../errors.ts";
-import { refuse } from "../arg-check.ts";
-import type { ValidationIssue } from "../validate.ts";
+import { optionsArg, pointerSegment } from "../wire/errors.ts";
+import { refuse } from "../wire/arg-check.ts";
+import type { ValidationIssue } from "../features/validate.ts";
 import { setFormatChecks } from "./formats.ts";
 import { messageOf, type SchemaError } from "./messages.ts";
 

@@ -36,9 +36,9 @@ import {
   unknownPropertyMessage,
 } from "../codec/messages.ts";
 import { someShape } from "../codec/plan.ts";
-import { pointerSegment, type ToonErrorDetail } from "../errors.ts";
-import { isPlainObject, jsonEquals } from "../objects.ts";
-import { isUuid } from "../uuid.ts";
+import { pointerSegment, type ToonErrorDetail } from "../wire/errors.ts";
+import { isPlainObject, jsonEquals } from "../wire/objects.ts";
+import { isUuid } from "../wire/uuid.ts";
 
 /** Where `ref` shapes find their definitions: the shape named `name`, or undefined. */
 export type DefinitionLookup = (name: string) => Shape | undefined;

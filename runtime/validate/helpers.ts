@@ -4,7 +4,7 @@
  * no ajv at run time. Same semantics as the originals (ajv 8.20.0, fast-deep-equal 3.1.3, both MIT): the
  * generator rewrites the standalone output's `require(...)` of them into imports of these.
  */
-import { refuse } from "../arg-check.ts";
+import { refuse } from "../wire/arg-check.ts";
 
 /** Length in code points, as JSON Schema counts `minLength`/`maxLength` (a surrogate pair is one character). */
 export function ucs2length(str: string): number {

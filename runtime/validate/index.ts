@@ -10,4 +10,4 @@ export { checkSchema } from "./check.ts";
 export type { SchemaValidator, SchemaCheckOptions } from "./check.ts";
 export { messageOf } from "./messages.ts";
 export type { SchemaError } from "./messages.ts";
-export type { ValidationIssue } from "../validate.ts";
+export type { ValidationIssue } from "../features/validate.ts";

@@ -5,7 +5,7 @@
  * never the 300-character regular expression behind a format. The wording is the codecs' (../codec/messages.ts):
  * a value the validator refuses reads as it does when `encode`, the constraint checker or a tool call refuses it.
  */
-import { refuse } from "../arg-check.ts";
+import { refuse } from "../wire/arg-check.ts";
 import {
   boundMessage,
   constExpected,

@@ -12,7 +12,7 @@ import { buildDictionary } from "../../generator/dictionary/file.ts";
 import { initHash } from "../../generator/dictionary/hash.ts";
 import { emitModule } from "../../generator/emit/module.ts";
 import { compileValidator, instantiateValidator } from "../../generator/validate/index.ts";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import type { Rng } from "../support/rng.ts";
 import { hostileSchema } from "./targets.ts";
 

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { chunks, fromHex, mutateBytes, mutateText, toHex } from "./mutate.ts";
 import type { Target } from "./targets.ts";
 import { Rng } from "../support/rng.ts";

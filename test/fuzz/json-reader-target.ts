@@ -4,7 +4,7 @@
  * drawn from the text itself, so a case replays the same), strictly and in repair mode. Each must give a value or
  * a ToonError, and the pieces the same outcome as the whole text: a difference is a failure (thrown as an Error).
  */
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { JsonReader } from "../../runtime/text/reader/json.ts";
 import { JsonValueBuilder, type JsonValueOptions } from "../../runtime/text/reader/json-value.ts";
 import { exampleJsonTexts } from "../support/example-data.ts";

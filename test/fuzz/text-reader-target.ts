@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { REPO } from "../support/gen.ts";
 import { Rng } from "../support/rng.ts";
 import type { Target } from "./targets.ts";

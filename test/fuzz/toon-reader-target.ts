@@ -8,7 +8,7 @@
  * that fails, so against `decodeText` an error on an earlier line may come first.
  */
 import { isDeepStrictEqual } from "node:util";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { decodeText, encodeText } from "../../runtime/text/index.ts";
 import { ToonTextReader } from "../../runtime/text/reader/toon.ts";
 import { exampleJsonTexts } from "../support/example-data.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 import { REPO } from "./gen.ts";
 
 /** Every module under examples/<name>/gen, validator modules included (indexes aside: they re-export). */

@@ -1,6 +1,6 @@
 /** The ToonError `f` throws (any other error is rethrown; no error fails the test). */
 import assert from "node:assert/strict";
-import { ToonError } from "../../runtime/errors.ts";
+import { ToonError } from "../../runtime/wire/errors.ts";
 
 export function catchToon(f: () => unknown): ToonError {
   try {

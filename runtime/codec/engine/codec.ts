@@ -7,15 +7,15 @@
  */
 import type { CodecDescriptor } from "../descriptor.ts";
 import { CodecPlan, extensionsOf } from "../plan.ts";
-import { rethrowAt } from "../../errors.ts";
+import { rethrowAt } from "../../wire/errors.ts";
 import { compressMessage, type EncodeOptions } from "../../compression.ts";
-import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, type DecodeOptions } from "../../extensions.ts";
-import { readHeader, registerDictionary, writeHeader } from "../../header.ts";
-import { Reader } from "../../reader.ts";
-import { validateWith, type ValidateOptions, type ValidationResult } from "../../validate.ts";
+import { assertDecoded, readExtensionSection, unknownOf, writeExtensionSection, type DecodeOptions } from "../../features/extensions.ts";
+import { readHeader, registerDictionary, writeHeader } from "../../wire/header.ts";
+import { Reader } from "../../wire/reader.ts";
+import { validateWith, type ValidateOptions, type ValidationResult } from "../../features/validate.ts";
 import { checkConstraints, hasConstraints, type PatternTests } from "../../validate/constraints.ts";
-import { Flag } from "../../wire.ts";
-import { Writer } from "../../writer.ts";
+import { Flag } from "../../wire/wire.ts";
+import { Writer } from "../../wire/writer.ts";
 import { applyExtensions, type ApplyExtensions } from "./extensions.ts";
 import { PredicateCompiler } from "./predicate.ts";
 import { ReadCompiler, type ReadFn } from "./read.ts";

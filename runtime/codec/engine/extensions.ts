@@ -2,8 +2,8 @@
  * Schema evolution in the engine (docs/EVOLUTION.md): the twin of the generated `$applyExtensions`
  * (generator/emit/module.ts). Which properties are extensions is a layout fact (../plan.ts `extensionsOf`).
  */
-import { applyExtension } from "../../extensions.ts";
-import type { Reader } from "../../reader.ts";
+import { applyExtension } from "../../features/extensions.ts";
+import type { Reader } from "../../wire/reader.ts";
 import type { ReadFn } from "./read.ts";
 
 export type ApplyExtensions = (id: number, r: Reader, root: unknown) => boolean;

@@ -9,11 +9,11 @@
  */
 import type { CodecDescriptor } from "../descriptor.ts";
 import type { EncodeOptions } from "../../compression.ts";
-import type { DecodeOptions } from "../../extensions.ts";
-import type { Reader } from "../../reader.ts";
+import type { DecodeOptions } from "../../features/extensions.ts";
+import type { Reader } from "../../wire/reader.ts";
 import type { TextCheckFn } from "../../text/check.ts";
-import type { ValidateOptions, ValidationResult } from "../../validate.ts";
-import type { Writer } from "../../writer.ts";
+import type { ValidateOptions, ValidationResult } from "../../features/validate.ts";
+import type { Writer } from "../../wire/writer.ts";
 import type { PatternTests } from "../../validate/constraints.ts";
 import { compileCodec, type CompiledCodec } from "./codec.ts";
 import { textCheckOf } from "./text-check.ts";

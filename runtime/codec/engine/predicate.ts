@@ -5,7 +5,7 @@
 import { formatOf } from "../formats.ts";
 import type { Shape } from "../descriptor.ts";
 import type { Category, DefinitionLookup } from "../plan.ts";
-import { isJsonLike, extrasAreJson, extraKeys, jsonEquals } from "../../objects.ts";
+import { isJsonLike, extrasAreJson, extraKeys, jsonEquals } from "../../wire/objects.ts";
 import { isPrimitive, propReader } from "./props.ts";
 
 export type Predicate = (v: any) => boolean;

@@ -1,5 +1,5 @@
 /** Property access and static paths shared by the engine's writers, readers and predicates. */
-import { getOwn } from "../../objects.ts";
+import { getOwn } from "../../wire/objects.ts";
 
 /**
  * `readProp` in the emitter: keys `Object.prototype` has (`__proto__`, `constructor`, `toString`, ...) are read

@@ -8,7 +8,7 @@
 import type { CodecDescriptor, Shape } from "../descriptor.ts";
 import { CodecPlan, extensionsOf } from "../plan.ts";
 import { branchSegment, definitionRoot, itemsSegment, mapSegment, propertySegment, tupleSegment } from "../paths.ts";
-import type { Reader } from "../../reader.ts";
+import type { Reader } from "../../wire/reader.ts";
 import { rKey } from "../kinds/composite.ts";
 import { compileReading, compileWriter, type BodyReader } from "./codec.ts";
 import type { ApplyExtensions } from "./extensions.ts";

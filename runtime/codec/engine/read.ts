@@ -10,12 +10,12 @@
 import type { ObjectShape, Shape, TupleShape, UnionShape } from "../descriptor.ts";
 import { byteMask, objectLayout, type CodecPlan, type ObjectLayout } from "../plan.ts";
 import { formatOf, type ScalarShape } from "../formats.ts";
-import { defaultTable } from "../../defaults.ts";
-import { readAny } from "../../any.ts";
-import { rethrowAt, rethrowAtIndex } from "../../errors.ts";
-import { cloneJson, setOwn } from "../../objects.ts";
+import { defaultTable } from "../../wire/defaults.ts";
+import { readAny } from "../../wire/any.ts";
+import { rethrowAt, rethrowAtIndex } from "../../wire/errors.ts";
+import { cloneJson, setOwn } from "../../wire/objects.ts";
 import { rKey } from "../kinds/composite.ts";
-import type { Reader } from "../../reader.ts";
+import type { Reader } from "../../wire/reader.ts";
 import { childPath, isPrimitive } from "./props.ts";
 import { countWidth } from "../zero-width.ts";
 

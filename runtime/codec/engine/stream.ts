@@ -7,9 +7,9 @@
  */
 import type { CodecDescriptor, Shape } from "../descriptor.ts";
 import { CodecPlan } from "../plan.ts";
-import type { Reader } from "../../reader.ts";
-import { StreamSeg as Seg } from "../../stream-seg.ts";
-import type { Writer } from "../../writer.ts";
+import type { Reader } from "../../wire/reader.ts";
+import { StreamSeg as Seg } from "../stream-seg.ts";
+import type { Writer } from "../../wire/writer.ts";
 import { PredicateCompiler } from "./predicate.ts";
 import { ReadCompiler } from "./read.ts";
 import { WriteCompiler } from "./write.ts";

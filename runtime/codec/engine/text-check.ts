@@ -6,7 +6,7 @@
  */
 import type { Shape } from "../descriptor.ts";
 import { formatOf } from "../formats.ts";
-import { checkClosed, getOwn, keyCount, missing, setOwn } from "../../objects.ts";
+import { checkClosed, getOwn, keyCount, missing, setOwn } from "../../wire/objects.ts";
 import {
   tcAny,
   tcArray,

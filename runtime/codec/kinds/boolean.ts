@@ -1,5 +1,5 @@
 /** Guard of boolean positions (see string.ts): one byte, 1 or 0. */
-import type { Writer } from "../../writer.ts";
+import type { Writer } from "../../wire/writer.ts";
 import { fail } from "./fail.ts";
 import { EXPECTED_BOOLEAN } from "../messages.ts";
 

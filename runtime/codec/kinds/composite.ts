@@ -2,9 +2,9 @@
  * The type checks that open object, array and tuple positions (see string.ts): the shape's own writer then walks
  * the contents. Discriminated unions open with `gObject` too.
  */
-import { hasOwn } from "../../objects.ts";
-import type { Reader } from "../../reader.ts";
-import { isArrayAt } from "../../errors.ts";
+import { hasOwn } from "../../wire/objects.ts";
+import type { Reader } from "../../wire/reader.ts";
+import { isArrayAt } from "../../wire/errors.ts";
 import { fail } from "./fail.ts";
 import { EXPECTED_ARRAY, EXPECTED_OBJECT } from "../messages.ts";
 

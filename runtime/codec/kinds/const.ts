@@ -2,7 +2,7 @@
  * Guards of const positions (see string.ts): checked, written as nothing. A JSON primitive compares with `===`
  * (its message names it); other JSON values structurally.
  */
-import { jsonEquals } from "../../objects.ts";
+import { jsonEquals } from "../../wire/objects.ts";
 import { fail } from "./fail.ts";
 import { constExpected } from "../messages.ts";
 

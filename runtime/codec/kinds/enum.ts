@@ -3,8 +3,8 @@
  * lists the values (cut at 200 characters) and is built only on failure, from the same list the reader uses.
  * Duplicates: the first match wins (as a `switch` would).
  */
-import { jsonEquals } from "../../objects.ts";
-import type { Writer } from "../../writer.ts";
+import { jsonEquals } from "../../wire/objects.ts";
+import type { Writer } from "../../wire/writer.ts";
 import { fail } from "./fail.ts";
 import { enumExpected } from "../messages.ts";
 

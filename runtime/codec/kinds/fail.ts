@@ -4,9 +4,9 @@
  * `missing(parent, key)` gives, whose path is this same field path) instead of a value of the wrong type.
  * Kept out of line so the guards stay small enough for V8 to inline.
  */
-import { ToonError } from "../../errors.ts";
-import { missingMessage } from "../../objects.ts";
-import { invalid } from "../../writer.ts";
+import { ToonError } from "../../wire/errors.ts";
+import { missingMessage } from "../../wire/objects.ts";
+import { invalid } from "../../wire/writer.ts";
 
 export function fail(p: string, expected: string, v: unknown, req: number | undefined): ToonError {
   return req === 1 && v === undefined ? missingAt(p) : invalid(p, expected, v);

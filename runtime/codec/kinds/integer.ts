@@ -1,6 +1,6 @@
 /** Guards of integer positions (see string.ts): plain, int64 (number or bigint), each with or without a default table. */
-import { writeTabledInt, writeTabledInt64, type DefaultTable } from "../../defaults.ts";
-import { writeInt64, type Writer } from "../../writer.ts";
+import { writeTabledInt, writeTabledInt64, type DefaultTable } from "../../wire/defaults.ts";
+import { writeInt64, type Writer } from "../../wire/writer.ts";
 import { fail } from "./fail.ts";
 import { EXPECTED_INT64, EXPECTED_INTEGER } from "../messages.ts";
 

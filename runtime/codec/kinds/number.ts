@@ -1,6 +1,6 @@
 /** Guards of number positions (see string.ts), with or without a default table. */
-import { writeTabledNumber, type DefaultTable } from "../../defaults.ts";
-import type { Writer } from "../../writer.ts";
+import { writeTabledNumber, type DefaultTable } from "../../wire/defaults.ts";
+import type { Writer } from "../../wire/writer.ts";
 import { fail } from "./fail.ts";
 import { EXPECTED_NUMBER } from "../messages.ts";
 

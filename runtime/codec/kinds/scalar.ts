@@ -4,8 +4,8 @@
  * `$rt.w<tabled>T` (`WireFormat.tabled`); the engine takes the same functions from these tables. A format
  * added to the table needs its guard pair here (the record types below make that a compile error).
  */
-import type { DefaultTable } from "../../defaults.ts";
-import type { Writer } from "../../writer.ts";
+import type { DefaultTable } from "../../wire/defaults.ts";
+import type { Writer } from "../../wire/writer.ts";
 import type { WireFormat } from "../formats.ts";
 import { wDate, wDateT, wDateTime, wDateTimeT, wDecimalString, wDecimalStringT, wPlainString, wPlainStringT, wString, wStringT, wUuid, wUuidT } from "./string.ts";
 import { wInt, wInt64, wInt64T, wIntT } from "./integer.ts";

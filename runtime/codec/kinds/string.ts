@@ -4,9 +4,9 @@
  * One function per wire format of runtime/codec/formats.ts (each with or without a default table: `w<tabled>` and
  * `w<tabled>T`), so every call site stays monomorphic; the messages are the formats'.
  */
-import { writeTabledDate, writeTabledDateTime, writeTabledDecimalString, writeTabledPlainString, writeTabledString, writeTabledUuid, type DefaultTable } from "../../defaults.ts";
-import { writeUuid } from "../../uuid.ts";
-import { invalid, type Writer } from "../../writer.ts";
+import { writeTabledDate, writeTabledDateTime, writeTabledDecimalString, writeTabledPlainString, writeTabledString, writeTabledUuid, type DefaultTable } from "../../wire/defaults.ts";
+import { writeUuid } from "../../wire/uuid.ts";
+import { invalid, type Writer } from "../../wire/writer.ts";
 import { fail } from "./fail.ts";
 import { EXPECTED_STRING, EXPECTED_UUID, EXPECTED_WELL_FORMED } from "../messages.ts";
 

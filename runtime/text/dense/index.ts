@@ -4,7 +4,7 @@
  * keeps it with the descriptor; generated modules reach it through their `<Codec>Text` group only, so a bundle
  * that never writes dense text carries none of this.
  */
-import { ToonError } from "../../errors.ts";
+import { ToonError } from "../../wire/errors.ts";
 import { DenseModel, type DenseSource } from "./model.ts";
 import { DenseTextReader } from "../reader/dense.ts";
 import { DenseWriter } from "./write.ts";

@@ -3,7 +3,7 @@
  * computes them from the data (a column no row fills is left out; an optional nested object becomes a field
  * group only when "every cell empty" can only mean "absent"); the reader parses the same tree from the header.
  */
-import { getOwn, hasOwn, isJsonLike } from "../../objects.ts";
+import { getOwn, hasOwn, isJsonLike } from "../../wire/objects.ts";
 import { droppedConst, nullAsEmpty, type DenseModel, type ShapeInfo } from "./model.ts";
 
 export const CELL = 0;

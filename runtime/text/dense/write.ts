@@ -3,8 +3,8 @@
  * `validate` first for untrusted ones); anything the structured forms cannot carry goes out as compact JSON,
  * which the reader takes back where the schema allows a composite.
  */
-import { ToonError, hostError } from "../../errors.ts";
-import { getOwn, hasOwn } from "../../objects.ts";
+import { ToonError, hostError } from "../../wire/errors.ts";
+import { getOwn, hasOwn } from "../../wire/objects.ts";
 import { DENSE_MAX_DEPTH } from "./json.ts";
 import { nullAsEmpty, type DenseModel, type ShapeInfo } from "./model.ts";
 import { ARRAY, CELL, CELL_SPEC, GROUP, branchOf, fitsObject, hasObjectArray, headerOf, isPlainObject, specOf, type GroupSpec, type Spec } from "./spec.ts";

@@ -4,15 +4,15 @@
  * a value read without its shape. One line at a time: the driver (./dense.ts) hands it the line and owns
  * everything that spans lines; nothing here looks past the current line.
  */
-import { ToonError } from "../../errors.ts";
-import { setOwn } from "../../objects.ts";
+import { ToonError } from "../../wire/errors.ts";
+import { setOwn } from "../../wire/objects.ts";
 import { textCheckOf } from "../../codec/engine/text-check.ts";
 import { checkDecoded, tcInt64, tcInteger, tcUuid } from "../check.ts";
 import { droppedConst, nullAsEmpty, type ShapeInfo } from "../dense/model.ts";
 import { readJson, readJsonString } from "../dense/json.ts";
 import { NUMBER_RE, expandStamp } from "../dense/syntax.ts";
 import { TextNumber } from "../decode.ts";
-import { POW10 } from "../../writer.ts";
+import { POW10 } from "../../wire/writer.ts";
 import { ABSENT, prefixed, type Pos } from "./dense-line.ts";
 import { DenseHeaders, leaves, type BArray, type BGroup, type Bound } from "./dense-headers.ts";
 

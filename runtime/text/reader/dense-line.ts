@@ -5,7 +5,7 @@
  * INVALID_VALUE, text that does not fit the schema, with the line, column and the JSON pointer of the value being
  * read) and the nesting bound; the caches every reader of one codec shares.
  */
-import { ToonError, pointerSegment, type CountMismatch } from "../../errors.ts";
+import { ToonError, pointerSegment, type CountMismatch } from "../../wire/errors.ts";
 import { withFacts } from "./facts.ts";
 import type { TextCheckFn } from "../check.ts";
 import type { Shape } from "../../codec/descriptor.ts";

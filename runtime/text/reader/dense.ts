@@ -12,8 +12,8 @@
  * An error at the very end of a line is thrown with the next character, or by `end()` with `atEnd` when none
  * comes: only then is it known whether the line ended the input (a reply cut off there).
  */
-import { ToonError, pointerSegment } from "../../errors.ts";
-import { setOwn } from "../../objects.ts";
+import { ToonError, pointerSegment } from "../../wire/errors.ts";
+import { setOwn } from "../../wire/objects.ts";
 import type { Shape } from "../../codec/descriptor.ts";
 import type { DenseModel, ShapeInfo } from "../dense/model.ts";
 import { openRootLines } from "../dense/syntax.ts";

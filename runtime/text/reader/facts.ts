@@ -2,7 +2,7 @@
  * A text reader's error facts (`ToonError.count`, `ToonError.atEnd`): set on the error here, not by its
  * constructor, so that the core wire layer (which every bundle carries) has no code for them.
  */
-import type { CountMismatch, ToonError } from "../../errors.ts";
+import type { CountMismatch, ToonError } from "../../wire/errors.ts";
 
 type Facts = { count?: CountMismatch; atEnd?: boolean };
 

@@ -5,7 +5,7 @@
  * here is the strict reader's, which names the slips models make (a trailing comma, single quotes, Python's
  * `True`, a comment, a raw line break in a string, NaN).
  */
-import { ToonError, type ToonErrorCode } from "../../errors.ts";
+import { ToonError, type ToonErrorCode } from "../../wire/errors.ts";
 import { withFacts } from "./facts.ts";
 
 export type JsonFaultKind =

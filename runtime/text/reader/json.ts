@@ -15,7 +15,7 @@
  * `None`, a `//` or `/* *\/` comment, a raw control character in a string, one `}` missing at the very end of
  * the root object. Nothing else: a cut-off value stays INCOMPLETE.
  */
-import { pointerSegment } from "../../errors.ts";
+import { pointerSegment } from "../../wire/errors.ts";
 import type { JsonRepair, JsonRepairKind } from "../json-repair.ts";
 import { pythonLiteral, throwJsonFault, type JsonExpected, type JsonFault, type JsonFaultKind } from "./json-fault.ts";
 import type { JsonHandler, JsonReaderOptions } from "./json-handler.ts";

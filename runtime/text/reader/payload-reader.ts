@@ -15,9 +15,9 @@
  * under it and the text read again, once the payload is known to be complete (a closed fence, more of the reply
  * after it): a short count at the very end of a reply is a cut, never repaired.
  */
-import { ToonError, pointerSegment, type ToonErrorOptions } from "../../errors.ts";
+import { ToonError, pointerSegment, type ToonErrorOptions } from "../../wire/errors.ts";
 import type { CodecDescriptor } from "../../codec/descriptor.ts";
-import { assertSchema, type SchemaCheck } from "../../validate.ts";
+import { assertSchema, type SchemaCheck } from "../../features/validate.ts";
 import { checkDecoded, type TextCheckFn } from "../check.ts";
 import { applyFill, applyFillAt, fillChild, type FillShape, type FillSpec } from "../model-fill.ts";
 import type { JsonRepair } from "../json-repair.ts";

@@ -14,8 +14,8 @@
  * passed over), so that an SDK's stream helper finishes normally (`finalMessage()`, usage): break out of the loop
  * to stop it instead. Tool calls in these streams are the tool-call accumulator's (runtime/tools.ts).
  */
-import { ToonError } from "../../errors.ts";
-import type { StreamEvent } from "../../stream-events.ts";
+import { ToonError } from "../../wire/errors.ts";
+import type { StreamEvent } from "../../stream/events.ts";
 import type { ReaderSpec } from "./payload-reader.ts";
 import { textReader, type TextReader, type TextReaderOptions } from "./text-reader.ts";
 

@@ -2,7 +2,7 @@
  * A payload's error with its lines counted from the start of the reply it came in (a payload read alone counts
  * from its own first line).
  */
-import { ToonError, type ToonErrorOptions } from "../../errors.ts";
+import { ToonError, type ToonErrorOptions } from "../../wire/errors.ts";
 import { withFacts } from "./facts.ts";
 
 export function shiftLines(e: ToonError, lines: number): ToonError {

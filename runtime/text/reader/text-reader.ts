@@ -7,9 +7,9 @@
  * the module's stream paths. The cost stays linear in the reply: every character is read once (a payload whose
  * layout is not decided yet is read a second time only when the dense reading of it fails).
  */
-import { ToonError, optionsArg, pointerSegment } from "../../errors.ts";
+import { ToonError, optionsArg, pointerSegment } from "../../wire/errors.ts";
 import { shiftLines } from "./shift.ts";
-import type { ElementEvent, FieldEvent, PartialValue, StreamEvent, TextEvent, ValueEvent } from "../../stream-events.ts";
+import type { ElementEvent, FieldEvent, PartialValue, StreamEvent, TextEvent, ValueEvent } from "../../stream/events.ts";
 import type { Keys, OpenText } from "./partial-text.ts";
 import type { JsonRepair } from "../json-repair.ts";
 import { PayloadFinder, type PayloadSink } from "./payload.ts";

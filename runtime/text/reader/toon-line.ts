@@ -11,11 +11,11 @@
  * 1 K_KV a key-value line (s.key, s.vs set); 2 K_HDR an array or keyed header (s.hdr set).
  */
 
-import { ToonError, pointerSegment } from "../../errors.ts";
+import { ToonError, pointerSegment } from "../../wire/errors.ts";
 import { withFacts } from "./facts.ts";
-import { setOwn } from "../../objects.ts";
+import { setOwn } from "../../wire/objects.ts";
 import { TextNumber } from "./text-number.ts";
-import { POW10 } from "../../writer.ts";
+import { POW10 } from "../../wire/writer.ts";
 
 /** A parsed `{…}` field list, possibly with nested groups. */
 export interface FieldGroup {

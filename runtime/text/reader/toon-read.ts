@@ -10,9 +10,9 @@
  * error there is the one thrown.
  */
 
-import { ToonError, pointerSegment } from "../../errors.ts";
+import { ToonError, pointerSegment } from "../../wire/errors.ts";
 import { withFacts } from "./facts.ts";
-import { hasOwn, setOwn } from "../../objects.ts";
+import { hasOwn, setOwn } from "../../wire/objects.ts";
 import { checkSizeAndDepth } from "../options.ts";
 import { LineLexer, type LineSink } from "./lines.ts";
 import type { TextPosition, ToonReaderHooks, ToonReaderOptions } from "./toon.ts";

@@ -30,8 +30,8 @@
  *   lone surrogate anywhere in it first, then a bad indentation anywhere in it, then the first line that fails.
  */
 
-import { ToonError } from "../../errors.ts";
-import { setOwn } from "../../objects.ts";
+import { ToonError } from "../../wire/errors.ts";
+import { setOwn } from "../../wire/objects.ts";
 import { type R, finish, newState, withPath } from "./toon-read.ts";
 import { locateIn } from "./toon-track.ts";
 import { isWellFormed, loneSurrogate, loneSurrogateError } from "./well-formed.ts";

@@ -3,7 +3,7 @@
  * one is a value `encode` and `validate` refuse. The TOON v4 reader's checks of pieces and lines, and
  * `checkWellFormed` of a whole text (exported by runtime/text/decode.ts).
  */
-import { ToonError } from "../../errors.ts";
+import { ToonError } from "../../wire/errors.ts";
 import { withFacts } from "./facts.ts";
 
 const hasIsWellFormed = typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function";

@@ -4,8 +4,8 @@
  * A codec generated with its JSON Schema validator (`<name>.validate.ts`) checks the schema first, every
  * violation listed (`validateFull`), and the shape after.
  */
-import { ToonError, hostError, isArrayAt, pointerSegment, type ToonErrorDetail } from "./errors.ts";
-import { Writer } from "./writer.ts";
+import { ToonError, hostError, isArrayAt, pointerSegment, type ToonErrorDetail } from "../wire/errors.ts";
+import { Writer } from "../wire/writer.ts";
 
 export interface ValidateOptions {
   /** `false`: check only the shape (what the codec can carry), not minLength, pattern, minimum, ... */

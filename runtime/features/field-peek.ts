@@ -1,12 +1,12 @@
 /**
  * Reading one indexed value without decoding the message (`Codec.peek`): the header, the field-index table it
- * carries (runtime/field-index.ts, which the header reader parses), then the value at its recorded offset. Apart
+ * carries (runtime/wire/field-index.ts, which the header reader parses), then the value at its recorded offset. Apart
  * from field-index.ts so that the header reader and the peek reader import in one direction.
  */
-import { rethrowAt } from "./errors.ts";
-import { readHeader } from "./header.ts";
-import { getOwn } from "./objects.ts";
-import { Reader } from "./reader.ts";
+import { rethrowAt } from "../wire/errors.ts";
+import { readHeader } from "../wire/header.ts";
+import { getOwn } from "../wire/objects.ts";
+import { Reader } from "../wire/reader.ts";
 import type { DecodeOptions } from "./extensions.ts";
 
 function getBE(b: Uint8Array, p: number, width: number): number {

@@ -30,12 +30,12 @@ export class Writer {
   depth = 0;
   /**
    * Evolved codecs only: JSON-pointer prefixes of the enclosing loops and definition calls (so an extension
-   * record can name the object it belongs to), and the message's extension records (runtime/extensions.ts).
+   * record can name the object it belongs to), and the message's extension records (runtime/features/extensions.ts).
    */
   ptr: string[] = [];
   ext: (Uint8Array | undefined)[] | undefined = undefined;
   /**
-   * FIELD_INDEX (runtime/field-index.ts): references to string-table entries below `floor` are not written (a
+   * FIELD_INDEX (runtime/wire/field-index.ts): references to string-table entries below `floor` are not written (a
    * literal is), so an indexed value only refers to strings of its own; `index` collects the offset table.
    */
   floor = 0;

@@ -1,6 +1,6 @@
 /**
  * Text mode of the stream encoder (`StreamEncoder.text`): a model's reply, or bare TOON v4, dense or JSON text,
- * read as it streams by the runtime's text reader (./text/reader/text-reader.ts), and made into self-contained
+ * read as it streams by the runtime's text reader (../text/reader/text-reader.ts), and made into self-contained
  * frames as its values complete: a table row or list item of an array that no other item holds, a member of the
  * root, each one VALUE frame; the value's end sends what did not go out yet and the END frames. What an item
  * holds (an order's line items) travels inside that item's frame.
@@ -11,16 +11,16 @@
  * constraints, so neither is applied here (as JSON mode applies neither): values read the way `fromText` and
  * `fromModelOutput` read them otherwise.
  */
-import type { Shape } from "./codec/descriptor.ts";
-import { textCheckOf } from "./codec/engine/text-check.ts";
-import { ToonError, optionsArg, pointerSegment } from "./errors.ts";
-import { getOwn } from "./objects.ts";
-import type { StreamEncoder, StreamEvent, StreamSpec } from "./stream.ts";
-import { fillSpecOf } from "./text/fill-spec.ts";
-import { walkerOf, type ReaderSpec } from "./text/reader/payload-reader.ts";
-import type { PathNode, PathWalker } from "./text/reader/paths.ts";
-import type { PayloadHints } from "./text/reader/payload-rules.ts";
-import { textReader, type TextReader } from "./text/reader/text-reader.ts";
+import type { Shape } from "../codec/descriptor.ts";
+import { textCheckOf } from "../codec/engine/text-check.ts";
+import { ToonError, optionsArg, pointerSegment } from "../wire/errors.ts";
+import { getOwn } from "../wire/objects.ts";
+import type { StreamEncoder, StreamEvent, StreamSpec } from "../stream.ts";
+import { fillSpecOf } from "../text/fill-spec.ts";
+import { walkerOf, type ReaderSpec } from "../text/reader/payload-reader.ts";
+import type { PathNode, PathWalker } from "../text/reader/paths.ts";
+import type { PayloadHints } from "../text/reader/payload-rules.ts";
+import { textReader, type TextReader } from "../text/reader/text-reader.ts";
 
 /** Options of `StreamEncoder.text`: read by the call that starts the text (later calls' are ignored). */
 export interface TextStreamOptions {

@@ -1,10 +1,10 @@
 /**
  * The seam between the core wire and compression (docs/FORMAT.md §10.5). Generated `encode`/`decode` and
- * `readHeader` reach compression through this hook, which `setCompressor` (./compression.ts) installs with the
+ * `readHeader` reach compression through this hook, which `setCompressor` (../compression.ts) installs with the
  * compressor: without a registered compressor a message can be neither compressed nor inflated, so a bundle
  * that never registers one carries none of the compression code (about 3 KB minified), only these lines.
  */
-import type { EncodeOptions } from "./compression.ts";
+import type { EncodeOptions } from "../compression.ts";
 import { ToonError, optionsArg } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 
@@ -24,7 +24,7 @@ export function setCompressionHook(h: CompressionHook | undefined): void {
 const HOW_TO_REGISTER =
   'register one with setCompressor from @toon-gen/runtime, e.g. with the zstd-napi package: import * as zstd from "zstd-napi"; setCompressor({ name: "zstd", compress: (b) => zstd.compress(b), decompress: (b) => zstd.decompress(b) })';
 
-/** CONFIG_ERROR: compression was asked for and no compressor is registered (here and in ./compression.ts). */
+/** CONFIG_ERROR: compression was asked for and no compressor is registered (here and in ../compression.ts). */
 export function noCompressor(): ToonError {
   return new ToonError("CONFIG_ERROR", `encode with { compress: true } needs a compressor: ${HOW_TO_REGISTER}`);
 }

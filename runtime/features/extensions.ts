@@ -9,12 +9,12 @@
  * A payload has its own string table (it starts empty), so a record can be copied verbatim from one
  * message into another: an older service that decodes and re-encodes keeps what it does not understand.
  */
-import { ToonError, hostError, pointerSegment, rethrowAt } from "./errors.ts";
-import { getOwn, setOwn } from "./objects.ts";
+import { ToonError, hostError, pointerSegment, rethrowAt } from "../wire/errors.ts";
+import { getOwn, setOwn } from "../wire/objects.ts";
 import { validateWith } from "./validate.ts";
-import { Reader } from "./reader.ts";
-import { Writer } from "./writer.ts";
-import type { DecodeLimits } from "./limits.ts";
+import { Reader } from "../wire/reader.ts";
+import { Writer } from "../wire/writer.ts";
+import type { DecodeLimits } from "../wire/limits.ts";
 
 /** Where a decoded value keeps the records its codec did not know (non-enumerable, so JSON and equality ignore it). */
 export const UNKNOWN_KEY = "$unknown";

@@ -14,7 +14,7 @@ import { DEFAULT_MAX_INFLATED_BYTES, DEFAULT_MAX_UNKNOWN_RECORDS, DEFAULT_MAX_ZE
 
 /** What is left of a message's budgets, shared by every reader of the message (extension payloads included). */
 export interface ReadBudget {
-  /** Zero-width items the message may still decode to (runtime/limits.ts). */
+  /** Zero-width items the message may still decode to (runtime/wire/limits.ts). */
   zeroWidth: number;
 }
 
@@ -36,18 +36,18 @@ export class Reader {
   level = 0;
   /** Extension records applied so far in this message, per object (a second record for one key is refused). */
   applied: WeakMap<object, Set<string>> | undefined = undefined;
-  /** The message's field offset table (FIELD_INDEX), once readHeader has stepped over it (runtime/field-index.ts). */
+  /** The message's field offset table (FIELD_INDEX), once readHeader has stepped over it (./field-index.ts). */
   fieldIndex: FieldIndex | undefined = undefined;
   /** The message's remaining budgets (one object per message: sub-readers share it). */
   budget: ReadBudget;
   /** Largest inflated payload a COMPRESSED header may declare (runtime/compression.ts). */
   maxInflated: number;
-  /** Unknown extension records the message may carry (runtime/extensions.ts). */
+  /** Unknown extension records the message may carry (runtime/features/extensions.ts). */
   maxUnknown: number;
   private strings: string[] = [];
 
   /**
-   * `limits`: the caller's `decode(bytes, options)` (runtime/limits.ts); absent, the defaults. `end` defaults to
+   * `limits`: the caller's `decode(bytes, options)` (runtime/wire/limits.ts); absent, the defaults. `end` defaults to
    * the buffer's length, read only once the buffer is known to be bytes (a hostile `null` is a ToonError).
    */
   constructor(buf: Uint8Array, pos = 0, end?: number, limits?: DecodeLimits) {
@@ -324,7 +324,7 @@ export class Reader {
 
   /**
    * The rest of a string whose varint header `h` was already read (tabled strings read a shifted header:
-   * runtime/defaults.ts). Same rules as `string()`.
+   * runtime/wire/defaults.ts). Same rules as `string()`.
    */
   stringOf(h: number): string {
     if (h % 2 === 1) {
@@ -350,7 +350,7 @@ export class Reader {
     return this.plainStringOf(this.varint());
   }
 
-  /** `plainString()` after its header `h` was read (tabled strings: runtime/defaults.ts). */
+  /** `plainString()` after its header `h` was read (tabled strings: runtime/wire/defaults.ts). */
   plainStringOf(h: number): string {
     if (h % 2 === 1) throw this.fail("INVALID_ENCODING", "string reference on a path that does not intern");
     const n = h / 2;
@@ -407,14 +407,14 @@ export class Reader {
   /**
    * A count of items that take at least `minWidth` bytes each: refuses counts the remaining input cannot hold,
    * so a corrupt count never makes the decoder allocate or loop beyond what the input describes. Items that take
-   * no bytes (`minWidth` 0, or `-weight`: runtime/limits.ts `countWidth`) are charged to the message's budget.
+   * no bytes (`minWidth` 0, or `-weight`: runtime/wire/limits.ts `countWidth`) are charged to the message's budget.
    */
   count(minWidth: number): number {
     const n = this.varint();
     if (minWidth > 0) {
       if (n * minWidth > this.end - this.pos) throw this.fail("TRUNCATED", `count ${n} exceeds what the input can hold`);
     } else if (n > 0) {
-      // zero-width items (minWidth 0, or minus their weight in the budget: runtime/limits.ts countWidth)
+      // zero-width items (minWidth 0, or minus their weight in the budget: runtime/wire/limits.ts countWidth)
       if (n > MAX_ZERO_WIDTH_ITEMS) throw this.fail("INVALID_ENCODING", `count ${n} exceeds what the input can hold`);
       this.zeroWidth(minWidth < 0 ? n * -minWidth : n);
     }

@@ -1,6 +1,6 @@
 /**
- * The events of a value arriving in parts, shared by the binary stream decoder (./stream.ts: frames) and the text
- * readers (./text/reader: a model's reply as it streams): a property or array item whose value is final, more text
+ * The events of a value arriving in parts, shared by the binary stream decoder (./decoder.ts: frames) and the text
+ * readers (../text/reader: a model's reply as it streams): a property or array item whose value is final, more text
  * of a string still arriving, the whole value. Typed by a module's stream paths (`$StreamPaths`: path -> value type).
  */
 

@@ -16,7 +16,7 @@
 import { ToonError } from "./errors.ts";
 import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
-import type { DecodeOptions } from "./extensions.ts";
+import type { DecodeOptions } from "../features/extensions.ts";
 
 /** A parsed field offset table (positions are in `Reader.buf`). */
 export interface FieldIndex {
