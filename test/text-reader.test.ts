@@ -252,6 +252,31 @@ test("reader: a JSON payload's check errors are placed at their line and column 
   }
 });
 
+test("reader: a value checked as it completes fails at the line and column fromText names (TOON v4, forced and detected)", () => {
+  // a number deep in the root array's third item made a word: the check of that item, not the text, refuses it
+  const spoil = (v: unknown): boolean => {
+    if (Array.isArray(v)) return v.some(spoil);
+    if (v === null || typeof v !== "object") return false;
+    const o = v as Record<string, unknown>;
+    for (const [k, x] of Object.entries(o)) if (typeof x === "number") return (o[k] = "lots"), true;
+    return Object.values(o).some(spoil);
+  };
+  let checked = 0;
+  for (const [name, c, value] of EXAMPLES) {
+    const v = structuredClone(value) as Record<string, unknown>;
+    const items = Object.values(v).find(Array.isArray) as unknown[];
+    if (items === undefined || items.length < 3 || !spoil(items[2])) continue;
+    const text = c.toText(v);
+    for (const layout of ["toon", undefined] as const) {
+      const whole = outcome(() => c.fromText(text, layout === undefined ? undefined : { layout }));
+      assert.equal(whole.ok, false, `${name}: the spoiled value reads`);
+      for (const how of [0, 1, 3, 7]) same(whole, read(c.reader({ input: "text", layout }), pieces(text, how)).out, `${name} ${layout ?? "detected"} in pieces (${how})`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 4, `${checked} texts checked`);
+});
+
 test("reader: random schemas' values in dense and TOON v4 text read in pieces as whole", () => {
   let reads = 0;
   for (let seed = 1; seed <= 60; seed++) {

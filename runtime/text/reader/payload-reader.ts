@@ -332,7 +332,11 @@ export class PayloadReader {
 
   private startToon(): void {
     this.mode = TOON;
-    this.toon = new ToonTextReader({ exact: true, hooks: this.toonHooks() });
+    // the reader notes where values start (`track`): what places the errors of a value checked as it completes, and,
+    // forced with no repair to read the text again, those of the whole value (then no text is kept)
+    const alone = this.options.layout === "toon" && this.options.repair !== true;
+    if (alone) this.kept = null;
+    this.toon = new ToonTextReader({ exact: true, hooks: this.toonHooks(), track: alone || this.options.onValue !== undefined });
   }
 
   /** Dense failed: TOON v4 reads the text again, unless dense was decided (or forced). */
@@ -476,7 +480,8 @@ export class PayloadReader {
       if (part !== 0) applyFillAt(value, part, fill, this.mode === TOON);
     }
     if (raw) {
-      value = checkAt(this.walker.check(node), value, (relative) => at ?? this.locateJson(pointerOf(path, key) + relative));
+      const v = value;
+      value = checkAt(this.walker.check(node), value, (relative) => (at !== undefined ? this.toon!.locateWithin(v, relative, at) : this.locateJson(pointerOf(path, key) + relative)));
     }
     if (this.skip > 0) {
       this.skip--;
@@ -506,7 +511,6 @@ export class PayloadReader {
   }
 }
 
-/** A value read without the schema, checked at its place (errors get its path). */
 /**
  * A value read without the schema, checked at its place: its errors' paths are relative to it (the caller puts the
  * value's own in front), their line and column `locate`'s for the error's path.

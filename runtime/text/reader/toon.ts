@@ -162,6 +162,14 @@ export class ToonTextReader {
   locate(pointer: string): TextPosition | undefined {
     return locateState(this.s, pointer);
   }
+
+  /**
+   * Track mode: line and column of the value at `relative` (a JSON pointer) inside `value`, a value the reader
+   * read, which starts at `at` (a value told to a hook, not yet stored in its parent); `at` without tracking.
+   */
+  locateWithin(value: unknown, relative: string, at: TextPosition): TextPosition {
+    return this.s.track === null ? at : locateIn(this.s.track, value, relative, at);
+  }
 }
 
 /**
