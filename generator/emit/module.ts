@@ -151,7 +151,7 @@ function emitWith(ir: SchemaIR, dict: Dictionary, options: EmitOptions, size: bo
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
   return $engine.applyExtensions(id, r, root);
 }`
-    : code`/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
+    : code`/** Extension records it knows; others stay on the root (runtime/features/extensions.ts). */
 function $applyExtensions(${knowsNone ? raw("id: number") : raw("id: number, r: $rt.Reader, root: unknown")}): boolean {
   switch (id) {${knowsNone ? raw("") : code`
 ${join(applyCases)}`}${
@@ -243,7 +243,7 @@ const $dictionary = {
 /** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = ${level};
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0)${tabled ? raw(" | $rt.Flag.DEFAULTS") : raw("")}${index ? raw(" | $rt.Flag.FIELD_INDEX") : raw("")};
-/** Through the runtime contract check (runtime/contract.ts). */
+/** Through the runtime contract check (runtime/wire/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName}, $dictionary.fingerprint, ${ir.name});
 ${peek ? code`
 ${peek.section}

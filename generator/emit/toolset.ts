@@ -157,7 +157,7 @@ ${join(specEntries)}
 
 export const ${Set_} = {
   name: ${set.name},
-  /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
+  /** The call codec's fingerprint (from the runtime contract check, runtime/wire/contract.ts). */
   fingerprint: /*@__PURE__*/ $rt.requireContract(${RUNTIME_CONTRACT_VERSION}, ${fileName}, $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */

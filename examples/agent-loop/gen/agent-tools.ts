@@ -110,7 +110,7 @@ const $spec = /*@__PURE__*/ $rt.toolSet("AgentTools", [
 
 export const AgentTools = {
   name: "AgentTools",
-  /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
+  /** The call codec's fingerprint (from the runtime contract check, runtime/wire/contract.ts). */
   fingerprint: /*@__PURE__*/ $rt.requireContract(6, "agent-tools.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */

@@ -569,7 +569,7 @@ function readTopError(r: $rt.Reader): any {
   return o0;
 }
 
-/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/features/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -1010,7 +1010,7 @@ const $dictionary = {
 /** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0) | $rt.Flag.DEFAULTS;
-/** Through the runtime contract check (runtime/contract.ts). */
+/** Through the runtime contract check (runtime/wire/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "log-report.ts", $dictionary.fingerprint, "LogReport");
 
 type $Def<T> = Exclude<T, undefined>;

@@ -135,7 +135,7 @@ const $spec = /*@__PURE__*/ $rt.toolSet("McpToolsList", [
 
 export const McpToolsList = {
   name: "McpToolsList",
-  /** The call codec's fingerprint (from the runtime contract check, runtime/contract.ts). */
+  /** The call codec's fingerprint (from the runtime contract check, runtime/wire/contract.ts). */
   fingerprint: /*@__PURE__*/ $rt.requireContract(6, "mcp-tools-list.ts", $Call.fingerprint, $Call.name),
   dictionary: $Call.dictionary,
   /** The tool names, in definition order (a call's name travels as its index in this list). */

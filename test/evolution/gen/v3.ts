@@ -252,7 +252,7 @@ function $extW21(w: $rt.Writer, v: any): void {
   }
 }
 function $extR21(r: $rt.Reader): any { return (r.at = "", $tenum_Order_channel[r.index(2)]); }
-/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/features/extensions.ts). */
 function $applyExtensions(id: number, r: $rt.Reader, root: unknown): boolean {
   switch (id) {
     case 14:
@@ -570,7 +570,7 @@ const $dictionary = {
 /** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 1;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/** Through the runtime contract check (runtime/contract.ts). */
+/** Through the runtime contract check (runtime/wire/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "v3.ts", $dictionary.fingerprint, "Order");
 
 type $Def<T> = Exclude<T, undefined>;

@@ -80,7 +80,7 @@ function readMcpToolsListBatch(r: $rt.Reader): any {
   return a0;
 }
 
-/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/features/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -317,7 +317,7 @@ const $dictionary = {
 /** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/** Through the runtime contract check (runtime/contract.ts). */
+/** Through the runtime contract check (runtime/wire/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "mcp-tools-list/batch.ts", $dictionary.fingerprint, "McpToolsListBatch");
 
 /** Each path's value type (typed stream events). */

@@ -51,7 +51,7 @@ function readNotesGetResult(r: $rt.Reader): any {
   return o0;
 }
 
-/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/features/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -113,7 +113,7 @@ const $dictionary = {
 /** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/** Through the runtime contract check (runtime/contract.ts). */
+/** Through the runtime contract check (runtime/wire/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "mcp-tools-list/results/notes-get.ts", $dictionary.fingerprint, "NotesGetResult");
 
 /** Each path's value type (typed stream events). */

@@ -87,7 +87,7 @@ function readNotesSearchResult(r: $rt.Reader): any {
   return o1;
 }
 
-/** Extension records it knows; others stay on the root (runtime/extensions.ts). */
+/** Extension records it knows; others stay on the root (runtime/features/extensions.ts). */
 function $applyExtensions(id: number): boolean {
   switch (id) {
     default:
@@ -213,7 +213,7 @@ const $dictionary = {
 /** Extension segments of the dictionary, and the header flags. */
 const $LEVEL = 0;
 const $FLAGS = $rt.Flag.FIXED_DICTIONARY | ($LEVEL > 0 ? $rt.Flag.EXTENSIONS : 0);
-/** Through the runtime contract check (runtime/contract.ts). */
+/** Through the runtime contract check (runtime/wire/contract.ts). */
 const $FINGERPRINT = /*@__PURE__*/ $rt.requireContract(6, "mcp-tools-list/results/notes-search.ts", $dictionary.fingerprint, "NotesSearchResult");
 
 /** Each path's value type (typed stream events). */
