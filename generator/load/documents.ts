@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { ToonError } from "../../runtime/wire/errors.ts";
 import type { Doc, LoadContext, ReadFile } from "./context.ts";
 import { detectDraft, type Draft } from "./drafts.ts";
-import { isObject, MAX_DEPTH, own } from "./json.ts";
+import { DATA_KEYWORDS, isObject, MAX_DEPTH, own } from "./json.ts";
 
 /** The default reader: UTF-8 text from disk (parsed by the caller). */
 export const readFileText: ReadFile = (absPath) => readFileSync(absPath, "utf8");
@@ -80,8 +80,6 @@ export function findDocById(ctx: LoadContext, uri: string): Doc | undefined {
   return undefined;
 }
 
-/** Keywords whose values are data, not schemas: no anchors in there. */
-const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example"]);
 
 /** Pointer tokens of the node carrying anchor `name` (`$anchor`, `$dynamicAnchor`, or pre-2019 `$id: "#name"`). */
 export function findAnchor(doc: Doc, name: string): string[] | undefined {

@@ -17,7 +17,8 @@ import { makeUnion } from "./union.ts";
 
 type Resolution = { kind: "keep"; target: Target } | { kind: "inline"; shape: Shape };
 
-const INLINE_KINDS = new Set<Shape["kind"]>(["string", "integer", "number", "boolean", "null", "any", "enum", "const"]);
+/** Kinds a definition of which is inlined where it is used (a name buys nothing for a scalar). */
+export const INLINE_KINDS: ReadonlySet<Shape["kind"]> = new Set<Shape["kind"]>(["string", "integer", "number", "boolean", "null", "any", "enum", "const"]);
 
 export interface Finalized {
   root: Shape;

@@ -26,6 +26,9 @@ export function has(obj: JsonObject, key: string): boolean {
 /** Nesting deeper than this is rejected with SCHEMA_ERROR rather than risking a stack overflow. */
 export const MAX_DEPTH = 500;
 
+/** Keywords whose values are data, not schemas (no anchors, no `$id`s in there). */
+export const DATA_KEYWORDS: ReadonlySet<string> = new Set(["enum", "const", "default", "examples", "example"]);
+
 /**
  * A fresh deep copy of `value` if it is JSON (finite numbers, plain objects, arrays...), else `undefined`.
  * Keys are defined, not assigned, so `__proto__` stays an ordinary own key. Too-deep or cyclic values are not JSON.

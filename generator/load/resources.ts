@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from "node:url";
 import type { Doc } from "./context.ts";
-import { isObject, MAX_DEPTH, own } from "./json.ts";
+import { DATA_KEYWORDS, isObject, MAX_DEPTH, own } from "./json.ts";
 
 export interface Resources {
   /** Resource URI (no fragment) -> pointer tokens of its root node. */
@@ -17,8 +17,6 @@ export interface Resources {
   anchors: Map<string, string[]>;
 }
 
-/** Keywords whose values are data, not schemas. */
-const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example"]);
 
 const cache = new WeakMap<Doc, Resources>();
 

@@ -13,6 +13,7 @@ import { ToonError } from "../../runtime/wire/errors.ts";
 import { pascalCase, uniqueName } from "../ir/names.ts";
 import type { Definition, SchemaIR, Shape } from "../ir/types.ts";
 import { schemaToIR } from "../load/index.ts";
+import { INLINE_KINDS } from "../load/finalize.ts"; // (the loader's rule: kinds it inlines rather than naming)
 import type { ToolDefinition, ToolFormat, ToolSetSource } from "../inputs/tool-definitions.ts";
 
 export interface ToolIR {
@@ -55,8 +56,6 @@ export interface ToolSetOptions {
   readFile?: (absPath: string) => unknown;
 }
 
-/** Kinds that the loader inlines rather than naming (see load/finalize.ts); the same rule here. */
-const INLINE_KINDS = new Set<Shape["kind"]>(["string", "integer", "number", "boolean", "null", "any", "enum", "const"]);
 
 /** `GetWeather` -> `get-weather` (file stems). */
 export function kebabCase(ident: string): string {

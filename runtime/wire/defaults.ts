@@ -20,7 +20,7 @@
 import type { Reader } from "./reader.ts";
 import type { Writer } from "./writer.ts";
 import { readUuid, writeUuid } from "./uuid.ts";
-import { isWideInteger, WIDE_INT_ESCAPE } from "./wire.ts";
+import { isWideInteger, MAX_SAFE, MIN_SAFE, WIDE_INT_ESCAPE } from "./wire.ts";
 
 /** The most entries one path's table may have (so that a string or integer reference is one byte). */
 export const MAX_DEFAULT_TABLE = 16;
@@ -239,8 +239,6 @@ const TWO_63 = 2n ** 63n;
 const TWO_64 = 2n ** 64n;
 const TWO_65 = 2n ** 65n;
 const MIN_INT64 = -TWO_63;
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const LIMIT = 2 ** 51;
 
 /** `integer`: entry k as varint k; any other value's varint u (§3.2) as u + K. False beyond 64 bits. */

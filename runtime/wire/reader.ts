@@ -7,7 +7,7 @@
 import { ToonError, type ToonErrorCode } from "./errors.ts";
 import { formatDate, formatDateTime } from "./dates.ts";
 import { readUtf8 } from "./utf8.ts";
-import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, isWideInteger, MAX_ZERO_WIDTH_ITEMS, NUM_FLOAT64, WIDE_INT_ESCAPE } from "./wire.ts";
+import { DEFAULT_MAX_DEPTH, INTERN_MAX_BYTES, isWideInteger, MAX_SAFE, MAX_ZERO_WIDTH_ITEMS, MIN_SAFE, NUM_FLOAT64, WIDE_INT_ESCAPE } from "./wire.ts";
 import { POW10 } from "./writer.ts";
 import type { FieldIndex } from "./field-index.ts";
 import { DEFAULT_MAX_INFLATED_BYTES, DEFAULT_MAX_UNKNOWN_RECORDS, DEFAULT_MAX_ZERO_WIDTH_ITEMS, limitOf, type DecodeLimits } from "./limits.ts";
@@ -20,8 +20,6 @@ export interface ReadBudget {
 
 const MIN_INT64 = -(2n ** 63n);
 const TWO_64 = 2 ** 64;
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export class Reader {
   readonly buf: Uint8Array;

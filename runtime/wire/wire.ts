@@ -73,3 +73,7 @@ export const WIDE_INT_ESCAPE = 2n ** 64n + 1n;
 export function isWideInteger(x: number): boolean {
   return Number.isInteger(x) && (x < -9223372036854775808 || x >= 18446744073709551616);
 }
+
+/** The safe integers' bounds as bigints: an int64 within them is read (and tabled) as a number. */
+export const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+export const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -33,7 +33,7 @@ import { PartialCells, type Keys, type OpenText } from "./partial-text.ts";
 import { densePlan } from "./dense-plan.ts";
 import { toonPlan } from "./toon-plan.ts";
 import { jsonPayload, type PayloadHints } from "./payload-rules.ts";
-import { repairCount } from "../count-repair.ts";
+import { MAX_COUNT_REPAIRS, repairCount } from "../count-repair.ts";
 
 function isBlank(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
@@ -63,7 +63,6 @@ export interface ReadValue {
 }
 
 /** Counts repaired in one payload at most (each is one more reading of it). */
-const MAX_COUNT_REPAIRS = 8;
 
 /** The walker and checks a codec's readers share (built once per descriptor). */
 const walkers = new WeakMap<object, PathWalker>();
