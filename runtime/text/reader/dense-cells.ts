@@ -13,7 +13,7 @@ import { readJson, readJsonString } from "../dense/json.ts";
 import { NUMBER_RE, expandStamp } from "../dense/syntax.ts";
 import { TextNumber } from "../decode.ts";
 import { POW10 } from "../../wire/writer.ts";
-import { ABSENT, prefixed, type Pos } from "./dense-line.ts";
+import { ABSENT, holdsAt, prefixed, type Pos } from "./dense-line.ts";
 import { DenseHeaders, leaves, type BArray, type BGroup, type Bound } from "./dense-headers.ts";
 
 const INTEGER_TOKEN = /^-?[0-9]+$/;
@@ -306,10 +306,7 @@ export class DenseCells extends DenseHeaders {
       const list = (info.enumList ??= [...info.enumValues!]);
       const n = i - at;
       for (const e of list) {
-        if (e.length !== n) continue;
-        let q = 0;
-        while (q < n && e.charCodeAt(q) === t.charCodeAt(at + q)) q++;
-        if (q === n) {
+        if (e.length === n && holdsAt(t, at, e)) {
           this.pos = i;
           return e;
         }

@@ -241,8 +241,7 @@ export class PayloadReader {
       j.reader.end();
       v = j.builder.value;
       if (fill !== undefined) applyFill(v, fill, false);
-      const r = { value: v, raws: j.builder.raws, track: j.builder.track };
-      v = checkDecoded(v, r.raws, this.spec.check, (e) => lineColumnAt(j.lineStarts, locateJson(r, e.path)));
+      v = checkDecoded(v, j.builder.raws, this.spec.check, (e) => this.locateJson(e.path));
       for (const x of this.jsonRepairs) this.repairs.push(x);
     } else {
       v = this.endText(complete);

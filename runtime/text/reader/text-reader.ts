@@ -138,13 +138,11 @@ class StreamingReader<T, P extends PathMap> implements TextReader<T, P> {
     let text: string;
     if (!this.charwise && !this.partialText) {
       const nl = lastBreak(delta);
-      if (nl < 0) {
-        if (this.pending.length + delta.length < PENDING_MAX) {
-          this.pending += delta;
-          return [];
-        }
-        text = this.takePending(delta);
-      } else if (nl === delta.length - 1) text = this.takePending(delta);
+      if (nl < 0 && this.pending.length + delta.length < PENDING_MAX) {
+        this.pending += delta;
+        return [];
+      }
+      if (nl < 0) text = this.takePending(delta);
       else {
         text = this.takePending(delta.slice(0, nl + 1));
         this.pending = delta.slice(nl + 1);
